@@ -1,0 +1,59 @@
+# The two commands: `make run` and `make test`. Everything they need is installed here when missing.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := run
+
+CARGO ?= cargo
+NPM ?= npm
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+BIN := target/release/portfolio
+WEB_DEPS := web/node_modules/.package-lock.json
+WEB_SOURCES := $(shell find web/src web/public web/scripts -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
+
+.PHONY: run test setup web server chromium lint fmt-check clippy typecheck eslint unit-web cargo-test e2e bench clean
+
+run: server ## Build everything and serve on http://127.0.0.1:8080 with SQLite under ./data/
+	./$(BIN) serve
+
+$(WEB_DEPS): web/package.json web/package-lock.json
+	cd web && $(NPM) ci --no-audit --no-fund
+	@touch $@
+
+web/dist/index.html: $(WEB_DEPS) $(WEB_SOURCES)
+	cd web && $(NPM) run build
+
+web: web/dist/index.html
+
+server: web
+	$(CARGO) build --release --locked
+
+chromium: ## Debian's Chromium for the browser tests
+	@command -v /usr/bin/chromium >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+
+fmt-check:
+	$(CARGO) fmt --all --check
+
+clippy: web
+	$(CARGO) clippy --locked --all-targets -- -D warnings
+
+typecheck: $(WEB_DEPS)
+	cd web && $(NPM) run typecheck
+
+eslint: $(WEB_DEPS)
+	cd web && $(NPM) run lint
+
+lint: fmt-check clippy typecheck eslint
+
+unit-web: $(WEB_DEPS)
+	cd web && $(NPM) test
+
+cargo-test: web
+	$(CARGO) test --locked --workspace
+
+e2e: server chromium
+	cd web && PORTFOLIO_BIN=$(CURDIR)/$(BIN) $(NPM) run e2e
+
+test: fmt-check typecheck eslint unit-web clippy cargo-test e2e ## Every check: formats, lints, types, unit, integration and browser tests
+
+clean:
+	rm -rf web/dist target

@@ -1,0 +1,1 @@
+//! Owner accounts: password hashing, sessions and sign-in throttling.

@@ -1,0 +1,153 @@
+//! Settings from command-line flags and environment variables; secrets are wrapped so they never print.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+use secrecy::SecretString;
+use url::Url;
+
+/// Everything `portfolio serve` can be told. Each flag can also be given as an environment variable.
+#[derive(Debug, Clone, Args)]
+pub struct Settings {
+    /// Address to listen on (port 0 picks a free port).
+    #[arg(
+        long,
+        env = "PORTFOLIO_LISTEN",
+        default_value = "127.0.0.1:8080",
+        value_name = "ADDR"
+    )]
+    pub listen: SocketAddr,
+
+    #[command(flatten)]
+    pub database: DatabaseSettings,
+
+    /// The site's public URL, as visitors reach it. Canonical links, the sitemap, cookie security
+    /// and HSTS follow it. Defaults to http://<listen address>.
+    #[arg(long, env = "PORTFOLIO_PUBLIC_URL", value_name = "URL")]
+    pub public_url: Option<Url>,
+
+    /// PEM certificate chain: with --tls-key, serve HTTPS directly.
+    #[arg(
+        long,
+        env = "PORTFOLIO_TLS_CERT",
+        value_name = "FILE",
+        requires = "tls_key"
+    )]
+    pub tls_cert: Option<PathBuf>,
+
+    /// PEM private key for --tls-cert.
+    #[arg(
+        long,
+        env = "PORTFOLIO_TLS_KEY",
+        value_name = "FILE",
+        requires = "tls_cert"
+    )]
+    pub tls_key: Option<PathBuf>,
+
+    /// With TLS on, also listen here for plain HTTP and redirect it to HTTPS.
+    #[arg(
+        long,
+        env = "PORTFOLIO_HTTP_REDIRECT_LISTEN",
+        value_name = "ADDR",
+        requires = "tls_cert"
+    )]
+    pub http_redirect_listen: Option<SocketAddr>,
+
+    #[command(flatten)]
+    pub mail: MailSettings,
+
+    /// How long a signed-in session lasts without use, in minutes.
+    #[arg(long, env = "PORTFOLIO_SESSION_IDLE_MINUTES", default_value_t = 24 * 60, value_name = "MINUTES",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub session_idle_minutes: u64,
+
+    /// How long a session lasts at most, however often it is used, in minutes.
+    #[arg(long, env = "PORTFOLIO_SESSION_ABSOLUTE_MINUTES", default_value_t = 7 * 24 * 60, value_name = "MINUTES",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub session_absolute_minutes: u64,
+
+    /// Owner e-mail to create at start-up when no owner exists (for hosts without a shell).
+    #[arg(long, env = "PORTFOLIO_OWNER_EMAIL", value_name = "EMAIL")]
+    pub owner_email: Option<String>,
+
+    /// Password for PORTFOLIO_OWNER_EMAIL; environment only, never a flag, so it stays out of `ps`.
+    #[arg(skip = std::env::var("PORTFOLIO_OWNER_PASSWORD").ok().map(SecretString::from))]
+    pub owner_password: Option<SecretString>,
+
+    /// Trust the first address in `X-Forwarded-For` as the client's (only behind a reverse proxy you run).
+    #[arg(long, env = "PORTFOLIO_TRUST_PROXY", default_value_t = false)]
+    pub trust_proxy: bool,
+}
+
+/// Where the data lives.
+#[derive(Debug, Clone, Args)]
+pub struct DatabaseSettings {
+    /// Database URL: `sqlite://PATH` (the file and its folder are created when missing).
+    #[arg(
+        long = "database-url",
+        env = "PORTFOLIO_DATABASE_URL",
+        default_value = "sqlite://data/portfolio.db",
+        value_name = "URL"
+    )]
+    pub url: String,
+}
+
+/// Optional e-mail notifications of new contact messages.
+#[derive(Debug, Clone, Args)]
+pub struct MailSettings {
+    /// SMTP server, as `smtp://user:pass@host:port` (STARTTLS), `smtps://…` (TLS) or
+    /// `smtp://host:port?tls=none` for a local relay. Notifications are off without it.
+    #[arg(long, env = "PORTFOLIO_SMTP_URL", value_name = "URL")]
+    pub smtp_url: Option<SecretString>,
+
+    /// Where notifications go (the owner's inbox).
+    #[arg(long, env = "PORTFOLIO_NOTIFY_EMAIL", value_name = "EMAIL")]
+    pub notify_email: Option<String>,
+
+    /// The From address of notifications; defaults to --notify-email.
+    #[arg(long, env = "PORTFOLIO_SMTP_FROM", value_name = "EMAIL")]
+    pub smtp_from: Option<String>,
+}
+
+impl Settings {
+    /// Settings for a test or an embedding program: everything default but the given database.
+    pub fn for_database(url: impl Into<String>) -> Self {
+        Self {
+            listen: "127.0.0.1:0".parse().expect("a valid literal address"),
+            database: DatabaseSettings { url: url.into() },
+            public_url: None,
+            tls_cert: None,
+            tls_key: None,
+            http_redirect_listen: None,
+            mail: MailSettings {
+                smtp_url: None,
+                notify_email: None,
+                smtp_from: None,
+            },
+            session_idle_minutes: 24 * 60,
+            session_absolute_minutes: 7 * 24 * 60,
+            owner_email: None,
+            owner_password: None,
+            trust_proxy: false,
+        }
+    }
+
+    pub fn session_idle(&self) -> Duration {
+        Duration::from_secs(self.session_idle_minutes * 60)
+    }
+
+    pub fn session_absolute(&self) -> Duration {
+        Duration::from_secs(self.session_absolute_minutes * 60)
+    }
+
+    /// Whether visitors reach the site over HTTPS (directly or through a proxy).
+    pub fn is_https(&self) -> bool {
+        self.tls_cert.is_some()
+            || self
+                .public_url
+                .as_ref()
+                .is_some_and(|u| u.scheme() == "https")
+    }
+}

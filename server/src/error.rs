@@ -1,0 +1,159 @@
+//! One error type for the API. Client mistakes become 4xx answers that name the field;
+//! anything unexpected is logged with its whole cause chain and answered with an opaque 500.
+
+use std::collections::BTreeMap;
+
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Serialize;
+
+pub type Result<T, E = ApiError> = std::result::Result<T, E>;
+
+/// Field name to a sentence saying what is wrong with it.
+pub type FieldErrors = BTreeMap<String, String>;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("some fields are not valid")]
+    Validation(FieldErrors),
+    #[error("{message}")]
+    BadRequest { code: &'static str, message: String },
+    #[error("the request body is too large")]
+    PayloadTooLarge,
+    #[error("the request body must be JSON")]
+    UnsupportedMediaType,
+    #[error("sign in to continue")]
+    Unauthorized,
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("not found")]
+    NotFound,
+    #[error("{message}")]
+    TooManyRequests {
+        retry_after_secs: u64,
+        message: String,
+    },
+    #[error("{0}")]
+    Conflict(String),
+    #[error(transparent)]
+    Unexpected(#[from] anyhow::Error),
+}
+
+impl ApiError {
+    /// A 422 for one field.
+    pub fn field(name: &str, problem: impl Into<String>) -> Self {
+        let mut fields = FieldErrors::new();
+        fields.insert(name.to_owned(), problem.into());
+        Self::Validation(fields)
+    }
+
+    pub fn status(&self) -> StatusCode {
+        match self {
+            Self::Validation(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::BadRequest { .. } => StatusCode::BAD_REQUEST,
+            Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::Unauthorized => StatusCode::UNAUTHORIZED,
+            Self::Forbidden(_) => StatusCode::FORBIDDEN,
+            Self::NotFound => StatusCode::NOT_FOUND,
+            Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Self::Conflict(_) => StatusCode::CONFLICT,
+            Self::Unexpected(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn code(&self) -> &'static str {
+        match self {
+            Self::Validation(_) => "validation_failed",
+            Self::BadRequest { code, .. } => code,
+            Self::PayloadTooLarge => "payload_too_large",
+            Self::UnsupportedMediaType => "unsupported_media_type",
+            Self::Unauthorized => "unauthorized",
+            Self::Forbidden(_) => "forbidden",
+            Self::NotFound => "not_found",
+            Self::TooManyRequests { .. } => "too_many_requests",
+            Self::Conflict(_) => "conflict",
+            Self::Unexpected(_) => "internal_error",
+        }
+    }
+}
+
+/// The stable JSON shape of every error: `{"error": {"code", "message", "fields"?}}`.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ErrorBody {
+    pub error: ErrorDetail,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ErrorDetail {
+    /// Machine-readable kind, e.g. `validation_failed`.
+    pub code: String,
+    /// A sentence fit to show to a person.
+    pub message: String,
+    /// For `validation_failed`: each failing field and why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fields: Option<FieldErrors>,
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        let message = match &self {
+            Self::Unexpected(cause) => {
+                tracing::error!(error = ?cause, "request failed unexpectedly");
+                "Something went wrong on our side. Please try again in a moment.".to_owned()
+            }
+            Self::Validation(fields) if fields.len() == 1 => {
+                let (name, problem) = fields.iter().next().expect("one field");
+                format!("{name}: {problem}")
+            }
+            Self::Validation(_) => "Some fields are not valid.".to_owned(),
+            other => other.to_string(),
+        };
+        let fields = match self {
+            Self::Validation(ref fields) => Some(fields.clone()),
+            _ => None,
+        };
+        let body = ErrorBody {
+            error: ErrorDetail {
+                code: self.code().to_owned(),
+                message,
+                fields,
+            },
+        };
+        let mut response = (status, Json(body)).into_response();
+        if let Self::TooManyRequests {
+            retry_after_secs, ..
+        } = self
+        {
+            response.headers_mut().insert(
+                header::RETRY_AFTER,
+                HeaderValue::from(retry_after_secs.max(1)),
+            );
+        }
+        response
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unexpected_error_never_reveals_its_cause() {
+        let response =
+            ApiError::Unexpected(anyhow::anyhow!("secret database path")).into_response();
+        assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
+    }
+
+    #[test]
+    fn too_many_requests_carries_retry_after() {
+        let response = ApiError::TooManyRequests {
+            retry_after_secs: 42,
+            message: "slow down".into(),
+        }
+        .into_response();
+        assert_eq!(response.headers()[header::RETRY_AFTER], "42");
+    }
+}

@@ -1,0 +1,12 @@
+//! Portfolio: a one-binary web server for a developer's portfolio site and its contact inbox.
+
+pub mod app;
+pub mod auth;
+pub mod config;
+pub mod domain;
+pub mod error;
+pub mod http;
+pub mod site;
+pub mod state;
+pub mod store;
+pub mod telemetry;

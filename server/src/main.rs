@@ -1,0 +1,90 @@
+//! The command line: `portfolio serve` and the owner's maintenance commands.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use portfolio::app::Application;
+use portfolio::config::Settings;
+
+#[derive(Parser)]
+#[command(
+    name = "portfolio",
+    version,
+    about = "A developer's portfolio site with a private contact inbox"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the site and the API.
+    Serve(Box<Settings>),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            use clap::error::ErrorKind;
+            if matches!(
+                error.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
+                let _ = error.print();
+                return ExitCode::SUCCESS;
+            }
+            // One line that names the setting; the full usage is one `--help` away.
+            let rendered = error.to_string();
+            eprintln!(
+                "{}",
+                rendered
+                    .lines()
+                    .next()
+                    .unwrap_or("error: invalid arguments")
+            );
+            return ExitCode::from(2);
+        }
+    };
+
+    portfolio::telemetry::init();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("error: cannot start the async runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let result = runtime.block_on(async {
+        match cli.command {
+            Command::Serve(settings) => serve(*settings).await,
+        }
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn serve(settings: Settings) -> anyhow::Result<()> {
+    Application::build(settings)
+        .await?
+        .run_until_stopped()
+        .await
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        super::Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,5 @@
+//! Integration tests: the real server on port 0 with its own temporary database, spoken to over HTTP.
+
+mod cli;
+mod helpers;
+mod site;

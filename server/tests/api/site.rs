@@ -1,0 +1,167 @@
+//! The embedded site: caching, precompression, the client-route fallback and the 404s.
+
+use std::io::Read;
+
+use crate::helpers::spawn_app;
+
+/// The hashed script that `index.html` loads.
+async fn entry_script(app: &crate::helpers::TestApp) -> String {
+    let html = app.get("/").await.text().await.unwrap();
+    let start = html
+        .find("/assets/")
+        .expect("index.html references a hashed asset");
+    let end = start + html[start..].find('"').unwrap();
+    let path = &html[start..end];
+    assert!(
+        path.ends_with(".js"),
+        "first asset is the entry script: {path}"
+    );
+    path.to_owned()
+}
+
+#[tokio::test]
+async fn index_html_is_served_at_the_root_and_revalidated() {
+    let app = spawn_app().await;
+    let response = app.get("/").await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["cache-control"], "no-cache");
+    assert!(response.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/html"));
+    assert!(response.text().await.unwrap().contains("<div id=\"root\""));
+}
+
+#[tokio::test]
+async fn hashed_assets_are_cached_forever() {
+    let app = spawn_app().await;
+    let script = entry_script(&app).await;
+    let response = app.get(&script).await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(
+        response.headers()["cache-control"],
+        "public, max-age=31536000, immutable"
+    );
+    assert!(response.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .contains("javascript"));
+}
+
+#[tokio::test]
+async fn brotli_is_served_precompressed_and_decompresses_to_the_original() {
+    let app = spawn_app().await;
+    let script = entry_script(&app).await;
+    let original = app.get(&script).await.bytes().await.unwrap();
+
+    let response = app
+        .get_with(&script, &[("accept-encoding", "gzip, deflate, br")])
+        .await;
+    assert_eq!(response.headers()["content-encoding"], "br");
+    assert_eq!(response.headers()["vary"], "Accept-Encoding");
+    let compressed = response.bytes().await.unwrap();
+    assert!(compressed.len() < original.len());
+    let mut decompressed = Vec::new();
+    brotli::Decompressor::new(&compressed[..], 4096)
+        .read_to_end(&mut decompressed)
+        .unwrap();
+    assert_eq!(decompressed, original);
+}
+
+#[tokio::test]
+async fn gzip_is_served_when_brotli_is_not_accepted() {
+    let app = spawn_app().await;
+    let script = entry_script(&app).await;
+    let original = app.get(&script).await.bytes().await.unwrap();
+
+    let response = app.get_with(&script, &[("accept-encoding", "gzip")]).await;
+    assert_eq!(response.headers()["content-encoding"], "gzip");
+    let compressed = response.bytes().await.unwrap();
+    let mut decompressed = Vec::new();
+    flate2::read::GzDecoder::new(&compressed[..])
+        .read_to_end(&mut decompressed)
+        .unwrap();
+    assert_eq!(decompressed, original);
+}
+
+#[tokio::test]
+async fn without_accept_encoding_the_body_is_identity() {
+    let app = spawn_app().await;
+    let script = entry_script(&app).await;
+    let response = app.get(&script).await;
+    assert!(response.headers().get("content-encoding").is_none());
+}
+
+#[tokio::test]
+async fn an_unchanged_asset_answers_304_to_its_etag() {
+    let app = spawn_app().await;
+    let script = entry_script(&app).await;
+    let etag = app.get(&script).await.headers()["etag"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let response = app.get_with(&script, &[("if-none-match", &etag)]).await;
+    assert_eq!(response.status(), 304);
+}
+
+#[tokio::test]
+async fn client_routes_get_index_html() {
+    let app = spawn_app().await;
+    for path in ["/login", "/dashboard", "/some/unknown/route"] {
+        let response = app.get(path).await;
+        assert_eq!(response.status(), 200, "{path}");
+        assert_eq!(response.headers()["cache-control"], "no-cache", "{path}");
+        assert!(
+            response.text().await.unwrap().contains("<div id=\"root\""),
+            "{path}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn an_unknown_api_path_gets_a_json_404() {
+    let app = spawn_app().await;
+    for path in ["/api/nothing-here", "/api/a/b/c", "/api"] {
+        let response = app.get(path).await;
+        assert_eq!(response.status(), 404, "{path}");
+        assert!(response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("application/json"));
+        let body: serde_json::Value = response.json().await.unwrap();
+        assert_eq!(body["error"]["code"], "not_found", "{path}");
+    }
+}
+
+#[tokio::test]
+async fn a_missing_asset_is_a_404_not_index_html() {
+    let app = spawn_app().await;
+    for path in [
+        "/assets/missing-abc123.js",
+        "/favicon-that-does-not-exist.png",
+        "/nothing.css",
+    ] {
+        let response = app.get(path).await;
+        assert_eq!(response.status(), 404, "{path}");
+        assert!(
+            !response.text().await.unwrap().contains("<div id=\"root\""),
+            "{path}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn health_answers_200() {
+    let app = spawn_app().await;
+    let response = app.get("/healthz").await;
+    assert_eq!(response.status(), 200);
+}
+
+#[tokio::test]
+async fn the_server_stops_gracefully_and_closes_the_database() {
+    let app = spawn_app().await;
+    let db = app.db.clone();
+    assert_eq!(app.get("/healthz").await.status(), 200);
+    app.shutdown().await;
+    assert!(db.is_closed());
+}

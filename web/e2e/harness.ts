@@ -1,0 +1,133 @@
+/**
+ * Shared set-up for browser tests: the real release binary on a free port with its own
+ * temporary database, and Debian's Chromium driven by playwright-core.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+
+export const BINARY = process.env.PORTFOLIO_BIN ?? resolve(import.meta.dirname, '../../target/release/portfolio');
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export const DESKTOP = { width: 1280, height: 800 } as const;
+export const PHONE = { width: 375, height: 740 } as const;
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  databaseUrl: string;
+  process: ChildProcess;
+  /** Everything the server printed so far. */
+  output: () => string;
+  /** Runs another command of the same binary against the same database. */
+  cli: (args: string[], input?: string) => { status: number | null; stdout: string; stderr: string };
+  stop: () => Promise<void>;
+}
+
+/** Starts the server on a free port with a fresh database and resolves once it is listening. */
+export async function startServer(
+  options: { args?: string[]; env?: Record<string, string> } = {},
+): Promise<RunningServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'portfolio-e2e-'));
+  const databaseUrl = `sqlite://${join(dataDir, 'portfolio.db')}`;
+  const env = { ...process.env, RUST_LOG: 'info', ...options.env };
+  const child = spawn(
+    BINARY,
+    ['serve', '--listen', '127.0.0.1:0', '--database-url', databaseUrl, ...(options.args ?? [])],
+    { env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  const url = await new Promise<string>((resolvePromise, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (https?:\/\/[\d.:[\]a-z]+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolvePromise(match[1]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output}`));
+    });
+  });
+
+  return {
+    url,
+    dataDir,
+    databaseUrl,
+    process: child,
+    output: () => output,
+    cli: (args, input) => {
+      const result = spawnSync(BINARY, args, {
+        env: { ...env, PORTFOLIO_DATABASE_URL: databaseUrl },
+        input: input ?? '',
+        encoding: 'utf8',
+      });
+      return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+    },
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser(options: { javaScriptEnabled?: boolean } = {}): Promise<Browser> {
+  void options;
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export interface WatchedPage {
+  page: Page;
+  /** Console errors, uncaught exceptions and failed requests seen so far. */
+  errors: string[];
+  /** Requests made to any origin other than the server's. */
+  foreignRequests: string[];
+  close: () => Promise<void>;
+}
+
+/** Opens a page in a fresh context that records console errors and requests to other hosts. */
+export async function openPage(
+  browser: Browser,
+  server: RunningServer,
+  options: BrowserContextOptions = {},
+): Promise<WatchedPage> {
+  const context = await browser.newContext({ viewport: DESKTOP, ...options });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  const foreignRequests: string[] = [];
+  const origin = new URL(server.url).origin;
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  page.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith('data:') && !url.startsWith('blob:') && new URL(url).origin !== origin) {
+      foreignRequests.push(url);
+    }
+  });
+  return { page, errors, foreignRequests, close: () => context.close() };
+}

@@ -1,0 +1,46 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { api, ApiError } from './client';
+
+function answer(status: number, body: unknown, headers: Record<string, string> = {}) {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => new Response(body === undefined ? null : JSON.stringify(body), { status, headers })),
+  );
+}
+
+describe('api', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('returns the parsed JSON of a successful answer', async () => {
+    answer(200, { ok: true });
+    await expect(api('/api/thing')).resolves.toEqual({ ok: true });
+  });
+
+  it('turns an error body into an ApiError with its fields', async () => {
+    answer(422, { error: { code: 'validation_failed', message: 'email: is required', fields: { email: 'is required' } } });
+    const error = await api('/api/contact', { method: 'POST', body: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(422);
+    expect((error as ApiError).fields).toEqual({ email: 'is required' });
+  });
+
+  it('reads Retry-After from a 429', async () => {
+    answer(429, { error: { code: 'too_many_requests', message: 'Slow down.' } }, { 'Retry-After': '30' });
+    const error = (await api('/api/contact').catch((e: unknown) => e)) as ApiError;
+    expect(error.retryAfter).toBe(30);
+  });
+
+  it('gives a readable message when the server is unreachable', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    const error = (await api('/api/contact').catch((e: unknown) => e)) as ApiError;
+    expect(error.code).toBe('network_error');
+    expect(error.message).toMatch(/could not reach the server/);
+  });
+
+  it('gives a readable message for a 500 without a body', async () => {
+    answer(500, undefined);
+    const error = (await api('/api/contact').catch((e: unknown) => e)) as ApiError;
+    expect(error.status).toBe(500);
+    expect(error.message).toMatch(/went wrong on our side/);
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * One small typed fetch client. Every error the server sends has the shape
+ * `{ "error": { "code", "message", "fields"? } }`; this turns it, and network failures,
+ * into an `ApiError` whose message is fit to show to a person.
+ */
+
+export interface ErrorBody {
+  error: {
+    code: string;
+    message: string;
+    fields?: Record<string, string>;
+  };
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly fields: Record<string, string>;
+  /** Seconds to wait before trying again, from `Retry-After` (429 answers). */
+  readonly retryAfter: number | null;
+
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    fields: Record<string, string> = {},
+    retryAfter: number | null = null,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.fields = fields;
+    this.retryAfter = retryAfter;
+  }
+}
+
+const NETWORK_MESSAGE = 'We could not reach the server. Check your connection and try again.';
+
+function isErrorBody(value: unknown): value is ErrorBody {
+  if (typeof value !== 'object' || value === null || !('error' in value)) return false;
+  const error = (value as { error: unknown }).error;
+  return typeof error === 'object' && error !== null && 'message' in error && 'code' in error;
+}
+
+function fallbackMessage(status: number): string {
+  if (status === 429) return 'Too many attempts. Please wait a moment and try again.';
+  if (status >= 500) return 'Something went wrong on our side. Please try again in a moment.';
+  return 'The request could not be completed. Please check it and try again.';
+}
+
+/** Sends a request to our own API and parses the JSON answer, or throws an `ApiError`. */
+export async function api<T>(
+  path: string,
+  init: { method?: string; body?: unknown; signal?: AbortSignal } = {},
+): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  let body: string | undefined;
+  if (init.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(init.body);
+  }
+
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: init.method ?? 'GET',
+      headers,
+      body,
+      credentials: 'same-origin',
+      signal: init.signal,
+    });
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    throw new ApiError(0, 'network_error', NETWORK_MESSAGE);
+  }
+
+  if (response.status === 204) return undefined as T;
+  const payload: unknown = await response.json().catch(() => null);
+
+  if (!response.ok) {
+    const header = response.headers.get('Retry-After');
+    const retryAfter = header !== null && /^\d+$/.test(header) ? Number(header) : null;
+    if (isErrorBody(payload)) {
+      const { code, message, fields } = payload.error;
+      throw new ApiError(response.status, code, message, fields ?? {}, retryAfter);
+    }
+    throw new ApiError(response.status, 'http_error', fallbackMessage(response.status), {}, retryAfter);
+  }
+  return payload as T;
+}
