@@ -29,8 +29,12 @@ impl Application {
             .with_context(|| format!("listen: cannot listen on {}", settings.listen))?;
         let state = AppState {
             db,
+            contact: Arc::new(crate::contact::ContactState::new(&settings)),
+            auth: Arc::new(crate::auth::AuthState::new(&settings)),
             settings: Arc::new(settings),
         };
+        crate::auth::bootstrap(&state).await?;
+        crate::contact::start(&state);
 
         let router = crate::http::router(state.clone()).layer(
             TraceLayer::new_for_http()

@@ -2,7 +2,9 @@
 
 pub mod app;
 pub mod auth;
+pub mod cli;
 pub mod config;
+pub mod contact;
 pub mod domain;
 pub mod error;
 pub mod http;

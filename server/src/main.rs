@@ -4,6 +4,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use portfolio::app::Application;
+use portfolio::cli::messages::MessagesCommand;
+use portfolio::cli::owner::OwnerCommand;
 use portfolio::config::Settings;
 
 #[derive(Parser)]
@@ -21,6 +23,12 @@ struct Cli {
 enum Command {
     /// Serve the site and the API.
     Serve(Box<Settings>),
+    /// Manage the owner account.
+    #[command(subcommand)]
+    Owner(OwnerCommand),
+    /// Work with the stored contact messages.
+    #[command(subcommand)]
+    Messages(MessagesCommand),
 }
 
 fn main() -> ExitCode {
@@ -61,6 +69,10 @@ fn main() -> ExitCode {
     let result = runtime.block_on(async {
         match cli.command {
             Command::Serve(settings) => serve(*settings).await,
+            Command::Owner(command) => portfolio::cli::owner::run(command, &database_url()).await,
+            Command::Messages(command) => {
+                portfolio::cli::messages::run(command, &database_url()).await
+            }
         }
     });
     match result {
@@ -70,6 +82,12 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The database for maintenance commands: `PORTFOLIO_DATABASE_URL`, or the default `serve` uses.
+fn database_url() -> String {
+    std::env::var("PORTFOLIO_DATABASE_URL")
+        .unwrap_or_else(|_| "sqlite://data/portfolio.db".to_owned())
 }
 
 async fn serve(settings: Settings) -> anyhow::Result<()> {

@@ -9,4 +9,8 @@ use crate::store::Db;
 pub struct AppState {
     pub db: Db,
     pub settings: Arc<Settings>,
+    /// The contact form's rate limits and the notification outbox's wake-up.
+    pub contact: Arc<crate::contact::ContactState>,
+    /// Sign-in and session state.
+    pub auth: Arc<crate::auth::AuthState>,
 }

@@ -1,26 +1,70 @@
 //! The HTTP surface: one module per resource, merged under `/api`; the embedded site is the fallback.
 
+pub mod client_ip;
+pub mod contact;
 pub mod health;
+pub mod inbox;
 pub mod json;
+pub mod origin;
+pub mod session;
 
 use axum::extract::DefaultBodyLimit;
-use axum::Router;
+use axum::routing::get;
+use axum::{middleware, Json, Router};
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorBody};
 use crate::state::AppState;
 
 /// The largest request body any API endpoint accepts.
 pub const MAX_BODY_BYTES: usize = 16 * 1024;
 
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Portfolio API",
+        description = "Contact messages and the owner's inbox."
+    ),
+    components(schemas(ErrorBody))
+)]
+struct ApiDoc;
+
+/// The API's routes, with the OpenAPI document generated from their annotations.
+pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .nest(
+            "/api",
+            OpenApiRouter::new()
+                .merge(contact::router())
+                .merge(session::router())
+                .merge(inbox::router()),
+        )
+        .split_for_parts()
+}
+
 /// Every route of the server.
 pub fn router(state: AppState) -> Router {
-    let api = Router::new()
-        .fallback(|| async { ApiError::NotFound })
+    let (api, openapi) = api();
+    let api = api
+        .route(
+            "/api/openapi.json",
+            get(move || async move { Json(openapi) }),
+        )
+        .route("/api", axum::routing::any(|| async { ApiError::NotFound }))
+        .route(
+            "/api/{*rest}",
+            axum::routing::any(|| async { ApiError::NotFound }),
+        )
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            origin::require_same_origin,
+        ))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));
 
     Router::new()
         .merge(health::router())
-        .nest("/api", api)
+        .merge(api)
         .fallback(crate::site::serve)
         .with_state(state)
 }

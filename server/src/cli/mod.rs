@@ -1,0 +1,4 @@
+//! The owner's maintenance commands, beside `serve`.
+
+pub mod messages;
+pub mod owner;
