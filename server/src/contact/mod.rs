@@ -1,5 +1,7 @@
 //! Contact messages beyond the HTTP handler: rate limits, spam checks and the notification outbox.
 
+pub mod export;
+
 use crate::config::Settings;
 
 /// In-memory state of the contact feature, shared by all requests.
