@@ -20,12 +20,17 @@ pub struct ContactState {
     pub rate_limit: rate_limit::SubmissionLimiter,
     /// Wakes the outbox worker after a notification is committed.
     pub outbox_wake: Notify,
+    /// Whether owner notifications are configured; without them no outbox rows are written,
+    /// so turning them on later does not send a flood about old messages.
+    pub notifications_on: bool,
     worker: Mutex<Option<JoinHandle<()>>>,
 }
 
 impl ContactState {
-    pub fn new(_settings: &Settings) -> Self {
+    pub fn new(settings: &Settings) -> Self {
         Self {
+            notifications_on: settings.mail.smtp_url.is_some()
+                && settings.mail.notify_email.is_some(),
             rate_limit: rate_limit::SubmissionLimiter::new(),
             outbox_wake: Notify::new(),
             worker: Mutex::new(None),

@@ -113,12 +113,13 @@ async fn send_message(
             spam_reason,
             user_agent: user_agent.as_deref(),
             created_at,
+            notify: state.contact.notifications_on,
         },
     )
     .await?;
     if let Some(reason) = spam_reason {
         tracing::info!(id, reason, "contact message stored as spam");
-    } else {
+    } else if state.contact.notifications_on {
         state.contact.outbox_wake.notify_one();
     }
     let created_at = chrono::DateTime::from_timestamp_millis(created_at).unwrap_or(now);

@@ -5,17 +5,19 @@ use anyhow::Context;
 use super::Db;
 use crate::domain::{ContactForm, FORM_NAME};
 
-/// Why a submission was judged spam; `None` for a real message.
 #[derive(Debug, Clone)]
 pub struct NewMessage<'a> {
     pub form: &'a ContactForm,
+    /// Why the submission was judged spam; `None` for a real message.
     pub spam_reason: Option<&'a str>,
     pub user_agent: Option<&'a str>,
     /// Unix milliseconds, UTC, from the server's clock.
     pub created_at: i64,
+    /// Queue an owner notification (ignored for spam).
+    pub notify: bool,
 }
 
-/// Stores a message and, unless it is spam, its notification in the outbox, in one transaction.
+/// Stores a message and, when asked and unless it is spam, its notification in the outbox, in one transaction.
 /// Returns the new message's id once the transaction is committed (and so on disk).
 #[tracing::instrument(skip_all)]
 pub async fn insert_message(db: &Db, new: &NewMessage<'_>) -> anyhow::Result<i64> {
@@ -40,7 +42,7 @@ pub async fn insert_message(db: &Db, new: &NewMessage<'_>) -> anyhow::Result<i64
     .fetch_one(&mut *tx)
     .await
     .context("Failed to insert the contact message")?;
-    if new.spam_reason.is_none() {
+    if new.notify && new.spam_reason.is_none() {
         sqlx::query(
             "INSERT INTO notification_outbox (message_id, next_attempt_at, created_at) VALUES (?, ?, ?)",
         )
