@@ -3,7 +3,7 @@
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -60,14 +60,16 @@ async fn every_message_answered_201_survives_a_sigkill_mid_flight() {
 
     let acknowledged = Arc::new(Mutex::new(BTreeSet::new()));
     let killed = Arc::new(AtomicBool::new(false));
+    let in_flight = Arc::new(AtomicUsize::new(0));
     let client = reqwest::Client::new();
     let mut senders = Vec::new();
     for sender in 0..16u32 {
-        let (client, url, acknowledged, killed) = (
+        let (client, url, acknowledged, killed, in_flight) = (
             client.clone(),
             url.clone(),
             acknowledged.clone(),
             killed.clone(),
+            in_flight.clone(),
         );
         senders.push(tokio::spawn(async move {
             let mut n = 0u32;
@@ -76,24 +78,27 @@ async fn every_message_answered_201_survives_a_sigkill_mid_flight() {
                 let name = format!("sender {sender} message {n}");
                 // A different client address per message keeps the rate limit out of the way.
                 let ip = format!("10.{}.{}.{}", sender, n / 250, n % 250);
+                in_flight.fetch_add(1, Ordering::SeqCst);
                 let answer = client
                     .post(format!("{url}/api/contact"))
                     .header("X-Forwarded-For", ip)
                     .json(&form_with("name", json!(name)))
                     .send()
                     .await;
-                match answer {
-                    Ok(response) if response.status() == 201 => {
-                        let body: Result<Value, _> = response.json().await;
-                        // A 201 counts once the visitor could have read it.
-                        if let Ok(body) = body {
-                            acknowledged
-                                .lock()
-                                .unwrap()
-                                .insert((body["id"].as_i64().unwrap(), name));
-                        }
-                    }
+                let answer = match answer {
+                    Ok(response) if response.status() == 201 => response.json::<Value>().await,
                     Ok(response) => panic!("unexpected {}", response.status()),
+                    Err(error) => Err(error),
+                };
+                in_flight.fetch_sub(1, Ordering::SeqCst);
+                match answer {
+                    // A 201 counts once the visitor could have read it.
+                    Ok(body) => {
+                        acknowledged
+                            .lock()
+                            .unwrap()
+                            .insert((body["id"].as_i64().unwrap(), name));
+                    }
                     Err(_) => break, // the server is gone
                 }
             }
@@ -108,6 +113,7 @@ async fn every_message_answered_201_survives_a_sigkill_mid_flight() {
     })
     .await
     .expect("messages are being acknowledged");
+    let in_flight_at_kill = in_flight.load(Ordering::SeqCst);
     child.kill().unwrap(); // SIGKILL
     killed.store(true, Ordering::SeqCst);
     child.wait().unwrap();
@@ -115,6 +121,10 @@ async fn every_message_answered_201_survives_a_sigkill_mid_flight() {
         sender.await.unwrap();
     }
     let acknowledged = acknowledged.lock().unwrap().clone();
+    assert!(
+        in_flight_at_kill > 0,
+        "the kill landed while requests were in flight"
+    );
 
     // Restart on the same database: it starts, and every acknowledged message is there.
     let (mut restarted, url) = serve(&database_url);
