@@ -2,4 +2,7 @@
 
 mod cli;
 mod helpers;
+mod security;
+mod seo;
 mod site;
+mod tls;
