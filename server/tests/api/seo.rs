@@ -170,10 +170,14 @@ async fn the_built_page_carries_title_description_previews_and_a_json_ld_person(
     let name = person["name"].as_str().expect("a name");
     assert!(title.contains(name), "the title names {name}: {title}");
     assert!(person["jobTitle"].as_str().is_some_and(|t| !t.is_empty()));
-    assert!(person["email"].as_str().is_some_and(|e| e.starts_with("mailto:")));
+    assert!(person["email"]
+        .as_str()
+        .is_some_and(|e| e.starts_with("mailto:")));
     let same_as = person["sameAs"].as_array().expect("sameAs links");
     assert!(same_as.len() >= 2, "{same_as:?}");
-    assert!(same_as.iter().all(|l| l.as_str().unwrap().starts_with("https://")));
+    assert!(same_as
+        .iter()
+        .all(|l| l.as_str().unwrap().starts_with("https://")));
 }
 
 #[tokio::test]
