@@ -87,8 +87,9 @@ async function runLighthouse() {
       const audit = lhr.audits[id];
       if (audit) console.log(`  ${audit.title.padEnd(26)} ${audit.displayValue}`);
     }
+    // Only the audits that count towards a score (Lighthouse's diagnostics weigh nothing).
     const failed = Object.values(lhr.categories)
-      .flatMap((category) => category.auditRefs)
+      .flatMap((category) => category.auditRefs.filter((ref) => ref.weight > 0))
       .map((ref) => lhr.audits[ref.id])
       .filter((audit) => audit && audit.score !== null && audit.score < 1 && audit.scoreDisplayMode !== 'informative');
     if (failed.length) {

@@ -50,12 +50,22 @@ const page = template
   .replace(/\s*<link rel="icon"[^>]*>/, '')
   .replace('<!--seo-head-->', head);
 
-const body = await render('/');
+const rendered = await render('/');
+// React emits resource hints (the hero photo's preload) ahead of the markup when it renders a
+// fragment rather than a whole document: they belong in the head, where they also act sooner.
+const hints = /^(?:<link [^>]*\/>)+/.exec(rendered)?.[0] ?? '';
+const body = rendered.slice(hints.length);
 if (/<script(?![^>]*type="application\/ld\+json")/.test(body)) {
   throw new Error('the pre-rendered page holds an inline script, which the CSP forbids');
 }
 const jsonLd = `\n    ${jsonLdTag(profile, photoPath)}\n  </body>`;
-writeFileSync(join(dist, 'index.html'), page.replace(ROOT, `<div id="root">${body}</div>`).replace(/\s*<\/body>/, jsonLd));
+writeFileSync(
+  join(dist, 'index.html'),
+  page
+    .replace(/\s*<\/head>/, (end) => (hints ? `\n    ${hints}${end}` : end))
+    .replace(ROOT, `<div id="root">${body}</div>`)
+    .replace(/\s*<\/body>/, jsonLd),
+);
 
 // The shell for /login, /dashboard and unknown routes: rendered by the client, kept out of search results.
 const shell = page
