@@ -55,5 +55,14 @@ e2e: server chromium
 
 test: fmt-check typecheck eslint unit-web clippy cargo-test e2e ## Every check: formats, lints, types, unit, integration and browser tests
 
+BENCH_DEPS := bench/node_modules/.package-lock.json
+
+$(BENCH_DEPS): bench/package.json bench/package-lock.json
+	cd bench && $(NPM) ci --ignore-scripts --no-audit --no-fund
+	@touch $@
+
+bench: server chromium $(BENCH_DEPS) ## Lighthouse scores and transfer for / (mobile), and the HTTP Observatory grade (needs ports 443 and 80)
+	node bench/bench.mjs $(BIN)
+
 clean:
 	rm -rf web/dist target

@@ -1,32 +1,79 @@
-//! Builds the application from its settings: the database, the listener (port 0 works) and
-//! the router; then serves until Ctrl-C or SIGTERM, letting in-flight requests finish.
+//! Builds the application from its settings: the database, the listeners (port 0 works), TLS
+//! and the router; then serves until Ctrl-C or SIGTERM, letting in-flight requests finish.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Context;
-use axum::Router;
+use axum::extract::State;
+use axum::http::{header, HeaderMap, Uri};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::{Extension, Router};
+use axum_server::tls_rustls::RustlsConfig;
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use tokio::net::TcpListener;
+use tokio::sync::watch;
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 use tower_http::LatencyUnit;
 use tracing::Level;
+use url::Url;
 
 use crate::config::Settings;
+use crate::http::security;
+use crate::site::Pages;
 use crate::state::AppState;
 use crate::store;
 
+/// How long a graceful shutdown waits for open connections before closing them.
+const GRACE: Duration = Duration::from_secs(10);
+
 pub struct Application {
     listener: TcpListener,
+    tls: Option<RustlsConfig>,
+    /// Plain HTTP that redirects to the HTTPS listener.
+    redirect: Option<(TcpListener, Router)>,
     router: Router,
     state: AppState,
 }
 
 impl Application {
     pub async fn build(settings: Settings) -> anyhow::Result<Self> {
+        let tls = match (&settings.tls_cert, &settings.tls_key) {
+            (Some(cert), Some(key)) => Some(tls_config(cert, key)?),
+            _ => None,
+        };
         let db = store::connect(&settings.database.url).await?;
         let listener = TcpListener::bind(settings.listen)
             .await
             .with_context(|| format!("listen: cannot listen on {}", settings.listen))?;
+        let local_addr = listener.local_addr().context("listen: no local address")?;
+        let scheme = if tls.is_some() { "https" } else { "http" };
+        let public_url = match &settings.public_url {
+            Some(url) => url.clone(),
+            None => Url::parse(&format!("{scheme}://{local_addr}"))
+                .context("public-url: cannot form one from the listen address")?,
+        };
+
+        let redirect = match (settings.http_redirect_listen, tls.is_some()) {
+            (Some(addr), true) => {
+                let redirect_listener = TcpListener::bind(addr)
+                    .await
+                    .with_context(|| format!("http-redirect-listen: cannot listen on {addr}"))?;
+                let target = RedirectTarget {
+                    public_url: settings.public_url.clone(),
+                    tls_addr: local_addr,
+                };
+                let router = Router::new()
+                    .fallback(redirect_to_https)
+                    .with_state(Arc::new(target));
+                Some((redirect_listener, traced(security::apply(router, false))))
+            }
+            _ => None,
+        };
+
+        let https = settings.is_https();
         let state = AppState {
             db,
             contact: Arc::new(crate::contact::ContactState::new(&settings)),
@@ -36,18 +83,13 @@ impl Application {
         crate::auth::bootstrap(&state).await?;
         crate::contact::start(&state)?;
 
-        let router = crate::http::router(state.clone()).layer(
-            TraceLayer::new_for_http()
-                .make_span_with(DefaultMakeSpan::new().level(Level::INFO))
-                .on_request(())
-                .on_response(
-                    DefaultOnResponse::new()
-                        .level(Level::INFO)
-                        .latency_unit(LatencyUnit::Millis),
-                ),
-        );
+        let pages = Arc::new(Pages::render(&public_url));
+        let router = crate::http::router(state.clone()).layer(Extension(pages));
+        let router = traced(security::apply(router, https));
         Ok(Self {
             listener,
+            tls,
+            redirect,
             router,
             state,
         })
@@ -61,6 +103,13 @@ impl Application {
         self.listener
             .local_addr()
             .expect("a bound listener has an address")
+    }
+
+    /// The address of the plain-HTTP redirect listener, when there is one.
+    pub fn redirect_addr(&self) -> Option<SocketAddr> {
+        self.redirect
+            .as_ref()
+            .and_then(|(listener, _)| listener.local_addr().ok())
     }
 
     pub fn state(&self) -> &AppState {
@@ -78,22 +127,168 @@ impl Application {
         stop: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
         let addr = self.local_addr();
-        tracing::info!("listening on http://{addr}");
         let db = self.state.db.clone();
         let contact = self.state.contact.clone();
-        axum::serve(
-            self.listener,
-            self.router
-                .into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(stop)
-        .await
-        .context("the server stopped with an error")?;
+        let (stopping, stopped) = watch::channel(false);
+        tokio::spawn(async move {
+            stop.await;
+            let _ = stopping.send(true);
+        });
+        let until_stopped = move || {
+            let mut stopped = stopped.clone();
+            async move {
+                let _ = stopped.wait_for(|stop| *stop).await;
+            }
+        };
+
+        let redirect = self.redirect.map(|(listener, router)| {
+            let shutdown = until_stopped();
+            if let Ok(from) = listener.local_addr() {
+                tracing::info!("redirecting plain HTTP from {from} to HTTPS");
+            }
+            tokio::spawn(async move {
+                axum::serve(listener, router.into_make_service())
+                    .with_graceful_shutdown(shutdown)
+                    .await
+            })
+        });
+
+        let make_service = self
+            .router
+            .into_make_service_with_connect_info::<SocketAddr>();
+        match self.tls {
+            Some(tls) => {
+                let handle = axum_server::Handle::new();
+                let shutdown = until_stopped();
+                let on_stop = handle.clone();
+                tokio::spawn(async move {
+                    shutdown.await;
+                    on_stop.graceful_shutdown(Some(GRACE));
+                });
+                let listener = self
+                    .listener
+                    .into_std()
+                    .context("cannot hand the listener to the TLS server")?;
+                tracing::info!("listening on https://{addr}");
+                axum_server::from_tcp_rustls(listener, tls)
+                    .handle(handle)
+                    .serve(make_service)
+                    .await
+                    .context("the HTTPS server stopped with an error")?;
+            }
+            None => {
+                tracing::info!("listening on http://{addr}");
+                axum::serve(self.listener, make_service)
+                    .with_graceful_shutdown(until_stopped())
+                    .await
+                    .context("the server stopped with an error")?;
+            }
+        }
+        if let Some(redirect) = redirect {
+            redirect
+                .await
+                .context("the redirect server panicked")?
+                .context("the redirect server stopped with an error")?;
+        }
         contact.stop();
         db.close().await;
         tracing::info!("stopped; database closed");
         Ok(())
     }
+}
+
+/// Logs each request and its answer.
+fn traced(router: Router) -> Router {
+    router.layer(
+        TraceLayer::new_for_http()
+            .make_span_with(DefaultMakeSpan::new().level(Level::INFO))
+            .on_request(())
+            .on_response(
+                DefaultOnResponse::new()
+                    .level(Level::INFO)
+                    .latency_unit(LatencyUnit::Millis),
+            ),
+    )
+}
+
+/// Reads the PEM certificate chain and key into a rustls configuration using the ring provider
+/// (chosen explicitly, so that no other provider compiled into a dependency can be picked).
+fn tls_config(cert: &std::path::Path, key: &std::path::Path) -> anyhow::Result<RustlsConfig> {
+    // Other rustls users in the process (the SMTP client) find a provider installed.
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let chain = CertificateDer::pem_file_iter(cert)
+        .with_context(|| format!("tls-cert: cannot read {}", cert.display()))?
+        .collect::<Result<Vec<_>, _>>()
+        .with_context(|| {
+            format!(
+                "tls-cert: {} is not a PEM certificate chain",
+                cert.display()
+            )
+        })?;
+    anyhow::ensure!(
+        !chain.is_empty(),
+        "tls-cert: {} holds no certificate",
+        cert.display()
+    );
+    let key = PrivateKeyDer::from_pem_file(key).with_context(|| {
+        format!(
+            "tls-key: cannot read a PEM private key from {}",
+            key.display()
+        )
+    })?;
+    let mut config = rustls::ServerConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .context("tls: no protocol version available")?
+    .with_no_client_auth()
+    .with_single_cert(chain, key)
+    .context("tls-key: the key does not match the certificate or is not supported")?;
+    config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
+    Ok(RustlsConfig::from_config(Arc::new(config)))
+}
+
+/// Where plain-HTTP requests are sent: the public URL's origin when set, else the TLS listener.
+struct RedirectTarget {
+    public_url: Option<Url>,
+    tls_addr: SocketAddr,
+}
+
+impl RedirectTarget {
+    fn origin(&self, headers: &HeaderMap) -> String {
+        if let Some(url) = &self.public_url {
+            return url.origin().ascii_serialization();
+        }
+        let port = self.tls_addr.port();
+        let host = if self.tls_addr.ip().is_unspecified() {
+            // Listening on every interface: keep the host name the visitor used.
+            headers
+                .get(header::HOST)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|host| Url::parse(&format!("http://{host}")).ok())
+                .and_then(|url| url.host_str().map(str::to_owned))
+                .unwrap_or_else(|| "localhost".to_owned())
+        } else {
+            match self.tls_addr {
+                SocketAddr::V4(v4) => v4.ip().to_string(),
+                SocketAddr::V6(v6) => format!("[{}]", v6.ip()),
+            }
+        };
+        if port == 443 {
+            format!("https://{host}")
+        } else {
+            format!("https://{host}:{port}")
+        }
+    }
+}
+
+async fn redirect_to_https(
+    State(target): State<Arc<RedirectTarget>>,
+    headers: HeaderMap,
+    uri: Uri,
+) -> Response {
+    let path = uri.path_and_query().map_or("/", |p| p.as_str());
+    Redirect::permanent(&format!("{}{path}", target.origin(&headers))).into_response()
 }
 
 async fn shutdown_signal() {

@@ -1,10 +1,17 @@
 //! The React site, embedded in the binary at build time and served with the right caching
-//! and a precompressed body chosen by `Accept-Encoding`.
+//! and a precompressed body chosen by `Accept-Encoding`. The two HTML pages, `robots.txt` and
+//! `sitemap.xml` carry the public URL, rendered into them once at start-up.
 
-use axum::body::Body;
-use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
+use std::io::Write;
+use std::sync::Arc;
+
+use axum::body::{Body, Bytes};
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
+use axum::Extension;
 use rust_embed::{EmbeddedFile, RustEmbed};
+use sha2::{Digest, Sha256};
+use url::Url;
 
 use crate::error::ApiError;
 
@@ -16,9 +23,156 @@ struct Site;
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 const REVALIDATE: &str = "no-cache";
 
-/// The fallback handler: an asset when one exists, `index.html` for a client route,
-/// a JSON 404 under `/api`, and a plain 404 for a missing file.
-pub async fn serve(method: Method, uri: Uri, headers: HeaderMap) -> Response {
+/// What the build writes wherever the public URL belongs (canonical link, `og:url`, `og:image`,
+/// JSON-LD); replaced by the real one at start-up. `.invalid` can never resolve (RFC 2606).
+pub const PUBLIC_URL_PLACEHOLDER: &str = "https://portfolio.invalid";
+
+/// The pages whose text depends on the public URL, rendered and compressed once at start-up.
+pub struct Pages {
+    /// The base URL without a trailing slash, e.g. `https://example.com`.
+    base: String,
+    /// `/`: the pre-rendered landing page.
+    index: Page,
+    /// Every other client route: the same head and scripts around an empty root.
+    shell: Page,
+    robots: Page,
+    sitemap: Page,
+}
+
+struct Page {
+    content_type: &'static str,
+    etag: String,
+    identity: Bytes,
+    brotli: Bytes,
+    gzip: Bytes,
+}
+
+impl Pages {
+    /// Renders the pages for a site reached at `public_url`.
+    pub fn render(public_url: &Url) -> Self {
+        let base = base_url(public_url);
+        let html = |name: &str| {
+            let template = Site::get(name)
+                .map(|file| String::from_utf8_lossy(&file.data).into_owned())
+                .unwrap_or_else(|| "<!doctype html><title>Portfolio</title><p>The site was not built into this binary.".to_owned());
+            Page::new(
+                "text/html; charset=utf-8",
+                template.replace(PUBLIC_URL_PLACEHOLDER, &base),
+            )
+        };
+        let index = html("index.html");
+        let shell = if contains("app.html") {
+            html("app.html")
+        } else {
+            html("index.html")
+        };
+        let robots = Page::new(
+            "text/plain; charset=utf-8",
+            format!("User-agent: *\nDisallow: /api/\n\nSitemap: {base}/sitemap.xml\n"),
+        );
+        let sitemap = Page::new(
+            "application/xml; charset=utf-8",
+            format!(
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+                 <urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n\
+                 \x20 <url><loc>{base}/</loc></url>\n\
+                 </urlset>\n"
+            ),
+        );
+        Self {
+            base,
+            index,
+            shell,
+            robots,
+            sitemap,
+        }
+    }
+
+    /// The public URL the pages were rendered for, without a trailing slash.
+    pub fn base(&self) -> &str {
+        &self.base
+    }
+}
+
+/// `scheme://host[:port][/path]` without a trailing slash, query or fragment, so that it can be
+/// written into HTML, JSON and XML as it is (the `url` crate has already percent-encoded it).
+fn base_url(url: &Url) -> String {
+    let mut url = url.clone();
+    url.set_query(None);
+    url.set_fragment(None);
+    url.as_str().trim_end_matches('/').to_owned()
+}
+
+impl Page {
+    fn new(content_type: &'static str, text: String) -> Self {
+        let identity = Bytes::from(text.into_bytes());
+        let etag = format!("\"{}\"", hex::encode(&Sha256::digest(&identity)[..16]));
+        let mut brotli = Vec::new();
+        {
+            let mut writer = brotli::CompressorWriter::new(&mut brotli, 4096, 11, 22);
+            writer
+                .write_all(&identity)
+                .expect("compressing into memory cannot fail");
+        }
+        let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        gzip.write_all(&identity)
+            .expect("compressing into memory cannot fail");
+        let gzip = gzip.finish().expect("compressing into memory cannot fail");
+        Self {
+            content_type,
+            etag,
+            identity: identity.clone(),
+            brotli: Bytes::from(brotli),
+            gzip: Bytes::from(gzip),
+        }
+    }
+
+    fn respond(&self, headers: &HeaderMap, extra: Option<(HeaderName, HeaderValue)>) -> Response {
+        let mut builder = Response::builder()
+            .header(header::CONTENT_TYPE, self.content_type)
+            .header(header::CACHE_CONTROL, REVALIDATE)
+            .header(header::VARY, "Accept-Encoding")
+            .header(header::ETAG, &self.etag);
+        if let Some((name, value)) = extra {
+            builder = builder.header(name, value);
+        }
+        if matches_etag(headers, &self.etag) {
+            return builder
+                .status(StatusCode::NOT_MODIFIED)
+                .body(Body::empty())
+                .unwrap_or_default();
+        }
+        let accepted = headers
+            .get(header::ACCEPT_ENCODING)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default();
+        let (body, encoding) = if accepts(accepted, "br") && self.brotli.len() < self.identity.len()
+        {
+            (self.brotli.clone(), Some("br"))
+        } else if accepts(accepted, "gzip") && self.gzip.len() < self.identity.len() {
+            (self.gzip.clone(), Some("gzip"))
+        } else {
+            (self.identity.clone(), None)
+        };
+        if let Some(encoding) = encoding {
+            builder = builder.header(header::CONTENT_ENCODING, encoding);
+        }
+        builder
+            .header(header::CONTENT_LENGTH, body.len())
+            .body(Body::from(body))
+            .unwrap_or_default()
+    }
+}
+
+/// The fallback handler: an asset when one exists, the pre-rendered page at `/`, the app shell
+/// (marked `noindex`) for any other client route, a JSON 404 under `/api`, and a plain 404 for
+/// a missing file.
+pub async fn serve(
+    Extension(pages): Extension<Arc<Pages>>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Response {
     let path = uri.path();
     if path == "/api" || path.starts_with("/api/") {
         return ApiError::NotFound.into_response();
@@ -32,7 +186,13 @@ pub async fn serve(method: Method, uri: Uri, headers: HeaderMap) -> Response {
     }
 
     let name = path.trim_start_matches('/');
-    let name = if name.is_empty() { "index.html" } else { name };
+    match name {
+        "" | "index.html" => return pages.index.respond(&headers, None),
+        "app.html" => return pages.shell.respond(&headers, Some(noindex())),
+        "robots.txt" => return pages.robots.respond(&headers, None),
+        "sitemap.xml" => return pages.sitemap.respond(&headers, None),
+        _ => {}
+    }
     if let Some(response) = asset(name, &headers) {
         return response;
     }
@@ -45,13 +205,22 @@ pub async fn serve(method: Method, uri: Uri, headers: HeaderMap) -> Response {
         )
             .into_response();
     }
-    asset("index.html", &headers).unwrap_or_else(|| {
-        (
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "The site was not built into this binary.",
-        )
-            .into_response()
-    })
+    // /login, /dashboard and unknown routes: useful to people, not to search engines.
+    pages.shell.respond(&headers, Some(noindex()))
+}
+
+fn noindex() -> (HeaderName, HeaderValue) {
+    (
+        HeaderName::from_static("x-robots-tag"),
+        HeaderValue::from_static("noindex"),
+    )
+}
+
+fn matches_etag(headers: &HeaderMap, etag: &str) -> bool {
+    headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|tags| tags.split(',').any(|t| t.trim() == etag || t.trim() == "*"))
 }
 
 /// Whether the built site holds a file of this name (used by tests and the pre-renderer checks).
@@ -83,11 +252,7 @@ fn asset(name: &str, headers: &HeaderMap) -> Option<Response> {
         .header(header::VARY, "Accept-Encoding")
         .header(header::ETAG, &etag);
 
-    if headers
-        .get(header::IF_NONE_MATCH)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|tags| tags.split(',').any(|t| t.trim() == etag || t.trim() == "*"))
-    {
+    if matches_etag(headers, &etag) {
         return builder
             .status(StatusCode::NOT_MODIFIED)
             .body(Body::empty())
@@ -136,7 +301,7 @@ fn accepts(header_value: &str, token: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::accepts;
+    use super::{accepts, base_url};
 
     #[test]
     fn accept_encoding_is_read_with_its_weights() {
@@ -145,5 +310,17 @@ mod tests {
         assert!(!accepts("br;q=0, gzip", "br"));
         assert!(!accepts("gzip", "br"));
         assert!(accepts("GZIP", "gzip"));
+    }
+
+    #[test]
+    fn the_base_url_has_no_trailing_slash_query_or_fragment() {
+        let base = |s: &str| base_url(&s.parse().unwrap());
+        assert_eq!(base("https://example.com"), "https://example.com");
+        assert_eq!(base("https://example.com/"), "https://example.com");
+        assert_eq!(
+            base("http://127.0.0.1:8080/?a=1&b=2#x"),
+            "http://127.0.0.1:8080"
+        );
+        assert_eq!(base("https://example.com/me/"), "https://example.com/me");
     }
 }

@@ -6,4 +6,7 @@ mod contact_crash;
 mod contact_outbox;
 mod contact_smtp;
 mod helpers;
+mod security;
+mod seo;
 mod site;
+mod tls;

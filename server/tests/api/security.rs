@@ -1,0 +1,169 @@
+//! Security headers: on the site's pages and assets, on API answers, on 404s; HSTS only over HTTPS.
+
+use crate::helpers::{spawn_app, spawn_app_with, TestApp};
+
+const EXPECTED: &[(&str, &str)] = &[
+    ("x-content-type-options", "nosniff"),
+    ("referrer-policy", "strict-origin-when-cross-origin"),
+    ("cross-origin-opener-policy", "same-origin"),
+    ("cross-origin-resource-policy", "same-origin"),
+];
+
+/// Asserts every security header on one response, HSTS present or absent as `https` says.
+pub fn assert_security_headers(headers: &reqwest::header::HeaderMap, https: bool, what: &str) {
+    for (name, value) in EXPECTED {
+        assert_eq!(
+            headers.get(*name).map(|v| v.to_str().unwrap()),
+            Some(*value),
+            "{name} on {what}"
+        );
+    }
+    let csp = headers
+        .get("content-security-policy")
+        .unwrap_or_else(|| panic!("content-security-policy on {what}"))
+        .to_str()
+        .unwrap();
+    for directive in [
+        "default-src 'self'",
+        "script-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "frame-ancestors 'none'",
+        "form-action 'self'",
+    ] {
+        assert!(csp.contains(directive), "{directive} in the CSP on {what}");
+    }
+    assert!(!csp.contains("unsafe-inline"), "no unsafe-inline on {what}");
+    assert!(!csp.contains("unsafe-eval"), "no unsafe-eval on {what}");
+    let permissions = headers
+        .get("permissions-policy")
+        .unwrap_or_else(|| panic!("permissions-policy on {what}"))
+        .to_str()
+        .unwrap();
+    for feature in ["camera=()", "microphone=()", "geolocation=()", "payment=()"] {
+        assert!(permissions.contains(feature), "{feature} on {what}");
+    }
+    let hsts = headers
+        .get("strict-transport-security")
+        .map(|v| v.to_str().unwrap().to_owned());
+    if https {
+        let hsts = hsts.unwrap_or_else(|| panic!("strict-transport-security on {what}"));
+        let max_age: u64 = hsts
+            .split(';')
+            .find_map(|part| part.trim().strip_prefix("max-age="))
+            .and_then(|age| age.parse().ok())
+            .unwrap_or_else(|| panic!("a max-age in {hsts}"));
+        assert!(max_age >= 31_536_000, "at least a year: {hsts}");
+        assert!(hsts.contains("includeSubDomains"), "{hsts}");
+    } else {
+        assert_eq!(hsts, None, "no HSTS over plain HTTP on {what}");
+    }
+}
+
+/// The hashed script that `/` loads.
+pub async fn entry_script(app: &TestApp) -> String {
+    let html = app.get("/").await.text().await.unwrap();
+    let start = html.find("/assets/").expect("a hashed asset");
+    let end = start + html[start..].find('"').unwrap();
+    html[start..end].to_owned()
+}
+
+async fn check_every_kind_of_response(app: &TestApp, https: bool) {
+    let script = entry_script(app).await;
+    for path in [
+        "/",
+        "/index.html",
+        script.as_str(),
+        "/favicon.svg",
+        "/login",
+        "/dashboard",
+        "/robots.txt",
+        "/api/openapi.json",
+        "/api/no-such-endpoint",
+        "/missing-file.png",
+        "/healthz",
+    ] {
+        let response = app.get(path).await;
+        assert!(
+            response.status().is_success() || response.status() == 404,
+            "{path}: {}",
+            response.status()
+        );
+        assert_security_headers(response.headers(), https, path);
+    }
+}
+
+#[tokio::test]
+async fn every_response_carries_the_security_headers_without_hsts_over_plain_http() {
+    let app = spawn_app().await;
+    check_every_kind_of_response(&app, false).await;
+}
+
+#[tokio::test]
+async fn an_api_answer_carries_the_security_headers() {
+    let app = spawn_app().await;
+    let response = app.get("/api/openapi.json").await;
+    assert_eq!(response.status(), 200);
+    assert!(response.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("application/json"));
+    assert_security_headers(response.headers(), false, "an API answer");
+}
+
+#[tokio::test]
+async fn a_rejected_cross_site_post_and_a_304_carry_them_too() {
+    let app = spawn_app().await;
+    let response = app
+        .client
+        .post(app.url("/api/contact"))
+        .header("Origin", "https://evil.example")
+        .header("Sec-Fetch-Site", "cross-site")
+        .json(&serde_json::json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert!(response.status().is_client_error(), "{}", response.status());
+    assert_security_headers(response.headers(), false, "a rejected POST");
+
+    let etag = app.get("/").await.headers()["etag"].clone();
+    let response = app
+        .get_with("/", &[("if-none-match", etag.to_str().unwrap())])
+        .await;
+    assert_eq!(response.status(), 304);
+    assert_security_headers(response.headers(), false, "a 304");
+}
+
+#[tokio::test]
+async fn behind_a_proxy_with_an_https_public_url_every_response_carries_hsts() {
+    let app = spawn_app_with(|settings| {
+        settings.public_url = Some("https://portfolio.example.com".parse().unwrap());
+    })
+    .await;
+    check_every_kind_of_response(&app, true).await;
+}
+
+#[tokio::test]
+async fn the_built_page_needs_no_inline_script() {
+    let app = spawn_app().await;
+    for path in ["/", "/login"] {
+        let html = app.get(path).await.text().await.unwrap();
+        let mut rest = html.as_str();
+        while let Some(start) = rest.find("<script") {
+            let tag_end = start + rest[start..].find('>').unwrap();
+            let tag = &rest[start..=tag_end];
+            let close = tag_end + rest[tag_end..].find("</script>").unwrap();
+            let body = rest[tag_end + 1..close].trim();
+            assert!(
+                tag.contains("src=") || tag.contains("application/ld+json"),
+                "an inline script on {path}: {tag}"
+            );
+            if tag.contains("src=") {
+                assert!(body.is_empty(), "a script with a body on {path}: {tag}");
+            }
+            rest = &rest[close..];
+        }
+        assert!(!html.contains("<style"), "no <style> element on {path}");
+        assert!(!html.contains(" style=\""), "no style attribute on {path}");
+    }
+}

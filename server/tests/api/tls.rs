@@ -1,0 +1,245 @@
+//! Native HTTPS with rustls and the plain-HTTP listener that redirects to it.
+
+use std::net::SocketAddr;
+use std::path::Path;
+
+use portfolio::app::Application;
+use portfolio::config::Settings;
+use tokio::sync::oneshot;
+
+use crate::security::assert_security_headers;
+
+/// A certificate for `localhost` and 127.0.0.1, generated for this test, written as PEM files.
+fn write_certificate(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf, String) {
+    let certified =
+        rcgen::generate_simple_self_signed(vec!["localhost".to_owned(), "127.0.0.1".to_owned()])
+            .expect("a test certificate");
+    let cert_pem = certified.cert.pem();
+    let cert = dir.join("cert.pem");
+    let key = dir.join("key.pem");
+    std::fs::write(&cert, &cert_pem).unwrap();
+    std::fs::write(&key, certified.key_pair.serialize_pem()).unwrap();
+    (cert, key, cert_pem)
+}
+
+struct TlsApp {
+    https: SocketAddr,
+    redirect: Option<SocketAddr>,
+    client: reqwest::Client,
+    stop: oneshot::Sender<()>,
+    task: tokio::task::JoinHandle<anyhow::Result<()>>,
+    _dir: tempfile::TempDir,
+}
+
+async fn spawn_tls_app(configure: impl FnOnce(&mut Settings)) -> TlsApp {
+    let dir = tempfile::tempdir().unwrap();
+    let (cert, key, cert_pem) = write_certificate(dir.path());
+    let mut settings =
+        Settings::for_database(format!("sqlite://{}", dir.path().join("t.db").display()));
+    settings.tls_cert = Some(cert);
+    settings.tls_key = Some(key);
+    configure(&mut settings);
+    let app = Application::build(settings).await.expect("the app builds");
+    let https = app.local_addr();
+    let redirect = app.redirect_addr();
+    let (stop, stopped) = oneshot::channel::<()>();
+    let task = tokio::spawn(app.run_until(async {
+        let _ = stopped.await;
+    }));
+    let client = reqwest::Client::builder()
+        .add_root_certificate(reqwest::Certificate::from_pem(cert_pem.as_bytes()).unwrap())
+        .tls_built_in_root_certs(false)
+        .resolve("localhost", https)
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    TlsApp {
+        https,
+        redirect,
+        client,
+        stop,
+        task,
+        _dir: dir,
+    }
+}
+
+impl TlsApp {
+    async fn stop(self) {
+        let _ = self.stop.send(());
+        self.task
+            .await
+            .expect("the server task")
+            .expect("the server stops cleanly");
+    }
+}
+
+#[tokio::test]
+async fn the_tls_server_answers_with_the_test_certificate_and_sends_hsts() {
+    let app = spawn_tls_app(|_| {}).await;
+    let url = format!("https://localhost:{}/", app.https.port());
+    let response = app.client.get(&url).send().await.expect("a TLS answer");
+    assert_eq!(response.status(), 200);
+    assert_security_headers(response.headers(), true, "/ over HTTPS");
+    let html = response.text().await.unwrap();
+    // Without --public-url the canonical link follows the TLS listener.
+    assert!(
+        html.contains(&format!("https://127.0.0.1:{}/", app.https.port())),
+        "the canonical URL is the HTTPS listener's"
+    );
+
+    let api = app
+        .client
+        .get(format!(
+            "https://localhost:{}/api/openapi.json",
+            app.https.port()
+        ))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(api.status(), 200);
+    assert_security_headers(api.headers(), true, "an API answer over HTTPS");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_client_that_does_not_trust_the_certificate_is_refused() {
+    let app = spawn_tls_app(|_| {}).await;
+    let untrusting = reqwest::Client::builder()
+        .resolve("localhost", app.https)
+        .build()
+        .unwrap();
+    let result = untrusting
+        .get(format!("https://localhost:{}/", app.https.port()))
+        .send()
+        .await;
+    assert!(
+        result.is_err(),
+        "an unknown certificate must fail the handshake"
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn plain_http_on_the_redirect_listener_is_sent_permanently_to_https() {
+    let app = spawn_tls_app(|settings| {
+        settings.http_redirect_listen = Some("127.0.0.1:0".parse().unwrap());
+    })
+    .await;
+    let redirect = app.redirect.expect("a redirect listener");
+    let plain = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let response = plain
+        .get(format!("http://{redirect}/login?next=%2Fdashboard"))
+        .send()
+        .await
+        .unwrap();
+    assert!(
+        response.status() == 301 || response.status() == 308,
+        "{}",
+        response.status()
+    );
+    assert_eq!(
+        response.headers()["location"],
+        format!(
+            "https://127.0.0.1:{}/login?next=%2Fdashboard",
+            app.https.port()
+        )
+        .as_str()
+    );
+    assert_eq!(response.headers()["x-content-type-options"], "nosniff");
+    assert!(response
+        .headers()
+        .get("strict-transport-security")
+        .is_none());
+
+    // Following it reaches the HTTPS server.
+    let followed = app
+        .client
+        .get(format!(
+            "https://localhost:{}/login?next=%2Fdashboard",
+            app.https.port()
+        ))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(followed.status(), 200);
+    app.stop().await;
+    assert!(
+        tokio::net::TcpStream::connect(redirect).await.is_err(),
+        "the redirect listener stops with the server"
+    );
+}
+
+#[tokio::test]
+async fn with_a_public_url_the_redirect_goes_to_its_origin() {
+    let app = spawn_tls_app(|settings| {
+        settings.http_redirect_listen = Some("127.0.0.1:0".parse().unwrap());
+        settings.public_url = Some("https://portfolio.example.com".parse().unwrap());
+    })
+    .await;
+    let redirect = app.redirect.unwrap();
+    let plain = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let response = plain
+        .get(format!("http://{redirect}/"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        response.headers()["location"],
+        "https://portfolio.example.com/"
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_unreadable_certificate_stops_start_up_naming_the_setting() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, key, _) = write_certificate(dir.path());
+    let bogus = dir.path().join("bogus.pem");
+    std::fs::write(&bogus, "not a certificate").unwrap();
+    let mut settings =
+        Settings::for_database(format!("sqlite://{}", dir.path().join("t.db").display()));
+    settings.tls_cert = Some(bogus);
+    settings.tls_key = Some(key);
+    let error = Application::build(settings)
+        .await
+        .err()
+        .expect("start-up fails");
+    assert!(format!("{error:#}").contains("tls-cert"), "{error:#}");
+}
+
+#[test]
+fn the_binary_logs_its_https_url() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+
+    let dir = tempfile::tempdir().unwrap();
+    let (cert, key, _) = write_certificate(dir.path());
+    let mut child = Command::new(crate::helpers::binary())
+        .args(["serve", "--listen", "127.0.0.1:0", "--database-url"])
+        .arg(format!("sqlite://{}", dir.path().join("t.db").display()))
+        .arg("--tls-cert")
+        .arg(&cert)
+        .arg("--tls-key")
+        .arg(&key)
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let found = BufReader::new(stdout)
+        .lines()
+        .map_while(Result::ok)
+        .take(50)
+        .find(|line| line.contains("listening on "));
+    let _ = child.kill();
+    let _ = child.wait();
+    let line = found.expect("a 'listening on' line");
+    assert!(line.contains("listening on https://127.0.0.1:"), "{line}");
+}

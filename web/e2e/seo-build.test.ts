@@ -1,0 +1,95 @@
+/**
+ * The build output read as a crawler or a link preview reads it: dist/index.html must hold the
+ * pre-rendered page (every section with its text), the head generated from the profile, the
+ * JSON-LD Person, and a 1200x630 PNG preview image. No server, no browser.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { test } from 'node:test';
+import { profile } from '../src/content/profile.ts';
+
+const dist = resolve(import.meta.dirname, '../dist');
+const html = readFileSync(join(dist, 'index.html'), 'utf8');
+const shell = readFileSync(join(dist, 'app.html'), 'utf8');
+/** The pre-rendered markup inside #root. */
+const root = html.slice(html.indexOf('<div id="root">'), html.lastIndexOf('<script type="application/ld+json">'));
+
+const decode = (text: string) =>
+  text
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+const attr = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
+function meta(key: 'name' | 'property', name: string): string | undefined {
+  return new RegExp(`<meta ${key}="${name}" content="([^"]*)"`).exec(html)?.[1];
+}
+
+test('index.html holds the pre-rendered page, not an empty root', () => {
+  assert.ok(root.length > 100, `pre-rendered markup: ${root.slice(0, 200)}`);
+  assert.match(root, /<main[\s>]/);
+  assert.match(root, /<h1[\s>]/);
+  assert.equal(shell.includes('<div id="root"></div>'), true, 'app.html has an empty root');
+});
+
+test('every section the navigation links to is in the HTML with its heading and text', () => {
+  const anchors = [...new Set([...root.matchAll(/href="#([\w-]+)"/g)].map((m) => m[1]!))].filter((id) => id !== 'main');
+  const ids = anchors.length ? anchors : ['home'];
+  for (const id of ids) {
+    const start = root.search(new RegExp(`<(section|main|div|footer)[^>]* id="${id}"`));
+    assert.ok(start >= 0, `an element with id="${id}"`);
+    const tag = /^<(\w+)/.exec(root.slice(start))![1]!;
+    const next = root.indexOf(`</${tag}>`, start);
+    const text = decode(root.slice(start, next));
+    assert.ok(text.length > 10, `#${id} has text: "${text}"`);
+    assert.match(root.slice(start), /<h[12][\s>]/, `#${id} has a heading`);
+  }
+});
+
+test('the head is generated from the profile', () => {
+  const title = /<title>([^<]*)<\/title>/.exec(html)?.[1] ?? '';
+  assert.ok(decode(title).includes(profile.name), title);
+  assert.ok(decode(title).includes(profile.role), title);
+  assert.equal(meta('name', 'description'), attr(profile.summary));
+  assert.equal(meta('property', 'og:description'), attr(profile.summary));
+  assert.equal(meta('property', 'og:title'), attr(decode(title)));
+  assert.equal(meta('name', 'twitter:card'), 'summary_large_image');
+  assert.equal(meta('property', 'og:image'), 'https://portfolio.invalid/og-image.png');
+  assert.match(html, /<link rel="canonical" href="https:\/\/portfolio\.invalid\/"/);
+  assert.ok(!shell.includes('rel="canonical"'), 'the shell has no canonical link');
+  assert.match(shell, /<meta name="robots" content="noindex"/);
+});
+
+test('the JSON-LD Person carries the profile', () => {
+  const json = /<script type="application\/ld\+json">([^<]*)<\/script>/.exec(html)?.[1];
+  assert.ok(json, 'a JSON-LD block');
+  const person = JSON.parse(json) as Record<string, unknown>;
+  assert.equal(person['@type'], 'Person');
+  assert.equal(person.name, profile.name);
+  assert.equal(person.jobTitle, profile.role);
+  assert.equal(person.email, `mailto:${profile.email}`);
+  assert.deepEqual(person.sameAs, Object.values(profile.links));
+});
+
+test('the preview image is a 1200x630 PNG', () => {
+  const png = readFileSync(join(dist, 'og-image.png'));
+  assert.equal(png.toString('latin1', 1, 4), 'PNG');
+  assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [1200, 630]);
+  assert.ok(png.length < 300 * 1024, `small enough for link previews: ${png.length} bytes`);
+});
+
+test('the built pages need no inline script and no <style> element', () => {
+  for (const page of [html, shell]) {
+    for (const [tag] of page.matchAll(/<script\b[^>]*>/g)) {
+      assert.ok(/\bsrc="/.test(tag) || tag.includes('application/ld+json'), `an inline script: ${tag}`);
+    }
+    assert.ok(!/<style[\s>]/.test(page), 'a <style> element');
+  }
+});

@@ -1,0 +1,78 @@
+// After `vite build` (client, then SSR into dist/.ssr): renders `/` into dist/index.html with the
+// generated head, writes dist/app.html (same head and assets, empty root, noindex) for the other
+// client routes, and generates the link preview image, the PNG icons and the web app manifest.
+// Needs no browser. The SSR bundle is deleted afterwards so it is never embedded in the server.
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { headTags, jsonLdTag, manifest, PREVIEW } from './head.mjs';
+import { imageDataUrl, opaqueIcon, previewImage, svgToPng } from './images.mjs';
+
+const dist = new URL('../dist/', import.meta.url).pathname;
+const ssrDir = join(dist, '.ssr');
+const ssr = await import(pathToFileURL(join(ssrDir, 'entry-server.js')).href);
+const { profile, photo, render } = ssr;
+
+/** The largest file of the photo's srcset (or its src), as a path under dist/. */
+function largestPhoto() {
+  if (!photo) return null;
+  const candidates = (photo.srcSet ?? '')
+    .split(',')
+    .map((entry) => entry.trim().split(/\s+/))
+    .filter(([url]) => url)
+    .map(([url, w]) => ({ url, width: Number.parseInt(w ?? '0', 10) || 0 }))
+    .sort((a, b) => b.width - a.width);
+  return candidates[0]?.url ?? photo.src;
+}
+
+const photoPath = largestPhoto();
+let photoData = null;
+if (photoPath && existsSync(join(dist, photoPath))) {
+  photoData = await imageDataUrl(readFileSync(join(dist, photoPath)), photoPath);
+}
+writeFileSync(join(dist, PREVIEW.path), await previewImage(profile, photoData));
+
+const favicon = readFileSync(join(dist, 'favicon.svg'), 'utf8');
+for (const size of [32, 192, 512]) writeFileSync(join(dist, `icon-${size}.png`), await svgToPng(favicon, size));
+writeFileSync(join(dist, 'icon-maskable-512.png'), await svgToPng(opaqueIcon(favicon, '#030712'), 512));
+writeFileSync(join(dist, 'apple-touch-icon.png'), await svgToPng(opaqueIcon(favicon, '#030712'), 180));
+writeFileSync(join(dist, 'manifest.webmanifest'), `${JSON.stringify(manifest(profile), null, 2)}\n`);
+
+const template = readFileSync(join(dist, 'index.html'), 'utf8');
+const ROOT = '<div id="root"><!--app-html--></div>';
+if (!template.includes(ROOT) || !template.includes('<!--seo-head-->')) {
+  throw new Error('index.html lacks the <!--seo-head--> or <!--app-html--> marker');
+}
+const head = headTags(profile);
+const page = template
+  .replace(/\s*<title>[\s\S]*?<\/title>/, '')
+  .replace(/\s*<meta name="description"[^>]*>/, '')
+  .replace(/\s*<link rel="icon"[^>]*>/, '')
+  .replace('<!--seo-head-->', head);
+
+const rendered = await render('/');
+// React emits resource hints (the hero photo's preload) ahead of the markup when it renders a
+// fragment rather than a whole document: they belong in the head, where they also act sooner.
+const hints = /^(?:<link [^>]*\/>)+/.exec(rendered)?.[0] ?? '';
+const body = rendered.slice(hints.length);
+if (/<script(?![^>]*type="application\/ld\+json")/.test(body)) {
+  throw new Error('the pre-rendered page holds an inline script, which the CSP forbids');
+}
+const jsonLd = `\n    ${jsonLdTag(profile, photoPath)}\n  </body>`;
+writeFileSync(
+  join(dist, 'index.html'),
+  page
+    .replace(/\s*<\/head>/, (end) => (hints ? `\n    ${hints}${end}` : end))
+    .replace(ROOT, `<div id="root">${body}</div>`)
+    .replace(/\s*<\/body>/, jsonLd),
+);
+
+// The shell for /login, /dashboard and unknown routes: rendered by the client, kept out of search results.
+const shell = page
+  .replace(/\s*<link rel="canonical"[^>]*>/, '')
+  .replace('<meta name="description"', '<meta name="robots" content="noindex" />\n    <meta name="description"')
+  .replace(ROOT, '<div id="root"></div>');
+writeFileSync(join(dist, 'app.html'), shell);
+
+rmSync(ssrDir, { recursive: true, force: true });
+console.log(`pre-rendered / (${(body.length / 1024).toFixed(1)} KB of HTML), wrote app.html, og-image.png, icons and manifest`);

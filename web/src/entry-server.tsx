@@ -1,0 +1,37 @@
+/**
+ * The build-time renderer: the pre-render script imports this module (bundled by Vite's SSR
+ * build) to render `/` into `dist/index.html` and to read the owner's data for the page head,
+ * the link preview image and the web app manifest. Never shipped to the browser.
+ */
+import { StrictMode } from 'react';
+import { prerenderToNodeStream } from 'react-dom/static';
+import { createMemoryRouter } from 'react-router';
+import { RouterProvider } from 'react-router/dom';
+import { routes } from './routes';
+
+export { profile } from './content/profile';
+
+/** The owner's photo when the content has one: `src`, `srcSet`, `width`, `height`, `alt`. */
+interface Photo {
+  src: string;
+  srcSet?: string;
+  alt?: string;
+}
+const media = import.meta.glob<{ photo?: Photo }>('./content/media.ts', { eager: true });
+export const photo: Photo | undefined = Object.values(media)[0]?.photo;
+
+/**
+ * The HTML of `url`, every Suspense boundary resolved. The tree is the one `main.tsx` hydrates
+ * (StrictMode, then the data router's provider), so `useId` values and markup match.
+ */
+export async function render(url: string): Promise<string> {
+  const router = createMemoryRouter(routes, { initialEntries: [url] });
+  const { prelude } = await prerenderToNodeStream(
+    <StrictMode>
+      <RouterProvider router={router} />
+    </StrictMode>,
+  );
+  const chunks: Buffer[] = [];
+  for await (const chunk of prelude) chunks.push(Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(chunks).toString('utf8');
+}
