@@ -30,13 +30,13 @@ export function Projects() {
         <p className="sr-only" role="status">
           {`${shown.length} ${shown.length === 1 ? 'project' : 'projects'} shown`}
         </p>
-        <ul className="mt-10 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+        <ul className="mt-10 grid gap-6 sm:grid-cols-2 xl:grid-cols-4">
           {shown.map((project) => (
             <li key={project.title} className="card flex h-[450px] flex-col overflow-hidden" data-testid="project-card">
               <img
                 src={project.image.src}
                 srcSet={project.image.srcSet}
-                sizes="(min-width: 1024px) 370px, (min-width: 640px) 45vw, 92vw"
+                sizes="(min-width: 1280px) 270px, (min-width: 640px) 45vw, 92vw"
                 width={project.image.width}
                 height={project.image.height}
                 alt={project.image.alt}
