@@ -194,16 +194,16 @@ describe('the portfolio page, interactions', () => {
       page.addInitScript(() => {
         const w = window as unknown as { __pointermove: number };
         w.__pointermove = 0;
-        const add = window.addEventListener.bind(window);
-        const remove = window.removeEventListener.bind(window);
-        window.addEventListener = ((type: string, ...rest: [EventListenerOrEventListenerObject, unknown]) => {
-          if (type === 'pointermove') w.__pointermove += 1;
-          return add(type, ...(rest as [EventListenerOrEventListenerObject]));
-        }) as typeof window.addEventListener;
-        window.removeEventListener = ((type: string, ...rest: [EventListenerOrEventListenerObject, unknown]) => {
-          if (type === 'pointermove') w.__pointermove -= 1;
-          return remove(type, ...(rest as [EventListenerOrEventListenerObject]));
-        }) as typeof window.removeEventListener;
+        const add = window.addEventListener;
+        const remove = window.removeEventListener;
+        window.addEventListener = function (this: Window, ...args: Parameters<typeof add>) {
+          if (args[0] === 'pointermove') w.__pointermove += 1;
+          return add.apply(this, args);
+        } as typeof add;
+        window.removeEventListener = function (this: Window, ...args: Parameters<typeof remove>) {
+          if (args[0] === 'pointermove') w.__pointermove -= 1;
+          return remove.apply(this, args);
+        } as typeof remove;
       });
     const listeners = (page: Page) => page.evaluate(() => (window as unknown as { __pointermove: number }).__pointermove);
 
