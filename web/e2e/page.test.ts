@@ -107,6 +107,19 @@ describe('the portfolio page', () => {
     await close();
   });
 
+  test('the first Tab reaches a visible skip link that moves focus to the main content', async () => {
+    const { page, close } = await visit(browser, server, VIEWPORTS[0].options);
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Skip to content' });
+    assert.equal(await skip.evaluate((el) => el === document.activeElement), true);
+    assert.ok((await skip.boundingBox())!.width > 40, 'visible when focused');
+    const outline = await skip.evaluate((el) => getComputedStyle(el).outlineStyle);
+    assert.notEqual(outline, 'none', 'focus is visible');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement?.id === 'main');
+    await close();
+  });
+
   test('the resume is a real PDF served by our server', async () => {
     const response = await fetch(server.url + profile.resume);
     assert.equal(response.status, 200);
@@ -157,10 +170,10 @@ describe('the portfolio page', () => {
             { timeout, polling: 20 },
           );
         const start = Date.now();
-        await shows(PHRASES[0]!, 5_000);
+        await shows(PHRASES[0]!, 10_000);
         // 100 ms start delay + 19 characters at 100 ms: about two seconds.
         const typing = Date.now() - start;
-        assert.ok(typing > 1_500 && typing < 4_000, `typed the first phrase in ${typing} ms`);
+        assert.ok(typing > 1_500 && typing < 8_000, `typed the first phrase in ${typing} ms`);
         // It holds the phrase for a second before erasing.
         await page.waitForTimeout(600);
         assert.equal(await typed.textContent(), PHRASES[0]);

@@ -78,14 +78,14 @@ export function Navigation({ brand, resume }: { brand: string; resume: string })
         >
           <ul className="grid gap-1 md:flex md:items-center">{items}</ul>
           <a href={resume} download className="btn btn-primary mt-4 w-full md:hidden" onClick={() => setOpen(false)}>
-            <Icon name="download" className="size-4"/>
+            <Icon name="download" className="size-4" />
             Download Resume
           </a>
         </div>
 
         <div className="flex items-center gap-2">
           <a href={resume} download className="btn btn-primary hidden md:inline-flex md:px-4 md:text-sm">
-            <Icon name="download" className="size-4"/>
+            <Icon name="download" className="size-4" />
             Download Resume
           </a>
           <button
@@ -96,7 +96,7 @@ export function Navigation({ brand, resume }: { brand: string; resume: string })
             aria-label={open ? 'Close menu' : 'Open menu'}
             onClick={() => setOpen((value) => !value)}
           >
-            {open ? <Icon name="x" className="size-5"/> : <Icon name="menu" className="size-5"/>}
+            {open ? <Icon name="x" className="size-5" /> : <Icon name="menu" className="size-5" />}
           </button>
         </div>
       </nav>

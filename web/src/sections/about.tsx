@@ -44,7 +44,7 @@ export function About() {
             </li>
           </ul>
           <a href={profile.resume} download className="btn btn-primary mt-6 w-full">
-            <Icon name="download" className="size-4"/>
+            <Icon name="download" className="size-4" />
             Download Resume
           </a>
         </div>

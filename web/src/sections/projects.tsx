@@ -65,7 +65,7 @@ export function Projects() {
                     aria-label={`Code of ${project.title} (opens in a new tab)`}
                     className="btn btn-secondary flex-1 px-3 md:text-sm"
                   >
-                    <Icon name="code" className="size-4"/>
+                    <Icon name="code" className="size-4" />
                     Code
                   </a>
                   <a
@@ -75,7 +75,7 @@ export function Projects() {
                     aria-label={`Live demo of ${project.title} (opens in a new tab)`}
                     className="btn btn-primary flex-1 px-3 md:text-sm"
                   >
-                    <Icon name="external-link" className="size-4"/>
+                    <Icon name="external-link" className="size-4" />
                     Live Demo
                   </a>
                 </div>
