@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { profile } from '../src/content/profile.ts';
 import { DESKTOP, launchBrowser, openPage, startServer, type RunningServer } from './harness.ts';
@@ -187,6 +188,30 @@ describe('the portfolio page, interactions', () => {
       });
     });
   }
+
+  describe('axe in the opened states', () => {
+    const violations = async (page: Page) =>
+      (await new AxeBuilder({ page }).analyze()).violations.map(
+        (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+      );
+
+    test('the open award dialog has no violations', async () => {
+      const { page, close } = await visit(browser, server, { viewport: DESKTOP });
+      await page.getByRole('button', { name: 'Spot Award' }).click();
+      await page.getByRole('dialog').getByRole('img').waitFor();
+      await page.waitForFunction(() => (document.querySelector('dialog img') as HTMLImageElement | null)?.complete);
+      assert.deepEqual(await violations(page), []);
+      await close();
+    });
+
+    test('the open mobile menu and the in-app banner have no violations', async () => {
+      const { page, close } = await visit(browser, server, { ...VIEWPORTS[1].options, userAgent: UA.linkedinIos });
+      await page.getByRole('region', { name: 'Open in your browser' }).waitFor();
+      await page.getByRole('button', { name: /menu/i }).click();
+      assert.deepEqual(await violations(page), []);
+      await close();
+    });
+  });
 
   describe('the cursor dot', () => {
     /** Counts the pointermove listeners on window, as the page adds and removes them. */
