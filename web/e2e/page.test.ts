@@ -120,6 +120,23 @@ describe('the portfolio page', () => {
     await close();
   });
 
+  test('the navigation collapses into the menu below 900 px', async () => {
+    for (const [width, collapsed] of [
+      [900, false],
+      [899, true],
+    ] as const) {
+      const { page, close } = await visit(browser, server, { viewport: { width, height: 800 } });
+      const button = page.getByRole('button', { name: /menu/i });
+      const about = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'About', exact: true });
+      assert.equal(await button.isVisible(), collapsed, `menu button at ${width} px`);
+      assert.equal(await about.isVisible(), !collapsed, `inline items at ${width} px`);
+      const nav = (await page.getByRole('navigation', { name: 'Main' }).boundingBox())!;
+      assert.ok(nav.height <= 64, `the bar stays one line at ${width} px`);
+      assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= width);
+      await close();
+    }
+  });
+
   test('the resume is a real PDF served by our server', async () => {
     const response = await fetch(server.url + profile.resume);
     assert.equal(response.status, 200);
