@@ -1,0 +1,51 @@
+import { lazy, Suspense, useCallback, useState } from 'react';
+import { Icon } from '../components/icon';
+import { Timeline } from '../components/timeline';
+import { awardImages } from '../content/media';
+import { education, work, type TimelineEntry } from '../content/timeline';
+import type { OpenAward } from '../components/award-dialog';
+
+// The dialog's code is fetched on demand: on the first hover or focus of an award, at the latest on the click.
+const loadDialog = () => import('../components/award-dialog');
+const AwardDialog = lazy(loadDialog);
+
+/** Work experience and education as two timelines, side by side from 900 px, stacked below. */
+export function Experience() {
+  const [open, setOpen] = useState<OpenAward | null>(null);
+  const close = useCallback(() => setOpen(null), []);
+  const prefetch = () => void loadDialog();
+
+  const show = (entry: TimelineEntry, award: string, index: number, opener: HTMLElement) =>
+    setOpen({ entry: entry.title, award, image: index === 0 ? awardImages.spot : awardImages.applause, opener });
+
+  return (
+    <section id="experience" aria-labelledby="experience-title" className="section">
+      <div className="container-page">
+        <h2 id="experience-title" className="section-title">
+          Experience &amp; Education
+        </h2>
+        <div className="mt-12 grid gap-12 md:grid-cols-2 md:gap-10">
+          <Timeline
+            title="Work Experience"
+            icon={<Icon name="briefcase" className="size-5" />}
+            entries={work}
+            onAward={show}
+            onAwardIntent={prefetch}
+          />
+          <Timeline
+            title="Education"
+            icon={<Icon name="graduation-cap" className="size-5" />}
+            entries={education}
+            onAward={show}
+            onAwardIntent={prefetch}
+          />
+        </div>
+      </div>
+      {open && (
+        <Suspense fallback={null}>
+          <AwardDialog award={open} onClose={close} />
+        </Suspense>
+      )}
+    </section>
+  );
+}
