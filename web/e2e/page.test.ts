@@ -217,7 +217,8 @@ describe('the portfolio page', () => {
         assert.equal(await still.textContent(), PHRASES.join(' · '));
         await page.waitForTimeout(500);
         assert.equal(await still.textContent(), PHRASES.join(' · '));
-        assert.equal(await page.getByTestId('typewriter').count(), 0);
+        assert.equal(await page.getByTestId('typewriter').isVisible(), false, 'the animated line is hidden');
+        assert.equal(await page.getByTestId('typewriter').textContent(), '', 'and nothing types');
         await close();
       });
 

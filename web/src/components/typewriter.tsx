@@ -5,7 +5,8 @@ import { useReducedMotion } from './use-reduced-motion';
 /**
  * Types, pauses, erases and loops through `phrases`, starting only once the line scrolls into
  * view. Screen readers get the phrases once, as a static list; the animated text is hidden from
- * them. Under prefers-reduced-motion the phrases are shown still.
+ * them. Under prefers-reduced-motion the phrases are shown still (chosen by CSS, so the
+ * pre-rendered HTML is already right) and no timer runs.
  */
 export function Typewriter({ phrases, className = '' }: { phrases: readonly string[]; className?: string }) {
   const reduced = useReducedMotion();
@@ -40,16 +41,14 @@ export function Typewriter({ phrases, className = '' }: { phrases: readonly stri
   return (
     <span className={className}>
       <span className="sr-only">{phrases.join(', ')}</span>
-      {reduced ? (
-        <span aria-hidden="true" data-testid="typewriter-static">
-          {phrases.join(' · ')}
-        </span>
-      ) : (
-        <span ref={ref} aria-hidden="true" data-testid="typewriter">
-          {visibleText(state, phrases)}
-          <span className="typewriter-caret" />
-        </span>
-      )}
+      {/* Both versions are in the HTML and CSS picks one, so the pre-rendered page already
+          matches the visitor's motion preference and nothing shifts when it hydrates. */}
+      <span aria-hidden="true" data-testid="typewriter-static" className="motion-safe:hidden">
+        {phrases.join(' · ')}
+      </span>
+      <span ref={ref} aria-hidden="true" data-testid="typewriter" className="typewriter-caret motion-reduce:hidden">
+        {visibleText(state, phrases)}
+      </span>
     </span>
   );
 }

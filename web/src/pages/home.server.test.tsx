@@ -33,9 +33,11 @@ describe('the landing page on the server', () => {
     const html = await render('/');
     expect(html).not.toContain('data-cursor-dot');
     expect(html).not.toContain('Open in your browser');
-    // The typewriter starts empty; the phrases are there once, for screen readers.
+    // The typewriter starts empty; the phrases are there for screen readers, and the still
+    // version for reduced motion is in the HTML too, shown or hidden by CSS alone.
     expect(html).toContain(profile.typewriterPhrases.join(', '));
-    expect(html).not.toContain('typewriter-static');
+    expect(html).toContain('motion-safe:hidden');
+    expect(html).toMatch(/data-testid="typewriter"[^>]*><\/span>/);
   });
 
   test('renders the same markup every time (nothing random)', async () => {
