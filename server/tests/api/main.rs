@@ -2,4 +2,7 @@
 
 mod cli;
 mod helpers;
+mod inbox;
+mod owner;
+mod session;
 mod site;
