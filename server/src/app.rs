@@ -34,7 +34,7 @@ impl Application {
             settings: Arc::new(settings),
         };
         crate::auth::bootstrap(&state).await?;
-        crate::contact::start(&state);
+        crate::contact::start(&state)?;
 
         let router = crate::http::router(state.clone()).layer(
             TraceLayer::new_for_http()
@@ -80,6 +80,7 @@ impl Application {
         let addr = self.local_addr();
         tracing::info!("listening on http://{addr}");
         let db = self.state.db.clone();
+        let contact = self.state.contact.clone();
         axum::serve(
             self.listener,
             self.router
@@ -88,6 +89,7 @@ impl Application {
         .with_graceful_shutdown(stop)
         .await
         .context("the server stopped with an error")?;
+        contact.stop();
         db.close().await;
         tracing::info!("stopped; database closed");
         Ok(())

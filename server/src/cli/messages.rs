@@ -1,10 +1,45 @@
 //! `portfolio messages ...`: export the contact messages.
 
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::Context;
 use clap::Subcommand;
 
-#[derive(Debug, Subcommand)]
-pub enum MessagesCommand {}
+use crate::contact::export::{export_all, Format};
 
-pub async fn run(command: MessagesCommand, _database_url: &str) -> anyhow::Result<()> {
-    match command {}
+#[derive(Debug, Subcommand)]
+pub enum MessagesCommand {
+    /// Write every message in the inbox (not spam, not deleted) as JSON or CSV.
+    Export {
+        /// `json` (the original product's document shape) or `csv` (safe to open in a spreadsheet).
+        #[arg(long, value_enum, default_value = "json")]
+        format: Format,
+        /// Write to this file instead of standard output.
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+}
+
+pub async fn run(command: MessagesCommand, database_url: &str) -> anyhow::Result<()> {
+    match command {
+        MessagesCommand::Export { format, output } => {
+            let db = crate::store::connect(database_url).await?;
+            let bytes = export_all(&db, format).await;
+            db.close().await;
+            let bytes = bytes?;
+            match output {
+                Some(path) => std::fs::write(&path, &bytes)
+                    .with_context(|| format!("output: cannot write {}", path.display()))?,
+                None => {
+                    let mut stdout = std::io::stdout().lock();
+                    stdout
+                        .write_all(&bytes)
+                        .and_then(|()| stdout.flush())
+                        .context("cannot write to standard output")?;
+                }
+            }
+            Ok(())
+        }
+    }
 }

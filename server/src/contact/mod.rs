@@ -1,18 +1,66 @@
 //! Contact messages beyond the HTTP handler: rate limits, spam checks and the notification outbox.
 
 pub mod export;
+pub mod notify;
+pub mod rate_limit;
+pub mod spam;
+
+use std::sync::Mutex;
+
+use tokio::sync::Notify;
+use tokio::task::JoinHandle;
 
 use crate::config::Settings;
+use crate::state::AppState;
 
 /// In-memory state of the contact feature, shared by all requests.
-#[derive(Debug, Default)]
-pub struct ContactState {}
+#[derive(Debug)]
+pub struct ContactState {
+    /// Per-client limits on submissions, keyed by address, kept only in memory.
+    pub rate_limit: rate_limit::SubmissionLimiter,
+    /// Wakes the outbox worker after a notification is committed.
+    pub outbox_wake: Notify,
+    /// Whether owner notifications are configured; without them no outbox rows are written,
+    /// so turning them on later does not send a flood about old messages.
+    pub notifications_on: bool,
+    worker: Mutex<Option<JoinHandle<()>>>,
+}
 
 impl ContactState {
-    pub fn new(_settings: &Settings) -> Self {
-        Self::default()
+    pub fn new(settings: &Settings) -> Self {
+        Self {
+            notifications_on: settings.mail.smtp_url.is_some()
+                && settings.mail.notify_email.is_some(),
+            rate_limit: rate_limit::SubmissionLimiter::new(),
+            outbox_wake: Notify::new(),
+            worker: Mutex::new(None),
+        }
+    }
+
+    /// Stops the outbox worker (at shutdown). A notification being sent is retried at the next start.
+    pub fn stop(&self) {
+        if let Some(worker) = self.worker.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            worker.abort();
+        }
     }
 }
 
-/// Starts the background work of the contact feature (the notification outbox), if any.
-pub fn start(_state: &crate::state::AppState) {}
+/// Starts the background work of the contact feature: the notification outbox, when mail is configured.
+/// Mail settings that cannot work stop start-up with a message naming the setting.
+pub fn start(state: &AppState) -> anyhow::Result<()> {
+    let Some(mailer) = notify::Mailer::from_settings(&state.settings.mail)? else {
+        tracing::info!("notifications off: set --smtp-url and --notify-email to receive e-mails");
+        return Ok(());
+    };
+    let worker = tokio::spawn(notify::run_outbox(
+        state.db.clone(),
+        state.contact.clone(),
+        mailer,
+    ));
+    *state
+        .contact
+        .worker
+        .lock()
+        .unwrap_or_else(|e| e.into_inner()) = Some(worker);
+    Ok(())
+}

@@ -12,6 +12,8 @@ use anyhow::Context;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::SqlitePool;
 
+pub mod contact;
+
 pub type Db = SqlitePool;
 
 /// Opens (creating when missing) the SQLite database and applies the embedded migrations.

@@ -1,6 +1,10 @@
 //! Integration tests: the real server on port 0 with its own temporary database, spoken to over HTTP.
 
 mod cli;
+mod contact;
+mod contact_crash;
+mod contact_outbox;
+mod contact_smtp;
 mod helpers;
 mod inbox;
 mod owner;

@@ -1,0 +1,279 @@
+//! Owner notifications through a durable outbox: each non-spam message gets an outbox row in the
+//! same transaction as the message; this worker sends due rows by SMTP and retries failures with
+//! exponential backoff, so an SMTP outage neither slows the visitor's answer nor loses a notification.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use lettre::message::header::ContentType;
+use lettre::message::Mailbox;
+use lettre::transport::smtp::authentication::Credentials;
+use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+use secrecy::ExposeSecret;
+
+use super::ContactState;
+use crate::config::MailSettings;
+use crate::store::contact::{self as store, PendingNotification};
+use crate::store::Db;
+
+/// The first retry waits this long; each later one twice as long as the one before...
+const FIRST_RETRY: Duration = Duration::from_secs(1);
+/// ...up to this.
+const MAX_RETRY: Duration = Duration::from_secs(60 * 60);
+/// The outbox is also checked this often, whatever wakes the worker.
+const POLL: Duration = Duration::from_secs(30);
+/// Rows sent per pass.
+const BATCH: i64 = 20;
+/// The longest error text kept in `last_error`.
+const MAX_ERROR_CHARS: usize = 500;
+
+/// Where and how notifications are sent.
+#[derive(Clone)]
+pub struct Mailer {
+    transport: AsyncSmtpTransport<Tokio1Executor>,
+    from: Mailbox,
+    to: Mailbox,
+}
+
+impl Mailer {
+    /// A mailer when both `--smtp-url` and `--notify-email` are set; an error naming the setting
+    /// when one is set without the other or does not parse.
+    pub fn from_settings(settings: &MailSettings) -> anyhow::Result<Option<Self>> {
+        let (url, notify) = match (&settings.smtp_url, &settings.notify_email) {
+            (None, None) => return Ok(None),
+            (Some(_), None) => {
+                anyhow::bail!("notify-email: --smtp-url is set, so say where notifications go with --notify-email")
+            }
+            (None, Some(_)) => {
+                anyhow::bail!(
+                    "smtp-url: --notify-email is set, so give the SMTP server with --smtp-url"
+                )
+            }
+            (Some(url), Some(notify)) => (url, notify),
+        };
+        let to: Mailbox = notify.parse().map_err(|_| {
+            anyhow::anyhow!("notify-email: {notify:?} is not a valid e-mail address")
+        })?;
+        let from = match &settings.smtp_from {
+            Some(from) => from.parse().map_err(|_| {
+                anyhow::anyhow!("smtp-from: {from:?} is not a valid e-mail address")
+            })?,
+            None => to.clone(),
+        };
+        let transport = transport(url.expose_secret())?;
+        Ok(Some(Self {
+            transport,
+            from,
+            to,
+        }))
+    }
+
+    fn message(&self, pending: &PendingNotification) -> anyhow::Result<Message> {
+        let visitor = Mailbox::new(
+            Some(one_line(&pending.name)),
+            pending
+                .email
+                .parse()
+                .context("the stored address no longer parses")?,
+        );
+        let received = chrono::DateTime::from_timestamp_millis(pending.created_at)
+            .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+            .unwrap_or_default();
+        let body = format!(
+            "New message from the contact form (#{id}).\n\nFrom: {name} <{email}>\nReceived: {received}\nSubject: {subject}\n\n{message}\n\n-- \nReply to this e-mail to answer {name}.\n",
+            id = pending.message_id,
+            name = pending.name,
+            email = pending.email,
+            subject = pending.subject,
+            message = pending.message,
+        );
+        Message::builder()
+            .from(self.from.clone())
+            .to(self.to.clone())
+            .reply_to(visitor)
+            .subject(format!("Contact: {}", one_line(&pending.subject)))
+            .header(ContentType::TEXT_PLAIN)
+            .body(body)
+            .context("Failed to build the notification e-mail")
+    }
+
+    async fn send(&self, pending: &PendingNotification) -> anyhow::Result<()> {
+        let message = self.message(pending)?;
+        self.transport
+            .send(message)
+            .await
+            .context("the SMTP server did not accept the notification")?;
+        Ok(())
+    }
+}
+
+/// Line breaks in a header value would be folded by the mail library; spaces read better.
+fn one_line(text: &str) -> String {
+    text.split(['\r', '\n'])
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `smtp://host:port?tls=none` (plain, for a local relay), `smtp://` (STARTTLS required, port 587
+/// by default) or `smtps://` (TLS from the start, port 465 by default); `user:password@` for login.
+fn transport(raw: &str) -> anyhow::Result<AsyncSmtpTransport<Tokio1Executor>> {
+    // The URL may hold a password: errors name the setting, never echo it.
+    let url = url::Url::parse(raw).map_err(|_| {
+        anyhow::anyhow!("smtp-url: not a valid URL (try smtp://user:pass@host:587)")
+    })?;
+    let host = url
+        .host_str()
+        .filter(|h| !h.is_empty())
+        .ok_or_else(|| anyhow::anyhow!("smtp-url: the URL has no host"))?
+        .to_owned();
+    let tls = url
+        .query_pairs()
+        .find(|(key, _)| key == "tls")
+        .map(|(_, value)| value.into_owned());
+    let mut builder = match (url.scheme(), tls.as_deref()) {
+        ("smtp", Some("none")) => {
+            AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(&host).port(25)
+        }
+        ("smtp", None | Some("starttls" | "required")) => {
+            AsyncSmtpTransport::<Tokio1Executor>::starttls_relay(&host)
+                .context("smtp-url: cannot set up STARTTLS")?
+        }
+        ("smtps", None | Some("wrapper" | "tls")) => {
+            AsyncSmtpTransport::<Tokio1Executor>::relay(&host)
+                .context("smtp-url: cannot set up TLS")?
+        }
+        ("smtp" | "smtps", Some(other)) => {
+            anyhow::bail!("smtp-url: unknown tls={other:?} (use tls=none for a local relay)")
+        }
+        (scheme, _) => anyhow::bail!("smtp-url: the scheme must be smtp or smtps, not {scheme:?}"),
+    };
+    if let Some(port) = url.port() {
+        builder = builder.port(port);
+    }
+    if !url.username().is_empty() {
+        // Userinfo is percent-encoded; a literal `+` stays a plus (unlike in a query string).
+        let decode = |s: &str| {
+            url::form_urlencoded::parse(format!("x={}", s.replace('+', "%2B")).as_bytes())
+                .next()
+                .map(|(_, v)| v.into_owned())
+                .unwrap_or_default()
+        };
+        let user = decode(url.username());
+        let password = decode(url.password().unwrap_or_default());
+        builder = builder.credentials(Credentials::new(user, password));
+    }
+    Ok(builder.timeout(Some(Duration::from_secs(20))).build())
+}
+
+/// How long to wait before the attempt after `attempts` failed ones.
+pub fn backoff(attempts: i64) -> Duration {
+    let exponent = u32::try_from(attempts.clamp(1, 32) - 1).unwrap_or(0);
+    FIRST_RETRY
+        .checked_mul(2u32.saturating_pow(exponent))
+        .unwrap_or(MAX_RETRY)
+        .min(MAX_RETRY)
+}
+
+fn now_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
+}
+
+/// Sends every due notification once; returns how long until the next one falls due.
+async fn deliver_due(db: &Db, mailer: &Mailer) -> anyhow::Result<Option<Duration>> {
+    loop {
+        let due = store::due_notifications(db, now_ms(), BATCH).await?;
+        if due.is_empty() {
+            break;
+        }
+        for pending in &due {
+            match mailer.send(pending).await {
+                Ok(()) => {
+                    store::mark_notification_sent(db, pending.outbox_id, now_ms()).await?;
+                    tracing::info!(message_id = pending.message_id, "notification sent");
+                }
+                Err(error) => {
+                    let attempts = pending.attempts + 1;
+                    let wait = backoff(attempts);
+                    let text: String = format!("{error:#}").chars().take(MAX_ERROR_CHARS).collect();
+                    let next = now_ms()
+                        .saturating_add(i64::try_from(wait.as_millis()).unwrap_or(i64::MAX));
+                    store::mark_notification_failed(db, pending.outbox_id, next, &text).await?;
+                    tracing::warn!(message_id = pending.message_id, attempts, retry_in = ?wait, error = %text, "notification not sent; will retry");
+                }
+            }
+        }
+    }
+    let next = store::next_notification_due(db).await?;
+    Ok(next.map(|at| Duration::from_millis(u64::try_from(at - now_ms()).unwrap_or(0))))
+}
+
+/// The outbox worker: runs until aborted at shutdown.
+pub async fn run_outbox(db: Db, contact: Arc<ContactState>, mailer: Mailer) {
+    tracing::info!("notifications on: the outbox worker is running");
+    loop {
+        let wait = match deliver_due(&db, &mailer).await {
+            Ok(next) => next.map_or(POLL, |next| next.min(POLL)),
+            Err(error) => {
+                tracing::error!(error = ?error, "the notification outbox failed; trying again soon");
+                FIRST_RETRY * 5
+            }
+        };
+        tokio::select! {
+            () = contact.outbox_wake.notified() => {}
+            () = tokio::time::sleep(wait) => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_and_is_capped() {
+        assert_eq!(backoff(1), Duration::from_secs(1));
+        assert_eq!(backoff(2), Duration::from_secs(2));
+        assert_eq!(backoff(5), Duration::from_secs(16));
+        assert_eq!(backoff(30), MAX_RETRY);
+        assert_eq!(backoff(i64::MAX), MAX_RETRY);
+    }
+
+    #[test]
+    fn header_text_is_kept_on_one_line() {
+        assert_eq!(one_line("Hi\r\nBcc: x@y.z"), "Hi Bcc: x@y.z");
+    }
+
+    fn settings(url: Option<&str>, notify: Option<&str>) -> MailSettings {
+        MailSettings {
+            smtp_url: url.map(|u| u.to_owned().into()),
+            notify_email: notify.map(str::to_owned),
+            smtp_from: None,
+        }
+    }
+
+    #[test]
+    fn mail_settings_must_come_together_and_parse() {
+        assert!(Mailer::from_settings(&settings(None, None))
+            .unwrap()
+            .is_none());
+        let half = Mailer::from_settings(&settings(Some("smtp://h:25?tls=none"), None));
+        assert!(half.err().unwrap().to_string().starts_with("notify-email"));
+        let bad = Mailer::from_settings(&settings(Some("http://h"), Some("me@example.com")));
+        assert!(bad.err().unwrap().to_string().starts_with("smtp-url"));
+        let secret = Mailer::from_settings(&settings(
+            Some("smtp://u:hunter2@h?tls=maybe"),
+            Some("me@example.com"),
+        ));
+        assert!(!secret.err().unwrap().to_string().contains("hunter2"));
+        for ok in ["smtp://h:2525?tls=none", "smtp://u:p%40ss@h", "smtps://h"] {
+            assert!(
+                Mailer::from_settings(&settings(Some(ok), Some("me@example.com")))
+                    .unwrap()
+                    .is_some(),
+                "{ok}"
+            );
+        }
+    }
+}
