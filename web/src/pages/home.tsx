@@ -1,9 +1,27 @@
-/** The public portfolio page. */
+import { profile } from '../content/profile';
+import { Navigation } from '../components/navigation';
+import { Hero } from '../sections/hero';
+import { About } from '../sections/about';
+import { Skills } from '../sections/skills';
+import { Projects } from '../sections/projects';
+import { Experience } from '../sections/experience';
+import { Contact } from '../sections/contact';
+import { Footer } from '../sections/footer';
+
+/** The public portfolio page: the sections in the navigation's order, then the footer. */
 export function HomePage() {
   return (
-    <main id="home" className="mx-auto max-w-3xl p-8">
-      <h1 className="text-4xl font-bold text-white">Portfolio</h1>
-      <p>A full-stack web developer&apos;s portfolio.</p>
-    </main>
+    <>
+      <Navigation brand={profile.name} resume={profile.resume} />
+      <main id="main" tabIndex={-1} className="outline-none">
+        <Hero />
+        <About />
+        <Skills />
+        <Projects />
+        <Experience />
+        <Contact />
+      </main>
+      <Footer />
+    </>
   );
 }

@@ -1,0 +1,106 @@
+import { useEffect, useId, useState } from 'react';
+import { Icon } from './icon';
+
+export const NAV_ITEMS = [
+  { id: 'home', label: 'Home' },
+  { id: 'about', label: 'About' },
+  { id: 'skills', label: 'Skills' },
+  { id: 'projects', label: 'Projects' },
+  { id: 'experience', label: 'Experience' },
+  { id: 'contact', label: 'Contact' },
+] as const;
+
+type SectionId = (typeof NAV_ITEMS)[number]['id'];
+
+/**
+ * The fixed top navigation. Exactly one item is current (Home at first); choosing one makes it
+ * current, lets the browser scroll to its anchor and closes the mobile menu. Below 900 px the
+ * items move into a menu opened by a button.
+ */
+export function Navigation({ brand, resume }: { brand: string; resume: string }) {
+  const [active, setActive] = useState<SectionId>('home');
+  const [open, setOpen] = useState(false);
+  const menuId = useId();
+
+  // Escape closes the mobile menu.
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setOpen(false);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [open]);
+
+  const choose = (id: SectionId) => {
+    setActive(id);
+    setOpen(false);
+  };
+
+  const items = NAV_ITEMS.map(({ id, label }) => {
+    const current = active === id;
+    return (
+      <li key={id}>
+        <a
+          href={`#${id}`}
+          aria-current={current ? 'true' : undefined}
+          onClick={() => choose(id)}
+          className={`flex min-h-12 items-center rounded-lg px-4 text-base font-medium transition-colors duration-200 ease-out md:relative md:min-h-11 md:rounded-md md:px-3 md:text-sm ${
+            current
+              ? 'bg-blue-600/15 text-white ring-1 ring-blue-500/40 md:bg-transparent md:ring-0 md:after:absolute md:after:inset-x-3 md:after:bottom-1.5 md:after:h-0.5 md:after:rounded-full md:after:bg-blue-500'
+              : 'text-gray-300 hover:bg-gray-800 hover:text-white md:text-gray-400 md:hover:bg-transparent'
+          }`}
+        >
+          {label}
+        </a>
+      </li>
+    );
+  });
+
+  return (
+    <header className="fixed inset-x-0 top-0 z-40 border-b border-gray-800/80 bg-gray-950/85 backdrop-blur-md">
+      <a href="#main" className="sr-only-focusable btn btn-primary absolute top-2 left-2 z-50">
+        Skip to content
+      </a>
+      <nav aria-label="Main" className="container-page flex h-16 items-center justify-between gap-4">
+        <a
+          href="#home"
+          onClick={() => choose('home')}
+          className="inline-flex min-h-11 items-center text-lg font-bold tracking-tight text-white"
+        >
+          {brand}
+          <span className="text-blue-500">.</span>
+        </a>
+
+        <div
+          id={menuId}
+          className={`${open ? 'max-md:block' : 'max-md:hidden'} max-md:absolute max-md:inset-x-0 max-md:top-16 max-md:max-h-[calc(100dvh-4rem)] max-md:overflow-y-auto max-md:border-y max-md:border-gray-800 max-md:bg-gray-950 max-md:px-5 max-md:py-4 max-md:shadow-2xl max-md:shadow-black/60`}
+        >
+          <ul className="grid gap-1 md:flex md:items-center">{items}</ul>
+          <a href={resume} download className="btn btn-primary mt-4 w-full md:hidden" onClick={() => setOpen(false)}>
+            <Icon name="download" className="size-4"/>
+            Download Resume
+          </a>
+        </div>
+
+        <div className="flex items-center gap-2">
+          <a href={resume} download className="btn btn-primary hidden md:inline-flex">
+            <Icon name="download" className="size-4"/>
+            Download Resume
+          </a>
+          <button
+            type="button"
+            className="icon-btn md:hidden"
+            aria-expanded={open}
+            aria-controls={menuId}
+            aria-label={open ? 'Close menu' : 'Open menu'}
+            onClick={() => setOpen((value) => !value)}
+          >
+            {open ? <Icon name="x" className="size-5"/> : <Icon name="menu" className="size-5"/>}
+          </button>
+        </div>
+      </nav>
+
+    </header>
+  );
+}

@@ -1,0 +1,54 @@
+import { Icon } from '../components/icon';
+import { profile } from '../content/profile';
+
+/** Who the owner is, in two paragraphs, with the resume one click away. */
+export function About() {
+  return (
+    <section id="about" aria-labelledby="about-title" className="section bg-gray-900">
+      <div className="container-page grid gap-12 md:grid-cols-[minmax(0,1.5fr)_minmax(0,1fr)] md:items-center">
+        <div>
+          <h2 id="about-title" className="section-title">
+            About Me
+          </h2>
+          <p className="mt-8 text-xl font-semibold text-blue-300">{profile.role}</p>
+          <p className="lead mt-4">
+            I have been building for the web for more than 3 years. It started around my graduation, when a final-year
+            project turned into a React app and I found that making interfaces feel effortless was the part of
+            engineering I enjoyed most.
+          </p>
+          <p className="lead mt-4">
+            Since then I have shipped enterprise sites, component libraries and full-stack side projects with React,
+            Node.js, Express and Tailwind CSS. I care about accessibility, performance and code that the next person
+            can read, and I like working closely with designers and back-end teams.
+          </p>
+        </div>
+        <div className="card p-6">
+          <dl className="grid gap-5">
+            <div className="flex items-center gap-4">
+              <span className="icon-btn pointer-events-none" aria-hidden="true">
+                <Icon name="user" className="size-5"/>
+              </span>
+              <div>
+                <dt className="text-sm text-gray-400">Name</dt>
+                <dd className="font-semibold text-white">{profile.name}</dd>
+              </div>
+            </div>
+            <div className="flex items-center gap-4">
+              <span className="icon-btn pointer-events-none" aria-hidden="true">
+                <Icon name="mail" className="size-5"/>
+              </span>
+              <div className="min-w-0">
+                <dt className="text-sm text-gray-400">Email</dt>
+                <dd className="font-semibold break-all text-white">{profile.email}</dd>
+              </div>
+            </div>
+          </dl>
+          <a href={profile.resume} download className="btn btn-primary mt-6 w-full">
+            <Icon name="download" className="size-4"/>
+            Download Resume
+          </a>
+        </div>
+      </div>
+    </section>
+  );
+}

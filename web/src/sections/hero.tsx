@@ -1,0 +1,65 @@
+import { Icon } from '../components/icon';
+import { photo } from '../content/media';
+import { profile } from '../content/profile';
+import { SocialLinks } from '../components/social-links';
+import { Typewriter } from '../components/typewriter';
+
+/** The first screen: who, what, and the two ways forward. The photo is the page's only eager image. */
+export function Hero() {
+  return (
+    <section id="home" aria-labelledby="home-title" className="relative overflow-hidden pt-28 pb-20 md:pt-36 md:pb-28">
+      <div aria-hidden="true" className="hero-glow pointer-events-none absolute inset-0 -z-10" />
+      <div className="container-page grid items-center gap-12 md:grid-cols-[minmax(0,1.25fr)_minmax(0,1fr)] md:gap-16">
+        <div className="order-2 md:order-1">
+          <p className="inline-flex items-center gap-2 rounded-full border border-blue-500/30 bg-blue-500/10 px-3 py-1 text-sm font-medium text-blue-200">
+            <span aria-hidden="true" className="relative flex size-2">
+              <span className="status-ping absolute inline-flex size-full rounded-full bg-emerald-400 opacity-75" />
+              <span className="relative inline-flex size-2 rounded-full bg-emerald-400" />
+            </span>
+            Available for new projects
+          </p>
+          <h1 id="home-title" className="mt-6 text-title font-extrabold tracking-tight md:text-display">
+            Hi, I&apos;m <span className="text-blue-500">{profile.name}</span>
+          </h1>
+          <p className="mt-4 min-h-[1.6em] text-xl font-semibold text-gray-200 md:text-2xl">
+            <span className="text-gray-400">I&apos;m a </span>
+            <Typewriter phrases={profile.typewriterPhrases} className="text-white" />
+          </p>
+          <p className="lead mt-6">
+            I build fast, accessible web applications end to end with the MERN stack (MongoDB, Express, React and
+            Node.js), style them with Tailwind CSS, and care about clean, well-tested JavaScript that is a pleasure to
+            maintain.
+          </p>
+          <div className="mt-8 flex flex-wrap gap-3">
+            <a href="#projects" className="btn btn-primary">
+              View My Work
+              <Icon name="arrow-right" className="size-4"/>
+            </a>
+            <a href="#contact" className="btn btn-secondary">
+              Contact
+            </a>
+          </div>
+          <div className="mt-8">
+            <SocialLinks kinds={['github', 'linkedin']} label="Profiles" />
+          </div>
+        </div>
+        <div className="order-1 flex justify-center md:order-2 md:justify-end">
+          <div className="relative w-60 sm:w-72 md:w-[22rem]">
+            <div aria-hidden="true" className="blob absolute -inset-3 bg-gradient-to-br from-blue-500/50 to-blue-900/20 blur-md" />
+            <img
+              src={photo.src}
+              srcSet={photo.srcSet}
+              sizes="(min-width: 900px) 352px, (min-width: 640px) 288px, 240px"
+              width={photo.width}
+              height={photo.height}
+              alt={photo.alt}
+              fetchPriority="high"
+              decoding="async"
+              className="blob relative aspect-square h-auto w-full border-4 border-gray-900 object-cover shadow-2xl shadow-blue-950/60"
+            />
+          </div>
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,89 @@
+import { useState } from 'react';
+import { Icon } from '../components/icon';
+import { categories, projectsFor, type Category } from '../content/projects';
+
+/** The projects, filterable by stack. Each card is 450 px high with its screenshot, labels and links. */
+export function Projects() {
+  const [category, setCategory] = useState<Category>('All');
+  const shown = projectsFor(category);
+
+  return (
+    <section id="projects" aria-labelledby="projects-title" className="section bg-gray-900">
+      <div className="container-page">
+        <h2 id="projects-title" className="section-title">
+          My Projects
+        </h2>
+        <p className="lead mt-6">A selection of things I have designed, built and shipped, front to back.</p>
+        <div role="group" aria-label="Filter projects by stack" className="mt-8 flex flex-wrap gap-2">
+          {categories.map((name) => (
+            <button
+              key={name}
+              type="button"
+              aria-pressed={category === name}
+              onClick={() => setCategory(name)}
+              className={`btn ${category === name ? 'btn-primary' : 'btn-secondary'}`}
+            >
+              {name}
+            </button>
+          ))}
+        </div>
+        <p className="sr-only" role="status">
+          {`${shown.length} ${shown.length === 1 ? 'project' : 'projects'} shown`}
+        </p>
+        <ul className="mt-10 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+          {shown.map((project) => (
+            <li key={project.title} className="card flex h-[450px] flex-col overflow-hidden" data-testid="project-card">
+              <img
+                src={project.image.src}
+                srcSet={project.image.srcSet}
+                sizes="(min-width: 1024px) 370px, (min-width: 640px) 45vw, 92vw"
+                width={project.image.width}
+                height={project.image.height}
+                alt={project.image.alt}
+                loading="lazy"
+                decoding="async"
+                className="h-48 w-full shrink-0 border-b border-gray-800 object-cover object-top"
+              />
+              <div className="flex min-h-0 flex-1 flex-col p-5">
+                <div className="flex items-center justify-between gap-3">
+                  <h3 className="text-lg font-semibold">{project.title}</h3>
+                  <span className="text-xs font-medium tracking-wide text-blue-300 uppercase">{project.stack}</span>
+                </div>
+                <p className="mt-2 line-clamp-3 text-sm text-gray-400">{project.description}</p>
+                <ul aria-label="Technologies" className="mt-3 flex flex-wrap gap-1.5">
+                  {project.technologies.map((tech) => (
+                    <li key={tech} className="tag">
+                      {tech}
+                    </li>
+                  ))}
+                </ul>
+                <div className="mt-auto flex gap-3 pt-4">
+                  <a
+                    href={project.gitlink}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    aria-label={`Code of ${project.title} (opens in a new tab)`}
+                    className="btn btn-secondary flex-1 px-3"
+                  >
+                    <Icon name="code" className="size-4"/>
+                    Code
+                  </a>
+                  <a
+                    href={project.liveUrl}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    aria-label={`Live demo of ${project.title} (opens in a new tab)`}
+                    className="btn btn-primary flex-1 px-3"
+                  >
+                    <Icon name="external-link" className="size-4"/>
+                    Live Demo
+                  </a>
+                </div>
+              </div>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </section>
+  );
+}
