@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, openPage, startServer, type RunningServer } from './harness.ts';
+import { launchBrowser, openPage, PHONE, startServer, type RunningServer } from './harness.ts';
 
 const EMAIL = 'owner@example.com';
 const PASSWORD = 'violet-harbour-lantern-42';
@@ -175,6 +175,22 @@ describe('the dashboard', () => {
     assert.equal(await page.getByRole('button', { name: /Bulk message 04/ }).count(), 0);
     await page.getByRole('button', { name: 'Load more' }).click();
     await page.getByRole('button', { name: /Bulk message 00/ }).waitFor();
+    await close();
+  });
+
+  test('on a phone nothing overflows sideways and an opened message takes the screen', async () => {
+    const { page, close } = await openPage(browser, server, { viewport: PHONE });
+    await signIn(page, server);
+    const row = page.getByRole('button', { name: /Bulk message 54/ });
+    await row.waitFor();
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.equal(await overflow(), 0);
+    await row.click();
+    await page.getByRole('heading', { name: 'Bulk message 54', level: 2 }).waitFor();
+    assert.equal(await row.isVisible(), false, 'the list steps aside');
+    assert.equal(await overflow(), 0);
+    await page.getByRole('button', { name: 'Back to the list' }).click();
+    await row.waitFor();
     await close();
   });
 

@@ -93,9 +93,10 @@ export function AccountMenu({
           </button>
         </div>
       </div>
-      <button type="button" className="btn btn-secondary" disabled={busy} onClick={onSignOut}>
+      <button type="button" className="btn btn-secondary px-3 sm:px-5" disabled={busy} onClick={onSignOut}>
         <LogOut aria-hidden="true" className="size-4" />
-        Sign out
+        {/* Icon only on phones, the name still read out. */}
+        <span className="sr-only sm:not-sr-only">Sign out</span>
       </button>
       <ChangePasswordDialog dialogRef={dialogRef} onUnauthorized={onUnauthorized} />
     </div>

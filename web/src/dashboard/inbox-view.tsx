@@ -22,13 +22,14 @@ const EMPTY: Record<Folder, { title: string; text: string }> = {
 export function InboxView({ inbox }: { inbox: Inbox }) {
   const searchId = useId();
   const [text, setText] = useState(inbox.query);
-  const { search } = inbox;
+  const { search, query } = inbox;
 
   // Search as the owner types, a moment after the last key.
   useEffect(() => {
+    if (text.trim() === query) return;
     const timer = window.setTimeout(() => search(text), 300);
     return () => window.clearTimeout(timer);
-  }, [text, search]);
+  }, [text, query, search]);
 
   function onSearch(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -39,8 +40,8 @@ export function InboxView({ inbox }: { inbox: Inbox }) {
   const headingRef = useRef<HTMLHeadingElement>(null);
 
   return (
-    <div className="container-page grid gap-6 py-6 md:grid-cols-[12rem_minmax(0,1fr)] md:py-8">
-      <aside>
+    <div className="container-page grid grid-cols-1 gap-6 py-6 md:grid-cols-[12rem_minmax(0,1fr)] md:py-8">
+      <aside className="min-w-0">
         <FolderNav
           folder={inbox.folder}
           unread={inbox.unread}
@@ -73,14 +74,14 @@ export function InboxView({ inbox }: { inbox: Inbox }) {
                 value={text}
                 maxLength={200}
                 onChange={(event) => setText(event.target.value)}
-                placeholder="Search name, email, subject, message"
+                placeholder="Search messages"
                 className="field-input pl-9"
               />
             </div>
           </form>
         </div>
 
-        <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
+        <div className="mt-6 grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
           <div className={opened ? 'hidden lg:block' : undefined}>
             <ListArea inbox={inbox} />
           </div>
