@@ -4,6 +4,7 @@
 use axum::extract::{FromRef, FromRequestParts};
 use axum::http::header::{HeaderValue, SET_COOKIE};
 use axum::http::request::Parts;
+use axum::response::AppendHeaders;
 use axum_extra::extract::CookieJar;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -40,26 +41,62 @@ pub fn cookie_name(settings: &Settings) -> &'static str {
     }
 }
 
-fn cookie(settings: &Settings, value: &str, max_age_secs: u64) -> HeaderValue {
+/// The name of the hint cookie that tells the pages someone is signed in. It carries no
+/// secret (its value is `1`), so scripts may read it: the pages skip asking the server about a
+/// session when it is absent, and a visitor never gets a 401.
+pub fn hint_name(settings: &Settings) -> &'static str {
+    if settings.is_https() {
+        "__Host-portfolio_signed_in"
+    } else {
+        "portfolio_signed_in"
+    }
+}
+
+fn cookie(
+    name: &str,
+    value: &str,
+    http_only: bool,
+    max_age_secs: u64,
+    settings: &Settings,
+) -> HeaderValue {
     let secure = if settings.is_https() { "; Secure" } else { "" };
+    let http_only = if http_only { "; HttpOnly" } else { "" };
     HeaderValue::from_str(&format!(
-        "{}={value}; Path=/; HttpOnly; SameSite=Strict; Max-Age={max_age_secs}{secure}",
-        cookie_name(settings)
+        "{name}={value}; Path=/{http_only}; SameSite=Strict; Max-Age={max_age_secs}{secure}"
     ))
     .expect("a cookie of URL-safe characters is a valid header")
 }
 
-/// `Set-Cookie` for a new session.
-pub fn set_cookie(settings: &Settings, token: &str) -> [(axum::http::HeaderName, HeaderValue); 1] {
-    [(
-        SET_COOKIE,
-        cookie(settings, token, settings.session_absolute().as_secs()),
-    )]
+/// Appended, not inserted: both cookies need their own `Set-Cookie` line.
+type SetCookies = AppendHeaders<[(axum::http::HeaderName, HeaderValue); 2]>;
+
+/// `Set-Cookie` for a new session, and its hint.
+pub fn set_cookie(settings: &Settings, token: &str) -> SetCookies {
+    let max_age = settings.session_absolute().as_secs();
+    AppendHeaders([
+        (
+            SET_COOKIE,
+            cookie(cookie_name(settings), token, true, max_age, settings),
+        ),
+        (
+            SET_COOKIE,
+            cookie(hint_name(settings), "1", false, max_age, settings),
+        ),
+    ])
 }
 
-/// `Set-Cookie` that removes the session cookie.
-pub fn clear_cookie(settings: &Settings) -> [(axum::http::HeaderName, HeaderValue); 1] {
-    [(SET_COOKIE, cookie(settings, "", 0))]
+/// `Set-Cookie` that removes the session cookie and its hint.
+pub fn clear_cookie(settings: &Settings) -> SetCookies {
+    AppendHeaders([
+        (
+            SET_COOKIE,
+            cookie(cookie_name(settings), "", true, 0, settings),
+        ),
+        (
+            SET_COOKIE,
+            cookie(hint_name(settings), "", false, 0, settings),
+        ),
+    ])
 }
 
 /// The session token the request carries, if any.

@@ -139,6 +139,32 @@ async fn the_owner_signs_in_with_email_and_password_and_the_session_knows_them()
     assert_eq!(stored.len(), 64);
 }
 
+fn hint_cookie(response: &reqwest::Response) -> String {
+    response
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap().to_owned())
+        .find(|v| v.contains("portfolio_signed_in="))
+        .expect("the signed-in hint cookie is set")
+}
+
+#[tokio::test]
+async fn a_hint_cookie_without_any_secret_tells_the_pages_someone_is_signed_in() {
+    let app = spawn_app().await;
+    app.create_owner(EMAIL, PASSWORD).await;
+    let response = app.sign_in(EMAIL, PASSWORD).await;
+    let hint = hint_cookie(&response);
+    assert!(hint.starts_with("portfolio_signed_in=1;"), "{hint}");
+    assert!(!hint.contains("HttpOnly"), "scripts may read it: {hint}");
+    assert!(hint.contains("SameSite=Strict"), "{hint}");
+    let token = cookie_value(&session_cookie(&response));
+    assert_ne!(token, "1");
+
+    let out = app.send(reqwest::Method::DELETE, "/api/session", None).await;
+    assert!(hint_cookie(&out).contains("Max-Age=0"));
+}
+
 #[tokio::test]
 async fn over_https_the_cookie_is_secure_with_the_host_prefix() {
     let app = spawn_app_with(|s| s.public_url = Some("https://me.example".parse().unwrap())).await;
@@ -156,6 +182,9 @@ async fn over_https_the_cookie_is_secure_with_the_host_prefix() {
     assert!(cookie.starts_with("__Host-portfolio_session="), "{cookie}");
     assert!(cookie.contains("; Secure"), "{cookie}");
     assert!(!cookie.contains("Domain"), "{cookie}");
+    let hint = hint_cookie(&response);
+    assert!(hint.starts_with("__Host-portfolio_signed_in=1;"), "{hint}");
+    assert!(hint.contains("; Secure"), "{hint}");
 }
 
 #[tokio::test]

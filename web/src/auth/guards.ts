@@ -4,6 +4,7 @@
  */
 import { redirect, replace, type LoaderFunctionArgs } from 'react-router';
 import { getSession, type Owner } from '../api/session';
+import { forgetSignedIn, maybeSignedIn } from './hint';
 
 /**
  * Redirects without leaving the guarded page in the history. When the page was opened
@@ -18,14 +19,19 @@ function away(request: Request, to: string): Response {
 
 /** `/dashboard`: a visitor goes to `/login`. */
 export async function requireOwner({ request }: LoaderFunctionArgs): Promise<Owner> {
-  const owner = await getSession(request.signal);
-  if (!owner) throw away(request, '/login');
+  const owner = maybeSignedIn() ? await getSession(request.signal) : null;
+  if (!owner) {
+    forgetSignedIn();
+    throw away(request, '/login');
+  }
   return owner;
 }
 
 /** `/login`: a signed-in owner goes straight to `/dashboard`. */
 export async function redirectSignedIn({ request }: LoaderFunctionArgs): Promise<null> {
+  if (!maybeSignedIn()) return null;
   const owner = await getSession(request.signal).catch(() => null);
   if (owner) throw away(request, '/dashboard');
+  forgetSignedIn();
   return null;
 }

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { getSession } from '../api/session';
 import { listen } from './auth-channel';
+import { forgetSignedIn, maybeSignedIn } from './hint';
 
 /**
  * Keeps a page in step with the session: on the dashboard (`signedIn`), a sign-out in
@@ -17,8 +18,13 @@ export function useAuthSync(signedIn: boolean): void {
     });
     const recheck = () => {
       if (document.visibilityState !== 'visible') return;
+      if (!maybeSignedIn()) {
+        if (signedIn) go();
+        return;
+      }
       getSession()
         .then((owner) => {
+          if (!owner) forgetSignedIn();
           if (Boolean(owner) !== signedIn) go();
         })
         .catch(() => {});
