@@ -1,0 +1,160 @@
+/**
+ * The contact form in a real browser against the real binary: a message reaches the database,
+ * the server's 422 shows by the field, and simulated 500 and 429 answers keep the visitor's text.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, openPage, startServer, type RunningServer } from './harness.ts';
+
+const TIME_TRAP_MS = 3000;
+
+const MESSAGE = {
+  Name: 'Grace Hopper',
+  Email: 'grace@example.com',
+  Subject: 'Browser test <b>hello</b>',
+  Message: 'Written in a real browser 🧪 with <i>markup</i> kept as text.',
+};
+
+async function openForm(page: Page, server: RunningServer) {
+  await page.goto(server.url + '/');
+  const form = page.getByRole('form', { name: 'Contact form' });
+  await form.scrollIntoViewIfNeeded();
+  return form;
+}
+
+async function fill(form: ReturnType<Page['getByRole']>, values: Record<string, string> = MESSAGE) {
+  for (const [label, value] of Object.entries(values)) {
+    await form.getByLabel(label, { exact: true }).fill(value);
+  }
+}
+
+async function fieldValues(form: ReturnType<Page['getByRole']>) {
+  const values: Record<string, string> = {};
+  for (const label of Object.keys(MESSAGE)) values[label] = await form.getByLabel(label, { exact: true }).inputValue();
+  return values;
+}
+
+describe('the contact form', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  before(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  test('a message is sent, acknowledged, cleared from the form and found in the database', async () => {
+    const { page, errors, foreignRequests, close } = await openPage(browser, server);
+    const form = await openForm(page, server);
+    const opened = Date.now();
+    await fill(form);
+    // A person takes more than the time trap's 3 s; wait so this message is not taken for spam.
+    await page.waitForTimeout(Math.max(0, TIME_TRAP_MS + 500 - (Date.now() - opened)));
+    const answer = page.waitForResponse('**/api/contact');
+    await form.getByRole('button', { name: 'Send Message' }).click();
+    assert.equal((await answer).status(), 201);
+
+    await form.getByRole('status').filter({ hasText: 'Your response has securely sent!' }).waitFor();
+    assert.deepEqual(await fieldValues(form), { Name: '', Email: '', Subject: '', Message: '' });
+
+    const exported = server.cli(['messages', 'export', '--format', 'json']);
+    assert.equal(exported.status, 0, exported.stderr);
+    const documents = JSON.parse(exported.stdout) as Record<string, string>[];
+    assert.equal(documents.length, 1, 'stored, and not as spam');
+    assert.deepEqual(
+      { name: documents[0]?.name, Email: documents[0]?.Email, subject: documents[0]?.subject, message: documents[0]?.message },
+      { name: MESSAGE.Name, Email: MESSAGE.Email, subject: MESSAGE.Subject, message: MESSAGE.Message },
+    );
+    assert.deepEqual(errors, []);
+    assert.deepEqual(foreignRequests, []);
+    await close();
+  });
+
+  test('while sending the button shows progress and cannot send twice; a 500 shows an error and keeps the text', async () => {
+    const { page, close } = await openPage(browser, server);
+    let calls = 0;
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    await page.route('**/api/contact', async (route) => {
+      calls += 1;
+      await held;
+      await route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { code: 'internal_error', message: 'Something went wrong on our side.' } }),
+      });
+    });
+    const form = await openForm(page, server);
+    await fill(form);
+    await form.getByRole('button', { name: 'Send Message' }).click();
+    const sending = form.getByRole('button', { name: 'Sending…' });
+    await sending.waitFor();
+    assert.ok(await sending.isDisabled());
+    await form.getByLabel('Subject', { exact: true }).press('Enter'); // implicit submission: blocked
+    release();
+    const alert = form.getByRole('alert');
+    await alert.filter({ hasText: 'went wrong on our side' }).waitFor();
+    assert.equal(calls, 1, 'sent once');
+    assert.ok(await form.getByRole('button', { name: 'Send Message' }).isEnabled());
+    assert.ok(await alert.isVisible());
+    assert.match((await alert.textContent()) ?? '', /not sent/);
+    assert.deepEqual(await fieldValues(form), MESSAGE);
+    assert.equal(await form.getByRole('status').textContent(), '');
+    await close();
+  });
+
+  test('a 429 says how long to wait and keeps the text', async () => {
+    const { page, close } = await openPage(browser, server);
+    await page.route('**/api/contact', (route) =>
+      route.fulfill({
+        status: 429,
+        headers: { 'Retry-After': '37' },
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { code: 'too_many_requests', message: 'Too many messages.' } }),
+      }),
+    );
+    const form = await openForm(page, server);
+    await fill(form);
+    await form.getByRole('button', { name: 'Send Message' }).click();
+    const alert = form.getByRole('alert');
+    await alert.filter({ hasText: 'wait 37 seconds' }).waitFor();
+    assert.ok(await alert.isVisible());
+    assert.deepEqual(await fieldValues(form), MESSAGE);
+    await close();
+  });
+
+  test("the server's 422 is shown next to the field it names", async () => {
+    const { page, errors, close } = await openPage(browser, server);
+    const form = await openForm(page, server);
+    // Get past the browser's own maxLength so the server's check is what answers.
+    await form.getByLabel('Subject', { exact: true }).evaluate((input) => input.removeAttribute('maxlength'));
+    const tooLong = 's'.repeat(201);
+    await fill(form, { ...MESSAGE, Subject: tooLong });
+    const answer = page.waitForResponse('**/api/contact');
+    await form.getByRole('button', { name: 'Send Message' }).click();
+    assert.equal((await answer).status(), 422);
+
+    const subject = form.getByLabel('Subject', { exact: true });
+    await form.getByText('Subject must be at most 200 characters.').waitFor();
+    assert.equal(await subject.getAttribute('aria-invalid'), 'true');
+    const describedBy = await subject.getAttribute('aria-describedby');
+    assert.ok(describedBy);
+    assert.equal(await page.locator(`[id="${describedBy}"]`).textContent(), 'Subject must be at most 200 characters.');
+    assert.ok(await subject.evaluate((el) => el === document.activeElement), 'focus moves to the field');
+    assert.equal(await subject.inputValue(), tooLong);
+    const axe = await new AxeBuilder({ page }).include('form[aria-label="Contact form"]').analyze();
+    assert.deepEqual(
+      axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      [],
+    );
+    // The failed request is logged by the browser as a console error; nothing else is.
+    assert.ok(errors.every((e) => e.includes('422')), errors.join('\n'));
+    await close();
+  });
+});

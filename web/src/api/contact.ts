@@ -1,0 +1,32 @@
+/** `POST /api/contact`: the contact form's one call. Types mirror the server's JSON. */
+import { api } from './client';
+
+/** What the visitor wrote. */
+export interface ContactMessage {
+  name: string;
+  email: string;
+  subject: string;
+  message: string;
+}
+
+/** What the page adds for the server's spam checks. */
+export interface SpamSignals {
+  /** The hidden honeypot field: people leave it empty. */
+  website: string;
+  /** How long the form was on screen before it was sent, in milliseconds. */
+  elapsedMs: number;
+}
+
+/** The stored message: the server's id and time of receipt (RFC 3339, UTC). */
+export interface ContactCreated {
+  id: number;
+  createdAt: string;
+}
+
+/** Sends a message; resolves once the server has stored it, or throws an `ApiError`. */
+export function sendContactMessage(message: ContactMessage, signals: SpamSignals): Promise<ContactCreated> {
+  return api<ContactCreated>('/api/contact', {
+    method: 'POST',
+    body: { ...message, 'form-name': 'contact', website: signals.website, elapsedMs: signals.elapsedMs },
+  });
+}

@@ -1,0 +1,99 @@
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ContactForm } from './contact-form';
+
+function fill() {
+  fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'Ada' } });
+  fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'ada@example.com' } });
+  fireEvent.change(screen.getByLabelText('Subject'), { target: { value: 'Hi' } });
+  fireEvent.change(screen.getByLabelText('Message'), { target: { value: 'Hello there' } });
+}
+
+function answer(status: number, body: unknown, headers: Record<string, string> = {}) {
+  const fetch = vi.fn(async () => new Response(JSON.stringify(body), { status, headers }));
+  vi.stubGlobal('fetch', fetch);
+  return fetch;
+}
+
+async function submit() {
+  await act(async () => {
+    fireEvent.submit(screen.getByRole('form', { name: 'Contact form' }));
+  });
+}
+
+describe('ContactForm', () => {
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  it('sends the fields with the spam signals and clears the form on success', async () => {
+    const fetch = answer(201, { id: 1, createdAt: '2026-01-01T00:00:00Z' });
+    render(<ContactForm />);
+    fill();
+    await submit();
+    const [path, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+    expect(path).toBe('/api/contact');
+    const sent = JSON.parse(init.body as string);
+    expect(sent).toMatchObject({ name: 'Ada', email: 'ada@example.com', 'form-name': 'contact', website: '' });
+    expect(typeof sent.elapsedMs).toBe('number');
+    expect(screen.getByRole('status').textContent).toBe('Your response has securely sent!');
+    expect((screen.getByLabelText('Name') as HTMLInputElement).value).toBe('');
+  });
+
+  it('shows each field the server rejects next to it and keeps the text', async () => {
+    answer(422, { error: { code: 'validation_failed', message: 'x', fields: { email: 'must be a valid e-mail address' } } });
+    render(<ContactForm />);
+    fill();
+    await submit();
+    const email = screen.getByLabelText('Email');
+    expect(email.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = email.getAttribute('aria-describedby');
+    expect(describedBy && document.getElementById(describedBy)?.textContent).toBe('Email must be a valid e-mail address.');
+    expect(screen.getByRole('alert').textContent).toMatch(/correct the fields/);
+    expect((screen.getByLabelText('Message') as HTMLTextAreaElement).value).toBe('Hello there');
+    expect(document.activeElement).toBe(email);
+  });
+
+  it('says how long to wait after a 429', async () => {
+    answer(429, { error: { code: 'too_many_requests', message: 'slow' } }, { 'Retry-After': '42' });
+    render(<ContactForm />);
+    fill();
+    await submit();
+    expect(screen.getByRole('alert').textContent).toMatch(/wait 42 seconds/);
+    expect((screen.getByLabelText('Subject') as HTMLInputElement).value).toBe('Hi');
+  });
+
+  it('tells an offline visitor the message was not sent and keeps the text', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    render(<ContactForm />);
+    fill();
+    await submit();
+    expect(screen.getByRole('alert').textContent).toMatch(/could not reach the server.*not sent/);
+    expect((screen.getByLabelText('Name') as HTMLInputElement).value).toBe('Ada');
+    expect(screen.getByRole('status').textContent).toBe('');
+  });
+
+  it('cannot be sent twice while sending', async () => {
+    let release: (r: Response) => void = () => {};
+    const fetch = vi.fn(() => new Promise<Response>((r) => (release = r)));
+    vi.stubGlobal('fetch', fetch);
+    render(<ContactForm />);
+    fill();
+    await submit();
+    await submit();
+    expect(fetch).toHaveBeenCalledTimes(1);
+    const button = screen.getByRole('button', { name: 'Sending…' }) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    await act(async () => release(new Response(JSON.stringify({ id: 1, createdAt: 'x' }), { status: 201 })));
+    expect(screen.getByRole('button', { name: 'Send Message' })).toBeTruthy();
+  });
+
+  it('hides the honeypot from assistive technology and the keyboard', () => {
+    render(<ContactForm />);
+    const honeypot = document.querySelector('input[name="website"]') as HTMLInputElement;
+    expect(honeypot.tabIndex).toBe(-1);
+    expect(honeypot.autocomplete).toBe('off');
+    expect(honeypot.closest('[aria-hidden="true"]')).not.toBeNull();
+  });
+});
