@@ -1,6 +1,6 @@
 /** Size budgets, checked exactly on the build output (not timed). */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
@@ -48,4 +48,51 @@ test('the landing page loads at most 110 KB of gzipped JavaScript', () => {
 test('the dashboard is not part of the initial JavaScript', () => {
   const { js } = initialFiles();
   assert.ok(!js.some((file) => file.includes('dashboard')), `initial chunks: ${js.join(', ')}`);
+});
+
+test('the landing page loads at most 20 KB of gzipped CSS', () => {
+  const { css } = initialFiles();
+  assert.ok(css.length > 0, 'the entry has a stylesheet');
+  const total = css.reduce((sum, file) => sum + gzipped(file), 0);
+  console.log(`initial CSS: ${(total / KB).toFixed(1)} KB gzipped`);
+  assert.ok(total <= 20 * KB, `initial CSS is ${(total / KB).toFixed(1)} KB gzipped`);
+});
+
+/**
+ * Everything `/` fetches before it is usable above the fold: the HTML, the initial JavaScript and
+ * CSS, any fonts, the icon sprite and the hero photo (its largest variant, the worst case for a
+ * high-density screen). Text is counted gzipped (the server sends Brotli, which is smaller);
+ * images as they are. Lazily loaded images (logos, screenshots, certificates) are not counted.
+ */
+test('the landing page eagerly loads at most 300 KB', () => {
+  const { js, css } = initialFiles();
+  const assets = readdirSync(join(dist, 'assets')).map((name) => `assets/${name}`);
+  const fonts = assets.filter((file) => /\.(woff2?|ttf|otf)$/.test(file));
+  const sprite = assets.filter((file) => /\/icons-[^/]+\.svg$/.test(file));
+  const photos = assets.filter((file) => /\/avatar-\d+-[^/]+\.(webp|avif|jpe?g|png)$/.test(file));
+  assert.equal(sprite.length, 1, 'one icon sprite');
+  assert.ok(photos.length >= 2, 'the hero photo comes in several sizes');
+  const largestPhoto = Math.max(...photos.map((file) => statSync(join(dist, file)).size));
+  const parts = {
+    html: gzipped('index.html'),
+    js: js.reduce((sum, file) => sum + gzipped(file), 0),
+    css: css.reduce((sum, file) => sum + gzipped(file), 0),
+    fonts: fonts.reduce((sum, file) => sum + statSync(join(dist, file)).size, 0),
+    icons: gzipped(sprite[0]!),
+    photo: largestPhoto,
+  };
+  const total = Object.values(parts).reduce((a, b) => a + b, 0);
+  console.log(
+    `eager bytes: ${(total / KB).toFixed(1)} KB (${Object.entries(parts)
+      .map(([k, v]) => `${k} ${(v / KB).toFixed(1)}`)
+      .join(', ')})`,
+  );
+  assert.ok(total <= 300 * KB, `eagerly loaded: ${(total / KB).toFixed(1)} KB`);
+});
+
+test('every image below the fold is small: under 40 KB each', () => {
+  const images = readdirSync(join(dist, 'assets')).filter((name) => /\.(webp|avif|png|jpe?g)$/.test(name));
+  assert.ok(images.length >= 10);
+  const big = images.filter((name) => statSync(join(dist, 'assets', name)).size > 40 * KB);
+  assert.deepEqual(big, []);
 });

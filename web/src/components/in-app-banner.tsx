@@ -60,18 +60,18 @@ export default function InAppBanner() {
           <strong className="text-white">share</strong> icon.
         </p>
         <button type="button" className="icon-btn -mt-1 -mr-1 border-transparent" aria-label="Dismiss" onClick={dismiss}>
-          <Icon name="x" className="size-5"/>
+          <Icon name="x" className="size-5" />
         </button>
       </div>
       <div className="mt-3 flex flex-wrap items-center gap-3">
         {mode.kind === 'android' ? (
           <a className="btn btn-primary" href={mode.href}>
-            <Icon name="external-link" className="size-4"/>
+            <Icon name="external-link" className="size-4" />
             Open in browser
           </a>
         ) : (
           <button type="button" className="btn btn-primary" onClick={copy}>
-            {copied === 'yes' ? <Icon name="check" className="size-4"/> : <Icon name="copy" className="size-4"/>}
+            {copied === 'yes' ? <Icon name="check" className="size-4" /> : <Icon name="copy" className="size-4" />}
             Open in browser
           </button>
         )}

@@ -45,9 +45,9 @@ export function Navigation({ brand, resume }: { brand: string; resume: string })
           href={`#${id}`}
           aria-current={current ? 'true' : undefined}
           onClick={() => choose(id)}
-          className={`flex min-h-12 items-center rounded-lg px-4 text-base font-medium transition-colors duration-200 ease-out md:relative md:min-h-11 md:rounded-md md:px-3 md:text-sm ${
+          className={`flex min-h-12 items-center rounded-lg px-4 text-base font-medium transition-colors duration-200 ease-out md:relative md:min-h-11 md:rounded-md md:px-2 md:text-sm lg:px-3 ${
             current
-              ? 'bg-blue-600/15 text-white ring-1 ring-blue-500/40 md:bg-transparent md:ring-0 md:after:absolute md:after:inset-x-3 md:after:bottom-1.5 md:after:h-0.5 md:after:rounded-full md:after:bg-blue-500'
+              ? 'bg-blue-600/15 text-white ring-1 ring-blue-500/40 md:bg-transparent md:ring-0 md:after:absolute md:after:inset-x-2 lg:after:inset-x-3 md:after:bottom-1.5 md:after:h-0.5 md:after:rounded-full md:after:bg-blue-500'
               : 'text-gray-300 hover:bg-gray-800 hover:text-white md:text-gray-400 md:hover:bg-transparent'
           }`}
         >
@@ -66,7 +66,7 @@ export function Navigation({ brand, resume }: { brand: string; resume: string })
         <a
           href="#home"
           onClick={() => choose('home')}
-          className="inline-flex min-h-11 items-center text-lg font-bold tracking-tight text-white"
+          className="inline-flex min-h-11 shrink-0 items-center text-lg font-bold tracking-tight whitespace-nowrap text-white"
         >
           {brand}
           <span className="text-blue-500">.</span>
@@ -78,14 +78,14 @@ export function Navigation({ brand, resume }: { brand: string; resume: string })
         >
           <ul className="grid gap-1 md:flex md:items-center">{items}</ul>
           <a href={resume} download className="btn btn-primary mt-4 w-full md:hidden" onClick={() => setOpen(false)}>
-            <Icon name="download" className="size-4"/>
+            <Icon name="download" className="size-4" />
             Download Resume
           </a>
         </div>
 
         <div className="flex items-center gap-2">
-          <a href={resume} download className="btn btn-primary hidden md:inline-flex">
-            <Icon name="download" className="size-4"/>
+          <a href={resume} download className="btn btn-primary hidden md:inline-flex md:px-4 md:text-sm">
+            <Icon name="download" className="size-4" />
             Download Resume
           </a>
           <button
@@ -96,7 +96,7 @@ export function Navigation({ brand, resume }: { brand: string; resume: string })
             aria-label={open ? 'Close menu' : 'Open menu'}
             onClick={() => setOpen((value) => !value)}
           >
-            {open ? <Icon name="x" className="size-5"/> : <Icon name="menu" className="size-5"/>}
+            {open ? <Icon name="x" className="size-5" /> : <Icon name="menu" className="size-5" />}
           </button>
         </div>
       </nav>

@@ -28,17 +28,14 @@ export function Typewriter({ phrases, className = '' }: { phrases: readonly stri
     return () => observer.disconnect();
   }, [reduced, started]);
 
-  // Each state schedules the next; the first waits the start delay.
-  const [stepped, setStepped] = useState(false);
+  // Each state schedules the next. The first character waits the start delay, later ones their step's delay.
   useEffect(() => {
     if (!started || reduced) return;
-    const delay = stepped ? next(state, phrases).delay : START_DELAY_MS;
-    const timer = window.setTimeout(() => {
-      setState((current) => (stepped ? next(current, phrases).state : current));
-      setStepped(true);
-    }, delay);
+    const step = next(state, phrases);
+    const delay = state === initialState ? START_DELAY_MS : step.delay;
+    const timer = window.setTimeout(() => setState(step.state), delay);
     return () => window.clearTimeout(timer);
-  }, [started, reduced, state, stepped, phrases]);
+  }, [started, reduced, state, phrases]);
 
   return (
     <span className={className}>

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { profile } from '../content/profile';
 import { Navigation } from '../components/navigation';
 import { Hero } from '../sections/hero';
@@ -10,6 +11,12 @@ import { Footer } from '../sections/footer';
 
 /** The public portfolio page: the sections in the navigation's order, then the footer. */
 export function HomePage() {
+  // A deep link such as /#contact: the browser looked for the anchor before the page was drawn.
+  useEffect(() => {
+    const id = decodeURIComponent(window.location.hash.slice(1));
+    if (id) document.getElementById(id)?.scrollIntoView({ behavior: 'instant', block: 'start' });
+  }, []);
+
   return (
     <>
       <Navigation brand={profile.name} resume={profile.resume} />

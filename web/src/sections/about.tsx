@@ -23,28 +23,28 @@ export function About() {
           </p>
         </div>
         <div className="card p-6">
-          <dl className="grid gap-5">
-            <div className="flex items-center gap-4">
+          <ul className="grid gap-5">
+            <li className="flex items-center gap-4">
               <span className="icon-btn pointer-events-none" aria-hidden="true">
-                <Icon name="user" className="size-5"/>
-              </span>
-              <div>
-                <dt className="text-sm text-gray-400">Name</dt>
-                <dd className="font-semibold text-white">{profile.name}</dd>
-              </div>
-            </div>
-            <div className="flex items-center gap-4">
-              <span className="icon-btn pointer-events-none" aria-hidden="true">
-                <Icon name="mail" className="size-5"/>
+                <Icon name="user" className="size-5" />
               </span>
               <div className="min-w-0">
-                <dt className="text-sm text-gray-400">Email</dt>
-                <dd className="font-semibold break-all text-white">{profile.email}</dd>
+                <p className="text-sm text-gray-400">Name</p>
+                <p className="font-semibold text-white">{profile.name}</p>
               </div>
-            </div>
-          </dl>
+            </li>
+            <li className="flex items-center gap-4">
+              <span className="icon-btn pointer-events-none" aria-hidden="true">
+                <Icon name="mail" className="size-5" />
+              </span>
+              <div className="min-w-0">
+                <p className="text-sm text-gray-400">Email</p>
+                <p className="font-semibold [overflow-wrap:anywhere] text-white">{profile.email}</p>
+              </div>
+            </li>
+          </ul>
           <a href={profile.resume} download className="btn btn-primary mt-6 w-full">
-            <Icon name="download" className="size-4"/>
+            <Icon name="download" className="size-4" />
             Download Resume
           </a>
         </div>

@@ -50,7 +50,7 @@ export function Contact() {
               <SocialLinks kinds={['github', 'linkedin', 'twitter']} label="Follow Me" />
             </div>
           </div>
-          <div className="card p-6 md:p-8">
+          <div className="rounded-xl border border-gray-800 bg-gray-800/30 p-6 md:p-8">
             <ContactForm />
           </div>
         </div>

@@ -33,7 +33,7 @@ export function Hero() {
           <div className="mt-8 flex flex-wrap gap-3">
             <a href="#projects" className="btn btn-primary">
               View My Work
-              <Icon name="arrow-right" className="size-4"/>
+              <Icon name="arrow-right" className="size-4" />
             </a>
             <a href="#contact" className="btn btn-secondary">
               Contact

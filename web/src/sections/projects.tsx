@@ -30,19 +30,19 @@ export function Projects() {
         <p className="sr-only" role="status">
           {`${shown.length} ${shown.length === 1 ? 'project' : 'projects'} shown`}
         </p>
-        <ul className="mt-10 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+        <ul className="mt-10 grid gap-6 sm:grid-cols-2">
           {shown.map((project) => (
             <li key={project.title} className="card flex h-[450px] flex-col overflow-hidden" data-testid="project-card">
               <img
                 src={project.image.src}
                 srcSet={project.image.srcSet}
-                sizes="(min-width: 1024px) 370px, (min-width: 640px) 45vw, 92vw"
+                sizes="(min-width: 1200px) 568px, (min-width: 640px) 46vw, 92vw"
                 width={project.image.width}
                 height={project.image.height}
                 alt={project.image.alt}
                 loading="lazy"
                 decoding="async"
-                className="h-48 w-full shrink-0 border-b border-gray-800 object-cover object-top"
+                className="h-48 w-full shrink-0 border-b md:h-56 border-gray-800 object-cover object-top"
               />
               <div className="flex min-h-0 flex-1 flex-col p-5">
                 <div className="flex items-center justify-between gap-3">
@@ -63,9 +63,9 @@ export function Projects() {
                     target="_blank"
                     rel="noopener noreferrer"
                     aria-label={`Code of ${project.title} (opens in a new tab)`}
-                    className="btn btn-secondary flex-1 px-3"
+                    className="btn btn-secondary flex-1 px-3 md:text-sm"
                   >
-                    <Icon name="code" className="size-4"/>
+                    <Icon name="code" className="size-4" />
                     Code
                   </a>
                   <a
@@ -73,9 +73,9 @@ export function Projects() {
                     target="_blank"
                     rel="noopener noreferrer"
                     aria-label={`Live demo of ${project.title} (opens in a new tab)`}
-                    className="btn btn-primary flex-1 px-3"
+                    className="btn btn-primary flex-1 px-3 md:text-sm"
                   >
-                    <Icon name="external-link" className="size-4"/>
+                    <Icon name="external-link" className="size-4" />
                     Live Demo
                   </a>
                 </div>

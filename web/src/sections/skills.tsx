@@ -9,7 +9,7 @@ export function Skills() {
           Skills
         </h2>
         <p className="lead mt-6">The tools I reach for every day, from markup to deployment.</p>
-        <ul className="mt-10 grid grid-cols-2 gap-4 sm:grid-cols-3 md:grid-cols-4 lg:grid-cols-7">
+        <ul className="mt-10 grid grid-cols-2 gap-4 sm:grid-cols-4 md:grid-cols-7">
           {skills.map((skill) => (
             <li key={skill.name} className="card flex flex-col items-center gap-3 px-3 py-6 text-center">
               <img src={skill.logo} alt="" width={40} height={40} loading="lazy" decoding="async" className="size-10" />

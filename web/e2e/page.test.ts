@@ -1,0 +1,316 @@
+/**
+ * The landing page `/` in a real browser at a desktop and a phone viewport: navigation,
+ * hero and typewriter, section content, and page-wide checks (overflow, requests to other
+ * hosts, console errors, images, accessibility).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { profile } from '../src/content/profile.ts';
+import { launchBrowser, startServer, type RunningServer } from './harness.ts';
+import { VIEWPORTS, scrollThrough, visit, waitUntilScrolledTo } from './page-support.ts';
+
+const NAV = ['Home', 'About', 'Skills', 'Projects', 'Experience', 'Contact'];
+const PHRASES = profile.typewriterPhrases;
+
+describe('the portfolio page', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  before(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  /** The `aria-current` items of the main navigation, by name. */
+  const currentItems = (page: Page) =>
+    page
+      .getByRole('navigation', { name: 'Main' })
+      .locator('[aria-current]')
+      .evaluateAll((links) => links.map((link) => link.textContent?.trim()));
+
+  test('the sections come in order with their anchors', async () => {
+    const { page, close } = await visit(browser, server, VIEWPORTS[0].options);
+    const ids = await page.locator('main > section[id]').evaluateAll((sections) => sections.map((s) => s.id));
+    assert.deepEqual(ids, ['home', 'about', 'skills', 'projects', 'experience', 'contact']);
+    assert.equal(await page.locator('footer').count(), 1);
+    await close();
+  });
+
+  test('desktop: one current navigation item, starting on Home; a click moves it and scrolls', async () => {
+    const { page, errors, close } = await visit(browser, server, VIEWPORTS[0].options);
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    const names = await nav.getByRole('list').first().getByRole('link').allTextContents();
+    assert.deepEqual(names.map((n) => n.trim()), NAV);
+    assert.deepEqual(await currentItems(page), ['Home']);
+    assert.equal(await page.getByRole('button', { name: /menu/i }).isVisible(), false, 'no menu button on desktop');
+
+    for (const [name, id] of [
+      ['Projects', 'projects'],
+      ['About', 'about'],
+      ['Contact', 'contact'],
+      ['Experience', 'experience'],
+    ] as const) {
+      await nav.getByRole('link', { name, exact: true }).click();
+      assert.deepEqual(await currentItems(page), [name]);
+      await waitUntilScrolledTo(page, id);
+      assert.equal(new URL(page.url()).hash, `#${id}`);
+    }
+
+    const resume = nav.getByRole('link', { name: 'Download Resume' });
+    assert.ok(await resume.isVisible());
+    assert.equal(await resume.getAttribute('href'), profile.resume);
+    assert.deepEqual(errors, []);
+    await close();
+  });
+
+  test('phone: the menu button opens and closes the menu; choosing an item closes it and scrolls', async () => {
+    const { page, errors, close } = await visit(browser, server, VIEWPORTS[1].options);
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    const button = page.getByRole('button', { name: /menu/i });
+    const skills = nav.getByRole('link', { name: 'Skills', exact: true });
+
+    assert.equal(await button.getAttribute('aria-expanded'), 'false');
+    assert.equal(await skills.isVisible(), false, 'items are hidden in the closed menu');
+    assert.ok((await button.boundingBox())!.height >= 44);
+
+    await button.click();
+    assert.equal(await button.getAttribute('aria-expanded'), 'true');
+    for (const name of NAV) assert.ok(await nav.getByRole('link', { name, exact: true }).isVisible(), name);
+    const resume = nav.getByRole('link', { name: 'Download Resume' });
+    assert.ok(await resume.isVisible(), 'Download Resume is in the mobile menu');
+    assert.equal(await resume.getAttribute('href'), profile.resume);
+
+    // The same button closes it.
+    await button.click();
+    assert.equal(await button.getAttribute('aria-expanded'), 'false');
+    assert.equal(await skills.isVisible(), false);
+
+    // Choosing an item closes the menu, makes the item current and scrolls to it.
+    await button.click();
+    await skills.click();
+    assert.equal(await button.getAttribute('aria-expanded'), 'false');
+    assert.equal(await skills.isVisible(), false);
+    assert.deepEqual(await currentItems(page), ['Skills']);
+    await waitUntilScrolledTo(page, 'skills');
+
+    // Escape closes it too.
+    await button.click();
+    await page.keyboard.press('Escape');
+    assert.equal(await button.getAttribute('aria-expanded'), 'false');
+    assert.deepEqual(errors, []);
+    await close();
+  });
+
+  test('the first Tab reaches a visible skip link that moves focus to the main content', async () => {
+    const { page, close } = await visit(browser, server, VIEWPORTS[0].options);
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Skip to content' });
+    assert.equal(await skip.evaluate((el) => el === document.activeElement), true);
+    assert.ok((await skip.boundingBox())!.width > 40, 'visible when focused');
+    const outline = await skip.evaluate((el) => getComputedStyle(el).outlineStyle);
+    assert.notEqual(outline, 'none', 'focus is visible');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement?.id === 'main');
+    await close();
+  });
+
+  test('the navigation collapses into the menu below 900 px', async () => {
+    for (const [width, collapsed] of [
+      [900, false],
+      [899, true],
+    ] as const) {
+      const { page, close } = await visit(browser, server, { viewport: { width, height: 800 } });
+      const button = page.getByRole('button', { name: /menu/i });
+      const about = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'About', exact: true });
+      assert.equal(await button.isVisible(), collapsed, `menu button at ${width} px`);
+      assert.equal(await about.isVisible(), !collapsed, `inline items at ${width} px`);
+      const nav = (await page.getByRole('navigation', { name: 'Main' }).boundingBox())!;
+      assert.ok(nav.height <= 64, `the bar stays one line at ${width} px`);
+      assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= width);
+      await close();
+    }
+  });
+
+  test('the resume is a real PDF served by our server', async () => {
+    const response = await fetch(server.url + profile.resume);
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type') ?? '', /application\/pdf/);
+    const body = Buffer.from(await response.arrayBuffer());
+    assert.equal(body.subarray(0, 5).toString(), '%PDF-');
+    assert.ok(body.length > 5_000);
+  });
+
+  for (const { name, options } of VIEWPORTS) {
+    describe(`at the ${name} viewport`, () => {
+      test('the hero shows the badge, greeting, intro, links and photo', async () => {
+        const { page, close } = await visit(browser, server, options);
+        const hero = page.locator('#home');
+        await hero.getByText('Available for new projects').waitFor();
+        assert.equal((await page.getByRole('heading', { level: 1 }).textContent())?.trim(), `Hi, I'm ${profile.name}`);
+        const intro = (await hero.locator('p.lead').textContent()) ?? '';
+        for (const word of ['MERN', 'Tailwind', 'JavaScript']) assert.ok(intro.includes(word), word);
+        assert.equal(await hero.getByRole('link', { name: 'View My Work' }).getAttribute('href'), '#projects');
+        assert.equal(await hero.getByRole('link', { name: 'Contact', exact: true }).getAttribute('href'), '#contact');
+        assert.equal(await hero.getByRole('link', { name: `${profile.name} on GitHub` }).getAttribute('href'), profile.links.github);
+        assert.equal(
+          await hero.getByRole('link', { name: `${profile.name} on LinkedIn` }).getAttribute('href'),
+          profile.links.linkedin,
+        );
+        const photo = hero.getByRole('img', { name: /portrait/i });
+        assert.equal(await photo.getAttribute('loading'), null, 'the hero photo loads eagerly');
+        assert.ok(await photo.getAttribute('srcset'));
+        assert.ok(await photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0));
+        const radius = await photo.evaluate((img) => getComputedStyle(img).borderTopLeftRadius);
+        assert.match(radius, /%/, 'the photo is cut into a blob');
+        await close();
+      });
+
+      test('the typewriter types, pauses, erases and moves to the next phrase', async () => {
+        const { page, close } = await visit(browser, server, options);
+        const typed = page.getByTestId('typewriter');
+        assert.equal(await typed.getAttribute('aria-hidden'), 'true', 'screen readers do not hear every keystroke');
+        assert.equal(
+          (await page.locator('#home .sr-only').first().textContent())?.trim(),
+          PHRASES.join(', '),
+          'screen readers get the phrases once',
+        );
+        const shows = (text: string, timeout: number) =>
+          page.waitForFunction(
+            (expected) => document.querySelector('[data-testid="typewriter"]')?.textContent === expected,
+            text,
+            { timeout, polling: 20 },
+          );
+        const start = Date.now();
+        await shows(PHRASES[0]!, 10_000);
+        // 100 ms start delay + 19 characters at 100 ms: about two seconds.
+        const typing = Date.now() - start;
+        assert.ok(typing > 1_500 && typing < 8_000, `typed the first phrase in ${typing} ms`);
+        // It holds the phrase for a second before erasing.
+        await page.waitForTimeout(600);
+        assert.equal(await typed.textContent(), PHRASES[0]);
+        await shows('', 4_000);
+        await shows(PHRASES[1]!, 4_000);
+        if (name === 'desktop') await shows(PHRASES[2]!, 8_000);
+        await close();
+      });
+
+      test('the typewriter starts only once it is scrolled into view', async () => {
+        const { page, close } = await visit(browser, server, options, '/#contact');
+        await page.waitForFunction(() => window.scrollY > 1000);
+        await page.waitForTimeout(800);
+        assert.equal(await page.getByTestId('typewriter').textContent(), '', 'nothing typed out of view');
+        await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
+        await page.waitForFunction(() => (document.querySelector('[data-testid="typewriter"]')?.textContent ?? '').length > 2);
+        await close();
+      });
+
+      test('with reduced motion the phrases are shown still', async () => {
+        const { page, close } = await visit(browser, server, { ...options, reducedMotion: 'reduce' });
+        const still = page.getByTestId('typewriter-static');
+        await still.waitFor();
+        assert.equal(await still.textContent(), PHRASES.join(' · '));
+        await page.waitForTimeout(500);
+        assert.equal(await still.textContent(), PHRASES.join(' · '));
+        assert.equal(await page.getByTestId('typewriter').count(), 0);
+        await close();
+      });
+
+      test('about, skills and experience show their content', async () => {
+        const { page, close } = await visit(browser, server, options);
+        const about = page.locator('#about');
+        assert.ok(await about.getByRole('heading', { name: 'About Me' }).isVisible());
+        await about.getByText('Full Stack Developer').waitFor();
+        const paragraphs = await about.locator('p.lead').allTextContents();
+        assert.equal(paragraphs.length, 2);
+        assert.ok(paragraphs.join(' ').includes('more than 3 years'));
+        await about.getByText(profile.name, { exact: true }).waitFor();
+        await about.getByText(profile.email, { exact: true }).waitFor();
+        assert.equal(await about.getByRole('link', { name: 'Download Resume' }).getAttribute('href'), profile.resume);
+
+        const skills = page.locator('#skills');
+        assert.ok(await skills.getByRole('heading', { name: 'Skills' }).isVisible());
+        const cards = skills.locator('li');
+        const expected = ['HTML5', 'CSS3', 'Bootstrap', 'JavaScript', 'React', 'Tailwind CSS', 'Material UI', 'Vite', 'Firebase', 'Git', 'Vercel', 'Node.js', 'Express', 'AEM'];
+        assert.deepEqual((await cards.allTextContents()).map((t) => t.trim()), expected);
+        const logos = await skills.locator('li img').evaluateAll((imgs) => imgs.map((img) => img.getAttribute('src') ?? ''));
+        assert.equal(logos.length, 14);
+        assert.ok(logos.every((src) => /^\/assets\/.+\.svg$/.test(src)), logos.join(' '));
+
+        const experience = page.locator('#experience');
+        const work = experience.locator('div', { has: page.getByRole('heading', { name: 'Work Experience' }) }).last();
+        const education = experience.locator('div', { has: page.getByRole('heading', { name: 'Education', exact: true }) }).last();
+        assert.deepEqual(await work.locator('h4').allTextContents(), ['Analyst', 'Programmer Analyst']);
+        assert.deepEqual(await education.locator('h4').allTextContents(), [
+          'B.Tech in Electronics & Communication Engineering',
+          '12th M.P.C',
+        ]);
+        for (const date of ['2023 - Present', '2021 - 2023', '2017 - 2021', '2015 - 2017']) {
+          await experience.getByText(date, { exact: true }).waitFor();
+        }
+        // Side by side from 900 px, stacked below.
+        const [a, b] = [await work.boundingBox(), await education.boundingBox()];
+        if (name === 'desktop') assert.ok(Math.abs(a!.y - b!.y) < 2 && b!.x > a!.x + a!.width - 1, 'side by side');
+        else assert.ok(b!.y >= a!.y + a!.height - 1, 'stacked');
+        await close();
+      });
+
+      test('nothing overflows sideways, nothing is requested from another host, no errors', async () => {
+        const { page, errors, foreignRequests, close } = await visit(browser, server, options);
+        await scrollThrough(page);
+        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        assert.ok(width <= options.viewport.width, `page is ${width} px wide`);
+        assert.deepEqual(foreignRequests, []);
+        assert.deepEqual(errors, []);
+        await close();
+      });
+
+      test('images have their size set; only the hero photo loads eagerly', async () => {
+        const { page, close } = await visit(browser, server, options);
+        const images = await page.locator('img').evaluateAll((imgs) =>
+          imgs.map((img) => ({
+            src: img.getAttribute('src'),
+            width: img.getAttribute('width'),
+            height: img.getAttribute('height'),
+            loading: img.getAttribute('loading'),
+            inHero: Boolean(img.closest('#home')),
+          })),
+        );
+        assert.ok(images.length >= 14 + 4 + 1);
+        for (const image of images) {
+          assert.ok(image.width && image.height, `${image.src} has width and height`);
+          if (image.inHero) assert.notEqual(image.loading, 'lazy', `${image.src} is eager`);
+          else assert.equal(image.loading, 'lazy', `${image.src} is lazy`);
+        }
+        assert.equal(images.filter((i) => i.inHero).length, 1);
+        await close();
+      });
+
+      test('buttons and icon links are at least 44 px tall', async () => {
+        const { page, close } = await visit(browser, server, options);
+        const small = await page.locator('main .btn, main .icon-btn, footer .icon-btn').evaluateAll((els) =>
+          els
+            .filter((el) => el.getClientRects().length > 0)
+            .map((el) => ({ text: el.textContent?.trim() || el.getAttribute('aria-label'), h: el.getBoundingClientRect().height }))
+            .filter((el) => el.h < 44),
+        );
+        assert.deepEqual(small, []);
+        await close();
+      });
+
+      test('axe finds no accessibility violations', async () => {
+        const { page, close } = await visit(browser, server, options);
+        await scrollThrough(page);
+        const results = await new AxeBuilder({ page }).analyze();
+        const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+        assert.deepEqual(summary, []);
+        await close();
+      });
+    });
+  }
+});
