@@ -161,7 +161,9 @@ async fn a_hint_cookie_without_any_secret_tells_the_pages_someone_is_signed_in()
     let token = cookie_value(&session_cookie(&response));
     assert_ne!(token, "1");
 
-    let out = app.send(reqwest::Method::DELETE, "/api/session", None).await;
+    let out = app
+        .send(reqwest::Method::DELETE, "/api/session", None)
+        .await;
     assert!(hint_cookie(&out).contains("Max-Age=0"));
 }
 
