@@ -402,3 +402,15 @@ async fn export_downloads_csv_or_json_as_an_attachment() {
     let body: Value = response.json().await.unwrap();
     assert!(body["error"]["fields"]["format"].is_string());
 }
+
+#[tokio::test]
+async fn the_openapi_document_lists_the_inbox_endpoints() {
+    let app = spawn_app().await;
+    let doc: Value = app.get("/api/openapi.json").await.json().await.unwrap();
+    let paths = &doc["paths"];
+    assert!(paths["/api/messages"]["get"].is_object());
+    assert!(paths["/api/messages/export"]["get"].is_object());
+    for method in ["get", "patch", "delete"] {
+        assert!(paths["/api/messages/{id}"][method].is_object(), "{method}");
+    }
+}
