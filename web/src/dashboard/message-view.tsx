@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ArrowLeft, MailOpen, Reply, RotateCcw, ShieldAlert, ShieldCheck, Trash2 } from 'lucide-react';
 import type { Message } from '../api/inbox';
 import type { Inbox } from './use-inbox';
@@ -8,13 +8,17 @@ import { fullDate, isoDate, replyHref } from './format';
 export function MessageView({ inbox, message }: { inbox: Inbox; message: Message }) {
   const [confirming, setConfirming] = useState(false);
   const inTrash = message.deletedAt !== null;
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  // The opened message takes the focus, so a screen reader starts reading it and, on a phone
+  // where the list steps aside, the focus is not left on a hidden button.
+  useEffect(() => headingRef.current?.focus(), []);
   return (
     <article aria-labelledby="message-subject" className="rounded-xl border border-gray-800 bg-gray-900/40 p-5 sm:p-6">
       <button type="button" onClick={inbox.close} className="btn btn-ghost -ml-3 mb-3 px-3 lg:hidden">
         <ArrowLeft aria-hidden="true" className="size-4" />
         Back to the list
       </button>
-      <h2 id="message-subject" className="text-xl font-bold break-words text-white">
+      <h2 id="message-subject" ref={headingRef} tabIndex={-1} className="text-xl font-bold break-words text-white outline-none">
         {message.subject || '(no subject)'}
       </h2>
       <dl className="mt-3 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
