@@ -1,18 +1,93 @@
 //! Owner accounts: password hashing, sessions and sign-in throttling.
 
+pub mod password;
+pub mod session;
+pub mod throttle;
+
+use std::sync::OnceLock;
+
+use anyhow::Context;
+use secrecy::ExposeSecret;
+
 use crate::config::Settings;
+use crate::state::AppState;
+use crate::store;
+
+pub use session::Owner;
 
 /// In-memory state of the auth feature, shared by all requests.
 #[derive(Debug, Default)]
-pub struct AuthState {}
+pub struct AuthState {
+    /// The salt that client addresses are hashed with; read from the database at start-up.
+    client_salt: OnceLock<Vec<u8>>,
+}
 
 impl AuthState {
     pub fn new(_settings: &Settings) -> Self {
         Self::default()
     }
+
+    pub fn client_salt(&self) -> &[u8] {
+        self.client_salt.get().map_or(&[], Vec::as_slice)
+    }
+}
+
+/// Milliseconds since the Unix epoch, as stored in the database.
+pub fn now_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
+}
+
+/// A loose check of an owner's e-mail: something@something, no spaces, at most 254 characters.
+pub fn check_email(email: &str) -> Result<(), &'static str> {
+    let email = email.trim();
+    match email.split_once('@') {
+        _ if email.is_empty() => Err("is required"),
+        _ if email.len() > 254 => Err("must be at most 254 characters long"),
+        _ if email.chars().any(char::is_whitespace) => Err("must not contain spaces"),
+        Some((local, domain))
+            if !local.is_empty() && !domain.is_empty() && !domain.contains('@') =>
+        {
+            Ok(())
+        }
+        _ => Err("must be an e-mail address, like you@example.com"),
+    }
 }
 
 /// At start-up: creates the owner from the environment when none exists, or says how to.
-pub async fn bootstrap(_state: &crate::state::AppState) -> anyhow::Result<()> {
+pub async fn bootstrap(state: &AppState) -> anyhow::Result<()> {
+    let salt = store::sessions::secret(&state.db, "client_salt").await?;
+    let _ = state.auth.client_salt.set(salt);
+
+    if store::owner::exists(&state.db).await? {
+        password::warm_up().await;
+        return Ok(());
+    }
+    let settings = &state.settings;
+    match (&settings.owner_email, &settings.owner_password) {
+        (Some(email), Some(secret)) => {
+            check_email(email).map_err(|problem| {
+                anyhow::anyhow!("PORTFOLIO_OWNER_EMAIL {problem}")
+            })?;
+            if let Some(problem) = password::weakness(secret.expose_secret()) {
+                anyhow::bail!("PORTFOLIO_OWNER_PASSWORD {problem}");
+            }
+            let hash = password::hash(secret.clone()).await?;
+            if store::owner::insert_if_none(&state.db, email.trim(), &hash, now_ms())
+                .await
+                .context("Failed to create the owner from the environment")?
+            {
+                tracing::info!(email = %email.trim(), "created the owner account from PORTFOLIO_OWNER_EMAIL");
+            }
+        }
+        (Some(_), None) | (None, Some(_)) => anyhow::bail!(
+            "PORTFOLIO_OWNER_EMAIL and PORTFOLIO_OWNER_PASSWORD must be set together"
+        ),
+        (None, None) => tracing::warn!(
+            "no owner account yet: create one with `PORTFOLIO_DATABASE_URL={} portfolio owner set --email YOUR_EMAIL` \
+             (or start with PORTFOLIO_OWNER_EMAIL and PORTFOLIO_OWNER_PASSWORD set)",
+            settings.database.url
+        ),
+    }
+    password::warm_up().await;
     Ok(())
 }

@@ -1,5 +1,9 @@
 //! All SQL lives below here: the connection pool, the embedded migrations, and small named queries.
 
+pub mod inbox;
+pub mod owner;
+pub mod sessions;
+
 use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;

@@ -1,8 +1,54 @@
-/** The owner's private dashboard, loaded lazily in its own chunk. */
+import { useCallback, useState } from 'react';
+import { Link, useLoaderData, useNavigate } from 'react-router';
+import { signOut, signOutEverywhere, type Owner } from '../api/session';
+import { announce } from '../auth/auth-channel';
+import { useAuthSync } from '../auth/use-auth-sync';
+import { AccountMenu } from '../dashboard/account-menu';
+import { InboxView } from '../dashboard/inbox-view';
+import { useInbox } from '../dashboard/use-inbox';
+
+/** The owner's private dashboard, loaded lazily in its own chunk: the inbox of contact messages. */
 export function DashboardPage() {
+  const owner = useLoaderData() as Owner;
+  const navigate = useNavigate();
+  const [signingOut, setSigningOut] = useState(false);
+  useAuthSync(true);
+
+  const toLogin = useCallback(() => {
+    void navigate('/login', { replace: true });
+  }, [navigate]);
+  const inbox = useInbox(toLogin);
+
+  async function leave(action: () => Promise<void>) {
+    setSigningOut(true);
+    try {
+      await action();
+    } catch {
+      // Signed out on the server or not, this page leaves; the login page re-checks.
+    }
+    announce('signed-out');
+    toLogin();
+  }
+
   return (
-    <main className="mx-auto max-w-5xl p-8">
-      <h1 className="text-2xl font-bold text-white">Dashboard</h1>
-    </main>
+    <div className="min-h-dvh bg-gray-950">
+      <header className="sticky top-0 z-20 border-b border-gray-800 bg-gray-950/90 backdrop-blur">
+        <div className="container-page flex h-16 items-center justify-between gap-4">
+          <Link to="/" className="rounded-md font-bold tracking-[0.2em] text-white hover:text-blue-300">
+            PORTFOLIO
+          </Link>
+          <AccountMenu
+            email={owner.email}
+            busy={signingOut}
+            onSignOut={() => void leave(signOut)}
+            onSignOutEverywhere={() => void leave(signOutEverywhere)}
+            onUnauthorized={toLogin}
+          />
+        </div>
+      </header>
+      <main>
+        <InboxView inbox={inbox} />
+      </main>
+    </div>
   );
 }

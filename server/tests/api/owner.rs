@@ -1,0 +1,182 @@
+//! The owner account: `portfolio owner set` and the start-up bootstrap.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Output, Stdio};
+
+use secrecy::SecretString;
+
+use crate::helpers::{binary, spawn_app, spawn_app_with};
+use crate::session::{EMAIL, PASSWORD};
+
+fn owner_set(database_url: &str, email: &str, stdin: &str) -> Output {
+    let mut child = Command::new(binary())
+        .args(["owner", "set", "--email", email])
+        .env("PORTFOLIO_DATABASE_URL", database_url)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[tokio::test]
+async fn owner_set_refuses_short_and_common_passwords_and_says_why() {
+    let app = spawn_app().await;
+    for (password, reason) in [
+        ("short", "at least 12 characters"),
+        ("password1234", "common"),
+        ("qwertyuiop123", "common"),
+    ] {
+        let output = owner_set(&app.database_url, EMAIL, &format!("{password}\n"));
+        assert!(!output.status.success(), "{password}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(reason), "{password}: {stderr}");
+    }
+    let long = "x".repeat(129);
+    let output = owner_set(&app.database_url, EMAIL, &format!("{long}\n"));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("at most 128"));
+    assert!(!portfolio::store::owner::exists(&app.db).await.unwrap());
+}
+
+#[tokio::test]
+async fn owner_set_refuses_an_invalid_email_or_an_empty_stdin() {
+    let app = spawn_app().await;
+    let output = owner_set(&app.database_url, "not-an-email", &format!("{PASSWORD}\n"));
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--email"));
+    let output = owner_set(&app.database_url, EMAIL, "");
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("standard input"));
+}
+
+#[tokio::test]
+async fn owner_set_creates_the_owner_who_can_then_sign_in() {
+    let app = spawn_app().await;
+    let output = owner_set(&app.database_url, EMAIL, &format!("{PASSWORD}\n"));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(String::from_utf8_lossy(&output.stdout).contains(EMAIL));
+    let hash: String = sqlx::query_scalar("SELECT password_hash FROM owner")
+        .fetch_one(&app.db)
+        .await
+        .unwrap();
+    assert!(
+        hash.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"),
+        "{hash}"
+    );
+    assert_eq!(app.sign_in(EMAIL, PASSWORD).await.status(), 200);
+}
+
+#[tokio::test]
+async fn owner_set_replaces_the_password_ends_sessions_and_lifts_locks() {
+    let app = spawn_app().await;
+    app.signed_in().await;
+    for attempt in 1..=6 {
+        app.sign_in(EMAIL, &format!("wrong-password-{attempt}"))
+            .await;
+    }
+    assert_eq!(app.sign_in(EMAIL, PASSWORD).await.status(), 429);
+
+    let new_password = "a brand new owner passphrase";
+    let output = owner_set(&app.database_url, EMAIL, &format!("{new_password}\r\n"));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(app.sessions_in_db().await, 0);
+    assert_eq!(app.get("/api/session").await.status(), 401);
+    assert_eq!(app.sign_in(EMAIL, PASSWORD).await.status(), 401);
+    assert_eq!(app.sign_in(EMAIL, new_password).await.status(), 200);
+}
+
+#[tokio::test]
+async fn the_environment_creates_the_owner_at_start_up_only_when_none_exists() {
+    let app = spawn_app_with(|s| {
+        s.owner_email = Some(EMAIL.into());
+        s.owner_password = Some(SecretString::from(PASSWORD));
+    })
+    .await;
+    assert_eq!(app.sign_in(EMAIL, PASSWORD).await.status(), 200);
+
+    // Another start on the same database with other values changes nothing.
+    let mut settings = portfolio::config::Settings::for_database(&app.database_url);
+    settings.owner_email = Some("someone@else.example".into());
+    settings.owner_password = Some(SecretString::from("another long passphrase"));
+    let again = portfolio::app::Application::build(settings).await.unwrap();
+    let email: String = sqlx::query_scalar("SELECT email FROM owner")
+        .fetch_one(&again.state().db)
+        .await
+        .unwrap();
+    assert_eq!(email, EMAIL);
+}
+
+#[tokio::test]
+async fn a_weak_password_in_the_environment_stops_start_up_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut settings = portfolio::config::Settings::for_database(format!(
+        "sqlite://{}",
+        dir.path().join("t.db").display()
+    ));
+    settings.owner_email = Some(EMAIL.into());
+    settings.owner_password = Some(SecretString::from("password"));
+    let error = portfolio::app::Application::build(settings)
+        .await
+        .err()
+        .expect("start-up fails");
+    assert!(
+        error.to_string().contains("PORTFOLIO_OWNER_PASSWORD"),
+        "{error}"
+    );
+}
+
+#[test]
+fn without_an_owner_serve_logs_how_to_create_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let database_url = format!("sqlite://{}", dir.path().join("t.db").display());
+    let mut child = Command::new(binary())
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--database-url",
+            &database_url,
+        ])
+        .env("RUST_LOG", "info")
+        .env_remove("PORTFOLIO_OWNER_EMAIL")
+        .env_remove("PORTFOLIO_OWNER_PASSWORD")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut hint = None;
+    for line in lines {
+        let line = line.unwrap();
+        if line.contains("owner set --email") {
+            hint = Some(line);
+        } else if line.contains("listening on") {
+            break;
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let hint = hint.expect("a line says how to create the owner");
+    assert!(
+        hint.contains(&format!(
+            "PORTFOLIO_DATABASE_URL={database_url} portfolio owner set --email"
+        )),
+        "{hint}"
+    );
+}

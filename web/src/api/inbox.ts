@@ -1,0 +1,65 @@
+/** The owner's inbox: `/api/messages`. Types mirror the server's JSON. */
+import { api } from './client';
+
+export type Folder = 'inbox' | 'spam' | 'trash';
+
+export interface MessageSummary {
+  id: number;
+  name: string;
+  email: string;
+  subject: string;
+  preview: string;
+  /** Unix milliseconds, UTC. */
+  createdAt: number;
+  isRead: boolean;
+  isSpam: boolean;
+  deletedAt: number | null;
+}
+
+export interface Message extends Omit<MessageSummary, 'preview'> {
+  message: string;
+  spamReason: string | null;
+}
+
+export interface MessagePage {
+  messages: MessageSummary[];
+  nextCursor: string | null;
+  /** Unread messages in the inbox folder. */
+  unread: number;
+}
+
+export interface MessageChange {
+  isRead?: boolean;
+  isSpam?: boolean;
+  /** `true` moves to the trash, `false` brings back. */
+  deleted?: boolean;
+}
+
+export function listMessages(
+  options: { folder: Folder; q?: string; cursor?: string | null; limit?: number },
+  signal?: AbortSignal,
+): Promise<MessagePage> {
+  const params = new URLSearchParams({ folder: options.folder });
+  if (options.q) params.set('q', options.q);
+  if (options.cursor) params.set('cursor', options.cursor);
+  if (options.limit) params.set('limit', String(options.limit));
+  return api<MessagePage>(`/api/messages?${params}`, { signal });
+}
+
+/** The message in full; reading it marks it read. */
+export function readMessage(id: number, signal?: AbortSignal): Promise<Message> {
+  return api<Message>(`/api/messages/${id}`, { signal });
+}
+
+export function updateMessage(id: number, change: MessageChange): Promise<Message> {
+  return api<Message>(`/api/messages/${id}`, { method: 'PATCH', body: change });
+}
+
+/** Deletes for good (from the trash). */
+export function deleteMessage(id: number): Promise<void> {
+  return api<void>(`/api/messages/${id}`, { method: 'DELETE' });
+}
+
+export function exportUrl(format: 'csv' | 'json'): string {
+  return `/api/messages/export?format=${format}`;
+}

@@ -1,0 +1,104 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { ChevronDown, Download, KeyRound, LogOut, MonitorX } from 'lucide-react';
+import { exportUrl } from '../api/inbox';
+import { ChangePasswordDialog } from './change-password-dialog';
+
+/** The owner's account actions: export, change password, sign out (here or everywhere). */
+export function AccountMenu({
+  email,
+  onSignOut,
+  onSignOutEverywhere,
+  onUnauthorized,
+  busy,
+}: {
+  email: string;
+  onSignOut: () => void;
+  onSignOutEverywhere: () => void;
+  onUnauthorized: () => void;
+  busy: boolean;
+}) {
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const wrapperRef = useRef<HTMLDivElement>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
+
+  // A disclosure panel: closes on Escape (focus back on its button) and on a click elsewhere.
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        setOpen(false);
+        buttonRef.current?.focus();
+      }
+    };
+    const onPointer = (event: PointerEvent) => {
+      if (!wrapperRef.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('pointerdown', onPointer);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('pointerdown', onPointer);
+    };
+  }, [open]);
+
+  const item =
+    'flex min-h-11 w-full items-center gap-3 rounded-md px-3 text-left text-sm text-gray-200 no-underline hover:bg-gray-800 hover:text-white disabled:opacity-60';
+
+  return (
+    <div className="flex items-center gap-2">
+      <div ref={wrapperRef} className="relative">
+        <button
+          ref={buttonRef}
+          type="button"
+          className="btn btn-ghost px-3"
+          aria-expanded={open}
+          aria-controls={panelId}
+          onClick={() => setOpen((shown) => !shown)}
+        >
+          Account
+          <ChevronDown aria-hidden="true" className={`size-4 transition-transform duration-150 ${open ? 'rotate-180' : ''}`} />
+        </button>
+        <div
+          id={panelId}
+          hidden={!open}
+          className="absolute right-0 z-20 mt-2 w-64 rounded-xl border border-gray-800 bg-gray-900 p-2 shadow-xl shadow-black/40"
+        >
+          <p className="truncate px-3 py-2 text-xs text-gray-400">
+            Signed in as <span className="text-gray-200">{email}</span>
+          </p>
+          <a className={item} href={exportUrl('csv')} download onClick={() => setOpen(false)}>
+            <Download aria-hidden="true" className="size-4" />
+            Export as CSV
+          </a>
+          <a className={item} href={exportUrl('json')} download onClick={() => setOpen(false)}>
+            <Download aria-hidden="true" className="size-4" />
+            Export as JSON
+          </a>
+          <button
+            type="button"
+            className={item}
+            onClick={() => {
+              setOpen(false);
+              dialogRef.current?.showModal();
+            }}
+          >
+            <KeyRound aria-hidden="true" className="size-4" />
+            Change password
+          </button>
+          <button type="button" className={item} disabled={busy} onClick={onSignOutEverywhere}>
+            <MonitorX aria-hidden="true" className="size-4" />
+            Sign out everywhere
+          </button>
+        </div>
+      </div>
+      <button type="button" className="btn btn-secondary px-3 sm:px-5" disabled={busy} onClick={onSignOut}>
+        <LogOut aria-hidden="true" className="size-4" />
+        {/* Icon only on phones, the name still read out. */}
+        <span className="sr-only sm:not-sr-only">Sign out</span>
+      </button>
+      <ChangePasswordDialog dialogRef={dialogRef} onUnauthorized={onUnauthorized} />
+    </div>
+  );
+}

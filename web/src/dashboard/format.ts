@@ -1,0 +1,27 @@
+/** Dates as the owner reads them: today's by the time, older ones by the date. */
+const time = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+const day = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short' });
+const full = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dayWithYear = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+
+export function shortDate(ms: number, now = Date.now()): string {
+  const date = new Date(ms);
+  const today = new Date(now);
+  if (date.toDateString() === today.toDateString()) return time.format(date);
+  if (date.getFullYear() === today.getFullYear()) return day.format(date);
+  return dayWithYear.format(date);
+}
+
+export function fullDate(ms: number): string {
+  return full.format(new Date(ms));
+}
+
+export function isoDate(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** `mailto:` addressed to the sender, with `Re: subject`. */
+export function replyHref(email: string, subject: string): string {
+  const re = /^re:/i.test(subject.trim()) ? subject.trim() : `Re: ${subject.trim()}`;
+  return `mailto:${encodeURIComponent(email).replace(/%40/g, '@')}?subject=${encodeURIComponent(re)}`;
+}

@@ -1,0 +1,46 @@
+import type { MessageSummary } from '../api/inbox';
+import { isoDate, shortDate } from './format';
+
+/** One folder's messages, newest first; unread ones stand out. */
+export function MessageList({
+  items,
+  selectedId,
+  onOpen,
+}: {
+  items: MessageSummary[];
+  selectedId: number | null;
+  onOpen: (id: number) => void;
+}) {
+  return (
+    <ul className="divide-y divide-gray-800 overflow-hidden rounded-xl border border-gray-800 bg-gray-900/40">
+      {items.map((m) => {
+        const selected = m.id === selectedId;
+        return (
+          <li key={m.id}>
+            <button
+              type="button"
+              onClick={() => onOpen(m.id)}
+              aria-current={selected ? 'true' : undefined}
+              className={`block w-full px-4 py-3 text-left transition-colors duration-150 ease-out ${
+                selected ? 'bg-gray-800' : 'hover:bg-gray-800/60'
+              }`}
+            >
+              <span className="flex items-baseline gap-2">
+                {!m.isRead && <span aria-hidden="true" className="size-2 shrink-0 self-center rounded-full bg-blue-400" />}
+                <span className={`truncate ${m.isRead ? 'text-gray-300' : 'font-semibold text-white'}`}>{m.name}</span>
+                {!m.isRead && <span className="sr-only">(unread)</span>}
+                <time dateTime={isoDate(m.createdAt)} className="ml-auto shrink-0 text-xs text-gray-400">
+                  {shortDate(m.createdAt)}
+                </time>
+              </span>
+              <span className={`mt-0.5 block truncate text-sm ${m.isRead ? 'text-gray-300' : 'font-medium text-gray-100'}`}>
+                {m.subject || '(no subject)'}
+              </span>
+              <span className="mt-0.5 block truncate text-sm text-gray-400">{m.preview}</span>
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
