@@ -213,13 +213,7 @@ async fn read(
     _owner: Owner,
     Path(id): Path<i64>,
 ) -> Result<ApiJson<Message>, ApiError> {
-    if !store::update(&state.db, id, Some(true), None, None).await? {
-        return Err(ApiError::NotFound);
-    }
-    let row = store::find(&state.db, id)
-        .await?
-        .ok_or(ApiError::NotFound)?;
-    Ok(ApiJson(row.into()))
+    change_and_fetch(&state, id, Some(true), None, None).await
 }
 
 /// What to change; fields left out stay as they are.
@@ -247,7 +241,18 @@ async fn update(
     ApiJson(change): ApiJson<MessageUpdate>,
 ) -> Result<ApiJson<Message>, ApiError> {
     let deleted_at = change.deleted.map(|deleted| deleted.then(now_ms));
-    if !store::update(&state.db, id, change.is_read, change.is_spam, deleted_at).await? {
+    change_and_fetch(&state, id, change.is_read, change.is_spam, deleted_at).await
+}
+
+/// Applies a change to one message and answers with the message as it now is (404 if there is none).
+async fn change_and_fetch(
+    state: &AppState,
+    id: i64,
+    is_read: Option<bool>,
+    is_spam: Option<bool>,
+    deleted_at: Option<Option<i64>>,
+) -> Result<ApiJson<Message>, ApiError> {
+    if !store::update(&state.db, id, is_read, is_spam, deleted_at).await? {
         return Err(ApiError::NotFound);
     }
     let row = store::find(&state.db, id)
