@@ -3,10 +3,10 @@
  * the server's 422 shows by the field, and simulated 500 and 429 answers keep the visitor's text.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, openPage, startServer, type RunningServer } from './harness.ts';
+import type { Page } from 'playwright-core';
+import { openPage, serverAndBrowser, type RunningServer } from './harness.ts';
 
 const TIME_TRAP_MS = 3000;
 
@@ -37,21 +37,11 @@ async function fieldValues(form: ReturnType<Page['getByRole']>) {
 }
 
 describe('the contact form', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const suite = serverAndBrowser();
 
   test('a message is sent, acknowledged, cleared from the form and found in the database', async () => {
-    const { page, errors, foreignRequests, close } = await openPage(browser, server);
-    const form = await openForm(page, server);
+    const { page, errors, foreignRequests, close } = await openPage(suite.browser, suite.server);
+    const form = await openForm(page, suite.server);
     const opened = Date.now();
     await fill(form);
     // A person takes more than the time trap's 3 s; wait so this message is not taken for spam.
@@ -63,7 +53,7 @@ describe('the contact form', () => {
     await form.getByRole('status').filter({ hasText: 'Your response has securely sent!' }).waitFor();
     assert.deepEqual(await fieldValues(form), { Name: '', Email: '', Subject: '', Message: '' });
 
-    const exported = server.cli(['messages', 'export', '--format', 'json']);
+    const exported = suite.server.cli(['messages', 'export', '--format', 'json']);
     assert.equal(exported.status, 0, exported.stderr);
     const documents = JSON.parse(exported.stdout) as Record<string, string>[];
     assert.equal(documents.length, 1, 'stored, and not as spam');
@@ -77,7 +67,7 @@ describe('the contact form', () => {
   });
 
   test('while sending the button shows progress and cannot send twice; a 500 shows an error and keeps the text', async () => {
-    const { page, close } = await openPage(browser, server);
+    const { page, close } = await openPage(suite.browser, suite.server);
     let calls = 0;
     let release: () => void = () => {};
     const held = new Promise<void>((r) => (release = r));
@@ -90,7 +80,7 @@ describe('the contact form', () => {
         body: JSON.stringify({ error: { code: 'internal_error', message: 'Something went wrong on our side.' } }),
       });
     });
-    const form = await openForm(page, server);
+    const form = await openForm(page, suite.server);
     await fill(form);
     await form.getByRole('button', { name: 'Send Message' }).click();
     const sending = form.getByRole('button', { name: 'Sending…' });
@@ -110,7 +100,7 @@ describe('the contact form', () => {
   });
 
   test('a 429 says how long to wait and keeps the text', async () => {
-    const { page, close } = await openPage(browser, server);
+    const { page, close } = await openPage(suite.browser, suite.server);
     await page.route('**/api/contact', (route) =>
       route.fulfill({
         status: 429,
@@ -119,7 +109,7 @@ describe('the contact form', () => {
         body: JSON.stringify({ error: { code: 'too_many_requests', message: 'Too many messages.' } }),
       }),
     );
-    const form = await openForm(page, server);
+    const form = await openForm(page, suite.server);
     await fill(form);
     await form.getByRole('button', { name: 'Send Message' }).click();
     const alert = form.getByRole('alert');
@@ -130,8 +120,8 @@ describe('the contact form', () => {
   });
 
   test("the server's 422 is shown next to the field it names", async () => {
-    const { page, errors, close } = await openPage(browser, server);
-    const form = await openForm(page, server);
+    const { page, errors, close } = await openPage(suite.browser, suite.server);
+    const form = await openForm(page, suite.server);
     // Get past the browser's own maxLength so the server's check is what answers.
     await form.getByLabel('Subject', { exact: true }).evaluate((input) => input.removeAttribute('maxlength'));
     const tooLong = 's'.repeat(201);

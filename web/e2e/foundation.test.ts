@@ -1,31 +1,20 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, openPage, startServer, type RunningServer } from './harness.ts';
+import { describe, test } from 'node:test';
+import { openPage, serverAndBrowser } from './harness.ts';
 
 describe('the binary serves the React application', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const suite = serverAndBrowser();
 
   test('/ renders the portfolio with no console errors', async () => {
-    const { page, errors, close } = await openPage(browser, server);
-    await page.goto(server.url + '/');
+    const { page, errors, close } = await openPage(suite.browser, suite.server);
+    await page.goto(suite.server.url + '/');
     await page.getByRole('heading', { level: 1 }).first().waitFor();
     assert.deepEqual(errors, []);
     await close();
   });
 
   test('/dashboard shows Loading... before its chunk arrives', async () => {
-    const { page, errors, close } = await openPage(browser, server);
+    const { page, errors, close } = await openPage(suite.browser, suite.server);
     // Hold the dashboard chunk back so the fallback is observable, then let it through.
     let release: () => void = () => {};
     const held = new Promise<void>((r) => (release = r));
@@ -33,7 +22,7 @@ describe('the binary serves the React application', () => {
       await held;
       await route.continue();
     });
-    await page.goto(server.url + '/dashboard', { waitUntil: 'commit' });
+    await page.goto(suite.server.url + '/dashboard', { waitUntil: 'commit' });
     await page.getByText('Loading...', { exact: true }).waitFor();
     release();
     await page.waitForFunction(() => !document.body.textContent?.includes('Loading...'));
@@ -42,8 +31,8 @@ describe('the binary serves the React application', () => {
   });
 
   test('an unknown route shows the router error page', async () => {
-    const { page, close } = await openPage(browser, server);
-    await page.goto(server.url + '/no/such/page');
+    const { page, close } = await openPage(suite.browser, suite.server);
+    await page.goto(suite.server.url + '/no/such/page');
     await page.getByText('Unexpected Application Error!').waitFor();
     await close();
   });

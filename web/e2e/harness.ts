@@ -6,6 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { after, before } from 'node:test';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 
 export const BINARY = process.env.PORTFOLIO_BIN ?? resolve(import.meta.dirname, '../../target/release/portfolio');
@@ -80,6 +81,29 @@ export async function startServer(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A server and a browser shared by the tests of one `describe`. */
+export interface Suite {
+  server: RunningServer;
+  browser: Browser;
+}
+
+/**
+ * Starts a fresh server and a browser before the enclosing `describe`'s tests and stops both
+ * after them. The fields are filled in by the time any test runs.
+ */
+export function serverAndBrowser(options?: Parameters<typeof startServer>[0]): Suite {
+  const suite = {} as Suite;
+  before(async () => {
+    suite.server = await startServer(options);
+    suite.browser = await launchBrowser();
+  });
+  after(async () => {
+    await suite.browser?.close();
+    await suite.server?.stop();
+  });
+  return suite;
 }
 
 export async function launchBrowser(options: { javaScriptEnabled?: boolean } = {}): Promise<Browser> {

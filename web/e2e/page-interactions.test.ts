@@ -4,11 +4,11 @@
  * in-app browser banner.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { profile } from '../src/content/profile.ts';
-import { DESKTOP, launchBrowser, openPage, startServer, type RunningServer } from './harness.ts';
+import { DESKTOP, openPage, serverAndBrowser } from './harness.ts';
 import { VIEWPORTS, focusedText, visit } from './page-support.ts';
 
 const UA = {
@@ -23,22 +23,12 @@ const UA = {
 };
 
 describe('the portfolio page, interactions', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const suite = serverAndBrowser();
 
   for (const { name, options } of VIEWPORTS) {
     describe(`at the ${name} viewport`, () => {
       test('an award opens its certificate in a modal dialog; Escape, Close and outside clicks close it', async () => {
-        const { page, errors, close } = await visit(browser, server, options);
+        const { page, errors, close } = await visit(suite.browser, suite.server, options);
         const spot = page.getByRole('button', { name: 'Spot Award' });
         const applause = page.getByRole('button', { name: 'Applause Award' });
         const dialog = page.getByRole('dialog');
@@ -81,7 +71,7 @@ describe('the portfolio page, interactions', () => {
       });
 
       test('project filters show the matching projects and mark the chosen one pressed', async () => {
-        const { page, close } = await visit(browser, server, options);
+        const { page, close } = await visit(suite.browser, suite.server, options);
         const section = page.locator('#projects');
         assert.ok(await section.getByRole('heading', { name: 'My Projects' }).isVisible());
         assert.ok(((await section.locator('p.lead').textContent()) ?? '').length > 20, 'a tagline');
@@ -129,7 +119,7 @@ describe('the portfolio page, interactions', () => {
       });
 
       test('the contact card links to email, phone and a maps search, and Follow Me links to the profiles', async () => {
-        const { page, close } = await visit(browser, server, options);
+        const { page, close } = await visit(suite.browser, suite.server, options);
         const contact = page.locator('#contact');
         assert.ok(await contact.getByRole('heading', { name: 'Get in Touch' }).isVisible());
         assert.equal(await contact.getByRole('link', { name: profile.email }).getAttribute('href'), `mailto:${profile.email}`);
@@ -158,7 +148,7 @@ describe('the portfolio page, interactions', () => {
       });
 
       test('the footer has its title, blurb, four named icon links and the copyright linking to the dashboard', async () => {
-        const { page, close } = await visit(browser, server, options);
+        const { page, close } = await visit(suite.browser, suite.server, options);
         const footer = page.locator('footer');
         assert.ok(await footer.getByRole('heading', { name: 'Portfolio' }).isVisible());
         const blurb = (await footer.locator('p').first().textContent()) ?? '';
@@ -181,7 +171,7 @@ describe('the portfolio page, interactions', () => {
       });
 
       test('an ordinary browser gets no in-app banner', async () => {
-        const { page, close } = await visit(browser, server, options);
+        const { page, close } = await visit(suite.browser, suite.server, options);
         await page.waitForTimeout(300);
         assert.equal(await page.getByRole('region', { name: 'Open in your browser' }).count(), 0);
         await close();
@@ -196,7 +186,7 @@ describe('the portfolio page, interactions', () => {
       );
 
     test('the open award dialog has no violations', async () => {
-      const { page, close } = await visit(browser, server, { viewport: DESKTOP });
+      const { page, close } = await visit(suite.browser, suite.server, { viewport: DESKTOP });
       await page.getByRole('button', { name: 'Spot Award' }).click();
       await page.getByRole('dialog').getByRole('img').waitFor();
       await page.waitForFunction(() => (document.querySelector('dialog img') as HTMLImageElement | null)?.complete);
@@ -205,7 +195,7 @@ describe('the portfolio page, interactions', () => {
     });
 
     test('the open mobile menu and the in-app banner have no violations', async () => {
-      const { page, close } = await visit(browser, server, { ...VIEWPORTS[1].options, userAgent: UA.linkedinIos });
+      const { page, close } = await visit(suite.browser, suite.server, { ...VIEWPORTS[1].options, userAgent: UA.linkedinIos });
       await page.getByRole('region', { name: 'Open in your browser' }).waitFor();
       await page.getByRole('button', { name: /menu/i }).click();
       assert.deepEqual(await violations(page), []);
@@ -234,9 +224,9 @@ describe('the portfolio page, interactions', () => {
 
     test('follows a fine pointer, never takes clicks, hides over text fields, and stays single', async () => {
       // The listener counter is installed before any of the page's scripts run.
-      const watched = await openPage(browser, server, { viewport: DESKTOP });
+      const watched = await openPage(suite.browser, suite.server, { viewport: DESKTOP });
       await countListeners(watched.page);
-      await watched.page.goto(server.url + '/');
+      await watched.page.goto(suite.server.url + '/');
       await watched.page.getByRole('heading', { level: 1 }).waitFor();
       const p = watched.page;
       const dot = p.locator('[data-cursor-dot]');
@@ -280,7 +270,7 @@ describe('the portfolio page, interactions', () => {
     });
 
     test('is absent on a touch screen (no fine pointer)', async () => {
-      const { page, close } = await visit(browser, server, VIEWPORTS[1].options);
+      const { page, close } = await visit(suite.browser, suite.server, VIEWPORTS[1].options);
       await page.waitForTimeout(300);
       assert.equal(await page.locator('[data-cursor-dot]').count(), 0);
       await close();
@@ -290,8 +280,8 @@ describe('the portfolio page, interactions', () => {
   describe('the in-app browser banner', () => {
     const banner = (page: Page) => page.getByRole('region', { name: 'Open in your browser' });
 
-    test('on Android it offers a link that opens the page in the default browser, and can be dismissed', async () => {
-      const { page, errors, close } = await visit(browser, server, { ...VIEWPORTS[1].options, userAgent: UA.instagramAndroid });
+    test('on Android it offers a link that opens the page in the default suite.browser, and can be dismissed', async () => {
+      const { page, errors, close } = await visit(suite.browser, suite.server, { ...VIEWPORTS[1].options, userAgent: UA.instagramAndroid });
       await banner(page).waitFor();
       const text = (await banner(page).textContent()) ?? '';
       assert.match(text, /menu/);
@@ -311,7 +301,7 @@ describe('the portfolio page, interactions', () => {
     });
 
     test('elsewhere it copies the link and confirms', async () => {
-      const { page, errors, close } = await visit(browser, server, {
+      const { page, errors, close } = await visit(suite.browser, suite.server, {
         ...VIEWPORTS[1].options,
         userAgent: UA.linkedinIos,
         permissions: ['clipboard-read', 'clipboard-write'],
@@ -319,14 +309,14 @@ describe('the portfolio page, interactions', () => {
       await banner(page).waitFor();
       await banner(page).getByRole('button', { name: 'Open in browser' }).click();
       await banner(page).getByText('Link copied').waitFor();
-      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), server.url + '/');
+      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), suite.server.url + '/');
       assert.deepEqual(errors, []);
       await close();
     });
 
     test('appears for the Facebook and Twitter in-app browsers too, at desktop size', async () => {
       for (const userAgent of [UA.facebookIos, UA.twitterIos]) {
-        const { page, close } = await visit(browser, server, { viewport: DESKTOP, userAgent });
+        const { page, close } = await visit(suite.browser, suite.server, { viewport: DESKTOP, userAgent });
         await banner(page).waitFor();
         await close();
       }

@@ -4,28 +4,18 @@
  * hosts, console errors, images, accessibility).
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { profile } from '../src/content/profile.ts';
-import { launchBrowser, startServer, type RunningServer } from './harness.ts';
+import { serverAndBrowser } from './harness.ts';
 import { VIEWPORTS, scrollThrough, visit, waitUntilScrolledTo } from './page-support.ts';
 
 const NAV = ['Home', 'About', 'Skills', 'Projects', 'Experience', 'Contact'];
 const PHRASES = profile.typewriterPhrases;
 
 describe('the portfolio page', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const suite = serverAndBrowser();
 
   /** The `aria-current` items of the main navigation, by name. */
   const currentItems = (page: Page) =>
@@ -35,7 +25,7 @@ describe('the portfolio page', () => {
       .evaluateAll((links) => links.map((link) => link.textContent?.trim()));
 
   test('the sections come in order with their anchors', async () => {
-    const { page, close } = await visit(browser, server, VIEWPORTS[0].options);
+    const { page, close } = await visit(suite.browser, suite.server, VIEWPORTS[0].options);
     const ids = await page.locator('main > section[id]').evaluateAll((sections) => sections.map((s) => s.id));
     assert.deepEqual(ids, ['home', 'about', 'skills', 'projects', 'experience', 'contact']);
     assert.equal(await page.locator('footer').count(), 1);
@@ -43,7 +33,7 @@ describe('the portfolio page', () => {
   });
 
   test('desktop: one current navigation item, starting on Home; a click moves it and scrolls', async () => {
-    const { page, errors, close } = await visit(browser, server, VIEWPORTS[0].options);
+    const { page, errors, close } = await visit(suite.browser, suite.server, VIEWPORTS[0].options);
     const nav = page.getByRole('navigation', { name: 'Main' });
     const names = await nav.getByRole('list').first().getByRole('link').allTextContents();
     assert.deepEqual(names.map((n) => n.trim()), NAV);
@@ -70,7 +60,7 @@ describe('the portfolio page', () => {
   });
 
   test('phone: the menu button opens and closes the menu; choosing an item closes it and scrolls', async () => {
-    const { page, errors, close } = await visit(browser, server, VIEWPORTS[1].options);
+    const { page, errors, close } = await visit(suite.browser, suite.server, VIEWPORTS[1].options);
     const nav = page.getByRole('navigation', { name: 'Main' });
     const button = page.getByRole('button', { name: /menu/i });
     const skills = nav.getByRole('link', { name: 'Skills', exact: true });
@@ -108,7 +98,7 @@ describe('the portfolio page', () => {
   });
 
   test('the first Tab reaches a visible skip link that moves focus to the main content', async () => {
-    const { page, close } = await visit(browser, server, VIEWPORTS[0].options);
+    const { page, close } = await visit(suite.browser, suite.server, VIEWPORTS[0].options);
     await page.keyboard.press('Tab');
     const skip = page.getByRole('link', { name: 'Skip to content' });
     assert.equal(await skip.evaluate((el) => el === document.activeElement), true);
@@ -125,7 +115,7 @@ describe('the portfolio page', () => {
       [900, false],
       [899, true],
     ] as const) {
-      const { page, close } = await visit(browser, server, { viewport: { width, height: 800 } });
+      const { page, close } = await visit(suite.browser, suite.server, { viewport: { width, height: 800 } });
       const button = page.getByRole('button', { name: /menu/i });
       const about = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'About', exact: true });
       assert.equal(await button.isVisible(), collapsed, `menu button at ${width} px`);
@@ -138,7 +128,7 @@ describe('the portfolio page', () => {
   });
 
   test('the resume is a real PDF served by our server', async () => {
-    const response = await fetch(server.url + profile.resume);
+    const response = await fetch(suite.server.url + profile.resume);
     assert.equal(response.status, 200);
     assert.match(response.headers.get('content-type') ?? '', /application\/pdf/);
     const body = Buffer.from(await response.arrayBuffer());
@@ -149,7 +139,7 @@ describe('the portfolio page', () => {
   for (const { name, options } of VIEWPORTS) {
     describe(`at the ${name} viewport`, () => {
       test('the hero shows the badge, greeting, intro, links and photo', async () => {
-        const { page, close } = await visit(browser, server, options);
+        const { page, close } = await visit(suite.browser, suite.server, options);
         const hero = page.locator('#home');
         await hero.getByText('Available for new projects').waitFor();
         assert.equal((await page.getByRole('heading', { level: 1 }).textContent())?.trim(), `Hi, I'm ${profile.name}`);
@@ -172,7 +162,7 @@ describe('the portfolio page', () => {
       });
 
       test('the typewriter types, pauses, erases and moves to the next phrase', async () => {
-        const { page, close } = await visit(browser, server, options);
+        const { page, close } = await visit(suite.browser, suite.server, options);
         const typed = page.getByTestId('typewriter');
         assert.equal(await typed.getAttribute('aria-hidden'), 'true', 'screen readers do not hear every keystroke');
         assert.equal(
@@ -201,7 +191,7 @@ describe('the portfolio page', () => {
       });
 
       test('the typewriter starts only once it is scrolled into view', async () => {
-        const { page, close } = await visit(browser, server, options, '/#contact');
+        const { page, close } = await visit(suite.browser, suite.server, options, '/#contact');
         await page.waitForFunction(() => window.scrollY > 1000);
         await page.waitForTimeout(800);
         assert.equal(await page.getByTestId('typewriter').textContent(), '', 'nothing typed out of view');
@@ -211,7 +201,7 @@ describe('the portfolio page', () => {
       });
 
       test('with reduced motion the phrases are shown still', async () => {
-        const { page, close } = await visit(browser, server, { ...options, reducedMotion: 'reduce' });
+        const { page, close } = await visit(suite.browser, suite.server, { ...options, reducedMotion: 'reduce' });
         const still = page.getByTestId('typewriter-static');
         await still.waitFor();
         assert.equal(await still.textContent(), PHRASES.join(' · '));
@@ -223,7 +213,7 @@ describe('the portfolio page', () => {
       });
 
       test('about, skills and experience show their content', async () => {
-        const { page, close } = await visit(browser, server, options);
+        const { page, close } = await visit(suite.browser, suite.server, options);
         const about = page.locator('#about');
         assert.ok(await about.getByRole('heading', { name: 'About Me' }).isVisible());
         await about.getByText('Full Stack Developer').waitFor();
@@ -262,7 +252,7 @@ describe('the portfolio page', () => {
       });
 
       test('nothing overflows sideways, nothing is requested from another host, no errors', async () => {
-        const { page, errors, foreignRequests, close } = await visit(browser, server, options);
+        const { page, errors, foreignRequests, close } = await visit(suite.browser, suite.server, options);
         await scrollThrough(page);
         const width = await page.evaluate(() => document.documentElement.scrollWidth);
         assert.ok(width <= options.viewport.width, `page is ${width} px wide`);
@@ -272,7 +262,7 @@ describe('the portfolio page', () => {
       });
 
       test('images have their size set; only the hero photo loads eagerly', async () => {
-        const { page, close } = await visit(browser, server, options);
+        const { page, close } = await visit(suite.browser, suite.server, options);
         const images = await page.locator('img').evaluateAll((imgs) =>
           imgs.map((img) => ({
             src: img.getAttribute('src'),
@@ -293,7 +283,7 @@ describe('the portfolio page', () => {
       });
 
       test('buttons and icon links are at least 44 px tall', async () => {
-        const { page, close } = await visit(browser, server, options);
+        const { page, close } = await visit(suite.browser, suite.server, options);
         const small = await page.locator('main .btn, main .icon-btn, footer .icon-btn').evaluateAll((els) =>
           els
             .filter((el) => el.getClientRects().length > 0)
@@ -305,7 +295,7 @@ describe('the portfolio page', () => {
       });
 
       test('axe finds no accessibility violations', async () => {
-        const { page, close } = await visit(browser, server, options);
+        const { page, close } = await visit(suite.browser, suite.server, options);
         await scrollThrough(page);
         const results = await new AxeBuilder({ page }).analyze();
         const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);

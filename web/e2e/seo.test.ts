@@ -3,9 +3,9 @@
  * warnings or layout shift with it, and the private routes kept out of search results.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { DESKTOP, PHONE, launchBrowser, openPage, startServer, type RunningServer } from './harness.ts';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { DESKTOP, PHONE, openPage, serverAndBrowser } from './harness.ts';
 
 /** Sums every layout shift from the first paint on (installed before any page script runs). */
 const MEASURE_LAYOUT_SHIFT = `
@@ -26,22 +26,12 @@ async function reactMounted(page: Page): Promise<void> {
 }
 
 describe('the pre-rendered landing page', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const suite = serverAndBrowser();
 
   for (const viewport of [DESKTOP, PHONE]) {
     test(`with JavaScript disabled, / shows every section and working links (${viewport.width} px)`, async () => {
-      const { page, errors, close } = await openPage(browser, server, { javaScriptEnabled: false, viewport });
-      const response = await page.goto(server.url + '/');
+      const { page, errors, close } = await openPage(suite.browser, suite.server, { javaScriptEnabled: false, viewport });
+      const response = await page.goto(suite.server.url + '/');
       assert.equal(response?.status(), 200);
       await page.getByRole('heading', { level: 1 }).first().waitFor();
       const main = page.getByRole('main');
@@ -69,11 +59,11 @@ describe('the pre-rendered landing page', () => {
 
   /** Loads `/` with JavaScript, waits for hydration and returns the layout shift seen meanwhile. */
   async function hydrate(viewport: typeof DESKTOP | typeof PHONE, reducedMotion: 'reduce' | 'no-preference') {
-    const watched = await openPage(browser, server, { viewport, reducedMotion });
+    const watched = await openPage(suite.browser, suite.server, { viewport, reducedMotion });
     const { page, errors } = watched;
     await page.addInitScript(MEASURE_LAYOUT_SHIFT);
-    const served = await (await fetch(server.url + '/')).text();
-    await page.goto(server.url + '/', { waitUntil: 'load' });
+    const served = await (await fetch(suite.server.url + '/')).text();
+    await page.goto(suite.server.url + '/', { waitUntil: 'load' });
     await reactMounted(page);
     // Give effects, lazy images and fonts time to settle, then read the total shift.
     await page.waitForTimeout(1500);
@@ -111,8 +101,8 @@ describe('the pre-rendered landing page', () => {
 
   test('/login and /dashboard render in the browser and are marked noindex', async () => {
     for (const path of ['/login', '/dashboard']) {
-      const { page, errors, close } = await openPage(browser, server);
-      const response = await page.goto(server.url + path);
+      const { page, errors, close } = await openPage(suite.browser, suite.server);
+      const response = await page.goto(suite.server.url + path);
       assert.equal(response?.headers()['x-robots-tag'], 'noindex', path);
       assert.equal(await page.locator('meta[name="robots"]').getAttribute('content'), 'noindex', path);
       await reactMounted(page);
@@ -123,12 +113,12 @@ describe('the pre-rendered landing page', () => {
   });
 
   test('the page head carries the preview tags and the browser finds the icons and manifest', async () => {
-    const { page, errors, close } = await openPage(browser, server);
-    await page.goto(server.url + '/');
+    const { page, errors, close } = await openPage(suite.browser, suite.server);
+    await page.goto(suite.server.url + '/');
     const ogImage = await page.locator('meta[property="og:image"]').getAttribute('content');
-    assert.equal(ogImage, `${server.url}/og-image.png`);
+    assert.equal(ogImage, `${suite.server.url}/og-image.png`);
     const canonical = await page.locator('link[rel="canonical"]').getAttribute('href');
-    assert.equal(canonical, `${server.url}/`);
+    assert.equal(canonical, `${suite.server.url}/`);
     for (const selector of ['link[rel="manifest"]', 'link[rel="apple-touch-icon"]', 'link[rel="icon"][type="image/png"]']) {
       const href = await page.locator(selector).getAttribute('href');
       const status = await page.evaluate(async (url) => (await fetch(url!)).status, href);
