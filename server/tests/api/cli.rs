@@ -55,15 +55,7 @@ fn the_binary_runs_from_any_folder_creates_its_database_logs_requests_and_stops_
         .spawn()
         .unwrap();
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let url = loop {
-        let line = lines
-            .next()
-            .expect("the server prints its address")
-            .unwrap();
-        if let Some(at) = line.find("listening on http://") {
-            break line[at + "listening on ".len()..].trim().to_owned();
-        }
-    };
+    let url = crate::helpers::listening_url(&mut lines);
     assert!(
         workdir.path().join("data/portfolio.db").exists(),
         "SQLite file under ./data/"

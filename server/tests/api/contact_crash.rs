@@ -30,15 +30,7 @@ fn serve(database_url: &str) -> (Child, String) {
         .spawn()
         .unwrap();
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let url = loop {
-        let line = lines
-            .next()
-            .expect("the server prints its address")
-            .unwrap();
-        if let Some(at) = line.find("listening on http://") {
-            break line[at + "listening on ".len()..].trim().to_owned();
-        }
-    };
+    let url = crate::helpers::listening_url(&mut lines);
     std::thread::spawn(move || for _ in lines {});
     (child, url)
 }

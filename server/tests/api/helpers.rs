@@ -111,3 +111,16 @@ impl TestApp {
 pub fn binary() -> &'static str {
     env!("CARGO_BIN_EXE_portfolio")
 }
+
+/// Reads a spawned server's log lines until it says where it listens, and returns that URL.
+pub fn listening_url(lines: &mut impl Iterator<Item = std::io::Result<String>>) -> String {
+    loop {
+        let line = lines
+            .next()
+            .expect("the server prints its address")
+            .expect("a readable log line");
+        if let Some(at) = line.find("listening on http://") {
+            return line[at + "listening on ".len()..].trim().to_owned();
+        }
+    }
+}
