@@ -84,7 +84,8 @@ pub struct Settings {
 /// Where the data lives.
 #[derive(Debug, Clone, Args)]
 pub struct DatabaseSettings {
-    /// Database URL: `sqlite://PATH` (the file and its folder are created when missing).
+    /// Database URL: `sqlite://PATH` (the file and its folder are created when missing) or
+    /// `postgres://USER:PASSWORD@HOST:PORT/DATABASE` (shared by several instances).
     #[arg(
         long = "database-url",
         env = "PORTFOLIO_DATABASE_URL",

@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use portfolio::app::Application;
+use portfolio::cli::db::DbCommand;
 use portfolio::cli::messages::MessagesCommand;
 use portfolio::cli::owner::OwnerCommand;
 use portfolio::config::Settings;
@@ -29,6 +30,9 @@ enum Command {
     /// Work with the stored contact messages.
     #[command(subcommand)]
     Messages(MessagesCommand),
+    /// Move the data between databases.
+    #[command(subcommand)]
+    Db(DbCommand),
 }
 
 fn main() -> ExitCode {
@@ -69,10 +73,9 @@ fn main() -> ExitCode {
     let result = runtime.block_on(async {
         match cli.command {
             Command::Serve(settings) => serve(*settings).await,
-            Command::Owner(command) => portfolio::cli::owner::run(command, &database_url()).await,
-            Command::Messages(command) => {
-                portfolio::cli::messages::run(command, &database_url()).await
-            }
+            Command::Owner(command) => portfolio::cli::owner::run(command).await,
+            Command::Messages(command) => portfolio::cli::messages::run(command).await,
+            Command::Db(command) => portfolio::cli::db::run(command).await,
         }
     });
     match result {
@@ -82,12 +85,6 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-/// The database for maintenance commands: `PORTFOLIO_DATABASE_URL`, or the default `serve` uses.
-fn database_url() -> String {
-    std::env::var("PORTFOLIO_DATABASE_URL")
-        .unwrap_or_else(|_| "sqlite://data/portfolio.db".to_owned())
 }
 
 async fn serve(settings: Settings) -> anyhow::Result<()> {

@@ -11,7 +11,6 @@ use secrecy::ExposeSecret;
 
 use crate::config::Settings;
 use crate::state::AppState;
-use crate::store;
 
 pub use session::Owner;
 
@@ -55,10 +54,10 @@ pub fn check_email(email: &str) -> Result<(), &'static str> {
 
 /// At start-up: creates the owner from the environment when none exists, or says how to.
 pub async fn bootstrap(state: &AppState) -> anyhow::Result<()> {
-    let salt = store::sessions::secret(&state.db, "client_salt").await?;
+    let salt = state.db.secret("client_salt").await?;
     let _ = state.auth.client_salt.set(salt);
 
-    if store::owner::exists(&state.db).await? {
+    if state.db.owner_exists().await? {
         password::warm_up().await;
         return Ok(());
     }
@@ -72,7 +71,9 @@ pub async fn bootstrap(state: &AppState) -> anyhow::Result<()> {
                 anyhow::bail!("PORTFOLIO_OWNER_PASSWORD {problem}");
             }
             let hash = password::hash(secret.clone()).await?;
-            if store::owner::insert_if_none(&state.db, email.trim(), &hash, now_ms())
+            if state
+                .db
+                .insert_owner_if_none(email.trim(), &hash, now_ms())
                 .await
                 .context("Failed to create the owner from the environment")?
             {

@@ -13,8 +13,7 @@ use sha2::{Digest, Sha256};
 use crate::config::Settings;
 use crate::error::ApiError;
 use crate::state::AppState;
-use crate::store::sessions as store;
-use crate::store::Db;
+use crate::store::{Db, NewSession};
 
 use super::now_ms;
 
@@ -109,18 +108,17 @@ pub fn token_from(jar: &CookieJar, settings: &Settings) -> Option<String> {
 /// Starts a session for the owner; returns its token.
 pub async fn start(db: &Db, settings: &Settings, owner_id: i64) -> anyhow::Result<String> {
     let now = now_ms();
-    store::delete_expired(db, now).await?;
+    db.delete_expired_sessions(now).await?;
     let token = new_token();
     let idle = millis(settings.session_idle());
     let absolute = now + millis(settings.session_absolute());
-    store::insert(
-        db,
-        &token_hash(&token),
+    db.insert_session(&NewSession {
+        token_hash: &token_hash(&token),
         owner_id,
         now,
-        (now + idle).min(absolute),
-        absolute,
-    )
+        idle_expires_at: (now + idle).min(absolute),
+        absolute_expires_at: absolute,
+    })
     .await?;
     Ok(token)
 }
@@ -151,12 +149,17 @@ where
         let token = token_from(&jar, &state.settings).ok_or(ApiError::Unauthorized)?;
         let hash = token_hash(&token);
         let now = now_ms();
-        let session = store::find_valid(&state.db, &hash, now)
+        let session = state
+            .db
+            .find_valid_session(&hash, now)
             .await?
             .ok_or(ApiError::Unauthorized)?;
         if now - session.last_seen_at >= TOUCH_EVERY_MS {
             let idle = now + millis(state.settings.session_idle());
-            store::touch(&state.db, &hash, now, idle.min(session.absolute_expires_at)).await?;
+            state
+                .db
+                .touch_session(&hash, now, idle.min(session.absolute_expires_at))
+                .await?;
         }
         Ok(Self {
             id: session.owner_id,

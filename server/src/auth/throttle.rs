@@ -5,7 +5,6 @@
 
 use sha2::{Digest, Sha256};
 
-use crate::store::sessions::{self as store, FailureRow};
 use crate::store::Db;
 
 /// Failures allowed before the first lock.
@@ -36,7 +35,8 @@ pub fn client_key(salt: &[u8], ip: std::net::IpAddr) -> String {
 
 /// Milliseconds until the key may try again, if it is locked now.
 pub async fn locked_for(db: &Db, key: &str, now: i64) -> anyhow::Result<Option<i64>> {
-    Ok(store::failures(db, key)
+    Ok(db
+        .sign_in_failures(key)
         .await?
         .filter(|row| row.locked_until > now)
         .map(|row| row.locked_until - now))
@@ -53,22 +53,15 @@ pub fn lock_after(failures: i64) -> i64 {
         .min(MAX_LOCK_MS)
 }
 
-pub async fn record_failure(db: &Db, key: &str, now: i64) -> anyhow::Result<()> {
-    let previous = store::failures(db, key)
-        .await?
-        .filter(|row| now - row.last_failure_at < FORGET_AFTER_MS)
-        .map_or(0, |row| row.failures);
-    let failures = previous + 1;
-    store::save_failures(
-        db,
-        key,
-        FailureRow {
-            failures,
-            last_failure_at: now,
-            locked_until: now + lock_after(failures),
-        },
-    )
-    .await
+/// Counts one failure for the key (incremented in the database, so parallel failures each
+/// count, on every instance) and locks the key when the count calls for it.
+pub async fn record_failure(db: &Db, key: &str, now: i64) -> anyhow::Result<i64> {
+    let failures = db.add_sign_in_failure(key, now, FORGET_AFTER_MS).await?;
+    let lock = lock_after(failures);
+    if lock > 0 {
+        db.lock_sign_in(key, now + lock).await?;
+    }
+    Ok(failures)
 }
 
 #[cfg(test)]

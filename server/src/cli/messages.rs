@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::Subcommand;
 
+use crate::config::DatabaseSettings;
 use crate::contact::export::{export_all, Format};
 
 #[derive(Debug, Subcommand)]
@@ -18,13 +19,19 @@ pub enum MessagesCommand {
         /// Write to this file instead of standard output.
         #[arg(long, short, value_name = "FILE")]
         output: Option<PathBuf>,
+        #[command(flatten)]
+        database: DatabaseSettings,
     },
 }
 
-pub async fn run(command: MessagesCommand, database_url: &str) -> anyhow::Result<()> {
+pub async fn run(command: MessagesCommand) -> anyhow::Result<()> {
     match command {
-        MessagesCommand::Export { format, output } => {
-            let db = crate::store::connect(database_url).await?;
+        MessagesCommand::Export {
+            format,
+            output,
+            database,
+        } => {
+            let db = crate::store::connect(&database.url).await?;
             let bytes = export_all(&db, format).await;
             db.close().await;
             let bytes = bytes?;

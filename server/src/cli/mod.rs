@@ -1,4 +1,5 @@
 //! The owner's maintenance commands, beside `serve`.
 
+pub mod db;
 pub mod messages;
 pub mod owner;

@@ -7,6 +7,7 @@ use clap::Subcommand;
 use secrecy::{ExposeSecret, SecretString};
 
 use crate::auth::{check_email, now_ms, password};
+use crate::config::DatabaseSettings;
 use crate::store;
 
 #[derive(Debug, Subcommand)]
@@ -18,12 +19,14 @@ pub enum OwnerCommand {
         /// The e-mail the owner signs in with.
         #[arg(long, value_name = "EMAIL")]
         email: String,
+        #[command(flatten)]
+        database: DatabaseSettings,
     },
 }
 
-pub async fn run(command: OwnerCommand, database_url: &str) -> anyhow::Result<()> {
+pub async fn run(command: OwnerCommand) -> anyhow::Result<()> {
     match command {
-        OwnerCommand::Set { email } => set(&email, database_url).await,
+        OwnerCommand::Set { email, database } => set(&email, &database.url).await,
     }
 }
 
@@ -41,10 +44,10 @@ async fn set(email: &str, database_url: &str) -> anyhow::Result<()> {
 
     let db = store::connect(database_url).await?;
     let hash = password::hash(secret).await?;
-    let id = store::owner::upsert(&db, email, &hash, now_ms()).await?;
+    let id = db.upsert_owner(email, &hash, now_ms()).await?;
     // The owner is never locked out: setting the password ends every session and lifts every lock.
-    let ended = store::sessions::delete_all_for_owner(&db, id, None).await?;
-    store::sessions::clear_all_failures(&db).await?;
+    let ended = db.delete_owner_sessions(id, None).await?;
+    db.clear_all_sign_in_failures().await?;
     db.close().await;
     println!(
         "The owner is now {email}; sign in at /login. {ended} existing session{} signed out.",

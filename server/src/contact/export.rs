@@ -7,8 +7,7 @@ use anyhow::Context;
 use chrono::SecondsFormat;
 use serde::Serialize;
 
-use crate::store::contact::{messages_for_export, ExportRow};
-use crate::store::Db;
+use crate::store::{Db, ExportRow};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -60,7 +59,7 @@ fn document(row: &ExportRow) -> Document<'_> {
 
 /// Every message in the chosen format. Used by `portfolio messages export` and the inbox's export.
 pub async fn export_all(db: &Db, format: Format) -> anyhow::Result<Vec<u8>> {
-    let rows = messages_for_export(db).await?;
+    let rows = db.messages_for_export().await?;
     match format {
         Format::Json => to_json(&rows),
         Format::Csv => to_csv(&rows),

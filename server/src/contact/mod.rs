@@ -16,8 +16,6 @@ use crate::state::AppState;
 /// In-memory state of the contact feature, shared by all requests.
 #[derive(Debug)]
 pub struct ContactState {
-    /// Per-client limits on submissions, keyed by address, kept only in memory.
-    pub rate_limit: rate_limit::SubmissionLimiter,
     /// Wakes the outbox worker after a notification is committed.
     pub outbox_wake: Notify,
     /// Whether owner notifications are configured; without them no outbox rows are written,
@@ -31,7 +29,6 @@ impl ContactState {
         Self {
             notifications_on: settings.mail.smtp_url.is_some()
                 && settings.mail.notify_email.is_some(),
-            rate_limit: rate_limit::SubmissionLimiter::new(),
             outbox_wake: Notify::new(),
             worker: Mutex::new(None),
         }

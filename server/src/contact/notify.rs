@@ -14,8 +14,7 @@ use secrecy::ExposeSecret;
 
 use super::ContactState;
 use crate::config::MailSettings;
-use crate::store::contact::{self as store, PendingNotification};
-use crate::store::Db;
+use crate::store::{Db, PendingNotification};
 
 /// The first retry waits this long; each later one twice as long as the one before...
 const FIRST_RETRY: Duration = Duration::from_secs(1);
@@ -23,8 +22,11 @@ const FIRST_RETRY: Duration = Duration::from_secs(1);
 const MAX_RETRY: Duration = Duration::from_secs(60 * 60);
 /// The outbox is also checked this often, whatever wakes the worker.
 const POLL: Duration = Duration::from_secs(30);
-/// Rows sent per pass.
-const BATCH: i64 = 20;
+/// Rows taken per pass...
+const BATCH: i64 = 5;
+/// ...and leased for this long, longer than sending them can take (the SMTP client gives up on
+/// each after 20 s). No other instance sends them meanwhile; if this one dies, they fall due again.
+const LEASE: Duration = Duration::from_secs(3 * 60);
 /// The longest error text kept in `last_error`.
 const MAX_ERROR_CHARS: usize = 500;
 
@@ -183,14 +185,17 @@ fn now_ms() -> i64 {
 /// Sends every due notification once; returns how long until the next one falls due.
 async fn deliver_due(db: &Db, mailer: &Mailer) -> anyhow::Result<Option<Duration>> {
     loop {
-        let due = store::due_notifications(db, now_ms(), BATCH).await?;
+        let now = now_ms();
+        let lease_until = now.saturating_add(i64::try_from(LEASE.as_millis()).unwrap_or(i64::MAX));
+        let due = db.claim_due_notifications(now, lease_until, BATCH).await?;
         if due.is_empty() {
             break;
         }
         for pending in &due {
             match mailer.send(pending).await {
                 Ok(()) => {
-                    store::mark_notification_sent(db, pending.outbox_id, now_ms()).await?;
+                    db.mark_notification_sent(pending.outbox_id, now_ms())
+                        .await?;
                     tracing::info!(message_id = pending.message_id, "notification sent");
                 }
                 Err(error) => {
@@ -199,13 +204,14 @@ async fn deliver_due(db: &Db, mailer: &Mailer) -> anyhow::Result<Option<Duration
                     let text: String = format!("{error:#}").chars().take(MAX_ERROR_CHARS).collect();
                     let next = now_ms()
                         .saturating_add(i64::try_from(wait.as_millis()).unwrap_or(i64::MAX));
-                    store::mark_notification_failed(db, pending.outbox_id, next, &text).await?;
+                    db.mark_notification_failed(pending.outbox_id, next, &text)
+                        .await?;
                     tracing::warn!(message_id = pending.message_id, attempts, retry_in = ?wait, error = %text, "notification not sent; will retry");
                 }
             }
         }
     }
-    let next = store::next_notification_due(db).await?;
+    let next = db.next_notification_due().await?;
     Ok(next.map(|at| Duration::from_millis(u64::try_from(at - now_ms()).unwrap_or(0))))
 }
 

@@ -1,60 +1,85 @@
-//! Per-client submission limits (5 a minute, 20 an hour), in memory only: no address is stored.
+//! Per-client submission limits (5 a minute, 20 an hour). The client is a salted hash of its
+//! address, so no address is kept. Where the counts live is the store's choice (see
+//! `Store::take_submission_slot`): this in-memory limiter serves a single instance.
 
-use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::time::Duration;
 
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
+/// At most `max` submissions per `window`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RateLimit {
+    pub window: Duration,
+    pub max: u32,
+}
+
+/// The contact form's limits, the longest window first: a request the hourly limit refuses
+/// does not also spend a minute's allowance.
+pub const SUBMISSION_LIMITS: [RateLimit; 2] = [
+    RateLimit {
+        window: Duration::from_secs(60 * 60),
+        max: 20,
+    },
+    RateLimit {
+        window: Duration::from_secs(60),
+        max: 5,
+    },
+];
+
 /// Above this many tracked clients, forget the ones whose limits have fully recovered.
 const PRUNE_ABOVE: usize = 10_000;
 
 pub struct SubmissionLimiter {
-    per_minute: DefaultKeyedRateLimiter<IpAddr>,
-    per_hour: DefaultKeyedRateLimiter<IpAddr>,
+    limiters: Vec<DefaultKeyedRateLimiter<String>>,
     clock: DefaultClock,
 }
 
 impl std::fmt::Debug for SubmissionLimiter {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SubmissionLimiter")
-            .field("clients", &self.per_hour.len())
+            .field(
+                "clients",
+                &self.limiters.first().map_or(0, RateLimiter::len),
+            )
             .finish()
     }
 }
 
-impl Default for SubmissionLimiter {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl SubmissionLimiter {
-    pub fn new() -> Self {
-        let five = NonZeroU32::new(5).expect("non-zero");
-        let twenty = NonZeroU32::new(20).expect("non-zero");
+    pub fn new(limits: &[RateLimit]) -> Self {
+        let limiters = limits
+            .iter()
+            .map(|limit| {
+                let max = NonZeroU32::new(limit.max.max(1)).expect("non-zero");
+                let quota = Quota::with_period(limit.window / max.get())
+                    .expect("a non-zero window")
+                    .allow_burst(max);
+                RateLimiter::keyed(quota)
+            })
+            .collect();
         Self {
-            per_minute: RateLimiter::keyed(Quota::per_minute(five)),
-            per_hour: RateLimiter::keyed(Quota::per_hour(twenty)),
+            limiters,
             clock: DefaultClock::default(),
         }
     }
 
     /// Counts one submission from `client`; when over a limit, how long until the next is allowed.
-    pub fn check(&self, client: IpAddr) -> Result<(), Duration> {
-        if self.per_hour.len() > PRUNE_ABOVE {
-            self.per_minute.retain_recent();
-            self.per_hour.retain_recent();
+    pub fn check(&self, client: &str) -> Result<(), Duration> {
+        if self.limiters.first().map_or(0, RateLimiter::len) > PRUNE_ABOVE {
+            for limiter in &self.limiters {
+                limiter.retain_recent();
+            }
         }
         let now = self.clock.now();
-        // The hourly limit first, so a request it refuses does not also spend a minute's allowance.
-        self.per_hour
-            .check_key(&client)
-            .map_err(|not_until| not_until.wait_time_from(now))?;
-        self.per_minute
-            .check_key(&client)
-            .map_err(|not_until| not_until.wait_time_from(now))
+        let client = client.to_owned();
+        for limiter in &self.limiters {
+            limiter
+                .check_key(&client)
+                .map_err(|not_until| not_until.wait_time_from(now))?;
+        }
+        Ok(())
     }
 }
 
@@ -64,16 +89,15 @@ mod tests {
 
     #[test]
     fn the_sixth_submission_in_a_minute_waits_and_others_are_unaffected() {
-        let limiter = SubmissionLimiter::new();
-        let me: IpAddr = [192, 0, 2, 1].into();
+        let limiter = SubmissionLimiter::new(&SUBMISSION_LIMITS);
         for _ in 0..5 {
-            assert!(limiter.check(me).is_ok());
+            assert!(limiter.check("me").is_ok());
         }
-        let wait = limiter.check(me).unwrap_err();
+        let wait = limiter.check("me").unwrap_err();
         assert!(
             wait > Duration::ZERO && wait <= Duration::from_secs(60),
             "{wait:?}"
         );
-        assert!(limiter.check([192, 0, 2, 2].into()).is_ok());
+        assert!(limiter.check("someone else").is_ok());
     }
 }

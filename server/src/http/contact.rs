@@ -13,7 +13,7 @@ use crate::error::{ApiError, ErrorBody, Result};
 use crate::http::client_ip::ClientIp;
 use crate::http::json::ApiJson;
 use crate::state::AppState;
-use crate::store::contact::{insert_message, NewMessage};
+use crate::store::NewMessage;
 
 /// The longest User-Agent kept with a message, in characters.
 const MAX_USER_AGENT_CHARS: usize = 512;
@@ -88,7 +88,13 @@ async fn send_message(
     )
     .map_err(ApiError::Validation)?;
 
-    if let Err(wait) = state.contact.rate_limit.check(client) {
+    let client_key = crate::auth::throttle::client_key(state.auth.client_salt(), client);
+    let now = chrono::Utc::now();
+    if let Some(wait) = state
+        .db
+        .take_submission_slot(&client_key, now.timestamp_millis())
+        .await?
+    {
         let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
         return Err(ApiError::TooManyRequests {
             retry_after_secs: secs.max(1),
@@ -104,19 +110,17 @@ async fn send_message(
         .get(header::USER_AGENT)
         .and_then(|v| v.to_str().ok())
         .map(|ua| ua.chars().take(MAX_USER_AGENT_CHARS).collect());
-    let now = chrono::Utc::now();
     let created_at = now.timestamp_millis();
-    let id = insert_message(
-        &state.db,
-        &NewMessage {
+    let id = state
+        .db
+        .insert_message(&NewMessage {
             form: &form,
             spam_reason,
             user_agent: user_agent.as_deref(),
             created_at,
             notify: state.contact.notifications_on,
-        },
-    )
-    .await?;
+        })
+        .await?;
     if let Some(reason) = spam_reason {
         tracing::info!(id, reason, "contact message stored as spam");
     } else if state.contact.notifications_on {

@@ -12,10 +12,10 @@ pub fn router() -> Router<AppState> {
 }
 
 async fn healthz(State(state): State<AppState>) -> (StatusCode, &'static str) {
-    match sqlx::query("SELECT 1").execute(&state.db).await {
+    match state.db.ping().await {
         Ok(_) => (StatusCode::OK, "ok"),
         Err(error) => {
-            tracing::error!(%error, "health check cannot reach the database");
+            tracing::error!(error = %format!("{error:#}"), "health check cannot reach the database");
             (StatusCode::SERVICE_UNAVAILABLE, "database unavailable")
         }
     }

@@ -14,7 +14,7 @@ use crate::contact::export::{export_all, Format};
 use crate::error::{ApiError, ErrorBody};
 use crate::http::json::ApiJson;
 use crate::state::AppState;
-use crate::store::inbox::{self as store, Cursor, Folder, MessageRow};
+use crate::store::{Cursor, Folder, MessageChange, MessageRow};
 
 pub const DEFAULT_PAGE: i64 = 50;
 pub const MAX_PAGE: i64 = 100;
@@ -185,7 +185,10 @@ async fn list(
         ));
     }
 
-    let mut rows = store::list(&state.db, folder, search, cursor, limit).await?;
+    let mut rows = state
+        .db
+        .list_messages(folder, search, cursor, limit)
+        .await?;
     let next_cursor = if rows.len() as i64 > limit {
         rows.truncate(limit as usize);
         rows.last()
@@ -196,7 +199,7 @@ async fn list(
     Ok(ApiJson(MessagePage {
         messages: rows.into_iter().map(MessageSummary::from).collect(),
         next_cursor,
-        unread: store::unread_count(&state.db).await?,
+        unread: state.db.unread_count().await?,
     }))
 }
 
@@ -252,12 +255,15 @@ async fn change_and_fetch(
     is_spam: Option<bool>,
     deleted_at: Option<Option<i64>>,
 ) -> Result<ApiJson<Message>, ApiError> {
-    if !store::update(&state.db, id, is_read, is_spam, deleted_at).await? {
+    let change = MessageChange {
+        is_read,
+        is_spam,
+        deleted_at,
+    };
+    if !state.db.update_message(id, change).await? {
         return Err(ApiError::NotFound);
     }
-    let row = store::find(&state.db, id)
-        .await?
-        .ok_or(ApiError::NotFound)?;
+    let row = state.db.find_message(id).await?.ok_or(ApiError::NotFound)?;
     Ok(ApiJson(row.into()))
 }
 
@@ -274,7 +280,7 @@ async fn delete(
     _owner: Owner,
     Path(id): Path<i64>,
 ) -> Result<StatusCode, ApiError> {
-    if store::delete(&state.db, id).await? {
+    if state.db.delete_message(id).await? {
         tracing::info!(id, "the owner deleted a message");
         Ok(StatusCode::NO_CONTENT)
     } else {

@@ -17,7 +17,6 @@ use crate::error::{ApiError, ErrorBody, ErrorDetail};
 use crate::http::client_ip::ClientIp;
 use crate::http::json::ApiJson;
 use crate::state::AppState;
-use crate::store;
 
 /// The one answer to every failed sign-in, whatever was wrong.
 const SIGN_IN_FAILED: &str = "The email or password is incorrect.";
@@ -116,7 +115,7 @@ async fn sign_in(
         });
     }
 
-    let owner = store::owner::find_by_email(db, form.email.trim()).await?;
+    let owner = db.find_owner_by_email(form.email.trim()).await?;
     let stored = owner.as_ref().map(|o| o.password_hash.clone());
     let valid = password::verify(form.password, stored).await?;
     let owner = match owner {
@@ -129,10 +128,10 @@ async fn sign_in(
         }
     };
 
-    store::sessions::clear_failures(db, &[&account, &client]).await?;
+    db.clear_sign_in_failures(&[&account, &client]).await?;
     // Rotation: whatever session the browser had is ended, and a new one begins.
     if let Some(old) = session::token_from(&jar, &state.settings) {
-        store::sessions::delete(db, &session::token_hash(&old)).await?;
+        db.delete_session(&session::token_hash(&old)).await?;
     }
     let token = session::start(db, &state.settings, owner.id).await?;
     tracing::info!("the owner signed in");
@@ -169,7 +168,10 @@ fn human_wait(secs: u64) -> String {
     responses((status = 204, description = "Signed out (also when there was no session)")))]
 async fn sign_out(State(state): State<AppState>, jar: CookieJar) -> Result<Response, ApiError> {
     if let Some(token) = session::token_from(&jar, &state.settings) {
-        store::sessions::delete(&state.db, &session::token_hash(&token)).await?;
+        state
+            .db
+            .delete_session(&session::token_hash(&token))
+            .await?;
     }
     Ok((
         StatusCode::NO_CONTENT,
@@ -188,7 +190,7 @@ async fn sign_out_everywhere(
     State(state): State<AppState>,
     owner: Owner,
 ) -> Result<Response, ApiError> {
-    let ended = store::sessions::delete_all_for_owner(&state.db, owner.id, None).await?;
+    let ended = state.db.delete_owner_sessions(owner.id, None).await?;
     tracing::info!(ended, "the owner signed out everywhere");
     Ok((
         StatusCode::NO_CONTENT,
@@ -217,16 +219,17 @@ async fn change_password(
         return Err(ApiError::field("newPassword", problem));
     }
     let db = &state.db;
-    let row = store::owner::find_by_id(db, owner.id)
+    let row = db
+        .find_owner_by_id(owner.id)
         .await?
         .ok_or(ApiError::Unauthorized)?;
     if !password::verify(form.current_password, Some(row.password_hash)).await? {
         return Err(ApiError::field("currentPassword", "is not correct"));
     }
     let hash = password::hash(form.new_password).await?;
-    store::owner::set_password(db, owner.id, &hash, now_ms()).await?;
+    db.set_owner_password(owner.id, &hash, now_ms()).await?;
     // Every session ends, this one included; this browser gets a fresh one.
-    store::sessions::delete_all_for_owner(db, owner.id, None).await?;
+    db.delete_owner_sessions(owner.id, None).await?;
     let token = session::start(db, &state.settings, owner.id).await?;
     tracing::info!("the owner changed the password");
     Ok((

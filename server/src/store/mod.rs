@@ -1,59 +1,210 @@
-//! All SQL lives below here: the connection pool, the embedded migrations, and small named queries.
+//! Storage: what the application needs from a database, said once in the [`Store`] trait, and one
+//! module per engine that does it ([`sqlite`], [`postgres`]). The rest of the server holds a
+//! [`Db`] (a shared `dyn Store`) and never names an engine; the URL alone picks one.
+//!
+//! Every method is a small named query (or a few, in one transaction). Times are Unix
+//! milliseconds, UTC, from the server's clock, stored as 64-bit integers on both engines.
 
-pub mod inbox;
-pub mod owner;
-pub mod sessions;
+pub mod copy;
+mod model;
+pub mod postgres;
+pub mod sqlite;
+mod url;
 
-use std::path::Path;
-use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
-use anyhow::Context;
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::SqlitePool;
+use async_trait::async_trait;
 
-pub mod contact;
+pub use model::*;
+pub use url::{DatabaseUrl, Engine};
 
-pub type Db = SqlitePool;
+/// The store every part of the server shares.
+pub type Db = Arc<dyn Store>;
 
-/// Opens (creating when missing) the SQLite database and applies the embedded migrations.
-///
-/// WAL with `synchronous = FULL`: a committed transaction survives a crash of the process
-/// and of the machine, which is what lets a 201 promise that a message is stored.
+/// Opens the database the URL names (creating a SQLite file and its folder when missing) and
+/// applies that engine's embedded migrations. Errors name the `database-url` setting and never
+/// show a password.
 pub async fn connect(url: &str) -> anyhow::Result<Db> {
-    let options = SqliteConnectOptions::from_str(url)
-        .with_context(|| {
-            format!(
-                "database-url: {url:?} is not a valid SQLite URL (try sqlite://data/portfolio.db)"
-            )
-        })?
-        .create_if_missing(true)
-        .journal_mode(SqliteJournalMode::Wal)
-        .synchronous(SqliteSynchronous::Full)
-        .foreign_keys(true)
-        .busy_timeout(Duration::from_secs(5));
+    let url = DatabaseUrl::parse(url)?;
+    Ok(match url.engine() {
+        Engine::Sqlite => Arc::new(sqlite::SqliteStore::connect(&url).await?),
+        Engine::Postgres => Arc::new(postgres::PgStore::connect(&url).await?),
+    })
+}
 
-    let filename = options.get_filename().to_path_buf();
-    if filename.as_path() != Path::new(":memory:") {
-        if let Some(parent) = filename.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent).with_context(|| {
-                format!(
-                    "database-url: cannot create the folder {}",
-                    parent.display()
-                )
-            })?;
-        }
-    }
+/// What the application needs from storage.
+#[async_trait]
+pub trait Store: Send + Sync + 'static {
+    /// `sqlite` or `postgres`, for logs and messages.
+    fn engine(&self) -> Engine;
 
-    let pool = SqlitePoolOptions::new()
-        .max_connections(8)
-        .connect_with(options)
-        .await
-        .with_context(|| format!("database-url: cannot open {}", filename.display()))?;
+    /// Answers when the database does.
+    async fn ping(&self) -> anyhow::Result<()>;
 
-    sqlx::migrate!("./migrations")
-        .run(&pool)
-        .await
-        .context("Failed to apply the database migrations")?;
-    Ok(pool)
+    /// Waits for open work and closes every connection.
+    async fn close(&self);
+
+    /// Whether [`Store::close`] has run.
+    fn is_closed(&self) -> bool;
+
+    // --- Contact messages and the notification outbox ---
+
+    /// Stores a message and, when asked and unless it is spam, its notification in the outbox, in
+    /// one transaction. Returns the new message's id once the transaction is committed (on disk).
+    async fn insert_message(&self, new: &NewMessage<'_>) -> anyhow::Result<i64>;
+
+    /// Every message that is neither spam nor deleted, oldest first.
+    async fn messages_for_export(&self) -> anyhow::Result<Vec<ExportRow>>;
+
+    /// Takes up to `limit` notifications due at `now` for this sender alone, oldest due first: each
+    /// is leased until `lease_until` (pushed out of `due`), so no other instance sends it, and a
+    /// sender that dies holding it leaves it to be taken over when the lease ends.
+    async fn claim_due_notifications(
+        &self,
+        now: i64,
+        lease_until: i64,
+        limit: i64,
+    ) -> anyhow::Result<Vec<PendingNotification>>;
+
+    /// When the next unsent notification falls due, if any is waiting.
+    async fn next_notification_due(&self) -> anyhow::Result<Option<i64>>;
+
+    async fn mark_notification_sent(&self, outbox_id: i64, now: i64) -> anyhow::Result<()>;
+
+    async fn mark_notification_failed(
+        &self,
+        outbox_id: i64,
+        next_attempt_at: i64,
+        error: &str,
+    ) -> anyhow::Result<()>;
+
+    /// Counts one contact submission from a client (a salted hash of its address) against the
+    /// limits; when over one, how long until the next submission is allowed. Counted where every
+    /// instance on this database sees it: in memory for SQLite (one instance), in a table for
+    /// PostgreSQL.
+    async fn take_submission_slot(
+        &self,
+        client_key: &str,
+        now: i64,
+    ) -> anyhow::Result<Option<Duration>>;
+
+    // --- The owner's inbox ---
+
+    /// One page of a folder, newest first; `limit + 1` rows are read so the caller knows whether
+    /// another page follows. `search` matches any of name, e-mail, subject and message, ignoring
+    /// case for every letter.
+    async fn list_messages(
+        &self,
+        folder: Folder,
+        search: Option<&str>,
+        cursor: Option<Cursor>,
+        limit: i64,
+    ) -> anyhow::Result<Vec<MessageRow>>;
+
+    /// Unread messages in the inbox folder.
+    async fn unread_count(&self) -> anyhow::Result<i64>;
+
+    async fn find_message(&self, id: i64) -> anyhow::Result<Option<MessageRow>>;
+
+    /// Changes what is given; returns whether the message exists.
+    async fn update_message(&self, id: i64, change: MessageChange) -> anyhow::Result<bool>;
+
+    /// Deletes the message for good; returns whether it existed.
+    async fn delete_message(&self, id: i64) -> anyhow::Result<bool>;
+
+    // --- The owner account ---
+
+    async fn owner_exists(&self) -> anyhow::Result<bool>;
+
+    /// The owner, found by e-mail ignoring case.
+    async fn find_owner_by_email(&self, email: &str) -> anyhow::Result<Option<OwnerRow>>;
+
+    async fn find_owner_by_id(&self, id: i64) -> anyhow::Result<Option<OwnerRow>>;
+
+    /// Creates the owner, or replaces the owner's e-mail and password. Returns the owner's id.
+    async fn upsert_owner(&self, email: &str, password_hash: &str, now: i64)
+        -> anyhow::Result<i64>;
+
+    /// Creates the owner only when there is none; true when it did.
+    async fn insert_owner_if_none(
+        &self,
+        email: &str,
+        password_hash: &str,
+        now: i64,
+    ) -> anyhow::Result<bool>;
+
+    async fn set_owner_password(
+        &self,
+        id: i64,
+        password_hash: &str,
+        now: i64,
+    ) -> anyhow::Result<()>;
+
+    // --- Sessions (stored by the hash of their token) ---
+
+    async fn insert_session(&self, session: &NewSession<'_>) -> anyhow::Result<()>;
+
+    /// The session with this token hash, with its owner, if it has expired in neither way.
+    async fn find_valid_session(
+        &self,
+        token_hash: &str,
+        now: i64,
+    ) -> anyhow::Result<Option<SessionRow>>;
+
+    /// Pushes the idle expiry forward (never past the absolute one).
+    async fn touch_session(
+        &self,
+        token_hash: &str,
+        now: i64,
+        idle_expires_at: i64,
+    ) -> anyhow::Result<()>;
+
+    async fn delete_session(&self, token_hash: &str) -> anyhow::Result<()>;
+
+    /// Deletes every session of the owner but `keep` (when given); returns how many.
+    async fn delete_owner_sessions(&self, owner_id: i64, keep: Option<&str>)
+        -> anyhow::Result<u64>;
+
+    async fn delete_expired_sessions(&self, now: i64) -> anyhow::Result<()>;
+
+    // --- The sign-in throttle's counters ---
+
+    async fn sign_in_failures(&self, key: &str) -> anyhow::Result<Option<FailureRow>>;
+
+    /// Adds one failure to the key in one statement (starting again from one when the last
+    /// failure is `forget_after_ms` old) and returns the new count. Parallel calls each count.
+    async fn add_sign_in_failure(
+        &self,
+        key: &str,
+        now: i64,
+        forget_after_ms: i64,
+    ) -> anyhow::Result<i64>;
+
+    /// Locks the key until `locked_until`, unless it is already locked for longer.
+    async fn lock_sign_in(&self, key: &str, locked_until: i64) -> anyhow::Result<()>;
+
+    async fn clear_sign_in_failures(&self, keys: &[&str]) -> anyhow::Result<()>;
+
+    async fn clear_all_sign_in_failures(&self) -> anyhow::Result<()>;
+
+    // --- The server's own secrets ---
+
+    /// The named secret, made from 32 random bytes the first time any instance asks for it.
+    async fn secret(&self, name: &str) -> anyhow::Result<Vec<u8>>;
+
+    // --- Moving data between stores (see [`copy`]) ---
+
+    /// The tables of this store's schema, migrations' bookkeeping left out, sorted.
+    async fn tables(&self) -> anyhow::Result<Vec<String>>;
+
+    /// Whether no table that `db copy` fills holds a row.
+    async fn is_empty(&self) -> anyhow::Result<bool>;
+
+    /// Reads every row that `db copy` moves.
+    async fn dump(&self) -> anyhow::Result<Dump>;
+
+    /// Writes the rows in one transaction, keeping their ids, so that ids made afterwards
+    /// continue after the highest; with `replace`, first empties every table `db copy` fills.
+    async fn load(&self, dump: &Dump, replace: bool) -> anyhow::Result<()>;
 }

@@ -46,15 +46,21 @@ pub struct StoredMessage {
     pub user_agent: Option<String>,
 }
 
-pub async fn stored(db: &portfolio::store::Db, id: i64) -> StoredMessage {
-    sqlx::query_as("SELECT * FROM contact_messages WHERE id = ?")
-        .bind(id)
-        .fetch_one(db)
-        .await
-        .expect("the message is stored")
+pub async fn stored(db: &sqlx::AnyPool, id: i64) -> StoredMessage {
+    sqlx::query_as(
+        "SELECT id, name, email, subject, message, form_name, created_at, \
+                CASE WHEN is_read THEN 1 ELSE 0 END AS is_read, \
+                CASE WHEN is_spam THEN 1 ELSE 0 END AS is_spam, \
+                spam_reason, deleted_at, user_agent \
+         FROM contact_messages WHERE id = $1",
+    )
+    .bind(id)
+    .fetch_one(db)
+    .await
+    .expect("the message is stored")
 }
 
-pub async fn count(db: &portfolio::store::Db, table: &str) -> i64 {
+pub async fn count(db: &sqlx::AnyPool, table: &str) -> i64 {
     sqlx::query_scalar(&format!("SELECT COUNT(*) FROM {table}"))
         .fetch_one(db)
         .await
@@ -103,7 +109,7 @@ async fn a_valid_message_is_stored_with_every_field_and_a_server_set_time() {
         .expect("createdAt is RFC 3339");
     assert_eq!(created_at.offset().local_minus_utc(), 0, "createdAt is UTC");
 
-    let row = stored(&app.db, id).await;
+    let row = stored(&app.sql, id).await;
     assert_eq!(row.id, id);
     assert_eq!(row.name, "Ada Lovelace");
     assert_eq!(row.email, "ada@example.com");
@@ -121,7 +127,7 @@ async fn a_valid_message_is_stored_with_every_field_and_a_server_set_time() {
         Some("Mozilla/5.0 (test) Firefox/140.0")
     );
     // Notifications are off without SMTP settings: nothing is queued.
-    assert_eq!(count(&app.db, "notification_outbox").await, 0);
+    assert_eq!(count(&app.sql, "notification_outbox").await, 0);
     app.shutdown().await;
 }
 
@@ -130,7 +136,7 @@ async fn a_client_supplied_created_at_is_rejected_as_unknown() {
     let app = spawn_app().await;
     let response = post_contact(&app, &form_with("createdAt", json!("1999-01-01T00:00:00Z"))).await;
     assert_rejected(response, &["createdAt"]).await;
-    assert_eq!(count(&app.db, "contact_messages").await, 0);
+    assert_eq!(count(&app.sql, "contact_messages").await, 0);
 }
 
 #[tokio::test]
@@ -147,7 +153,7 @@ async fn a_very_long_user_agent_is_cut_to_512_characters() {
     let id = response.json::<Value>().await.unwrap()["id"]
         .as_i64()
         .unwrap();
-    assert_eq!(stored(&app.db, id).await.user_agent.unwrap().len(), 512);
+    assert_eq!(stored(&app.sql, id).await.user_agent.unwrap().len(), 512);
 }
 
 #[tokio::test]
@@ -162,7 +168,7 @@ async fn html_unicode_and_emoji_are_stored_exactly_as_sent() {
                 "form-name": "contact", "website": "", "elapsedMs": 4000}),
     )
     .await;
-    let row = stored(&app.db, id).await;
+    let row = stored(&app.sql, id).await;
     assert_eq!(row.name, name);
     assert_eq!(row.subject, subject);
     assert_eq!(row.message, message);
@@ -181,7 +187,7 @@ async fn a_name_of_one_to_a_hundred_characters_is_accepted_and_a_hundred_and_one
         &form_with("name", json!(format!("  {}  ", "n".repeat(100)))),
     )
     .await;
-    assert_eq!(stored(&app.db, id).await.name, "n".repeat(100));
+    assert_eq!(stored(&app.sql, id).await.name, "n".repeat(100));
     let fields = assert_rejected(
         post_contact(&app, &form_with("name", json!("n".repeat(101)))).await,
         &["name"],
@@ -208,7 +214,7 @@ async fn a_blank_or_missing_name_is_rejected() {
     missing.as_object_mut().unwrap().remove("name");
     let fields = assert_rejected(post_contact(&app, &missing).await, &["name"]).await;
     assert_eq!(fields["name"], "is required");
-    assert_eq!(count(&app.db, "contact_messages").await, 0);
+    assert_eq!(count(&app.sql, "contact_messages").await, 0);
 }
 
 #[tokio::test]
@@ -226,7 +232,7 @@ async fn an_email_of_254_characters_is_accepted_and_255_rejected() {
     let at_bound = format!("{local}@{}", domain(57));
     assert_eq!(at_bound.len(), 254);
     let id = assert_created(&app, &form_with("email", json!(at_bound))).await;
-    assert_eq!(stored(&app.db, id).await.email, at_bound);
+    assert_eq!(stored(&app.sql, id).await.email, at_bound);
     let past = format!("{local}@{}", domain(58));
     let fields = assert_rejected(
         post_contact(&app, &form_with("email", json!(past))).await,
@@ -262,7 +268,7 @@ async fn an_invalid_or_missing_email_is_rejected() {
     )
     .await;
     assert_eq!(fields["email"], "is required");
-    assert_eq!(count(&app.db, "contact_messages").await, 0);
+    assert_eq!(count(&app.sql, "contact_messages").await, 0);
 }
 
 #[tokio::test]
@@ -294,7 +300,7 @@ async fn a_blank_subject_is_rejected() {
 async fn a_message_of_5000_characters_is_accepted_and_5001_rejected() {
     let app = spawn_app().await;
     let id = assert_created(&app, &form_with("message", json!("m".repeat(5000)))).await;
-    assert_eq!(stored(&app.db, id).await.message.len(), 5000);
+    assert_eq!(stored(&app.sql, id).await.message.len(), 5000);
     let fields = assert_rejected(
         post_contact(&app, &form_with("message", json!("m".repeat(5001)))).await,
         &["message"],
@@ -392,7 +398,7 @@ async fn a_body_over_16_kb_is_a_413() {
     let app = spawn_app().await;
     let response = post_contact(&app, &form_with("message", json!("m".repeat(17 * 1024)))).await;
     assert_error_shape(response, 413, "payload_too_large").await;
-    assert_eq!(count(&app.db, "contact_messages").await, 0);
+    assert_eq!(count(&app.sql, "contact_messages").await, 0);
 }
 
 #[tokio::test]
@@ -436,7 +442,7 @@ async fn a_cross_site_post_is_forbidden() {
         .await
         .unwrap();
     assert_error_shape(response, 403, "forbidden").await;
-    assert_eq!(count(&app.db, "contact_messages").await, 0);
+    assert_eq!(count(&app.sql, "contact_messages").await, 0);
 }
 
 // --- Spam: the same 201, stored flagged. (That no notification follows is in contact_outbox.) ---
@@ -449,7 +455,7 @@ async fn a_filled_honeypot_gets_a_201_and_is_stored_as_spam() {
         &form_with("website", json!("https://cheap-pills.example")),
     )
     .await;
-    let row = stored(&app.db, id).await;
+    let row = stored(&app.sql, id).await;
     assert_eq!(row.is_spam, 1);
     assert!(row.spam_reason.unwrap().starts_with("honeypot"));
 }
@@ -458,15 +464,15 @@ async fn a_filled_honeypot_gets_a_201_and_is_stored_as_spam() {
 async fn a_form_sent_within_three_seconds_gets_a_201_and_is_stored_as_spam() {
     let app = spawn_app().await;
     let fast = assert_created(&app, &form_with("elapsedMs", json!(2999))).await;
-    let row = stored(&app.db, fast).await;
+    let row = stored(&app.sql, fast).await;
     assert_eq!(row.is_spam, 1);
     assert!(row.spam_reason.unwrap().starts_with("time trap"));
     let mut untimed = valid_form();
     untimed.as_object_mut().unwrap().remove("elapsedMs");
     let untimed = assert_created(&app, &untimed).await;
-    assert_eq!(stored(&app.db, untimed).await.is_spam, 1);
+    assert_eq!(stored(&app.sql, untimed).await.is_spam, 1);
     let person = assert_created(&app, &form_with("elapsedMs", json!(3000))).await;
-    assert_eq!(stored(&app.db, person).await.is_spam, 0);
+    assert_eq!(stored(&app.sql, person).await.is_spam, 0);
 }
 
 // --- Rate limit ---
@@ -502,7 +508,7 @@ async fn the_sixth_message_in_a_minute_from_one_client_is_a_429_with_retry_after
     let body = assert_error_shape(response, 429, "too_many_requests").await;
     assert!(body["error"]["message"].as_str().unwrap().contains("wait"));
     assert_eq!(
-        count(&app.db, "contact_messages").await,
+        count(&app.sql, "contact_messages").await,
         5,
         "the refused message is not stored"
     );

@@ -10,7 +10,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use crate::contact::{form_with, post_contact, valid_form};
-use crate::helpers::{binary, spawn_app};
+use crate::helpers::{binary, spawn_app, PgCluster};
 
 /// Starts `portfolio serve` on a free port; returns the child and its base URL. Its output is
 /// drained in the background so logging never blocks it.
@@ -47,7 +47,27 @@ fn export(database_url: &str, args: &[&str]) -> std::process::Output {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn every_message_answered_201_survives_a_sigkill_mid_flight() {
     let dir = tempfile::tempdir().unwrap();
-    let database_url = format!("sqlite://{}", dir.path().join("crash.db").display());
+    let database_url = crate::helpers::fresh_database_url(dir.path()).await;
+    survives_a_crash(&database_url, || {}).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn on_postgresql_every_201_survives_a_sigkill_and_a_database_crash() {
+    if !crate::helpers::on_postgres() {
+        eprintln!("skipped: runs in the PostgreSQL pass");
+        return;
+    }
+    // A cluster of its own, since the test crashes it.
+    let cluster = PgCluster::start();
+    let database_url = crate::helpers::fresh_postgres_database(&cluster.url).await;
+    survives_a_crash(&database_url, || cluster.crash_and_restart()).await;
+}
+
+/// Sends messages from 16 clients at once, SIGKILLs the server while requests are in flight,
+/// runs `after_kill` (which may crash the database too), restarts the server on the same
+/// database and finds every message that was answered 201.
+async fn survives_a_crash(database_url: &str, after_kill: impl FnOnce()) {
+    let database_url = database_url.to_owned();
     let (mut child, url) = serve(&database_url);
 
     let acknowledged = Arc::new(Mutex::new(BTreeSet::new()));
@@ -117,6 +137,7 @@ async fn every_message_answered_201_survives_a_sigkill_mid_flight() {
         in_flight_at_kill > 0,
         "the kill landed while requests were in flight"
     );
+    after_kill();
 
     // Restart on the same database: it starts, and every acknowledged message is there.
     let (mut restarted, url) = serve(&database_url);
@@ -127,7 +148,7 @@ async fn every_message_answered_201_survives_a_sigkill_mid_flight() {
             .status(),
         200
     );
-    let db = portfolio::store::connect(&database_url).await.unwrap();
+    let db = crate::helpers::sql_pool(&database_url).await;
     let stored: BTreeSet<(i64, String)> =
         sqlx::query_as::<_, (i64, String)>("SELECT id, name FROM contact_messages")
             .fetch_all(&db)

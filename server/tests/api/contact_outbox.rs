@@ -31,7 +31,7 @@ async fn outbox(app: &TestApp) -> Vec<OutboxRow> {
     sqlx::query_as(
         "SELECT message_id, attempts, sent_at, last_error FROM notification_outbox ORDER BY id",
     )
-    .fetch_all(&app.db)
+    .fetch_all(&app.sql)
     .await
     .unwrap()
 }
@@ -86,7 +86,7 @@ async fn a_message_is_mailed_to_the_owner_with_reply_to_the_visitor_and_spam_is_
     .expect("the outbox row is marked sent");
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(smtp.received().len(), 1, "exactly one e-mail");
-    assert_eq!(count(&app.db, "contact_messages").await, 3);
+    assert_eq!(count(&app.sql, "contact_messages").await, 3);
 
     // The worker does not hold up a graceful shutdown.
     tokio::time::timeout(Duration::from_secs(5), app.shutdown())

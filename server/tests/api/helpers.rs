@@ -1,7 +1,7 @@
 //! `spawn_app`: a fresh server and database per test, and a `TestApp` with one method per endpoint.
 #![allow(dead_code)] // The feature modules use what the foundation tests do not.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use portfolio::app::Application;
 use portfolio::config::Settings;
@@ -11,7 +11,10 @@ pub struct TestApp {
     pub address: String,
     pub port: u16,
     pub client: reqwest::Client,
+    /// The server's own store, for set-up the API does not offer.
     pub db: portfolio::store::Db,
+    /// Plain SQL on the same database, for checks: `$1`-style parameters read alike on both engines.
+    pub sql: sqlx::AnyPool,
     pub database_url: String,
     pub data_dir: tempfile::TempDir,
     stop: Option<oneshot::Sender<()>>,
@@ -26,7 +29,16 @@ pub async fn spawn_app() -> TestApp {
 /// Starts the server after `configure` has adjusted its settings.
 pub async fn spawn_app_with(configure: impl FnOnce(&mut Settings)) -> TestApp {
     let data_dir = tempfile::tempdir().expect("a temporary folder");
-    let database_url = format!("sqlite://{}", data_dir.path().join("test.db").display());
+    let database_url = fresh_database_url(data_dir.path()).await;
+    spawn_app_on(data_dir, database_url, configure).await
+}
+
+/// Starts the server on an existing database (another instance may be using it too).
+pub async fn spawn_app_on(
+    data_dir: tempfile::TempDir,
+    database_url: String,
+    configure: impl FnOnce(&mut Settings),
+) -> TestApp {
     let mut settings = Settings::for_database(&database_url);
     configure(&mut settings);
 
@@ -35,6 +47,7 @@ pub async fn spawn_app_with(configure: impl FnOnce(&mut Settings)) -> TestApp {
         .expect("the application builds");
     let port = app.port();
     let db = app.state().db.clone();
+    let sql = sql_pool(&database_url).await;
     let (stop, stopped) = oneshot::channel::<()>();
     let task = tokio::spawn(app.run_until(async {
         let _ = stopped.await;
@@ -50,6 +63,7 @@ pub async fn spawn_app_with(configure: impl FnOnce(&mut Settings)) -> TestApp {
         port,
         client,
         db,
+        sql,
         database_url,
         data_dir,
         stop: Some(stop),
@@ -105,6 +119,115 @@ impl TestApp {
     pub fn data_path(&self) -> PathBuf {
         self.data_dir.path().to_path_buf()
     }
+}
+
+/// The PostgreSQL server the suite runs against, when it runs against one (`TEST_DATABASE_URL`,
+/// set by `scripts/pg-test-cluster run` or pointing at a server of your own); SQLite otherwise.
+pub fn postgres_server() -> Option<String> {
+    std::env::var("TEST_DATABASE_URL")
+        .ok()
+        .filter(|url| !url.is_empty())
+}
+
+pub fn on_postgres() -> bool {
+    postgres_server().is_some()
+}
+
+/// A fresh, empty database for one test: a new database on the PostgreSQL server under test,
+/// or a SQLite file in `dir`.
+pub async fn fresh_database_url(dir: &Path) -> String {
+    match postgres_server() {
+        Some(server) => fresh_postgres_database(&server).await,
+        None => format!("sqlite://{}", dir.join("test.db").display()),
+    }
+}
+
+/// Creates a database with a random name on `server` and returns its URL.
+pub async fn fresh_postgres_database(server: &str) -> String {
+    use sqlx::Connection;
+    let name = format!("test_{}", hex_token());
+    let mut admin = sqlx::PgConnection::connect(server)
+        .await
+        .expect("the PostgreSQL server under test answers");
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&mut admin)
+        .await
+        .expect("a database for the test");
+    admin.close().await.ok();
+    let mut url = url::Url::parse(server).expect("TEST_DATABASE_URL is a URL");
+    url.set_path(&format!("/{name}"));
+    url.to_string()
+}
+
+fn hex_token() -> String {
+    use rand::Rng;
+    format!("{:016x}", rand::thread_rng().gen::<u64>())
+}
+
+/// A PostgreSQL cluster of a test's own (`scripts/pg-test-cluster`), for tests that stop and
+/// crash the server; destroyed when dropped.
+pub struct PgCluster {
+    dir: PathBuf,
+    pub url: String,
+}
+
+impl PgCluster {
+    fn script() -> &'static str {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/pg-test-cluster")
+    }
+
+    fn run(args: &[&str]) -> String {
+        let output = std::process::Command::new(Self::script())
+            .args(args)
+            .output()
+            .expect("scripts/pg-test-cluster runs");
+        assert!(
+            output.status.success(),
+            "pg-test-cluster {args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8_lossy(&output.stdout).trim().to_owned()
+    }
+
+    pub fn start() -> Self {
+        let dir = std::env::temp_dir().join(format!("portfolio-pg-{}", hex_token()));
+        let url = Self::run(&["start", dir.to_str().expect("a UTF-8 path")]);
+        Self { dir, url }
+    }
+
+    /// Stops PostgreSQL as a crash would (`immediate`: no checkpoint, recovery from the WAL at
+    /// the next start), then starts it again on the same port.
+    pub fn crash_and_restart(&self) {
+        let dir = self.dir.to_str().expect("a UTF-8 path");
+        Self::run(&["stop", dir, "immediate"]);
+        Self::run(&["start", dir]);
+    }
+
+    pub fn stop(&self) {
+        Self::run(&["stop", self.dir.to_str().expect("a UTF-8 path")]);
+    }
+
+    pub fn restart(&self) {
+        Self::run(&["start", self.dir.to_str().expect("a UTF-8 path")]);
+    }
+}
+
+impl Drop for PgCluster {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new(Self::script())
+            .args(["destroy", &self.dir.to_string_lossy()])
+            .output();
+    }
+}
+
+/// A small pool for checks in plain SQL, on either engine.
+pub async fn sql_pool(database_url: &str) -> sqlx::AnyPool {
+    sqlx::any::install_default_drivers();
+    sqlx::any::AnyPoolOptions::new()
+        .max_connections(2)
+        .connect(database_url)
+        .await
+        .expect("the test's database opens")
 }
 
 /// The path of the `portfolio` binary built for these tests.

@@ -16,7 +16,7 @@ impl TestApp {
     ) -> i64 {
         sqlx::query_scalar(
             "INSERT INTO contact_messages (name, email, subject, message, created_at)
-             VALUES (?, ?, ?, ?, ?) RETURNING id",
+             VALUES ($1, $2, $3, $4, $5) RETURNING id",
         )
         .bind(name)
         .bind(format!(
@@ -26,7 +26,7 @@ impl TestApp {
         .bind(subject)
         .bind(message)
         .bind(created_at)
-        .fetch_one(&self.db)
+        .fetch_one(&self.sql)
         .await
         .unwrap()
     }
@@ -81,13 +81,14 @@ async fn every_inbox_endpoint_answers_401_without_a_session() {
         let body: Value = response.json().await.unwrap();
         assert_eq!(body["error"]["code"], "unauthorized");
     }
-    let untouched: (bool, Option<i64>) =
-        sqlx::query_as("SELECT is_read, deleted_at FROM contact_messages WHERE id = ?")
+    let untouched: (i64, Option<i64>) = sqlx::query_as(
+        "SELECT CASE WHEN is_read THEN 1 ELSE 0 END, deleted_at FROM contact_messages WHERE id = $1",
+    )
             .bind(id)
-            .fetch_one(&app.db)
+            .fetch_one(&app.sql)
             .await
             .unwrap();
-    assert_eq!(untouched, (false, None));
+    assert_eq!(untouched, (0, None));
 }
 
 #[tokio::test]
@@ -100,9 +101,9 @@ async fn the_inbox_lists_messages_newest_first_with_the_unread_count() {
     let read = app
         .insert_message("Linus", "Newest", "third", T0 + 2000)
         .await;
-    sqlx::query("UPDATE contact_messages SET is_read = 1 WHERE id = ?")
+    sqlx::query("UPDATE contact_messages SET is_read = TRUE WHERE id = $1")
         .bind(read)
-        .execute(&app.db)
+        .execute(&app.sql)
         .await
         .unwrap();
 
@@ -325,7 +326,7 @@ async fn a_deleted_message_goes_to_the_trash_can_be_restored_or_deleted_for_good
     assert_eq!(app.get(&path).await.status(), 404);
     assert_eq!(app.send(Method::DELETE, &path, None).await.status(), 404);
     let left: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM contact_messages")
-        .fetch_one(&app.db)
+        .fetch_one(&app.sql)
         .await
         .unwrap();
     assert_eq!(left, 0);

@@ -43,7 +43,7 @@ async fn owner_set_refuses_short_and_common_passwords_and_says_why() {
     let long = "x".repeat(129);
     let output = owner_set(&app.database_url, EMAIL, &format!("{long}\n"));
     assert!(String::from_utf8_lossy(&output.stderr).contains("at most 128"));
-    assert!(!portfolio::store::owner::exists(&app.db).await.unwrap());
+    assert!(!app.db.owner_exists().await.unwrap());
 }
 
 #[tokio::test]
@@ -68,7 +68,7 @@ async fn owner_set_creates_the_owner_who_can_then_sign_in() {
     );
     assert!(String::from_utf8_lossy(&output.stdout).contains(EMAIL));
     let hash: String = sqlx::query_scalar("SELECT password_hash FROM owner")
-        .fetch_one(&app.db)
+        .fetch_one(&app.sql)
         .await
         .unwrap();
     assert!(
@@ -114,9 +114,9 @@ async fn the_environment_creates_the_owner_at_start_up_only_when_none_exists() {
     let mut settings = portfolio::config::Settings::for_database(&app.database_url);
     settings.owner_email = Some("someone@else.example".into());
     settings.owner_password = Some(SecretString::from("another long passphrase"));
-    let again = portfolio::app::Application::build(settings).await.unwrap();
+    let _again = portfolio::app::Application::build(settings).await.unwrap();
     let email: String = sqlx::query_scalar("SELECT email FROM owner")
-        .fetch_one(&again.state().db)
+        .fetch_one(&app.sql)
         .await
         .unwrap();
     assert_eq!(email, EMAIL);

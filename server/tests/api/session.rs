@@ -13,9 +13,7 @@ impl TestApp {
     /// Creates the owner directly in the database.
     pub async fn create_owner(&self, email: &str, secret: &str) {
         let hash = password::hash_blocking(&SecretString::from(secret)).unwrap();
-        portfolio::store::owner::upsert(&self.db, email, &hash, 0)
-            .await
-            .unwrap();
+        self.db.upsert_owner(email, &hash, 0).await.unwrap();
     }
 
     pub async fn sign_in(&self, email: &str, secret: &str) -> reqwest::Response {
@@ -69,7 +67,7 @@ impl TestApp {
 
     pub async fn sessions_in_db(&self) -> i64 {
         sqlx::query_scalar("SELECT COUNT(*) FROM sessions")
-            .fetch_one(&self.db)
+            .fetch_one(&self.sql)
             .await
             .unwrap()
     }
@@ -132,7 +130,7 @@ async fn the_owner_signs_in_with_email_and_password_and_the_session_knows_them()
     assert_eq!(me.json::<Value>().await.unwrap()["email"], EMAIL);
 
     let stored: String = sqlx::query_scalar("SELECT token_hash FROM sessions")
-        .fetch_one(&app.db)
+        .fetch_one(&app.sql)
         .await
         .unwrap();
     assert_ne!(stored, token, "only a hash of the token is stored");
@@ -289,23 +287,23 @@ async fn an_idle_session_expires_and_use_renews_it() {
     let now = portfolio::auth::now_ms();
 
     // Last used two minutes ago and about to expire: a request pushes the expiry a day ahead.
-    sqlx::query("UPDATE sessions SET last_seen_at = ?, idle_expires_at = ?")
+    sqlx::query("UPDATE sessions SET last_seen_at = $1, idle_expires_at = $2")
         .bind(now - 120_000)
         .bind(now + 5_000)
-        .execute(&app.db)
+        .execute(&app.sql)
         .await
         .unwrap();
     assert_eq!(app.get("/api/session").await.status(), 200);
     let idle: i64 = sqlx::query_scalar("SELECT idle_expires_at FROM sessions")
-        .fetch_one(&app.db)
+        .fetch_one(&app.sql)
         .await
         .unwrap();
     assert!(idle > now + 23 * 3_600_000, "renewed to about 24 h: {idle}");
 
     // Idle past its expiry: signed out.
-    sqlx::query("UPDATE sessions SET idle_expires_at = ?")
+    sqlx::query("UPDATE sessions SET idle_expires_at = $1")
         .bind(now - 1)
-        .execute(&app.db)
+        .execute(&app.sql)
         .await
         .unwrap();
     assert_eq!(app.get("/api/session").await.status(), 401);
@@ -321,7 +319,7 @@ async fn the_idle_timeout_follows_its_setting_and_never_passes_the_absolute_one(
     app.signed_in().await;
     let (created, idle, absolute): (i64, i64, i64) =
         sqlx::query_as("SELECT created_at, idle_expires_at, absolute_expires_at FROM sessions")
-            .fetch_one(&app.db)
+            .fetch_one(&app.sql)
             .await
             .unwrap();
     assert_eq!(absolute - created, 3 * 60_000);
@@ -333,9 +331,9 @@ async fn a_session_ends_at_its_absolute_expiry_however_often_it_is_used() {
     let app = spawn_app().await;
     app.signed_in().await;
     let now = portfolio::auth::now_ms();
-    sqlx::query("UPDATE sessions SET absolute_expires_at = ?")
+    sqlx::query("UPDATE sessions SET absolute_expires_at = $1")
         .bind(now - 1)
-        .execute(&app.db)
+        .execute(&app.sql)
         .await
         .unwrap();
     assert_eq!(app.get("/api/session").await.status(), 401);
@@ -465,7 +463,7 @@ async fn changing_the_password_needs_the_current_one_and_ends_the_other_sessions
 
 async fn release_locks(app: &TestApp) {
     sqlx::query("UPDATE sign_in_failures SET locked_until = 0")
-        .execute(&app.db)
+        .execute(&app.sql)
         .await
         .unwrap();
 }
@@ -500,7 +498,7 @@ async fn repeated_failures_lock_the_account_with_retry_after_until_the_lock_expi
     release_locks(&app).await;
     assert_eq!(app.sign_in(EMAIL, PASSWORD).await.status(), 200);
     let rows: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM sign_in_failures")
-        .fetch_one(&app.db)
+        .fetch_one(&app.sql)
         .await
         .unwrap();
     assert_eq!(rows, 0);
@@ -540,7 +538,7 @@ async fn failures_are_counted_per_client_across_accounts_without_storing_the_add
     assert_eq!(app.sign_in(EMAIL, PASSWORD).await.status(), 429);
 
     let keys: Vec<String> = sqlx::query_scalar("SELECT key FROM sign_in_failures")
-        .fetch_all(&app.db)
+        .fetch_all(&app.sql)
         .await
         .unwrap();
     assert!(keys.iter().any(|k| k.starts_with("client:")));

@@ -1,0 +1,250 @@
+//! The rows the store reads and writes, the same for every engine.
+
+use crate::domain::ContactForm;
+
+/// A contact message about to be stored.
+#[derive(Debug, Clone)]
+pub struct NewMessage<'a> {
+    pub form: &'a ContactForm,
+    /// Why the submission was judged spam; `None` for a real message.
+    pub spam_reason: Option<&'a str>,
+    pub user_agent: Option<&'a str>,
+    /// Unix milliseconds, UTC, from the server's clock.
+    pub created_at: i64,
+    /// Queue an owner notification (ignored for spam).
+    pub notify: bool,
+}
+
+/// The text the inbox search looks in: every searched field, lower-cased by Rust's Unicode rules
+/// (not the database's, which fold only ASCII in SQLite and nothing in PostgreSQL's `LIKE`).
+pub fn search_text(name: &str, email: &str, subject: &str, message: &str) -> String {
+    [name, email, subject, message].join("\n").to_lowercase()
+}
+
+/// The search as typed, folded the same way as [`search_text`].
+pub fn search_needle(search: &str) -> String {
+    search.to_lowercase()
+}
+
+/// A message as exported: the fields of the original product's document.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ExportRow {
+    pub name: String,
+    pub email: String,
+    pub subject: String,
+    pub message: String,
+    pub form_name: String,
+    pub created_at: i64,
+}
+
+/// A notification waiting to be sent, with the message it tells about.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct PendingNotification {
+    pub outbox_id: i64,
+    pub attempts: i64,
+    pub message_id: i64,
+    pub name: String,
+    pub email: String,
+    pub subject: String,
+    pub message: String,
+    pub created_at: i64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Folder {
+    Inbox,
+    Spam,
+    Trash,
+}
+
+impl Folder {
+    /// The folder as a condition on `contact_messages`, in SQL both engines read alike.
+    pub fn condition(self) -> &'static str {
+        match self {
+            Self::Inbox => "is_spam = FALSE AND deleted_at IS NULL",
+            Self::Spam => "is_spam = TRUE AND deleted_at IS NULL",
+            Self::Trash => "deleted_at IS NOT NULL",
+        }
+    }
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct MessageRow {
+    pub id: i64,
+    pub name: String,
+    pub email: String,
+    pub subject: String,
+    pub message: String,
+    pub created_at: i64,
+    pub is_read: bool,
+    pub is_spam: bool,
+    pub spam_reason: Option<String>,
+    pub deleted_at: Option<i64>,
+    pub user_agent: Option<String>,
+}
+
+/// The columns of [`MessageRow`], in order.
+pub const MESSAGE_COLUMNS: &str =
+    "id, name, email, subject, message, created_at, is_read, is_spam, spam_reason, deleted_at, user_agent";
+
+/// Where the previous page ended: the last message's time and id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cursor {
+    pub created_at: i64,
+    pub id: i64,
+}
+
+/// What to change about a message; `None` leaves a field as it is.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MessageChange {
+    pub is_read: Option<bool>,
+    pub is_spam: Option<bool>,
+    /// `Some(None)` restores a deleted message; `Some(Some(t))` moves it to Trash at `t`.
+    pub deleted_at: Option<Option<i64>>,
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct OwnerRow {
+    pub id: i64,
+    pub email: String,
+    pub password_hash: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct NewSession<'a> {
+    pub token_hash: &'a str,
+    pub owner_id: i64,
+    pub now: i64,
+    pub idle_expires_at: i64,
+    pub absolute_expires_at: i64,
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct SessionRow {
+    pub owner_id: i64,
+    pub email: String,
+    pub last_seen_at: i64,
+    pub absolute_expires_at: i64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
+pub struct FailureRow {
+    pub failures: i64,
+    pub last_failure_at: i64,
+    pub locked_until: i64,
+}
+
+/// Every row `db copy` moves, table by table, with the ids kept.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Dump {
+    pub owner: Vec<DumpOwner>,
+    pub contact_messages: Vec<DumpMessage>,
+    pub notification_outbox: Vec<DumpOutbox>,
+    pub sessions: Vec<DumpSession>,
+    pub sign_in_failures: Vec<DumpFailure>,
+    pub auth_secrets: Vec<DumpSecret>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct DumpOwner {
+    pub id: i64,
+    pub email: String,
+    pub password_hash: String,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct DumpMessage {
+    pub id: i64,
+    pub name: String,
+    pub email: String,
+    pub subject: String,
+    pub message: String,
+    pub form_name: String,
+    pub created_at: i64,
+    pub is_read: bool,
+    pub is_spam: bool,
+    pub spam_reason: Option<String>,
+    pub deleted_at: Option<i64>,
+    pub user_agent: Option<String>,
+    pub search_text: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct DumpOutbox {
+    pub id: i64,
+    pub message_id: i64,
+    pub attempts: i64,
+    pub next_attempt_at: i64,
+    pub last_error: Option<String>,
+    pub sent_at: Option<i64>,
+    pub created_at: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct DumpSession {
+    pub token_hash: String,
+    pub owner_id: i64,
+    pub created_at: i64,
+    pub last_seen_at: i64,
+    pub idle_expires_at: i64,
+    pub absolute_expires_at: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct DumpFailure {
+    pub key: String,
+    pub failures: i64,
+    pub last_failure_at: i64,
+    pub locked_until: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct DumpSecret {
+    pub name: String,
+    pub value: Vec<u8>,
+}
+
+impl Dump {
+    /// Rows per table, for the command's report.
+    pub fn counts(&self) -> [(&'static str, usize); 6] {
+        [
+            ("owner", self.owner.len()),
+            ("contact_messages", self.contact_messages.len()),
+            ("notification_outbox", self.notification_outbox.len()),
+            ("sessions", self.sessions.len()),
+            ("sign_in_failures", self.sign_in_failures.len()),
+            ("auth_secrets", self.auth_secrets.len()),
+        ]
+    }
+}
+
+/// The tables `db copy` moves, in the order they are written (parents first).
+pub const COPIED_TABLES: [&str; 6] = [
+    "owner",
+    "contact_messages",
+    "notification_outbox",
+    "sessions",
+    "sign_in_failures",
+    "auth_secrets",
+];
+
+/// Tables `db copy` leaves out on purpose, each with the reason.
+pub const UNCOPIED_TABLES: [(&str, &str); 1] = [(
+    "contact_rate_limits",
+    "per-visitor counters that lapse within the hour",
+)];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn search_folds_case_beyond_ascii() {
+        let text = search_text("ÅSA Öberg", "A@B.C", "ÇA VA", "ДОБРЫЙ день");
+        for needle in ["åsa", "öBERG", "a@b.c", "ça va", "добрый"] {
+            assert!(text.contains(&search_needle(needle)), "{needle}");
+        }
+    }
+}

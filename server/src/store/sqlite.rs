@@ -1,0 +1,814 @@
+//! The store on SQLite: one file on one machine, for one instance. WAL with `synchronous = FULL`,
+//! so a committed transaction survives a crash of the process and of the machine.
+
+use std::path::Path;
+use std::str::FromStr;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use anyhow::Context;
+use async_trait::async_trait;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{QueryBuilder, Sqlite, SqlitePool};
+
+use super::model::*;
+use super::{DatabaseUrl, Engine, Store};
+use crate::contact::rate_limit::{SubmissionLimiter, SUBMISSION_LIMITS};
+use crate::domain::FORM_NAME;
+
+pub struct SqliteStore {
+    pool: SqlitePool,
+    /// A SQLite database serves one instance, so the contact limits can stay in its memory.
+    limiter: OnceLock<SubmissionLimiter>,
+}
+
+impl SqliteStore {
+    /// Opens (creating when missing) the database file and applies the embedded migrations.
+    pub async fn connect(url: &DatabaseUrl) -> anyhow::Result<Self> {
+        let options = SqliteConnectOptions::from_str(url.expose())
+            .with_context(|| {
+                format!(
+                    "database-url: {:?} is not a valid SQLite URL (try sqlite://data/portfolio.db)",
+                    url.redacted()
+                )
+            })?
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Full)
+            .foreign_keys(true)
+            .busy_timeout(Duration::from_secs(5));
+
+        let filename = options.get_filename().to_path_buf();
+        if filename.as_path() != Path::new(":memory:") {
+            if let Some(parent) = filename.parent().filter(|p| !p.as_os_str().is_empty()) {
+                std::fs::create_dir_all(parent).with_context(|| {
+                    format!(
+                        "database-url: cannot create the folder {}",
+                        parent.display()
+                    )
+                })?;
+            }
+        }
+
+        let pool = SqlitePoolOptions::new()
+            .max_connections(8)
+            .connect_with(options)
+            .await
+            .with_context(|| format!("database-url: cannot open {}", filename.display()))?;
+
+        sqlx::migrate!("./migrations/sqlite")
+            .run(&pool)
+            .await
+            .context("Failed to apply the database migrations")?;
+        let store = Self {
+            pool,
+            limiter: OnceLock::new(),
+        };
+        store.fill_search_text().await?;
+        Ok(store)
+    }
+
+    /// Messages stored before the search column existed get it now, folded by Rust's rules.
+    async fn fill_search_text(&self) -> anyhow::Result<()> {
+        let rows: Vec<(i64, String, String, String, String)> = sqlx::query_as(
+            "SELECT id, name, email, subject, message FROM contact_messages WHERE search_text = ''",
+        )
+        .fetch_all(&self.pool)
+        .await
+        .context("Failed to read messages without search text")?;
+        for (id, name, email, subject, message) in rows {
+            sqlx::query("UPDATE contact_messages SET search_text = ? WHERE id = ?")
+                .bind(search_text(&name, &email, &subject, &message))
+                .bind(id)
+                .execute(&self.pool)
+                .await
+                .context("Failed to fill in a message's search text")?;
+        }
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl Store for SqliteStore {
+    fn engine(&self) -> Engine {
+        Engine::Sqlite
+    }
+
+    async fn ping(&self) -> anyhow::Result<()> {
+        sqlx::query("SELECT 1")
+            .execute(&self.pool)
+            .await
+            .context("SQLite does not answer")?;
+        Ok(())
+    }
+
+    async fn close(&self) {
+        self.pool.close().await;
+    }
+
+    fn is_closed(&self) -> bool {
+        self.pool.is_closed()
+    }
+
+    // --- Contact messages and the notification outbox ---
+
+    #[tracing::instrument(skip_all)]
+    async fn insert_message(&self, new: &NewMessage<'_>) -> anyhow::Result<i64> {
+        let form = new.form;
+        let mut tx = self
+            .pool
+            .begin()
+            .await
+            .context("Failed to begin the contact transaction")?;
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO contact_messages \
+             (name, email, subject, message, form_name, created_at, is_spam, spam_reason, user_agent, search_text) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        )
+        .bind(form.name.as_str())
+        .bind(form.email.as_str())
+        .bind(form.subject.as_str())
+        .bind(form.message.as_str())
+        .bind(FORM_NAME)
+        .bind(new.created_at)
+        .bind(new.spam_reason.is_some())
+        .bind(new.spam_reason)
+        .bind(new.user_agent)
+        .bind(search_text(
+            form.name.as_str(),
+            form.email.as_str(),
+            form.subject.as_str(),
+            form.message.as_str(),
+        ))
+        .fetch_one(&mut *tx)
+        .await
+        .context("Failed to insert the contact message")?;
+        if new.notify && new.spam_reason.is_none() {
+            sqlx::query(
+                "INSERT INTO notification_outbox (message_id, next_attempt_at, created_at) VALUES (?, ?, ?)",
+            )
+            .bind(id)
+            .bind(new.created_at)
+            .bind(new.created_at)
+            .execute(&mut *tx)
+            .await
+            .context("Failed to queue the notification")?;
+        }
+        tx.commit()
+            .await
+            .context("Failed to commit the contact message")?;
+        Ok(id)
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn messages_for_export(&self) -> anyhow::Result<Vec<ExportRow>> {
+        sqlx::query_as(
+            "SELECT name, email, subject, message, form_name, created_at FROM contact_messages \
+             WHERE is_spam = FALSE AND deleted_at IS NULL ORDER BY created_at, id",
+        )
+        .fetch_all(&self.pool)
+        .await
+        .context("Failed to read the contact messages")
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn claim_due_notifications(
+        &self,
+        now: i64,
+        lease_until: i64,
+        limit: i64,
+    ) -> anyhow::Result<Vec<PendingNotification>> {
+        // The lease is written first, so the transaction holds SQLite's one write lock from its
+        // first statement (a read that later writes could meet another writer's lock).
+        let mut tx = self
+            .pool
+            .begin()
+            .await
+            .context("Failed to begin claiming notifications")?;
+        let ids: Vec<i64> = sqlx::query_scalar(
+            "UPDATE notification_outbox SET next_attempt_at = ? \
+             WHERE id IN (SELECT id FROM notification_outbox \
+                          WHERE sent_at IS NULL AND next_attempt_at <= ? \
+                          ORDER BY next_attempt_at, id LIMIT ?) \
+             RETURNING id",
+        )
+        .bind(lease_until)
+        .bind(now)
+        .bind(limit)
+        .fetch_all(&mut *tx)
+        .await
+        .context("Failed to lease the due notifications")?;
+        let mut rows = Vec::with_capacity(ids.len());
+        for id in ids {
+            let row: PendingNotification = sqlx::query_as(
+                "SELECT o.id AS outbox_id, o.attempts, m.id AS message_id, m.name, m.email, \
+                        m.subject, m.message, m.created_at \
+                 FROM notification_outbox o JOIN contact_messages m ON m.id = o.message_id \
+                 WHERE o.id = ?",
+            )
+            .bind(id)
+            .fetch_one(&mut *tx)
+            .await
+            .context("Failed to read a due notification")?;
+            rows.push(row);
+        }
+        rows.sort_by_key(|row| row.outbox_id);
+        tx.commit()
+            .await
+            .context("Failed to commit the notification leases")?;
+        Ok(rows)
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn next_notification_due(&self) -> anyhow::Result<Option<i64>> {
+        sqlx::query_scalar(
+            "SELECT MIN(next_attempt_at) FROM notification_outbox WHERE sent_at IS NULL",
+        )
+        .fetch_one(&self.pool)
+        .await
+        .context("Failed to read the outbox")
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn mark_notification_sent(&self, outbox_id: i64, now: i64) -> anyhow::Result<()> {
+        sqlx::query(
+            "UPDATE notification_outbox SET sent_at = ?, attempts = attempts + 1, last_error = NULL \
+             WHERE id = ?",
+        )
+        .bind(now)
+        .bind(outbox_id)
+        .execute(&self.pool)
+        .await
+        .context("Failed to mark the notification sent")?;
+        Ok(())
+    }
+
+    #[tracing::instrument(skip(self, error))]
+    async fn mark_notification_failed(
+        &self,
+        outbox_id: i64,
+        next_attempt_at: i64,
+        error: &str,
+    ) -> anyhow::Result<()> {
+        sqlx::query(
+            "UPDATE notification_outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? \
+             WHERE id = ?",
+        )
+        .bind(next_attempt_at)
+        .bind(error)
+        .bind(outbox_id)
+        .execute(&self.pool)
+        .await
+        .context("Failed to record the failed notification")?;
+        Ok(())
+    }
+
+    async fn take_submission_slot(
+        &self,
+        client_key: &str,
+        _now: i64,
+    ) -> anyhow::Result<Option<Duration>> {
+        let limiter = self
+            .limiter
+            .get_or_init(|| SubmissionLimiter::new(&SUBMISSION_LIMITS));
+        Ok(limiter.check(client_key).err())
+    }
+
+    // --- The owner's inbox ---
+
+    #[tracing::instrument(skip(self, search))]
+    async fn list_messages(
+        &self,
+        folder: Folder,
+        search: Option<&str>,
+        cursor: Option<Cursor>,
+        limit: i64,
+    ) -> anyhow::Result<Vec<MessageRow>> {
+        let mut query: QueryBuilder<Sqlite> = QueryBuilder::new("SELECT ");
+        query.push(MESSAGE_COLUMNS);
+        query.push(" FROM contact_messages WHERE ");
+        query.push(folder.condition());
+        if let Some(search) = search {
+            query.push(" AND instr(search_text, ");
+            query.push_bind(search_needle(search));
+            query.push(") > 0");
+        }
+        if let Some(cursor) = cursor {
+            query.push(" AND (created_at < ");
+            query.push_bind(cursor.created_at);
+            query.push(" OR (created_at = ");
+            query.push_bind(cursor.created_at);
+            query.push(" AND id < ");
+            query.push_bind(cursor.id);
+            query.push("))");
+        }
+        query.push(" ORDER BY created_at DESC, id DESC LIMIT ");
+        query.push_bind(limit + 1);
+        query
+            .build_query_as()
+            .fetch_all(&self.pool)
+            .await
+            .context("Failed to list contact messages")
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn unread_count(&self) -> anyhow::Result<i64> {
+        sqlx::query_scalar(
+            "SELECT COUNT(*) FROM contact_messages \
+             WHERE is_spam = FALSE AND deleted_at IS NULL AND is_read = FALSE",
+        )
+        .fetch_one(&self.pool)
+        .await
+        .context("Failed to count unread messages")
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn find_message(&self, id: i64) -> anyhow::Result<Option<MessageRow>> {
+        sqlx::query_as(&format!(
+            "SELECT {MESSAGE_COLUMNS} FROM contact_messages WHERE id = ?"
+        ))
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await
+        .context("Failed to read a contact message")
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn update_message(&self, id: i64, change: MessageChange) -> anyhow::Result<bool> {
+        let mut query: QueryBuilder<Sqlite> =
+            QueryBuilder::new("UPDATE contact_messages SET id = id");
+        if let Some(is_read) = change.is_read {
+            query.push(", is_read = ");
+            query.push_bind(is_read);
+        }
+        if let Some(is_spam) = change.is_spam {
+            query.push(", is_spam = ");
+            query.push_bind(is_spam);
+        }
+        if let Some(deleted_at) = change.deleted_at {
+            query.push(", deleted_at = ");
+            query.push_bind(deleted_at);
+        }
+        query.push(" WHERE id = ");
+        query.push_bind(id);
+        let result = query
+            .build()
+            .execute(&self.pool)
+            .await
+            .context("Failed to update a contact message")?;
+        Ok(result.rows_affected() == 1)
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn delete_message(&self, id: i64) -> anyhow::Result<bool> {
+        let result = sqlx::query("DELETE FROM contact_messages WHERE id = ?")
+            .bind(id)
+            .execute(&self.pool)
+            .await
+            .context("Failed to delete a contact message")?;
+        Ok(result.rows_affected() == 1)
+    }
+
+    // --- The owner account ---
+
+    #[tracing::instrument(skip(self))]
+    async fn owner_exists(&self) -> anyhow::Result<bool> {
+        let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM owner")
+            .fetch_one(&self.pool)
+            .await
+            .context("Failed to count owners")?;
+        Ok(count > 0)
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn find_owner_by_email(&self, email: &str) -> anyhow::Result<Option<OwnerRow>> {
+        // Compared folded by Rust's rules on both sides: the table holds one row.
+        let owner: Option<OwnerRow> =
+            sqlx::query_as("SELECT id, email, password_hash FROM owner WHERE id = 1")
+                .fetch_optional(&self.pool)
+                .await
+                .context("Failed to look up the owner by e-mail")?;
+        Ok(owner.filter(|o| o.email.to_lowercase() == email.to_lowercase()))
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn find_owner_by_id(&self, id: i64) -> anyhow::Result<Option<OwnerRow>> {
+        sqlx::query_as("SELECT id, email, password_hash FROM owner WHERE id = ?")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await
+            .context("Failed to look up the owner")
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn upsert_owner(
+        &self,
+        email: &str,
+        password_hash: &str,
+        now: i64,
+    ) -> anyhow::Result<i64> {
+        sqlx::query(
+            "INSERT INTO owner (id, email, password_hash, created_at, updated_at) VALUES (1, ?, ?, ?, ?)
+             ON CONFLICT (id) DO UPDATE SET email = excluded.email,
+                 password_hash = excluded.password_hash, updated_at = excluded.updated_at",
+        )
+        .bind(email)
+        .bind(password_hash)
+        .bind(now)
+        .bind(now)
+        .execute(&self.pool)
+        .await
+        .context("Failed to save the owner")?;
+        Ok(1)
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn insert_owner_if_none(
+        &self,
+        email: &str,
+        password_hash: &str,
+        now: i64,
+    ) -> anyhow::Result<bool> {
+        let result = sqlx::query(
+            "INSERT INTO owner (id, email, password_hash, created_at, updated_at) VALUES (1, ?, ?, ?, ?)
+             ON CONFLICT (id) DO NOTHING",
+        )
+        .bind(email)
+        .bind(password_hash)
+        .bind(now)
+        .bind(now)
+        .execute(&self.pool)
+        .await
+        .context("Failed to create the owner")?;
+        Ok(result.rows_affected() == 1)
+    }
+
+    #[tracing::instrument(skip(self, password_hash))]
+    async fn set_owner_password(
+        &self,
+        id: i64,
+        password_hash: &str,
+        now: i64,
+    ) -> anyhow::Result<()> {
+        sqlx::query("UPDATE owner SET password_hash = ?, updated_at = ? WHERE id = ?")
+            .bind(password_hash)
+            .bind(now)
+            .bind(id)
+            .execute(&self.pool)
+            .await
+            .context("Failed to change the owner's password")?;
+        Ok(())
+    }
+
+    // --- Sessions ---
+
+    #[tracing::instrument(skip_all)]
+    async fn insert_session(&self, session: &NewSession<'_>) -> anyhow::Result<()> {
+        sqlx::query(
+            "INSERT INTO sessions (token_hash, owner_id, created_at, last_seen_at, idle_expires_at, absolute_expires_at)
+             VALUES (?, ?, ?, ?, ?, ?)",
+        )
+        .bind(session.token_hash)
+        .bind(session.owner_id)
+        .bind(session.now)
+        .bind(session.now)
+        .bind(session.idle_expires_at)
+        .bind(session.absolute_expires_at)
+        .execute(&self.pool)
+        .await
+        .context("Failed to store a session")?;
+        Ok(())
+    }
+
+    #[tracing::instrument(skip(self, token_hash))]
+    async fn find_valid_session(
+        &self,
+        token_hash: &str,
+        now: i64,
+    ) -> anyhow::Result<Option<SessionRow>> {
+        sqlx::query_as(
+            "SELECT s.owner_id, o.email, s.last_seen_at, s.absolute_expires_at
+             FROM sessions s JOIN owner o ON o.id = s.owner_id
+             WHERE s.token_hash = ? AND s.idle_expires_at > ? AND s.absolute_expires_at > ?",
+        )
+        .bind(token_hash)
+        .bind(now)
+        .bind(now)
+        .fetch_optional(&self.pool)
+        .await
+        .context("Failed to look up a session")
+    }
+
+    #[tracing::instrument(skip(self, token_hash))]
+    async fn touch_session(
+        &self,
+        token_hash: &str,
+        now: i64,
+        idle_expires_at: i64,
+    ) -> anyhow::Result<()> {
+        sqlx::query(
+            "UPDATE sessions SET last_seen_at = ?, idle_expires_at = min(?, absolute_expires_at)
+             WHERE token_hash = ?",
+        )
+        .bind(now)
+        .bind(idle_expires_at)
+        .bind(token_hash)
+        .execute(&self.pool)
+        .await
+        .context("Failed to renew a session")?;
+        Ok(())
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn delete_session(&self, token_hash: &str) -> anyhow::Result<()> {
+        sqlx::query("DELETE FROM sessions WHERE token_hash = ?")
+            .bind(token_hash)
+            .execute(&self.pool)
+            .await
+            .context("Failed to delete a session")?;
+        Ok(())
+    }
+
+    #[tracing::instrument(skip(self, keep))]
+    async fn delete_owner_sessions(
+        &self,
+        owner_id: i64,
+        keep: Option<&str>,
+    ) -> anyhow::Result<u64> {
+        let result = sqlx::query("DELETE FROM sessions WHERE owner_id = ? AND token_hash IS NOT ?")
+            .bind(owner_id)
+            .bind(keep)
+            .execute(&self.pool)
+            .await
+            .context("Failed to delete the owner's sessions")?;
+        Ok(result.rows_affected())
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn delete_expired_sessions(&self, now: i64) -> anyhow::Result<()> {
+        sqlx::query("DELETE FROM sessions WHERE idle_expires_at <= ? OR absolute_expires_at <= ?")
+            .bind(now)
+            .bind(now)
+            .execute(&self.pool)
+            .await
+            .context("Failed to delete expired sessions")?;
+        Ok(())
+    }
+
+    // --- The sign-in throttle ---
+
+    #[tracing::instrument(skip(self))]
+    async fn sign_in_failures(&self, key: &str) -> anyhow::Result<Option<FailureRow>> {
+        sqlx::query_as(
+            "SELECT failures, last_failure_at, locked_until FROM sign_in_failures WHERE key = ?",
+        )
+        .bind(key)
+        .fetch_optional(&self.pool)
+        .await
+        .context("Failed to read the sign-in failures")
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn add_sign_in_failure(
+        &self,
+        key: &str,
+        now: i64,
+        forget_after_ms: i64,
+    ) -> anyhow::Result<i64> {
+        sqlx::query_scalar(
+            "INSERT INTO sign_in_failures (key, failures, last_failure_at, locked_until) VALUES (?1, 1, ?2, 0)
+             ON CONFLICT (key) DO UPDATE SET
+                 failures = CASE WHEN ?2 - sign_in_failures.last_failure_at < ?3
+                                 THEN sign_in_failures.failures + 1 ELSE 1 END,
+                 last_failure_at = ?2
+             RETURNING failures",
+        )
+        .bind(key)
+        .bind(now)
+        .bind(forget_after_ms)
+        .fetch_one(&self.pool)
+        .await
+        .context("Failed to record a sign-in failure")
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn lock_sign_in(&self, key: &str, locked_until: i64) -> anyhow::Result<()> {
+        sqlx::query(
+            "UPDATE sign_in_failures SET locked_until = max(locked_until, ?) WHERE key = ?",
+        )
+        .bind(locked_until)
+        .bind(key)
+        .execute(&self.pool)
+        .await
+        .context("Failed to lock sign-ins")?;
+        Ok(())
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn clear_sign_in_failures(&self, keys: &[&str]) -> anyhow::Result<()> {
+        for key in keys {
+            sqlx::query("DELETE FROM sign_in_failures WHERE key = ?")
+                .bind(key)
+                .execute(&self.pool)
+                .await
+                .context("Failed to clear sign-in failures")?;
+        }
+        Ok(())
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn clear_all_sign_in_failures(&self) -> anyhow::Result<()> {
+        sqlx::query("DELETE FROM sign_in_failures")
+            .execute(&self.pool)
+            .await
+            .context("Failed to clear sign-in failures")?;
+        Ok(())
+    }
+
+    // --- Secrets ---
+
+    #[tracing::instrument(skip(self))]
+    async fn secret(&self, name: &str) -> anyhow::Result<Vec<u8>> {
+        sqlx::query(
+            "INSERT INTO auth_secrets (name, value) VALUES (?, randomblob(32)) ON CONFLICT (name) DO NOTHING",
+        )
+        .bind(name)
+        .execute(&self.pool)
+        .await
+        .context("Failed to create a server secret")?;
+        sqlx::query_scalar("SELECT value FROM auth_secrets WHERE name = ?")
+            .bind(name)
+            .fetch_one(&self.pool)
+            .await
+            .context("Failed to read a server secret")
+    }
+
+    // --- Moving data ---
+
+    async fn tables(&self) -> anyhow::Result<Vec<String>> {
+        sqlx::query_scalar(
+            "SELECT name FROM sqlite_master WHERE type = 'table' \
+             AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE '\\_sqlx\\_%' ESCAPE '\\' \
+             ORDER BY name",
+        )
+        .fetch_all(&self.pool)
+        .await
+        .context("Failed to list the tables")
+    }
+
+    async fn is_empty(&self) -> anyhow::Result<bool> {
+        for table in COPIED_TABLES {
+            let any: Option<i64> = sqlx::query_scalar(&format!("SELECT 1 FROM {table} LIMIT 1"))
+                .fetch_optional(&self.pool)
+                .await
+                .with_context(|| format!("Failed to read {table}"))?;
+            if any.is_some() {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    async fn dump(&self) -> anyhow::Result<Dump> {
+        let mut tx = self
+            .pool
+            .begin()
+            .await
+            .context("Failed to begin the dump")?;
+        macro_rules! all {
+            ($sql:expr) => {
+                sqlx::query_as($sql)
+                    .fetch_all(&mut *tx)
+                    .await
+                    .context(concat!("Failed to read: ", $sql))?
+            };
+        }
+        let dump = Dump {
+            owner: all!("SELECT id, email, password_hash, created_at, updated_at FROM owner ORDER BY id"),
+            contact_messages: all!(
+                "SELECT id, name, email, subject, message, form_name, created_at, is_read, is_spam, \
+                 spam_reason, deleted_at, user_agent, search_text FROM contact_messages ORDER BY id"
+            ),
+            notification_outbox: all!(
+                "SELECT id, message_id, attempts, next_attempt_at, last_error, sent_at, created_at \
+                 FROM notification_outbox ORDER BY id"
+            ),
+            sessions: all!(
+                "SELECT token_hash, owner_id, created_at, last_seen_at, idle_expires_at, \
+                 absolute_expires_at FROM sessions ORDER BY token_hash"
+            ),
+            sign_in_failures: all!(
+                "SELECT key, failures, last_failure_at, locked_until FROM sign_in_failures ORDER BY key"
+            ),
+            auth_secrets: all!("SELECT name, value FROM auth_secrets ORDER BY name"),
+        };
+        tx.commit().await.context("Failed to end the dump")?;
+        Ok(dump)
+    }
+
+    async fn load(&self, dump: &Dump, replace: bool) -> anyhow::Result<()> {
+        let mut tx = self
+            .pool
+            .begin()
+            .await
+            .context("Failed to begin the copy")?;
+        if replace {
+            for table in COPIED_TABLES.iter().rev() {
+                sqlx::query(&format!("DELETE FROM {table}"))
+                    .execute(&mut *tx)
+                    .await
+                    .with_context(|| format!("Failed to empty {table}"))?;
+            }
+        }
+        for o in &dump.owner {
+            sqlx::query(
+                "INSERT INTO owner (id, email, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
+            )
+            .bind(o.id)
+            .bind(&o.email)
+            .bind(&o.password_hash)
+            .bind(o.created_at)
+            .bind(o.updated_at)
+            .execute(&mut *tx)
+            .await
+            .context("Failed to copy the owner")?;
+        }
+        for m in &dump.contact_messages {
+            sqlx::query(
+                "INSERT INTO contact_messages (id, name, email, subject, message, form_name, created_at, \
+                 is_read, is_spam, spam_reason, deleted_at, user_agent, search_text) \
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            )
+            .bind(m.id)
+            .bind(&m.name)
+            .bind(&m.email)
+            .bind(&m.subject)
+            .bind(&m.message)
+            .bind(&m.form_name)
+            .bind(m.created_at)
+            .bind(m.is_read)
+            .bind(m.is_spam)
+            .bind(&m.spam_reason)
+            .bind(m.deleted_at)
+            .bind(&m.user_agent)
+            .bind(&m.search_text)
+            .execute(&mut *tx)
+            .await
+            .context("Failed to copy a contact message")?;
+        }
+        for o in &dump.notification_outbox {
+            sqlx::query(
+                "INSERT INTO notification_outbox (id, message_id, attempts, next_attempt_at, last_error, \
+                 sent_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            )
+            .bind(o.id)
+            .bind(o.message_id)
+            .bind(o.attempts)
+            .bind(o.next_attempt_at)
+            .bind(&o.last_error)
+            .bind(o.sent_at)
+            .bind(o.created_at)
+            .execute(&mut *tx)
+            .await
+            .context("Failed to copy a notification")?;
+        }
+        for s in &dump.sessions {
+            sqlx::query(
+                "INSERT INTO sessions (token_hash, owner_id, created_at, last_seen_at, idle_expires_at, \
+                 absolute_expires_at) VALUES (?, ?, ?, ?, ?, ?)",
+            )
+            .bind(&s.token_hash)
+            .bind(s.owner_id)
+            .bind(s.created_at)
+            .bind(s.last_seen_at)
+            .bind(s.idle_expires_at)
+            .bind(s.absolute_expires_at)
+            .execute(&mut *tx)
+            .await
+            .context("Failed to copy a session")?;
+        }
+        for f in &dump.sign_in_failures {
+            sqlx::query(
+                "INSERT INTO sign_in_failures (key, failures, last_failure_at, locked_until) VALUES (?, ?, ?, ?)",
+            )
+            .bind(&f.key)
+            .bind(f.failures)
+            .bind(f.last_failure_at)
+            .bind(f.locked_until)
+            .execute(&mut *tx)
+            .await
+            .context("Failed to copy a sign-in counter")?;
+        }
+        for s in &dump.auth_secrets {
+            sqlx::query("INSERT INTO auth_secrets (name, value) VALUES (?, ?)")
+                .bind(&s.name)
+                .bind(&s.value)
+                .execute(&mut *tx)
+                .await
+                .context("Failed to copy a server secret")?;
+        }
+        // AUTOINCREMENT's counters (sqlite_sequence) follow the highest ids inserted.
+        tx.commit().await.context("Failed to commit the copy")?;
+        Ok(())
+    }
+}

@@ -1,0 +1,149 @@
+//! Two instances on one PostgreSQL database, as behind a load balancer: a session made on one
+//! works on the other, failed sign-ins and the contact limit count across both, every message
+//! is stored once, and every notification is sent exactly once.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use portfolio::config::Settings;
+use serde_json::{json, Value};
+
+use crate::contact::form_with;
+use crate::contact_smtp::TestSmtp;
+use crate::helpers::{fresh_postgres_database, postgres_server, spawn_app_on, TestApp};
+use crate::session::{EMAIL, PASSWORD};
+
+/// A same-origin POST as a visitor at `ip` (behind the trusted proxy that these tests play).
+async fn post_as(app: &TestApp, ip: &str, path: &str, body: &Value) -> reqwest::Response {
+    reqwest::Client::new()
+        .post(app.url(path))
+        .header("Origin", &app.address)
+        .header("Sec-Fetch-Site", "same-origin")
+        .header("X-Forwarded-For", ip)
+        .json(body)
+        .send()
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_instances_share_sessions_counters_messages_and_the_outbox() {
+    let Some(server) = postgres_server() else {
+        eprintln!("skipped: runs in the PostgreSQL pass");
+        return;
+    };
+    let url = fresh_postgres_database(&server).await;
+    let smtp = TestSmtp::start().await;
+    let configure = |s: &mut Settings| {
+        s.mail.smtp_url = Some(smtp.url().into());
+        s.mail.notify_email = Some("owner@example.com".into());
+        s.trust_proxy = true;
+    };
+    let a = spawn_app_on(tempfile::tempdir().unwrap(), url.clone(), configure).await;
+    let b = spawn_app_on(tempfile::tempdir().unwrap(), url.clone(), configure).await;
+    a.create_owner(EMAIL, PASSWORD).await;
+
+    // Signed in through the first, the cookie works on the second.
+    let signed_in = a.sign_in(EMAIL, PASSWORD).await;
+    assert_eq!(signed_in.status(), 200);
+    let cookie = signed_in
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap().split(';').next().unwrap().to_owned())
+        .find(|c| c.starts_with("portfolio_session="))
+        .expect("a session cookie");
+    let on_b = reqwest::Client::new()
+        .get(b.url("/api/session"))
+        .header("Cookie", &cookie)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(on_b.status(), 200);
+
+    // Messages through both: each stored once, each notified exactly once.
+    let mut sent = BTreeMap::new();
+    for n in 0..8 {
+        let app = if n % 2 == 0 { &a } else { &b };
+        let name = format!("Visitor {n}");
+        let response = post_as(
+            app,
+            &format!("198.51.100.{n}"),
+            "/api/contact",
+            &form_with("name", json!(name)),
+        )
+        .await;
+        assert_eq!(response.status(), 201);
+        let id = response.json::<Value>().await.unwrap()["id"]
+            .as_i64()
+            .unwrap();
+        sent.insert(id, name);
+    }
+    assert_eq!(b.sign_in(EMAIL, PASSWORD).await.status(), 200);
+    let listed: BTreeMap<i64, String> = b.messages("?limit=50").await["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["id"].as_i64().unwrap(),
+                m["name"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(listed, sent);
+    smtp.wait_for(sent.len(), Duration::from_secs(60)).await;
+    // Both workers keep running a while: any second send would show up now.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let mut notified: BTreeMap<i64, usize> = BTreeMap::new();
+    for mail in smtp.received() {
+        let body = mail.body();
+        let id = sent
+            .keys()
+            .find(|id| body.contains(&format!("(#{id})")))
+            .unwrap_or_else(|| panic!("a notification of an unknown message: {body}"));
+        *notified.entry(*id).or_default() += 1;
+    }
+    assert_eq!(notified.len(), sent.len(), "{notified:?}");
+    assert!(
+        notified.values().all(|n| *n == 1),
+        "sent twice: {notified:?}"
+    );
+
+    // The contact limit (5 a minute) counts across instances.
+    for n in 0..5 {
+        let app = if n % 2 == 0 { &a } else { &b };
+        let response = post_as(
+            app,
+            "203.0.113.7",
+            "/api/contact",
+            &form_with("name", json!("Busy")),
+        )
+        .await;
+        assert_eq!(response.status(), 201);
+    }
+    let sixth = post_as(
+        &b,
+        "203.0.113.7",
+        "/api/contact",
+        &form_with("name", json!("Busy")),
+    )
+    .await;
+    assert_eq!(sixth.status(), 429);
+
+    // Failed sign-ins split across both lock the account on both.
+    let wrong = json!({ "email": EMAIL, "password": "not the password at all" });
+    for n in 0..5 {
+        let app = if n % 2 == 0 { &a } else { &b };
+        let response = post_as(app, &format!("192.0.2.{n}"), "/api/session", &wrong).await;
+        assert_eq!(response.status(), 401, "failure {n}");
+    }
+    let right = json!({ "email": EMAIL, "password": PASSWORD });
+    for app in [&a, &b] {
+        let response = post_as(app, "192.0.2.200", "/api/session", &right).await;
+        assert_eq!(response.status(), 429);
+    }
+
+    a.shutdown().await;
+    b.shutdown().await;
+}

@@ -1,0 +1,254 @@
+//! The store behind the URL: which engine a URL picks, what a bad one does, the schema's tables,
+//! search that ignores case beyond ASCII, and `portfolio db copy` between engines.
+
+use std::collections::BTreeSet;
+use std::process::{Command, Output};
+
+use portfolio::store::{Dump, COPIED_TABLES, UNCOPIED_TABLES};
+use serde_json::{json, Value};
+
+use crate::contact::{form_with, post_contact};
+use crate::helpers::{binary, postgres_server, spawn_app, spawn_app_on};
+use crate::session::{EMAIL, PASSWORD};
+
+fn serve_once(workdir: &std::path::Path, database_url: &str) -> Output {
+    Command::new(binary())
+        .current_dir(workdir)
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--database-url",
+            database_url,
+        ])
+        .env_remove("PORTFOLIO_DATABASE_URL")
+        .output()
+        .unwrap()
+}
+
+/// A port on which nothing listens.
+fn closed_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.local_addr().unwrap().port()
+}
+
+#[test]
+fn a_postgres_url_is_never_taken_for_a_file_and_an_unreachable_server_stops_start_up() {
+    let workdir = tempfile::tempdir().unwrap();
+    let port = closed_port();
+    for scheme in ["postgres", "postgresql"] {
+        let url = format!("{scheme}://portfolio:hunter2@127.0.0.1:{port}/postgres");
+        let output = serve_once(workdir.path(), &url);
+        assert!(!output.status.success(), "{url} must not start");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let last = stderr.lines().last().unwrap_or_default();
+        assert!(
+            last.starts_with("error: database-url: cannot connect to"),
+            "{stderr}"
+        );
+        assert!(last.contains(&format!("127.0.0.1:{port}")), "{stderr}");
+        assert!(!stderr.contains("hunter2"), "the password shows: {stderr}");
+    }
+    let left: Vec<_> = std::fs::read_dir(workdir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(left.is_empty(), "nothing is created on disk: {left:?}");
+}
+
+#[test]
+fn a_url_of_no_known_engine_stops_start_up_naming_the_setting() {
+    let workdir = tempfile::tempdir().unwrap();
+    for url in [
+        "data/portfolio.db",
+        "mysql://me:hunter2@db/portfolio",
+        "postgres:",
+    ] {
+        let output = serve_once(workdir.path(), url);
+        assert!(!output.status.success(), "{url} must not start");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("error: database-url: "), "{url}: {stderr}");
+        assert!(!stderr.contains("hunter2"), "{stderr}");
+    }
+    assert_eq!(std::fs::read_dir(workdir.path()).unwrap().count(), 0);
+}
+
+#[tokio::test]
+async fn every_table_of_the_schema_is_copied_or_left_out_on_purpose() {
+    let app = spawn_app().await;
+    let tables: BTreeSet<String> = app.db.tables().await.unwrap().into_iter().collect();
+    let known: BTreeSet<String> = COPIED_TABLES
+        .iter()
+        .copied()
+        .chain(UNCOPIED_TABLES.iter().map(|(table, _)| *table))
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(
+        tables, known,
+        "a table is missing from store::COPIED_TABLES (db copy) or UNCOPIED_TABLES"
+    );
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn search_ignores_case_for_every_letter() {
+    let app = spawn_app().await;
+    app.signed_in().await;
+    for (name, subject) in [
+        ("Åsa Öberg", "ÇA VA"),
+        ("Ivan", "ДОБРЫЙ ДЕНЬ"),
+        ("Ada", "plain"),
+    ] {
+        let mut form = form_with("name", json!(name));
+        form["subject"] = json!(subject);
+        form["elapsedMs"] = json!(10_000);
+        assert_eq!(post_contact(&app, &form).await.status(), 201);
+    }
+    for (query, expected) in [
+        ("åsa", "Åsa Öberg"),
+        ("öBERG", "Åsa Öberg"),
+        ("ça va", "Åsa Öberg"),
+        ("добрый", "Ivan"),
+    ] {
+        let page = app.messages(&format!("?q={}", urlencode(query))).await;
+        let names: Vec<&str> = page["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, [expected], "{query}");
+    }
+    app.shutdown().await;
+}
+
+fn urlencode(text: &str) -> String {
+    url::form_urlencoded::byte_serialize(text.as_bytes()).collect()
+}
+
+fn db_copy(args: &[&str]) -> Output {
+    Command::new(binary())
+        .args(["db", "copy"])
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+async fn dump_of(url: &str) -> Dump {
+    let db = portfolio::store::connect(url).await.unwrap();
+    let dump = db.dump().await.unwrap();
+    db.close().await;
+    dump
+}
+
+#[tokio::test]
+async fn db_copy_moves_everything_from_sqlite_to_postgresql_and_back_with_every_field_equal() {
+    let Some(server) = postgres_server() else {
+        eprintln!("skipped: runs in the PostgreSQL pass");
+        return;
+    };
+    // A SQLite store with a row in every copied table: the owner, a session, sign-in failures,
+    // real, spam and deleted messages, outbox rows (SMTP is down, so they carry errors).
+    let dir = tempfile::tempdir().unwrap();
+    let sqlite = format!("sqlite://{}", dir.path().join("source.db").display());
+    let smtp_port = closed_port();
+    let app = spawn_app_on(tempfile::tempdir().unwrap(), sqlite.clone(), |s| {
+        s.mail.smtp_url = Some(format!("smtp://127.0.0.1:{smtp_port}?tls=none").into());
+        s.mail.notify_email = Some("owner@example.com".into());
+    })
+    .await;
+    app.signed_in().await;
+    assert_eq!(
+        app.sign_in(EMAIL, "wrong password here").await.status(),
+        401
+    );
+    let mut ids = Vec::new();
+    for (field, value) in [
+        ("message", json!("Hello 😀 <b>html</b>\nsecond line")),
+        ("website", json!("i am a bot")),
+        ("name", json!("Zoë")),
+    ] {
+        let response = post_contact(&app, &form_with(field, value)).await;
+        assert_eq!(response.status(), 201);
+        ids.push(
+            response.json::<Value>().await.unwrap()["id"]
+                .as_i64()
+                .unwrap(),
+        );
+    }
+    let trashed = app
+        .send(
+            reqwest::Method::PATCH,
+            &format!("/api/messages/{}", ids[2]),
+            Some(&json!({"deleted": true})),
+        )
+        .await;
+    assert_eq!(trashed.status(), 200);
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await; // the outbox tries once
+    app.shutdown().await;
+    let original = dump_of(&sqlite).await;
+    for (table, rows) in original.counts() {
+        assert!(rows > 0, "the source has no row in {table}");
+    }
+
+    // SQLite to PostgreSQL.
+    let postgres = crate::helpers::fresh_postgres_database(&server).await;
+    let output = db_copy(&["--from", &sqlite, "--to", &postgres]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(String::from_utf8_lossy(&output.stdout).contains("contact_messages: 3"));
+    assert_eq!(dump_of(&postgres).await, original);
+
+    // A target with data is refused without --replace, and taken with it.
+    let again = db_copy(&["--from", &sqlite, "--to", &postgres]);
+    assert!(!again.status.success());
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert!(
+        stderr.contains("to: ") && stderr.contains("--replace"),
+        "{stderr}"
+    );
+    let replaced = db_copy(&["--from", &sqlite, "--to", &postgres, "--replace"]);
+    assert!(
+        replaced.status.success(),
+        "{}",
+        String::from_utf8_lossy(&replaced.stderr)
+    );
+    assert_eq!(dump_of(&postgres).await, original);
+
+    // And back to a new SQLite file.
+    let back = format!("sqlite://{}", dir.path().join("back.db").display());
+    let output = db_copy(&["--from", &postgres, "--to", &back]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(dump_of(&back).await, original);
+
+    // On PostgreSQL the owner signs in as before and new ids continue after the copied ones.
+    let moved = spawn_app_on(tempfile::tempdir().unwrap(), postgres.clone(), |_| {}).await;
+    assert_eq!(moved.sign_in(EMAIL, PASSWORD).await.status(), 200);
+    let page = moved.messages("").await;
+    assert_eq!(page["messages"].as_array().unwrap().len(), 1, "{page}");
+    let response = post_contact(&moved, &form_with("name", json!("After the move"))).await;
+    assert_eq!(response.status(), 201);
+    let new_id = response.json::<Value>().await.unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    assert_eq!(new_id, ids.iter().max().unwrap() + 1);
+    moved.shutdown().await;
+}
+
+#[test]
+fn db_copy_refuses_the_same_database_and_names_the_bad_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("a.db").display());
+    let same = db_copy(&["--from", &url, "--to", &url]);
+    assert!(!same.status.success());
+    assert!(String::from_utf8_lossy(&same.stderr).contains("to: it is the same database"));
+    let bad = db_copy(&["--from", "nonsense", "--to", &url]);
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("from: "));
+}
