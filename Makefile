@@ -10,7 +10,7 @@ BIN := target/release/portfolio
 WEB_DEPS := web/node_modules/.package-lock.json
 WEB_SOURCES := $(shell find web/src web/public web/scripts -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run test setup web server chromium lint fmt-check clippy typecheck eslint unit-web cargo-test e2e bench clean
+.PHONY: run test setup web server chromium postgresql lint fmt-check clippy typecheck eslint unit-web cargo-test e2e bench clean
 
 run: server ## Build everything and serve on http://127.0.0.1:8080 with SQLite under ./data/
 	./$(BIN) serve
@@ -30,6 +30,9 @@ server: web
 chromium: ## Debian's Chromium for the browser tests
 	@command -v /usr/bin/chromium >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
 
+postgresql: ## Debian's PostgreSQL for the server tests on the second engine
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; }
+
 fmt-check:
 	$(CARGO) fmt --all --check
 
@@ -47,8 +50,15 @@ lint: fmt-check clippy typecheck eslint
 unit-web: $(WEB_DEPS)
 	cd web && $(NPM) test
 
-cargo-test: web
-	$(CARGO) test --locked --workspace
+# The unit tests and the server suite on SQLite, and at the same time the server suite on
+# PostgreSQL in a throwaway cluster; each line of output says which.
+cargo-test: web postgresql
+	$(CARGO) test --locked --workspace --no-run
+	scripts/pg-test-cluster run $(CARGO) test --locked --test api 2>&1 | sed -u 's/^/[postgres] /' & pg=$$!; \
+	sqlite=0; $(CARGO) test --locked --workspace 2>&1 | sed -u 's/^/[sqlite] /' || sqlite=$$?; \
+	postgres=0; wait $$pg || postgres=$$?; \
+	echo "server tests: sqlite exit $$sqlite, postgres exit $$postgres"; \
+	[ $$sqlite = 0 ] && [ $$postgres = 0 ]
 
 e2e: server chromium
 	cd web && PORTFOLIO_BIN=$(CURDIR)/$(BIN) $(NPM) run e2e

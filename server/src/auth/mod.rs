@@ -52,6 +52,28 @@ pub fn check_email(email: &str) -> Result<(), &'static str> {
     }
 }
 
+/// This program as the user can run it from where they are: `./target/release/portfolio` after
+/// `make run`, the bare name when it is found on the `PATH`, else its full path.
+fn this_program() -> String {
+    let Ok(exe) = std::env::current_exe() else {
+        return "portfolio".to_owned();
+    };
+    let on_path = std::env::var_os("PATH").is_some_and(|path| {
+        std::env::split_paths(&path)
+            .any(|dir| dir.join("portfolio").canonicalize().ok() == exe.canonicalize().ok())
+    });
+    if on_path {
+        return "portfolio".to_owned();
+    }
+    match std::env::current_dir()
+        .ok()
+        .and_then(|cwd| exe.strip_prefix(cwd).ok().map(std::path::Path::to_path_buf))
+    {
+        Some(relative) => format!("./{}", relative.display()),
+        None => exe.display().to_string(),
+    }
+}
+
 /// At start-up: creates the owner from the environment when none exists, or says how to.
 pub async fn bootstrap(state: &AppState) -> anyhow::Result<()> {
     let salt = state.db.secret("client_salt").await?;
@@ -84,9 +106,10 @@ pub async fn bootstrap(state: &AppState) -> anyhow::Result<()> {
             "PORTFOLIO_OWNER_EMAIL and PORTFOLIO_OWNER_PASSWORD must be set together"
         ),
         (None, None) => tracing::warn!(
-            "no owner account yet: create one with `PORTFOLIO_DATABASE_URL={} portfolio owner set --email YOUR_EMAIL` \
+            "no owner account yet: create one with `{} owner set --email YOUR_EMAIL --database-url {}` \
              (or start with PORTFOLIO_OWNER_EMAIL and PORTFOLIO_OWNER_PASSWORD set)",
-            settings.database.url
+            this_program(),
+            crate::store::url::redact(&settings.database.url)
         ),
     }
     password::warm_up().await;

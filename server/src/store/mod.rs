@@ -9,7 +9,7 @@ pub mod copy;
 mod model;
 pub mod postgres;
 pub mod sqlite;
-mod url;
+pub mod url;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -14,21 +14,20 @@ impl TestApp {
         message: &str,
         created_at: i64,
     ) -> i64 {
-        sqlx::query_scalar(
-            "INSERT INTO contact_messages (name, email, subject, message, created_at)
-             VALUES ($1, $2, $3, $4, $5) RETURNING id",
-        )
-        .bind(name)
-        .bind(format!(
-            "{}@example.org",
-            name.to_lowercase().replace(' ', ".")
-        ))
-        .bind(subject)
-        .bind(message)
-        .bind(created_at)
-        .fetch_one(&self.sql)
-        .await
-        .unwrap()
+        let email = format!("{}@example.org", name.to_lowercase().replace(' ', "."));
+        let form = portfolio::domain::ContactForm::parse(name, &email, subject, message, "contact")
+            .expect("a valid message");
+        // Through the store, as the contact form stores it (the search column included).
+        self.db
+            .insert_message(&portfolio::store::NewMessage {
+                form: &form,
+                spam_reason: None,
+                user_agent: None,
+                created_at,
+                notify: false,
+            })
+            .await
+            .unwrap()
     }
 
     pub async fn messages(&self, query: &str) -> Value {

@@ -173,10 +173,39 @@ fn without_an_owner_serve_logs_how_to_create_one() {
     let _ = child.kill();
     let _ = child.wait();
     let hint = hint.expect("a line says how to create the owner");
+    let command = hint
+        .split('`')
+        .nth(1)
+        .unwrap_or_else(|| panic!("a command between backticks: {hint}"));
     assert!(
-        hint.contains(&format!(
-            "PORTFOLIO_DATABASE_URL={database_url} portfolio owner set --email"
+        command.ends_with(&format!(
+            "owner set --email YOUR_EMAIL --database-url {database_url}"
         )),
         "{hint}"
+    );
+    // It runs as printed.
+    let words: Vec<String> = command
+        .replace("YOUR_EMAIL", EMAIL)
+        .split(' ')
+        .map(str::to_owned)
+        .collect();
+    let mut run = Command::new(&words[0])
+        .args(&words[1..])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    run.stdin
+        .take()
+        .unwrap()
+        .write_all(format!("{PASSWORD}\n").as_bytes())
+        .unwrap();
+    let output = run.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "{command}: {}",
+        String::from_utf8_lossy(&output.stderr)
     );
 }
