@@ -654,11 +654,11 @@ impl Store for PgStore {
 
     async fn is_empty(&self) -> anyhow::Result<bool> {
         for table in COPIED_TABLES {
-            let any: Option<i64> = sqlx::query_scalar(&format!("SELECT 1 FROM {table} LIMIT 1"))
-                .fetch_optional(&self.pool)
+            let any: bool = sqlx::query_scalar(&format!("SELECT EXISTS (SELECT 1 FROM {table})"))
+                .fetch_one(&self.pool)
                 .await
                 .with_context(|| format!("Failed to read {table}"))?;
-            if any.is_some() {
+            if any {
                 return Ok(false);
             }
         }
