@@ -36,6 +36,12 @@ pub enum ApiError {
     },
     #[error("{0}")]
     Conflict(String),
+    /// Busy for a moment (e.g. every password-hashing slot taken): try again after a while.
+    #[error("{message}")]
+    ServiceUnavailable {
+        retry_after_secs: u64,
+        message: String,
+    },
     #[error(transparent)]
     Unexpected(#[from] anyhow::Error),
 }
@@ -59,6 +65,7 @@ impl ApiError {
             Self::NotFound => StatusCode::NOT_FOUND,
             Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::Conflict(_) => StatusCode::CONFLICT,
+            Self::ServiceUnavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
             Self::Unexpected(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -74,6 +81,7 @@ impl ApiError {
             Self::NotFound => "not_found",
             Self::TooManyRequests { .. } => "too_many_requests",
             Self::Conflict(_) => "conflict",
+            Self::ServiceUnavailable { .. } => "service_unavailable",
             Self::Unexpected(_) => "internal_error",
         }
     }
@@ -124,6 +132,9 @@ impl IntoResponse for ApiError {
         };
         let mut response = (status, Json(body)).into_response();
         if let Self::TooManyRequests {
+            retry_after_secs, ..
+        }
+        | Self::ServiceUnavailable {
             retry_after_secs, ..
         } = self
         {

@@ -1,5 +1,6 @@
 //! Owner accounts: password hashing, sessions and sign-in throttling.
 
+pub mod device;
 pub mod password;
 pub mod session;
 pub mod throttle;
@@ -19,6 +20,8 @@ pub use session::Owner;
 pub struct AuthState {
     /// The salt that client addresses are hashed with; read from the database at start-up.
     client_salt: OnceLock<Vec<u8>>,
+    /// The key that signs known-device cookies; read from the database at start-up.
+    device_key: OnceLock<Vec<u8>>,
 }
 
 impl AuthState {
@@ -28,6 +31,10 @@ impl AuthState {
 
     pub fn client_salt(&self) -> &[u8] {
         self.client_salt.get().map_or(&[], Vec::as_slice)
+    }
+
+    pub fn device_key(&self) -> &[u8] {
+        self.device_key.get().map_or(&[], Vec::as_slice)
     }
 }
 
@@ -78,6 +85,8 @@ fn this_program() -> String {
 pub async fn bootstrap(state: &AppState) -> anyhow::Result<()> {
     let salt = state.db.secret("client_salt").await?;
     let _ = state.auth.client_salt.set(salt);
+    let device_key = state.db.secret("device_cookie_key").await?;
+    let _ = state.auth.device_key.set(device_key);
 
     if state.db.owner_exists().await? {
         password::warm_up().await;

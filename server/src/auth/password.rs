@@ -19,7 +19,29 @@ fn hasher() -> Argon2<'static> {
 }
 
 /// Hashes a password on a blocking thread.
+/// At most this many Argon2 runs (19 MiB each) at once, about one per core; a burst of sign-ins
+/// waits for a slot a short while, then gets [`Busy`], which the API answers with 503.
+static SLOTS: LazyLock<tokio::sync::Semaphore> = LazyLock::new(|| {
+    tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(2, |n| n.get()))
+});
+
+/// How long a password check waits for a hashing slot.
+const SLOT_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Every hashing slot stayed taken while this request waited.
+#[derive(Debug, thiserror::Error)]
+#[error("every password-hashing slot is taken")]
+pub struct Busy;
+
+async fn slot() -> anyhow::Result<tokio::sync::SemaphorePermit<'static>> {
+    match tokio::time::timeout(SLOT_WAIT, SLOTS.acquire()).await {
+        Ok(Ok(permit)) => Ok(permit),
+        _ => Err(Busy.into()),
+    }
+}
+
 pub async fn hash(password: SecretString) -> anyhow::Result<String> {
+    let _slot = slot().await?;
     tokio::task::spawn_blocking(move || hash_blocking(&password))
         .await
         .context("The password hashing task failed")?
@@ -47,6 +69,7 @@ pub async fn warm_up() {
 
 /// Checks a password against a stored hash (or the dummy one) on a blocking thread.
 pub async fn verify(password: SecretString, stored: Option<String>) -> anyhow::Result<bool> {
+    let _slot = slot().await?;
     tokio::task::spawn_blocking(move || {
         let stored = stored.unwrap_or_else(|| DUMMY_HASH.clone());
         let parsed = PasswordHash::new(&stored)

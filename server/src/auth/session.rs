@@ -109,6 +109,9 @@ pub fn token_from(jar: &CookieJar, settings: &Settings) -> Option<String> {
 pub async fn start(db: &Db, settings: &Settings, owner_id: i64) -> anyhow::Result<String> {
     let now = now_ms();
     db.delete_expired_sessions(now).await?;
+    // Failure counters past their window are forgotten at the same time.
+    db.purge_sign_in_failures(now - super::throttle::FORGET_AFTER_MS, now)
+        .await?;
     let token = new_token();
     let idle = millis(settings.session_idle());
     let absolute = now + millis(settings.session_absolute());

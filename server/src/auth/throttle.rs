@@ -1,11 +1,15 @@
-//! Sign-in throttling: failures are counted per account (the e-mail typed) and per client
-//! (its address, hashed with a secret salt) in the database. After a few free tries each
-//! further failure locks the key for twice as long as the last, up to a cap; the count is
-//! forgotten a while after the last failure, so a lock never lasts forever.
+//! Sign-in throttling: attempts are counted per account (the e-mail typed) and per client (its
+//! address, hashed with a secret salt), or, for a browser that has signed in before, per that
+//! browser (see [`super::device`]). Each attempt is counted in the database *before* the
+//! password is checked, in one statement that also says whether the attempt may go on, so N
+//! parallel guesses cost N counts and at most the free ones reach the password check. From the
+//! fifth failure on, each counted attempt locks the key for twice as long as the last, up to a
+//! cap; after a lock ends, one attempt is admitted again. A success clears the key; the count is
+//! forgotten a while after the last attempt, so a lock never lasts forever.
 
 use sha2::{Digest, Sha256};
 
-use crate::store::Db;
+use crate::store::{Db, ThrottlePolicy};
 
 /// Failures allowed before the first lock.
 pub const FREE_FAILURES: i64 = 5;
@@ -15,6 +19,13 @@ pub const FIRST_LOCK_MS: i64 = 30_000;
 pub const MAX_LOCK_MS: i64 = 15 * 60_000;
 /// Failures are forgotten this long after the last one.
 pub const FORGET_AFTER_MS: i64 = 60 * 60_000;
+
+pub const POLICY: ThrottlePolicy = ThrottlePolicy {
+    free_failures: FREE_FAILURES,
+    first_lock_ms: FIRST_LOCK_MS,
+    max_lock_ms: MAX_LOCK_MS,
+    forget_after_ms: FORGET_AFTER_MS,
+};
 
 /// The key for an account: a hash of the e-mail as typed, lower-cased.
 pub fn account_key(email: &str) -> String {
@@ -33,16 +44,8 @@ pub fn client_key(salt: &[u8], ip: std::net::IpAddr) -> String {
     format!("client:{}", hex::encode(hasher.finalize()))
 }
 
-/// Milliseconds until the key may try again, if it is locked now.
-pub async fn locked_for(db: &Db, key: &str, now: i64) -> anyhow::Result<Option<i64>> {
-    Ok(db
-        .sign_in_failures(key)
-        .await?
-        .filter(|row| row.locked_until > now)
-        .map(|row| row.locked_until - now))
-}
-
-/// The lock after `failures` failures, in milliseconds (0 while they are free).
+/// The lock after `failures` failures, in milliseconds (0 while they are free). The stores
+/// compute the same in SQL; this is its specification, checked against them by the tests.
 pub fn lock_after(failures: i64) -> i64 {
     if failures < FREE_FAILURES {
         return 0;
@@ -53,15 +56,17 @@ pub fn lock_after(failures: i64) -> i64 {
         .min(MAX_LOCK_MS)
 }
 
-/// Counts one failure for the key (incremented in the database, so parallel failures each
-/// count, on every instance) and locks the key when the count calls for it.
-pub async fn record_failure(db: &Db, key: &str, now: i64) -> anyhow::Result<i64> {
-    let failures = db.add_sign_in_failure(key, now, FORGET_AFTER_MS).await?;
-    let lock = lock_after(failures);
-    if lock > 0 {
-        db.lock_sign_in(key, now + lock).await?;
+/// Counts one attempt against every key. `Err(wait_ms)` when a key is locked: the attempt must
+/// stop before the password is checked.
+pub async fn admit(db: &Db, keys: &[&str], now: i64) -> anyhow::Result<Result<(), i64>> {
+    let mut wait_ms = 0;
+    for key in keys {
+        let attempt = db.count_sign_in_attempt(key, now, &POLICY).await?;
+        if !attempt.admitted {
+            wait_ms = wait_ms.max((attempt.locked_until - now).max(1));
+        }
     }
-    Ok(failures)
+    Ok(if wait_ms > 0 { Err(wait_ms) } else { Ok(()) })
 }
 
 #[cfg(test)]

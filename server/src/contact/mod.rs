@@ -21,6 +21,8 @@ pub struct ContactState {
     /// Whether owner notifications are configured; without them no outbox rows are written,
     /// so turning them on later does not send a flood about old messages.
     pub notifications_on: bool,
+    /// The owner's mail, when configured: also used for security notices.
+    pub mailer: std::sync::OnceLock<notify::Mailer>,
     worker: Mutex<Option<JoinHandle<()>>>,
 }
 
@@ -30,6 +32,7 @@ impl ContactState {
             notifications_on: settings.mail.smtp_url.is_some()
                 && settings.mail.notify_email.is_some(),
             outbox_wake: Notify::new(),
+            mailer: std::sync::OnceLock::new(),
             worker: Mutex::new(None),
         }
     }
@@ -49,6 +52,7 @@ pub fn start(state: &AppState) -> anyhow::Result<()> {
         tracing::info!("notifications off: set --smtp-url and --notify-email to receive e-mails");
         return Ok(());
     };
+    let _ = state.contact.mailer.set(mailer.clone());
     let worker = tokio::spawn(notify::run_outbox(
         state.db.clone(),
         state.contact.clone(),

@@ -38,6 +38,15 @@ pub struct Mailer {
     to: Mailbox,
 }
 
+impl std::fmt::Debug for Mailer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The transport holds the SMTP credentials: show only where mail goes.
+        f.debug_struct("Mailer")
+            .field("to", &self.to.email.to_string())
+            .finish()
+    }
+}
+
 impl Mailer {
     /// A mailer when both `--smtp-url` and `--notify-email` are set; an error naming the setting
     /// when one is set without the other or does not parse.
@@ -98,6 +107,34 @@ impl Mailer {
             .header(ContentType::TEXT_PLAIN)
             .body(body)
             .context("Failed to build the notification e-mail")
+    }
+
+    /// Sends a short notice to the owner at once (a security alert, not a contact message);
+    /// failures are logged, never shown to whoever caused the notice.
+    pub fn send_notice_in_background(&self, subject: &str, body: String) {
+        let message = Message::builder()
+            .from(self.from.clone())
+            .to(self.to.clone())
+            .subject(one_line(subject))
+            .header(ContentType::TEXT_PLAIN)
+            .body(body);
+        let transport = self.transport.clone();
+        tokio::spawn(async move {
+            let sent = match message {
+                Ok(message) => transport
+                    .send(message)
+                    .await
+                    .map(|_| ())
+                    .map_err(anyhow::Error::from),
+                Err(error) => Err(error.into()),
+            };
+            match sent {
+                Ok(()) => tracing::info!("security notice sent to the owner"),
+                Err(error) => {
+                    tracing::warn!(error = %format!("{error:#}"), "security notice not sent")
+                }
+            }
+        });
     }
 
     async fn send(&self, pending: &PendingNotification) -> anyhow::Result<()> {

@@ -12,7 +12,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::auth::{now_ms, password, session, throttle, Owner};
+use crate::auth::{device, now_ms, password, session, throttle, Owner};
 use crate::error::{ApiError, ErrorBody, ErrorDetail};
 use crate::http::client_ip::ClientIp;
 use crate::http::json::ApiJson;
@@ -76,6 +76,7 @@ async fn current(owner: Owner) -> ApiJson<OwnerView> {
         (status = 403, description = "Not from the site's own pages", body = ErrorBody),
         (status = 422, description = "A field is missing or too long", body = ErrorBody),
         (status = 429, description = "Too many failures; see Retry-After", body = ErrorBody),
+        (status = 503, description = "Every password-hashing slot is busy; see Retry-After", body = ErrorBody),
     ))]
 async fn sign_in(
     State(state): State<AppState>,
@@ -96,16 +97,19 @@ async fn sign_in(
 
     let db = &state.db;
     let now = now_ms();
+    // A browser that has signed in before is judged by its own counter; any other by the
+    // account's and its address's. Either way the attempt is counted before the password is
+    // checked.
+    let device = device::known(&jar, &state.settings, state.auth.device_key());
     let account = throttle::account_key(&form.email);
     let client = throttle::client_key(state.auth.client_salt(), ip);
-    let mut wait_ms = 0;
-    for key in [&account, &client] {
-        if let Some(ms) = throttle::locked_for(db, key, now).await? {
-            wait_ms = wait_ms.max(ms);
-        }
-    }
-    if wait_ms > 0 {
+    let keys: Vec<&str> = match &device {
+        Some(device) => vec![device.as_str()],
+        None => vec![account.as_str(), client.as_str()],
+    };
+    if let Err(wait_ms) = throttle::admit(db, &keys, now).await? {
         let secs = u64::try_from((wait_ms + 999) / 1000).unwrap_or(1);
+        tracing::warn!(keys = ?keys, "sign-in refused: locked after repeated failures");
         return Err(ApiError::TooManyRequests {
             retry_after_secs: secs,
             message: format!(
@@ -117,29 +121,68 @@ async fn sign_in(
 
     let owner = db.find_owner_by_email(form.email.trim()).await?;
     let stored = owner.as_ref().map(|o| o.password_hash.clone());
-    let valid = password::verify(form.password, stored).await?;
+    let valid = password::verify(form.password, stored)
+        .await
+        .map_err(hashing_error)?;
     let owner = match owner {
         Some(owner) if valid => owner,
         _ => {
-            throttle::record_failure(db, &account, now).await?;
-            throttle::record_failure(db, &client, now).await?;
             tracing::info!("a sign-in failed");
             return Ok(sign_in_failed());
         }
     };
 
-    db.clear_sign_in_failures(&[&account, &client]).await?;
+    // Success clears this browser's counters, and for a known browser the account's too.
+    let mut cleared = keys.clone();
+    if device.is_some() {
+        cleared.push(&account);
+    }
+    db.clear_sign_in_failures(&cleared).await?;
     // Rotation: whatever session the browser had is ended, and a new one begins.
     if let Some(old) = session::token_from(&jar, &state.settings) {
         db.delete_session(&session::token_hash(&old)).await?;
     }
     let token = session::start(db, &state.settings, owner.id).await?;
-    tracing::info!("the owner signed in");
-    Ok((
+    tracing::info!(known_browser = device.is_some(), "the owner signed in");
+    let mut response = (
         session::set_cookie(&state.settings, &token),
         ApiJson(OwnerView { email: owner.email }),
     )
-        .into_response())
+        .into_response();
+    if device.is_none() {
+        let value = device::issue(state.auth.device_key());
+        response.headers_mut().append(
+            axum::http::header::SET_COOKIE,
+            device::set_cookie(&state.settings, &value),
+        );
+        notify_owner(
+            &state,
+            "New sign-in to your portfolio",
+            "Someone signed in to your portfolio's dashboard from a browser that had not signed in before.\n\n\
+             If it was you, there is nothing to do. If not, change your password at once \
+             (Account, Change password), which signs out every other session.\n",
+        );
+    }
+    Ok(response)
+}
+
+/// A security notice to the owner, when e-mail is configured.
+fn notify_owner(state: &AppState, subject: &str, body: &str) {
+    if let Some(mailer) = state.contact.mailer.get() {
+        mailer.send_notice_in_background(subject, body.to_owned());
+    }
+}
+
+/// A password check that found every hashing slot taken is 503, not 500.
+fn hashing_error(error: anyhow::Error) -> ApiError {
+    if error.is::<password::Busy>() {
+        ApiError::ServiceUnavailable {
+            retry_after_secs: 1,
+            message: "The server is busy checking other sign-ins. Try again in a moment.".into(),
+        }
+    } else {
+        ApiError::Unexpected(error)
+    }
 }
 
 /// 401 with the same body whatever was wrong (`ApiError::Unauthorized` reads "sign in to
@@ -205,10 +248,14 @@ async fn sign_out_everywhere(
         (status = 204, description = "Changed; this browser gets a new session, the others are signed out"),
         (status = 401, description = "No valid session", body = ErrorBody),
         (status = 422, description = "The current password is wrong or the new one is too weak", body = ErrorBody),
+        (status = 429, description = "Too many wrong passwords; see Retry-After", body = ErrorBody),
+        (status = 503, description = "Every password-hashing slot is busy; see Retry-After", body = ErrorBody),
     ))]
 async fn change_password(
     State(state): State<AppState>,
     owner: Owner,
+    ClientIp(ip): ClientIp,
+    jar: CookieJar,
     ApiJson(form): ApiJson<ChangePassword>,
 ) -> Result<Response, ApiError> {
     use secrecy::ExposeSecret;
@@ -223,15 +270,45 @@ async fn change_password(
         .find_owner_by_id(owner.id)
         .await?
         .ok_or(ApiError::Unauthorized)?;
-    if !password::verify(form.current_password, Some(row.password_hash)).await? {
+    // Throttled like sign-in: a stolen session must not become a way to guess the password.
+    let device = device::known(&jar, &state.settings, state.auth.device_key());
+    let account = throttle::account_key(&row.email);
+    let client = throttle::client_key(state.auth.client_salt(), ip);
+    let keys: Vec<&str> = match &device {
+        Some(device) => vec![device.as_str()],
+        None => vec![account.as_str(), client.as_str()],
+    };
+    if let Err(wait_ms) = throttle::admit(db, &keys, now_ms()).await? {
+        let secs = u64::try_from((wait_ms + 999) / 1000).unwrap_or(1);
+        return Err(ApiError::TooManyRequests {
+            retry_after_secs: secs,
+            message: format!(
+                "Too many wrong passwords. Try again in {}.",
+                human_wait(secs)
+            ),
+        });
+    }
+    if !password::verify(form.current_password, Some(row.password_hash))
+        .await
+        .map_err(hashing_error)?
+    {
         return Err(ApiError::field("currentPassword", "is not correct"));
     }
-    let hash = password::hash(form.new_password).await?;
+    db.clear_sign_in_failures(&keys).await?;
+    let hash = password::hash(form.new_password)
+        .await
+        .map_err(hashing_error)?;
     db.set_owner_password(owner.id, &hash, now_ms()).await?;
     // Every session ends, this one included; this browser gets a fresh one.
     db.delete_owner_sessions(owner.id, None).await?;
     let token = session::start(db, &state.settings, owner.id).await?;
     tracing::info!("the owner changed the password");
+    notify_owner(
+        &state,
+        "Your portfolio's password was changed",
+        "The password of your portfolio's dashboard was just changed, and every other session was signed out.\n\n\
+         If it was not you, set a new password on the server with `portfolio owner set`.\n",
+    );
     Ok((
         StatusCode::NO_CONTENT,
         session::set_cookie(&state.settings, &token),

@@ -172,17 +172,21 @@ pub trait Store: Send + Sync + 'static {
 
     async fn sign_in_failures(&self, key: &str) -> anyhow::Result<Option<FailureRow>>;
 
-    /// Adds one failure to the key in one statement (starting again from one when the last
-    /// failure is `forget_after_ms` old) and returns the new count. Parallel calls each count.
-    async fn add_sign_in_failure(
+    /// Counts one sign-in attempt for the key in one statement, before its password is checked.
+    /// While the key is locked, nothing changes and the attempt is not admitted. Otherwise it is
+    /// admitted and the count goes up by one (starting again from one when the last attempt is
+    /// `forget_after_ms` old); from `free_failures` on, the key is locked for
+    /// `first_lock_ms << (count - free_failures)`, at most `max_lock_ms`, from this attempt on.
+    /// Parallel calls each count, on every instance, so at most the free ones are admitted.
+    async fn count_sign_in_attempt(
         &self,
         key: &str,
         now: i64,
-        forget_after_ms: i64,
-    ) -> anyhow::Result<i64>;
+        policy: &ThrottlePolicy,
+    ) -> anyhow::Result<AttemptCount>;
 
-    /// Locks the key until `locked_until`, unless it is already locked for longer.
-    async fn lock_sign_in(&self, key: &str, locked_until: i64) -> anyhow::Result<()>;
+    /// Forgets the counters whose last attempt is older than `before` and that lock nothing.
+    async fn purge_sign_in_failures(&self, before: i64, now: i64) -> anyhow::Result<u64>;
 
     async fn clear_sign_in_failures(&self, keys: &[&str]) -> anyhow::Result<()>;
 

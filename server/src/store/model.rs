@@ -127,6 +127,32 @@ pub struct SessionRow {
     pub absolute_expires_at: i64,
 }
 
+/// The numbers of the sign-in throttle, as the stores apply them in SQL.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ThrottlePolicy {
+    /// Attempts counted before the first lock.
+    pub free_failures: i64,
+    /// The first lock; each further counted attempt doubles it...
+    pub first_lock_ms: i64,
+    /// ...up to this.
+    pub max_lock_ms: i64,
+    /// The count starts again from one this long after the last attempt.
+    pub forget_after_ms: i64,
+}
+
+/// One counted sign-in attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
+pub struct AttemptCount {
+    /// Attempts counted so far, this one included.
+    pub failures: i64,
+    /// The key's lock after this attempt (0 when never locked).
+    pub locked_until: i64,
+    /// The key's lock before this attempt: it may go on only if that had ended.
+    pub prev_locked_until: i64,
+    #[sqlx(skip)]
+    pub admitted: bool,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
 pub struct FailureRow {
     pub failures: i64,
@@ -198,6 +224,7 @@ pub struct DumpFailure {
     pub failures: i64,
     pub last_failure_at: i64,
     pub locked_until: i64,
+    pub prev_locked_until: i64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]

@@ -568,40 +568,49 @@ impl Store for SqliteStore {
         .context("Failed to read the sign-in failures")
     }
 
-    #[tracing::instrument(skip(self))]
-    async fn add_sign_in_failure(
+    #[tracing::instrument(skip(self, policy))]
+    async fn count_sign_in_attempt(
         &self,
         key: &str,
         now: i64,
-        forget_after_ms: i64,
-    ) -> anyhow::Result<i64> {
-        sqlx::query_scalar(
-            "INSERT INTO sign_in_failures (key, failures, last_failure_at, locked_until) VALUES (?1, 1, ?2, 0)
-             ON CONFLICT (key) DO UPDATE SET
-                 failures = CASE WHEN ?2 - sign_in_failures.last_failure_at < ?3
-                                 THEN sign_in_failures.failures + 1 ELSE 1 END,
-                 last_failure_at = ?2
-             RETURNING failures",
+        policy: &ThrottlePolicy,
+    ) -> anyhow::Result<AttemptCount> {
+        let mut count: AttemptCount = sqlx::query_as(
+            "INSERT INTO sign_in_failures (key, failures, last_failure_at, locked_until, prev_locked_until) \
+             VALUES (?1, 1, ?2, CASE WHEN 1 >= ?4 THEN ?2 + ?5 ELSE 0 END, 0) \
+             ON CONFLICT (key) DO UPDATE SET \
+                 failures = CASE WHEN sign_in_failures.locked_until > ?2 THEN sign_in_failures.failures ELSE CASE WHEN ?2 - sign_in_failures.last_failure_at >= ?3 THEN 1 ELSE sign_in_failures.failures + 1 END END, \
+                 last_failure_at = CASE WHEN sign_in_failures.locked_until > ?2 THEN sign_in_failures.last_failure_at ELSE ?2 END, \
+                 prev_locked_until = sign_in_failures.locked_until, \
+                 locked_until = CASE WHEN sign_in_failures.locked_until > ?2 THEN sign_in_failures.locked_until \
+                     WHEN CASE WHEN ?2 - sign_in_failures.last_failure_at >= ?3 THEN 1 ELSE sign_in_failures.failures + 1 END >= ?4 THEN ?2 + min(?6, ?5 * (1 << min(CASE WHEN ?2 - sign_in_failures.last_failure_at >= ?3 THEN 1 ELSE sign_in_failures.failures + 1 END - ?4, 20))) \
+                     ELSE sign_in_failures.locked_until END \
+             RETURNING failures, locked_until, prev_locked_until",
         )
         .bind(key)
         .bind(now)
-        .bind(forget_after_ms)
+        .bind(policy.forget_after_ms)
+        .bind(policy.free_failures)
+        .bind(policy.first_lock_ms)
+        .bind(policy.max_lock_ms)
         .fetch_one(&self.pool)
         .await
-        .context("Failed to record a sign-in failure")
+        .context("Failed to count a sign-in attempt")?;
+        count.admitted = count.prev_locked_until <= now;
+        Ok(count)
     }
 
     #[tracing::instrument(skip(self))]
-    async fn lock_sign_in(&self, key: &str, locked_until: i64) -> anyhow::Result<()> {
-        sqlx::query(
-            "UPDATE sign_in_failures SET locked_until = max(locked_until, ?) WHERE key = ?",
+    async fn purge_sign_in_failures(&self, before: i64, now: i64) -> anyhow::Result<u64> {
+        let result = sqlx::query(
+            "DELETE FROM sign_in_failures WHERE last_failure_at < ?1 AND locked_until <= ?2",
         )
-        .bind(locked_until)
-        .bind(key)
+        .bind(before)
+        .bind(now)
         .execute(&self.pool)
         .await
-        .context("Failed to lock sign-ins")?;
-        Ok(())
+        .context("Failed to forget old sign-in failures")?;
+        Ok(result.rows_affected())
     }
 
     #[tracing::instrument(skip(self))]
@@ -698,7 +707,8 @@ impl Store for SqliteStore {
                  absolute_expires_at FROM sessions ORDER BY token_hash"
             ),
             sign_in_failures: all!(
-                "SELECT key, failures, last_failure_at, locked_until FROM sign_in_failures ORDER BY key"
+                "SELECT key, failures, last_failure_at, locked_until, prev_locked_until \
+                 FROM sign_in_failures ORDER BY key"
             ),
             auth_secrets: all!("SELECT name, value FROM auth_secrets ORDER BY name"),
         };
@@ -789,12 +799,14 @@ impl Store for SqliteStore {
         }
         for f in &dump.sign_in_failures {
             sqlx::query(
-                "INSERT INTO sign_in_failures (key, failures, last_failure_at, locked_until) VALUES (?, ?, ?, ?)",
+                "INSERT INTO sign_in_failures (key, failures, last_failure_at, locked_until, prev_locked_until) \
+                 VALUES (?, ?, ?, ?, ?)",
             )
             .bind(&f.key)
             .bind(f.failures)
             .bind(f.last_failure_at)
             .bind(f.locked_until)
+            .bind(f.prev_locked_until)
             .execute(&mut *tx)
             .await
             .context("Failed to copy a sign-in counter")?;

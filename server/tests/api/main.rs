@@ -14,4 +14,5 @@ mod seo;
 mod session;
 mod site;
 mod store;
+mod throttle;
 mod tls;
