@@ -1,6 +1,7 @@
 /**
  * The build output ships React Router's production build: no built file carries its
- * development-only warnings or the "Hey developer" error screen. No server, no browser.
+ * development-only warnings or the "Hey developer" error screen. And the build lists the app's
+ * routes for the server. No server, no browser.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -31,4 +32,10 @@ test('no built file carries React Router development-only text', () => {
     devOnlyTextIn(readFileSync(join(dist, file), 'utf8')).map((text) => `${file}: ${text}`),
   );
   assert.deepEqual(found, []);
+});
+
+test('the build lists the routes of the app for the server', () => {
+  const routes = JSON.parse(readFileSync(join(dist, 'routes.json'), 'utf8')) as unknown;
+  assert.ok(Array.isArray(routes) && routes.every((r) => typeof r === 'string' && r.startsWith('/')), JSON.stringify(routes));
+  for (const path of ['/', '/login', '/dashboard']) assert.ok(routes.includes(path), `${path} in ${JSON.stringify(routes)}`);
 });
