@@ -1,10 +1,29 @@
 /// <reference types="vitest/config" />
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 
-export default defineConfig({
+/**
+ * React Router 7's package exports point every condition at its development build, whose
+ * warnings and "Hey developer" error screen would ship to visitors (upstream issues 12532 and
+ * 14102). Builds (the client and the pre-render bundle) use its production build instead; the
+ * dev server and the unit tests keep the development build and its warnings.
+ */
+const reactRouter = dirname(createRequire(import.meta.url).resolve('react-router/package.json'));
+const reactRouterProduction = [
+  { find: /^react-router$/, replacement: join(reactRouter, 'dist/production/index.mjs') },
+  { find: /^react-router\/dom$/, replacement: join(reactRouter, 'dist/production/dom-export.mjs') },
+];
+
+export default defineConfig(({ command }) => ({
   plugins: [react(), tailwindcss()],
+  resolve: {
+    alias: command === 'build' ? reactRouterProduction : [],
+  },
+  // Bundled into the pre-render bundle, so the production build above is the one that runs there too.
+  ssr: { noExternal: ['react-router'] },
   build: {
     target: 'es2022',
     manifest: true,
@@ -19,4 +38,4 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     restoreMocks: true,
   },
-});
+}));

@@ -1,6 +1,7 @@
 //! The React site, embedded in the binary at build time and served with the right caching
 //! and a precompressed body chosen by `Accept-Encoding`. The two HTML pages, `robots.txt` and
-//! `sitemap.xml` carry the public URL, rendered into them once at start-up.
+//! `sitemap.xml` carry the public URL, rendered into them once at start-up. The client routes
+//! come from the build (`routes.json`), so a path that is neither a route nor a file is a 404.
 
 use std::io::Write;
 use std::sync::Arc;
@@ -37,6 +38,8 @@ pub struct Pages {
     shell: Page,
     robots: Page,
     sitemap: Page,
+    /// The client routes, as the build listed them.
+    routes: Routes,
 }
 
 struct Page {
@@ -79,12 +82,14 @@ impl Pages {
                  </urlset>\n"
             ),
         );
+        let routes = Routes::from_build();
         Self {
             base,
             index,
             shell,
             robots,
             sitemap,
+            routes,
         }
     }
 
@@ -128,20 +133,40 @@ impl Page {
     }
 
     fn respond(&self, headers: &HeaderMap, extra: Option<(HeaderName, HeaderValue)>) -> Response {
-        let mut builder = Response::builder()
-            .header(header::CONTENT_TYPE, self.content_type)
-            .header(header::CACHE_CONTROL, REVALIDATE)
-            .header(header::VARY, "Accept-Encoding")
-            .header(header::ETAG, &self.etag);
-        if let Some((name, value)) = extra {
-            builder = builder.header(name, value);
-        }
+        let builder = Response::builder().header(header::ETAG, &self.etag);
         if matches_etag(headers, &self.etag) {
-            return builder
+            return self
+                .headers(builder, extra)
                 .status(StatusCode::NOT_MODIFIED)
                 .body(Body::empty())
                 .unwrap_or_default();
         }
+        self.body(self.headers(builder, extra), headers)
+    }
+
+    /// The page as the body of a 404: no ETag, so a cache never turns it into a 304.
+    fn not_found(&self, headers: &HeaderMap, extra: Option<(HeaderName, HeaderValue)>) -> Response {
+        let builder = Response::builder().status(StatusCode::NOT_FOUND);
+        self.body(self.headers(builder, extra), headers)
+    }
+
+    fn headers(
+        &self,
+        builder: axum::http::response::Builder,
+        extra: Option<(HeaderName, HeaderValue)>,
+    ) -> axum::http::response::Builder {
+        let builder = builder
+            .header(header::CONTENT_TYPE, self.content_type)
+            .header(header::CACHE_CONTROL, REVALIDATE)
+            .header(header::VARY, "Accept-Encoding");
+        match extra {
+            Some((name, value)) => builder.header(name, value),
+            None => builder,
+        }
+    }
+
+    /// The body in the best encoding the client accepts.
+    fn body(&self, mut builder: axum::http::response::Builder, headers: &HeaderMap) -> Response {
         let accepted = headers
             .get(header::ACCEPT_ENCODING)
             .and_then(|v| v.to_str().ok())
@@ -165,8 +190,9 @@ impl Page {
 }
 
 /// The fallback handler: an asset when one exists, the pre-rendered page at `/`, the app shell
-/// (marked `noindex`) for any other client route, a JSON 404 under `/api`, and a plain 404 for
-/// a missing file.
+/// (marked `noindex`) for any other client route, a JSON 404 under `/api`, a plain 404 for a
+/// missing file, and the app shell with a 404 for any other path, so that the client draws the
+/// designed error page while search engines and link checkers see a real 404.
 pub async fn serve(
     Extension(pages): Extension<Arc<Pages>>,
     method: Method,
@@ -196,6 +222,10 @@ pub async fn serve(
     if let Some(response) = asset(name, &headers) {
         return response;
     }
+    // /login, /dashboard: useful to people, not to search engines.
+    if pages.routes.matches(path) {
+        return pages.shell.respond(&headers, Some(noindex()));
+    }
     let last_segment = name.rsplit('/').next().unwrap_or_default();
     if last_segment.contains('.') {
         return (
@@ -205,8 +235,96 @@ pub async fn serve(
         )
             .into_response();
     }
-    // /login, /dashboard and unknown routes: useful to people, not to search engines.
-    pages.shell.respond(&headers, Some(noindex()))
+    pages.shell.not_found(&headers, Some(noindex()))
+}
+
+/// The client routes as URL patterns (`/`, `/login`, `/posts/:id`, `/docs/*`), listed by the
+/// build from `web/src/routes.tsx` into `routes.json`, and matched as React Router matches them:
+/// segment by segment, ignoring case, percent-decoding and a trailing slash.
+#[derive(Debug)]
+struct Routes {
+    /// Each pattern, split into segments; `None` when the build has no list, which makes every
+    /// path a route (the behaviour before the list existed) rather than a 404.
+    patterns: Option<Vec<Vec<String>>>,
+}
+
+impl Routes {
+    fn from_build() -> Self {
+        let patterns = file("routes.json").and_then(|json| {
+            serde_json::from_slice::<Vec<String>>(&json)
+                .inspect_err(|e| tracing::warn!("routes.json is not a list of paths: {e}"))
+                .ok()
+        });
+        if patterns.is_none() && contains("index.html") {
+            tracing::warn!("the built site has no routes.json: every path is answered as a route");
+        }
+        Self::new(patterns)
+    }
+
+    fn new(patterns: Option<Vec<String>>) -> Self {
+        let patterns = patterns.map(|patterns| {
+            patterns
+                .iter()
+                .map(|pattern| segments(pattern).map(str::to_lowercase).collect())
+                .collect()
+        });
+        Self { patterns }
+    }
+
+    fn matches(&self, path: &str) -> bool {
+        let Some(patterns) = &self.patterns else {
+            return true;
+        };
+        let path: Vec<String> = segments(path)
+            .map(|segment| percent_decode(segment).to_lowercase())
+            .collect();
+        let path: Vec<&str> = path.iter().map(String::as_str).collect();
+        patterns
+            .iter()
+            .any(|pattern| matches_segments(pattern, &path))
+    }
+}
+
+fn segments(path: &str) -> impl Iterator<Item = &str> {
+    path.split('/').filter(|segment| !segment.is_empty())
+}
+
+/// React Router's segments: `*` takes the rest (even nothing), `:name` any one segment, and a
+/// trailing `?` makes a segment optional; anything else is literal.
+fn matches_segments(pattern: &[String], path: &[&str]) -> bool {
+    let Some((first, rest)) = pattern.split_first() else {
+        return path.is_empty();
+    };
+    if first == "*" {
+        return true;
+    }
+    let (segment, optional) = match first.strip_suffix('?') {
+        Some(segment) => (segment, true),
+        None => (first.as_str(), false),
+    };
+    let here = path
+        .first()
+        .is_some_and(|actual| segment.starts_with(':') || segment == *actual);
+    (here && matches_segments(rest, &path[1..])) || (optional && matches_segments(rest, path))
+}
+
+/// `%XX` escapes decoded, as the browser's router decodes a path before matching it.
+fn percent_decode(segment: &str) -> String {
+    let bytes = segment.as_bytes();
+    let hex = |i: usize| bytes.get(i).and_then(|b| char::from(*b).to_digit(16));
+    let mut decoded = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if let (b'%', Some(high), Some(low)) = (bytes[i], hex(i + 1), hex(i + 2)) {
+            // Two hex digits: at most 255.
+            decoded.push((high * 16 + low) as u8);
+            i += 3;
+        } else {
+            decoded.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&decoded).into_owned()
 }
 
 fn noindex() -> (HeaderName, HeaderValue) {
@@ -301,7 +419,64 @@ fn accepts(header_value: &str, token: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{accepts, base_url};
+    use super::{accepts, base_url, percent_decode, Routes};
+
+    fn routes(patterns: &[&str]) -> Routes {
+        Routes::new(Some(patterns.iter().map(|p| (*p).to_owned()).collect()))
+    }
+
+    #[test]
+    fn static_routes_match_as_the_client_router_matches_them() {
+        let routes = routes(&["/", "/login", "/dashboard"]);
+        for path in [
+            "/",
+            "/login",
+            "/login/",
+            "/Login",
+            "/dashboard",
+            "/log%69n",
+            "//login",
+        ] {
+            assert!(routes.matches(path), "{path}");
+        }
+        for path in [
+            "/no-such-page",
+            "/login/extra",
+            "/dashboard/x",
+            "/logi",
+            "/%",
+        ] {
+            assert!(!routes.matches(path), "{path}");
+        }
+    }
+
+    #[test]
+    fn parameters_optional_segments_and_splats_match() {
+        let routes = routes(&["/posts/:id", "/docs/*", "/:lang?/about", "/shop/new?"]);
+        assert!(routes.matches("/posts/42"));
+        assert!(!routes.matches("/posts"));
+        assert!(!routes.matches("/posts/42/comments"));
+        assert!(routes.matches("/docs"));
+        assert!(routes.matches("/docs/a/b/c"));
+        assert!(routes.matches("/about"));
+        assert!(routes.matches("/en/about"));
+        assert!(!routes.matches("/en/fr/about"));
+        assert!(routes.matches("/shop"));
+        assert!(routes.matches("/shop/new"));
+        assert!(!routes.matches("/shop/old"));
+    }
+
+    #[test]
+    fn without_a_list_every_path_is_a_route() {
+        assert!(Routes::new(None).matches("/anything/at/all"));
+    }
+
+    #[test]
+    fn percent_escapes_are_decoded_and_broken_ones_kept() {
+        assert_eq!(percent_decode("caf%C3%A9"), "café");
+        assert_eq!(percent_decode("100%"), "100%");
+        assert_eq!(percent_decode("%zz"), "%zz");
+    }
 
     #[test]
     fn accept_encoding_is_read_with_its_weights() {

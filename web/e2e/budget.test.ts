@@ -39,10 +39,11 @@ function initialFiles(): { js: string[]; css: string[] } {
 
 export const KB = 1024;
 
-test('the landing page loads at most 110 KB of gzipped JavaScript', () => {
+// 105.6 KB measured with React Router's production build and the designed error page.
+test('the landing page loads at most 106 KB of gzipped JavaScript', () => {
   const total = initialFiles().js.reduce((sum, file) => sum + gzipped(file), 0);
   console.log(`initial JavaScript: ${(total / KB).toFixed(1)} KB gzipped`);
-  assert.ok(total <= 110 * KB, `initial JavaScript is ${(total / KB).toFixed(1)} KB gzipped`);
+  assert.ok(total <= 106 * KB, `initial JavaScript is ${(total / KB).toFixed(1)} KB gzipped`);
 });
 
 test('the dashboard is not part of the initial JavaScript', () => {

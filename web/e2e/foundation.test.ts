@@ -29,11 +29,4 @@ describe('the binary serves the React application', () => {
     assert.deepEqual(errors, []);
     await close();
   });
-
-  test('an unknown route shows the router error page', async () => {
-    const { page, close } = await openPage(suite.browser, suite.server);
-    await page.goto(suite.server.url + '/no/such/page');
-    await page.getByText('Unexpected Application Error!').waitFor();
-    await close();
-  });
 });

@@ -1,17 +1,25 @@
 // After `vite build` (client, then SSR into dist/.ssr): renders `/` into dist/index.html with the
 // generated head, writes dist/app.html (same head and assets, empty root, noindex) for the other
-// client routes, and generates the link preview image, the PNG icons and the web app manifest.
+// client routes, dist/routes.json (the route patterns, from which the server tells a page from a
+// 404), and generates the link preview image, the PNG icons and the web app manifest.
 // Needs no browser. The SSR bundle is deleted afterwards so it is never embedded in the server.
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { devOnlyTextIn } from './dev-only-text.mjs';
 import { headTags, jsonLdTag, manifest, PREVIEW } from './head.mjs';
 import { imageDataUrl, opaqueIcon, previewImage, svgToPng } from './images.mjs';
 
 const dist = new URL('../dist/', import.meta.url).pathname;
 const ssrDir = join(dist, '.ssr');
+for (const file of readdirSync(ssrDir, { recursive: true, encoding: 'utf8' }).filter((f) => /\.m?js$/.test(f))) {
+  const found = devOnlyTextIn(readFileSync(join(ssrDir, file), 'utf8'));
+  if (found.length) throw new Error(`the pre-render bundle carries React Router's development build (${file}: ${found.join(', ')})`);
+}
 const ssr = await import(pathToFileURL(join(ssrDir, 'entry-server.js')).href);
-const { profile, photo, render } = ssr;
+const { profile, photo, render, paths } = ssr;
+if (!Array.isArray(paths) || !paths.includes('/')) throw new Error(`the route list is wrong: ${JSON.stringify(paths)}`);
+writeFileSync(join(dist, 'routes.json'), `${JSON.stringify(paths)}\n`);
 
 /** The largest file of the photo's srcset (or its src), as a path under dist/. */
 function largestPhoto() {
@@ -75,4 +83,6 @@ const shell = page
 writeFileSync(join(dist, 'app.html'), shell);
 
 rmSync(ssrDir, { recursive: true, force: true });
-console.log(`pre-rendered / (${(body.length / 1024).toFixed(1)} KB of HTML), wrote app.html, og-image.png, icons and manifest`);
+console.log(
+  `pre-rendered / (${(body.length / 1024).toFixed(1)} KB of HTML), wrote app.html, routes.json (${paths.join(' ')}), og-image.png, icons and manifest`,
+);

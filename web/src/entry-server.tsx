@@ -1,15 +1,20 @@
 /**
  * The build-time renderer: the pre-render script imports this module (bundled by Vite's SSR
- * build) to render `/` into `dist/index.html` and to read the owner's data for the page head,
- * the link preview image and the web app manifest. Never shipped to the browser.
+ * build) to render `/` into `dist/index.html`, to read the owner's data for the page head, the
+ * link preview image and the web app manifest, and to list the routes for the server. Never
+ * shipped to the browser.
  */
 import { StrictMode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { createMemoryRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { routes } from './routes';
+import { routePaths } from './route-paths';
 
 export { profile } from './content/profile';
+
+/** The URL patterns of the app's routes, which the server answers with 200 (any other page path is a 404). */
+export const paths: string[] = routePaths(routes);
 
 /** The owner's photo when the content has one: `src`, `srcSet`, `width`, `height`, `alt`. */
 interface Photo {

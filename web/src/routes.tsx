@@ -2,12 +2,16 @@ import type { RouteObject } from 'react-router';
 import { RootLayout } from './pages/root-layout';
 import { HomePage } from './pages/home';
 import { LoadingPage } from './pages/loading';
+import { ErrorPage } from './pages/error-page';
 import { redirectSignedIn, requireOwner } from './auth/guards';
 
 /**
  * The route table, kept apart from the router so tests and the pre-renderer can build
- * their own router from it. No errorElement: unknown routes and render errors fall to
- * the router's default error page ("Unexpected Application Error!").
+ * their own router from it. The build also lists its paths for the server (`route-paths.ts`),
+ * which answers any other page address with a 404: a route added here is known to both.
+ *
+ * Unknown routes and render errors show the designed error page ("Unexpected Application
+ * Error!"); the dashboard catches its own, so the owner stays in it, signed in.
  *
  * The login page and the dashboard are lazily loaded chunks, so neither is in the landing
  * page's JavaScript; their guards are small loaders that run while the chunk arrives.
@@ -17,6 +21,7 @@ export const routes: RouteObject[] = [
     path: '/',
     Component: RootLayout,
     HydrateFallback: LoadingPage,
+    ErrorBoundary: ErrorPage,
     children: [
       { index: true, Component: HomePage },
       {
@@ -32,8 +37,8 @@ export const routes: RouteObject[] = [
         id: 'dashboard',
         loader: requireOwner,
         lazy: async () => {
-          const { DashboardPage } = await import('./pages/dashboard');
-          return { Component: DashboardPage };
+          const { DashboardPage, DashboardError } = await import('./pages/dashboard');
+          return { Component: DashboardPage, ErrorBoundary: DashboardError };
         },
       },
     ],

@@ -1,8 +1,9 @@
-//! The embedded site: caching, precompression, the client-route fallback and the 404s.
+//! The embedded site: caching, precompression, the client routes and the 404s.
 
 use std::io::Read;
 
 use crate::helpers::spawn_app;
+use crate::security::assert_security_headers;
 
 /// The hashed script that `index.html` loads.
 async fn entry_script(app: &crate::helpers::TestApp) -> String {
@@ -105,9 +106,9 @@ async fn an_unchanged_asset_answers_304_to_its_etag() {
 }
 
 #[tokio::test]
-async fn client_routes_get_index_html() {
+async fn client_routes_get_the_app_shell() {
     let app = spawn_app().await;
-    for path in ["/login", "/dashboard", "/some/unknown/route"] {
+    for path in ["/login", "/dashboard", "/login/", "/Dashboard"] {
         let response = app.get(path).await;
         assert_eq!(response.status(), 200, "{path}");
         assert_eq!(response.headers()["cache-control"], "no-cache", "{path}");
@@ -116,6 +117,100 @@ async fn client_routes_get_index_html() {
             "{path}"
         );
     }
+}
+
+/// The routes the build listed from `web/src/routes.tsx`.
+fn app_routes() -> Vec<String> {
+    let json = portfolio::site::file("routes.json").expect("the build lists the app's routes");
+    serde_json::from_slice(&json).expect("routes.json is a list of paths")
+}
+
+/// A path that `pattern` matches: a sample value for each parameter, something for a splat.
+fn sample_path(pattern: &str) -> String {
+    let segments: Vec<&str> = pattern
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .map(|s| match s.trim_end_matches('?') {
+            "*" => "any/thing",
+            s if s.starts_with(':') => "sample",
+            s => s,
+        })
+        .collect();
+    format!("/{}", segments.join("/"))
+}
+
+#[tokio::test]
+async fn every_route_of_the_app_answers_200() {
+    let app = spawn_app().await;
+    let routes = app_routes();
+    for known in ["/", "/login", "/dashboard"] {
+        assert!(routes.iter().any(|r| r == known), "{known} in {routes:?}");
+    }
+    for pattern in &routes {
+        let path = sample_path(pattern);
+        let response = app.get(&path).await;
+        assert_eq!(response.status(), 200, "{path} (route {pattern})");
+        assert!(
+            response.text().await.unwrap().contains("<div id=\"root\""),
+            "{path}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn unknown_paths_answer_404_with_the_app_shell_and_noindex() {
+    let app = spawn_app().await;
+    for path in [
+        "/no-such-page",
+        "/no/such/page",
+        "/login/extra",
+        "/dashboard/x",
+        "/index",
+        "/%E2%9C%93",
+    ] {
+        let response = app
+            .get_with(path, &[("accept-encoding", "gzip, deflate, br")])
+            .await;
+        assert_eq!(response.status(), 404, "{path}");
+        let headers = response.headers().clone();
+        assert!(headers["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/html"));
+        assert_eq!(headers["x-robots-tag"], "noindex", "{path}");
+        assert_eq!(headers["cache-control"], "no-cache", "{path}");
+        assert_eq!(headers["content-encoding"], "br", "{path}");
+        assert!(headers.get("etag").is_none(), "no ETag on a 404: {path}");
+        assert_security_headers(&headers, false, path);
+
+        let compressed = response.bytes().await.unwrap();
+        let mut html = String::new();
+        brotli::Decompressor::new(&compressed[..], 4096)
+            .read_to_string(&mut html)
+            .unwrap();
+        assert!(html.contains("<div id=\"root\"></div>"), "{path}");
+        assert!(
+            html.contains("<meta name=\"robots\" content=\"noindex\""),
+            "{path}"
+        );
+        assert!(html.contains("/assets/"), "the shell loads the app: {path}");
+    }
+}
+
+#[tokio::test]
+async fn a_404_is_never_turned_into_a_304() {
+    let app = spawn_app().await;
+    let response = app
+        .get_with("/no-such-page", &[("if-none-match", "*")])
+        .await;
+    assert_eq!(response.status(), 404);
+    let head = app
+        .client
+        .head(app.url("/no-such-page"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(head.status(), 404);
 }
 
 #[tokio::test]

@@ -6,9 +6,14 @@ import { useAuthSync } from '../auth/use-auth-sync';
 import { AccountMenu } from '../dashboard/account-menu';
 import { InboxView } from '../dashboard/inbox-view';
 import { useInbox } from '../dashboard/use-inbox';
+import { throwIfTestAsks } from '../components/test-render-error';
+
+// In the dashboard's chunk, so that visitors never download it.
+export { DashboardError } from './dashboard-error';
 
 /** The owner's private dashboard, loaded lazily in its own chunk: the inbox of contact messages. */
 export function DashboardPage() {
+  throwIfTestAsks('dashboard');
   const owner = useLoaderData() as Owner;
   const navigate = useNavigate();
   const [signingOut, setSigningOut] = useState(false);

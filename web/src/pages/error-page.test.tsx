@@ -1,0 +1,38 @@
+/**
+ * The routes' error boundary in jsdom: a 404 and a render error both show the designed page in
+ * plain words, never the error itself (the browser tests check the same on the built site).
+ */
+import { cleanup, render, screen } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { routes } from '../routes';
+import { ErrorPage } from './error-page';
+
+function renderAt(path: string, table: RouteObject[] = routes) {
+  render(<RouterProvider router={createMemoryRouter(table, { initialEntries: [path] })} />);
+}
+
+describe('the error page', () => {
+  afterEach(cleanup);
+
+  test('an unknown address says the page does not exist and links home', async () => {
+    renderAt('/no-such-page');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Unexpected Application Error!' })).toBeTruthy();
+    expect(screen.getByText("This page doesn't exist.")).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to the portfolio' }).getAttribute('href')).toBe('/');
+    expect(document.body.textContent).not.toMatch(/404 Not Found|Hey developer|ErrorBoundary/);
+    expect(document.title).toMatch(/^Page not found/);
+  });
+
+  test('a page that throws while rendering shows no message and no stack trace', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const Broken = () => {
+      throw new Error('secret internal detail');
+    };
+    renderAt('/', [{ path: '/', Component: Broken, ErrorBoundary: ErrorPage }]);
+    expect(await screen.findByText('Something went wrong on this page.')).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Unexpected Application Error!');
+    expect(screen.getByRole('button', { name: 'Reload the page' })).toBeTruthy();
+    expect(document.body.textContent).not.toMatch(/secret internal detail|at Broken|\.tsx/);
+  });
+});
