@@ -58,6 +58,9 @@ pub struct Settings {
     #[command(flatten)]
     pub mail: MailSettings,
 
+    #[command(flatten)]
+    pub spam: SpamSettings,
+
     /// How long a signed-in session lasts without use, in minutes.
     #[arg(long, env = "PORTFOLIO_SESSION_IDLE_MINUTES", default_value_t = 24 * 60, value_name = "MINUTES",
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -112,6 +115,34 @@ pub struct MailSettings {
     pub smtp_from: Option<String>,
 }
 
+/// The contact form's spam checks.
+#[derive(Debug, Clone, Args)]
+pub struct SpamSettings {
+    /// Real messages an hour, site-wide, beyond which new ones are still stored but go to Spam
+    /// without a notification.
+    #[arg(long = "spam-ceiling-per-hour", env = "PORTFOLIO_SPAM_CEILING_PER_HOUR", default_value_t = 100,
+          value_name = "COUNT", value_parser = clap::value_parser!(u32).range(1..))]
+    pub ceiling_per_hour: u32,
+
+    /// A form sent sooner than this after its signed token was issued is spam, in milliseconds.
+    #[arg(
+        long = "spam-min-fill-ms",
+        env = "PORTFOLIO_SPAM_MIN_FILL_MS",
+        default_value_t = 3000,
+        value_name = "MS"
+    )]
+    pub min_fill_ms: u64,
+}
+
+impl Default for SpamSettings {
+    fn default() -> Self {
+        Self {
+            ceiling_per_hour: 100,
+            min_fill_ms: 3000,
+        }
+    }
+}
+
 impl Settings {
     /// Settings for a test or an embedding program: everything default but the given database.
     pub fn for_database(url: impl Into<String>) -> Self {
@@ -127,6 +158,7 @@ impl Settings {
                 notify_email: None,
                 smtp_from: None,
             },
+            spam: SpamSettings::default(),
             session_idle_minutes: 24 * 60,
             session_absolute_minutes: 7 * 24 * 60,
             owner_email: None,

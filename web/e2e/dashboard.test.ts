@@ -3,13 +3,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
+import { contactProofs } from './contact-proofs.ts';
 import { launchBrowser, openPage, PHONE, startServer, type RunningServer } from './harness.ts';
 
 const EMAIL = 'owner@example.com';
 const PASSWORD = 'violet-harbour-lantern-42';
 let nextClient = 1;
 
-/** Stores a message through the public API, as from its own client address (the server trusts the proxy header here). */
+/** Stores a message through the public API, with the page's spam proofs, as from its own client address (the server trusts the proxy header here). */
 async function sendMessage(server: RunningServer, name: string, subject: string, message: string) {
   nextClient += 1;
   const response = await fetch(`${server.url}/api/contact`, {
@@ -24,7 +25,7 @@ async function sendMessage(server: RunningServer, name: string, subject: string,
       subject,
       message,
       'form-name': 'contact',
-      elapsedMs: 10_000,
+      ...(await contactProofs(server.url)),
     }),
   });
   assert.equal(response.status, 201, await response.text());
@@ -76,8 +77,6 @@ describe('the dashboard', () => {
     await visitor.page.getByLabel('Email', { exact: true }).fill('recruiter@example.org');
     await visitor.page.getByLabel('Subject', { exact: true }).fill('A role for you');
     await visitor.page.getByLabel('Message', { exact: true }).fill('We would love to talk about a front-end role.');
-    // A person takes a few seconds to write; the form's time trap expects that.
-    await visitor.page.waitForTimeout(3_500);
     await visitor.page.getByRole('button', { name: 'Send Message' }).click();
     await visitor.page.getByText('Your response has securely sent!').waitFor();
     await visitor.close();
@@ -205,6 +204,35 @@ describe('the dashboard', () => {
       assert.ok(response.headers()['content-type']?.startsWith(type));
       assert.match(response.headers()['content-disposition'] ?? '', /^attachment/);
     }
+    await close();
+  });
+
+  test('a message caught as spam says why in plain words and can be moved back', async () => {
+    // A script's message: no form token, no challenge. Stored all the same, in Spam.
+    const response = await fetch(`${server.url}/api/contact`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': '198.51.100.251, 10.0.0.9' },
+      body: JSON.stringify({
+        name: 'Scripted Sender',
+        email: 'script@example.org',
+        subject: 'Caught by the traps',
+        message: 'Sent without the page.',
+        'form-name': 'contact',
+      }),
+    });
+    assert.equal(response.status, 201);
+    const { page, close } = await openPage(browser, server);
+    await signIn(page, server);
+    await page.getByRole('button', { name: /Caught by the traps/ }).waitFor({ state: 'detached' });
+    const folders = page.getByRole('navigation', { name: 'Folders' });
+    await folders.getByRole('button', { name: 'Spam' }).click();
+    await page.getByRole('heading', { name: 'Spam', level: 1 }).waitFor();
+    await page.getByRole('button', { name: /Caught by the traps/ }).click();
+    await page.getByText('Sent without the form’s start token: not from the contact form.').waitFor();
+    await page.getByRole('button', { name: 'Not spam' }).click();
+    await page.getByRole('heading', { name: 'No spam' }).waitFor();
+    await folders.getByRole('button', { name: /Inbox/ }).click();
+    await page.getByRole('button', { name: /Caught by the traps/ }).waitFor();
     await close();
   });
 

@@ -23,6 +23,8 @@ pub struct ContactState {
     pub notifications_on: bool,
     /// The owner's mail, when configured: also used for security notices.
     pub mailer: std::sync::OnceLock<notify::Mailer>,
+    /// The spam checks' keys, read from the database on first use (shared by every instance).
+    spam_keys: tokio::sync::OnceCell<SpamKeys>,
     worker: Mutex<Option<JoinHandle<()>>>,
 }
 
@@ -33,6 +35,7 @@ impl ContactState {
                 && settings.mail.notify_email.is_some(),
             outbox_wake: Notify::new(),
             mailer: std::sync::OnceLock::new(),
+            spam_keys: tokio::sync::OnceCell::new(),
             worker: Mutex::new(None),
         }
     }
@@ -43,6 +46,33 @@ impl ContactState {
             worker.abort();
         }
     }
+}
+
+/// The keys that sign the form token and the proof-of-work challenges: made once and kept in the
+/// database, so a restart or another instance accepts what this one issued.
+pub struct SpamKeys {
+    pub form: Vec<u8>,
+    pub challenge: Vec<u8>,
+}
+
+impl std::fmt::Debug for SpamKeys {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SpamKeys(***)")
+    }
+}
+
+/// The spam checks' keys, read (or made) in the database the first time they are needed.
+pub async fn spam_keys(state: &AppState) -> anyhow::Result<&SpamKeys> {
+    state
+        .contact
+        .spam_keys
+        .get_or_try_init(|| async {
+            Ok::<_, anyhow::Error>(SpamKeys {
+                form: state.db.secret(spam::FORM_KEY_NAME).await?,
+                challenge: state.db.secret(spam::CHALLENGE_KEY_NAME).await?,
+            })
+        })
+        .await
 }
 
 /// Starts the background work of the contact feature: the notification outbox, when mail is configured.

@@ -1,49 +1,479 @@
-//! Spam checks that cost a person nothing: a honeypot field and a time trap.
+//! Spam checks that cost a person nothing: a honeypot field, a form token signed by the server
+//! (its start time), a proof-of-work challenge solved in the background (the ALTCHA protocol),
+//! content signals and a site-wide ceiling. A caught message is still stored, in Spam, with one
+//! of the stable codes of [`SpamReason`].
 
 use std::time::Duration;
+
+use base64::Engine as _;
+use hmac::{Hmac, Mac};
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use utoipa::ToSchema;
+
+type HmacSha256 = Hmac<Sha256>;
 
 /// A person takes longer than this to fill in four fields; a script does not.
 pub const MIN_FILL_TIME: Duration = Duration::from_secs(3);
 
-/// Why a submission looks automated, or `None` when it looks like a person's.
-///
-/// `honeypot` is the hidden field people never see; `elapsed_ms` is how long the form was
-/// on screen before it was sent, as measured by the page.
-pub fn verdict(honeypot: Option<&str>, elapsed_ms: Option<u64>) -> Option<&'static str> {
-    if honeypot.is_some_and(|value| !value.is_empty()) {
-        return Some("honeypot: the hidden field was filled in");
-    }
-    match elapsed_ms {
-        None => Some("time trap: the form's display time was not sent"),
-        Some(ms) if u128::from(ms) < MIN_FILL_TIME.as_millis() => {
-            Some("time trap: sent less than 3 seconds after the form appeared")
+/// The names of the keys in the database (`Store::secret`).
+pub const FORM_KEY_NAME: &str = "contact_form_key";
+pub const CHALLENGE_KEY_NAME: &str = "contact_challenge_key";
+
+/// The largest secret number of a challenge: the browser tries half of them on average, each a
+/// SHA-256 of a few dozen bytes: Chromium tries all of them in about 0.4 s through Web Crypto
+/// (measured on a busy two-core machine), half of that on average.
+pub const CHALLENGE_MAX_NUMBER: u64 = 30_000;
+
+/// How long a challenge can be solved and sent.
+pub const CHALLENGE_LIFETIME: Duration = Duration::from_secs(60 * 60);
+
+/// A token issued this far ahead of the server's clock is forged (instances' clocks may differ).
+const CLOCK_SKEW_MS: i64 = 5_000;
+
+/// The only algorithm offered and accepted.
+pub const ALGORITHM: &str = "SHA-256";
+
+/// Why a message was filed as spam: the codes stored in `spam_reason`, stable for good (retention
+/// and the dashboard read them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpamReason {
+    /// The hidden field people never see was filled in.
+    Honeypot,
+    /// No form token was sent.
+    TokenMissing,
+    /// The form token was not one this server signed.
+    TokenForged,
+    /// Sent sooner after the token was issued than a person can fill in the form.
+    TooFast,
+    /// No proof-of-work solution was sent.
+    ChallengeMissing,
+    /// The solution was wrong, malformed, not signed by this server, or expired.
+    ChallengeFailed,
+    /// The challenge had been used by an earlier message.
+    ChallengeReplayed,
+    /// Too many links, or nothing but a link.
+    Content,
+    /// Over the site-wide ceiling of messages an hour.
+    Ceiling,
+}
+
+impl SpamReason {
+    pub const ALL: [SpamReason; 9] = [
+        Self::Honeypot,
+        Self::TokenMissing,
+        Self::TokenForged,
+        Self::TooFast,
+        Self::ChallengeMissing,
+        Self::ChallengeFailed,
+        Self::ChallengeReplayed,
+        Self::Content,
+        Self::Ceiling,
+    ];
+
+    pub const fn code(self) -> &'static str {
+        match self {
+            Self::Honeypot => "honeypot",
+            Self::TokenMissing => "token-missing",
+            Self::TokenForged => "token-forged",
+            Self::TooFast => "too-fast",
+            Self::ChallengeMissing => "challenge-missing",
+            Self::ChallengeFailed => "challenge-failed",
+            Self::ChallengeReplayed => "challenge-replayed",
+            Self::Content => "content",
+            Self::Ceiling => "ceiling",
         }
-        Some(_) => None,
     }
+}
+
+/// The honeypot: any text in the hidden field.
+pub fn honeypot(website: Option<&str>) -> Option<SpamReason> {
+    website
+        .is_some_and(|value| !value.is_empty())
+        .then_some(SpamReason::Honeypot)
+}
+
+fn mac(key: &[u8]) -> HmacSha256 {
+    HmacSha256::new_from_slice(key).expect("HMAC takes a key of any length")
+}
+
+// --- The form token: when the form was first used, signed ---
+
+/// A token that says "issued at `now_ms`", signed with `key`: `<ms>.<base64url HMAC>`.
+pub fn issue_token(key: &[u8], now_ms: i64) -> String {
+    let issued = now_ms.to_string();
+    let mut mac = mac(key);
+    mac.update(b"form-token:");
+    mac.update(issued.as_bytes());
+    let signature =
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes());
+    format!("{issued}.{signature}")
+}
+
+/// Checks a form token: present, signed by `key`, not from the future, and at least `min_fill`
+/// old at `now_ms`.
+pub fn check_token(
+    key: &[u8],
+    token: Option<&str>,
+    now_ms: i64,
+    min_fill: Duration,
+) -> Result<(), SpamReason> {
+    let token = match token {
+        None => return Err(SpamReason::TokenMissing),
+        Some(token) if token.is_empty() => return Err(SpamReason::TokenMissing),
+        Some(token) => token,
+    };
+    let (issued, signature) = token.split_once('.').ok_or(SpamReason::TokenForged)?;
+    let signature = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(signature)
+        .map_err(|_| SpamReason::TokenForged)?;
+    let mut mac = mac(key);
+    mac.update(b"form-token:");
+    mac.update(issued.as_bytes());
+    mac.verify_slice(&signature)
+        .map_err(|_| SpamReason::TokenForged)?;
+    let issued: i64 = issued.parse().map_err(|_| SpamReason::TokenForged)?;
+    if issued > now_ms + CLOCK_SKEW_MS {
+        return Err(SpamReason::TokenForged);
+    }
+    let min_ms = i64::try_from(min_fill.as_millis()).unwrap_or(i64::MAX);
+    if now_ms - issued < min_ms {
+        return Err(SpamReason::TooFast);
+    }
+    Ok(())
+}
+
+// --- The proof-of-work challenge (ALTCHA) ---
+
+/// A challenge as the ALTCHA protocol gives it: find `number` in `0..=maxnumber` such that the
+/// SHA-256 of `salt` followed by `number` (in decimal) is `challenge`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct Challenge {
+    /// Always `SHA-256`.
+    #[schema(example = "SHA-256")]
+    pub algorithm: String,
+    /// The hex SHA-256 to find.
+    pub challenge: String,
+    /// The largest number to try.
+    pub maxnumber: u64,
+    /// Random hex, then `?expires=` and the Unix time (seconds) after which it is refused.
+    pub salt: String,
+    /// The hex HMAC-SHA-256 of `challenge` with the server's key.
+    pub signature: String,
+}
+
+/// What the browser sends back, as base64 of this JSON (ALTCHA's payload).
+#[derive(Debug, Deserialize)]
+struct Solution {
+    algorithm: String,
+    challenge: String,
+    number: u64,
+    salt: String,
+    signature: String,
+}
+
+fn sha256_hex(salt: &str, number: u64) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(salt.as_bytes());
+    hasher.update(number.to_string().as_bytes());
+    hex::encode(hasher.finalize())
+}
+
+fn sign_challenge(key: &[u8], challenge: &str) -> String {
+    let mut mac = mac(key);
+    mac.update(challenge.as_bytes());
+    hex::encode(mac.finalize().into_bytes())
+}
+
+/// A new challenge, valid for [`CHALLENGE_LIFETIME`] from `now_ms`.
+pub fn issue_challenge(key: &[u8], now_ms: i64, max_number: u64) -> Challenge {
+    let mut rng = rand::thread_rng();
+    let random: [u8; 12] = rng.gen();
+    let expires = now_ms / 1000 + CHALLENGE_LIFETIME.as_secs() as i64;
+    let salt = format!("{}?expires={expires}", hex::encode(random));
+    let number = rng.gen_range(0..=max_number);
+    let challenge = sha256_hex(&salt, number);
+    let signature = sign_challenge(key, &challenge);
+    Challenge {
+        algorithm: ALGORITHM.to_owned(),
+        challenge,
+        maxnumber: max_number,
+        salt,
+        signature,
+    }
+}
+
+/// A correct solution: its signature (the key to remember it by) and when it expires.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Solved {
+    pub signature: String,
+    /// Unix milliseconds.
+    pub expires_at: i64,
+}
+
+/// Checks a solution (ALTCHA's base64 JSON payload) against `key` at `now_ms`. Whether it was
+/// used before is for the caller to ask the store.
+pub fn verify_solution(
+    key: &[u8],
+    payload: Option<&str>,
+    now_ms: i64,
+) -> Result<Solved, SpamReason> {
+    let payload = match payload {
+        None => return Err(SpamReason::ChallengeMissing),
+        Some(payload) if payload.is_empty() => return Err(SpamReason::ChallengeMissing),
+        Some(payload) => payload,
+    };
+    let json = base64::engine::general_purpose::STANDARD
+        .decode(payload.trim())
+        .map_err(|_| SpamReason::ChallengeFailed)?;
+    let solution: Solution =
+        serde_json::from_slice(&json).map_err(|_| SpamReason::ChallengeFailed)?;
+    if solution.algorithm != ALGORITHM {
+        return Err(SpamReason::ChallengeFailed);
+    }
+    let signature = hex::decode(&solution.signature).map_err(|_| SpamReason::ChallengeFailed)?;
+    let mut mac = mac(key);
+    mac.update(solution.challenge.as_bytes());
+    mac.verify_slice(&signature)
+        .map_err(|_| SpamReason::ChallengeFailed)?;
+    if sha256_hex(&solution.salt, solution.number) != solution.challenge {
+        return Err(SpamReason::ChallengeFailed);
+    }
+    let expires = solution
+        .salt
+        .split_once('?')
+        .and_then(|(_, query)| {
+            url::form_urlencoded::parse(query.as_bytes())
+                .find(|(name, _)| name == "expires")
+                .and_then(|(_, value)| value.parse::<i64>().ok())
+        })
+        .ok_or(SpamReason::ChallengeFailed)?;
+    let expires_at = expires.saturating_mul(1000);
+    if expires_at <= now_ms {
+        return Err(SpamReason::ChallengeFailed);
+    }
+    Ok(Solved {
+        signature: solution.signature.to_ascii_lowercase(),
+        expires_at,
+    })
+}
+
+/// Solves a challenge by trying every number: what the browser's worker does (for tests and
+/// scripts). Returns ALTCHA's payload, or `None` when no number up to `maxnumber` fits.
+pub fn solve(challenge: &Challenge) -> Option<String> {
+    let number = (0..=challenge.maxnumber)
+        .find(|n| sha256_hex(&challenge.salt, *n) == challenge.challenge)?;
+    let json = serde_json::json!({
+        "algorithm": challenge.algorithm,
+        "challenge": challenge.challenge,
+        "number": number,
+        "salt": challenge.salt,
+        "signature": challenge.signature,
+    });
+    Some(base64::engine::general_purpose::STANDARD.encode(json.to_string()))
+}
+
+// --- Content ---
+
+/// More links than this in one message is spam.
+pub const MAX_LINKS: usize = 5;
+
+/// Too many links, or a message that is nothing but a link.
+pub fn content(subject: &str, message: &str) -> Option<SpamReason> {
+    let links = |text: &str| {
+        let lower = text.to_lowercase();
+        lower.matches("http://").count()
+            + lower.matches("https://").count()
+            + lower
+                .split(|c: char| c.is_whitespace() || c == '(' || c == '<' || c == '[')
+                .filter(|word| word.starts_with("www."))
+                .count()
+    };
+    if links(subject) + links(message) > MAX_LINKS {
+        return Some(SpamReason::Content);
+    }
+    let trimmed = message.trim();
+    let only_a_link = !trimmed.contains(char::is_whitespace) && {
+        let lower = trimmed.to_lowercase();
+        lower.starts_with("http://") || lower.starts_with("https://") || lower.starts_with("www.")
+    };
+    only_a_link.then_some(SpamReason::Content)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    const KEY: &[u8] = b"0123456789abcdef0123456789abcdef";
+    const NOW: i64 = 1_800_000_000_000;
+
     #[test]
-    fn a_person_passes() {
-        assert_eq!(verdict(Some(""), Some(3000)), None);
-        assert_eq!(verdict(None, Some(60_000)), None);
+    fn the_codes_are_exactly_these() {
+        let codes: Vec<&str> = SpamReason::ALL.iter().map(|r| r.code()).collect();
+        assert_eq!(
+            codes,
+            [
+                "honeypot",
+                "token-missing",
+                "token-forged",
+                "too-fast",
+                "challenge-missing",
+                "challenge-failed",
+                "challenge-replayed",
+                "content",
+                "ceiling"
+            ]
+        );
     }
 
     #[test]
     fn a_filled_honeypot_is_spam() {
-        assert!(verdict(Some("http://spam.example"), Some(10_000))
-            .unwrap()
-            .starts_with("honeypot"));
+        assert_eq!(
+            honeypot(Some("http://spam.example")),
+            Some(SpamReason::Honeypot)
+        );
+        assert_eq!(honeypot(Some("")), None);
+        assert_eq!(honeypot(None), None);
     }
 
     #[test]
-    fn a_fast_or_untimed_submission_is_spam() {
-        assert!(verdict(Some(""), Some(2999))
-            .unwrap()
-            .starts_with("time trap"));
-        assert!(verdict(Some(""), None).unwrap().starts_with("time trap"));
+    fn a_token_is_accepted_once_old_enough() {
+        let token = issue_token(KEY, NOW);
+        assert_eq!(
+            check_token(KEY, Some(&token), NOW + 3000, MIN_FILL_TIME),
+            Ok(())
+        );
+        assert_eq!(
+            check_token(KEY, Some(&token), NOW + 2999, MIN_FILL_TIME),
+            Err(SpamReason::TooFast)
+        );
+    }
+
+    #[test]
+    fn a_missing_or_forged_token_is_spam() {
+        let at = NOW + 10_000;
+        assert_eq!(
+            check_token(KEY, None, at, MIN_FILL_TIME),
+            Err(SpamReason::TokenMissing)
+        );
+        assert_eq!(
+            check_token(KEY, Some(""), at, MIN_FILL_TIME),
+            Err(SpamReason::TokenMissing)
+        );
+        let token = issue_token(KEY, NOW);
+        let (_, signature) = token.split_once('.').unwrap();
+        // An earlier time with the same signature, another key, garbage.
+        let earlier = format!("{}.{signature}", NOW - 60_000);
+        assert_eq!(
+            check_token(KEY, Some(&earlier), at, MIN_FILL_TIME),
+            Err(SpamReason::TokenForged)
+        );
+        let other = issue_token(b"another key", NOW);
+        assert_eq!(
+            check_token(KEY, Some(&other), at, MIN_FILL_TIME),
+            Err(SpamReason::TokenForged)
+        );
+        for junk in ["5000", "x.y", ".", "1.!!"] {
+            assert_eq!(
+                check_token(KEY, Some(junk), at, MIN_FILL_TIME),
+                Err(SpamReason::TokenForged),
+                "{junk}"
+            );
+        }
+        // Signed, but from well in the future.
+        let future = issue_token(KEY, at + 60_000);
+        assert_eq!(
+            check_token(KEY, Some(&future), at, MIN_FILL_TIME),
+            Err(SpamReason::TokenForged)
+        );
+    }
+
+    #[test]
+    fn a_solved_challenge_verifies_until_it_expires() {
+        let challenge = issue_challenge(KEY, NOW, 1000);
+        assert!(challenge.salt.contains("?expires="));
+        let payload = solve(&challenge).expect("a solution");
+        let solved = verify_solution(KEY, Some(&payload), NOW + 1000).unwrap();
+        assert_eq!(solved.signature, challenge.signature);
+        assert_eq!(
+            solved.expires_at,
+            NOW + CHALLENGE_LIFETIME.as_millis() as i64
+        );
+        assert_eq!(
+            verify_solution(KEY, Some(&payload), solved.expires_at),
+            Err(SpamReason::ChallengeFailed)
+        );
+        assert_eq!(
+            verify_solution(b"another key", Some(&payload), NOW),
+            Err(SpamReason::ChallengeFailed)
+        );
+    }
+
+    #[test]
+    fn a_wrong_or_missing_solution_is_spam() {
+        assert_eq!(
+            verify_solution(KEY, None, NOW),
+            Err(SpamReason::ChallengeMissing)
+        );
+        assert_eq!(
+            verify_solution(KEY, Some(""), NOW),
+            Err(SpamReason::ChallengeMissing)
+        );
+        let challenge = issue_challenge(KEY, NOW, 1000);
+        let number = (0..=1000)
+            .find(|n| sha256_hex(&challenge.salt, *n) == challenge.challenge)
+            .unwrap();
+        let wrong = serde_json::json!({
+            "algorithm": "SHA-256", "challenge": challenge.challenge, "number": number + 1,
+            "salt": challenge.salt, "signature": challenge.signature,
+        });
+        let wrong = base64::engine::general_purpose::STANDARD.encode(wrong.to_string());
+        assert_eq!(
+            verify_solution(KEY, Some(&wrong), NOW),
+            Err(SpamReason::ChallengeFailed)
+        );
+        // A challenge made up by the sender, with a signature of its own.
+        let salt = "abc?expires=99999999999";
+        let made_up = serde_json::json!({
+            "algorithm": "SHA-256", "challenge": sha256_hex(salt, 1), "number": 1,
+            "salt": salt, "signature": "00".repeat(32),
+        });
+        let made_up = base64::engine::general_purpose::STANDARD.encode(made_up.to_string());
+        assert_eq!(
+            verify_solution(KEY, Some(&made_up), NOW),
+            Err(SpamReason::ChallengeFailed)
+        );
+        assert_eq!(
+            verify_solution(KEY, Some("not base64!"), NOW),
+            Err(SpamReason::ChallengeFailed)
+        );
+    }
+
+    #[test]
+    fn many_links_or_only_a_link_is_spam() {
+        assert_eq!(
+            content("Hi", "Hello, see https://example.com and www.example.org"),
+            None
+        );
+        let six = (0..6)
+            .map(|i| format!("https://x{i}.example"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert_eq!(content("Offer", &six), Some(SpamReason::Content));
+        let five = (0..5)
+            .map(|i| format!("https://x{i}.example"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert_eq!(content("Offer", &format!("Look: {five}")), None);
+        assert_eq!(
+            content("Hi", "  https://cheap-pills.example/buy  "),
+            Some(SpamReason::Content)
+        );
+        assert_eq!(
+            content("Hi", "www.cheap-pills.example"),
+            Some(SpamReason::Content)
+        );
+        assert_eq!(content("Hi", "Hello"), None);
     }
 }

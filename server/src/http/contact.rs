@@ -19,7 +19,9 @@ use crate::store::NewMessage;
 const MAX_USER_AGENT_CHARS: usize = 512;
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(send_message))
+    OpenApiRouter::new()
+        .routes(routes!(send_message))
+        .routes(routes!(new_challenge))
 }
 
 /// A message from the contact form.
@@ -43,9 +45,53 @@ pub struct ContactRequest {
     /// The honeypot: a field hidden from people. Leave it empty.
     #[serde(default)]
     pub website: Option<String>,
-    /// How long the form was on screen before it was sent, in milliseconds.
+    /// Ignored: the start time is now the signed `token`. Still accepted from older pages.
     #[serde(rename = "elapsedMs", default)]
+    #[schema(deprecated)]
     pub elapsed_ms: Option<u64>,
+    /// The form token from `GET /api/contact/challenge`, as given. Without it, or when it is
+    /// younger than 3 seconds, the message is stored as spam.
+    #[serde(default)]
+    pub token: Option<String>,
+    /// The solved proof-of-work challenge: base64 of the JSON `{algorithm, challenge, number,
+    /// salt, signature}` (the ALTCHA payload). Without it the message is stored as spam.
+    #[serde(default)]
+    pub altcha: Option<String>,
+}
+
+/// A form token and a proof-of-work challenge, fetched when the form is first used.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ContactChallenge {
+    /// The form's start time, signed by the server: send it back as `token`.
+    pub token: String,
+    /// Solve it in the background and send the solution back as `altcha`.
+    pub challenge: spam::Challenge,
+}
+
+/// A signed form token and a fresh proof-of-work challenge (ALTCHA protocol) for one message.
+#[utoipa::path(
+    get,
+    path = "/contact/challenge",
+    tag = "contact",
+    responses(
+        (status = 200, description = "A token and a challenge, never cached", body = ContactChallenge),
+    )
+)]
+async fn new_challenge(
+    State(state): State<AppState>,
+) -> Result<(
+    [(header::HeaderName, &'static str); 1],
+    ApiJson<ContactChallenge>,
+)> {
+    let keys = crate::contact::spam_keys(&state).await?;
+    let now = chrono::Utc::now().timestamp_millis();
+    Ok((
+        [(header::CACHE_CONTROL, "no-store")],
+        ApiJson(ContactChallenge {
+            token: spam::issue_token(&keys.form, now),
+            challenge: spam::issue_challenge(&keys.challenge, now, spam::CHALLENGE_MAX_NUMBER),
+        }),
+    ))
 }
 
 /// The stored message: its id and the server's time of receipt.
@@ -105,7 +151,9 @@ async fn send_message(
         });
     }
 
-    let spam_reason = spam::verdict(request.website.as_deref(), request.elapsed_ms);
+    let spam_reason = judge(&state, &request, &form, now.timestamp_millis())
+        .await?
+        .map(spam::SpamReason::code);
     let user_agent: Option<String> = headers
         .get(header::USER_AGENT)
         .and_then(|v| v.to_str().ok())
@@ -131,6 +179,44 @@ async fn send_message(
         StatusCode::CREATED,
         ApiJson(ContactCreated { id, created_at }),
     ))
+}
+
+/// The first spam check the message fails, if any. The challenge is marked used only when every
+/// check before it passes.
+async fn judge(
+    state: &AppState,
+    request: &ContactRequest,
+    form: &ContactForm,
+    now: i64,
+) -> Result<Option<spam::SpamReason>> {
+    if let Some(reason) = spam::honeypot(request.website.as_deref()) {
+        return Ok(Some(reason));
+    }
+    let keys = crate::contact::spam_keys(state).await?;
+    let min_fill = std::time::Duration::from_millis(state.settings.spam.min_fill_ms);
+    if let Err(reason) = spam::check_token(&keys.form, request.token.as_deref(), now, min_fill) {
+        return Ok(Some(reason));
+    }
+    let solved = match spam::verify_solution(&keys.challenge, request.altcha.as_deref(), now) {
+        Ok(solved) => solved,
+        Err(reason) => return Ok(Some(reason)),
+    };
+    if !state
+        .db
+        .use_challenge(&solved.signature, solved.expires_at, now)
+        .await?
+    {
+        return Ok(Some(spam::SpamReason::ChallengeReplayed));
+    }
+    if let Some(reason) = spam::content(form.subject.as_str(), form.message.as_str()) {
+        return Ok(Some(reason));
+    }
+    let hour_ago = now - 60 * 60 * 1000;
+    let recent = state.db.count_real_messages_since(hour_ago).await?;
+    if recent >= i64::from(state.settings.spam.ceiling_per_hour) {
+        return Ok(Some(spam::SpamReason::Ceiling));
+    }
+    Ok(None)
 }
 
 fn human_wait(secs: u64) -> String {

@@ -8,6 +8,7 @@
 pub mod copy;
 mod model;
 pub mod postgres;
+pub mod spam;
 pub mod sqlite;
 pub mod url;
 
@@ -35,7 +36,7 @@ pub async fn connect(url: &str) -> anyhow::Result<Db> {
 
 /// What the application needs from storage.
 #[async_trait]
-pub trait Store: Send + Sync + 'static {
+pub trait Store: spam::SpamStore + Send + Sync + 'static {
     /// `sqlite` or `postgres`, for logs and messages.
     fn engine(&self) -> Engine;
 

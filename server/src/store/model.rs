@@ -258,10 +258,16 @@ pub const COPIED_TABLES: [&str; 6] = [
 ];
 
 /// Tables `db copy` leaves out on purpose, each with the reason.
-pub const UNCOPIED_TABLES: [(&str, &str); 1] = [(
-    "contact_rate_limits",
-    "per-visitor counters that lapse within the hour",
-)];
+pub const UNCOPIED_TABLES: [(&str, &str); 2] = [
+    (
+        "contact_rate_limits",
+        "per-visitor counters that lapse within the hour",
+    ),
+    (
+        "spam_used_challenges",
+        "used proof-of-work challenges, remembered only until they expire",
+    ),
+];
 
 #[cfg(test)]
 mod tests {

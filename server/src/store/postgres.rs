@@ -11,6 +11,8 @@ use rand::RngCore;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::{PgPool, Postgres, QueryBuilder};
 
+mod spam;
+
 use super::model::*;
 use super::{DatabaseUrl, Engine, Store};
 use crate::contact::rate_limit::SUBMISSION_LIMITS;

@@ -11,6 +11,8 @@ use async_trait::async_trait;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{QueryBuilder, Sqlite, SqlitePool};
 
+mod spam;
+
 use super::model::*;
 use super::{DatabaseUrl, Engine, Store};
 use crate::contact::rate_limit::{SubmissionLimiter, SUBMISSION_LIMITS};

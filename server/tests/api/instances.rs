@@ -8,7 +8,7 @@ use std::time::Duration;
 use portfolio::config::Settings;
 use serde_json::{json, Value};
 
-use crate::contact::form_with;
+use crate::contact::{as_person, form_with};
 use crate::contact_smtp::TestSmtp;
 use crate::helpers::{fresh_postgres_database, postgres_server, spawn_app_on, TestApp};
 use crate::session::{EMAIL, PASSWORD};
@@ -64,15 +64,11 @@ async fn two_instances_share_sessions_counters_messages_and_the_outbox() {
     // Messages through both: each stored once, each notified exactly once.
     let mut sent = BTreeMap::new();
     for n in 0..8 {
-        let app = if n % 2 == 0 { &a } else { &b };
+        let (app, other) = if n % 2 == 0 { (&a, &b) } else { (&b, &a) };
         let name = format!("Visitor {n}");
-        let response = post_as(
-            app,
-            &format!("198.51.100.{n}"),
-            "/api/contact",
-            &form_with("name", json!(name)),
-        )
-        .await;
+        // The form token and challenge come from the other instance: the keys are shared.
+        let person = as_person(other, &form_with("name", json!(name))).await;
+        let response = post_as(app, &format!("198.51.100.{n}"), "/api/contact", &person).await;
         assert_eq!(response.status(), 201);
         let id = response.json::<Value>().await.unwrap()["id"]
             .as_i64()
@@ -128,13 +124,8 @@ async fn two_instances_share_sessions_counters_messages_and_the_outbox() {
     // The contact limit (5 a minute) counts across instances.
     for n in 0..5 {
         let app = if n % 2 == 0 { &a } else { &b };
-        let response = post_as(
-            app,
-            "203.0.113.7",
-            "/api/contact",
-            &form_with("name", json!("Busy")),
-        )
-        .await;
+        let person = as_person(app, &form_with("name", json!("Busy"))).await;
+        let response = post_as(app, "203.0.113.7", "/api/contact", &person).await;
         assert_eq!(response.status(), 201);
     }
     let sixth = post_as(

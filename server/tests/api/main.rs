@@ -13,6 +13,7 @@ mod security;
 mod seo;
 mod session;
 mod site;
+mod spam;
 mod store;
 mod throttle;
 mod tls;

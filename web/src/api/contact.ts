@@ -13,8 +13,10 @@ export interface ContactMessage {
 export interface SpamSignals {
   /** The hidden honeypot field: people leave it empty. */
   website: string;
-  /** How long the form was on screen before it was sent, in milliseconds. */
-  elapsedMs: number;
+  /** The form token the server signed when the form was first used. */
+  token: string;
+  /** The solved proof-of-work challenge (ALTCHA payload). */
+  altcha: string;
 }
 
 /** The stored message: the server's id and time of receipt (RFC 3339, UTC). */
@@ -27,6 +29,6 @@ export interface ContactCreated {
 export function sendContactMessage(message: ContactMessage, signals: SpamSignals): Promise<ContactCreated> {
   return api<ContactCreated>('/api/contact', {
     method: 'POST',
-    body: { ...message, 'form-name': 'contact', website: signals.website, elapsedMs: signals.elapsedMs },
+    body: { ...message, 'form-name': 'contact', ...signals },
   });
 }

@@ -1,6 +1,27 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ContactForm } from './contact-form';
+import { sendContactMessage } from '../api/contact';
+
+// The spam proofs (a worker and the server's challenge) are replaced here; the browser tests run
+// the real ones. `send` keeps its contract: progress while waiting, then null, then the POST.
+const proofs = vi.hoisted(() =>
+  vi.fn(async (onProgress: (fraction: number | null) => void) => {
+    void onProgress;
+    return { token: 'signed-token', altcha: 'solved' };
+  }),
+);
+vi.mock('../contact/guard', () => ({
+  send: async (
+    message: Parameters<typeof sendContactMessage>[0],
+    website: string,
+    onProgress: (fraction: number | null) => void,
+  ) => {
+    const signals = await proofs(onProgress);
+    onProgress(null);
+    return sendContactMessage(message, { website, ...signals });
+  },
+}));
 
 function fill() {
   fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'Ada' } });
@@ -35,8 +56,14 @@ describe('ContactForm', () => {
     const [path, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
     expect(path).toBe('/api/contact');
     const sent = JSON.parse(init.body as string);
-    expect(sent).toMatchObject({ name: 'Ada', email: 'ada@example.com', 'form-name': 'contact', website: '' });
-    expect(typeof sent.elapsedMs).toBe('number');
+    expect(sent).toMatchObject({
+      name: 'Ada',
+      email: 'ada@example.com',
+      'form-name': 'contact',
+      website: '',
+      token: 'signed-token',
+      altcha: 'solved',
+    });
     expect(screen.getByRole('status').textContent).toBe('Your response has securely sent!');
     expect((screen.getByLabelText('Name') as HTMLInputElement).value).toBe('');
   });
@@ -87,6 +114,27 @@ describe('ContactForm', () => {
     expect(button.disabled).toBe(true);
     await act(async () => release(new Response(JSON.stringify({ id: 1, createdAt: 'x' }), { status: 201 })));
     expect(screen.getByRole('button', { name: 'Send Message' })).toBeTruthy();
+  });
+
+  it('shows the progress while Send waits for the challenge, then sends', async () => {
+    let solved: (signals: { token: string; altcha: string }) => void = () => {};
+    proofs.mockImplementationOnce(
+      (onProgress) =>
+        new Promise((resolve) => {
+          onProgress(0.42);
+          solved = resolve;
+        }),
+    );
+    const fetch = answer(201, { id: 1, createdAt: '2026-01-01T00:00:00Z' });
+    render(<ContactForm />);
+    fill();
+    await submit();
+    const button = screen.getByRole('button', { name: 'Preparing… 42%' }) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    expect(fetch).not.toHaveBeenCalled();
+    await act(async () => solved({ token: 't', altcha: 'a' }));
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(screen.getByRole('status').textContent).toBe('Your response has securely sent!');
   });
 
   it('hides the honeypot from assistive technology and the keyboard', () => {

@@ -1,6 +1,6 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError } from '../api/client';
-import { sendContactMessage, type ContactMessage } from '../api/contact';
+import type { ContactMessage } from '../api/contact';
 
 type Field = keyof ContactMessage;
 
@@ -38,12 +38,19 @@ export function ContactForm() {
   const [sent, setSent] = useState(false);
   const [alert, setAlert] = useState('');
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<Field, string>>>({});
+  // Solving progress (0 to 1) while Send waits for the spam proofs; null otherwise.
+  const [progress, setProgress] = useState<number | null>(null);
   const sendingRef = useRef(false);
-  // When the form appeared, for the server's time trap; set after hydration, never during render.
-  const shownAt = useRef<number | null>(null);
-  useEffect(() => {
-    shownAt.current = performance.now();
-  }, []);
+  // The sending code with its spam proofs (a signed form token and a proof-of-work challenge),
+  // loaded when the form is first used; importing it starts the challenge.
+  const guard = useRef<Promise<typeof import('../contact/guard')> | null>(null);
+  function load() {
+    guard.current ??= import('../contact/guard').catch((error: unknown) => {
+      guard.current = null;
+      throw error;
+    });
+    return guard.current;
+  }
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -60,12 +67,10 @@ export function ContactForm() {
     setAlert('');
     setFieldErrors({});
     try {
-      await sendContactMessage(
+      await (await load()).send(
         { name: text('name'), email: text('email'), subject: text('subject'), message: text('message') },
-        {
-          website: text('website'),
-          elapsedMs: shownAt.current === null ? 0 : Math.round(performance.now() - shownAt.current),
-        },
+        text('website'),
+        setProgress,
       );
       form.reset();
       setSent(true);
@@ -83,6 +88,7 @@ export function ContactForm() {
     } finally {
       sendingRef.current = false;
       setSending(false);
+      setProgress(null);
     }
   }
 
@@ -118,7 +124,7 @@ export function ContactForm() {
   }
 
   return (
-    <form className="relative grid gap-4" aria-label="Contact form" onSubmit={onSubmit}>
+    <form className="relative grid gap-4" aria-label="Contact form" onSubmit={onSubmit} onFocus={() => load().catch(() => {})}>
       {field('name', (props) => <input {...props} type="text" autoComplete="name" maxLength={100} />)}
       {field('email', (props) => <input {...props} type="email" autoComplete="email" maxLength={254} />)}
       {field('subject', (props) => <input {...props} type="text" maxLength={200} />)}
@@ -133,7 +139,7 @@ export function ContactForm() {
       </p>
       <p role="status">{sent ? SUCCESS_MESSAGE : ''}</p>
       <button type="submit" className="btn btn-primary" disabled={sending}>
-        {sending ? 'Sending…' : 'Send Message'}
+        {progress !== null ? `Preparing… ${Math.floor(progress * 100)}%` : sending ? 'Sending…' : 'Send Message'}
       </button>
     </form>
   );

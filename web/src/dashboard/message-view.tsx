@@ -3,6 +3,7 @@ import { ArrowLeft, MailOpen, Reply, RotateCcw, ShieldAlert, ShieldCheck, Trash2
 import type { Message } from '../api/inbox';
 import type { Inbox } from './use-inbox';
 import { fullDate, isoDate, replyHref } from './format';
+import { spamReasonText } from './spam-reasons';
 
 /** A message in full, with what the owner can do to it. */
 export function MessageView({ inbox, message }: { inbox: Inbox; message: Message }) {
@@ -33,7 +34,7 @@ export function MessageView({ inbox, message }: { inbox: Inbox; message: Message
         {message.isSpam && message.spamReason && (
           <>
             <dt className="text-gray-400">Spam</dt>
-            <dd className="text-gray-100">{message.spamReason}</dd>
+            <dd className="text-gray-100">{spamReasonText(message.spamReason)}</dd>
           </>
         )}
       </dl>
