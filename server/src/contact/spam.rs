@@ -120,8 +120,7 @@ pub fn check_token(
     min_fill: Duration,
 ) -> Result<(), SpamReason> {
     let token = match token {
-        None => return Err(SpamReason::TokenMissing),
-        Some(token) if token.is_empty() => return Err(SpamReason::TokenMissing),
+        None | Some("") => return Err(SpamReason::TokenMissing),
         Some(token) => token,
     };
     let (issued, signature) = token.split_once('.').ok_or(SpamReason::TokenForged)?;
@@ -220,8 +219,7 @@ pub fn verify_solution(
     now_ms: i64,
 ) -> Result<Solved, SpamReason> {
     let payload = match payload {
-        None => return Err(SpamReason::ChallengeMissing),
-        Some(payload) if payload.is_empty() => return Err(SpamReason::ChallengeMissing),
+        None | Some("") => return Err(SpamReason::ChallengeMissing),
         Some(payload) => payload,
     };
     let json = base64::engine::general_purpose::STANDARD
