@@ -7,6 +7,7 @@
 
 pub mod copy;
 mod model;
+pub mod ops;
 pub mod postgres;
 pub mod sqlite;
 pub mod url;
@@ -17,6 +18,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 
 pub use model::*;
+pub use ops::OpsStore;
 pub use url::{DatabaseUrl, Engine};
 
 /// The store every part of the server shares.
@@ -35,7 +37,7 @@ pub async fn connect(url: &str) -> anyhow::Result<Db> {
 
 /// What the application needs from storage.
 #[async_trait]
-pub trait Store: Send + Sync + 'static {
+pub trait Store: OpsStore + Send + Sync + 'static {
     /// `sqlite` or `postgres`, for logs and messages.
     fn engine(&self) -> Engine;
 

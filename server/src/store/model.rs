@@ -258,10 +258,16 @@ pub const COPIED_TABLES: [&str; 6] = [
 ];
 
 /// Tables `db copy` leaves out on purpose, each with the reason.
-pub const UNCOPIED_TABLES: [(&str, &str); 1] = [(
-    "contact_rate_limits",
-    "per-visitor counters that lapse within the hour",
-)];
+pub const UNCOPIED_TABLES: [(&str, &str); 2] = [
+    (
+        "contact_rate_limits",
+        "per-visitor counters that lapse within the hour",
+    ),
+    (
+        "ops_leases",
+        "which instance takes the scheduled backup; each database keeps its own",
+    ),
+];
 
 #[cfg(test)]
 mod tests {
