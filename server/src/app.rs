@@ -9,18 +9,16 @@ use anyhow::Context;
 use axum::extract::State;
 use axum::http::{header, HeaderMap, Uri};
 use axum::response::{IntoResponse, Redirect, Response};
-use axum::{Extension, Router};
+use axum::{middleware, Extension, Router};
 use axum_server::tls_rustls::RustlsConfig;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
-use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
-use tower_http::LatencyUnit;
-use tracing::Level;
 use url::Url;
 
 use crate::config::Settings;
+use crate::http::request_log::{log_request, TrustRequestId};
 use crate::http::security;
 use crate::site::Pages;
 use crate::state::AppState;
@@ -36,6 +34,8 @@ pub struct Application {
     redirect: Option<(TcpListener, Router)>,
     router: Router,
     state: AppState,
+    /// The private metrics listener (`--metrics-listen`), when on.
+    metrics: Option<(TcpListener, Router)>,
 }
 
 impl Application {
@@ -68,12 +68,20 @@ impl Application {
                 let router = Router::new()
                     .fallback(redirect_to_https)
                     .with_state(Arc::new(target));
-                Some((redirect_listener, traced(security::apply(router, false))))
+                Some((
+                    redirect_listener,
+                    traced(security::apply(router, false), false),
+                ))
             }
             _ => None,
         };
 
         let https = settings.is_https();
+        let trust_request_id = settings.trust_proxy;
+        let metrics = match settings.ops.metrics_listen {
+            Some(addr) => Some(crate::ops::metrics::bind(addr, db.clone()).await?),
+            None => None,
+        };
         let state = AppState {
             db,
             contact: Arc::new(crate::contact::ContactState::new(&settings)),
@@ -85,13 +93,14 @@ impl Application {
 
         let pages = Arc::new(Pages::render(&public_url));
         let router = crate::http::router(state.clone()).layer(Extension(pages));
-        let router = traced(security::apply(router, https));
+        let router = traced(security::apply(router, https), trust_request_id);
         Ok(Self {
             listener,
             tls,
             redirect,
             router,
             state,
+            metrics,
         })
     }
 
@@ -108,6 +117,13 @@ impl Application {
     /// The address of the plain-HTTP redirect listener, when there is one.
     pub fn redirect_addr(&self) -> Option<SocketAddr> {
         self.redirect
+            .as_ref()
+            .and_then(|(listener, _)| listener.local_addr().ok())
+    }
+
+    /// The address of the metrics listener, when there is one.
+    pub fn metrics_addr(&self) -> Option<SocketAddr> {
+        self.metrics
             .as_ref()
             .and_then(|(listener, _)| listener.local_addr().ok())
     }
@@ -140,6 +156,19 @@ impl Application {
                 let _ = stopped.wait_for(|stop| *stop).await;
             }
         };
+
+        let metrics = self.metrics.map(|(listener, router)| {
+            let shutdown = until_stopped();
+            if let Ok(at) = listener.local_addr() {
+                tracing::info!("metrics on http://{at}/metrics");
+            }
+            tokio::spawn(async move {
+                axum::serve(listener, router.into_make_service())
+                    .with_graceful_shutdown(shutdown)
+                    .await
+            })
+        });
+        let background = crate::ops::start(&self.state);
 
         let redirect = self.redirect.map(|(listener, router)| {
             let shutdown = until_stopped();
@@ -190,6 +219,15 @@ impl Application {
                 .context("the redirect server panicked")?
                 .context("the redirect server stopped with an error")?;
         }
+        for job in background {
+            job.abort();
+        }
+        if let Some(metrics) = metrics {
+            metrics
+                .await
+                .context("the metrics server panicked")?
+                .context("the metrics server stopped with an error")?;
+        }
         contact.stop();
         db.close().await;
         tracing::info!("stopped; database closed");
@@ -197,18 +235,12 @@ impl Application {
     }
 }
 
-/// Logs each request and its answer.
-fn traced(router: Router) -> Router {
-    router.layer(
-        TraceLayer::new_for_http()
-            .make_span_with(DefaultMakeSpan::new().level(Level::INFO))
-            .on_request(())
-            .on_response(
-                DefaultOnResponse::new()
-                    .level(Level::INFO)
-                    .latency_unit(LatencyUnit::Millis),
-            ),
-    )
+/// Logs each request and its answer in one line, with a request id the answer echoes.
+fn traced(router: Router, trust_request_id: bool) -> Router {
+    router.layer(middleware::from_fn_with_state(
+        TrustRequestId(trust_request_id),
+        log_request,
+    ))
 }
 
 /// Reads the PEM certificate chain and key into a rustls configuration using the ring provider

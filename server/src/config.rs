@@ -82,6 +82,9 @@ pub struct Settings {
     /// Trust the first address in `X-Forwarded-For` as the client's (only behind a reverse proxy you run).
     #[arg(long, env = "PORTFOLIO_TRUST_PROXY", default_value_t = false)]
     pub trust_proxy: bool,
+
+    #[command(flatten)]
+    pub ops: crate::ops::OpsSettings,
 }
 
 /// Where the data lives.
@@ -164,6 +167,7 @@ impl Settings {
             owner_email: None,
             owner_password: None,
             trust_proxy: false,
+            ops: crate::ops::OpsSettings::default(),
         }
     }
 

@@ -33,6 +33,8 @@ enum Command {
     /// Move the data between databases.
     #[command(subcommand)]
     Db(DbCommand),
+    /// Write a consistent snapshot of the database to a SQLite file, while the server runs.
+    Backup(portfolio::cli::backup::BackupCommand),
 }
 
 fn main() -> ExitCode {
@@ -62,7 +64,11 @@ fn main() -> ExitCode {
         }
     };
 
-    portfolio::telemetry::init();
+    let log_format = match &cli.command {
+        Command::Serve(settings) => settings.ops.log_format,
+        _ => portfolio::ops::LogFormat::Text,
+    };
+    portfolio::telemetry::init(log_format);
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(runtime) => runtime,
         Err(error) => {
@@ -76,6 +82,7 @@ fn main() -> ExitCode {
             Command::Owner(command) => portfolio::cli::owner::run(command).await,
             Command::Messages(command) => portfolio::cli::messages::run(command).await,
             Command::Db(command) => portfolio::cli::db::run(command).await,
+            Command::Backup(command) => portfolio::cli::backup::run(command).await,
         }
     });
     match result {

@@ -1,4 +1,4 @@
-//! `portfolio messages ...`: export the contact messages.
+//! `portfolio messages ...`: export the contact messages, purge what retention removes.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -19,6 +19,18 @@ pub enum MessagesCommand {
         /// Write to this file instead of standard output.
         #[arg(long, short, value_name = "FILE")]
         output: Option<PathBuf>,
+        #[command(flatten)]
+        database: DatabaseSettings,
+    },
+    /// Delete for good what retention removes (as `serve` does every hour): messages in Trash
+    /// and Spam caught by a trap after --retention-days, sent notifications as old, expired
+    /// sessions and old sign-in counters.
+    Purge {
+        /// Say what would be deleted, and delete nothing.
+        #[arg(long)]
+        dry_run: bool,
+        #[command(flatten)]
+        retention: crate::ops::RetentionSettings,
         #[command(flatten)]
         database: DatabaseSettings,
     },
@@ -45,6 +57,27 @@ pub async fn run(command: MessagesCommand) -> anyhow::Result<()> {
                         .and_then(|()| stdout.flush())
                         .context("cannot write to standard output")?;
                 }
+            }
+            Ok(())
+        }
+        MessagesCommand::Purge {
+            dry_run,
+            retention,
+            database,
+        } => {
+            let db = crate::store::connect(&database.url).await?;
+            let report = crate::ops::retention::purge(&db, &retention, dry_run).await;
+            db.close().await;
+            let report = report?;
+            let kept = if retention.retention_days == 0 {
+                " Messages and sent notifications are kept forever (--retention-days 0)."
+            } else {
+                ""
+            };
+            if dry_run {
+                println!("Would delete {report}. Nothing was deleted.{kept}");
+            } else {
+                println!("Deleted {report}.{kept}");
             }
             Ok(())
         }

@@ -233,6 +233,7 @@ async fn deliver_due(db: &Db, mailer: &Mailer) -> anyhow::Result<Option<Duration
                 Ok(()) => {
                     db.mark_notification_sent(pending.outbox_id, now_ms())
                         .await?;
+                    crate::ops::metrics::notification_sent();
                     tracing::info!(message_id = pending.message_id, "notification sent");
                 }
                 Err(error) => {
@@ -243,6 +244,7 @@ async fn deliver_due(db: &Db, mailer: &Mailer) -> anyhow::Result<Option<Duration
                         .saturating_add(i64::try_from(wait.as_millis()).unwrap_or(i64::MAX));
                     db.mark_notification_failed(pending.outbox_id, next, &text)
                         .await?;
+                    crate::ops::metrics::notification_failed();
                     tracing::warn!(message_id = pending.message_id, attempts, retry_in = ?wait, error = %text, "notification not sent; will retry");
                 }
             }

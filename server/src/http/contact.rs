@@ -169,6 +169,7 @@ async fn send_message(
             notify: state.contact.notifications_on,
         })
         .await?;
+    crate::ops::metrics::message_stored(spam_reason.is_some());
     if let Some(reason) = spam_reason {
         tracing::info!(id, reason, "contact message stored as spam");
     } else if state.contact.notifications_on {

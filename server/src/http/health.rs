@@ -1,4 +1,7 @@
-//! `GET /healthz`: answers 200 while the server can reach its database.
+//! `GET /healthz` (liveness: the process answers and reaches its database) and `GET /readyz`
+//! (readiness: the database answers and every migration is applied; 503 otherwise).
+
+use std::time::Duration;
 
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -7,8 +10,13 @@ use axum::Router;
 
 use crate::state::AppState;
 
+/// A readiness check that takes longer than this counts as a failure.
+const READY_TIMEOUT: Duration = Duration::from_secs(3);
+
 pub fn router() -> Router<AppState> {
-    Router::new().route("/healthz", get(healthz))
+    Router::new()
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
 }
 
 async fn healthz(State(state): State<AppState>) -> (StatusCode, &'static str) {
@@ -19,4 +27,14 @@ async fn healthz(State(state): State<AppState>) -> (StatusCode, &'static str) {
             (StatusCode::SERVICE_UNAVAILABLE, "database unavailable")
         }
     }
+}
+
+async fn readyz(State(state): State<AppState>) -> (StatusCode, &'static str) {
+    let error = match tokio::time::timeout(READY_TIMEOUT, state.db.readiness()).await {
+        Ok(Ok(())) => return (StatusCode::OK, "ready"),
+        Ok(Err(error)) => format!("{error:#}"),
+        Err(_) => format!("no answer within {READY_TIMEOUT:?}"),
+    };
+    tracing::warn!(error = %error, "not ready");
+    (StatusCode::SERVICE_UNAVAILABLE, "not ready")
 }

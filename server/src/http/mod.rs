@@ -6,6 +6,7 @@ pub mod health;
 pub mod inbox;
 pub mod json;
 pub mod origin;
+pub mod request_log;
 pub mod security;
 pub mod session;
 

@@ -109,6 +109,7 @@ async fn sign_in(
     };
     if let Err(wait_ms) = throttle::admit(db, &keys, now).await? {
         let secs = u64::try_from((wait_ms + 999) / 1000).unwrap_or(1);
+        crate::ops::metrics::sign_in_locked();
         tracing::warn!(keys = ?keys, "sign-in refused: locked after repeated failures");
         return Err(ApiError::TooManyRequests {
             retry_after_secs: secs,
@@ -127,6 +128,7 @@ async fn sign_in(
     let owner = match owner {
         Some(owner) if valid => owner,
         _ => {
+            crate::ops::metrics::sign_in_failed();
             tracing::info!("a sign-in failed");
             return Ok(sign_in_failed());
         }

@@ -7,6 +7,7 @@
 
 pub mod copy;
 mod model;
+pub mod ops;
 pub mod postgres;
 pub mod spam;
 pub mod sqlite;
@@ -18,6 +19,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 
 pub use model::*;
+pub use ops::OpsStore;
 pub use url::{DatabaseUrl, Engine};
 
 /// The store every part of the server shares.
@@ -36,7 +38,7 @@ pub async fn connect(url: &str) -> anyhow::Result<Db> {
 
 /// What the application needs from storage.
 #[async_trait]
-pub trait Store: spam::SpamStore + Send + Sync + 'static {
+pub trait Store: spam::SpamStore + OpsStore + Send + Sync + 'static {
     /// `sqlite` or `postgres`, for logs and messages.
     fn engine(&self) -> Engine;
 

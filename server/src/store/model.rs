@@ -258,7 +258,7 @@ pub const COPIED_TABLES: [&str; 6] = [
 ];
 
 /// Tables `db copy` leaves out on purpose, each with the reason.
-pub const UNCOPIED_TABLES: [(&str, &str); 2] = [
+pub const UNCOPIED_TABLES: &[(&str, &str)] = &[
     (
         "contact_rate_limits",
         "per-visitor counters that lapse within the hour",
@@ -266,6 +266,10 @@ pub const UNCOPIED_TABLES: [(&str, &str); 2] = [
     (
         "spam_used_challenges",
         "used proof-of-work challenges, remembered only until they expire",
+    ),
+    (
+        "ops_leases",
+        "which instance takes the scheduled backup; each database keeps its own",
     ),
 ];
 

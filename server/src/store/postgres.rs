@@ -18,6 +18,8 @@ use super::{DatabaseUrl, Engine, Store};
 use crate::contact::rate_limit::SUBMISSION_LIMITS;
 use crate::domain::FORM_NAME;
 
+mod ops;
+
 pub struct PgStore {
     pool: PgPool,
 }
@@ -680,6 +682,11 @@ impl Store for PgStore {
         let mut tx = self
             .pool
             .begin()
+            .await
+            .context("Failed to begin the dump")?;
+        // One snapshot for every table, so that a dump taken while others write is consistent.
+        sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            .execute(&mut *tx)
             .await
             .context("Failed to begin the dump")?;
         macro_rules! all {

@@ -18,6 +18,8 @@ use super::{DatabaseUrl, Engine, Store};
 use crate::contact::rate_limit::{SubmissionLimiter, SUBMISSION_LIMITS};
 use crate::domain::FORM_NAME;
 
+mod ops;
+
 pub struct SqliteStore {
     pool: SqlitePool,
     /// A SQLite database serves one instance, so the contact limits can stay in its memory.

@@ -8,6 +8,7 @@ mod contact_smtp;
 mod helpers;
 mod inbox;
 mod instances;
+mod ops;
 mod owner;
 mod security;
 mod seo;

@@ -1,0 +1,49 @@
+//! Retention: what is deleted for good after its time, in `serve` every hour and by hand with
+//! `portfolio messages purge`.
+
+use std::time::Duration;
+
+use super::RetentionSettings;
+use crate::store::ops::{PurgePlan, PurgeReport};
+use crate::store::Db;
+
+const DAY_MS: i64 = 24 * 60 * 60 * 1000;
+/// How often `serve` purges.
+const EVERY: Duration = Duration::from_secs(60 * 60);
+
+/// The plan at the retention clock's "now".
+pub fn plan(settings: &RetentionSettings) -> PurgePlan {
+    let now = super::now_ms().saturating_add(settings.retention_clock_offset.saturating_mul(1000));
+    let cutoff = (settings.retention_days > 0)
+        .then(|| now.saturating_sub(i64::from(settings.retention_days) * DAY_MS));
+    PurgePlan {
+        trash_before: cutoff,
+        trap_spam_before: cutoff,
+        sent_outbox_before: cutoff,
+        now,
+        sign_in_before: now.saturating_sub(crate::auth::throttle::FORGET_AFTER_MS),
+    }
+}
+
+/// Purges once (or, with `dry_run`, counts what would go).
+pub async fn purge(
+    db: &Db,
+    settings: &RetentionSettings,
+    dry_run: bool,
+) -> anyhow::Result<PurgeReport> {
+    db.purge(&plan(settings), dry_run).await
+}
+
+/// Purges at start-up and every hour until aborted.
+pub async fn run(db: Db, settings: RetentionSettings) {
+    loop {
+        match purge(&db, &settings, false).await {
+            Ok(report) if report.total() > 0 => tracing::info!(%report, "retention purged"),
+            Ok(_) => {}
+            Err(error) => {
+                tracing::error!(error = %format!("{error:#}"), "the retention purge failed");
+            }
+        }
+        tokio::time::sleep(EVERY).await;
+    }
+}

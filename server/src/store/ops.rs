@@ -1,0 +1,216 @@
+//! What operations need from storage: readiness, snapshots, a lease so that one instance at a
+//! time takes a scheduled backup, retention's purge and the numbers behind the metrics.
+
+use std::path::Path;
+
+use async_trait::async_trait;
+
+/// Spam codes no person trips: messages filed under them are purged after the retention period.
+/// Spam filed by the site-wide ceiling, by content signals or as sent too fast stays until the
+/// owner moves or deletes it, since a real message may sit there.
+pub const TRAP_SPAM_CODES: [&str; 6] = [
+    "honeypot",
+    "token-missing",
+    "token-forged",
+    "challenge-missing",
+    "challenge-failed",
+    "challenge-replayed",
+];
+
+/// What retention removes, each with its own cut-off (Unix milliseconds); `None` removes nothing
+/// of that kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PurgePlan {
+    /// Messages moved to Trash before this.
+    pub trash_before: Option<i64>,
+    /// Trap spam received before this.
+    pub trap_spam_before: Option<i64>,
+    /// Notifications sent before this.
+    pub sent_outbox_before: Option<i64>,
+    /// Now: sessions expired by then go.
+    pub now: i64,
+    /// Sign-in counters whose last attempt is older than this and that lock nothing now.
+    pub sign_in_before: i64,
+}
+
+/// How many rows a purge removed (or, in a dry run, would remove).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PurgeReport {
+    pub trash: u64,
+    pub trap_spam: u64,
+    pub sent_outbox: u64,
+    pub sessions: u64,
+    pub sign_in_failures: u64,
+}
+
+impl PurgeReport {
+    pub fn total(&self) -> u64 {
+        self.trash + self.trap_spam + self.sent_outbox + self.sessions + self.sign_in_failures
+    }
+}
+
+impl std::fmt::Display for PurgeReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} message{} in Trash, {} spam message{} caught by a trap, {} sent notification{}, \
+             {} expired session{}, {} old sign-in counter{}",
+            self.trash,
+            plural(self.trash),
+            self.trap_spam,
+            plural(self.trap_spam),
+            self.sent_outbox,
+            plural(self.sent_outbox),
+            self.sessions,
+            plural(self.sessions),
+            self.sign_in_failures,
+            plural(self.sign_in_failures),
+        )
+    }
+}
+
+fn plural(n: u64) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// The notification outbox at a glance.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OutboxStats {
+    pub pending: i64,
+    /// When the oldest unsent notification was queued.
+    pub oldest_pending_created_at: Option<i64>,
+}
+
+/// The connection pool's use.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PoolUse {
+    pub open: u32,
+    pub idle: u32,
+}
+
+#[async_trait]
+pub trait OpsStore: Send + Sync + 'static {
+    /// Answers when the database does and every embedded migration is applied. Errors say which
+    /// is wrong. On SQLite the file is opened anew, so a file replaced or gone is noticed.
+    async fn readiness(&self) -> anyhow::Result<()>;
+
+    /// Writes a consistent snapshot of the whole database to `path` (which must not exist) as a
+    /// SQLite database that `serve --database-url sqlite://PATH` runs as is.
+    async fn snapshot_into(&self, path: &Path) -> anyhow::Result<()>;
+
+    /// Takes the named lease for `holder` until `until`, unless another holder has it, or the
+    /// named job was last done after `done_after`. True when taken.
+    async fn take_lease(
+        &self,
+        name: &str,
+        holder: &str,
+        now: i64,
+        until: i64,
+        done_after: i64,
+    ) -> anyhow::Result<bool>;
+
+    /// Gives the lease back; with `done_at`, records that the job was done then.
+    async fn release_lease(
+        &self,
+        name: &str,
+        holder: &str,
+        done_at: Option<i64>,
+    ) -> anyhow::Result<()>;
+
+    /// When the named job was last done, by any instance.
+    async fn lease_done_at(&self, name: &str) -> anyhow::Result<Option<i64>>;
+
+    /// Deletes what the plan says, in one transaction; with `dry_run`, only counts it.
+    async fn purge(&self, plan: &PurgePlan, dry_run: bool) -> anyhow::Result<PurgeReport>;
+
+    async fn outbox_stats(&self) -> anyhow::Result<OutboxStats>;
+
+    fn pool_use(&self) -> PoolUse;
+}
+
+/// One kind of row retention removes: its name, its table, its condition with `$n` parameters
+/// (SQLite reads them as `?n`) and their values; kinds the plan keeps are left out.
+pub(crate) struct PurgeKind {
+    pub kind: &'static str,
+    pub count_sql: String,
+    pub delete_sql: String,
+    pub binds: Vec<i64>,
+}
+
+pub(crate) fn purge_kinds(plan: &PurgePlan) -> Vec<PurgeKind> {
+    let traps = TRAP_SPAM_CODES
+        .iter()
+        .map(|code| format!("'{code}'"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let kinds: [(&str, &str, String, Option<Vec<i64>>); 5] = [
+        (
+            "sent_outbox",
+            "notification_outbox",
+            "sent_at IS NOT NULL AND sent_at < $1".to_owned(),
+            plan.sent_outbox_before.map(|t| vec![t]),
+        ),
+        (
+            "trash",
+            "contact_messages",
+            "deleted_at IS NOT NULL AND deleted_at < $1".to_owned(),
+            plan.trash_before.map(|t| vec![t]),
+        ),
+        (
+            "trap_spam",
+            "contact_messages",
+            format!(
+                "is_spam = TRUE AND deleted_at IS NULL AND created_at < $1 AND spam_reason IN ({traps})"
+            ),
+            plan.trap_spam_before.map(|t| vec![t]),
+        ),
+        (
+            "sessions",
+            "sessions",
+            "(idle_expires_at <= $1 OR absolute_expires_at <= $1)".to_owned(),
+            Some(vec![plan.now]),
+        ),
+        (
+            "sign_in_failures",
+            "sign_in_failures",
+            "last_failure_at < $1 AND locked_until <= $2".to_owned(),
+            Some(vec![plan.sign_in_before, plan.now]),
+        ),
+    ];
+    kinds
+        .into_iter()
+        .filter_map(|(kind, table, condition, binds)| {
+            binds.map(|binds| PurgeKind {
+                kind,
+                count_sql: format!("SELECT COUNT(*) FROM {table} WHERE {condition}"),
+                delete_sql: format!("DELETE FROM {table} WHERE {condition}"),
+                binds,
+            })
+        })
+        .collect()
+}
+
+pub(crate) fn add(report: &mut PurgeReport, kind: &str, n: u64) {
+    match kind {
+        "trash" => report.trash += n,
+        "trap_spam" => report.trap_spam += n,
+        "sent_outbox" => report.sent_outbox += n,
+        "sessions" => report.sessions += n,
+        _ => report.sign_in_failures += n,
+    }
+}
+
+/// Writes `dump` into a new SQLite database at `path`: the portable snapshot of any store.
+pub(crate) async fn write_sqlite_snapshot(dump: &super::Dump, path: &Path) -> anyhow::Result<()> {
+    use super::Store;
+    anyhow::ensure!(!path.exists(), "{} already exists", path.display());
+    let url = super::DatabaseUrl::parse(&format!("sqlite://{}", path.display()))?;
+    let store = super::sqlite::SqliteStore::connect(&url).await?;
+    let result = store.load(dump, false).await;
+    store.close().await;
+    result
+}

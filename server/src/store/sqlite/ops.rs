@@ -1,0 +1,168 @@
+//! [`OpsStore`] on SQLite.
+
+use std::path::Path;
+
+use anyhow::Context;
+use async_trait::async_trait;
+use sqlx::Connection;
+
+use super::SqliteStore;
+use crate::store::ops::{add, purge_kinds, OpsStore, OutboxStats, PoolUse, PurgePlan, PurgeReport};
+
+/// SQLite reads `$n` parameters as `?n`.
+fn sqlite(sql: &str) -> String {
+    sql.replace('$', "?")
+}
+
+#[async_trait]
+impl OpsStore for SqliteStore {
+    async fn readiness(&self) -> anyhow::Result<()> {
+        // A new connection, so that a file replaced, removed or unreadable is seen (the pool's
+        // open connections keep reading the file they opened).
+        let options = (*self.pool.connect_options())
+            .clone()
+            .create_if_missing(false);
+        let mut connection = sqlx::SqliteConnection::connect_with(&options)
+            .await
+            .context("SQLite cannot open the database file")?;
+        let applied: Vec<i64> = sqlx::query_scalar(
+            "SELECT version FROM _sqlx_migrations WHERE success = TRUE ORDER BY version",
+        )
+        .fetch_all(&mut connection)
+        .await
+        .context("SQLite does not answer")?;
+        let _ = connection.close().await;
+        let missing: Vec<i64> = sqlx::migrate!("./migrations/sqlite")
+            .iter()
+            .map(|m| m.version)
+            .filter(|v| !applied.contains(v))
+            .collect();
+        anyhow::ensure!(missing.is_empty(), "migrations not applied: {missing:?}");
+        Ok(())
+    }
+
+    async fn snapshot_into(&self, path: &Path) -> anyhow::Result<()> {
+        anyhow::ensure!(!path.exists(), "{} already exists", path.display());
+        let target = path
+            .to_str()
+            .context("the backup path is not valid UTF-8")?;
+        // VACUUM INTO reads in one transaction: a consistent copy while others write.
+        sqlx::query("VACUUM INTO ?")
+            .bind(target)
+            .execute(&self.pool)
+            .await
+            .with_context(|| format!("Failed to write the snapshot {}", path.display()))?;
+        Ok(())
+    }
+
+    async fn take_lease(
+        &self,
+        name: &str,
+        holder: &str,
+        now: i64,
+        until: i64,
+        done_after: i64,
+    ) -> anyhow::Result<bool> {
+        let taken: Option<String> = sqlx::query_scalar(
+            "INSERT INTO ops_leases (name, holder, held_until) VALUES (?1, ?2, ?4) \
+             ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, held_until = excluded.held_until \
+             WHERE ops_leases.held_until <= ?3 AND (ops_leases.done_at IS NULL OR ops_leases.done_at <= ?5) \
+             RETURNING holder",
+        )
+        .bind(name)
+        .bind(holder)
+        .bind(now)
+        .bind(until)
+        .bind(done_after)
+        .fetch_optional(&self.pool)
+        .await
+        .context("Failed to take a lease")?;
+        Ok(taken.is_some())
+    }
+
+    async fn release_lease(
+        &self,
+        name: &str,
+        holder: &str,
+        done_at: Option<i64>,
+    ) -> anyhow::Result<()> {
+        sqlx::query(
+            "UPDATE ops_leases SET held_until = 0, done_at = COALESCE(?3, done_at) \
+             WHERE name = ?1 AND holder = ?2",
+        )
+        .bind(name)
+        .bind(holder)
+        .bind(done_at)
+        .execute(&self.pool)
+        .await
+        .context("Failed to release a lease")?;
+        Ok(())
+    }
+
+    async fn lease_done_at(&self, name: &str) -> anyhow::Result<Option<i64>> {
+        let done: Option<Option<i64>> =
+            sqlx::query_scalar("SELECT done_at FROM ops_leases WHERE name = ?")
+                .bind(name)
+                .fetch_optional(&self.pool)
+                .await
+                .context("Failed to read a lease")?;
+        Ok(done.flatten())
+    }
+
+    async fn purge(&self, plan: &PurgePlan, dry_run: bool) -> anyhow::Result<PurgeReport> {
+        let mut report = PurgeReport::default();
+        let mut tx = self
+            .pool
+            .begin()
+            .await
+            .context("Failed to begin the purge")?;
+        for kind in purge_kinds(plan) {
+            let n = if dry_run {
+                let sql = sqlite(&kind.count_sql);
+                let mut query = sqlx::query_scalar::<_, i64>(&sql);
+                for value in &kind.binds {
+                    query = query.bind(*value);
+                }
+                let n = query
+                    .fetch_one(&mut *tx)
+                    .await
+                    .with_context(|| format!("Failed to count {}", kind.kind))?;
+                u64::try_from(n).unwrap_or(0)
+            } else {
+                let sql = sqlite(&kind.delete_sql);
+                let mut query = sqlx::query(&sql);
+                for value in &kind.binds {
+                    query = query.bind(*value);
+                }
+                query
+                    .execute(&mut *tx)
+                    .await
+                    .with_context(|| format!("Failed to purge {}", kind.kind))?
+                    .rows_affected()
+            };
+            add(&mut report, kind.kind, n);
+        }
+        tx.commit().await.context("Failed to commit the purge")?;
+        Ok(report)
+    }
+
+    async fn outbox_stats(&self) -> anyhow::Result<OutboxStats> {
+        let (pending, oldest): (i64, Option<i64>) = sqlx::query_as(
+            "SELECT COUNT(*), MIN(created_at) FROM notification_outbox WHERE sent_at IS NULL",
+        )
+        .fetch_one(&self.pool)
+        .await
+        .context("Failed to read the outbox")?;
+        Ok(OutboxStats {
+            pending,
+            oldest_pending_created_at: oldest,
+        })
+    }
+
+    fn pool_use(&self) -> PoolUse {
+        PoolUse {
+            open: self.pool.size(),
+            idle: u32::try_from(self.pool.num_idle()).unwrap_or(u32::MAX),
+        }
+    }
+}
