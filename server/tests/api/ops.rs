@@ -640,9 +640,12 @@ async fn metrics_on_their_own_address_move_after_a_message_a_failed_sign_in_and_
     let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let smtp = crate::contact_smtp::smtp_url(closed.local_addr().unwrap().port());
     drop(closed);
+    let backups = dir.path().join("backups");
     let served = serve(
         &database_url,
         &[
+            "--backup-dir",
+            backups.to_str().unwrap(),
             "--metrics-listen",
             "127.0.0.1:0",
             "--smtp-url",
@@ -686,12 +689,14 @@ async fn metrics_on_their_own_address_move_after_a_message_a_failed_sign_in_and_
     let deadline = std::time::Instant::now() + Duration::from_secs(20);
     let text = loop {
         let text = scrape().await;
-        if sample(&text, "notification_attempts_failed_total") >= 1.0 {
+        if sample(&text, "notification_attempts_failed_total") >= 1.0
+            && sample(&text, "backups_total{result=\"ok\"}") >= 1.0
+        {
             break text;
         }
         assert!(
             std::time::Instant::now() < deadline,
-            "no failed attempt counted:\n{text}"
+            "no failed attempt or backup counted:\n{text}"
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
@@ -725,6 +730,14 @@ async fn metrics_on_their_own_address_move_after_a_message_a_failed_sign_in_and_
     );
     assert!(
         text.contains("db_pool_connections{state=\"open\"}"),
+        "{text}"
+    );
+    // The first scheduled backup is taken at start-up; the next is a day away.
+    assert_eq!(sample(&text, "backups_total{result=\"ok\"}"), 1.0, "{text}");
+    assert_eq!(backups_in(&backups).len(), 1);
+    let age = sample(&text, "backup_age_seconds");
+    assert!(
+        text.contains("backup_age_seconds ") && (0.0..60.0).contains(&age),
         "{text}"
     );
 
