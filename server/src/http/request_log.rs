@@ -64,14 +64,12 @@ pub async fn log_request(
     let status = response.status().as_u16();
     response.headers_mut().insert(X_REQUEST_ID.clone(), id);
     crate::ops::metrics::request(&route, status, latency.as_secs_f64());
-    tracing::info!(
-        request_id = %request_id,
-        method = %method,
-        route = %route,
-        path = %path,
-        status,
-        latency_ms = latency.as_secs_f64() * 1000.0,
-        "request"
-    );
+    let latency_ms = latency.as_secs_f64() * 1000.0;
+    // A load balancer asks for health every few seconds: those lines only at debug level.
+    if matches!(route.as_str(), "/healthz" | "/readyz") && status < 500 {
+        tracing::debug!(request_id = %request_id, method = %method, route = %route, path = %path, status, latency_ms, "request");
+    } else {
+        tracing::info!(request_id = %request_id, method = %method, route = %route, path = %path, status, latency_ms, "request");
+    }
     response
 }

@@ -252,6 +252,51 @@ async fn scheduled_backups_rotate_keeping_exactly_n() {
     }
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_instances_on_one_database_take_each_scheduled_backup_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let every = Duration::from_secs(2);
+    let schedule = |name: &str| {
+        let folder = dir.path().join(name);
+        move |s: &mut portfolio::config::Settings| {
+            s.ops.backup_dir = Some(folder);
+            s.ops.backup_every = every;
+            s.ops.backup_keep = 100;
+        }
+    };
+    let first = spawn_app_with(schedule("a")).await;
+    let second = spawn_app_on(
+        tempfile::tempdir().unwrap(),
+        first.database_url.clone(),
+        schedule("b"),
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(5500)).await;
+    second.shutdown().await;
+    first.shutdown().await;
+
+    // The names hold the UTC time each backup began: sorted, no two closer than the period
+    // allows (less the half-second of slack), whichever instance took them.
+    let mut taken: Vec<String> = ["a", "b"]
+        .iter()
+        .flat_map(|d| backups_in(&dir.path().join(d)))
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    taken.sort();
+    assert!((2..=4).contains(&taken.len()), "{taken:?}");
+    let times: Vec<chrono::NaiveDateTime> = taken
+        .iter()
+        .map(|name| {
+            let stamp = &name["portfolio-".len()..name.len() - ".db".len()];
+            chrono::NaiveDateTime::parse_from_str(stamp, "%Y%m%dT%H%M%S%.3fZ").unwrap()
+        })
+        .collect();
+    for pair in times.windows(2) {
+        let gap = pair[1] - pair[0];
+        assert!(gap >= chrono::TimeDelta::milliseconds(1400), "{taken:?}");
+    }
+}
+
 #[tokio::test]
 async fn one_instance_at_a_time_holds_the_backup_lease() {
     let app = spawn_app().await;
@@ -640,9 +685,12 @@ async fn metrics_on_their_own_address_move_after_a_message_a_failed_sign_in_and_
     let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let smtp = crate::contact_smtp::smtp_url(closed.local_addr().unwrap().port());
     drop(closed);
+    let backups = dir.path().join("backups");
     let served = serve(
         &database_url,
         &[
+            "--backup-dir",
+            backups.to_str().unwrap(),
             "--metrics-listen",
             "127.0.0.1:0",
             "--smtp-url",
@@ -686,12 +734,14 @@ async fn metrics_on_their_own_address_move_after_a_message_a_failed_sign_in_and_
     let deadline = std::time::Instant::now() + Duration::from_secs(20);
     let text = loop {
         let text = scrape().await;
-        if sample(&text, "notification_attempts_failed_total") >= 1.0 {
+        if sample(&text, "notification_attempts_failed_total") >= 1.0
+            && sample(&text, "backups_total{result=\"ok\"}") >= 1.0
+        {
             break text;
         }
         assert!(
             std::time::Instant::now() < deadline,
-            "no failed attempt counted:\n{text}"
+            "no failed attempt or backup counted:\n{text}"
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
@@ -725,6 +775,14 @@ async fn metrics_on_their_own_address_move_after_a_message_a_failed_sign_in_and_
     );
     assert!(
         text.contains("db_pool_connections{state=\"open\"}"),
+        "{text}"
+    );
+    // The first scheduled backup is taken at start-up; the next is a day away.
+    assert_eq!(sample(&text, "backups_total{result=\"ok\"}"), 1.0, "{text}");
+    assert_eq!(backups_in(&backups).len(), 1);
+    let age = sample(&text, "backup_age_seconds");
+    assert!(
+        text.contains("backup_age_seconds ") && (0.0..60.0).contains(&age),
         "{text}"
     );
 
