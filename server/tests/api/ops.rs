@@ -159,6 +159,21 @@ async fn a_backup_taken_while_messages_arrive_holds_every_acknowledged_one_and_r
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("output:"));
 
+    // A database URL that points nowhere is named, and no empty database is made there.
+    let nowhere = app.data_path().join("typo.db");
+    let refused = Command::new(binary())
+        .args([
+            "backup",
+            "--output",
+            app.data_path().join("x.db").to_str().unwrap(),
+        ])
+        .args(["--database-url", &format!("sqlite://{}", nowhere.display())])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("database-url: there is no database"));
+    assert!(!nowhere.exists());
+
     // Restore: a server started on the snapshot shows the messages to the owner.
     let restored_dir = tempfile::tempdir().unwrap();
     let restored_file = restored_dir.path().join("portfolio.db");
