@@ -233,7 +233,8 @@ async fn scheduled_backups_rotate_keeping_exactly_n() {
             seen.len()
         );
         let now = backups_in(&backup_dir);
-        assert!(now.len() <= 2, "more than --backup-keep backups: {now:?}");
+        // The new backup lands before the oldest goes: one more for a moment at most.
+        assert!(now.len() <= 3, "more than --backup-keep backups: {now:?}");
         seen.extend(now);
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
