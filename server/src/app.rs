@@ -168,7 +168,7 @@ impl Application {
                     .await
             })
         });
-        let background = crate::ops::start(&self.state);
+        let background = crate::ops::start(&self.state, until_stopped());
 
         let redirect = self.redirect.map(|(listener, router)| {
             let shutdown = until_stopped();
@@ -219,9 +219,7 @@ impl Application {
                 .context("the redirect server panicked")?
                 .context("the redirect server stopped with an error")?;
         }
-        for job in background {
-            job.abort();
-        }
+        background.finish().await;
         if let Some(metrics) = metrics {
             metrics
                 .await

@@ -24,6 +24,7 @@ pub async fn run(command: BackupCommand) -> anyhow::Result<()> {
             output.display()
         );
     }
+    require_existing(&command.database.url)?;
     let db = crate::store::connect(&command.database.url).await?;
     let result = crate::ops::backup::write(&db, &output).await;
     db.close().await;
@@ -34,5 +35,25 @@ pub async fn run(command: BackupCommand) -> anyhow::Result<()> {
          the database (or copy it into PostgreSQL with `db copy`), start the server.",
         output.display()
     );
+    Ok(())
+}
+
+/// A maintenance command must not create an empty SQLite database where a typo points.
+pub fn require_existing(database_url: &str) -> anyhow::Result<()> {
+    use std::str::FromStr;
+    let url = crate::store::DatabaseUrl::parse(database_url)?;
+    if url.engine() != crate::store::Engine::Sqlite {
+        return Ok(());
+    }
+    let Ok(options) = sqlx::sqlite::SqliteConnectOptions::from_str(url.expose()) else {
+        return Ok(()); // connecting names the problem
+    };
+    let path = options.get_filename();
+    if path != std::path::Path::new(":memory:") && !path.exists() {
+        anyhow::bail!(
+            "database-url: there is no database at {} (nothing was written)",
+            path.display()
+        );
+    }
     Ok(())
 }

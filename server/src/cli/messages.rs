@@ -65,6 +65,7 @@ pub async fn run(command: MessagesCommand) -> anyhow::Result<()> {
             retention,
             database,
         } => {
+            crate::cli::backup::require_existing(&database.url)?;
             let db = crate::store::connect(&database.url).await?;
             let report = crate::ops::retention::purge(&db, &retention, dry_run).await;
             db.close().await;

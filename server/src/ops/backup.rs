@@ -122,8 +122,10 @@ pub async fn last_taken_at(db: &Db) -> anyhow::Result<Option<i64>> {
     db.lease_done_at(LEASE).await
 }
 
-/// Runs the schedule until aborted: checks every so often whether a backup is due.
-pub async fn run(db: Db, schedule: Schedule) {
+/// Runs the schedule until `stop` completes: checks every so often whether a backup is due. A
+/// backup under way when `stop` completes is finished first.
+pub async fn run(db: Db, schedule: Schedule, stop: impl std::future::Future<Output = ()>) {
+    tokio::pin!(stop);
     let holder = format!("{:016x}", rand::thread_rng().gen::<u64>());
     let tick = schedule.every.min(Duration::from_secs(60)) / 2;
     tracing::info!(
@@ -141,6 +143,9 @@ pub async fn run(db: Db, schedule: Schedule) {
                 tracing::error!(error = %format!("{error:#}"), "the scheduled backup failed");
             }
         }
-        tokio::time::sleep(tick.max(Duration::from_millis(200))).await;
+        tokio::select! {
+            () = &mut stop => return,
+            () = tokio::time::sleep(tick.max(Duration::from_millis(200))) => {}
+        }
     }
 }

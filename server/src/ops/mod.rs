@@ -108,23 +108,50 @@ fn parse_interval(text: &str) -> Result<Duration, String> {
     Ok(duration)
 }
 
-/// Starts the background jobs of `serve`: retention, and scheduled backups when a folder is set.
-/// The handles are aborted at shutdown.
-pub fn start(state: &crate::state::AppState) -> Vec<tokio::task::JoinHandle<()>> {
+/// The background jobs of `serve`.
+pub struct Background {
+    /// Retention: stopped at once (each purge is one transaction).
+    retention: tokio::task::JoinHandle<()>,
+    /// Scheduled backups: a backup under way is finished.
+    backups: Option<tokio::task::JoinHandle<()>>,
+}
+
+/// How long shutdown waits for a backup under way.
+const BACKUP_GRACE: Duration = Duration::from_secs(60);
+
+/// Starts retention, and scheduled backups when a folder is set; the backups stop taking new
+/// ones when `stop` completes.
+pub fn start(
+    state: &crate::state::AppState,
+    stop: impl std::future::Future<Output = ()> + Send + 'static,
+) -> Background {
     let ops = &state.settings.ops;
-    let mut jobs = vec![tokio::spawn(retention::run(
-        state.db.clone(),
-        ops.retention.clone(),
-    ))];
-    if let Some(dir) = &ops.backup_dir {
+    let retention = tokio::spawn(retention::run(state.db.clone(), ops.retention.clone()));
+    let backups = ops.backup_dir.as_ref().map(|dir| {
         let schedule = backup::Schedule {
             dir: dir.clone(),
             every: ops.backup_every,
             keep: usize::try_from(ops.backup_keep).unwrap_or(usize::MAX),
         };
-        jobs.push(tokio::spawn(backup::run(state.db.clone(), schedule)));
+        tokio::spawn(backup::run(state.db.clone(), schedule, stop))
+    });
+    Background { retention, backups }
+}
+
+impl Background {
+    /// Stops the jobs (after `stop` has completed), letting a backup under way finish.
+    pub async fn finish(self) {
+        self.retention.abort();
+        if let Some(mut backups) = self.backups {
+            if tokio::time::timeout(BACKUP_GRACE, &mut backups)
+                .await
+                .is_err()
+            {
+                tracing::warn!("a backup was still running at shutdown; it was stopped");
+                backups.abort();
+            }
+        }
     }
-    jobs
 }
 
 /// The server's clock in Unix milliseconds.

@@ -208,9 +208,28 @@ pub(crate) fn add(report: &mut PurgeReport, kind: &str, n: u64) {
 pub(crate) async fn write_sqlite_snapshot(dump: &super::Dump, path: &Path) -> anyhow::Result<()> {
     use super::Store;
     anyhow::ensure!(!path.exists(), "{} already exists", path.display());
-    let url = super::DatabaseUrl::parse(&format!("sqlite://{}", path.display()))?;
-    let store = super::sqlite::SqliteStore::connect(&url).await?;
-    let result = store.load(dump, false).await;
-    store.close().await;
+    // The rows go into a scratch database in a folder of its own (with its WAL files), which
+    // VACUUM INTO then writes out as one self-contained file; the folder is removed after.
+    let mut scratch = path.as_os_str().to_owned();
+    scratch.push(".scratch");
+    let scratch = std::path::PathBuf::from(scratch);
+    std::fs::create_dir_all(&scratch)
+        .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", scratch.display()))?;
+    let result = async {
+        let url = super::DatabaseUrl::parse(&format!(
+            "sqlite://{}",
+            scratch.join("snapshot.db").display()
+        ))?;
+        let store = super::sqlite::SqliteStore::connect(&url).await?;
+        let written = async {
+            store.load(dump, false).await?;
+            store.snapshot_into(path).await
+        }
+        .await;
+        store.close().await;
+        written
+    }
+    .await;
+    let _ = std::fs::remove_dir_all(&scratch);
     result
 }
