@@ -78,7 +78,8 @@ impl Application {
 
         let https = settings.is_https();
         warn_if_cookies_insecure(&settings, local_addr);
-        let limits = Limits::from(&settings.limits);
+        let limits =
+            Limits::from(&settings.limits).fit_open_files(1 + u64::from(redirect.is_some()));
         let state = AppState {
             db,
             contact: Arc::new(crate::contact::ContactState::new(&settings)),

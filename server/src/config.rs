@@ -109,8 +109,9 @@ pub struct LimitSettings {
           value_parser = clap::value_parser!(u64).range(1..))]
     pub request_timeout_secs: u64,
 
-    /// Open connections at most, per listener; beyond it new ones are closed at once.
-    #[arg(long, env = "PORTFOLIO_MAX_CONNECTIONS", default_value_t = 512, value_name = "COUNT",
+    /// Open connections at most, per listener; beyond it new ones are closed at once. Lowered at
+    /// start-up when the open-file limit leaves no room for it.
+    #[arg(long, env = "PORTFOLIO_MAX_CONNECTIONS", default_value_t = 2048, value_name = "COUNT",
           value_parser = clap::value_parser!(u64).range(1..))]
     pub max_connections: u64,
 }
@@ -125,7 +126,7 @@ impl Default for LimitSettings {
             header_timeout_secs: 10,
             idle_timeout_secs: 60,
             request_timeout_secs: 30,
-            max_connections: 512,
+            max_connections: 2048,
         }
     }
 }

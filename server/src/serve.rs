@@ -248,6 +248,27 @@ pub async fn request_timeout(limit: Duration, request: Request, next: Next) -> R
     }
 }
 
+impl Limits {
+    /// Lowers the connection cap when the open-file limit would be reached first, keeping some
+    /// files for the database, the site and the logs.
+    pub fn fit_open_files(mut self, listeners: u64) -> Self {
+        let Ok((soft, _hard)) = rlimit::Resource::NOFILE.get() else {
+            return self;
+        };
+        let room =
+            usize::try_from(soft.saturating_sub(128) / listeners.max(1)).unwrap_or(usize::MAX);
+        if self.max_connections > room {
+            tracing::warn!(
+                max_connections = room.max(1),
+                open_file_limit = soft,
+                "--max-connections lowered to fit the open-file limit"
+            );
+            self.max_connections = room.max(1);
+        }
+        self
+    }
+}
+
 /// Raises this process's soft limit on open files to its hard limit, so the connection cap, not
 /// the operating system's default of often 1,024, decides how many clients are served.
 pub fn raise_open_file_limit() {
@@ -266,6 +287,6 @@ mod tests {
         let limits = Limits::from(&LimitSettings::default());
         assert_eq!(limits.header_timeout, Duration::from_secs(10));
         assert_eq!(limits.idle_timeout, Duration::from_secs(60));
-        assert_eq!(limits.max_connections, 512);
+        assert_eq!(limits.max_connections, 2048);
     }
 }
