@@ -61,6 +61,7 @@ PY
 )
 
 status=0
+cd "$work" # schemathesis keeps its cache in the working folder: the throwaway one
 "$venv/bin/st" run "$base/api/openapi.json" \
     --url "$base" \
     --header "Cookie: $cookie" \
