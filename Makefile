@@ -10,7 +10,7 @@ BIN := target/release/portfolio
 WEB_DEPS := web/node_modules/.package-lock.json
 WEB_SOURCES := $(shell find web/src web/public web/scripts -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run test setup web server chromium postgresql lint fmt-check clippy typecheck eslint unit-web cargo-test e2e bench clean
+.PHONY: run test setup web server chromium postgresql python-venv fuzz lint fmt-check clippy typecheck eslint unit-web cargo-test e2e bench clean
 
 run: server ## Build everything and serve on http://127.0.0.1:8080 with SQLite under ./data/
 	./$(BIN) serve
@@ -32,6 +32,14 @@ chromium: ## Debian's Chromium for the browser tests
 
 postgresql: ## Debian's PostgreSQL for the server tests on the second engine
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; }
+
+python-venv: ## Debian's venv module for the fuzzer's virtual environment
+	@python3 -c 'import ensurepip, venv' 2>/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv; }
+
+# schemathesis (pinned in server/fuzz/requirements.txt, installed into target/fuzz-venv) against
+# the API's own OpenAPI document on a running release server, signed in as the owner.
+fuzz: server python-venv
+	server/fuzz/run.sh $(CURDIR)/$(BIN)
 
 fmt-check:
 	$(CARGO) fmt --all --check
@@ -63,7 +71,7 @@ cargo-test: web postgresql
 e2e: server chromium
 	cd web && PORTFOLIO_BIN=$(CURDIR)/$(BIN) $(NPM) run e2e
 
-test: fmt-check typecheck eslint unit-web clippy cargo-test e2e ## Every check: formats, lints, types, unit, integration and browser tests
+test: fmt-check typecheck eslint unit-web clippy cargo-test e2e fuzz ## Every check: formats, lints, types, unit, integration and browser tests
 
 BENCH_DEPS := bench/node_modules/.package-lock.json
 

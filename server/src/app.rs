@@ -10,16 +10,17 @@ use axum::extract::State;
 use axum::http::{header, HeaderMap, Uri};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::{middleware, Extension, Router};
-use axum_server::tls_rustls::RustlsConfig;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
+use tokio_rustls::TlsAcceptor;
 use url::Url;
 
 use crate::config::Settings;
 use crate::http::request_log::{log_request, TrustRequestId};
 use crate::http::security;
+use crate::serve::{self, Limits};
 use crate::site::Pages;
 use crate::state::AppState;
 use crate::store;
@@ -29,13 +30,14 @@ const GRACE: Duration = Duration::from_secs(10);
 
 pub struct Application {
     listener: TcpListener,
-    tls: Option<RustlsConfig>,
+    tls: Option<TlsAcceptor>,
     /// Plain HTTP that redirects to the HTTPS listener.
     redirect: Option<(TcpListener, Router)>,
     router: Router,
     state: AppState,
     /// The private metrics listener (`--metrics-listen`), when on.
     metrics: Option<(TcpListener, Router)>,
+    limits: Limits,
 }
 
 impl Application {
@@ -68,20 +70,28 @@ impl Application {
                 let router = Router::new()
                     .fallback(redirect_to_https)
                     .with_state(Arc::new(target));
+                let router = with_request_timeout(router, &settings);
                 Some((
                     redirect_listener,
-                    traced(security::apply(router, false), false),
+                    traced(security::apply(router, false), TrustRequestId::default()),
                 ))
             }
             _ => None,
         };
 
         let https = settings.is_https();
-        let trust_request_id = settings.trust_proxy;
+        let trust_request_id = TrustRequestId(if settings.trust_proxy {
+            settings.limits.trusted_proxies.clone().into()
+        } else {
+            Arc::from([])
+        });
         let metrics = match settings.ops.metrics_listen {
             Some(addr) => Some(crate::ops::metrics::bind(addr, db.clone()).await?),
             None => None,
         };
+        warn_if_cookies_insecure(&settings, local_addr);
+        let limits =
+            Limits::from(&settings.limits).fit_open_files(1 + u64::from(redirect.is_some()));
         let state = AppState {
             db,
             contact: Arc::new(crate::contact::ContactState::new(&settings)),
@@ -93,6 +103,7 @@ impl Application {
 
         let pages = Arc::new(Pages::render(&public_url));
         let router = crate::http::router(state.clone()).layer(Extension(pages));
+        let router = with_request_timeout(router, &state.settings);
         let router = traced(security::apply(router, https), trust_request_id);
         Ok(Self {
             listener,
@@ -101,6 +112,7 @@ impl Application {
             router,
             state,
             metrics,
+            limits,
         })
     }
 
@@ -170,54 +182,30 @@ impl Application {
         });
         let background = crate::ops::start(&self.state, until_stopped());
 
+        let limits = self.limits;
         let redirect = self.redirect.map(|(listener, router)| {
             let shutdown = until_stopped();
             if let Ok(from) = listener.local_addr() {
                 tracing::info!("redirecting plain HTTP from {from} to HTTPS");
             }
-            tokio::spawn(async move {
-                axum::serve(listener, router.into_make_service())
-                    .with_graceful_shutdown(shutdown)
-                    .await
-            })
+            tokio::spawn(serve::serve(
+                listener, router, None, limits, shutdown, GRACE,
+            ))
         });
 
-        let make_service = self
-            .router
-            .into_make_service_with_connect_info::<SocketAddr>();
-        match self.tls {
-            Some(tls) => {
-                let handle = axum_server::Handle::new();
-                let shutdown = until_stopped();
-                let on_stop = handle.clone();
-                tokio::spawn(async move {
-                    shutdown.await;
-                    on_stop.graceful_shutdown(Some(GRACE));
-                });
-                let listener = self
-                    .listener
-                    .into_std()
-                    .context("cannot hand the listener to the TLS server")?;
-                tracing::info!("listening on https://{addr}");
-                axum_server::from_tcp_rustls(listener, tls)
-                    .handle(handle)
-                    .serve(make_service)
-                    .await
-                    .context("the HTTPS server stopped with an error")?;
-            }
-            None => {
-                tracing::info!("listening on http://{addr}");
-                axum::serve(self.listener, make_service)
-                    .with_graceful_shutdown(until_stopped())
-                    .await
-                    .context("the server stopped with an error")?;
-            }
-        }
+        let scheme = if self.tls.is_some() { "https" } else { "http" };
+        tracing::info!("listening on {scheme}://{addr}");
+        serve::serve(
+            self.listener,
+            self.router,
+            self.tls,
+            limits,
+            until_stopped(),
+            GRACE,
+        )
+        .await;
         if let Some(redirect) = redirect {
-            redirect
-                .await
-                .context("the redirect server panicked")?
-                .context("the redirect server stopped with an error")?;
+            redirect.await.context("the redirect server panicked")?;
         }
         background.finish().await;
         if let Some(metrics) = metrics {
@@ -234,16 +222,43 @@ impl Application {
 }
 
 /// Logs each request and its answer in one line, with a request id the answer echoes.
-fn traced(router: Router, trust_request_id: bool) -> Router {
+fn traced(router: Router, trust_request_id: TrustRequestId) -> Router {
     router.layer(middleware::from_fn_with_state(
-        TrustRequestId(trust_request_id),
+        trust_request_id,
         log_request,
     ))
 }
 
+/// Bounds every request (see [`serve::request_timeout`]).
+fn with_request_timeout(router: Router, settings: &Settings) -> Router {
+    let limit = settings.limits.request_timeout();
+    router.layer(middleware::from_fn(
+        move |request: axum::extract::Request, next: middleware::Next| {
+            serve::request_timeout(limit, request, next)
+        },
+    ))
+}
+
+/// Cookies are `Secure` only when the public URL is `https://`; a server that looks reachable
+/// from elsewhere (a proxy in front, or listening beyond loopback) with an `http://` public URL
+/// would send the session cookie in clear.
+fn cookies_insecure_but_public(settings: &Settings, listening: SocketAddr) -> bool {
+    !settings.is_https() && (settings.trust_proxy || !listening.ip().is_loopback())
+}
+
+fn warn_if_cookies_insecure(settings: &Settings, listening: SocketAddr) {
+    if cookies_insecure_but_public(settings, listening) {
+        tracing::warn!(
+            "cookies will not be Secure: the public URL is http:// but the server looks public \
+             (--trust-proxy, or listening on {listening}); set --public-url https://… behind \
+             HTTPS, or --tls-cert and --tls-key"
+        );
+    }
+}
+
 /// Reads the PEM certificate chain and key into a rustls configuration using the ring provider
 /// (chosen explicitly, so that no other provider compiled into a dependency can be picked).
-fn tls_config(cert: &std::path::Path, key: &std::path::Path) -> anyhow::Result<RustlsConfig> {
+fn tls_config(cert: &std::path::Path, key: &std::path::Path) -> anyhow::Result<TlsAcceptor> {
     // Other rustls users in the process (the SMTP client) find a provider installed.
     let _ = rustls::crypto::ring::default_provider().install_default();
     let chain = CertificateDer::pem_file_iter(cert)
@@ -275,7 +290,7 @@ fn tls_config(cert: &std::path::Path, key: &std::path::Path) -> anyhow::Result<R
     .with_single_cert(chain, key)
     .context("tls-key: the key does not match the certificate or is not supported")?;
     config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
-    Ok(RustlsConfig::from_config(Arc::new(config)))
+    Ok(TlsAcceptor::from(Arc::new(config)))
 }
 
 /// Where plain-HTTP requests are sent: the public URL's origin when set, else the TLS listener.
@@ -341,4 +356,23 @@ async fn shutdown_signal() {
         () = terminate => {},
     }
     tracing::info!("shutting down: finishing in-flight requests");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_public_looking_server_without_https_is_warned_about() {
+        let local: SocketAddr = "127.0.0.1:8080".parse().unwrap();
+        let everywhere: SocketAddr = "0.0.0.0:8080".parse().unwrap();
+        let mut settings = Settings::for_database("sqlite://unused.db");
+        assert!(!cookies_insecure_but_public(&settings, local));
+        assert!(cookies_insecure_but_public(&settings, everywhere));
+        settings.trust_proxy = true;
+        assert!(cookies_insecure_but_public(&settings, local));
+        settings.public_url = Some("https://example.com".parse().unwrap());
+        assert!(!cookies_insecure_but_public(&settings, local));
+        assert!(!cookies_insecure_but_public(&settings, everywhere));
+    }
 }

@@ -79,12 +79,84 @@ pub struct Settings {
     #[arg(skip = std::env::var("PORTFOLIO_OWNER_PASSWORD").ok().map(SecretString::from))]
     pub owner_password: Option<SecretString>,
 
-    /// Trust the first address in `X-Forwarded-For` as the client's (only behind a reverse proxy you run).
+    /// Read the client's address from `X-Forwarded-For` when the request comes from one of
+    /// --trusted-proxies (only behind a reverse proxy you run).
     #[arg(long, env = "PORTFOLIO_TRUST_PROXY", default_value_t = false)]
     pub trust_proxy: bool,
 
     #[command(flatten)]
     pub ops: crate::ops::OpsSettings,
+
+    #[command(flatten)]
+    pub limits: LimitSettings,
+}
+
+/// How long the server waits for slow clients, and how many it serves at once.
+#[derive(Debug, Clone, Args)]
+pub struct LimitSettings {
+    /// The reverse proxies whose `X-Forwarded-For` is believed with --trust-proxy: addresses or
+    /// networks, comma-separated. The client is the rightmost address that is not one of them.
+    #[arg(long, env = "PORTFOLIO_TRUSTED_PROXIES", value_name = "ADDRS", value_delimiter = ',',
+          default_values = ["127.0.0.0/8", "::1"], value_parser = parse_network)]
+    pub trusted_proxies: Vec<ipnet::IpNet>,
+
+    /// Seconds a connection has to send a request's headers (and a TLS handshake to finish).
+    #[arg(long, env = "PORTFOLIO_HEADER_TIMEOUT_SECS", default_value_t = 10, value_name = "SECONDS",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub header_timeout_secs: u64,
+
+    /// Seconds a connection may stay open with nothing sent either way (keep-alive included).
+    #[arg(long, env = "PORTFOLIO_IDLE_TIMEOUT_SECS", default_value_t = 60, value_name = "SECONDS",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub idle_timeout_secs: u64,
+
+    /// Seconds for a whole request once its headers are in: reading the body and answering.
+    #[arg(long, env = "PORTFOLIO_REQUEST_TIMEOUT_SECS", default_value_t = 30, value_name = "SECONDS",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub request_timeout_secs: u64,
+
+    /// Open connections at most, per listener; beyond it new ones are closed at once. Lowered at
+    /// start-up when the open-file limit leaves no room for it.
+    #[arg(long, env = "PORTFOLIO_MAX_CONNECTIONS", default_value_t = 2048, value_name = "COUNT",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_connections: u64,
+}
+
+impl Default for LimitSettings {
+    fn default() -> Self {
+        Self {
+            trusted_proxies: vec![
+                "127.0.0.0/8".parse().expect("a valid network"),
+                "::1/128".parse().expect("a valid network"),
+            ],
+            header_timeout_secs: 10,
+            idle_timeout_secs: 60,
+            request_timeout_secs: 30,
+            max_connections: 2048,
+        }
+    }
+}
+
+impl LimitSettings {
+    pub fn header_timeout(&self) -> Duration {
+        Duration::from_secs(self.header_timeout_secs)
+    }
+
+    pub fn idle_timeout(&self) -> Duration {
+        Duration::from_secs(self.idle_timeout_secs)
+    }
+
+    pub fn request_timeout(&self) -> Duration {
+        Duration::from_secs(self.request_timeout_secs)
+    }
+}
+
+/// An address (`203.0.113.7`, `::1`) or a network (`10.0.0.0/8`, `fd00::/8`).
+fn parse_network(text: &str) -> Result<ipnet::IpNet, String> {
+    let text = text.trim();
+    text.parse::<ipnet::IpNet>()
+        .or_else(|_| text.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+        .map_err(|_| format!("`{text}` is neither an address nor a network such as 10.0.0.0/8"))
 }
 
 /// Where the data lives.
@@ -168,6 +240,7 @@ impl Settings {
             owner_password: None,
             trust_proxy: false,
             ops: crate::ops::OpsSettings::default(),
+            limits: LimitSettings::default(),
         }
     }
 

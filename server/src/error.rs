@@ -29,6 +29,10 @@ pub enum ApiError {
     Forbidden(String),
     #[error("not found")]
     NotFound,
+    #[error("this method is not allowed here")]
+    MethodNotAllowed,
+    #[error("the request took too long")]
+    RequestTimeout,
     #[error("{message}")]
     TooManyRequests {
         retry_after_secs: u64,
@@ -63,6 +67,8 @@ impl ApiError {
             Self::Unauthorized => StatusCode::UNAUTHORIZED,
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
             Self::NotFound => StatusCode::NOT_FOUND,
+            Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            Self::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::Conflict(_) => StatusCode::CONFLICT,
             Self::ServiceUnavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
@@ -79,6 +85,8 @@ impl ApiError {
             Self::Unauthorized => "unauthorized",
             Self::Forbidden(_) => "forbidden",
             Self::NotFound => "not_found",
+            Self::MethodNotAllowed => "method_not_allowed",
+            Self::RequestTimeout => "request_timeout",
             Self::TooManyRequests { .. } => "too_many_requests",
             Self::Conflict(_) => "conflict",
             Self::ServiceUnavailable { .. } => "service_unavailable",

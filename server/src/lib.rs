@@ -9,6 +9,7 @@ pub mod domain;
 pub mod error;
 pub mod http;
 pub mod ops;
+pub mod serve;
 pub mod site;
 pub mod state;
 pub mod store;

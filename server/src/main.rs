@@ -95,6 +95,7 @@ fn main() -> ExitCode {
 }
 
 async fn serve(settings: Settings) -> anyhow::Result<()> {
+    portfolio::serve::raise_open_file_limit();
     Application::build(settings)
         .await?
         .run_until_stopped()

@@ -102,6 +102,20 @@ describe('errors a visitor can trust', () => {
     await close();
   });
 
+  test('a malformed fragment (/#%) leaves the landing page whole', async () => {
+    const { page, errors, close } = await openPage(suite.browser, suite.server);
+    for (const fragment of ['#%', '#%E0%A4%A', '#contact%']) {
+      await page.goto('about:blank'); // a fresh load each time, not a same-document hash change
+      const response = await page.goto(suite.server.url + '/' + fragment);
+      assert.equal(response?.status(), 200, fragment);
+      await page.getByRole('heading', { level: 1, name: new RegExp(profile.name) }).waitFor();
+      await page.locator('#contact').waitFor({ state: 'attached' });
+      assert.equal(await page.getByRole('heading', { name: HEADING }).count(), 0, fragment);
+    }
+    assert.deepEqual(errors, []);
+    await close();
+  });
+
   test('a page that throws while rendering shows the same page without a stack trace', async () => {
     const { page, errors, close } = await openPage(suite.browser, suite.server);
     await page.addInitScript(() => {

@@ -108,7 +108,7 @@ pub async fn bootstrap(state: &AppState) -> anyhow::Result<()> {
                 .await
                 .context("Failed to create the owner from the environment")?
             {
-                tracing::info!(email = %email.trim(), "created the owner account from PORTFOLIO_OWNER_EMAIL");
+                tracing::info!("created the owner account from PORTFOLIO_OWNER_EMAIL");
             }
         }
         (Some(_), None) | (None, Some(_)) => anyhow::bail!(

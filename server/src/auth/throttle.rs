@@ -35,13 +35,26 @@ pub fn account_key(email: &str) -> String {
     )
 }
 
-/// The key for a client: its address hashed with the server's secret salt, so the raw
-/// address is never stored and the hash cannot be reversed by trying every address.
+/// The key for a client: its address (for IPv6 its /64, see
+/// [`crate::http::client_ip::limit_network`]) hashed with the server's secret salt, so the raw
+/// address is never stored and the hash cannot be reversed by trying every address. The contact
+/// form's limit counts the same key.
 pub fn client_key(salt: &[u8], ip: std::net::IpAddr) -> String {
+    let network = crate::http::client_ip::limit_network(ip);
     let mut hasher = Sha256::new();
     hasher.update(salt);
-    hasher.update(ip.to_string().as_bytes());
+    hasher.update(network.to_string().as_bytes());
     format!("client:{}", hex::encode(hasher.finalize()))
+}
+
+/// How a key appears in the logs: hashed again with the secret salt and shortened, so related
+/// failures can be tied together while no log line holds an e-mail hash anyone could recompute.
+pub fn logged_key(salt: &[u8], key: &str) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(salt);
+    hasher.update(b"log:");
+    hasher.update(key.as_bytes());
+    hex::encode(&hasher.finalize()[..8])
 }
 
 /// The lock after `failures` failures, in milliseconds (0 while they are free). The stores
@@ -91,5 +104,22 @@ mod tests {
             account_key("me@example.com")
         );
         assert!(!account_key("me@example.com").contains("example"));
+    }
+
+    #[test]
+    fn an_ipv6_client_is_keyed_on_its_slash_64() {
+        let one: std::net::IpAddr = "2001:db8:1:2::1".parse().unwrap();
+        let other: std::net::IpAddr = "2001:db8:1:2:ffff::9".parse().unwrap();
+        let next: std::net::IpAddr = "2001:db8:1:3::1".parse().unwrap();
+        assert_eq!(client_key(b"s", one), client_key(b"s", other));
+        assert_ne!(client_key(b"s", one), client_key(b"s", next));
+    }
+
+    #[test]
+    fn logged_keys_are_salted_and_stable() {
+        let key = account_key("me@example.com");
+        assert_eq!(logged_key(b"s", &key), logged_key(b"s", &key));
+        assert_ne!(logged_key(b"s", &key), logged_key(b"t", &key));
+        assert!(!key.contains(&logged_key(b"s", &key)));
     }
 }

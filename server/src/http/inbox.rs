@@ -1,6 +1,6 @@
 //! `/api/messages`: the owner's inbox of contact messages. Every endpoint needs a session.
 
-use axum::extract::{Path, Query, State};
+use axum::extract::{Query, State};
 use axum::http::header::{HeaderValue, CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -13,6 +13,7 @@ use crate::auth::{now_ms, Owner};
 use crate::contact::export::{export_all, Format};
 use crate::error::{ApiError, ErrorBody};
 use crate::http::json::ApiJson;
+use crate::http::path::ApiPath;
 use crate::state::AppState;
 use crate::store::{Cursor, Folder, MessageChange, MessageRow};
 
@@ -41,7 +42,7 @@ pub struct ListQuery {
     /// `nextCursor` of the previous page.
     cursor: Option<String>,
     /// Messages per page, 1 to 100 (default 50).
-    #[param(value_type = Option<i64>)]
+    #[param(value_type = Option<i64>, minimum = 1, maximum = 100)]
     limit: Option<String>,
 }
 
@@ -203,6 +204,12 @@ async fn list(
     }))
 }
 
+/// The `{id}` of `/messages/{id}`.
+#[derive(Debug, Deserialize)]
+pub struct MessageId {
+    id: i64,
+}
+
 /// One message in full; reading it marks it read.
 #[utoipa::path(get, path = "/messages/{id}", tag = "inbox",
     params(("id" = i64, Path, description = "The message's id")),
@@ -210,11 +217,12 @@ async fn list(
         (status = 200, body = Message),
         (status = 401, description = "No valid session", body = ErrorBody),
         (status = 404, description = "No such message", body = ErrorBody),
+        (status = 422, description = "The id is not a whole number", body = ErrorBody),
     ))]
 async fn read(
     State(state): State<AppState>,
     _owner: Owner,
-    Path(id): Path<i64>,
+    ApiPath(MessageId { id }): ApiPath<MessageId>,
 ) -> Result<ApiJson<Message>, ApiError> {
     change_and_fetch(&state, id, Some(true), None, None).await
 }
@@ -234,13 +242,18 @@ pub struct MessageUpdate {
     params(("id" = i64, Path, description = "The message's id")),
     responses(
         (status = 200, body = Message),
+        (status = 400, description = "Malformed JSON", body = ErrorBody),
         (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
         (status = 404, description = "No such message", body = ErrorBody),
+        (status = 413, description = "Body over 16 KB", body = ErrorBody),
+        (status = 415, description = "Not JSON", body = ErrorBody),
+        (status = 422, description = "The id or a field is not valid, each named", body = ErrorBody),
     ))]
 async fn update(
     State(state): State<AppState>,
     _owner: Owner,
-    Path(id): Path<i64>,
+    ApiPath(MessageId { id }): ApiPath<MessageId>,
     ApiJson(change): ApiJson<MessageUpdate>,
 ) -> Result<ApiJson<Message>, ApiError> {
     let deleted_at = change.deleted.map(|deleted| deleted.then(now_ms));
@@ -273,12 +286,14 @@ async fn change_and_fetch(
     responses(
         (status = 204, description = "Deleted"),
         (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
         (status = 404, description = "No such message", body = ErrorBody),
+        (status = 422, description = "The id is not a whole number", body = ErrorBody),
     ))]
 async fn delete(
     State(state): State<AppState>,
     _owner: Owner,
-    Path(id): Path<i64>,
+    ApiPath(MessageId { id }): ApiPath<MessageId>,
 ) -> Result<StatusCode, ApiError> {
     if state.db.delete_message(id).await? {
         tracing::info!(id, "the owner deleted a message");
@@ -299,7 +314,10 @@ pub struct ExportQuery {
 /// Every message as a CSV or JSON download.
 #[utoipa::path(get, path = "/messages/export", tag = "inbox", params(ExportQuery),
     responses(
-        (status = 200, description = "A CSV or JSON attachment", body = String, content_type = "text/csv"),
+        (status = 200, description = "A CSV or JSON attachment", content(
+            (String = "text/csv"),
+            (Vec<serde_json::Value> = "application/json"),
+        )),
         (status = 401, description = "No valid session", body = ErrorBody),
         (status = 422, description = "Unknown format", body = ErrorBody),
     ))]

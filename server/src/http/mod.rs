@@ -6,6 +6,7 @@ pub mod health;
 pub mod inbox;
 pub mod json;
 pub mod origin;
+pub mod path;
 pub mod request_log;
 pub mod security;
 pub mod session;
@@ -58,6 +59,8 @@ pub fn router(state: AppState) -> Router {
             "/api/{*rest}",
             axum::routing::any(|| async { ApiError::NotFound }),
         )
+        // A known path with a method it does not take: the JSON error shape too.
+        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
         .layer(middleware::from_fn_with_state(
             state.clone(),
             origin::require_same_origin,

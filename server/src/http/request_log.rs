@@ -3,20 +3,32 @@
 //! `X-Request-Id`. The id comes from the request only behind a trusted proxy; otherwise it is
 //! made here. Every request is also counted in the metrics.
 
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
 use std::time::Instant;
 
-use axum::extract::{MatchedPath, Request, State};
+use axum::extract::{ConnectInfo, MatchedPath, Request, State};
 use axum::http::{HeaderName, HeaderValue};
 use axum::middleware::Next;
 use axum::response::Response;
+use ipnet::IpNet;
 use rand::Rng;
 use tracing::Instrument;
 
 pub static X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
-/// Whether to take `X-Request-Id` from the request (only when a trusted proxy sets it).
-#[derive(Debug, Clone, Copy)]
-pub struct TrustRequestId(pub bool);
+/// The peers whose `X-Request-Id` is taken (the trusted proxies with `--trust-proxy`, else none).
+#[derive(Debug, Clone, Default)]
+pub struct TrustRequestId(pub Arc<[IpNet]>);
+
+impl TrustRequestId {
+    fn from(&self, peer: Option<IpAddr>) -> bool {
+        peer.is_some_and(|peer| {
+            let peer = peer.to_canonical();
+            self.0.iter().any(|net| net.contains(&peer))
+        })
+    }
+}
 
 /// A request id as a proxy may send it: 1 to 128 characters, letters, digits and `-_.:`.
 fn acceptable(value: &HeaderValue) -> bool {
@@ -34,11 +46,16 @@ fn new_id() -> HeaderValue {
 }
 
 pub async fn log_request(
-    State(TrustRequestId(trust)): State<TrustRequestId>,
+    State(trusted): State<TrustRequestId>,
     mut request: Request,
     next: Next,
 ) -> Response {
     let start = Instant::now();
+    let peer = request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|ConnectInfo(addr)| addr.ip());
+    let trust = trusted.from(peer);
     let id = request
         .headers()
         .get(&X_REQUEST_ID)

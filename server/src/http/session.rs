@@ -72,8 +72,11 @@ async fn current(owner: Owner) -> ApiJson<OwnerView> {
 #[utoipa::path(post, path = "/session", tag = "session", request_body = SignIn,
     responses(
         (status = 200, description = "Signed in; the session cookie is set", body = OwnerView),
+        (status = 400, description = "Malformed JSON", body = ErrorBody),
         (status = 401, description = "The email or password is incorrect", body = ErrorBody),
         (status = 403, description = "Not from the site's own pages", body = ErrorBody),
+        (status = 413, description = "Body over 16 KB", body = ErrorBody),
+        (status = 415, description = "Not JSON", body = ErrorBody),
         (status = 422, description = "A field is missing or too long", body = ErrorBody),
         (status = 429, description = "Too many failures; see Retry-After", body = ErrorBody),
         (status = 503, description = "Every password-hashing slot is busy; see Retry-After", body = ErrorBody),
@@ -110,7 +113,9 @@ async fn sign_in(
     if let Err(wait_ms) = throttle::admit(db, &keys, now).await? {
         let secs = u64::try_from((wait_ms + 999) / 1000).unwrap_or(1);
         crate::ops::metrics::sign_in_locked();
-        tracing::warn!(keys = ?keys, "sign-in refused: locked after repeated failures");
+        let salt = state.auth.client_salt();
+        let logged: Vec<String> = keys.iter().map(|k| throttle::logged_key(salt, k)).collect();
+        tracing::warn!(keys = ?logged, "sign-in refused: locked after repeated failures");
         return Err(ApiError::TooManyRequests {
             retry_after_secs: secs,
             message: format!(
@@ -248,7 +253,11 @@ async fn sign_out_everywhere(
 #[utoipa::path(put, path = "/session/password", tag = "session", request_body = ChangePassword,
     responses(
         (status = 204, description = "Changed; this browser gets a new session, the others are signed out"),
+        (status = 400, description = "Malformed JSON", body = ErrorBody),
         (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
+        (status = 413, description = "Body over 16 KB", body = ErrorBody),
+        (status = 415, description = "Not JSON", body = ErrorBody),
         (status = 422, description = "The current password is wrong or the new one is too weak", body = ErrorBody),
         (status = 429, description = "Too many wrong passwords; see Retry-After", body = ErrorBody),
         (status = 503, description = "Every password-hashing slot is busy; see Retry-After", body = ErrorBody),
@@ -282,6 +291,9 @@ async fn change_password(
     };
     if let Err(wait_ms) = throttle::admit(db, &keys, now_ms()).await? {
         let secs = u64::try_from((wait_ms + 999) / 1000).unwrap_or(1);
+        let salt = state.auth.client_salt();
+        let logged: Vec<String> = keys.iter().map(|k| throttle::logged_key(salt, k)).collect();
+        tracing::warn!(keys = ?logged, "password change refused: locked after repeated failures");
         return Err(ApiError::TooManyRequests {
             retry_after_secs: secs,
             message: format!(

@@ -554,7 +554,7 @@ impl Store for PgStore {
 
     // --- The sign-in throttle ---
 
-    #[tracing::instrument(skip(self))]
+    #[tracing::instrument(skip(self, key))]
     async fn sign_in_failures(&self, key: &str) -> anyhow::Result<Option<FailureRow>> {
         sqlx::query_as(
             "SELECT failures, last_failure_at, locked_until FROM sign_in_failures WHERE key = $1",
@@ -565,7 +565,7 @@ impl Store for PgStore {
         .context("Failed to read the sign-in failures")
     }
 
-    #[tracing::instrument(skip(self, policy))]
+    #[tracing::instrument(skip(self, key, policy))]
     async fn count_sign_in_attempt(
         &self,
         key: &str,
@@ -610,7 +610,7 @@ impl Store for PgStore {
         Ok(result.rows_affected())
     }
 
-    #[tracing::instrument(skip(self))]
+    #[tracing::instrument(skip(self, keys))]
     async fn clear_sign_in_failures(&self, keys: &[&str]) -> anyhow::Result<()> {
         for key in keys {
             sqlx::query("DELETE FROM sign_in_failures WHERE key = $1")

@@ -561,7 +561,7 @@ impl Store for SqliteStore {
 
     // --- The sign-in throttle ---
 
-    #[tracing::instrument(skip(self))]
+    #[tracing::instrument(skip(self, key))]
     async fn sign_in_failures(&self, key: &str) -> anyhow::Result<Option<FailureRow>> {
         sqlx::query_as(
             "SELECT failures, last_failure_at, locked_until FROM sign_in_failures WHERE key = ?",
@@ -572,7 +572,7 @@ impl Store for SqliteStore {
         .context("Failed to read the sign-in failures")
     }
 
-    #[tracing::instrument(skip(self, policy))]
+    #[tracing::instrument(skip(self, key, policy))]
     async fn count_sign_in_attempt(
         &self,
         key: &str,
@@ -617,7 +617,7 @@ impl Store for SqliteStore {
         Ok(result.rows_affected())
     }
 
-    #[tracing::instrument(skip(self))]
+    #[tracing::instrument(skip(self, keys))]
     async fn clear_sign_in_failures(&self, keys: &[&str]) -> anyhow::Result<()> {
         for key in keys {
             sqlx::query("DELETE FROM sign_in_failures WHERE key = ?")

@@ -237,7 +237,7 @@ async fn reading_a_message_shows_it_in_full_and_marks_it_read() {
     assert_eq!(app.messages("").await["unread"], 0);
 
     assert_eq!(app.get("/api/messages/999999").await.status(), 404);
-    assert_eq!(app.get("/api/messages/not-a-number").await.status(), 400);
+    assert_eq!(app.get("/api/messages/not-a-number").await.status(), 422);
 }
 
 #[tokio::test]
