@@ -119,6 +119,7 @@ async fn send_message(
             user_agent: user_agent.as_deref(),
             created_at,
             notify: state.contact.notifications_on,
+            channels: &state.contact.channels,
         })
         .await?;
     if let Some(reason) = spam_reason {

@@ -6,6 +6,7 @@
 //! milliseconds, UTC, from the server's clock, stored as 64-bit integers on both engines.
 
 pub mod copy;
+pub mod delivery;
 mod model;
 pub mod postgres;
 pub mod sqlite;
@@ -16,6 +17,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 
+pub use delivery::DeliveryStore;
 pub use model::*;
 pub use url::{DatabaseUrl, Engine};
 
@@ -35,7 +37,7 @@ pub async fn connect(url: &str) -> anyhow::Result<Db> {
 
 /// What the application needs from storage.
 #[async_trait]
-pub trait Store: Send + Sync + 'static {
+pub trait Store: Send + Sync + 'static + DeliveryStore {
     /// `sqlite` or `postgres`, for logs and messages.
     fn engine(&self) -> Engine;
 
@@ -56,28 +58,6 @@ pub trait Store: Send + Sync + 'static {
 
     /// Every message that is neither spam nor deleted, oldest first.
     async fn messages_for_export(&self) -> anyhow::Result<Vec<ExportRow>>;
-
-    /// Takes up to `limit` notifications due at `now` for this sender alone, oldest due first: each
-    /// is leased until `lease_until` (pushed out of `due`), so no other instance sends it, and a
-    /// sender that dies holding it leaves it to be taken over when the lease ends.
-    async fn claim_due_notifications(
-        &self,
-        now: i64,
-        lease_until: i64,
-        limit: i64,
-    ) -> anyhow::Result<Vec<PendingNotification>>;
-
-    /// When the next unsent notification falls due, if any is waiting.
-    async fn next_notification_due(&self) -> anyhow::Result<Option<i64>>;
-
-    async fn mark_notification_sent(&self, outbox_id: i64, now: i64) -> anyhow::Result<()>;
-
-    async fn mark_notification_failed(
-        &self,
-        outbox_id: i64,
-        next_attempt_at: i64,
-        error: &str,
-    ) -> anyhow::Result<()>;
 
     /// Counts one contact submission from a client (a salted hash of its address) against the
     /// limits; when over one, how long until the next submission is allowed. Counted where every

@@ -5,6 +5,7 @@ mod contact;
 mod contact_crash;
 mod contact_outbox;
 mod contact_smtp;
+mod delivery;
 mod helpers;
 mod inbox;
 mod instances;
