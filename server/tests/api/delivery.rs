@@ -599,3 +599,64 @@ async fn two_instances_post_each_webhook_once() {
     a.shutdown().await;
     b.shutdown().await;
 }
+
+#[tokio::test]
+async fn webhook_urls_and_the_secret_never_reach_the_logs() {
+    use std::io::BufRead;
+    let receiver = Receiver::start().await;
+    receiver.answer(500);
+    let dir = tempfile::tempdir().unwrap();
+    let log_path = dir.path().join("server.log");
+    let log = std::fs::File::create(&log_path).unwrap();
+    let mut child = std::process::Command::new(crate::helpers::binary())
+        .args(["serve", "--listen", "127.0.0.1:0", "--trust-proxy"])
+        .args([
+            "--notify-retry-base",
+            "50ms",
+            "--webhook-url",
+            &receiver.url,
+        ])
+        .env(
+            "PORTFOLIO_DATABASE_URL",
+            format!("sqlite://{}", dir.path().join("t.db").display()),
+        )
+        .env("PORTFOLIO_WEBHOOK_SECRET", SECRET)
+        .env("RUST_LOG", "debug")
+        .stdout(log.try_clone().unwrap())
+        .stderr(log)
+        .spawn()
+        .unwrap();
+    let address = eventually(20, "the server listens", || async {
+        let file = std::fs::File::open(&log_path).ok()?;
+        std::io::BufReader::new(file)
+            .lines()
+            .map_while(Result::ok)
+            .find_map(|line| {
+                let at = line.find("listening on http://")?;
+                Some(line[at + "listening on ".len()..].trim().to_owned())
+            })
+    })
+    .await;
+    let response = reqwest::Client::new()
+        .post(format!("{address}/api/contact"))
+        .header("Origin", &address)
+        .header("Sec-Fetch-Site", "same-origin")
+        .json(&valid_form())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 201);
+    eventually(10, "the webhook fails a few times", || async {
+        (receiver.posts().len() >= 3).then_some(())
+    })
+    .await;
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let output = std::fs::read_to_string(&log_path).unwrap();
+    assert!(output.contains("will retry"), "the failures are logged");
+    assert!(
+        !output.contains("t0ken"),
+        "no webhook URL token in the logs"
+    );
+    assert!(!output.contains(SECRET), "no webhook secret in the logs");
+}
