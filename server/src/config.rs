@@ -61,6 +61,9 @@ pub struct Settings {
     #[command(flatten)]
     pub spam: SpamSettings,
 
+    #[command(flatten)]
+    pub delivery: DeliverySettings,
+
     /// How long a signed-in session lasts without use, in minutes.
     #[arg(long, env = "PORTFOLIO_SESSION_IDLE_MINUTES", default_value_t = 24 * 60, value_name = "MINUTES",
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -218,6 +221,63 @@ impl Default for SpamSettings {
     }
 }
 
+/// How notifications are delivered: the retry schedule, and webhooks beside e-mail.
+#[derive(Debug, Clone, Args)]
+pub struct DeliverySettings {
+    /// The first retry of a failed notification waits this long, each later one twice as long,
+    /// up to an hour (e.g. `1s`, `500ms`, `2m`).
+    #[arg(long, env = "PORTFOLIO_NOTIFY_RETRY_BASE", default_value = "1s", value_name = "DURATION",
+          value_parser = parse_duration)]
+    pub notify_retry_base: Duration,
+
+    /// Post each non-spam message as JSON to this URL too (repeatable; in the environment,
+    /// separated by spaces). Slack and Discord incoming-webhook URLs get the body they expect.
+    #[arg(
+        long = "webhook-url",
+        env = "PORTFOLIO_WEBHOOK_URL",
+        value_name = "URL",
+        value_delimiter = ' '
+    )]
+    pub webhook_urls: Vec<SecretString>,
+
+    /// The key that signs webhook posts (`X-Portfolio-Signature`), at least 16 characters.
+    #[arg(long, env = "PORTFOLIO_WEBHOOK_SECRET", value_name = "SECRET")]
+    pub webhook_secret: Option<SecretString>,
+}
+
+impl Default for DeliverySettings {
+    fn default() -> Self {
+        Self {
+            notify_retry_base: Duration::from_secs(1),
+            webhook_urls: Vec::new(),
+            webhook_secret: None,
+        }
+    }
+}
+
+/// A duration as `500ms`, `30s`, `2m` or `1h` (a positive whole number and its unit).
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let number: u64 = number
+        .parse()
+        .map_err(|_| format!("{text:?} is not a duration like 500ms, 30s, 2m or 1h"))?;
+    let duration = match unit.trim() {
+        "ms" => Duration::from_millis(number),
+        "s" => Duration::from_secs(number),
+        "m" => Duration::from_secs(number.saturating_mul(60)),
+        "h" => Duration::from_secs(number.saturating_mul(3600)),
+        _ => return Err(format!("{text:?} needs a unit: ms, s, m or h")),
+    };
+    if duration.is_zero() {
+        return Err("the duration must be more than 0".to_owned());
+    }
+    Ok(duration)
+}
+
 impl Settings {
     /// Settings for a test or an embedding program: everything default but the given database.
     pub fn for_database(url: impl Into<String>) -> Self {
@@ -234,6 +294,7 @@ impl Settings {
                 smtp_from: None,
             },
             spam: SpamSettings::default(),
+            delivery: DeliverySettings::default(),
             session_idle_minutes: 24 * 60,
             session_absolute_minutes: 7 * 24 * 60,
             owner_email: None,
@@ -259,5 +320,21 @@ impl Settings {
                 .public_url
                 .as_ref()
                 .is_some_and(|u| u.scheme() == "https")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_have_a_unit_and_are_positive() {
+        assert_eq!(parse_duration("30s"), Ok(Duration::from_secs(30)));
+        assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert_eq!(parse_duration("1h"), Ok(Duration::from_secs(3600)));
+        for bad in ["", "30", "s", "0s", "-1s", "1d", "1.5s"] {
+            assert!(parse_duration(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -4,8 +4,9 @@ pub mod export;
 pub mod notify;
 pub mod rate_limit;
 pub mod spam;
+pub mod webhook;
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use tokio::sync::Notify;
 use tokio::task::JoinHandle;
@@ -16,33 +17,55 @@ use crate::state::AppState;
 /// In-memory state of the contact feature, shared by all requests.
 #[derive(Debug)]
 pub struct ContactState {
-    /// Wakes the outbox worker after a notification is committed.
+    /// Wakes the outbox workers after a notification is committed or made due.
     pub outbox_wake: Notify,
     /// Whether owner notifications are configured; without them no outbox rows are written,
     /// so turning them on later does not send a flood about old messages.
     pub notifications_on: bool,
+    /// The outbox channels configured: `email` and `webhook:<id>` for each webhook URL.
+    pub channels: Vec<String>,
+    /// Whether e-mail notifications are configured (and so test e-mails can be sent).
+    pub email_on: bool,
     /// The owner's mail, when configured: also used for security notices.
     pub mailer: std::sync::OnceLock<notify::Mailer>,
     /// The spam checks' keys, read from the database on first use (shared by every instance).
     spam_keys: tokio::sync::OnceCell<SpamKeys>,
-    worker: Mutex<Option<JoinHandle<()>>>,
+    workers: Mutex<Vec<JoinHandle<()>>>,
 }
 
 impl ContactState {
     pub fn new(settings: &Settings) -> Self {
+        use secrecy::ExposeSecret;
+        let email_on = settings.mail.smtp_url.is_some() && settings.mail.notify_email.is_some();
+        let mut channels = Vec::new();
+        if email_on {
+            channels.push(crate::store::delivery::EMAIL_CHANNEL.to_owned());
+        }
+        for url in &settings.delivery.webhook_urls {
+            let name = webhook::channel_name(url.expose_secret());
+            if !channels.contains(&name) {
+                channels.push(name);
+            }
+        }
         Self {
-            notifications_on: settings.mail.smtp_url.is_some()
-                && settings.mail.notify_email.is_some(),
+            notifications_on: !channels.is_empty(),
+            channels,
+            email_on,
             outbox_wake: Notify::new(),
             mailer: std::sync::OnceLock::new(),
             spam_keys: tokio::sync::OnceCell::new(),
-            worker: Mutex::new(None),
+            workers: Mutex::new(Vec::new()),
         }
     }
 
-    /// Stops the outbox worker (at shutdown). A notification being sent is retried at the next start.
+    /// Stops the outbox workers (at shutdown). A notification being sent is retried at the next start.
     pub fn stop(&self) {
-        if let Some(worker) = self.worker.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        for worker in self
+            .workers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .drain(..)
+        {
             worker.abort();
         }
     }
@@ -75,23 +98,57 @@ pub async fn spam_keys(state: &AppState) -> anyhow::Result<&SpamKeys> {
         .await
 }
 
-/// Starts the background work of the contact feature: the notification outbox, when mail is configured.
-/// Mail settings that cannot work stop start-up with a message naming the setting.
+/// Starts the background work of the contact feature: one outbox worker per notification
+/// channel (e-mail, each webhook). Settings that cannot work stop start-up with a message naming
+/// the setting.
 pub fn start(state: &AppState) -> anyhow::Result<()> {
-    let Some(mailer) = notify::Mailer::from_settings(&state.settings.mail)? else {
-        tracing::info!("notifications off: set --smtp-url and --notify-email to receive e-mails");
+    let mut channels = Vec::new();
+    match notify::Mailer::from_settings(&state.settings.mail)? {
+        Some(mailer) => {
+            let _ = state.contact.mailer.set(mailer.clone());
+            channels.push(notify::Channel::Email(mailer));
+        }
+        None => {
+            tracing::info!(
+                "e-mail notifications off: set --smtp-url and --notify-email to receive e-mails"
+            );
+        }
+    }
+    let delivery = &state.settings.delivery;
+    let webhooks = webhook::Webhook::all_from_settings(
+        &delivery.webhook_urls,
+        delivery.webhook_secret.as_ref(),
+    )?;
+    channels.extend(webhooks.into_iter().map(notify::Channel::Webhook));
+    if channels.is_empty() {
         return Ok(());
-    };
-    let _ = state.contact.mailer.set(mailer.clone());
-    let worker = tokio::spawn(notify::run_outbox(
-        state.db.clone(),
-        state.contact.clone(),
-        mailer,
-    ));
+    }
+
+    // One wake-up from a request reaches every channel's worker (each keeps its own permit,
+    // so none is missed while a worker is busy sending).
+    let wakes: Vec<Arc<Notify>> = channels.iter().map(|_| Arc::new(Notify::new())).collect();
+    let mut workers = Vec::with_capacity(channels.len() + 1);
+    for (channel, wake) in channels.into_iter().zip(&wakes) {
+        workers.push(tokio::spawn(notify::run_outbox(
+            state.db.clone(),
+            channel,
+            wake.clone(),
+            delivery.notify_retry_base,
+        )));
+    }
+    let contact = state.contact.clone();
+    workers.push(tokio::spawn(async move {
+        loop {
+            contact.outbox_wake.notified().await;
+            for wake in &wakes {
+                wake.notify_one();
+            }
+        }
+    }));
     *state
         .contact
-        .worker
+        .workers
         .lock()
-        .unwrap_or_else(|e| e.into_inner()) = Some(worker);
+        .unwrap_or_else(|e| e.into_inner()) = workers;
     Ok(())
 }

@@ -1,8 +1,9 @@
-//! Owner notifications through a durable outbox: each non-spam message gets an outbox row in the
-//! same transaction as the message; this worker sends due rows by SMTP and retries failures with
-//! exponential backoff, so an SMTP outage neither slows the visitor's answer nor loses a notification.
+//! Owner notifications through a durable outbox: each non-spam message gets one outbox row per
+//! channel (e-mail, each webhook) in the same transaction as the message; one worker per channel
+//! sends its due rows and retries failures with exponential backoff, so an SMTP outage neither
+//! slows the visitor's answer nor loses a notification, and a failing channel never holds up
+//! another.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
@@ -12,13 +13,15 @@ use lettre::transport::smtp::authentication::Credentials;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use secrecy::ExposeSecret;
 
-use super::ContactState;
-use crate::config::MailSettings;
-use crate::store::{Db, PendingNotification};
+use tokio::sync::Notify;
 
-/// The first retry waits this long; each later one twice as long as the one before...
-const FIRST_RETRY: Duration = Duration::from_secs(1);
-/// ...up to this.
+use super::webhook::Webhook;
+use crate::config::MailSettings;
+use crate::store::delivery::{PendingDelivery, EMAIL_CHANNEL, KIND_TEST};
+use crate::store::Db;
+
+/// The first retry waits `--notify-retry-base`; each later one twice as long as the one before,
+/// up to this.
 const MAX_RETRY: Duration = Duration::from_secs(60 * 60);
 /// The outbox is also checked this often, whatever wakes the worker.
 const POLL: Duration = Duration::from_secs(30);
@@ -80,30 +83,47 @@ impl Mailer {
         }))
     }
 
-    fn message(&self, pending: &PendingNotification) -> anyhow::Result<Message> {
+    fn message(&self, pending: &PendingDelivery) -> anyhow::Result<Message> {
+        if pending.kind == KIND_TEST {
+            return Message::builder()
+                .from(self.from.clone())
+                .to(self.to.clone())
+                .subject("Test e-mail from your portfolio site")
+                .header(ContentType::TEXT_PLAIN)
+                .body(
+                    "This is the test e-mail you asked for from the dashboard.\n\
+                     It arrived, so notifications of new messages will arrive too.\n"
+                        .to_owned(),
+                )
+                .context("Failed to build the test e-mail");
+        }
+        let text = |field: &Option<String>| field.clone().unwrap_or_default();
+        let (name, email, subject) = (
+            text(&pending.name),
+            text(&pending.email),
+            text(&pending.subject),
+        );
         let visitor = Mailbox::new(
-            Some(one_line(&pending.name)),
-            pending
-                .email
+            Some(one_line(&name)),
+            email
                 .parse()
                 .context("the stored address no longer parses")?,
         );
-        let received = chrono::DateTime::from_timestamp_millis(pending.created_at)
+        let received = pending
+            .message_created_at
+            .and_then(chrono::DateTime::from_timestamp_millis)
             .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
             .unwrap_or_default();
         let body = format!(
             "New message from the contact form (#{id}).\n\nFrom: {name} <{email}>\nReceived: {received}\nSubject: {subject}\n\n{message}\n\n-- \nReply to this e-mail to answer {name}.\n",
-            id = pending.message_id,
-            name = pending.name,
-            email = pending.email,
-            subject = pending.subject,
-            message = pending.message,
+            id = pending.message_id.unwrap_or_default(),
+            message = text(&pending.message),
         );
         Message::builder()
             .from(self.from.clone())
             .to(self.to.clone())
             .reply_to(visitor)
-            .subject(format!("Contact: {}", one_line(&pending.subject)))
+            .subject(format!("Contact: {}", one_line(&subject)))
             .header(ContentType::TEXT_PLAIN)
             .body(body)
             .context("Failed to build the notification e-mail")
@@ -137,12 +157,22 @@ impl Mailer {
         });
     }
 
-    async fn send(&self, pending: &PendingNotification) -> anyhow::Result<()> {
+    async fn send(&self, pending: &PendingDelivery) -> anyhow::Result<()> {
         let message = self.message(pending)?;
-        self.transport
-            .send(message)
-            .await
-            .context("the SMTP server did not accept the notification")?;
+        self.transport.send(message).await.map_err(|error| {
+            let plain = if error.is_timeout() {
+                "the mail server did not answer in time"
+            } else if error.is_permanent() {
+                "the mail server refused the e-mail"
+            } else if error.is_transient() {
+                "the mail server could not take the e-mail for now"
+            } else if error.is_tls() {
+                "a secure connection to the mail server could not be made"
+            } else {
+                "the mail server could not be reached"
+            };
+            anyhow::Error::new(error).context(plain)
+        })?;
         Ok(())
     }
 }
@@ -206,11 +236,10 @@ fn transport(raw: &str) -> anyhow::Result<AsyncSmtpTransport<Tokio1Executor>> {
     Ok(builder.timeout(Some(Duration::from_secs(20))).build())
 }
 
-/// How long to wait before the attempt after `attempts` failed ones.
-pub fn backoff(attempts: i64) -> Duration {
+/// How long to wait before the attempt after `attempts` failed ones: `base`, doubling, capped.
+pub fn backoff(attempts: i64, base: Duration) -> Duration {
     let exponent = u32::try_from(attempts.clamp(1, 32) - 1).unwrap_or(0);
-    FIRST_RETRY
-        .checked_mul(2u32.saturating_pow(exponent))
+    base.checked_mul(2u32.saturating_pow(exponent))
         .unwrap_or(MAX_RETRY)
         .min(MAX_RETRY)
 }
@@ -219,54 +248,106 @@ fn now_ms() -> i64 {
     chrono::Utc::now().timestamp_millis()
 }
 
-/// Sends every due notification once; returns how long until the next one falls due.
-async fn deliver_due(db: &Db, mailer: &Mailer) -> anyhow::Result<Option<Duration>> {
+fn millis(duration: Duration) -> i64 {
+    i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
+}
+
+/// Where one outbox channel sends.
+#[derive(Debug, Clone)]
+pub enum Channel {
+    Email(Mailer),
+    Webhook(Webhook),
+}
+
+impl Channel {
+    /// The channel's name in the outbox.
+    pub fn name(&self) -> String {
+        match self {
+            Self::Email(_) => EMAIL_CHANNEL.to_owned(),
+            Self::Webhook(webhook) => webhook.channel().to_owned(),
+        }
+    }
+
+    async fn send(&self, pending: &PendingDelivery) -> anyhow::Result<()> {
+        match self {
+            Self::Email(mailer) => mailer.send(pending).await,
+            Self::Webhook(webhook) => webhook.send(pending).await,
+        }
+    }
+}
+
+/// Sends every due row of the channel once; returns how long until the next one falls due.
+async fn deliver_due(
+    db: &Db,
+    channel: &Channel,
+    names: &[String],
+    retry_base: Duration,
+) -> anyhow::Result<Option<Duration>> {
     loop {
         let now = now_ms();
-        let lease_until = now.saturating_add(i64::try_from(LEASE.as_millis()).unwrap_or(i64::MAX));
-        let due = db.claim_due_notifications(now, lease_until, BATCH).await?;
+        let lease_until = now.saturating_add(millis(LEASE));
+        let due = db
+            .claim_due_deliveries(names, now, lease_until, BATCH)
+            .await?;
         if due.is_empty() {
             break;
         }
         for pending in &due {
-            match mailer.send(pending).await {
+            let channel_name = &names[0];
+            match channel.send(pending).await {
                 Ok(()) => {
-                    db.mark_notification_sent(pending.outbox_id, now_ms())
-                        .await?;
+                    db.mark_delivery_sent(pending.outbox_id, now_ms()).await?;
                     crate::ops::metrics::notification_sent();
-                    tracing::info!(message_id = pending.message_id, "notification sent");
+                    tracing::info!(
+                        channel = %channel_name,
+                        kind = %pending.kind,
+                        message_id = pending.message_id,
+                        "notification sent"
+                    );
                 }
                 Err(error) => {
                     let attempts = pending.attempts + 1;
-                    let wait = backoff(attempts);
+                    let wait = backoff(attempts, retry_base);
                     let text: String = format!("{error:#}").chars().take(MAX_ERROR_CHARS).collect();
-                    let next = now_ms()
-                        .saturating_add(i64::try_from(wait.as_millis()).unwrap_or(i64::MAX));
-                    db.mark_notification_failed(pending.outbox_id, next, &text)
+                    let now = now_ms();
+                    let next = now.saturating_add(millis(wait));
+                    // A test e-mail is tried once: its answer is what the owner asked for.
+                    let give_up = (pending.kind == KIND_TEST).then_some(now);
+                    db.mark_delivery_failed(pending.outbox_id, next, &text, give_up)
                         .await?;
                     crate::ops::metrics::notification_failed();
-                    tracing::warn!(message_id = pending.message_id, attempts, retry_in = ?wait, error = %text, "notification not sent; will retry");
+                    if give_up.is_some() {
+                        tracing::warn!(channel = %channel_name, error = %text, "test e-mail not sent");
+                    } else {
+                        tracing::warn!(channel = %channel_name, message_id = pending.message_id, attempts, retry_in = ?wait, error = %text, "notification not sent; will retry");
+                    }
                 }
             }
         }
     }
-    let next = db.next_notification_due().await?;
+    let next = db.next_delivery_due(names).await?;
     Ok(next.map(|at| Duration::from_millis(u64::try_from(at - now_ms()).unwrap_or(0))))
 }
 
-/// The outbox worker: runs until aborted at shutdown.
-pub async fn run_outbox(db: Db, contact: Arc<ContactState>, mailer: Mailer) {
-    tracing::info!("notifications on: the outbox worker is running");
+/// One channel's outbox worker: runs until aborted at shutdown.
+pub async fn run_outbox(
+    db: Db,
+    channel: Channel,
+    wake: std::sync::Arc<Notify>,
+    retry_base: Duration,
+) {
+    let names = vec![channel.name()];
+    tracing::info!(channel = %names[0], "notifications on: the outbox worker is running");
     loop {
-        let wait = match deliver_due(&db, &mailer).await {
+        let wait = match deliver_due(&db, &channel, &names, retry_base).await {
             Ok(next) => next.map_or(POLL, |next| next.min(POLL)),
             Err(error) => {
                 tracing::error!(error = ?error, "the notification outbox failed; trying again soon");
-                FIRST_RETRY * 5
+                Duration::from_secs(5)
             }
         };
         tokio::select! {
-            () = contact.outbox_wake.notified() => {}
+            () = wake.notified() => {}
             () = tokio::time::sleep(wait) => {}
         }
     }
@@ -277,12 +358,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn backoff_doubles_and_is_capped() {
-        assert_eq!(backoff(1), Duration::from_secs(1));
-        assert_eq!(backoff(2), Duration::from_secs(2));
-        assert_eq!(backoff(5), Duration::from_secs(16));
-        assert_eq!(backoff(30), MAX_RETRY);
-        assert_eq!(backoff(i64::MAX), MAX_RETRY);
+    fn backoff_doubles_from_the_base_and_is_capped() {
+        let second = Duration::from_secs(1);
+        assert_eq!(backoff(1, second), Duration::from_secs(1));
+        assert_eq!(backoff(2, second), Duration::from_secs(2));
+        assert_eq!(backoff(5, second), Duration::from_secs(16));
+        assert_eq!(backoff(30, second), MAX_RETRY);
+        assert_eq!(backoff(i64::MAX, second), MAX_RETRY);
+        let fast = Duration::from_millis(50);
+        assert_eq!(backoff(1, fast), fast);
+        assert_eq!(backoff(3, fast), Duration::from_millis(200));
+        assert_eq!(
+            backoff(3, Duration::from_secs(30)),
+            Duration::from_secs(120)
+        );
     }
 
     #[test]

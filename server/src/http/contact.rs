@@ -167,6 +167,7 @@ async fn send_message(
             user_agent: user_agent.as_deref(),
             created_at,
             notify: state.contact.notifications_on,
+            channels: &state.contact.channels,
         })
         .await?;
     crate::ops::metrics::message_stored(spam_reason.is_some());

@@ -2,6 +2,7 @@
 
 pub mod client_ip;
 pub mod contact;
+pub mod delivery;
 pub mod health;
 pub mod inbox;
 pub mod json;
@@ -41,7 +42,8 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
             OpenApiRouter::new()
                 .merge(contact::router())
                 .merge(session::router())
-                .merge(inbox::router()),
+                .merge(inbox::router())
+                .merge(delivery::router()),
         )
         .split_for_parts()
 }

@@ -6,6 +6,7 @@
 //! milliseconds, UTC, from the server's clock, stored as 64-bit integers on both engines.
 
 pub mod copy;
+pub mod delivery;
 mod model;
 pub mod ops;
 pub mod postgres;
@@ -18,6 +19,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 
+pub use delivery::DeliveryStore;
 pub use model::*;
 pub use ops::OpsStore;
 pub use url::{DatabaseUrl, Engine};
@@ -38,7 +40,7 @@ pub async fn connect(url: &str) -> anyhow::Result<Db> {
 
 /// What the application needs from storage.
 #[async_trait]
-pub trait Store: spam::SpamStore + OpsStore + Send + Sync + 'static {
+pub trait Store: spam::SpamStore + OpsStore + DeliveryStore + Send + Sync + 'static {
     /// `sqlite` or `postgres`, for logs and messages.
     fn engine(&self) -> Engine;
 
@@ -59,28 +61,6 @@ pub trait Store: spam::SpamStore + OpsStore + Send + Sync + 'static {
 
     /// Every message that is neither spam nor deleted, oldest first.
     async fn messages_for_export(&self) -> anyhow::Result<Vec<ExportRow>>;
-
-    /// Takes up to `limit` notifications due at `now` for this sender alone, oldest due first: each
-    /// is leased until `lease_until` (pushed out of `due`), so no other instance sends it, and a
-    /// sender that dies holding it leaves it to be taken over when the lease ends.
-    async fn claim_due_notifications(
-        &self,
-        now: i64,
-        lease_until: i64,
-        limit: i64,
-    ) -> anyhow::Result<Vec<PendingNotification>>;
-
-    /// When the next unsent notification falls due, if any is waiting.
-    async fn next_notification_due(&self) -> anyhow::Result<Option<i64>>;
-
-    async fn mark_notification_sent(&self, outbox_id: i64, now: i64) -> anyhow::Result<()>;
-
-    async fn mark_notification_failed(
-        &self,
-        outbox_id: i64,
-        next_attempt_at: i64,
-        error: &str,
-    ) -> anyhow::Result<()>;
 
     /// Counts one contact submission from a client (a salted hash of its address) against the
     /// limits; when over one, how long until the next submission is allowed. Counted where every

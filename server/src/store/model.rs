@@ -13,6 +13,8 @@ pub struct NewMessage<'a> {
     pub created_at: i64,
     /// Queue an owner notification (ignored for spam).
     pub notify: bool,
+    /// The channels it goes to, one outbox row each (see [`super::delivery`]).
+    pub channels: &'a [String],
 }
 
 /// The text the inbox search looks in: every searched field, lower-cased by Rust's Unicode rules
@@ -34,19 +36,6 @@ pub struct ExportRow {
     pub subject: String,
     pub message: String,
     pub form_name: String,
-    pub created_at: i64,
-}
-
-/// A notification waiting to be sent, with the message it tells about.
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct PendingNotification {
-    pub outbox_id: i64,
-    pub attempts: i64,
-    pub message_id: i64,
-    pub name: String,
-    pub email: String,
-    pub subject: String,
-    pub message: String,
     pub created_at: i64,
 }
 
@@ -200,11 +189,15 @@ pub struct DumpMessage {
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct DumpOutbox {
     pub id: i64,
-    pub message_id: i64,
+    pub message_id: Option<i64>,
+    pub channel: String,
+    pub kind: String,
     pub attempts: i64,
     pub next_attempt_at: i64,
+    pub leased_until: Option<i64>,
     pub last_error: Option<String>,
     pub sent_at: Option<i64>,
+    pub gave_up_at: Option<i64>,
     pub created_at: i64,
 }
 

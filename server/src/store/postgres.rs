@@ -2,6 +2,8 @@
 //! may be thrown away. A 201 still means committed: the server keeps PostgreSQL's default
 //! `synchronous_commit = on`, so a commit is flushed to the server's WAL before it returns.
 
+mod delivery;
+
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -121,15 +123,19 @@ impl Store for PgStore {
         .await
         .context("Failed to insert the contact message")?;
         if new.notify && new.spam_reason.is_none() {
-            sqlx::query(
-                "INSERT INTO notification_outbox (message_id, next_attempt_at, created_at) VALUES ($1, $2, $3)",
-            )
-            .bind(id)
-            .bind(new.created_at)
-            .bind(new.created_at)
-            .execute(&mut *tx)
-            .await
-            .context("Failed to queue the notification")?;
+            for channel in new.channels {
+                sqlx::query(
+                    "INSERT INTO notification_outbox (message_id, channel, next_attempt_at, created_at) \
+                     VALUES ($1, $2, $3, $4)",
+                )
+                .bind(id)
+                .bind(channel)
+                .bind(new.created_at)
+                .bind(new.created_at)
+                .execute(&mut *tx)
+                .await
+                .context("Failed to queue the notification")?;
+            }
         }
         tx.commit()
             .await
@@ -146,77 +152,6 @@ impl Store for PgStore {
         .fetch_all(&self.pool)
         .await
         .context("Failed to read the contact messages")
-    }
-
-    #[tracing::instrument(skip(self))]
-    async fn claim_due_notifications(
-        &self,
-        now: i64,
-        lease_until: i64,
-        limit: i64,
-    ) -> anyhow::Result<Vec<PendingNotification>> {
-        // SKIP LOCKED: rows another instance is taking right now are left to it.
-        sqlx::query_as(
-            "WITH claimed AS ( \
-                 UPDATE notification_outbox SET next_attempt_at = $1 \
-                 WHERE id IN (SELECT id FROM notification_outbox \
-                              WHERE sent_at IS NULL AND next_attempt_at <= $2 \
-                              ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED) \
-                 RETURNING id, attempts, message_id) \
-             SELECT c.id AS outbox_id, c.attempts, m.id AS message_id, m.name, m.email, \
-                    m.subject, m.message, m.created_at \
-             FROM claimed c JOIN contact_messages m ON m.id = c.message_id ORDER BY c.id",
-        )
-        .bind(lease_until)
-        .bind(now)
-        .bind(limit)
-        .fetch_all(&self.pool)
-        .await
-        .context("Failed to lease the due notifications")
-    }
-
-    #[tracing::instrument(skip(self))]
-    async fn next_notification_due(&self) -> anyhow::Result<Option<i64>> {
-        sqlx::query_scalar(
-            "SELECT MIN(next_attempt_at) FROM notification_outbox WHERE sent_at IS NULL",
-        )
-        .fetch_one(&self.pool)
-        .await
-        .context("Failed to read the outbox")
-    }
-
-    #[tracing::instrument(skip(self))]
-    async fn mark_notification_sent(&self, outbox_id: i64, now: i64) -> anyhow::Result<()> {
-        sqlx::query(
-            "UPDATE notification_outbox SET sent_at = $1, attempts = attempts + 1, last_error = NULL \
-             WHERE id = $2",
-        )
-        .bind(now)
-        .bind(outbox_id)
-        .execute(&self.pool)
-        .await
-        .context("Failed to mark the notification sent")?;
-        Ok(())
-    }
-
-    #[tracing::instrument(skip(self, error))]
-    async fn mark_notification_failed(
-        &self,
-        outbox_id: i64,
-        next_attempt_at: i64,
-        error: &str,
-    ) -> anyhow::Result<()> {
-        sqlx::query(
-            "UPDATE notification_outbox SET attempts = attempts + 1, next_attempt_at = $1, last_error = $2 \
-             WHERE id = $3",
-        )
-        .bind(next_attempt_at)
-        .bind(error)
-        .bind(outbox_id)
-        .execute(&self.pool)
-        .await
-        .context("Failed to record the failed notification")?;
-        Ok(())
     }
 
     #[tracing::instrument(skip_all)]
@@ -704,8 +639,8 @@ impl Store for PgStore {
                  spam_reason, deleted_at, user_agent, search_text FROM contact_messages ORDER BY id"
             ),
             notification_outbox: all!(
-                "SELECT id, message_id, attempts, next_attempt_at, last_error, sent_at, created_at \
-                 FROM notification_outbox ORDER BY id"
+                "SELECT id, message_id, channel, kind, attempts, next_attempt_at, leased_until, \
+                 last_error, sent_at, gave_up_at, created_at FROM notification_outbox ORDER BY id"
             ),
             sessions: all!(
                 "SELECT token_hash, owner_id, created_at, last_seen_at, idle_expires_at, \
@@ -773,15 +708,19 @@ impl Store for PgStore {
         }
         for o in &dump.notification_outbox {
             sqlx::query(
-                "INSERT INTO notification_outbox (id, message_id, attempts, next_attempt_at, last_error, \
-                 sent_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                "INSERT INTO notification_outbox (id, message_id, channel, kind, attempts, next_attempt_at, \
+                 leased_until, last_error, sent_at, gave_up_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
             )
             .bind(o.id)
             .bind(o.message_id)
+            .bind(&o.channel)
+            .bind(&o.kind)
             .bind(o.attempts)
             .bind(o.next_attempt_at)
+            .bind(o.leased_until)
             .bind(&o.last_error)
             .bind(o.sent_at)
+            .bind(o.gave_up_at)
             .bind(o.created_at)
             .execute(&mut *tx)
             .await

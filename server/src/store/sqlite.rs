@@ -1,6 +1,8 @@
 //! The store on SQLite: one file on one machine, for one instance. WAL with `synchronous = FULL`,
 //! so a committed transaction survives a crash of the process and of the machine.
 
+mod delivery;
+
 use std::path::Path;
 use std::str::FromStr;
 use std::sync::OnceLock;
@@ -148,15 +150,19 @@ impl Store for SqliteStore {
         .await
         .context("Failed to insert the contact message")?;
         if new.notify && new.spam_reason.is_none() {
-            sqlx::query(
-                "INSERT INTO notification_outbox (message_id, next_attempt_at, created_at) VALUES (?, ?, ?)",
-            )
-            .bind(id)
-            .bind(new.created_at)
-            .bind(new.created_at)
-            .execute(&mut *tx)
-            .await
-            .context("Failed to queue the notification")?;
+            for channel in new.channels {
+                sqlx::query(
+                    "INSERT INTO notification_outbox (message_id, channel, next_attempt_at, created_at) \
+                     VALUES (?, ?, ?, ?)",
+                )
+                .bind(id)
+                .bind(channel)
+                .bind(new.created_at)
+                .bind(new.created_at)
+                .execute(&mut *tx)
+                .await
+                .context("Failed to queue the notification")?;
+            }
         }
         tx.commit()
             .await
@@ -173,98 +179,6 @@ impl Store for SqliteStore {
         .fetch_all(&self.pool)
         .await
         .context("Failed to read the contact messages")
-    }
-
-    #[tracing::instrument(skip(self))]
-    async fn claim_due_notifications(
-        &self,
-        now: i64,
-        lease_until: i64,
-        limit: i64,
-    ) -> anyhow::Result<Vec<PendingNotification>> {
-        // The lease is written first, so the transaction holds SQLite's one write lock from its
-        // first statement (a read that later writes could meet another writer's lock).
-        let mut tx = self
-            .pool
-            .begin()
-            .await
-            .context("Failed to begin claiming notifications")?;
-        let ids: Vec<i64> = sqlx::query_scalar(
-            "UPDATE notification_outbox SET next_attempt_at = ? \
-             WHERE id IN (SELECT id FROM notification_outbox \
-                          WHERE sent_at IS NULL AND next_attempt_at <= ? \
-                          ORDER BY next_attempt_at, id LIMIT ?) \
-             RETURNING id",
-        )
-        .bind(lease_until)
-        .bind(now)
-        .bind(limit)
-        .fetch_all(&mut *tx)
-        .await
-        .context("Failed to lease the due notifications")?;
-        let mut rows = Vec::with_capacity(ids.len());
-        for id in ids {
-            let row: PendingNotification = sqlx::query_as(
-                "SELECT o.id AS outbox_id, o.attempts, m.id AS message_id, m.name, m.email, \
-                        m.subject, m.message, m.created_at \
-                 FROM notification_outbox o JOIN contact_messages m ON m.id = o.message_id \
-                 WHERE o.id = ?",
-            )
-            .bind(id)
-            .fetch_one(&mut *tx)
-            .await
-            .context("Failed to read a due notification")?;
-            rows.push(row);
-        }
-        rows.sort_by_key(|row| row.outbox_id);
-        tx.commit()
-            .await
-            .context("Failed to commit the notification leases")?;
-        Ok(rows)
-    }
-
-    #[tracing::instrument(skip(self))]
-    async fn next_notification_due(&self) -> anyhow::Result<Option<i64>> {
-        sqlx::query_scalar(
-            "SELECT MIN(next_attempt_at) FROM notification_outbox WHERE sent_at IS NULL",
-        )
-        .fetch_one(&self.pool)
-        .await
-        .context("Failed to read the outbox")
-    }
-
-    #[tracing::instrument(skip(self))]
-    async fn mark_notification_sent(&self, outbox_id: i64, now: i64) -> anyhow::Result<()> {
-        sqlx::query(
-            "UPDATE notification_outbox SET sent_at = ?, attempts = attempts + 1, last_error = NULL \
-             WHERE id = ?",
-        )
-        .bind(now)
-        .bind(outbox_id)
-        .execute(&self.pool)
-        .await
-        .context("Failed to mark the notification sent")?;
-        Ok(())
-    }
-
-    #[tracing::instrument(skip(self, error))]
-    async fn mark_notification_failed(
-        &self,
-        outbox_id: i64,
-        next_attempt_at: i64,
-        error: &str,
-    ) -> anyhow::Result<()> {
-        sqlx::query(
-            "UPDATE notification_outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? \
-             WHERE id = ?",
-        )
-        .bind(next_attempt_at)
-        .bind(error)
-        .bind(outbox_id)
-        .execute(&self.pool)
-        .await
-        .context("Failed to record the failed notification")?;
-        Ok(())
     }
 
     async fn take_submission_slot(
@@ -703,8 +617,8 @@ impl Store for SqliteStore {
                  spam_reason, deleted_at, user_agent, search_text FROM contact_messages ORDER BY id"
             ),
             notification_outbox: all!(
-                "SELECT id, message_id, attempts, next_attempt_at, last_error, sent_at, created_at \
-                 FROM notification_outbox ORDER BY id"
+                "SELECT id, message_id, channel, kind, attempts, next_attempt_at, leased_until, \
+                 last_error, sent_at, gave_up_at, created_at FROM notification_outbox ORDER BY id"
             ),
             sessions: all!(
                 "SELECT token_hash, owner_id, created_at, last_seen_at, idle_expires_at, \
@@ -772,15 +686,19 @@ impl Store for SqliteStore {
         }
         for o in &dump.notification_outbox {
             sqlx::query(
-                "INSERT INTO notification_outbox (id, message_id, attempts, next_attempt_at, last_error, \
-                 sent_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO notification_outbox (id, message_id, channel, kind, attempts, next_attempt_at, \
+                 leased_until, last_error, sent_at, gave_up_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             )
             .bind(o.id)
             .bind(o.message_id)
+            .bind(&o.channel)
+            .bind(&o.kind)
             .bind(o.attempts)
             .bind(o.next_attempt_at)
+            .bind(o.leased_until)
             .bind(&o.last_error)
             .bind(o.sent_at)
+            .bind(o.gave_up_at)
             .bind(o.created_at)
             .execute(&mut *tx)
             .await

@@ -25,6 +25,7 @@ impl TestApp {
                 user_agent: None,
                 created_at,
                 notify: false,
+                channels: &[],
             })
             .await
             .unwrap()

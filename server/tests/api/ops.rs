@@ -362,6 +362,7 @@ async fn retention_deletes_exactly_what_is_past_its_time_and_dry_run_deletes_not
     )
     .unwrap();
     let mut ids = std::collections::BTreeMap::new();
+    let email = vec!["email".to_owned()];
     for (label, reason, notify) in [
         ("inbox", None, true),
         ("trashed", None, false),
@@ -386,6 +387,7 @@ async fn retention_deletes_exactly_what_is_past_its_time_and_dry_run_deletes_not
                 user_agent: None,
                 created_at: now,
                 notify,
+                channels: if notify { &email } else { &[] },
             })
             .await
             .unwrap();
@@ -405,7 +407,7 @@ async fn retention_deletes_exactly_what_is_past_its_time_and_dry_run_deletes_not
         .fetch_one(&app.sql)
         .await
         .unwrap();
-    app.db.mark_notification_sent(outbox_id, now).await.unwrap();
+    app.db.mark_delivery_sent(outbox_id, now).await.unwrap();
     // A session (24 hours idle at most) and two sign-in counters (the account's and the client's).
     app.signed_in().await;
     let stranger = crate::helpers::TestApp::other_client();
@@ -510,6 +512,7 @@ async fn serve_purges_at_start_up_by_its_clock() {
                 user_agent: None,
                 created_at: now_ms() - 40 * DAY_SECS * 1000,
                 notify: false,
+                channels: &[],
             })
             .await
             .unwrap()

@@ -1,17 +1,19 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { ChevronDown, Download, KeyRound, LogOut, MonitorX } from 'lucide-react';
+import { ChevronDown, Download, KeyRound, LogOut, MailCheck, MonitorX } from 'lucide-react';
 import { exportUrl } from '../api/inbox';
 import { ChangePasswordDialog } from './change-password-dialog';
 
-/** The owner's account actions: export, change password, sign out (here or everywhere). */
+/** The owner's account actions: export, a test e-mail, change password, sign out (here or everywhere). */
 export function AccountMenu({
   email,
   onSignOut,
   onSignOutEverywhere,
   onUnauthorized,
+  onSendTestEmail,
   busy,
 }: {
   email: string;
+  onSendTestEmail: () => void;
   onSignOut: () => void;
   onSignOutEverywhere: () => void;
   onUnauthorized: () => void;
@@ -76,6 +78,17 @@ export function AccountMenu({
             <Download aria-hidden="true" className="size-4" />
             Export as JSON
           </a>
+          <button
+            type="button"
+            className={item}
+            onClick={() => {
+              setOpen(false);
+              onSendTestEmail();
+            }}
+          >
+            <MailCheck aria-hidden="true" className="size-4" />
+            Send a test e-mail
+          </button>
           <button
             type="button"
             className={item}

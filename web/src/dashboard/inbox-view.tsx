@@ -6,6 +6,8 @@ import { MessageList } from './message-list';
 import { MessageView } from './message-view';
 import { NoticeBar } from './notice-bar';
 import type { Inbox } from './use-inbox';
+import type { DeliveryState } from './use-delivery';
+import { DeliveryBanner, TestEmailResult } from './delivery-banner';
 
 const TITLES: Record<Folder, string> = { inbox: 'Inbox', spam: 'Spam', trash: 'Trash' };
 
@@ -19,7 +21,7 @@ const EMPTY: Record<Folder, { title: string; text: string }> = {
 };
 
 /** The folders, the search, the list and the opened message. */
-export function InboxView({ inbox }: { inbox: Inbox }) {
+export function InboxView({ inbox, delivery }: { inbox: Inbox; delivery: DeliveryState }) {
   const searchId = useId();
   const [text, setText] = useState(inbox.query);
   const { search, query } = inbox;
@@ -53,6 +55,8 @@ export function InboxView({ inbox }: { inbox: Inbox }) {
       </aside>
 
       <section aria-labelledby="folder-title" className="min-w-0">
+        <DeliveryBanner health={delivery.health} />
+        <TestEmailResult test={delivery.test} onDismiss={delivery.dismissTest} />
         <div className="flex flex-wrap items-end justify-between gap-4">
           <div>
             <h1 id="folder-title" ref={headingRef} tabIndex={-1} className="text-heading font-bold text-white outline-none">
@@ -83,10 +87,10 @@ export function InboxView({ inbox }: { inbox: Inbox }) {
 
         <div className="mt-6 grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
           <div className={opened ? 'hidden lg:block' : undefined}>
-            <ListArea inbox={inbox} />
+            <ListArea inbox={inbox} delivery={delivery} />
           </div>
           <div className={opened ? undefined : 'hidden lg:block'}>
-            {opened?.status === 'ready' && <MessageView key={opened.id} inbox={inbox} message={opened.message} />}
+            {opened?.status === 'ready' && <MessageView key={opened.id} inbox={inbox} message={opened.message} delivery={delivery} />}
             {opened?.status === 'loading' && (
               <p role="status" className="flex items-center gap-2 rounded-xl border border-gray-800 p-6 text-gray-300">
                 <LoaderCircle aria-hidden="true" className="size-5 animate-spin motion-reduce:animate-none" />
@@ -114,7 +118,7 @@ export function InboxView({ inbox }: { inbox: Inbox }) {
   );
 }
 
-function ListArea({ inbox }: { inbox: Inbox }) {
+function ListArea({ inbox, delivery }: { inbox: Inbox; delivery: DeliveryState }) {
   if (inbox.status === 'loading') {
     return (
       <div role="status" aria-label="Loading messages" className="space-y-px overflow-hidden rounded-xl border border-gray-800">
@@ -159,6 +163,7 @@ function ListArea({ inbox }: { inbox: Inbox }) {
       <MessageList
         items={inbox.items}
         selectedId={inbox.opened?.id ?? null}
+        statuses={delivery.statuses}
         onOpen={(id) => void inbox.open(id)}
       />
       {inbox.moreError && (

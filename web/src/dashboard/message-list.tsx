@@ -1,4 +1,6 @@
 import type { MessageSummary } from '../api/inbox';
+import type { MessageDelivery } from '../api/notifications';
+import { DeliveryBadge } from './delivery-status';
 import { isoDate, shortDate } from './format';
 
 /** One folder's messages, newest first; unread ones stand out. */
@@ -6,8 +8,10 @@ export function MessageList({
   items,
   selectedId,
   onOpen,
+  statuses,
 }: {
   items: MessageSummary[];
+  statuses: Map<number, MessageDelivery>;
   selectedId: number | null;
   onOpen: (id: number) => void;
 }) {
@@ -37,6 +41,7 @@ export function MessageList({
                 {m.subject || '(no subject)'}
               </span>
               <span className="mt-0.5 block truncate text-sm text-gray-400">{m.preview}</span>
+              <DeliveryBadge status={statuses.get(m.id)} isSpam={m.isSpam} />
             </button>
           </li>
         );

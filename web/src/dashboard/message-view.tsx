@@ -2,11 +2,13 @@ import { useEffect, useRef, useState } from 'react';
 import { ArrowLeft, MailOpen, Reply, RotateCcw, ShieldAlert, ShieldCheck, Trash2 } from 'lucide-react';
 import type { Message } from '../api/inbox';
 import type { Inbox } from './use-inbox';
+import type { DeliveryState } from './use-delivery';
+import { DeliveryDetails } from './delivery-status';
 import { fullDate, isoDate, replyHref } from './format';
 import { spamReasonText } from './spam-reasons';
 
 /** A message in full, with what the owner can do to it. */
-export function MessageView({ inbox, message }: { inbox: Inbox; message: Message }) {
+export function MessageView({ inbox, message, delivery }: { inbox: Inbox; message: Message; delivery: DeliveryState }) {
   const [confirming, setConfirming] = useState(false);
   const inTrash = message.deletedAt !== null;
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -31,6 +33,8 @@ export function MessageView({ inbox, message }: { inbox: Inbox; message: Message
         <dd className="text-gray-100">
           <time dateTime={isoDate(message.createdAt)}>{fullDate(message.createdAt)}</time>
         </dd>
+        <dt className="text-gray-400">Notification</dt>
+        <DeliveryDetails status={delivery.statuses.get(message.id)} isSpam={message.isSpam} onRetry={delivery.retry} />
         {message.isSpam && message.spamReason && (
           <>
             <dt className="text-gray-400">Spam</dt>

@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Link, useLoaderData, useNavigate } from 'react-router';
 import { signOut, signOutEverywhere, type Owner } from '../api/session';
 import { announce } from '../auth/auth-channel';
@@ -6,6 +6,7 @@ import { useAuthSync } from '../auth/use-auth-sync';
 import { AccountMenu } from '../dashboard/account-menu';
 import { InboxView } from '../dashboard/inbox-view';
 import { useInbox } from '../dashboard/use-inbox';
+import { useDelivery } from '../dashboard/use-delivery';
 import { throwIfTestAsks } from '../components/test-render-error';
 
 // In the dashboard's chunk, so that visitors never download it.
@@ -23,6 +24,8 @@ export function DashboardPage() {
     void navigate('/login', { replace: true });
   }, [navigate]);
   const inbox = useInbox(toLogin);
+  const ids = useMemo(() => inbox.items.map((m) => m.id), [inbox.items]);
+  const delivery = useDelivery(ids, toLogin);
 
   async function leave(action: () => Promise<void>) {
     setSigningOut(true);
@@ -48,11 +51,12 @@ export function DashboardPage() {
             onSignOut={() => void leave(signOut)}
             onSignOutEverywhere={() => void leave(signOutEverywhere)}
             onUnauthorized={toLogin}
+            onSendTestEmail={() => void delivery.sendTest()}
           />
         </div>
       </header>
       <main>
-        <InboxView inbox={inbox} />
+        <InboxView inbox={inbox} delivery={delivery} />
       </main>
     </div>
   );

@@ -1,0 +1,322 @@
+//! Webhook alerts: each non-spam message is posted as JSON to every `--webhook-url`, through the
+//! same outbox as e-mail (one row per message and webhook), signed the way Stripe signs its
+//! webhooks so the receiver can check it and refuse replays:
+//! `X-Portfolio-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`.
+//! Slack and Discord incoming-webhook URLs get the body they expect instead.
+//!
+//! A webhook URL usually holds a token, so it never appears in logs, errors or the database: the
+//! channel is named by a hash of the URL.
+
+use std::time::Duration;
+
+use anyhow::Context;
+use hmac::{Hmac, Mac};
+use secrecy::{ExposeSecret, SecretString};
+use sha2::{Digest, Sha256};
+
+use crate::store::delivery::PendingDelivery;
+
+/// The header that carries the signature.
+pub const SIGNATURE_HEADER: &str = "X-Portfolio-Signature";
+/// A receiver that takes longer than this has failed; the outbox tries again later.
+const TIMEOUT: Duration = Duration::from_secs(10);
+/// The shortest secret accepted.
+const MIN_SECRET_CHARS: usize = 16;
+/// Discord refuses `content` longer than this...
+const DISCORD_MAX_CHARS: usize = 2000;
+/// ...and Slack shortens a `text` past this.
+const SLACK_MAX_CHARS: usize = 3000;
+
+/// The body a webhook gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// The message as a JSON document.
+    Generic,
+    /// `{"text": …}` for a Slack incoming webhook.
+    Slack,
+    /// `{"content": …}` for a Discord webhook.
+    Discord,
+}
+
+/// The outbox channel of a webhook URL: `webhook:` and the start of the URL's SHA-256, so the
+/// stored name reveals nothing of the URL's token but stays the same across restarts.
+pub fn channel_name(url: &str) -> String {
+    let digest = hex::encode(Sha256::digest(url.trim().as_bytes()));
+    format!("webhook:{}", &digest[..16])
+}
+
+/// `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`.
+pub fn signature(secret: &[u8], unix_seconds: i64, body: &[u8]) -> String {
+    let mut mac = Hmac::<Sha256>::new_from_slice(secret).expect("HMAC takes a key of any length");
+    mac.update(unix_seconds.to_string().as_bytes());
+    mac.update(b".");
+    mac.update(body);
+    format!(
+        "t={unix_seconds},v1={}",
+        hex::encode(mac.finalize().into_bytes())
+    )
+}
+
+/// One webhook to post to.
+#[derive(Clone)]
+pub struct Webhook {
+    channel: String,
+    url: url::Url,
+    shape: Shape,
+    secret: SecretString,
+    client: reqwest::Client,
+}
+
+impl std::fmt::Debug for Webhook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The URL's path and query may hold a token: show the channel and host only.
+        f.debug_struct("Webhook")
+            .field("channel", &self.channel)
+            .field("host", &self.url.host_str())
+            .field("shape", &self.shape)
+            .finish()
+    }
+}
+
+impl Webhook {
+    /// Every configured webhook; an error naming the setting when a URL does not parse or the
+    /// secret is missing or short. Errors never echo a URL or the secret.
+    pub fn all_from_settings(
+        urls: &[SecretString],
+        secret: Option<&SecretString>,
+    ) -> anyhow::Result<Vec<Self>> {
+        if urls.is_empty() {
+            return Ok(Vec::new());
+        }
+        let secret = secret.ok_or_else(|| {
+            anyhow::anyhow!("webhook-secret: --webhook-url is set, so give the key that signs the posts with --webhook-secret")
+        })?;
+        if secret.expose_secret().chars().count() < MIN_SECRET_CHARS {
+            anyhow::bail!("webhook-secret: use at least {MIN_SECRET_CHARS} characters");
+        }
+        let client = reqwest::Client::builder()
+            .timeout(TIMEOUT)
+            .redirect(reqwest::redirect::Policy::none())
+            .user_agent(concat!(
+                "Portfolio/",
+                env!("CARGO_PKG_VERSION"),
+                " (webhook)"
+            ))
+            .build()
+            .context("webhook-url: cannot set up the HTTP client")?;
+        urls.iter()
+            .enumerate()
+            .map(|(index, raw)| {
+                let raw = raw.expose_secret().trim();
+                let invalid = || {
+                    anyhow::anyhow!(
+                        "webhook-url: webhook {} is not a valid http:// or https:// URL",
+                        index + 1
+                    )
+                };
+                let url = url::Url::parse(raw).map_err(|_| invalid())?;
+                if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
+                    return Err(invalid());
+                }
+                Ok(Self {
+                    channel: channel_name(raw),
+                    shape: shape_of(&url),
+                    url,
+                    secret: secret.clone(),
+                    client: client.clone(),
+                })
+            })
+            .collect()
+    }
+
+    pub fn channel(&self) -> &str {
+        &self.channel
+    }
+
+    /// The JSON body for this webhook.
+    pub fn body(&self, pending: &PendingDelivery) -> serde_json::Value {
+        body(self.shape, pending)
+    }
+
+    /// Posts one notification; any answer but 2xx is a failure, said in words without the URL.
+    pub async fn send(&self, pending: &PendingDelivery) -> anyhow::Result<()> {
+        let body = serde_json::to_vec(&self.body(pending)).context("cannot write the JSON body")?;
+        let now = chrono::Utc::now().timestamp();
+        let signature = signature(self.secret.expose_secret().as_bytes(), now, &body);
+        let response = self
+            .client
+            .post(self.url.clone())
+            .header(reqwest::header::CONTENT_TYPE, "application/json")
+            .header(SIGNATURE_HEADER, signature)
+            .body(body)
+            .send()
+            .await
+            .map_err(|error| {
+                let plain = if error.is_timeout() {
+                    format!("the webhook did not answer within {} s", TIMEOUT.as_secs())
+                } else if error.is_connect() {
+                    "the webhook could not be reached".to_owned()
+                } else {
+                    "the webhook request failed".to_owned()
+                };
+                anyhow::Error::new(error.without_url()).context(plain)
+            })?;
+        let status = response.status();
+        if !status.is_success() {
+            anyhow::bail!("the webhook answered {status}");
+        }
+        Ok(())
+    }
+}
+
+fn shape_of(url: &url::Url) -> Shape {
+    let host = url.host_str().unwrap_or_default();
+    if host == "hooks.slack.com" {
+        Shape::Slack
+    } else if matches!(
+        host,
+        "discord.com" | "discordapp.com" | "ptb.discord.com" | "canary.discord.com"
+    ) && url.path().starts_with("/api/webhooks/")
+    {
+        Shape::Discord
+    } else {
+        Shape::Generic
+    }
+}
+
+fn body(shape: Shape, pending: &PendingDelivery) -> serde_json::Value {
+    let text = |field: &Option<String>| field.clone().unwrap_or_default();
+    let created_at = pending
+        .message_created_at
+        .and_then(chrono::DateTime::from_timestamp_millis)
+        .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true));
+    match shape {
+        Shape::Generic => serde_json::json!({
+            "type": "contact_message",
+            "id": pending.message_id,
+            "name": text(&pending.name),
+            "email": text(&pending.email),
+            "subject": text(&pending.subject),
+            "message": text(&pending.message),
+            "createdAt": created_at,
+        }),
+        Shape::Slack | Shape::Discord => {
+            let summary = format!(
+                "New message from {} <{}>\nSubject: {}\n\n{}",
+                text(&pending.name),
+                text(&pending.email),
+                text(&pending.subject),
+                text(&pending.message),
+            );
+            if shape == Shape::Slack {
+                serde_json::json!({ "text": cut(&summary, SLACK_MAX_CHARS) })
+            } else {
+                // No pings: a visitor's "@everyone" stays text.
+                serde_json::json!({
+                    "content": cut(&summary, DISCORD_MAX_CHARS),
+                    "allowed_mentions": { "parse": [] },
+                })
+            }
+        }
+    }
+}
+
+fn cut(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let mut cut: String = text.chars().take(max - 1).collect();
+    cut.push('…');
+    cut
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pending() -> PendingDelivery {
+        PendingDelivery {
+            outbox_id: 1,
+            channel: "webhook:x".into(),
+            kind: "message".into(),
+            attempts: 0,
+            message_id: Some(7),
+            name: Some("Ada".into()),
+            email: Some("ada@example.com".into()),
+            subject: Some("Hello".into()),
+            message: Some("x".repeat(5000)),
+            message_created_at: Some(0),
+        }
+    }
+
+    #[test]
+    fn the_signature_is_stripes_scheme() {
+        // HMAC-SHA256("key", "1700000000.{}") computed independently with openssl.
+        assert_eq!(
+            signature(b"key", 1_700_000_000, b"{}"),
+            "t=1700000000,v1=9d713ed406bb7076d4123f0dc2c39d2df5c654ed4b0cd56b52c8b4c940bd63ae"
+        );
+    }
+
+    #[test]
+    fn slack_and_discord_urls_get_their_shape() {
+        let shape = |u: &str| shape_of(&url::Url::parse(u).unwrap());
+        assert_eq!(
+            shape("https://hooks.slack.com/services/T/B/x"),
+            Shape::Slack
+        );
+        assert_eq!(
+            shape("https://discord.com/api/webhooks/1/abc"),
+            Shape::Discord
+        );
+        assert_eq!(shape("https://discord.com/channels/1"), Shape::Generic);
+        assert_eq!(shape("https://example.com/hook"), Shape::Generic);
+        assert_eq!(
+            shape("https://hooks.slack.com.evil.example/x"),
+            Shape::Generic
+        );
+
+        let discord = body(Shape::Discord, &pending());
+        assert!(discord["content"].as_str().unwrap().chars().count() <= DISCORD_MAX_CHARS);
+        assert!(discord["content"]
+            .as_str()
+            .unwrap()
+            .contains("Ada <ada@example.com>"));
+        let slack = body(Shape::Slack, &pending());
+        assert!(slack["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("New message from Ada"));
+        let generic = body(Shape::Generic, &pending());
+        assert_eq!(generic["id"], 7);
+        assert_eq!(generic["createdAt"], "1970-01-01T00:00:00.000Z");
+    }
+
+    #[test]
+    fn settings_are_checked_without_echoing_secrets() {
+        let urls = |u: &[&str]| -> Vec<SecretString> {
+            u.iter()
+                .map(|s| SecretString::from(s.to_string()))
+                .collect()
+        };
+        let secret = SecretString::from("0123456789abcdef".to_owned());
+        assert!(Webhook::all_from_settings(&[], None).unwrap().is_empty());
+        let missing = Webhook::all_from_settings(&urls(&["https://h/x"]), None).unwrap_err();
+        assert!(missing.to_string().starts_with("webhook-secret"));
+        let short = SecretString::from("short".to_owned());
+        assert!(Webhook::all_from_settings(&urls(&["https://h/x"]), Some(&short)).is_err());
+        let bad = Webhook::all_from_settings(&urls(&["ftp://h/tok3n"]), Some(&secret)).unwrap_err();
+        assert!(bad.to_string().starts_with("webhook-url"), "{bad}");
+        assert!(!bad.to_string().contains("tok3n"));
+        let ok = Webhook::all_from_settings(
+            &urls(&["https://hooks.slack.com/services/T/B/tok3n"]),
+            Some(&secret),
+        )
+        .unwrap();
+        assert!(!format!("{ok:?}").contains("tok3n"));
+        assert_eq!(
+            ok[0].channel(),
+            channel_name("https://hooks.slack.com/services/T/B/tok3n")
+        );
+    }
+}
