@@ -39,7 +39,14 @@ pub async fn post_raw(app: &TestApp, body: &Value) -> reqwest::Response {
 
 /// What the page gets when the form is first used: a form token and a challenge, solved.
 pub async fn proofs(app: &TestApp) -> (String, String) {
-    let response = app.get("/api/contact/challenge").await;
+    proofs_from(&app.address).await
+}
+
+/// [`proofs`] from the server at `base` (for servers a test starts itself).
+pub async fn proofs_from(base: &str) -> (String, String) {
+    let response = reqwest::get(format!("{base}/api/contact/challenge"))
+        .await
+        .expect("the request is sent");
     assert_eq!(response.status(), 200);
     let issued: Value = response.json().await.unwrap();
     let challenge: portfolio::contact::spam::Challenge =
@@ -53,9 +60,14 @@ pub async fn proofs(app: &TestApp) -> (String, String) {
 
 /// `body` with a fresh token and solved challenge added where it has none (see [`post_contact`]).
 pub async fn as_person(app: &TestApp, body: &Value) -> Value {
+    as_person_at(&app.address, body).await
+}
+
+/// [`as_person`] for the server at `base`.
+pub async fn as_person_at(base: &str, body: &Value) -> Value {
     let mut body = body.clone();
     if let Some(fields) = body.as_object_mut() {
-        let (token, altcha) = proofs(app).await;
+        let (token, altcha) = proofs_from(base).await;
         fields.entry("token").or_insert(json!(token));
         fields.entry("altcha").or_insert(json!(altcha));
     }

@@ -11,7 +11,7 @@ use reqwest::Method;
 use serde_json::{json, Value};
 use sha2::Sha256;
 
-use crate::contact::{form_with, post_contact, valid_form};
+use crate::contact::{as_person_at, form_with, post_contact, valid_form};
 use crate::contact_smtp::{smtp_url, TestSmtp};
 use crate::helpers::{
     fresh_postgres_database, postgres_server, spawn_app_on, spawn_app_with, TestApp,
@@ -577,7 +577,13 @@ async fn two_instances_post_each_webhook_once() {
             .header("Origin", &app.address)
             .header("Sec-Fetch-Site", "same-origin")
             .header("X-Forwarded-For", format!("203.0.113.{i}"))
-            .json(&form_with("subject", json!(format!("Message {i}"))))
+            .json(
+                &as_person_at(
+                    &app.address,
+                    &form_with("subject", json!(format!("Message {i}"))),
+                )
+                .await,
+            )
             .send()
             .await
             .unwrap();
@@ -610,6 +616,7 @@ async fn webhook_urls_and_the_secret_never_reach_the_logs() {
     let log = std::fs::File::create(&log_path).unwrap();
     let mut child = std::process::Command::new(crate::helpers::binary())
         .args(["serve", "--listen", "127.0.0.1:0", "--trust-proxy"])
+        .args(["--spam-min-fill-ms", "0"])
         .args([
             "--notify-retry-base",
             "50ms",
@@ -641,7 +648,7 @@ async fn webhook_urls_and_the_secret_never_reach_the_logs() {
         .post(format!("{address}/api/contact"))
         .header("Origin", &address)
         .header("Sec-Fetch-Site", "same-origin")
-        .json(&valid_form())
+        .json(&as_person_at(&address, &valid_form()).await)
         .send()
         .await
         .unwrap();

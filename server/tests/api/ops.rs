@@ -11,7 +11,7 @@ use std::time::Duration;
 use portfolio::store::NewMessage;
 use serde_json::{json, Value};
 
-use crate::contact::{form_with, valid_form};
+use crate::contact::{as_person_at, form_with, valid_form};
 use crate::helpers::{binary, on_postgres, spawn_app, spawn_app_on, spawn_app_with, PgCluster};
 use crate::session::{EMAIL, PASSWORD};
 
@@ -61,8 +61,9 @@ async fn a_backup_taken_while_messages_arrive_holds_every_acknowledged_one_and_r
     let stop = Arc::new(AtomicBool::new(false));
     let mut senders = Vec::new();
     for sender in 0..8u32 {
-        let (client, url, acknowledged, stop) = (
+        let (client, base, url, acknowledged, stop) = (
             reqwest::Client::new(),
+            app.address.clone(),
             app.url("/api/contact"),
             acknowledged.clone(),
             stop.clone(),
@@ -78,7 +79,13 @@ async fn a_backup_taken_while_messages_arrive_holds_every_acknowledged_one_and_r
                         "X-Forwarded-For",
                         format!("10.{sender}.{}.{}", n / 250, n % 250),
                     )
-                    .json(&form_with("name", json!(format!("sender {sender} #{n}"))))
+                    .json(
+                        &as_person_at(
+                            &base,
+                            &form_with("name", json!(format!("sender {sender} #{n}"))),
+                        )
+                        .await,
+                    )
                     .send()
                     .await
                     .unwrap();
@@ -635,6 +642,8 @@ fn serve(database_url: &str, args: &[&str]) -> Served {
             "127.0.0.1:0",
             "--database-url",
             database_url,
+            "--spam-min-fill-ms",
+            "0",
         ])
         .args(args)
         .env("RUST_LOG", "info")
@@ -738,7 +747,7 @@ async fn metrics_on_their_own_address_move_after_a_message_a_failed_sign_in_and_
             .header("Sec-Fetch-Site", "same-origin")
     };
     let sent = origin(client.post(format!("{}/api/contact", served.url)))
-        .json(&valid_form())
+        .json(&as_person_at(&served.url, &valid_form()).await)
         .send()
         .await
         .unwrap();
