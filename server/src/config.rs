@@ -210,6 +210,13 @@ pub struct SpamSettings {
         value_name = "MS"
     )]
     pub min_fill_ms: u64,
+
+    /// The proof of work's size: the largest secret number of a challenge. The page tries half
+    /// of them on average (30,000 take Chromium about 0.4 s on a busy two-core machine).
+    #[arg(long = "spam-challenge-max", env = "PORTFOLIO_SPAM_CHALLENGE_MAX",
+          default_value_t = crate::contact::spam::CHALLENGE_MAX_NUMBER, value_name = "NUMBER",
+          value_parser = clap::value_parser!(u64).range(1_000..=10_000_000))]
+    pub challenge_max: u64,
 }
 
 impl Default for SpamSettings {
@@ -217,6 +224,7 @@ impl Default for SpamSettings {
         Self {
             ceiling_per_hour: 100,
             min_fill_ms: 3000,
+            challenge_max: crate::contact::spam::CHALLENGE_MAX_NUMBER,
         }
     }
 }

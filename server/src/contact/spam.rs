@@ -21,7 +21,7 @@ pub const MIN_FILL_TIME: Duration = Duration::from_secs(3);
 pub const FORM_KEY_NAME: &str = "contact_form_key";
 pub const CHALLENGE_KEY_NAME: &str = "contact_challenge_key";
 
-/// The largest secret number of a challenge: the browser tries half of them on average, each a
+/// The default largest secret number of a challenge (`--spam-challenge-max`): the browser tries half of them on average, each a
 /// SHA-256 of a few dozen bytes: Chromium tries all of them in about 0.4 s through Web Crypto
 /// (measured on a busy two-core machine), half of that on average.
 pub const CHALLENGE_MAX_NUMBER: u64 = 30_000;

@@ -89,7 +89,11 @@ async fn new_challenge(
         [(header::CACHE_CONTROL, "no-store")],
         ApiJson(ContactChallenge {
             token: spam::issue_token(&keys.form, now),
-            challenge: spam::issue_challenge(&keys.challenge, now, spam::CHALLENGE_MAX_NUMBER),
+            challenge: spam::issue_challenge(
+                &keys.challenge,
+                now,
+                state.settings.spam.challenge_max,
+            ),
         }),
     ))
 }

@@ -366,3 +366,20 @@ async fn a_migration_turns_old_spam_reasons_into_codes() {
         ]
     );
 }
+
+#[tokio::test]
+async fn the_challenge_is_as_large_as_the_setting_says() {
+    let challenge = |app: TestApp| async move {
+        let issued: Value = app
+            .get("/api/contact/challenge")
+            .await
+            .json()
+            .await
+            .unwrap();
+        app.shutdown().await;
+        issued["challenge"]["maxnumber"].as_u64().unwrap()
+    };
+    assert_eq!(challenge(spawn_app_with(|_| {}).await).await, 30_000);
+    let smaller = spawn_app_with(|s| s.spam.challenge_max = 2_000).await;
+    assert_eq!(challenge(smaller).await, 2_000);
+}
