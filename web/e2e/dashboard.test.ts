@@ -10,14 +10,17 @@ const EMAIL = 'owner@example.com';
 const PASSWORD = 'violet-harbour-lantern-42';
 let nextClient = 1;
 
-/** Stores a message through the public API, with the page's spam proofs, as from its own client address (the server trusts the proxy header here). */
+/**
+ * Stores a message through the public API, with the page's spam proofs, as from its own client
+ * address: the server trusts the proxy header here and keys on its rightmost entry.
+ */
 async function sendMessage(server: RunningServer, name: string, subject: string, message: string) {
   nextClient += 1;
   const response = await fetch(`${server.url}/api/contact`, {
     method: 'POST',
     headers: {
       'Content-Type': 'application/json',
-      'X-Forwarded-For': `198.51.100.${nextClient % 250}, 10.0.0.${Math.floor(nextClient / 250)}`,
+      'X-Forwarded-For': `10.0.0.9, 198.51.${Math.floor(nextClient / 250)}.${nextClient % 250}`,
     },
     body: JSON.stringify({
       name,

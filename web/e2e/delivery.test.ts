@@ -8,6 +8,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
+import { contactProofs } from './contact-proofs.ts';
 import { launchBrowser, openPage, startServer, type RunningServer } from './harness.ts';
 
 const EMAIL = 'owner@example.com';
@@ -93,7 +94,7 @@ async function sendMessage(server: RunningServer, subject: string) {
       subject,
       message: 'Could we talk about a compiler?',
       'form-name': 'contact',
-      elapsedMs: 10_000,
+      ...(await contactProofs(server.url)),
     }),
   });
   assert.equal(response.status, 201, await response.text());
