@@ -36,6 +36,7 @@ password=fuzz-the-violet-harbour-42
 PORTFOLIO_OWNER_EMAIL=$email PORTFOLIO_OWNER_PASSWORD=$password RUST_LOG=warn \
     "$bin" serve --listen "127.0.0.1:$port" --database-url "sqlite://$work/fuzz.db" \
     --max-connections 4096 --request-timeout-secs 60 --header-timeout-secs 60 \
+    --contact-per-minute 100000 --contact-per-hour 100000 \
     >"$work/server.log" 2>&1 &
 server=$!
 for _ in $(seq 100); do

@@ -123,6 +123,16 @@ pub struct LimitSettings {
     #[arg(long, env = "PORTFOLIO_MAX_CONNECTIONS", default_value_t = 2048, value_name = "COUNT",
           value_parser = clap::value_parser!(u64).range(1..))]
     pub max_connections: u64,
+
+    /// Contact messages a minute from one client (one address, or one /64 for IPv6).
+    #[arg(long, env = "PORTFOLIO_CONTACT_PER_MINUTE", default_value_t = 5, value_name = "COUNT",
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub contact_per_minute: u32,
+
+    /// Contact messages an hour from one client.
+    #[arg(long, env = "PORTFOLIO_CONTACT_PER_HOUR", default_value_t = 20, value_name = "COUNT",
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub contact_per_hour: u32,
 }
 
 impl Default for LimitSettings {
@@ -136,6 +146,8 @@ impl Default for LimitSettings {
             idle_timeout_secs: 60,
             request_timeout_secs: 30,
             max_connections: 2048,
+            contact_per_minute: 5,
+            contact_per_hour: 20,
         }
     }
 }
@@ -151,6 +163,14 @@ impl LimitSettings {
 
     pub fn request_timeout(&self) -> Duration {
         Duration::from_secs(self.request_timeout_secs)
+    }
+
+    /// The contact form's per-client limits, the longest window first.
+    pub fn contact_limits(&self) -> [crate::contact::rate_limit::RateLimit; 2] {
+        crate::contact::rate_limit::submission_limits(
+            self.contact_per_minute,
+            self.contact_per_hour,
+        )
     }
 }
 

@@ -1,4 +1,4 @@
-//! Per-client submission limits (5 a minute, 20 an hour). The client is a salted hash of its
+//! Per-client submission limits (by default 5 a minute, 20 an hour). The client is a salted hash of its
 //! address, so no address is kept. Where the counts live is the store's choice (see
 //! `Store::take_submission_slot`): this in-memory limiter serves a single instance.
 
@@ -15,18 +15,23 @@ pub struct RateLimit {
     pub max: u32,
 }
 
-/// The contact form's limits, the longest window first: a request the hourly limit refuses
-/// does not also spend a minute's allowance.
-pub const SUBMISSION_LIMITS: [RateLimit; 2] = [
-    RateLimit {
-        window: Duration::from_secs(60 * 60),
-        max: 20,
-    },
-    RateLimit {
-        window: Duration::from_secs(60),
-        max: 5,
-    },
-];
+/// The contact form's default limits, the longest window first: a request the hourly limit
+/// refuses does not also spend a minute's allowance.
+pub const SUBMISSION_LIMITS: [RateLimit; 2] = submission_limits(5, 20);
+
+/// The contact form's limits for `per_minute` and `per_hour` submissions, the longest first.
+pub const fn submission_limits(per_minute: u32, per_hour: u32) -> [RateLimit; 2] {
+    [
+        RateLimit {
+            window: Duration::from_secs(60 * 60),
+            max: per_hour,
+        },
+        RateLimit {
+            window: Duration::from_secs(60),
+            max: per_minute,
+        },
+    ]
+}
 
 /// Above this many tracked clients, forget the ones whose limits have fully recovered.
 const PRUNE_ABOVE: usize = 10_000;

@@ -142,7 +142,11 @@ async fn send_message(
     let now = chrono::Utc::now();
     if let Some(wait) = state
         .db
-        .take_submission_slot(&client_key, now.timestamp_millis())
+        .take_submission_slot(
+            &client_key,
+            &state.settings.limits.contact_limits(),
+            now.timestamp_millis(),
+        )
         .await?
     {
         let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);

@@ -19,6 +19,8 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 
+use crate::contact::rate_limit::RateLimit;
+
 pub use delivery::DeliveryStore;
 pub use model::*;
 pub use ops::OpsStore;
@@ -62,13 +64,14 @@ pub trait Store: spam::SpamStore + OpsStore + DeliveryStore + Send + Sync + 'sta
     /// Every message that is neither spam nor deleted, oldest first.
     async fn messages_for_export(&self) -> anyhow::Result<Vec<ExportRow>>;
 
-    /// Counts one contact submission from a client (a salted hash of its address) against the
-    /// limits; when over one, how long until the next submission is allowed. Counted where every
-    /// instance on this database sees it: in memory for SQLite (one instance), in a table for
-    /// PostgreSQL.
+    /// Counts one contact submission from a client (a salted hash of its address) against
+    /// `limits` (the same on every call of a process); when over one, how long until the next
+    /// submission is allowed. Counted where every instance on this database sees it: in memory
+    /// for SQLite (one instance), in a table for PostgreSQL.
     async fn take_submission_slot(
         &self,
         client_key: &str,
+        limits: &[RateLimit],
         now: i64,
     ) -> anyhow::Result<Option<Duration>>;
 

@@ -17,7 +17,7 @@ mod spam;
 
 use super::model::*;
 use super::{DatabaseUrl, Engine, Store};
-use crate::contact::rate_limit::SUBMISSION_LIMITS;
+use crate::contact::rate_limit::RateLimit;
 use crate::domain::FORM_NAME;
 
 mod ops;
@@ -158,6 +158,7 @@ impl Store for PgStore {
     async fn take_submission_slot(
         &self,
         client_key: &str,
+        limits: &[RateLimit],
         now: i64,
     ) -> anyhow::Result<Option<Duration>> {
         // Fixed windows per limit, each counted in one statement, in one transaction.
@@ -166,7 +167,7 @@ impl Store for PgStore {
             .begin()
             .await
             .context("Failed to begin counting a submission")?;
-        for limit in SUBMISSION_LIMITS {
+        for limit in limits {
             let window = i64::try_from(limit.window.as_millis()).unwrap_or(i64::MAX);
             let start = now - now.rem_euclid(window);
             let hits: i64 = sqlx::query_scalar(

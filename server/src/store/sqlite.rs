@@ -17,7 +17,7 @@ mod spam;
 
 use super::model::*;
 use super::{DatabaseUrl, Engine, Store};
-use crate::contact::rate_limit::{SubmissionLimiter, SUBMISSION_LIMITS};
+use crate::contact::rate_limit::{RateLimit, SubmissionLimiter};
 use crate::domain::FORM_NAME;
 
 mod ops;
@@ -184,11 +184,10 @@ impl Store for SqliteStore {
     async fn take_submission_slot(
         &self,
         client_key: &str,
+        limits: &[RateLimit],
         _now: i64,
     ) -> anyhow::Result<Option<Duration>> {
-        let limiter = self
-            .limiter
-            .get_or_init(|| SubmissionLimiter::new(&SUBMISSION_LIMITS));
+        let limiter = self.limiter.get_or_init(|| SubmissionLimiter::new(limits));
         Ok(limiter.check(client_key).err())
     }
 

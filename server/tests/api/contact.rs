@@ -554,6 +554,30 @@ async fn the_sixth_message_in_a_minute_from_one_client_is_a_429_with_retry_after
 }
 
 #[tokio::test]
+async fn the_limits_are_settings() {
+    let app = spawn_app_with(|s| {
+        s.trust_proxy = true;
+        s.limits.contact_per_minute = 2;
+    })
+    .await;
+    let mut people = Vec::new();
+    for _ in 0..3 {
+        people.push(as_person(&app, &valid_form()).await);
+    }
+    let send = |person: &Value| {
+        app.client
+            .post(app.url("/api/contact"))
+            .header("Sec-Fetch-Site", "same-origin")
+            .header("X-Forwarded-For", "203.0.113.9")
+            .json(person)
+            .send()
+    };
+    assert_eq!(send(&people[0]).await.unwrap().status(), 201);
+    assert_eq!(send(&people[1]).await.unwrap().status(), 201);
+    assert_eq!(send(&people[2]).await.unwrap().status(), 429);
+}
+
+#[tokio::test]
 async fn invalid_submissions_do_not_use_up_the_rate_limit() {
     let app = spawn_app().await;
     for _ in 0..10 {

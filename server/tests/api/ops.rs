@@ -292,6 +292,7 @@ async fn two_instances_on_one_database_take_each_scheduled_backup_once() {
             s.ops.backup_keep = 100;
         }
     };
+    let started = std::time::Instant::now();
     let first = spawn_app_with(schedule("a")).await;
     let second = spawn_app_on(
         tempfile::tempdir().unwrap(),
@@ -302,6 +303,8 @@ async fn two_instances_on_one_database_take_each_scheduled_backup_once() {
     tokio::time::sleep(Duration::from_millis(5500)).await;
     second.shutdown().await;
     first.shutdown().await;
+    // At most one backup a period while the instances ran (longer than planned on a busy machine).
+    let at_most = (started.elapsed().as_secs_f64() / every.as_secs_f64()).floor() as usize + 1;
 
     // The names hold the UTC time each backup began: sorted, no two closer than the period
     // allows (less the half-second of slack), whichever instance took them.
@@ -311,7 +314,7 @@ async fn two_instances_on_one_database_take_each_scheduled_backup_once() {
         .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
         .collect();
     taken.sort();
-    assert!((2..=4).contains(&taken.len()), "{taken:?}");
+    assert!((2..=at_most).contains(&taken.len()), "{taken:?}");
     let times: Vec<chrono::NaiveDateTime> = taken
         .iter()
         .map(|name| {
