@@ -12,8 +12,10 @@ requirements=$root/server/fuzz/requirements.txt
 examples=${FUZZ_EXAMPLES:-40}
 seed=${FUZZ_SEED:-20261123}
 
-# The virtual environment, (re)built when the pinned requirements change.
-if ! cmp -s "$requirements" "$venv/requirements.txt" 2>/dev/null; then
+# The virtual environment, (re)built when the pinned requirements change or it no longer runs
+# (a venv records its own path, so a moved or copied one breaks).
+if ! cmp -s "$requirements" "$venv/requirements.txt" 2>/dev/null \
+    || ! "$venv/bin/python" -c 'import schemathesis' 2>/dev/null; then
     rm -rf "$venv"
     python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements"
