@@ -5,6 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, openPage, startServer, type RunningServer } from './harness.ts';
 
@@ -151,6 +153,87 @@ describe('visitor insights on the landing page', () => {
         ['project:portfolio:code', 1],
       ],
     );
+    assert.deepEqual(errors, []);
+    await close();
+  });
+});
+
+describe("the owner's Insights tab", () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  before(async () => {
+    server = await startServer({ env: { PORTFOLIO_OWNER_EMAIL: EMAIL, PORTFOLIO_OWNER_PASSWORD: PASSWORD } });
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  test('shows the figures as a chart and a table, the top lists and a CSV export, and axe finds nothing', async () => {
+    // Two visitors, one from a LinkedIn campaign; a click and a resume download.
+    const visitor = await openPage(browser, server, { userAgent: DESKTOP_CHROME });
+    await visitHome(visitor.page, server, '?utm_source=linkedin&utm_medium=social&utm_campaign=spring');
+    await visitHome(visitor.page, server);
+    await keepClicksHere(visitor.page);
+    await visitor.page.getByRole('link', { name: 'Code of Portfolio (opens in a new tab)' }).click();
+    await visitor.close();
+    const other = await openPage(browser, server, { userAgent: DESKTOP_FIREFOX });
+    await visitHome(other.page, server);
+    await other.close();
+    const resume = await fetch(`${server.url}/resume.pdf`, { headers: { 'User-Agent': DESKTOP_CHROME } });
+    assert.equal(resume.status, 200);
+    await figuresWhen(server, (f) => f.totals.pageViews >= 3 && f.clicks.length >= 1);
+
+    const { page, errors, close } = await openPage(browser, server, { acceptDownloads: true });
+    await page.goto(server.url + '/login');
+    await page.getByLabel('Email address').fill(EMAIL);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await page.waitForURL(server.url + '/dashboard');
+    await page.getByRole('tab', { name: 'Insights' }).click();
+    await page.getByRole('heading', { name: 'Insights', level: 1 }).waitFor();
+    assert.equal(await page.getByRole('tab', { name: 'Insights' }).getAttribute('aria-selected'), 'true');
+
+    const card = (label: string) =>
+      page.locator('dl > div').filter({ has: page.getByText(label, { exact: true }) }).locator('dd');
+    assert.equal(await card('Visitors').textContent(), '2');
+    assert.equal(await card('Page views').textContent(), '3');
+    assert.equal(await card('Resume downloads').textContent(), '1');
+    assert.ok(await page.getByRole('img', { name: /Chart of page views and visitors per day/ }).isVisible());
+
+    const daily = page.getByRole('region', { name: 'Daily figures' }).getByRole('table');
+    assert.equal(await daily.getByRole('row').count(), 8, 'a header row and 7 days');
+    const todayRow = daily.getByRole('row').nth(1);
+    assert.deepEqual(
+      (await todayRow.getByRole('cell').allTextContents()).map((t) => t.trim()),
+      ['2', '3', '1', '0'],
+    );
+    const list = (name: string) => page.getByRole('region', { name });
+    assert.match((await list('Campaigns').textContent()) ?? '', /linkedin \/ social \/ spring\s*1/);
+    assert.match((await list('Clicks per project and link').textContent()) ?? '', /Portfolio: code\s*1/);
+    assert.match((await list('Browsers').textContent()) ?? '', /Chrome/);
+
+    await page.getByRole('button', { name: '30 days' }).click();
+    await page.getByRole('heading', { name: 'Visitors and page views, last 30 days' }).waitFor();
+    assert.equal(await daily.getByRole('row').count(), 31);
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Export CSV' }).click();
+    const csv = readFileSync((await (await download).path())!, 'utf8').split('\r\n');
+    assert.equal(csv[0], 'day,visitors,page_views,resume_downloads,messages');
+    assert.equal(csv.filter((line) => line).length, 31);
+    assert.match(csv[30] ?? '', /,2,3,1,0$/);
+
+    const axe = await new AxeBuilder({ page }).analyze();
+    assert.deepEqual(
+      axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      [],
+    );
+    // The tabs follow the keyboard back to the inbox.
+    await page.getByRole('tab', { name: 'Insights' }).press('ArrowLeft');
+    await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
     assert.deepEqual(errors, []);
     await close();
   });
