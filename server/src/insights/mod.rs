@@ -247,20 +247,7 @@ impl Insights {
         user_agent: &str,
         site: &str,
     ) -> anyhow::Result<Vec<u8>> {
-        let salt = {
-            let mut cached = self.salt.lock().await;
-            match cached.as_ref() {
-                Some(known) if known.day == day => known.salt.clone(),
-                _ => {
-                    let salt = self.db.insights_salt(day).await?;
-                    *cached = Some(DaySalt {
-                        day: day.to_owned(),
-                        salt: salt.clone(),
-                    });
-                    salt
-                }
-            }
-        };
+        let salt = self.salt_for(day).await?;
         let network = crate::http::client_ip::limit_network(ip);
         let mut hasher = Sha256::new();
         hasher.update(&salt);
@@ -269,6 +256,20 @@ impl Insights {
             hasher.update(part.as_bytes());
         }
         Ok(hasher.finalize()[..16].to_vec())
+    }
+
+    /// The day's salt: from memory, or read (made by the first instance that asks) once a day.
+    async fn salt_for(&self, day: &str) -> anyhow::Result<Vec<u8>> {
+        let mut cached = self.salt.lock().await;
+        if let Some(known) = cached.as_ref().filter(|known| known.day == day) {
+            return Ok(known.salt.clone());
+        }
+        let salt = self.db.insights_salt(day).await?;
+        *cached = Some(DaySalt {
+            day: day.to_owned(),
+            salt: salt.clone(),
+        });
+        Ok(salt)
     }
 
     /// Writes what has gathered, and when the day has changed since the last write, deletes the
@@ -295,7 +296,11 @@ impl Insights {
             self.db
                 .purge_insights(&today_text, keep_from.as_deref())
                 .await?;
-            *purged = Some(today_text);
+            *purged = Some(today_text.clone());
+        }
+        // The day's salt read ahead, so that a beacon does not wait for the database.
+        if self.settings.enabled {
+            self.salt_for(&today_text).await?;
         }
         Ok(())
     }

@@ -353,12 +353,22 @@ async fn after_the_day_rolls_over_the_salt_and_seen_hashes_are_gone_and_the_aggr
     assert_eq!(days[5]["pageViews"], 2, "{figures}");
     assert_eq!(days[5]["visitors"], 1);
     assert_eq!(days[6]["pageViews"], 0);
-    assert_eq!(count(&sql, "insights_salts").await, 0);
+    let yesterday = days[5]["day"].as_str().unwrap().to_owned();
+    for table in ["insights_salts", "insights_seen"] {
+        let left: i64 =
+            sqlx::query_scalar(&format!("SELECT COUNT(*) FROM {table} WHERE day <= $1"))
+                .bind(&yesterday)
+                .fetch_one(&sql)
+                .await
+                .unwrap();
+        assert_eq!(left, 0, "{table} still holds yesterday");
+    }
     assert_eq!(count(&sql, "insights_seen").await, 0);
-    // A visit today is a new visitor with a new salt.
+    // A visit today is a new visitor, under today's salt.
     assert_eq!(tomorrow.beacon(&view()).await.status(), 204);
     assert_eq!(today(&tomorrow.figures(7).await)["visitors"], 1);
     assert_eq!(count(&sql, "insights_salts").await, 1);
+    assert_eq!(count(&sql, "insights_seen").await, 1);
     tomorrow.shutdown().await;
 }
 
