@@ -92,10 +92,15 @@ impl Application {
         warn_if_cookies_insecure(&settings, local_addr);
         let limits =
             Limits::from(&settings.limits).fit_open_files(1 + u64::from(redirect.is_some()));
+        let insights = Arc::new(crate::insights::Insights::new(
+            db.clone(),
+            settings.insights.clone(),
+        ));
         let state = AppState {
             db,
             contact: Arc::new(crate::contact::ContactState::new(&settings)),
             auth: Arc::new(crate::auth::AuthState::new(&settings)),
+            insights,
             settings: Arc::new(settings),
         };
         crate::auth::bootstrap(&state).await?;
@@ -181,6 +186,8 @@ impl Application {
             })
         });
         let background = crate::ops::start(&self.state, until_stopped());
+        let insights = self.state.insights.clone();
+        let insights_writer = tokio::spawn(insights.clone().run());
 
         let limits = self.limits;
         let redirect = self.redirect.map(|(listener, router)| {
@@ -208,6 +215,11 @@ impl Application {
             redirect.await.context("the redirect server panicked")?;
         }
         background.finish().await;
+        // The counts gathered since the last write, before the database closes.
+        insights_writer.abort();
+        if let Err(error) = insights.flush().await {
+            tracing::warn!(error = %format!("{error:#}"), "the last insights were not written");
+        }
         if let Some(metrics) = metrics {
             metrics
                 .await

@@ -64,6 +64,9 @@ pub struct Settings {
     #[command(flatten)]
     pub delivery: DeliverySettings,
 
+    #[command(flatten)]
+    pub insights: crate::insights::InsightsSettings,
+
     /// How long a signed-in session lasts without use, in minutes.
     #[arg(long, env = "PORTFOLIO_SESSION_IDLE_MINUTES", default_value_t = 24 * 60, value_name = "MINUTES",
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -323,6 +326,7 @@ impl Settings {
             },
             spam: SpamSettings::default(),
             delivery: DeliverySettings::default(),
+            insights: crate::insights::InsightsSettings::default(),
             session_idle_minutes: 24 * 60,
             session_absolute_minutes: 7 * 24 * 60,
             owner_email: None,

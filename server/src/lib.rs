@@ -8,6 +8,7 @@ pub mod contact;
 pub mod domain;
 pub mod error;
 pub mod http;
+pub mod insights;
 pub mod ops;
 pub mod serve;
 pub mod site;

@@ -13,4 +13,6 @@ pub struct AppState {
     pub contact: Arc<crate::contact::ContactState>,
     /// Sign-in and session state.
     pub auth: Arc<crate::auth::AuthState>,
+    /// Visitor insights: counts gathered in memory and written in batches.
+    pub insights: Arc<crate::insights::Insights>,
 }

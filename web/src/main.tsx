@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { router } from './router';
+import { startInsights } from './insights/beacon';
 import './index.css';
 
 const container = document.getElementById('root');
@@ -20,3 +21,5 @@ if (container.firstElementChild && window.location.pathname === '/') {
 } else {
   createRoot(container).render(app);
 }
+
+startInsights();

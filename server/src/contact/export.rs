@@ -99,6 +99,31 @@ fn to_csv(rows: &[ExportRow]) -> anyhow::Result<Vec<u8>> {
         .map_err(|e| anyhow::anyhow!("Failed to write CSV: {e}"))
 }
 
+/// A CSV table (RFC 4180, CRLF) with a header row, every cell defused as in the message export.
+pub fn csv_table<R, C>(
+    header: &[&str],
+    rows: impl IntoIterator<Item = R>,
+) -> anyhow::Result<Vec<u8>>
+where
+    R: IntoIterator<Item = C>,
+    C: AsRef<str>,
+{
+    let mut writer = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::CRLF)
+        .from_writer(Vec::new());
+    writer.write_record(header).context("Failed to write CSV")?;
+    for row in rows {
+        let cells: Vec<String> = row
+            .into_iter()
+            .map(|cell| defuse(cell.as_ref()).into_owned())
+            .collect();
+        writer.write_record(&cells).context("Failed to write CSV")?;
+    }
+    writer
+        .into_inner()
+        .map_err(|e| anyhow::anyhow!("Failed to write CSV: {e}"))
+}
+
 /// A spreadsheet runs a cell that starts with `=`, `+`, `-`, `@`, tab or carriage return as a
 /// formula; a leading `'` makes it text (OWASP's advice on CSV injection).
 fn defuse(cell: &str) -> std::borrow::Cow<'_, str> {

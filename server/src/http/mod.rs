@@ -5,6 +5,7 @@ pub mod contact;
 pub mod delivery;
 pub mod health;
 pub mod inbox;
+pub mod insights;
 pub mod json;
 pub mod origin;
 pub mod path;
@@ -43,7 +44,8 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
                 .merge(contact::router())
                 .merge(session::router())
                 .merge(inbox::router())
-                .merge(delivery::router()),
+                .merge(delivery::router())
+                .merge(insights::router()),
         )
         .split_for_parts()
 }
@@ -72,6 +74,7 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .merge(health::router())
         .merge(api)
+        .route("/resume.pdf", get(insights::resume))
         .fallback(crate::site::serve)
         .with_state(state)
 }

@@ -7,6 +7,7 @@
 
 pub mod copy;
 pub mod delivery;
+pub mod insights;
 mod model;
 pub mod ops;
 pub mod postgres;
@@ -22,6 +23,7 @@ use async_trait::async_trait;
 use crate::contact::rate_limit::RateLimit;
 
 pub use delivery::DeliveryStore;
+pub use insights::InsightsStore;
 pub use model::*;
 pub use ops::OpsStore;
 pub use url::{DatabaseUrl, Engine};
@@ -42,7 +44,9 @@ pub async fn connect(url: &str) -> anyhow::Result<Db> {
 
 /// What the application needs from storage.
 #[async_trait]
-pub trait Store: spam::SpamStore + OpsStore + DeliveryStore + Send + Sync + 'static {
+pub trait Store:
+    spam::SpamStore + OpsStore + DeliveryStore + InsightsStore + Send + Sync + 'static
+{
     /// `sqlite` or `postgres`, for logs and messages.
     fn engine(&self) -> Engine;
 

@@ -158,6 +158,8 @@ pub struct Dump {
     pub sessions: Vec<DumpSession>,
     pub sign_in_failures: Vec<DumpFailure>,
     pub auth_secrets: Vec<DumpSecret>,
+    pub insights_daily: Vec<super::insights::InsightsDayRow>,
+    pub insights_counts: Vec<DumpInsightsCount>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -226,9 +228,18 @@ pub struct DumpSecret {
     pub value: Vec<u8>,
 }
 
+/// One day's count of one key (the salts and seen-hashes are never copied).
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct DumpInsightsCount {
+    pub day: String,
+    pub kind: String,
+    pub key: String,
+    pub count: i64,
+}
+
 impl Dump {
     /// Rows per table, for the command's report.
-    pub fn counts(&self) -> [(&'static str, usize); 6] {
+    pub fn counts(&self) -> [(&'static str, usize); 8] {
         [
             ("owner", self.owner.len()),
             ("contact_messages", self.contact_messages.len()),
@@ -236,18 +247,22 @@ impl Dump {
             ("sessions", self.sessions.len()),
             ("sign_in_failures", self.sign_in_failures.len()),
             ("auth_secrets", self.auth_secrets.len()),
+            ("insights_daily", self.insights_daily.len()),
+            ("insights_counts", self.insights_counts.len()),
         ]
     }
 }
 
 /// The tables `db copy` moves, in the order they are written (parents first).
-pub const COPIED_TABLES: [&str; 6] = [
+pub const COPIED_TABLES: [&str; 8] = [
     "owner",
     "contact_messages",
     "notification_outbox",
     "sessions",
     "sign_in_failures",
     "auth_secrets",
+    "insights_daily",
+    "insights_counts",
 ];
 
 /// Tables `db copy` leaves out on purpose, each with the reason.
@@ -264,7 +279,18 @@ pub const UNCOPIED_TABLES: &[(&str, &str)] = &[
         "ops_leases",
         "which instance takes the scheduled backup; each database keeps its own",
     ),
+    (
+        "insights_salts",
+        "the day's salt for counting visitors, deleted when the day ends; no backup holds it",
+    ),
+    (
+        "insights_seen",
+        "the day's salted visitor hashes, deleted when the day ends; no backup holds them",
+    ),
 ];
+
+/// Tables that a SQLite backup (a copy of the whole file) empties: what no backup may hold.
+pub const BACKUP_EXCLUDED_TABLES: [&str; 2] = ["insights_salts", "insights_seen"];
 
 #[cfg(test)]
 mod tests {

@@ -3,6 +3,7 @@
 //! `synchronous_commit = on`, so a commit is flushed to the server's WAL before it returns.
 
 mod delivery;
+mod insights;
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -652,6 +653,12 @@ impl Store for PgStore {
                  FROM sign_in_failures ORDER BY key"
             ),
             auth_secrets: all!("SELECT name, value FROM auth_secrets ORDER BY name"),
+            insights_daily: all!(
+                "SELECT day, page_views, visitors, resume_downloads FROM insights_daily ORDER BY day"
+            ),
+            insights_counts: all!(
+                "SELECT day, kind, key, count FROM insights_counts ORDER BY day, kind, key"
+            ),
         };
         tx.commit().await.context("Failed to end the dump")?;
         Ok(dump)
@@ -763,6 +770,30 @@ impl Store for PgStore {
                 .execute(&mut *tx)
                 .await
                 .context("Failed to copy a server secret")?;
+        }
+        for d in &dump.insights_daily {
+            sqlx::query(
+                "INSERT INTO insights_daily (day, page_views, visitors, resume_downloads) VALUES ($1, $2, $3, $4)",
+            )
+            .bind(&d.day)
+            .bind(d.page_views)
+            .bind(d.visitors)
+            .bind(d.resume_downloads)
+            .execute(&mut *tx)
+            .await
+            .context("Failed to copy a day's insights")?;
+        }
+        for c in &dump.insights_counts {
+            sqlx::query(
+                "INSERT INTO insights_counts (day, kind, key, count) VALUES ($1, $2, $3, $4)",
+            )
+            .bind(&c.day)
+            .bind(&c.kind)
+            .bind(&c.key)
+            .bind(c.count)
+            .execute(&mut *tx)
+            .await
+            .context("Failed to copy an insights count")?;
         }
         // Ids made from now on continue after the highest one copied.
         for table in ["contact_messages", "notification_outbox"] {

@@ -2,6 +2,7 @@
 //! so a committed transaction survives a crash of the process and of the machine.
 
 mod delivery;
+mod insights;
 
 use std::path::Path;
 use std::str::FromStr;
@@ -628,6 +629,12 @@ impl Store for SqliteStore {
                  FROM sign_in_failures ORDER BY key"
             ),
             auth_secrets: all!("SELECT name, value FROM auth_secrets ORDER BY name"),
+            insights_daily: all!(
+                "SELECT day, page_views, visitors, resume_downloads FROM insights_daily ORDER BY day"
+            ),
+            insights_counts: all!(
+                "SELECT day, kind, key, count FROM insights_counts ORDER BY day, kind, key"
+            ),
         };
         tx.commit().await.context("Failed to end the dump")?;
         Ok(dump)
@@ -739,6 +746,28 @@ impl Store for SqliteStore {
                 .execute(&mut *tx)
                 .await
                 .context("Failed to copy a server secret")?;
+        }
+        for d in &dump.insights_daily {
+            sqlx::query(
+                "INSERT INTO insights_daily (day, page_views, visitors, resume_downloads) VALUES (?, ?, ?, ?)",
+            )
+            .bind(&d.day)
+            .bind(d.page_views)
+            .bind(d.visitors)
+            .bind(d.resume_downloads)
+            .execute(&mut *tx)
+            .await
+            .context("Failed to copy a day's insights")?;
+        }
+        for c in &dump.insights_counts {
+            sqlx::query("INSERT INTO insights_counts (day, kind, key, count) VALUES (?, ?, ?, ?)")
+                .bind(&c.day)
+                .bind(&c.kind)
+                .bind(&c.key)
+                .bind(c.count)
+                .execute(&mut *tx)
+                .await
+                .context("Failed to copy an insights count")?;
         }
         // AUTOINCREMENT's counters (sqlite_sequence) follow the highest ids inserted.
         tx.commit().await.context("Failed to commit the copy")?;

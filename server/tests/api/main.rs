@@ -9,6 +9,7 @@ mod delivery;
 mod hardening;
 mod helpers;
 mod inbox;
+mod insights;
 mod instances;
 mod ops;
 mod owner;

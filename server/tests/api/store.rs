@@ -183,6 +183,13 @@ async fn db_copy_moves_everything_from_sqlite_to_postgresql_and_back_with_every_
         )
         .await;
     assert_eq!(trashed.status(), 200);
+    // Insights: a day's figures and counts (written at shutdown).
+    for event in [
+        json!({"kind": "view", "referrer": "https://example.org/"}),
+        json!({"kind": "click", "target": "social:github"}),
+    ] {
+        assert_eq!(app.beacon(&event).await.status(), 204);
+    }
     tokio::time::sleep(std::time::Duration::from_millis(300)).await; // the outbox tries once
     app.shutdown().await;
     let original = dump_of(&sqlite).await;

@@ -17,6 +17,7 @@ export function SocialLinks({ kinds, label }: { kinds: readonly SocialKind[]; la
             <a
               className="icon-btn"
               href={href}
+              data-track={`social:${kind}`}
               aria-label={kind === 'email' ? `Email ${profile.name}` : `${profile.name} on ${NAMES[kind]}`}
               {...(external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
             >

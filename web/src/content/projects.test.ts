@@ -19,9 +19,14 @@ describe('the project filter', () => {
     }
   });
 
+  test('every project has its own stable id', () => {
+    expect(new Set(projects.map((p) => p.id)).size).toBe(projects.length);
+  });
+
   test('every project has links, labels and a sized image', () => {
     expect(projects).toHaveLength(4);
     for (const p of projects) {
+      expect(p.id).toMatch(/^[a-z0-9][a-z0-9-]{0,40}$/);
       expect(p.gitlink).toMatch(/^https:\/\//);
       expect(p.liveUrl).toMatch(/^https:\/\//);
       expect(p.technologies.length).toBeGreaterThan(1);

@@ -12,6 +12,8 @@ import type { ResponsiveImage } from './media';
 export type Stack = 'frontend' | 'backend' | 'fullstack';
 
 export interface Project {
+  /** A stable id (lower case, digits and dashes): the insights count clicks on its links by it, so keep it when the title changes. */
+  id: string;
   title: string;
   image: ResponsiveImage;
   description: string;
@@ -33,6 +35,7 @@ const screenshot = (small: string, large: string, alt: string): ResponsiveImage 
 
 export const projects: readonly Project[] = [
   {
+    id: 'portfolio',
     title: 'Portfolio',
     image: screenshot(portfolio400, portfolio800, 'Screenshot of the portfolio home page'),
     description:
@@ -43,6 +46,7 @@ export const projects: readonly Project[] = [
     stack: 'fullstack',
   },
   {
+    id: 'food-recipes',
     title: 'Food Recipes',
     image: screenshot(food400, food800, 'Screenshot of the Food Recipes API documentation'),
     description:
@@ -53,6 +57,7 @@ export const projects: readonly Project[] = [
     stack: 'backend',
   },
   {
+    id: 'elegant-context',
     title: 'Elegant Context',
     image: screenshot(elegant400, elegant800, 'Screenshot of the Elegant Context studio landing page'),
     description:
@@ -63,6 +68,7 @@ export const projects: readonly Project[] = [
     stack: 'frontend',
   },
   {
+    id: 'tuk-tuk-cambodia',
     title: 'Tuk-Tuk Cambodia',
     image: screenshot(tuktuk400, tuktuk800, 'Screenshot of the Tuk-Tuk Cambodia booking page'),
     description:

@@ -1,10 +1,12 @@
 import { useCallback, useMemo, useState } from 'react';
-import { Link, useLoaderData, useNavigate } from 'react-router';
+import { Link, useLoaderData, useNavigate, useSearchParams } from 'react-router';
 import { signOut, signOutEverywhere, type Owner } from '../api/session';
 import { announce } from '../auth/auth-channel';
 import { useAuthSync } from '../auth/use-auth-sync';
 import { AccountMenu } from '../dashboard/account-menu';
+import { DashboardTabs, PANEL_ID, tabId, type DashboardView } from '../dashboard/dashboard-tabs';
 import { InboxView } from '../dashboard/inbox-view';
+import { InsightsView } from '../dashboard/insights-view';
 import { useInbox } from '../dashboard/use-inbox';
 import { useDelivery } from '../dashboard/use-delivery';
 import { throwIfTestAsks } from '../components/test-render-error';
@@ -12,12 +14,18 @@ import { throwIfTestAsks } from '../components/test-render-error';
 // In the dashboard's chunk, so that visitors never download it.
 export { DashboardError } from './dashboard-error';
 
-/** The owner's private dashboard, loaded lazily in its own chunk: the inbox of contact messages. */
+/** The owner's private dashboard, loaded lazily in its own chunk: the inbox of contact messages and the visitor insights. */
 export function DashboardPage() {
   throwIfTestAsks('dashboard');
   const owner = useLoaderData() as Owner;
   const navigate = useNavigate();
   const [signingOut, setSigningOut] = useState(false);
+  const [params, setParams] = useSearchParams();
+  const view: DashboardView = params.get('view') === 'insights' ? 'insights' : 'inbox';
+  const select = useCallback(
+    (next: DashboardView) => setParams(next === 'inbox' ? {} : { view: next }, { replace: true }),
+    [setParams],
+  );
   useAuthSync(true);
 
   const toLogin = useCallback(() => {
@@ -41,10 +49,11 @@ export function DashboardPage() {
   return (
     <div className="min-h-dvh bg-gray-950">
       <header className="sticky top-0 z-20 border-b border-gray-800 bg-gray-950/90 backdrop-blur">
-        <div className="container-page flex h-16 items-center justify-between gap-4">
+        <div className="container-page flex min-h-16 flex-wrap items-center justify-between gap-x-4 gap-y-1 py-2 md:flex-nowrap md:py-0">
           <Link to="/" className="rounded-md font-bold tracking-[0.2em] text-white hover:text-blue-300">
             PORTFOLIO
           </Link>
+          <DashboardTabs view={view} onSelect={select} />
           <AccountMenu
             email={owner.email}
             busy={signingOut}
@@ -56,7 +65,9 @@ export function DashboardPage() {
         </div>
       </header>
       <main>
-        <InboxView inbox={inbox} delivery={delivery} />
+        <div id={PANEL_ID} role="tabpanel" aria-labelledby={tabId(view)}>
+          {view === 'insights' ? <InsightsView onUnauthorized={toLogin} /> : <InboxView inbox={inbox} delivery={delivery} />}
+        </div>
       </main>
     </div>
   );

@@ -60,6 +60,7 @@ export function Projects() {
                 <div className="mt-auto flex gap-3 pt-4">
                   <a
                     href={project.gitlink}
+                    data-track={`project:${project.id}:code`}
                     target="_blank"
                     rel="noopener noreferrer"
                     aria-label={`Code of ${project.title} (opens in a new tab)`}
@@ -70,6 +71,7 @@ export function Projects() {
                   </a>
                   <a
                     href={project.liveUrl}
+                    data-track={`project:${project.id}:demo`}
                     target="_blank"
                     rel="noopener noreferrer"
                     aria-label={`Live demo of ${project.title} (opens in a new tab)`}

@@ -52,6 +52,28 @@ impl OpsStore for SqliteStore {
             .execute(&self.pool)
             .await
             .with_context(|| format!("Failed to write the snapshot {}", path.display()))?;
+        // The tables a backup leaves out (the day's insights salt and seen-hashes) are emptied
+        // in the copy, and the file rewritten so that no trace of them stays in free pages.
+        let options = sqlx::sqlite::SqliteConnectOptions::new()
+            .filename(path)
+            .create_if_missing(false);
+        let mut snapshot = sqlx::SqliteConnection::connect_with(&options)
+            .await
+            .with_context(|| format!("Failed to open the snapshot {}", path.display()))?;
+        for table in crate::store::model::BACKUP_EXCLUDED_TABLES {
+            sqlx::query(&format!("DELETE FROM {table}"))
+                .execute(&mut snapshot)
+                .await
+                .with_context(|| format!("Failed to leave {table} out of the snapshot"))?;
+        }
+        sqlx::query("VACUUM")
+            .execute(&mut snapshot)
+            .await
+            .context("Failed to compact the snapshot")?;
+        snapshot
+            .close()
+            .await
+            .context("Failed to close the snapshot")?;
         Ok(())
     }
 

@@ -1,0 +1,482 @@
+//! `/api/insights`: the page's beacon (`POST /api/insights/events`), the owner's figures and
+//! their CSV export, and the counting of `/resume.pdf` as it is served.
+
+use std::collections::BTreeMap;
+
+use axum::extract::{DefaultBodyLimit, Query, State};
+use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::Extension;
+use chrono::{Days, NaiveDate};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::auth::Owner;
+use crate::error::{ApiError, ErrorBody, FieldErrors, Result};
+use crate::http::client_ip::ClientIp;
+use crate::http::json::ApiJson;
+use crate::insights::{Event, Outcome};
+use crate::state::AppState;
+
+/// The largest beacon body, in bytes.
+pub const MAX_BEACON_BYTES: usize = 2 * 1024;
+/// Referrer hosts and campaign parts are cut to this many characters.
+const MAX_VALUE_CHARS: usize = 100;
+/// The ranges the owner can look at, in days.
+const RANGES: [u64; 3] = [7, 30, 90];
+/// At most this many keys of each kind in the figures.
+const TOP: usize = 20;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    let beacon = OpenApiRouter::new()
+        .routes(routes!(beacon))
+        .layer(DefaultBodyLimit::max(MAX_BEACON_BYTES));
+    let owner = OpenApiRouter::new()
+        .routes(routes!(figures))
+        .routes(routes!(export))
+        .layer(super::session::no_store());
+    beacon.merge(owner)
+}
+
+/// What the beacon reports.
+#[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum EventKind {
+    /// The landing page was loaded.
+    View,
+    /// A counted link was clicked.
+    Click,
+}
+
+/// One event from the page.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct BeaconEvent {
+    pub kind: EventKind,
+    /// For a click: the link's stable content id, e.g. `project:shop:code` or `social:github`
+    /// (1 to 64 of `a-z`, `0-9`, `:`, `.`, `_`, `-`, starting with a letter or digit).
+    #[serde(default)]
+    #[schema(example = "project:shop:code")]
+    pub target: Option<String>,
+    /// For a view: `document.referrer`; only its host is kept.
+    #[serde(default)]
+    pub referrer: Option<String>,
+    /// For a view: the page's `utm_source`, cut to 100 characters.
+    #[serde(default)]
+    pub utm_source: Option<String>,
+    /// For a view: the page's `utm_medium`, cut to 100 characters.
+    #[serde(default)]
+    pub utm_medium: Option<String>,
+    /// For a view: the page's `utm_campaign`, cut to 100 characters.
+    #[serde(default)]
+    pub utm_campaign: Option<String>,
+}
+
+impl BeaconEvent {
+    fn parse(self) -> Result<Event> {
+        let mut errors = FieldErrors::new();
+        let event = match self.kind {
+            EventKind::Click => {
+                for (name, value) in [
+                    ("referrer", &self.referrer),
+                    ("utmSource", &self.utm_source),
+                    ("utmMedium", &self.utm_medium),
+                    ("utmCampaign", &self.utm_campaign),
+                ] {
+                    if value.is_some() {
+                        errors.insert(name.to_owned(), "is only for a view".to_owned());
+                    }
+                }
+                match self.target {
+                    Some(target) if is_content_id(&target) => Some(Event::Click { target }),
+                    Some(_) => {
+                        errors.insert(
+                            "target".to_owned(),
+                            "must be 1 to 64 of a-z, 0-9, ':', '.', '_' and '-', starting with a letter or digit"
+                                .to_owned(),
+                        );
+                        None
+                    }
+                    None => {
+                        errors.insert("target".to_owned(), "is required for a click".to_owned());
+                        None
+                    }
+                }
+            }
+            EventKind::View => {
+                if self.target.is_some() {
+                    errors.insert("target".to_owned(), "is only for a click".to_owned());
+                }
+                let parts = [&self.utm_source, &self.utm_medium, &self.utm_campaign]
+                    .map(|part| part.as_deref().map(clean).filter(|p| !p.is_empty()));
+                let campaign = parts.iter().any(Option::is_some).then(|| {
+                    parts
+                        .iter()
+                        .map(|part| part.as_deref().unwrap_or("-"))
+                        .collect::<Vec<_>>()
+                        .join(" / ")
+                });
+                Some(Event::View {
+                    referrer_host: self.referrer.as_deref().and_then(referrer_host),
+                    campaign,
+                })
+            }
+        };
+        match event {
+            Some(event) if errors.is_empty() => Ok(event),
+            _ => Err(ApiError::Validation(errors)),
+        }
+    }
+}
+
+fn is_content_id(text: &str) -> bool {
+    (1..=64).contains(&text.len())
+        && text.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
+        && text
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || ":._-".contains(c))
+}
+
+/// A campaign value: trimmed, control characters out, lower case, at most 100 characters.
+fn clean(text: &str) -> String {
+    text.trim()
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(MAX_VALUE_CHARS)
+        .collect::<String>()
+        .to_lowercase()
+}
+
+/// The host of an `http(s)` referrer, without `www.`; nothing else of the address is kept.
+fn referrer_host(referrer: &str) -> Option<String> {
+    let url = url::Url::parse(referrer.trim()).ok()?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return None;
+    }
+    let host = url.host_str()?.to_ascii_lowercase();
+    let host = host.strip_prefix("www.").unwrap_or(&host);
+    Some(host.chars().take(MAX_VALUE_CHARS).collect())
+}
+
+/// The host visitors reach the site at: the public URL's, or the request's.
+fn site_host(state: &AppState, headers: &HeaderMap) -> String {
+    if let Some(host) = state
+        .settings
+        .public_url
+        .as_ref()
+        .and_then(|u| u.host_str())
+    {
+        return host.to_ascii_lowercase();
+    }
+    headers
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .map(|host| host.rsplit_once(':').map_or(host, |(name, _)| name))
+        .unwrap_or_default()
+        .to_ascii_lowercase()
+}
+
+/// Counts a page view or a click. Answers at once: counts are written in batches. Nothing is
+/// counted when insights are off, for `DNT: 1` or `Sec-GPC: 1`, or for a bot; the answer is the
+/// same.
+#[utoipa::path(
+    post,
+    path = "/insights/events",
+    tag = "insights",
+    request_body = BeaconEvent,
+    responses(
+        (status = 204, description = "Received (counted unless the visitor is not to be)"),
+        (status = 400, description = "Malformed JSON", body = ErrorBody),
+        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
+        (status = 413, description = "Body over 2 KB", body = ErrorBody),
+        (status = 415, description = "Not JSON", body = ErrorBody),
+        (status = 422, description = "Fields not valid, each named", body = ErrorBody),
+        (status = 429, description = "Too many events from this visitor; see Retry-After", body = ErrorBody),
+    )
+)]
+async fn beacon(
+    State(state): State<AppState>,
+    ClientIp(client): ClientIp,
+    headers: HeaderMap,
+    ApiJson(event): ApiJson<BeaconEvent>,
+) -> Result<StatusCode> {
+    let event = event.parse()?;
+    let site = site_host(&state, &headers);
+    match state
+        .insights
+        .record(event, client, &headers, &site)
+        .await?
+    {
+        Outcome::Counted | Outcome::Ignored => Ok(StatusCode::NO_CONTENT),
+        Outcome::TooMany(wait) => Err(ApiError::TooManyRequests {
+            retry_after_secs: wait.as_secs().max(1),
+            message: "Too many events from your connection.".to_owned(),
+        }),
+    }
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct RangeQuery {
+    /// The last 7, 30 or 90 days, today included (7 when not given).
+    days: Option<u64>,
+}
+
+fn parse_range(
+    query: std::result::Result<Query<RangeQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<u64> {
+    let Query(query) = query.map_err(|rejection| {
+        let text = rejection.body_text();
+        if text.contains("unknown field") {
+            let name = text.split('`').nth(1).unwrap_or("query");
+            ApiError::field(name, "is not a known parameter")
+        } else {
+            ApiError::field("days", "must be 7, 30 or 90")
+        }
+    })?;
+    let days = query.days.unwrap_or(7);
+    if RANGES.contains(&days) {
+        Ok(days)
+    } else {
+        Err(ApiError::field("days", "must be 7, 30 or 90"))
+    }
+}
+
+/// One day's figures.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DayFigures {
+    /// `YYYY-MM-DD` in the owner's time zone.
+    day: String,
+    page_views: i64,
+    visitors: i64,
+    resume_downloads: i64,
+    /// Real (not spam) contact messages received that day.
+    messages: i64,
+}
+
+/// A value and how often it was seen.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct KeyCount {
+    key: String,
+    count: i64,
+}
+
+/// Totals over the range.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Totals {
+    page_views: i64,
+    /// Visitors are told apart within a day only, so this is the sum of the daily counts.
+    visitors: i64,
+    resume_downloads: i64,
+    messages: i64,
+    /// Messages per 100 visitors; absent without visitors.
+    messages_per_100_visitors: Option<f64>,
+}
+
+/// The owner's figures for a range of days.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InsightsFigures {
+    /// Whether insights are counted (`--insights`).
+    enabled: bool,
+    /// The time zone the days are in.
+    time_zone: String,
+    /// Every day of the range, oldest first, days without visits included.
+    days: Vec<DayFigures>,
+    totals: Totals,
+    /// Referring sites (hosts), the most frequent first.
+    referrers: Vec<KeyCount>,
+    /// `utm_source / utm_medium / utm_campaign`, the most frequent first.
+    campaigns: Vec<KeyCount>,
+    /// Clicks per link id (`project:ID:code`, `project:ID:demo`, `social:NAME`).
+    clicks: Vec<KeyCount>,
+    /// Page views by device class: `desktop`, `phone`, `tablet`, `other`.
+    devices: Vec<KeyCount>,
+    /// Page views by browser family.
+    browsers: Vec<KeyCount>,
+}
+
+async fn gather(state: &AppState, range: u64) -> Result<InsightsFigures> {
+    let insights = &state.insights;
+    insights.flush().await?;
+    let today = insights.today();
+    let first = today
+        .checked_sub_days(Days::new(range - 1))
+        .unwrap_or(NaiveDate::MIN);
+    let (from, to) = (first.to_string(), today.to_string());
+    let stored: BTreeMap<String, _> = state
+        .db
+        .insights_days(&from, &to)
+        .await?
+        .into_iter()
+        .map(|row| (row.day.clone(), row))
+        .collect();
+    // Messages of the range: from the start of its first day (a day before, in any zone).
+    let since = insights.now_ms() - i64::try_from(range + 1).unwrap_or(91) * 24 * 60 * 60 * 1000;
+    let mut messages: BTreeMap<String, i64> = BTreeMap::new();
+    for at in state.db.real_message_times(since).await? {
+        *messages.entry(insights.day_of(at).to_string()).or_default() += 1;
+    }
+    let days: Vec<DayFigures> = first
+        .iter_days()
+        .take_while(|day| *day <= today)
+        .map(|day| {
+            let day = day.to_string();
+            let row = stored.get(&day);
+            DayFigures {
+                page_views: row.map_or(0, |r| r.page_views),
+                visitors: row.map_or(0, |r| r.visitors),
+                resume_downloads: row.map_or(0, |r| r.resume_downloads),
+                messages: messages.get(&day).copied().unwrap_or(0),
+                day,
+            }
+        })
+        .collect();
+    let sum = |f: fn(&DayFigures) -> i64| days.iter().map(f).sum::<i64>();
+    let (visitors, messages_total) = (sum(|d| d.visitors), sum(|d| d.messages));
+    let totals = Totals {
+        page_views: sum(|d| d.page_views),
+        visitors,
+        resume_downloads: sum(|d| d.resume_downloads),
+        messages: messages_total,
+        messages_per_100_visitors: (visitors > 0)
+            .then(|| (messages_total as f64 * 1000.0 / visitors as f64).round() / 10.0),
+    };
+    let mut by_kind: BTreeMap<String, Vec<KeyCount>> = BTreeMap::new();
+    for row in state.db.insights_counts(&from, &to).await? {
+        let list = by_kind.entry(row.kind).or_default();
+        if list.len() < TOP {
+            list.push(KeyCount {
+                key: row.key,
+                count: row.count,
+            });
+        }
+    }
+    let mut take = |kind: &str| by_kind.remove(kind).unwrap_or_default();
+    Ok(InsightsFigures {
+        enabled: insights.settings.enabled,
+        time_zone: insights.settings.time_zone.name().to_owned(),
+        totals,
+        referrers: take("referrer"),
+        campaigns: take("campaign"),
+        clicks: take("click"),
+        devices: take("device"),
+        browsers: take("browser"),
+        days,
+    })
+}
+
+/// Visitors, page views, referrers, campaigns, clicks, resume downloads and messages per day.
+#[utoipa::path(get, path = "/insights", tag = "insights", params(RangeQuery),
+    responses(
+        (status = 200, body = InsightsFigures),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 422, description = "A parameter is invalid", body = ErrorBody),
+    ))]
+async fn figures(
+    State(state): State<AppState>,
+    _owner: Owner,
+    query: std::result::Result<Query<RangeQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<ApiJson<InsightsFigures>> {
+    let range = parse_range(query)?;
+    Ok(ApiJson(gather(&state, range).await?))
+}
+
+/// The daily figures as a CSV attachment (cells a spreadsheet would run as formulas defused).
+#[utoipa::path(get, path = "/insights/export", tag = "insights", params(RangeQuery),
+    responses(
+        (status = 200, description = "A CSV attachment", content((String = "text/csv"))),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 422, description = "A parameter is invalid", body = ErrorBody),
+    ))]
+async fn export(
+    State(state): State<AppState>,
+    _owner: Owner,
+    query: std::result::Result<Query<RangeQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Response> {
+    let range = parse_range(query)?;
+    let figures = gather(&state, range).await?;
+    let rows = figures.days.iter().map(|d| {
+        [
+            d.day.clone(),
+            d.visitors.to_string(),
+            d.page_views.to_string(),
+            d.resume_downloads.to_string(),
+            d.messages.to_string(),
+        ]
+    });
+    let body = crate::contact::export::csv_table(
+        &[
+            "day",
+            "visitors",
+            "page_views",
+            "resume_downloads",
+            "messages",
+        ],
+        rows,
+    )?;
+    let disposition = format!(
+        "attachment; filename=\"insights-{}-{range}d.csv\"",
+        state.insights.today()
+    );
+    Ok((
+        [
+            (
+                CONTENT_TYPE,
+                HeaderValue::from_static("text/csv; charset=utf-8"),
+            ),
+            (
+                CONTENT_DISPOSITION,
+                HeaderValue::from_str(&disposition).expect("an ASCII file name"),
+            ),
+        ],
+        body,
+    )
+        .into_response())
+}
+
+/// `/resume.pdf`: served as any file of the site, and counted as a download when it is sent
+/// in full to a visitor who may be counted.
+pub async fn resume(
+    State(state): State<AppState>,
+    pages: Extension<std::sync::Arc<crate::site::Pages>>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Response {
+    let response = crate::site::serve(pages, method.clone(), uri, headers.clone()).await;
+    if method == Method::GET && response.status() == StatusCode::OK {
+        state.insights.record_download(&headers);
+    }
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_referrers_host_is_kept() {
+        assert_eq!(
+            referrer_host("https://www.linkedin.com/in/someone?trk=x").as_deref(),
+            Some("linkedin.com")
+        );
+        assert_eq!(referrer_host("android-app://com.slack"), None);
+        assert_eq!(referrer_host("not a url"), None);
+    }
+
+    #[test]
+    fn content_ids_are_plain() {
+        assert!(is_content_id("project:shop:code"));
+        assert!(is_content_id("social:github"));
+        for bad in ["", "Project", ":x", "a b", "=cmd()", &"a".repeat(65)] {
+            assert!(!is_content_id(bad), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,333 @@
+//! Visitor insights: page views, unique visitors, referrers, campaigns, clicks and resume
+//! downloads, counted per day with no cookie and no stored address. Counts gather in memory and
+//! are written in batches, so a beacon never waits on the disk; a crash may lose a few seconds of
+//! counts, never a message.
+
+pub mod visitor;
+
+use std::net::IpAddr;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use chrono::{Days, NaiveDate};
+use clap::Args;
+use sha2::{Digest, Sha256};
+
+use crate::contact::rate_limit::{RateLimit, SubmissionLimiter};
+use crate::store::insights::{DayDelta, InsightsBatch};
+use crate::store::Db;
+
+/// How often gathered counts are written.
+const FLUSH_EVERY: Duration = Duration::from_secs(5);
+/// Beyond this many gathered entries a write is started at once.
+const FLUSH_ABOVE: usize = 2_000;
+/// Beacons per visitor: a burst of 30, then one every 2 seconds; and 600 an hour.
+const BEACON_LIMITS: [RateLimit; 2] = [
+    RateLimit {
+        window: Duration::from_secs(60 * 60),
+        max: 600,
+    },
+    RateLimit {
+        window: Duration::from_secs(60),
+        max: 30,
+    },
+];
+
+/// Visitor insights' settings.
+#[derive(Debug, Clone, Args)]
+pub struct InsightsSettings {
+    /// Count visits (`on`) or not (`off`: nothing is counted or stored, the beacon is ignored).
+    #[arg(long = "insights", env = "PORTFOLIO_INSIGHTS", value_name = "on|off",
+          default_value = "on", value_parser = parse_switch, action = clap::ArgAction::Set)]
+    pub enabled: bool,
+
+    /// The time zone whose days insights are counted in, e.g. `Europe/Berlin` (IANA names).
+    #[arg(long = "insights-time-zone", env = "PORTFOLIO_INSIGHTS_TIME_ZONE", value_name = "ZONE",
+          default_value = "UTC", value_parser = parse_zone)]
+    pub time_zone: chrono_tz::Tz,
+
+    /// Days of insights kept; older days are deleted. 0 keeps them forever.
+    #[arg(
+        long = "insights-retention-days",
+        env = "PORTFOLIO_INSIGHTS_RETENTION_DAYS",
+        value_name = "DAYS",
+        default_value_t = 730
+    )]
+    pub insights_retention_days: u32,
+
+    /// For tests: insights act as if the clock were this many seconds ahead.
+    #[arg(
+        long = "insights-clock-offset",
+        env = "PORTFOLIO_INSIGHTS_CLOCK_OFFSET",
+        value_name = "SECONDS",
+        default_value_t = 0,
+        hide = true,
+        allow_hyphen_values = true
+    )]
+    pub insights_clock_offset: i64,
+}
+
+impl Default for InsightsSettings {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            time_zone: chrono_tz::UTC,
+            insights_retention_days: 730,
+            insights_clock_offset: 0,
+        }
+    }
+}
+
+fn parse_switch(text: &str) -> Result<bool, String> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "on" | "true" | "1" | "yes" => Ok(true),
+        "off" | "false" | "0" | "no" => Ok(false),
+        _ => Err(format!("`{text}` is neither on nor off")),
+    }
+}
+
+fn parse_zone(text: &str) -> Result<chrono_tz::Tz, String> {
+    text.trim()
+        .parse::<chrono_tz::Tz>()
+        .map_err(|_| format!("`{text}` is not a time zone name such as UTC or Europe/Berlin"))
+}
+
+/// What a page's beacon reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// A view of `/`, with where the visitor came from.
+    View {
+        referrer_host: Option<String>,
+        campaign: Option<String>,
+    },
+    /// A click on a counted link: a stable content id such as `project:shop:code`.
+    Click { target: String },
+}
+
+/// Whether an event was counted, and if not, why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Counted,
+    /// Insights off, Do Not Track or Global Privacy Control, or a bot.
+    Ignored,
+    /// Over the visitor's beacon limit; try again after this long.
+    TooMany(Duration),
+}
+
+/// The day's salt, kept in memory once read.
+struct DaySalt {
+    day: String,
+    salt: Vec<u8>,
+}
+
+pub struct Insights {
+    pub settings: InsightsSettings,
+    db: Db,
+    pending: Mutex<InsightsBatch>,
+    salt: tokio::sync::Mutex<Option<DaySalt>>,
+    /// One write at a time; also remembers the day whose past was last purged.
+    flushing: tokio::sync::Mutex<Option<String>>,
+    flush_now: tokio::sync::Notify,
+    limiter: SubmissionLimiter,
+    classifier: visitor::Classifier,
+}
+
+impl Insights {
+    pub fn new(db: Db, settings: InsightsSettings) -> Self {
+        Self {
+            settings,
+            db,
+            pending: Mutex::new(InsightsBatch::default()),
+            salt: tokio::sync::Mutex::new(None),
+            flushing: tokio::sync::Mutex::new(None),
+            flush_now: tokio::sync::Notify::new(),
+            limiter: SubmissionLimiter::new(&BEACON_LIMITS),
+            classifier: visitor::Classifier::new(),
+        }
+    }
+
+    /// Now in Unix milliseconds, on the insights clock.
+    pub fn now_ms(&self) -> i64 {
+        crate::ops::now_ms()
+            .saturating_add(self.settings.insights_clock_offset.saturating_mul(1000))
+    }
+
+    /// The day, in the owner's time zone, that a time falls on.
+    pub fn day_of(&self, ms: i64) -> NaiveDate {
+        chrono::DateTime::from_timestamp_millis(ms)
+            .unwrap_or_default()
+            .with_timezone(&self.settings.time_zone)
+            .date_naive()
+    }
+
+    pub fn today(&self) -> NaiveDate {
+        self.day_of(self.now_ms())
+    }
+
+    /// Counts a beacon's event from a visitor, unless the visitor asks not to be counted or is
+    /// a bot. `site` is the host the site is reached at.
+    pub async fn record(
+        &self,
+        event: Event,
+        ip: IpAddr,
+        headers: &axum::http::HeaderMap,
+        site: &str,
+    ) -> anyhow::Result<Outcome> {
+        let Some(visitor) = self.countable(headers) else {
+            return Ok(Outcome::Ignored);
+        };
+        let day = self.today().to_string();
+        let hash = self
+            .visitor_hash(&day, ip, visitor.user_agent, site)
+            .await?;
+        if let Err(wait) = self.limiter.check(&hex::encode(&hash)) {
+            return Ok(Outcome::TooMany(wait));
+        }
+        let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        match event {
+            Event::View {
+                referrer_host,
+                campaign,
+            } => {
+                pending.days.entry(day.clone()).or_default().page_views += 1;
+                pending.seen.insert((day.clone(), hash));
+                let mut add = |kind: &str, key: String| {
+                    *pending
+                        .counts
+                        .entry((day.clone(), kind.to_owned(), key))
+                        .or_default() += 1;
+                };
+                if let Some(host) = referrer_host.filter(|host| !host.eq_ignore_ascii_case(site)) {
+                    add("referrer", host);
+                }
+                if let Some(campaign) = campaign {
+                    add("campaign", campaign);
+                }
+                add("device", visitor.device.to_owned());
+                add("browser", visitor.browser);
+            }
+            Event::Click { target } => {
+                *pending
+                    .counts
+                    .entry((day, "click".to_owned(), target))
+                    .or_default() += 1;
+            }
+        }
+        if pending.counts.len() + pending.seen.len() > FLUSH_ABOVE {
+            self.flush_now.notify_one();
+        }
+        Ok(Outcome::Counted)
+    }
+
+    /// Counts a download of the resume (served by the server, so a direct link counts too).
+    pub fn record_download(&self, headers: &axum::http::HeaderMap) {
+        if self.countable(headers).is_none() {
+            return;
+        }
+        let day = self.today().to_string();
+        let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        pending.days.entry(day).or_default().resume_downloads += 1;
+    }
+
+    /// The visitor, when insights are on and it may be counted.
+    fn countable<'h>(&self, headers: &'h axum::http::HeaderMap) -> Option<visitor::Visitor<'h>> {
+        if !self.settings.enabled || visitor::opted_out(headers) {
+            return None;
+        }
+        self.classifier.classify(headers)
+    }
+
+    /// The salted hash that tells this visitor's repeat visits apart, today only: the salt is
+    /// random per day, kept in the database so every instance uses the same, and deleted when
+    /// the day ends. For IPv6 the /64 is hashed, as it is one customer's.
+    async fn visitor_hash(
+        &self,
+        day: &str,
+        ip: IpAddr,
+        user_agent: &str,
+        site: &str,
+    ) -> anyhow::Result<Vec<u8>> {
+        let salt = self.salt_for(day).await?;
+        let network = crate::http::client_ip::limit_network(ip);
+        let mut hasher = Sha256::new();
+        hasher.update(&salt);
+        for part in [network.to_string().as_str(), user_agent, site] {
+            hasher.update((part.len() as u64).to_be_bytes());
+            hasher.update(part.as_bytes());
+        }
+        Ok(hasher.finalize()[..16].to_vec())
+    }
+
+    /// The day's salt: from memory, or read (made by the first instance that asks) once a day.
+    async fn salt_for(&self, day: &str) -> anyhow::Result<Vec<u8>> {
+        let mut cached = self.salt.lock().await;
+        if let Some(known) = cached.as_ref().filter(|known| known.day == day) {
+            return Ok(known.salt.clone());
+        }
+        let salt = self.db.insights_salt(day).await?;
+        *cached = Some(DaySalt {
+            day: day.to_owned(),
+            salt: salt.clone(),
+        });
+        Ok(salt)
+    }
+
+    /// Writes what has gathered, and when the day has changed since the last write, deletes the
+    /// past days' salts and seen-hashes and the days past retention.
+    pub async fn flush(&self) -> anyhow::Result<()> {
+        let mut purged = self.flushing.lock().await;
+        let batch = std::mem::take(&mut *self.pending.lock().unwrap_or_else(|e| e.into_inner()));
+        if !batch.is_empty() {
+            if let Err(error) = self.db.record_insights(&batch).await {
+                // Put the counts back, so that a passing failure loses nothing.
+                self.restore(batch);
+                return Err(error);
+            }
+        }
+        let today = self.today();
+        let today_text = today.to_string();
+        if purged.as_deref() != Some(today_text.as_str()) {
+            let keep_from = (self.settings.insights_retention_days > 0).then(|| {
+                today
+                    .checked_sub_days(Days::new(u64::from(self.settings.insights_retention_days)))
+                    .unwrap_or(NaiveDate::MIN)
+                    .to_string()
+            });
+            self.db
+                .purge_insights(&today_text, keep_from.as_deref())
+                .await?;
+            *purged = Some(today_text.clone());
+        }
+        // The day's salt read ahead, so that a beacon does not wait for the database.
+        if self.settings.enabled {
+            self.salt_for(&today_text).await?;
+        }
+        Ok(())
+    }
+
+    fn restore(&self, batch: InsightsBatch) {
+        let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        for (day, delta) in batch.days {
+            let entry: &mut DayDelta = pending.days.entry(day).or_default();
+            entry.page_views += delta.page_views;
+            entry.resume_downloads += delta.resume_downloads;
+        }
+        for (key, n) in batch.counts {
+            *pending.counts.entry(key).or_default() += n;
+        }
+        pending.seen.extend(batch.seen);
+    }
+
+    /// Writes every few seconds (sooner when much has gathered) until aborted.
+    pub async fn run(self: std::sync::Arc<Self>) {
+        loop {
+            if let Err(error) = self.flush().await {
+                tracing::warn!(error = %format!("{error:#}"), "writing insights failed; retrying");
+            }
+            tokio::select! {
+                () = tokio::time::sleep(FLUSH_EVERY) => {}
+                () = self.flush_now.notified() => {}
+            }
+        }
+    }
+}

@@ -1,0 +1,240 @@
+/**
+ * Browser tests of visitor insights: what the landing page's beacon counts, what it never does,
+ * and the owner's Insights tab. The test browser is headless, which the server does not count,
+ * so each visitor here sets an ordinary desktop User-Agent.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, openPage, startServer, type RunningServer } from './harness.ts';
+
+const EMAIL = 'owner@example.com';
+const PASSWORD = 'violet-harbour-lantern-42';
+export const DESKTOP_CHROME =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36';
+const DESKTOP_FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:132.0) Gecko/20100101 Firefox/132.0';
+
+interface KeyCount {
+  key: string;
+  count: number;
+}
+interface Figures {
+  days: { day: string; pageViews: number; visitors: number; resumeDownloads: number; messages: number }[];
+  totals: { pageViews: number; visitors: number; resumeDownloads: number };
+  clicks: KeyCount[];
+}
+
+/** The owner's figures for the last 7 days, through the API with the owner's session. */
+async function figures(server: RunningServer): Promise<Figures> {
+  const signIn = await fetch(`${server.url}/api/session`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
+  });
+  assert.equal(signIn.status, 200);
+  const cookie = signIn.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  const response = await fetch(`${server.url}/api/insights?days=7`, { headers: { Cookie: cookie } });
+  assert.equal(response.status, 200);
+  return (await response.json()) as Figures;
+}
+
+/** Waits until the figures satisfy `ready` (the beacon is sent without waiting for its answer). */
+async function figuresWhen(server: RunningServer, ready: (f: Figures) => boolean): Promise<Figures> {
+  let last: Figures | undefined;
+  for (let i = 0; i < 50; i += 1) {
+    last = await figures(server);
+    if (ready(last)) return last;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.fail(`the figures never got there: ${JSON.stringify(last?.totals)} ${JSON.stringify(last?.clicks)}`);
+}
+
+/** Loads `/` and waits until the page has settled (its beacon sent). */
+async function visitHome(page: Page, server: RunningServer, search = ''): Promise<void> {
+  await page.goto(server.url + '/' + search);
+  await page.waitForLoadState('networkidle');
+}
+
+/** Clicks stay on the page: the links open other sites, which tests never reach. */
+async function keepClicksHere(page: Page): Promise<void> {
+  await page.evaluate(() => document.addEventListener('click', (event) => event.preventDefault()));
+}
+
+describe('visitor insights on the landing page', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  before(async () => {
+    server = await startServer({ env: { PORTFOLIO_OWNER_EMAIL: EMAIL, PORTFOLIO_OWNER_PASSWORD: PASSWORD } });
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  test('three page views by one visitor are three views and one visitor; another browser is another visitor', async () => {
+    const first = await openPage(browser, server, { userAgent: DESKTOP_CHROME });
+    for (let i = 0; i < 3; i += 1) await visitHome(first.page, server);
+    let f = await figuresWhen(server, (f) => f.totals.pageViews >= 3);
+    assert.equal(f.totals.pageViews, 3);
+    assert.equal(f.totals.visitors, 1);
+    assert.deepEqual(first.errors, []);
+    assert.deepEqual(first.foreignRequests, []);
+
+    // The visitor's browser holds nothing of ours: no cookie, no storage.
+    const context: BrowserContext = first.page.context();
+    assert.deepEqual(await context.cookies(), []);
+    const stored = await first.page.evaluate(async () => ({
+      local: localStorage.length,
+      session: sessionStorage.length,
+      databases: (await indexedDB.databases()).length,
+      caches: (await caches.keys()).length,
+    }));
+    assert.deepEqual(stored, { local: 0, session: 0, databases: 0, caches: 0 });
+    await first.close();
+
+    const second = await openPage(browser, server, { userAgent: DESKTOP_FIREFOX });
+    await visitHome(second.page, server);
+    f = await figuresWhen(server, (f) => f.totals.pageViews >= 4);
+    assert.equal(f.totals.pageViews, 4);
+    assert.equal(f.totals.visitors, 2);
+    await second.close();
+  });
+
+  test('a visitor who sends DNT: 1 sends nothing', async () => {
+    const before = await figures(server);
+    const { page, close } = await openPage(browser, server, {
+      userAgent: DESKTOP_CHROME,
+      extraHTTPHeaders: { DNT: '1' },
+    });
+    // As a string: the test runner's compiler would wrap a function in helpers the page lacks.
+    await page.addInitScript({
+      content: "Object.defineProperty(Navigator.prototype, 'doNotTrack', { get: function () { return '1'; } });",
+    });
+    const beacons: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/insights')) beacons.push(request.url());
+    });
+    await visitHome(page, server);
+    await keepClicksHere(page);
+    await page.getByRole('link', { name: 'Code of Portfolio (opens in a new tab)' }).click();
+    await page.waitForLoadState('networkidle');
+    assert.deepEqual(beacons, []);
+    const after = await figures(server);
+    assert.equal(after.totals.pageViews, before.totals.pageViews);
+    assert.deepEqual(after.clicks, before.clicks);
+    await close();
+  });
+
+  test('a resume download and a project link click are counted', async () => {
+    const { page, errors, close } = await openPage(browser, server, {
+      userAgent: DESKTOP_CHROME,
+      acceptDownloads: true,
+    });
+    await visitHome(page, server);
+    const download = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Download Resume' }).first().click();
+    assert.equal((await download).suggestedFilename(), 'resume.pdf');
+    await keepClicksHere(page);
+    await page.getByRole('link', { name: 'Code of Portfolio (opens in a new tab)' }).click();
+    await page.getByRole('link', { name: 'Live demo of Food Recipes (opens in a new tab)' }).click();
+    const f = await figuresWhen(server, (f) => f.totals.resumeDownloads >= 1 && f.clicks.length >= 2);
+    assert.equal(f.totals.resumeDownloads, 1);
+    assert.deepEqual(
+      f.clicks.map((c) => [c.key, c.count]).sort(),
+      [
+        ['project:food-recipes:demo', 1],
+        ['project:portfolio:code', 1],
+      ],
+    );
+    assert.deepEqual(errors, []);
+    await close();
+  });
+});
+
+describe("the owner's Insights tab", () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  before(async () => {
+    server = await startServer({ env: { PORTFOLIO_OWNER_EMAIL: EMAIL, PORTFOLIO_OWNER_PASSWORD: PASSWORD } });
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  test('shows the figures as a chart and a table, the top lists and a CSV export, and axe finds nothing', async () => {
+    // Two visitors, one from a LinkedIn campaign; a click and a resume download.
+    const visitor = await openPage(browser, server, { userAgent: DESKTOP_CHROME });
+    await visitHome(visitor.page, server, '?utm_source=linkedin&utm_medium=social&utm_campaign=spring');
+    await visitHome(visitor.page, server);
+    await keepClicksHere(visitor.page);
+    await visitor.page.getByRole('link', { name: 'Code of Portfolio (opens in a new tab)' }).click();
+    await visitor.close();
+    const other = await openPage(browser, server, { userAgent: DESKTOP_FIREFOX });
+    await visitHome(other.page, server);
+    await other.close();
+    const resume = await fetch(`${server.url}/resume.pdf`, { headers: { 'User-Agent': DESKTOP_CHROME } });
+    assert.equal(resume.status, 200);
+    await figuresWhen(server, (f) => f.totals.pageViews >= 3 && f.clicks.length >= 1);
+
+    const { page, errors, close } = await openPage(browser, server, { acceptDownloads: true });
+    await page.goto(server.url + '/login');
+    await page.getByLabel('Email address').fill(EMAIL);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await page.waitForURL(server.url + '/dashboard');
+    await page.getByRole('tab', { name: 'Insights' }).click();
+    await page.getByRole('heading', { name: 'Insights', level: 1 }).waitFor();
+    assert.equal(await page.getByRole('tab', { name: 'Insights' }).getAttribute('aria-selected'), 'true');
+
+    const card = (label: string) =>
+      page.locator('dl > div').filter({ has: page.getByText(label, { exact: true }) }).locator('dd');
+    assert.equal(await card('Visitors').textContent(), '2');
+    assert.equal(await card('Page views').textContent(), '3');
+    assert.equal(await card('Resume downloads').textContent(), '1');
+    assert.ok(await page.getByRole('img', { name: /Chart of page views and visitors per day/ }).isVisible());
+
+    const daily = page.getByRole('region', { name: 'Daily figures' }).getByRole('table');
+    assert.equal(await daily.getByRole('row').count(), 8, 'a header row and 7 days');
+    const todayRow = daily.getByRole('row').nth(1);
+    assert.deepEqual(
+      (await todayRow.getByRole('cell').allTextContents()).map((t) => t.trim()),
+      ['2', '3', '1', '0'],
+    );
+    const list = (name: string) => page.getByRole('region', { name });
+    assert.match((await list('Campaigns').textContent()) ?? '', /linkedin \/ social \/ spring\s*1/);
+    assert.match((await list('Clicks per project and link').textContent()) ?? '', /Portfolio: code\s*1/);
+    assert.match((await list('Browsers').textContent()) ?? '', /Chrome/);
+
+    await page.getByRole('button', { name: '30 days' }).click();
+    await page.getByRole('heading', { name: 'Visitors and page views, last 30 days' }).waitFor();
+    assert.equal(await daily.getByRole('row').count(), 31);
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Export CSV' }).click();
+    const csv = readFileSync((await (await download).path())!, 'utf8').split('\r\n');
+    assert.equal(csv[0], 'day,visitors,page_views,resume_downloads,messages');
+    assert.equal(csv.filter((line) => line).length, 31);
+    assert.match(csv[30] ?? '', /,2,3,1,0$/);
+
+    const axe = await new AxeBuilder({ page }).analyze();
+    assert.deepEqual(
+      axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      [],
+    );
+    // The tabs follow the keyboard back to the inbox.
+    await page.getByRole('tab', { name: 'Insights' }).press('ArrowLeft');
+    await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
+    assert.deepEqual(errors, []);
+    await close();
+  });
+});

@@ -1,0 +1,49 @@
+/**
+ * Visitor insights, the page's part: one beacon when `/` loads and one per click on a link marked
+ * `data-track` (a stable content id). `navigator.sendBeacon` never delays the visitor and the page
+ * works the same when it fails. Nothing is stored in the browser, and nothing is sent when the
+ * visitor asks not to be tracked (the server checks `DNT` and `Sec-GPC` too).
+ */
+const ENDPOINT = '/api/insights/events';
+
+type Event =
+  | { kind: 'view'; referrer?: string; utmSource?: string; utmMedium?: string; utmCampaign?: string }
+  | { kind: 'click'; target: string };
+
+function send(event: Event): void {
+  try {
+    navigator.sendBeacon(ENDPOINT, new Blob([JSON.stringify(event)], { type: 'application/json' }));
+  } catch {
+    // Insights are never worth an error.
+  }
+}
+
+function optedOut(): boolean {
+  const nav = navigator as Navigator & { globalPrivacyControl?: boolean };
+  return nav.doNotTrack === '1' || nav.globalPrivacyControl === true;
+}
+
+/** Counts this load of `/` and, from now on, clicks on counted links. */
+export function startInsights(): void {
+  if (optedOut() || typeof navigator.sendBeacon !== 'function') return;
+  const query = new URLSearchParams(location.search);
+  const view: Event = { kind: 'view' };
+  if (document.referrer) view.referrer = document.referrer.slice(0, 1000);
+  for (const [param, field] of [
+    ['utm_source', 'utmSource'],
+    ['utm_medium', 'utmMedium'],
+    ['utm_campaign', 'utmCampaign'],
+  ] as const) {
+    const value = query.get(param);
+    if (value) view[field] = value.slice(0, 200);
+  }
+  if (location.pathname === '/') send(view);
+  document.addEventListener(
+    'click',
+    (click) => {
+      const target = (click.target as Element | null)?.closest?.('a[data-track]')?.getAttribute('data-track');
+      if (target) send({ kind: 'click', target });
+    },
+    { capture: true, passive: true },
+  );
+}
