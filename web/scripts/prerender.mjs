@@ -46,6 +46,15 @@ writeFileSync(join(dist, 'icon-maskable-512.png'), await svgToPng(opaqueIcon(fav
 writeFileSync(join(dist, 'apple-touch-icon.png'), await svgToPng(opaqueIcon(favicon, '#030712'), 180));
 writeFileSync(join(dist, 'manifest.webmanifest'), `${JSON.stringify(manifest(profile), null, 2)}\n`);
 
+/** `<link rel="modulepreload">` tags for the router's chunk and the chunks it imports, bar the entry. */
+function routerPreloads() {
+  const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8'));
+  const app = manifest['src/app.tsx'];
+  if (!app) throw new Error('the manifest has no chunk for src/app.tsx, the router');
+  const files = [app.file, ...(app.imports ?? []).filter((key) => !manifest[key]?.isEntry).map((key) => manifest[key].file)];
+  return files.map((file) => `\n    <link rel="modulepreload" crossorigin href="/${file}">`).join('');
+}
+
 const template = readFileSync(join(dist, 'index.html'), 'utf8');
 const ROOT = '<div id="root"><!--app-html--></div>';
 if (!template.includes(ROOT) || !template.includes('<!--seo-head-->')) {
@@ -75,10 +84,12 @@ writeFileSync(
     .replace(/\s*<\/body>/, jsonLd),
 );
 
-// The shell for /login, /dashboard and unknown routes: rendered by the client, kept out of search results.
+// The shell for /login, /dashboard and unknown routes: rendered by the client, kept out of search
+// results. The router's chunk (which `/` never loads) is fetched alongside the entry, not after it.
 const shell = page
   .replace(/\s*<link rel="canonical"[^>]*>/, '')
   .replace('<meta name="description"', '<meta name="robots" content="noindex" />\n    <meta name="description"')
+  .replace(/\s*<\/head>/, (end) => `${routerPreloads()}${end}`)
   .replace(ROOT, '<div id="root"></div>');
 writeFileSync(join(dist, 'app.html'), shell);
 
