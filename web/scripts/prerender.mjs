@@ -85,12 +85,18 @@ const body = rendered.slice(hints.length);
 if (/<script(?![^>]*type="application\/ld\+json")/.test(body)) {
   throw new Error('the pre-rendered page holds an inline script, which the CSP forbids');
 }
+// With the stylesheet inline nothing blocks rendering, so a busy phone may paint the page while it
+// is still parsing the hero, whose photo (first on a phone) comes after its text in the HTML, and
+// then move the text down. The first paint waits until the hero is parsed: up to the next section.
+const sectionIds = [...body.matchAll(/<section[^>]* id="([^"]+)"/g)].map((match) => match[1]);
+if (sectionIds.length < 2) throw new Error(`the page has no section after the hero: ${sectionIds.join(' ')}`);
+const heroParsed = `\n    <link rel="expect" href="#${sectionIds[1]}" blocking="render">`;
 const jsonLd = `\n    ${jsonLdTag(profile, photoPath)}\n  </body>`;
 writeFileSync(
   join(dist, 'index.html'),
   page
     .replace(STYLESHEET, '')
-    .replace(/\s*<\/head>/, (end) => `${hints ? `\n    ${hints}` : ''}${inlineStyle}${end}`)
+    .replace(/\s*<\/head>/, (end) => `${hints ? `\n    ${hints}` : ''}${heroParsed}${inlineStyle}${end}`)
     .replace(ROOT, `<div id="root">${body}</div>`)
     .replace(/\s*<\/body>/, jsonLd),
 );
