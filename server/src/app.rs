@@ -73,7 +73,10 @@ impl Application {
                 let router = with_request_timeout(router, &settings);
                 Some((
                     redirect_listener,
-                    traced(security::apply(router, false), TrustRequestId::default()),
+                    traced(
+                        security::apply(router, false, &[]),
+                        TrustRequestId::default(),
+                    ),
                 ))
             }
             _ => None,
@@ -107,9 +110,12 @@ impl Application {
         crate::contact::start(&state)?;
 
         let pages = Arc::new(Pages::render(&public_url));
-        let router = crate::http::router(state.clone()).layer(Extension(pages));
+        let router = crate::http::router(state.clone()).layer(Extension(pages.clone()));
         let router = with_request_timeout(router, &state.settings);
-        let router = traced(security::apply(router, https), trust_request_id);
+        let router = traced(
+            security::apply(router, https, pages.style_hashes()),
+            trust_request_id,
+        );
         Ok(Self {
             listener,
             tls,

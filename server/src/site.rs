@@ -2,6 +2,7 @@
 //! and a precompressed body chosen by `Accept-Encoding`. The two HTML pages, `robots.txt` and
 //! `sitemap.xml` carry the public URL, rendered into them once at start-up. The client routes
 //! come from the build (`routes.json`), so a path that is neither a route nor a file is a 404.
+//! The landing page's stylesheet is inline: its hash, taken here, goes into the CSP.
 
 use std::io::Write;
 use std::sync::Arc;
@@ -10,6 +11,7 @@ use axum::body::{Body, Bytes};
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
+use base64::Engine as _;
 use rust_embed::{EmbeddedFile, RustEmbed};
 use sha2::{Digest, Sha256};
 use url::Url;
@@ -40,6 +42,8 @@ pub struct Pages {
     sitemap: Page,
     /// The client routes, as the build listed them.
     routes: Routes,
+    /// The CSP hash source of every inline `<style>` of the HTML pages.
+    style_hashes: Vec<String>,
 }
 
 struct Page {
@@ -83,6 +87,12 @@ impl Pages {
             ),
         );
         let routes = Routes::from_build();
+        let mut hashes = style_hashes(&index.identity);
+        for hash in style_hashes(&shell.identity) {
+            if !hashes.contains(&hash) {
+                hashes.push(hash);
+            }
+        }
         Self {
             base,
             index,
@@ -90,13 +100,52 @@ impl Pages {
             robots,
             sitemap,
             routes,
+            style_hashes: hashes,
         }
+    }
+
+    /// The hash sources (`sha256-…`) of the pages' inline `<style>` elements, which the
+    /// Content-Security-Policy must list for the browser to apply them.
+    pub fn style_hashes(&self) -> &[String] {
+        &self.style_hashes
     }
 
     /// The public URL the pages were rendered for, without a trailing slash.
     pub fn base(&self) -> &str {
         &self.base
     }
+}
+
+/// The CSP hash source (`sha256-` and the base64 of the SHA-256) of the text of each `<style>`
+/// element in `html`, taken over its exact bytes as the browser does. The pages are our build's
+/// output, which writes the element in lower case.
+fn style_hashes(html: &[u8]) -> Vec<String> {
+    let html = String::from_utf8_lossy(html);
+    let mut hashes = Vec::new();
+    let mut rest: &str = &html;
+    while let Some(start) = rest.find("<style") {
+        rest = &rest[start + "<style".len()..];
+        if !rest.starts_with(['>', ' ', '\t', '\n', '\r']) {
+            continue; // another element whose name begins with "style"
+        }
+        let Some(open_end) = rest.find('>') else {
+            break;
+        };
+        rest = &rest[open_end + 1..];
+        let Some(close) = rest.find("</style") else {
+            break;
+        };
+        let digest = Sha256::digest(&rest.as_bytes()[..close]);
+        let hash = format!(
+            "sha256-{}",
+            base64::engine::general_purpose::STANDARD.encode(digest)
+        );
+        if !hashes.contains(&hash) {
+            hashes.push(hash);
+        }
+        rest = &rest[close..];
+    }
+    hashes
 }
 
 /// `scheme://host[:port][/path]` without a trailing slash, query or fragment, so that it can be
@@ -419,7 +468,7 @@ fn accepts(header_value: &str, token: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{accepts, base_url, percent_decode, Routes};
+    use super::{accepts, base_url, percent_decode, style_hashes, Routes};
 
     fn routes(patterns: &[&str]) -> Routes {
         Routes::new(Some(patterns.iter().map(|p| (*p).to_owned()).collect()))
@@ -476,6 +525,21 @@ mod tests {
         assert_eq!(percent_decode("caf%C3%A9"), "café");
         assert_eq!(percent_decode("100%"), "100%");
         assert_eq!(percent_decode("%zz"), "%zz");
+    }
+
+    #[test]
+    fn each_inline_style_is_hashed_over_its_exact_text() {
+        // Known values: `printf '%s' 'body{color:red}' | openssl dgst -sha256 -binary | base64`.
+        let html = b"<head><style>body{color:red}</style><stylesheet></stylesheet>\
+            <style media=\"print\">\n</style><style>body{color:red}</style></head>";
+        assert_eq!(
+            style_hashes(html),
+            [
+                "sha256-FcQqt3aNlV7AZnGV4zkQRVeCeJOxbMPnQSx258L803E=",
+                "sha256-AbpHGcgLb+kRsJGnwFEktk7uzpZOCcBY74+YBdrKVGs=",
+            ]
+        );
+        assert!(style_hashes(b"<p>no style</p>").is_empty());
     }
 
     #[test]

@@ -85,11 +85,20 @@ test('the preview image is a 1200x630 PNG', () => {
   assert.ok(png.length < 300 * 1024, `small enough for link previews: ${png.length} bytes`);
 });
 
-test('the built pages need no inline script and no <style> element', () => {
+test('the built pages need no inline script; only / has a <style> element (its stylesheet, hashed into the CSP)', () => {
   for (const page of [html, shell]) {
     for (const [tag] of page.matchAll(/<script\b[^>]*>/g)) {
       assert.ok(/\bsrc="/.test(tag) || tag.includes('application/ld+json'), `an inline script: ${tag}`);
     }
-    assert.ok(!/<style[\s>]/.test(page), 'a <style> element');
   }
+  assert.equal([...html.matchAll(/<style[\s>]/g)].length, 1, 'one <style> element on /');
+  assert.ok(!/<style[\s>]/.test(shell), 'no <style> element in app.html');
+});
+
+test('the first paint of / waits until its hero is parsed (the section after it), not for the whole page', () => {
+  const expect = /<link rel="expect" href="#([a-z-]+)" blocking="render">/.exec(html);
+  assert.ok(expect, 'a render-blocking expect link');
+  const sections = [...html.matchAll(/<section[^>]* id="([^"]+)"/g)].map((match) => match[1]);
+  assert.equal(sections[0], 'home', 'the hero is the first section');
+  assert.equal(expect[1], sections[1], 'it names the section after the hero');
 });

@@ -1,5 +1,5 @@
 // After `vite build` (client, then SSR into dist/.ssr): renders `/` into dist/index.html with the
-// generated head, writes dist/app.html (same head and assets, empty root, noindex) for the other
+// generated head and the stylesheet inline, writes dist/app.html (same head and assets, empty root, noindex) for the other
 // client routes, dist/routes.json (the route patterns, from which the server tells a page from a
 // 404), and generates the link preview image, the PNG icons and the web app manifest.
 // Needs no browser. The SSR bundle is deleted afterwards so it is never embedded in the server.
@@ -46,6 +46,15 @@ writeFileSync(join(dist, 'icon-maskable-512.png'), await svgToPng(opaqueIcon(fav
 writeFileSync(join(dist, 'apple-touch-icon.png'), await svgToPng(opaqueIcon(favicon, '#030712'), 180));
 writeFileSync(join(dist, 'manifest.webmanifest'), `${JSON.stringify(manifest(profile), null, 2)}\n`);
 
+/** `<link rel="modulepreload">` tags for the router's chunk and the chunks it imports, bar the entry. */
+function routerPreloads() {
+  const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8'));
+  const app = manifest['src/app.tsx'];
+  if (!app) throw new Error('the manifest has no chunk for src/app.tsx, the router');
+  const files = [app.file, ...(app.imports ?? []).filter((key) => !manifest[key]?.isEntry).map((key) => manifest[key].file)];
+  return files.map((file) => `\n    <link rel="modulepreload" crossorigin href="/${file}">`).join('');
+}
+
 const template = readFileSync(join(dist, 'index.html'), 'utf8');
 const ROOT = '<div id="root"><!--app-html--></div>';
 if (!template.includes(ROOT) || !template.includes('<!--seo-head-->')) {
@@ -58,6 +67,16 @@ const page = template
   .replace(/\s*<link rel="icon"[^>]*>/, '')
   .replace('<!--seo-head-->', head);
 
+// The landing page's stylesheet goes inline, so the first paint waits for no second request. The
+// server hashes every <style> of the page into its CSP at start-up (no 'unsafe-inline'); the
+// other pages keep the cacheable file.
+const STYLESHEET = /\s*<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/;
+const stylesheet = STYLESHEET.exec(page);
+if (!stylesheet) throw new Error('index.html links no stylesheet to inline');
+const css = readFileSync(join(dist, stylesheet[1]), 'utf8').trim();
+if (/<\/style/i.test(css)) throw new Error(`${stylesheet[1]} holds "</style", which would end the inline element`);
+const inlineStyle = `\n    <style>${css}</style>`;
+
 const rendered = await render('/');
 // React emits resource hints (the hero photo's preload) ahead of the markup when it renders a
 // fragment rather than a whole document: they belong in the head, where they also act sooner.
@@ -66,19 +85,28 @@ const body = rendered.slice(hints.length);
 if (/<script(?![^>]*type="application\/ld\+json")/.test(body)) {
   throw new Error('the pre-rendered page holds an inline script, which the CSP forbids');
 }
+// With the stylesheet inline nothing blocks rendering, so a busy phone may paint the page while it
+// is still parsing the hero, whose photo (first on a phone) comes after its text in the HTML, and
+// then move the text down. The first paint waits until the hero is parsed: up to the next section.
+const sectionIds = [...body.matchAll(/<section[^>]* id="([^"]+)"/g)].map((match) => match[1]);
+if (sectionIds.length < 2) throw new Error(`the page has no section after the hero: ${sectionIds.join(' ')}`);
+const heroParsed = `\n    <link rel="expect" href="#${sectionIds[1]}" blocking="render">`;
 const jsonLd = `\n    ${jsonLdTag(profile, photoPath)}\n  </body>`;
 writeFileSync(
   join(dist, 'index.html'),
   page
-    .replace(/\s*<\/head>/, (end) => (hints ? `\n    ${hints}${end}` : end))
+    .replace(STYLESHEET, '')
+    .replace(/\s*<\/head>/, (end) => `${hints ? `\n    ${hints}` : ''}${heroParsed}${inlineStyle}${end}`)
     .replace(ROOT, `<div id="root">${body}</div>`)
     .replace(/\s*<\/body>/, jsonLd),
 );
 
-// The shell for /login, /dashboard and unknown routes: rendered by the client, kept out of search results.
+// The shell for /login, /dashboard and unknown routes: rendered by the client, kept out of search
+// results. The router's chunk (which `/` never loads) is fetched alongside the entry, not after it.
 const shell = page
   .replace(/\s*<link rel="canonical"[^>]*>/, '')
   .replace('<meta name="description"', '<meta name="robots" content="noindex" />\n    <meta name="description"')
+  .replace(/\s*<\/head>/, (end) => `${routerPreloads()}${end}`)
   .replace(ROOT, '<div id="root"></div>');
 writeFileSync(join(dist, 'app.html'), shell);
 

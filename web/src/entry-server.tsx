@@ -6,8 +6,7 @@
  */
 import { StrictMode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
-import { createMemoryRouter } from 'react-router';
-import { RouterProvider } from 'react-router/dom';
+import { Landing } from './pages/landing';
 import { routes } from './routes';
 import { routePaths } from './route-paths';
 
@@ -26,15 +25,18 @@ const media = import.meta.glob<{ photo?: Photo }>('./content/media.ts', { eager:
 export const photo: Photo | undefined = Object.values(media)[0]?.photo;
 
 /**
- * The HTML of `url`, every Suspense boundary resolved. The tree is the one `main.tsx` hydrates
- * (StrictMode, then the data router's provider), so `useId` values and markup match.
+ * The HTML of `/`, every Suspense boundary resolved. The tree is the one `main.tsx` hydrates
+ * (StrictMode, then the landing page, without the router), so `useId` values and markup match.
  */
 export async function render(url: string): Promise<string> {
-  const router = createMemoryRouter(routes, { initialEntries: [url] });
+  if (url !== '/') throw new Error(`only / is pre-rendered, not ${url}`);
   const { prelude } = await prerenderToNodeStream(
     <StrictMode>
-      <RouterProvider router={router} />
+      <Landing />
     </StrictMode>,
+    // Never outline a large Suspense boundary into a hidden segment and an inline script that
+    // reveals it: the page must be whole HTML, and the CSP allows no inline script.
+    { progressiveChunkSize: Number.POSITIVE_INFINITY },
   );
   const chunks: Buffer[] = [];
   for await (const chunk of prelude) chunks.push(Buffer.from(chunk as Uint8Array));

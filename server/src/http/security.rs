@@ -6,11 +6,24 @@ use tower_http::set_header::SetResponseHeaderLayer;
 
 /// Scripts and styles only from our own origin; no inline script, no plugins, no framing.
 /// Inline `style` attributes set through React's `style` prop go through the CSSOM and need no
-/// `'unsafe-inline'`; the build emits no `<style>` element. JSON-LD blocks are data, never run.
+/// `'unsafe-inline'`. JSON-LD blocks are data, never run. The pre-rendered page's inline
+/// `<style>` is allowed by its hash, added by [`content_security_policy`].
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
      style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; \
      manifest-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; \
      form-action 'self'";
+
+/// The policy with `style-src` also allowing the given `<style>` elements, each by its hash
+/// source (`'sha256-…'`, see [`crate::site::Pages::style_hashes`]); never `'unsafe-inline'`.
+pub fn content_security_policy(style_hashes: &[String]) -> String {
+    let mut style_src = String::from("style-src 'self'");
+    for hash in style_hashes {
+        style_src.push_str(" '");
+        style_src.push_str(hash);
+        style_src.push('\'');
+    }
+    CONTENT_SECURITY_POLICY.replacen("style-src 'self'", &style_src, 1)
+}
 
 /// Every powerful feature off: the portfolio needs none of them.
 pub const PERMISSIONS_POLICY: &str = "accelerometer=(), autoplay=(), camera=(), \
@@ -22,13 +35,13 @@ pub const PERMISSIONS_POLICY: &str = "accelerometer=(), autoplay=(), camera=(), 
 /// Two years, subdomains included: the value the preload list asks for.
 pub const STRICT_TRANSPORT_SECURITY: &str = "max-age=63072000; includeSubDomains";
 
-/// The headers, as (name, value) pairs; `Strict-Transport-Security` only when `https`.
-pub fn headers(https: bool) -> Vec<(HeaderName, HeaderValue)> {
+/// The headers, as (name, value) pairs; `Strict-Transport-Security` only when `https`. The
+/// policy allows the inline `<style>` elements whose hashes are given.
+pub fn headers(https: bool, style_hashes: &[String]) -> Vec<(HeaderName, HeaderValue)> {
+    let policy = HeaderValue::from_str(&content_security_policy(style_hashes))
+        .expect("base64 hashes keep the policy a valid header value");
     let mut headers = vec![
-        (
-            header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(CONTENT_SECURITY_POLICY),
-        ),
+        (header::CONTENT_SECURITY_POLICY, policy),
         (
             header::X_CONTENT_TYPE_OPTIONS,
             HeaderValue::from_static("nosniff"),
@@ -61,9 +74,14 @@ pub fn headers(https: bool) -> Vec<(HeaderName, HeaderValue)> {
     headers
 }
 
-/// Wraps `router` so that every response it gives carries the security headers.
-pub fn apply<S: Clone + Send + Sync + 'static>(router: Router<S>, https: bool) -> Router<S> {
-    headers(https)
+/// Wraps `router` so that every response it gives carries the security headers, its policy
+/// allowing the inline `<style>` elements whose hashes are given.
+pub fn apply<S: Clone + Send + Sync + 'static>(
+    router: Router<S>,
+    https: bool,
+    style_hashes: &[String],
+) -> Router<S> {
+    headers(https, style_hashes)
         .into_iter()
         .fold(router, |router, (name, value)| {
             router.layer(SetResponseHeaderLayer::overriding(name, value))
@@ -89,9 +107,22 @@ mod tests {
     }
 
     #[test]
+    fn style_hashes_join_style_src_and_nothing_else() {
+        let hashes = ["sha256-abc=".to_owned(), "sha256-def=".to_owned()];
+        let policy = content_security_policy(&hashes);
+        assert!(policy.contains("style-src 'self' 'sha256-abc=' 'sha256-def='; img-src"));
+        assert!(!policy.contains("unsafe"));
+        assert_eq!(content_security_policy(&[]), CONTENT_SECURITY_POLICY);
+        assert_eq!(
+            policy.replace(" 'sha256-abc=' 'sha256-def='", ""),
+            CONTENT_SECURITY_POLICY
+        );
+    }
+
+    #[test]
     fn hsts_is_only_sent_over_https() {
         let has_hsts = |https| {
-            headers(https)
+            headers(https, &[])
                 .iter()
                 .any(|(name, _)| name == header::STRICT_TRANSPORT_SECURITY)
         };

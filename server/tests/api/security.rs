@@ -163,7 +163,68 @@ async fn the_built_page_needs_no_inline_script() {
             }
             rest = &rest[close..];
         }
-        assert!(!html.contains("<style"), "no <style> element on {path}");
         assert!(!html.contains(" style=\""), "no style attribute on {path}");
     }
+    let shell = app.get("/login").await.text().await.unwrap();
+    assert!(!shell.contains("<style"), "no <style> element on /login");
+}
+
+/// The text of each `<style>` element of `html`.
+fn inline_styles(html: &str) -> Vec<&str> {
+    html.split("<style")
+        .skip(1)
+        .map(|rest| {
+            let body = &rest[rest.find('>').unwrap() + 1..];
+            &body[..body.find("</style>").unwrap()]
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn the_landing_pages_inline_stylesheet_is_allowed_by_its_hash_and_nothing_else_inline() {
+    use base64::Engine as _;
+    use sha2::{Digest, Sha256};
+
+    let app = spawn_app().await;
+    let response = app.get("/").await;
+    let csp = response.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let html = response.text().await.unwrap();
+    let styles = inline_styles(&html);
+    assert_eq!(styles.len(), 1, "one inline stylesheet on /");
+    assert!(
+        styles[0].contains(".container-page"),
+        "the site's stylesheet, inline"
+    );
+    assert!(
+        !html.contains("rel=\"stylesheet\""),
+        "/ fetches no stylesheet before its first paint"
+    );
+    let hash = base64::engine::general_purpose::STANDARD.encode(Sha256::digest(styles[0]));
+    let style_src = csp
+        .split(';')
+        .map(str::trim)
+        .find(|directive| directive.starts_with("style-src "))
+        .expect("a style-src directive");
+    assert_eq!(style_src, format!("style-src 'self' 'sha256-{hash}'"));
+    assert!(!csp.contains("unsafe"), "{csp}");
+    // The hash is the served text's, whatever the public URL rendered into the page.
+    let other = spawn_app_with(|settings| {
+        settings.public_url = Some("https://portfolio.example.com/me".parse().unwrap());
+    })
+    .await;
+    let response = other.get("/").await;
+    let csp = response.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let html = response.text().await.unwrap();
+    let hash =
+        base64::engine::general_purpose::STANDARD.encode(Sha256::digest(inline_styles(&html)[0]));
+    assert!(
+        csp.contains(&format!("style-src 'self' 'sha256-{hash}';")),
+        "{csp}"
+    );
 }

@@ -1,13 +1,14 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { profile } from '../content/profile';
 import { Navigation } from '../components/navigation';
 import { Hero } from '../sections/hero';
 import { About } from '../sections/about';
 import { Skills } from '../sections/skills';
-import { Projects } from '../sections/projects';
-import { Experience } from '../sections/experience';
-import { Contact } from '../sections/contact';
 import { Footer } from '../sections/footer';
+
+// Projects, experience and the contact form: pre-rendered with the rest, hydrated when their code
+// arrives, so the landing page's first JavaScript holds only what is near the top.
+const BelowTheFold = lazy(() => import('./home-below-the-fold'));
 
 /** The element id a fragment names; a malformed escape such as `/#%` is taken as written. */
 function fragment(hash: string): string {
@@ -34,9 +35,9 @@ export function HomePage() {
         <Hero />
         <About />
         <Skills />
-        <Projects />
-        <Experience />
-        <Contact />
+        <Suspense fallback={null}>
+          <BelowTheFold />
+        </Suspense>
       </main>
       <Footer />
     </>

@@ -1,4 +1,3 @@
-import { Link } from 'react-router';
 import { profile } from '../content/profile';
 import { SocialLinks } from '../components/social-links';
 
@@ -18,9 +17,9 @@ export function Footer() {
       <div className="container-page mt-10 border-t border-gray-800 pt-6 text-sm text-gray-400">
         <p>
           &copy; 2025{' '}
-          <Link to="/dashboard" className="link">
+          <a href="/dashboard" className="link">
             {profile.name}
-          </Link>
+          </a>
           . All rights reserved.
         </p>
       </div>

@@ -1,0 +1,221 @@
+/**
+ * The landing page as it is sent: its stylesheet inline (allowed by its hash in the CSP), its
+ * sections in the HTML, hydrated without the router. Without JavaScript it is complete and
+ * readable; with it, React takes over every section without a console message, without replacing
+ * a single element the server sent, and without moving anything.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { profile } from '../src/content/profile.ts';
+import { DESKTOP, PHONE, openPage, serverAndBrowser } from './harness.ts';
+
+/** The sections the navigation links to, in order. */
+const SECTIONS = ['home', 'about', 'skills', 'projects', 'experience', 'contact'];
+
+/**
+ * Installed before the page's own scripts: sums layout shifts, and records every element that is
+ * removed from the server's markup under #root (a hydration mismatch makes React throw the
+ * server's nodes away and draw its own).
+ */
+const WATCH = `
+  window.__layoutShift = 0;
+  window.__removed = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__layoutShift += entry.value;
+  }).observe({ type: 'layout-shift', buffered: true });
+  new MutationObserver((records) => {
+    for (const record of records) {
+      if (!record.target.closest || !record.target.closest('#root')) continue;
+      for (const node of record.removedNodes) {
+        if (node.nodeType === 1) window.__removed.push(node.outerHTML.slice(0, 120));
+      }
+    }
+  }).observe(document, { childList: true, subtree: true });
+`;
+
+interface Watch {
+  __layoutShift: number;
+  __removed: string[];
+}
+
+/** WCAG contrast ratio of two `rgb()` colours. */
+function contrast(a: string, b: string): number {
+  const luminance = (color: string) => {
+    const [r, g, bl] = (color.match(/[\d.]+/g) ?? []).slice(0, 3).map((v) => {
+      const c = Number(v) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
+  };
+  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (light! + 0.05) / (dark! + 0.05);
+}
+
+/** The text colour of `selector`'s first match and the first opaque background behind it, in sRGB. */
+async function textAndBackground(page: Page, selector: string): Promise<{ color: string; background: string }> {
+  return page.locator(selector).first().evaluate((element) => {
+    let node: Element | null = element;
+    let background = 'rgb(255, 255, 255)';
+    while (node) {
+      const value = getComputedStyle(node).backgroundColor;
+      if (value !== 'transparent' && !/rgba\(.*, 0\)$/.test(value)) {
+        background = value;
+        break;
+      }
+      node = node.parentElement;
+    }
+    // Computed colours may be lab() or oklch(): a canvas turns them into sRGB.
+    const context = document.createElement('canvas').getContext('2d', { willReadFrequently: true })!;
+    // (No named helper here: the test runner's transform would name it with a function the page lacks.)
+    const [color, behind] = [getComputedStyle(element).color, background].map((value) => {
+      context.clearRect(0, 0, 1, 1);
+      context.fillStyle = value;
+      context.fillRect(0, 0, 1, 1);
+      const [r, g, b] = context.getImageData(0, 0, 1, 1).data;
+      return `rgb(${r}, ${g}, ${b})`;
+    });
+    return { color: color!, background: behind! };
+  });
+}
+
+describe('the landing page, sent whole and hydrated in place', () => {
+  const suite = serverAndBrowser();
+
+  for (const viewport of [DESKTOP, PHONE]) {
+    test(`without JavaScript, / is complete and styled by its inline stylesheet (${viewport.width} px)`, async () => {
+      const { page, errors, close } = await openPage(suite.browser, suite.server, { javaScriptEnabled: false, viewport });
+      const messages: string[] = [];
+      page.on('console', (message) => messages.push(`${message.type()}: ${message.text()}`));
+      const requested: string[] = [];
+      page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+      const response = await page.goto(suite.server.url + '/', { waitUntil: 'load' });
+      assert.equal(response?.status(), 200);
+
+      // Every section, with its heading and text, and the footer.
+      await page.getByRole('heading', { level: 1, name: new RegExp(profile.name) }).waitFor();
+      for (const id of SECTIONS) {
+        const section = page.locator(`section#${id}`);
+        assert.equal(await section.count(), 1, `#${id}`);
+        assert.ok((await section.innerText()).trim().length > 40, `#${id} has its text`);
+        if (id !== 'home') assert.equal(await section.getByRole('heading', { level: 2 }).count() >= 1, true, `#${id} heading`);
+      }
+      await page.getByRole('contentinfo').getByRole('link', { name: profile.name, exact: true }).waitFor();
+      for (const label of ['Name', 'Email', 'Subject', 'Message']) {
+        assert.ok(await page.getByLabel(label, { exact: true }).isVisible(), `the form's ${label} field`);
+      }
+      const photo = page.locator('#home img').first();
+      assert.ok(await photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), 'the hero photo');
+
+      // Styled, by the one inline sheet the CSP allowed (a blocked sheet has no rules).
+      const sheets = await page.evaluate(() =>
+        [...document.styleSheets].map((sheet) => ({ href: sheet.href, rules: sheet.cssRules.length })),
+      );
+      assert.equal(sheets.length, 1, JSON.stringify(sheets));
+      assert.equal(sheets[0]!.href, null, 'the sheet is inline');
+      assert.ok(sheets[0]!.rules > 20, `the inline sheet applies: ${sheets[0]!.rules} rules`);
+      const layout = await page.evaluate(() => ({
+        navigation: getComputedStyle(document.querySelector('header')!).position,
+        h1: Number.parseFloat(getComputedStyle(document.querySelector('h1')!).fontSize),
+        body: Number.parseFloat(getComputedStyle(document.body).fontSize),
+        overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      }));
+      assert.equal(layout.navigation, 'fixed', 'the navigation is laid out by the stylesheet');
+      assert.ok(layout.h1 >= layout.body * 1.5, `a large heading: ${layout.h1} px over ${layout.body} px`);
+      assert.equal(layout.overflow, 0, 'nothing overflows sideways');
+      // Readable: body text and headings stand out from their backgrounds (WCAG AA).
+      for (const selector of ['h1', '#about p', '#contact h2', 'footer p']) {
+        const { color, background } = await textAndBackground(page, selector);
+        const ratio = contrast(color, background);
+        assert.ok(ratio >= 4.5, `${selector}: contrast ${ratio.toFixed(2)} (${color} on ${background})`);
+      }
+
+      // Nothing but the page itself and its images: no stylesheet or script is fetched.
+      assert.deepEqual(
+        requested.filter((path) => /\.(css|js)$/.test(path)),
+        [],
+      );
+      assert.deepEqual(messages, [], 'no console message (a CSP refusal would be one)');
+      assert.deepEqual(errors, []);
+      await close();
+    });
+  }
+
+  for (const [viewport, reducedMotion] of [
+    [DESKTOP, 'reduce'],
+    [PHONE, 'reduce'],
+    [PHONE, 'no-preference'],
+  ] as const) {
+    test(`with JavaScript, / hydrates in place: no console message, no element replaced, no shift (${viewport.width} px, motion ${reducedMotion})`, async () => {
+      const { page, errors, close } = await openPage(suite.browser, suite.server, { viewport, reducedMotion });
+      const messages: string[] = [];
+      page.on('console', (message) => messages.push(`${message.type()}: ${message.text()}`));
+      const scripts: string[] = [];
+      page.on('request', (request) => {
+        if (request.resourceType() === 'script' || request.resourceType() === 'stylesheet') {
+          scripts.push(new URL(request.url()).pathname);
+        }
+      });
+      await page.addInitScript(WATCH);
+      await page.goto(suite.server.url + '/', { waitUntil: 'load' });
+
+      // Every section is hydrated, those in the lazily loaded chunk too: React has its fiber on them.
+      await page.waitForFunction(
+        (ids) =>
+          ids.every((id) => {
+            const section = document.getElementById(id);
+            return !!section && Object.keys(section).some((key) => key.startsWith('__reactFiber'));
+          }),
+        SECTIONS,
+        { timeout: 10_000 },
+      );
+      // Let effects, images and the typewriter run, then read what moved.
+      await page.waitForTimeout(1500);
+      const watch = await page.evaluate(() => {
+        const w = window as unknown as Watch;
+        return { shift: w.__layoutShift, removed: w.__removed };
+      });
+
+      assert.deepEqual(messages, [], 'no console message of any kind (hydration errors and warnings included)');
+      assert.deepEqual(errors, []);
+      assert.deepEqual(watch.removed, [], 'hydration kept every element the server sent');
+      if (reducedMotion === 'reduce') assert.equal(watch.shift, 0, `cumulative layout shift ${watch.shift}`);
+      // With motion, the typed text moves only the caret after it (Lighthouse reports 0 too).
+      else assert.ok(watch.shift < 0.001, `cumulative layout shift ${watch.shift}`);
+      // The landing page's code only: neither the router's chunk nor a stylesheet was fetched.
+      assert.ok(scripts.length >= 2, `the entry and the lazily hydrated sections: ${scripts.join(', ')}`);
+      assert.deepEqual(
+        scripts.filter((path) => /\/(app|login|dashboard)-[^/]+\.js$|\.css$/.test(path)),
+        [],
+        scripts.join(', '),
+      );
+      // Hydrated means working: a project filter of the lazily hydrated sections answers.
+      const frontend = page.locator('#projects').getByRole('button', { name: 'Frontend' });
+      await frontend.click();
+      assert.equal(await frontend.getAttribute('aria-pressed'), 'true');
+      await close();
+    });
+  }
+
+  test('what is typed into the contact form before its code arrives is kept once it hydrates', async () => {
+    // The form's section is hydrated from a second chunk; hold that chunk back for a moment.
+    const { page, errors, close } = await openPage(suite.browser, suite.server, { viewport: DESKTOP });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/home-below-the-fold-[^/]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(suite.server.url + '/', { waitUntil: 'load' });
+    const name = page.getByLabel('Name', { exact: true });
+    await name.fill('Ada Lovelace');
+    assert.equal(await name.evaluate((input) => Object.keys(input).some((k) => k.startsWith('__reactFiber'))), false, 'not hydrated yet');
+    release();
+    await page.waitForFunction(() =>
+      Object.keys(document.querySelector('#contact form')!).some((key) => key.startsWith('__reactFiber')),
+    );
+    assert.equal(await name.inputValue(), 'Ada Lovelace', 'what was typed before hydration is kept');
+    assert.deepEqual(errors, []);
+    await close();
+  });
+});

@@ -1,0 +1,18 @@
+import { Projects } from '../sections/projects';
+import { Experience } from '../sections/experience';
+import { Contact } from '../sections/contact';
+
+/**
+ * The home page's sections far below the fold, a chunk of their own: they are in the pre-rendered
+ * HTML, so a visitor reads them at once, and React hydrates them as soon as their code arrives,
+ * just after the rest of the page.
+ */
+export default function HomeBelowTheFold() {
+  return (
+    <>
+      <Projects />
+      <Experience />
+      <Contact />
+    </>
+  );
+}
