@@ -10,7 +10,7 @@ BIN := target/release/portfolio
 WEB_DEPS := web/node_modules/.package-lock.json
 WEB_SOURCES := $(shell find web/src web/public web/scripts -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run test setup web server chromium postgresql python-venv fuzz lint fmt-check clippy typecheck eslint unit-web cargo-test e2e bench clean
+.PHONY: run test setup web server chromium postgresql python-venv bench-tools fuzz lint fmt-check clippy typecheck eslint unit-web cargo-test e2e bench clean
 
 run: server ## Build everything and serve on http://127.0.0.1:8080 with SQLite under ./data/
 	./$(BIN) serve
@@ -79,7 +79,18 @@ $(BENCH_DEPS): bench/package.json bench/package-lock.json
 	cd bench && $(NPM) ci --ignore-scripts --no-audit --no-fund
 	@touch $@
 
-bench: server chromium $(BENCH_DEPS) ## Lighthouse scores and transfer for / (mobile), and the HTTP Observatory grade (needs ports 443 and 80)
+PEER_DEPS := bench/peers/node_modules/.package-lock.json
+
+# better-sqlite3 is compiled by its install script, against the headers of the Node that runs it.
+$(PEER_DEPS): bench/peers/package.json bench/peers/package-lock.json
+	cd bench/peers && $(NPM) ci --build-from-source --nodedir="$$(dirname "$$(dirname "$$(command -v node)")")" --no-audit --no-fund
+	@touch $@
+
+bench-tools: ## Debian's nginx and wrk for the bench's peers (the nginx service is not left running)
+	@command -v nginx >/dev/null && command -v wrk >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx wrk && { $(SUDO) service nginx stop >/dev/null 2>&1 || true; }; }
+
+# BENCH_ONLY=peers skips Lighthouse and the Observatory; BENCH_ONLY=site skips the peers.
+bench: server chromium bench-tools $(BENCH_DEPS) $(PEER_DEPS) ## Lighthouse and the HTTP Observatory grade (needs ports 443 and 80), then wrk against nginx and an Express peer
 	node bench/bench.mjs $(BIN)
 
 clean:

@@ -4,14 +4,19 @@
 //  2. The MDN HTTP Observatory scanner against the binary serving HTTPS on 127.0.0.1:443 (with a
 //     certificate generated here) and redirecting plain HTTP from :80: grade, score and any
 //     failed test. Needs the right to listen on ports below 1024 (root, as on our machines).
+//  3. The peers, side by side (bench/peers/): nginx serving the same web/dist, and an Express 5 +
+//     better-sqlite3 contact endpoint, against this server, driven by wrk (1 thread, 32
+//     connections, 10 s): GET /, GET one hashed asset, POST /api/contact. Prints req/s, p50, p99,
+//     non-2xx/3xx answers and our ratio to each peer; then our RSS idle and after load, and the
+//     binary's size.
+// BENCH_ONLY=peers runs only 3; BENCH_ONLY=site only 1 and 2.
 // The full Lighthouse report is written to .bench/lighthouse.json.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import * as chromeLauncher from 'chrome-launcher';
-import lighthouse from 'lighthouse';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const binary = resolve(process.argv[2] ?? join(here, '../target/release/portfolio'));
@@ -20,44 +25,47 @@ const reportDir = join(here, '../.bench');
 
 /** Starts `portfolio serve` with a fresh database; resolves with its URL once it listens. */
 async function serve(args) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'portfolio-bench-'));
-  const child = spawn(
+  return start(
     binary,
-    ['serve', '--database-url', `sqlite://${join(dataDir, 'bench.db')}`, ...args],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, RUST_LOG: 'warn,portfolio=info' } },
+    ['serve', '--database-url', `sqlite://${join(mkdtempSync(join(tmpdir(), 'portfolio-bench-')), 'bench.db')}`, ...args],
+    { RUST_LOG: 'warn,portfolio=info' },
   );
-  let output = '';
-  const url = await new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 20_000);
-    const onData = (chunk) => {
-      output += chunk;
-      const match = /listening on (https?:\/\/[\d.:[\]a-z]+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolvePromise(match[1]);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the server exited with ${code}:\n${output}`));
-    });
-  });
+}
+
+/** Starts a server that prints `listening on URL`; resolves with its URL, pid and stop(). Its
+ * output goes to a file, as under a service manager: a pipe that this process (blocked while
+ * wrk runs) did not drain would stall a server that logs every request. */
+async function start(command, args, env = {}) {
+  const dataDir = args.map((a) => /^sqlite:\/\/(.*)\/bench\.db$/.exec(a)?.[1]).find(Boolean);
+  const logDir = mkdtempSync(join(tmpdir(), 'portfolio-bench-log-'));
+  const log = openSync(join(logDir, 'output.log'), 'a');
+  const child = spawn(command, args, { stdio: ['ignore', log, log], env: { ...process.env, ...env } });
+  closeSync(log);
+  const output = () => readFileSync(join(logDir, 'output.log'), 'utf8');
+  let url;
+  for (const started = Date.now(); !url; ) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}:\n${output()}`);
+    if (Date.now() - started > 20_000) throw new Error(`the server did not start:\n${output()}`);
+    url = /listening on (https?:\/\/[\d.:[\]a-z]+)/.exec(output())?.[1];
+    if (!url) await new Promise((r) => setTimeout(r, 20));
+  }
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
       await exited;
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    rmSync(logDir, { recursive: true, force: true });
   };
-  return { url, stop };
+  return { url, pid: child.pid, stop };
 }
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
 async function runLighthouse() {
+  const chromeLauncher = await import('chrome-launcher');
+  const { default: lighthouse } = await import('lighthouse');
   const server = await serve(['--listen', '127.0.0.1:0']);
   const chrome = await chromeLauncher.launch({
     chromePath,
@@ -157,6 +165,155 @@ async function runObservatory() {
   }
 }
 
+const dist = join(here, '../web/dist');
+const peersDir = join(here, 'peers');
+const WRK = ['-t1', '-c32', '-d10s', '--latency'];
+
+/** A port that was free a moment ago (for nginx, which cannot pick one and tell). */
+function freePort() {
+  return new Promise((resolvePromise) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolvePromise(port));
+    });
+  });
+}
+
+/** nginx with bench/peers/nginx.conf, in a temporary prefix. */
+async function startNginx() {
+  const prefix = mkdtempSync(join(tmpdir(), 'portfolio-bench-nginx-'));
+  const port = await freePort();
+  const conf = readFileSync(join(peersDir, 'nginx.conf'), 'utf8')
+    .replaceAll('__PREFIX__', prefix)
+    .replaceAll('__DIST__', dist)
+    .replaceAll('__PORT__', String(port));
+  writeFileSync(join(prefix, 'nginx.conf'), conf);
+  const child = spawn('nginx', ['-p', prefix, '-c', join(prefix, 'nginx.conf')], { stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${url}/`)).ok) break;
+    } catch {
+      if (i > 100) throw new Error(`nginx did not start; see ${prefix}/error.log`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  const stop = async () => {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGQUIT');
+    await exited;
+    rmSync(prefix, { recursive: true, force: true });
+  };
+  return { url, pid: child.pid, stop };
+}
+
+/** The Express 5 + better-sqlite3 peer, on a fresh database. */
+async function startExpress() {
+  const dir = mkdtempSync(join(tmpdir(), 'portfolio-bench-express-'));
+  const server = await start(process.execPath, [join(peersDir, 'express-contact.mjs'), dist, join(dir, 'bench.db')]);
+  return {
+    ...server,
+    stop: async () => {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Milliseconds from one of wrk's durations (`812.00us`, `1.20ms`, `2.01s`). */
+function ms(text) {
+  const [, value, unit] = /([\d.]+)(us|ms|s|m)/.exec(text) ?? [];
+  return Number(value) * ({ us: 0.001, ms: 1, s: 1000, m: 60_000 }[unit] ?? NaN);
+}
+
+/** Runs wrk; its rate, p50, p99 and the answers that were neither 2xx nor 3xx. */
+function wrk(url, args) {
+  const out = execFileSync('wrk', [...WRK, ...args, url], { encoding: 'utf8' });
+  const number = (re) => Number(re.exec(out)?.[1] ?? 0);
+  return {
+    rps: number(/Requests\/sec:\s+([\d.]+)/),
+    p50: ms(/\s50%\s+(\S+)/.exec(out)?.[1] ?? ''),
+    p99: ms(/\s99%\s+(\S+)/.exec(out)?.[1] ?? ''),
+    bad: number(/Non-2xx or 3xx responses:\s+(\d+)/) + number(/Socket errors:.*?timeout (\d+)/),
+  };
+}
+
+/** Resident memory of a process, in MB. */
+function rss(pid) {
+  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Number(kb) / 1024;
+}
+
+async function runPeers() {
+  for (const tool of ['wrk', 'nginx']) {
+    try {
+      execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
+    } catch {
+      throw new Error(`${tool} is missing: \`make bench\` installs it (Debian's ${tool} package)`);
+    }
+  }
+  const html = readFileSync(join(dist, 'index.html'), 'utf8');
+  const asset = /<script type="module"[^>]*src="(\/assets\/[^"]+)"/.exec(html)?.[1];
+  if (!asset) throw new Error('no hashed entry script in web/dist/index.html');
+  const gzip = ['-H', 'Accept-Encoding: gzip'];
+  const workloads = [
+    { name: 'GET /', path: '/', args: gzip },
+    { name: `GET ${asset}`, path: asset, args: gzip },
+    { name: 'POST /api/contact', path: '', args: ['-s', join(here, 'contact-post.lua')], post: true },
+  ];
+
+  const ours = await serve(['--listen', '127.0.0.1:0', '--trust-proxy']);
+  const nginx = await startNginx();
+  const express = await startExpress();
+  const servers = [
+    { name: 'portfolio', server: ours },
+    { name: 'nginx', server: nginx },
+    { name: 'express', server: express },
+  ];
+  const idle = rss(ours.pid);
+  const results = [];
+  let loaded = 0;
+  try {
+    for (const workload of workloads) {
+      for (const { name, server } of servers) {
+        if (workload.post && name === 'nginx') continue;
+        results.push({ workload: workload.name, server: name, ...wrk(`${server.url}${workload.path}`, workload.args) });
+      }
+    }
+  } finally {
+    loaded = rss(ours.pid);
+    for (const { server } of servers) await server.stop();
+  }
+
+  console.log(`\nPeers: wrk ${WRK.join(' ')}, Accept-Encoding: gzip on the GETs; POSTs from a different X-Forwarded-For each (we run with --trust-proxy)`);
+  const row = (cells) => `| ${cells.join(' | ')} |`;
+  console.log(row(['workload', 'server', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx/3xx', 'ours / this peer']));
+  console.log(row(['---', '---', '---:', '---:', '---:', '---:', '---:']));
+  for (const r of results) {
+    const mine = results.find((o) => o.workload === r.workload && o.server === 'portfolio');
+    const ratio = r.server === 'portfolio' ? '' : `${(mine.rps / r.rps).toFixed(2)}x (p99 ${mine.p99 < r.p99 ? 'below' : 'above'})`;
+    console.log(row([r.workload, r.server, r.rps.toFixed(0), r.p50.toFixed(2), r.p99.toFixed(2), String(r.bad), ratio]));
+  }
+  const mb = (n) => `${n.toFixed(1)} MB`;
+  console.log(`\nportfolio: RSS idle ${mb(idle)}, after load ${mb(loaded)}; binary ${mb(statSync(binary).size / 1024 / 1024)}`);
+
+  const get = (w, s) => results.find((r) => r.workload === workloads[w].name && r.server === s);
+  const post = [get(2, 'portfolio'), get(2, 'express')];
+  const goals = [
+    ['POST >= 3x Express req/s, p99 below', post[0].rps >= 3 * post[1].rps && post[0].p99 < post[1].p99],
+    ['GET / >= 0.9x nginx', get(0, 'portfolio').rps >= 0.9 * get(0, 'nginx').rps],
+    ['GET asset >= 0.9x nginx', get(1, 'portfolio').rps >= 0.9 * get(1, 'nginx').rps],
+    ['idle RSS < 20 MB', idle < 20],
+    ['binary < 25 MB', statSync(binary).size < 25 * 1024 * 1024],
+  ];
+  console.log('Goals:');
+  for (const [goal, met] of goals) console.log(`  ${met ? 'met    ' : 'NOT met'}  ${goal}`);
+}
+
 if (!existsSync(binary)) throw new Error(`no binary at ${binary}: run \`cargo build --release\` first`);
-await runLighthouse();
-await runObservatory();
+const only = process.env.BENCH_ONLY;
+if (only !== 'peers') {
+  await runLighthouse();
+  await runObservatory();
+}
+if (only !== 'site') await runPeers();

@@ -12,7 +12,7 @@ use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode,
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
 use base64::Engine as _;
-use rust_embed::{EmbeddedFile, RustEmbed};
+use rust_embed::RustEmbed;
 use sha2::{Digest, Sha256};
 use url::Url;
 
@@ -44,6 +44,83 @@ pub struct Pages {
     routes: Routes,
     /// The CSP hash source of every inline `<style>` of the HTML pages.
     style_hashes: Vec<String>,
+    /// Every embedded file, its headers made once (no work per request but a lookup).
+    assets: std::collections::HashMap<&'static str, Asset>,
+}
+
+/// An embedded file ready to send: its headers made and its precompressed variants found once.
+struct Asset {
+    content_type: HeaderValue,
+    cache: HeaderValue,
+    etag: HeaderValue,
+    identity: Bytes,
+    brotli: Option<Bytes>,
+    gzip: Option<Bytes>,
+}
+
+/// An embedded file's bytes, borrowed from the binary when they are in it (release builds).
+fn bytes(data: std::borrow::Cow<'static, [u8]>) -> Bytes {
+    match data {
+        std::borrow::Cow::Borrowed(data) => Bytes::from_static(data),
+        std::borrow::Cow::Owned(data) => Bytes::from(data),
+    }
+}
+
+impl Asset {
+    fn all() -> std::collections::HashMap<&'static str, Asset> {
+        Site::iter()
+            .filter_map(|name| {
+                let std::borrow::Cow::Borrowed(name) = name else {
+                    return None; // rust-embed names embedded files with static strings
+                };
+                let file = Site::get(name)?;
+                let etag = format!("\"{}\"", hex::encode(&file.metadata.sha256_hash()[..16]));
+                let asset = Asset {
+                    content_type: HeaderValue::from_str(file.metadata.mimetype()).ok()?,
+                    cache: HeaderValue::from_static(if name.starts_with("assets/") {
+                        IMMUTABLE
+                    } else {
+                        REVALIDATE
+                    }),
+                    etag: HeaderValue::from_str(&etag).ok()?,
+                    identity: bytes(file.data),
+                    brotli: Site::get(&format!("{name}.br")).map(|f| bytes(f.data)),
+                    gzip: Site::get(&format!("{name}.gz")).map(|f| bytes(f.data)),
+                };
+                Some((name, asset))
+            })
+            .collect()
+    }
+
+    fn respond(&self, headers: &HeaderMap) -> Response {
+        let not_modified = matches_etag(headers, self.etag.to_str().unwrap_or_default());
+        let accepted = headers
+            .get(header::ACCEPT_ENCODING)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default();
+        let (body, encoding) = match (&self.brotli, &self.gzip) {
+            _ if not_modified => (Bytes::new(), None),
+            (Some(brotli), _) if accepts(accepted, "br") => (brotli.clone(), Some("br")),
+            (_, Some(gzip)) if accepts(accepted, "gzip") => (gzip.clone(), Some("gzip")),
+            _ => (self.identity.clone(), None),
+        };
+        let length = body.len();
+        let mut response = Response::new(Body::from(body));
+        let out = response.headers_mut();
+        out.insert(header::CONTENT_TYPE, self.content_type.clone());
+        out.insert(header::CACHE_CONTROL, self.cache.clone());
+        out.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+        out.insert(header::ETAG, self.etag.clone());
+        if not_modified {
+            *response.status_mut() = StatusCode::NOT_MODIFIED;
+            return response;
+        }
+        if let Some(encoding) = encoding {
+            out.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
+        }
+        out.insert(header::CONTENT_LENGTH, HeaderValue::from(length));
+        response
+    }
 }
 
 struct Page {
@@ -101,6 +178,7 @@ impl Pages {
             sitemap,
             routes,
             style_hashes: hashes,
+            assets: Asset::all(),
         }
     }
 
@@ -268,8 +346,8 @@ pub async fn serve(
         "sitemap.xml" => return pages.sitemap.respond(&headers, None),
         _ => {}
     }
-    if let Some(response) = asset(name, &headers) {
-        return response;
+    if let Some(asset) = pages.assets.get(name) {
+        return asset.respond(&headers);
     }
     // /login, /dashboard: useful to people, not to search engines.
     if pages.routes.matches(path) {
@@ -398,58 +476,6 @@ pub fn contains(name: &str) -> bool {
 /// The original bytes of an embedded file.
 pub fn file(name: &str) -> Option<std::borrow::Cow<'static, [u8]>> {
     Site::get(name).map(|f| f.data)
-}
-
-fn asset(name: &str, headers: &HeaderMap) -> Option<Response> {
-    let original = Site::get(name)?;
-    let mime = original.metadata.mimetype().to_owned();
-    let etag = format!(
-        "\"{}\"",
-        hex::encode(&original.metadata.sha256_hash()[..16])
-    );
-    let cache = if name.starts_with("assets/") {
-        IMMUTABLE
-    } else {
-        REVALIDATE
-    };
-
-    let mut builder = Response::builder()
-        .header(header::CONTENT_TYPE, mime)
-        .header(header::CACHE_CONTROL, cache)
-        .header(header::VARY, "Accept-Encoding")
-        .header(header::ETAG, &etag);
-
-    if matches_etag(headers, &etag) {
-        return builder
-            .status(StatusCode::NOT_MODIFIED)
-            .body(Body::empty())
-            .ok();
-    }
-
-    let (file, encoding) = choose_encoding(name, headers).unwrap_or((original, None));
-    if let Some(encoding) = encoding {
-        builder = builder.header(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
-    }
-    builder
-        .header(header::CONTENT_LENGTH, file.data.len())
-        .body(Body::from(file.data))
-        .ok()
-}
-
-/// The best precompressed variant the client accepts: Brotli, then gzip.
-fn choose_encoding(
-    name: &str,
-    headers: &HeaderMap,
-) -> Option<(EmbeddedFile, Option<&'static str>)> {
-    let accepted = headers.get(header::ACCEPT_ENCODING)?.to_str().ok()?;
-    for (token, suffix) in [("br", "br"), ("gzip", "gz")] {
-        if accepts(accepted, token) {
-            if let Some(file) = Site::get(&format!("{name}.{suffix}")) {
-                return Some((file, Some(token)));
-            }
-        }
-    }
-    None
 }
 
 /// Whether an `Accept-Encoding` value accepts `token` (present, and not with `q=0`).

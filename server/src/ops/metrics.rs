@@ -108,6 +108,11 @@ async fn refresh(db: &Db) {
     gauge!("db_pool_connections", "state" => "idle").set(f64::from(pool.idle));
     gauge!("db_pool_connections", "state" => "in_use")
         .set(f64::from(pool.open.saturating_sub(pool.idle)));
+    if let Some(group) = db.group_commit_stats() {
+        gauge!("contact_commit_batches").set(group.batches as f64);
+        gauge!("contact_commit_batched_messages").set(group.messages as f64);
+        gauge!("contact_commit_retried_batches").set(group.retried_batches as f64);
+    }
 }
 
 #[derive(Clone)]

@@ -65,6 +65,11 @@ pub trait Store:
     /// one transaction. Returns the new message's id once the transaction is committed (on disk).
     async fn insert_message(&self, new: &NewMessage<'_>) -> anyhow::Result<i64>;
 
+    /// What group commit has done, on an engine that batches contact messages (SQLite).
+    fn group_commit_stats(&self) -> Option<GroupCommitStats> {
+        None
+    }
+
     /// Every message that is neither spam nor deleted, oldest first.
     async fn messages_for_export(&self) -> anyhow::Result<Vec<ExportRow>>;
 

@@ -17,6 +17,17 @@ pub struct NewMessage<'a> {
     pub channels: &'a [String],
 }
 
+/// What SQLite's group commit has done since start-up (see `store::sqlite`): transactions of
+/// contact messages committed, the messages they held, and batches that failed and were
+/// committed one message at a time; and the messages waiting for their commit now.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct GroupCommitStats {
+    pub batches: u64,
+    pub messages: u64,
+    pub retried_batches: u64,
+    pub waiting: u64,
+}
+
 /// The text the inbox search looks in: every searched field, lower-cased by Rust's Unicode rules
 /// (not the database's, which fold only ASCII in SQLite and nothing in PostgreSQL's `LIKE`).
 pub fn search_text(name: &str, email: &str, subject: &str, message: &str) -> String {

@@ -1,5 +1,7 @@
 //! The store on SQLite: one file on one machine, for one instance. WAL with `synchronous = FULL`,
-//! so a committed transaction survives a crash of the process and of the machine.
+//! so a committed transaction survives a crash of the process and of the machine. Every write
+//! goes through one connection, contact messages with group commit ([`writer`]); reads use a
+//! pool of their own.
 
 mod delivery;
 mod insights;
@@ -11,7 +13,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use async_trait::async_trait;
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
 use sqlx::{QueryBuilder, Sqlite, SqlitePool};
 
 mod spam;
@@ -19,12 +21,17 @@ mod spam;
 use super::model::*;
 use super::{DatabaseUrl, Engine, Store};
 use crate::contact::rate_limit::{RateLimit, SubmissionLimiter};
-use crate::domain::FORM_NAME;
 
 mod ops;
+mod writer;
 
 pub struct SqliteStore {
+    /// Reads (`query_only`), several at a time.
     pool: SqlitePool,
+    /// The one connection that writes.
+    writer: SqlitePool,
+    /// Contact messages, committed in batches through `writer`.
+    group_commit: writer::GroupCommit,
     /// A SQLite database serves one instance, so the contact limits can stay in its memory.
     limiter: OnceLock<SubmissionLimiter>,
 }
@@ -57,18 +64,25 @@ impl SqliteStore {
             }
         }
 
-        let pool = SqlitePoolOptions::new()
-            .max_connections(8)
-            .connect_with(options)
+        let writer = writer::open_writer(options.clone())
             .await
             .with_context(|| format!("database-url: cannot open {}", filename.display()))?;
-
         sqlx::migrate!("./migrations/sqlite")
-            .run(&pool)
+            .run(&writer)
             .await
             .context("Failed to apply the database migrations")?;
+        // An in-memory database exists for one connection only: it reads through the writer.
+        let pool = if writer::in_memory(url.expose()) {
+            writer.clone()
+        } else {
+            writer::open_readers(options, 8)
+                .await
+                .with_context(|| format!("database-url: cannot open {}", filename.display()))?
+        };
         let store = Self {
             pool,
+            group_commit: writer::GroupCommit::start(writer.clone()),
+            writer,
             limiter: OnceLock::new(),
         };
         store.fill_search_text().await?;
@@ -80,14 +94,14 @@ impl SqliteStore {
         let rows: Vec<(i64, String, String, String, String)> = sqlx::query_as(
             "SELECT id, name, email, subject, message FROM contact_messages WHERE search_text = ''",
         )
-        .fetch_all(&self.pool)
+        .fetch_all(&self.writer)
         .await
         .context("Failed to read messages without search text")?;
         for (id, name, email, subject, message) in rows {
             sqlx::query("UPDATE contact_messages SET search_text = ? WHERE id = ?")
                 .bind(search_text(&name, &email, &subject, &message))
                 .bind(id)
-                .execute(&self.pool)
+                .execute(&self.writer)
                 .await
                 .context("Failed to fill in a message's search text")?;
         }
@@ -111,64 +125,22 @@ impl Store for SqliteStore {
 
     async fn close(&self) {
         self.pool.close().await;
+        self.writer.close().await;
     }
 
     fn is_closed(&self) -> bool {
-        self.pool.is_closed()
+        self.writer.is_closed()
     }
 
     // --- Contact messages and the notification outbox ---
 
     #[tracing::instrument(skip_all)]
     async fn insert_message(&self, new: &NewMessage<'_>) -> anyhow::Result<i64> {
-        let form = new.form;
-        let mut tx = self
-            .pool
-            .begin()
-            .await
-            .context("Failed to begin the contact transaction")?;
-        let id: i64 = sqlx::query_scalar(
-            "INSERT INTO contact_messages \
-             (name, email, subject, message, form_name, created_at, is_spam, spam_reason, user_agent, search_text) \
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-        )
-        .bind(form.name.as_str())
-        .bind(form.email.as_str())
-        .bind(form.subject.as_str())
-        .bind(form.message.as_str())
-        .bind(FORM_NAME)
-        .bind(new.created_at)
-        .bind(new.spam_reason.is_some())
-        .bind(new.spam_reason)
-        .bind(new.user_agent)
-        .bind(search_text(
-            form.name.as_str(),
-            form.email.as_str(),
-            form.subject.as_str(),
-            form.message.as_str(),
-        ))
-        .fetch_one(&mut *tx)
-        .await
-        .context("Failed to insert the contact message")?;
-        if new.notify && new.spam_reason.is_none() {
-            for channel in new.channels {
-                sqlx::query(
-                    "INSERT INTO notification_outbox (message_id, channel, next_attempt_at, created_at) \
-                     VALUES (?, ?, ?, ?)",
-                )
-                .bind(id)
-                .bind(channel)
-                .bind(new.created_at)
-                .bind(new.created_at)
-                .execute(&mut *tx)
-                .await
-                .context("Failed to queue the notification")?;
-            }
-        }
-        tx.commit()
-            .await
-            .context("Failed to commit the contact message")?;
-        Ok(id)
+        self.group_commit.insert(new).await
+    }
+
+    fn group_commit_stats(&self) -> Option<GroupCommitStats> {
+        Some(self.group_commit.stats())
     }
 
     #[tracing::instrument(skip_all)]
@@ -271,7 +243,7 @@ impl Store for SqliteStore {
         query.push_bind(id);
         let result = query
             .build()
-            .execute(&self.pool)
+            .execute(&self.writer)
             .await
             .context("Failed to update a contact message")?;
         Ok(result.rows_affected() == 1)
@@ -281,7 +253,7 @@ impl Store for SqliteStore {
     async fn delete_message(&self, id: i64) -> anyhow::Result<bool> {
         let result = sqlx::query("DELETE FROM contact_messages WHERE id = ?")
             .bind(id)
-            .execute(&self.pool)
+            .execute(&self.writer)
             .await
             .context("Failed to delete a contact message")?;
         Ok(result.rows_affected() == 1)
@@ -334,7 +306,7 @@ impl Store for SqliteStore {
         .bind(password_hash)
         .bind(now)
         .bind(now)
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await
         .context("Failed to save the owner")?;
         Ok(1)
@@ -355,7 +327,7 @@ impl Store for SqliteStore {
         .bind(password_hash)
         .bind(now)
         .bind(now)
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await
         .context("Failed to create the owner")?;
         Ok(result.rows_affected() == 1)
@@ -372,7 +344,7 @@ impl Store for SqliteStore {
             .bind(password_hash)
             .bind(now)
             .bind(id)
-            .execute(&self.pool)
+            .execute(&self.writer)
             .await
             .context("Failed to change the owner's password")?;
         Ok(())
@@ -392,7 +364,7 @@ impl Store for SqliteStore {
         .bind(session.now)
         .bind(session.idle_expires_at)
         .bind(session.absolute_expires_at)
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await
         .context("Failed to store a session")?;
         Ok(())
@@ -431,7 +403,7 @@ impl Store for SqliteStore {
         .bind(now)
         .bind(idle_expires_at)
         .bind(token_hash)
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await
         .context("Failed to renew a session")?;
         Ok(())
@@ -441,7 +413,7 @@ impl Store for SqliteStore {
     async fn delete_session(&self, token_hash: &str) -> anyhow::Result<()> {
         sqlx::query("DELETE FROM sessions WHERE token_hash = ?")
             .bind(token_hash)
-            .execute(&self.pool)
+            .execute(&self.writer)
             .await
             .context("Failed to delete a session")?;
         Ok(())
@@ -456,7 +428,7 @@ impl Store for SqliteStore {
         let result = sqlx::query("DELETE FROM sessions WHERE owner_id = ? AND token_hash IS NOT ?")
             .bind(owner_id)
             .bind(keep)
-            .execute(&self.pool)
+            .execute(&self.writer)
             .await
             .context("Failed to delete the owner's sessions")?;
         Ok(result.rows_affected())
@@ -467,7 +439,7 @@ impl Store for SqliteStore {
         sqlx::query("DELETE FROM sessions WHERE idle_expires_at <= ? OR absolute_expires_at <= ?")
             .bind(now)
             .bind(now)
-            .execute(&self.pool)
+            .execute(&self.writer)
             .await
             .context("Failed to delete expired sessions")?;
         Ok(())
@@ -511,7 +483,7 @@ impl Store for SqliteStore {
         .bind(policy.free_failures)
         .bind(policy.first_lock_ms)
         .bind(policy.max_lock_ms)
-        .fetch_one(&self.pool)
+        .fetch_one(&self.writer)
         .await
         .context("Failed to count a sign-in attempt")?;
         count.admitted = count.prev_locked_until <= now;
@@ -525,7 +497,7 @@ impl Store for SqliteStore {
         )
         .bind(before)
         .bind(now)
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await
         .context("Failed to forget old sign-in failures")?;
         Ok(result.rows_affected())
@@ -536,7 +508,7 @@ impl Store for SqliteStore {
         for key in keys {
             sqlx::query("DELETE FROM sign_in_failures WHERE key = ?")
                 .bind(key)
-                .execute(&self.pool)
+                .execute(&self.writer)
                 .await
                 .context("Failed to clear sign-in failures")?;
         }
@@ -546,7 +518,7 @@ impl Store for SqliteStore {
     #[tracing::instrument(skip(self))]
     async fn clear_all_sign_in_failures(&self) -> anyhow::Result<()> {
         sqlx::query("DELETE FROM sign_in_failures")
-            .execute(&self.pool)
+            .execute(&self.writer)
             .await
             .context("Failed to clear sign-in failures")?;
         Ok(())
@@ -560,12 +532,12 @@ impl Store for SqliteStore {
             "INSERT INTO auth_secrets (name, value) VALUES (?, randomblob(32)) ON CONFLICT (name) DO NOTHING",
         )
         .bind(name)
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await
         .context("Failed to create a server secret")?;
         sqlx::query_scalar("SELECT value FROM auth_secrets WHERE name = ?")
             .bind(name)
-            .fetch_one(&self.pool)
+            .fetch_one(&self.writer)
             .await
             .context("Failed to read a server secret")
     }
@@ -642,7 +614,7 @@ impl Store for SqliteStore {
 
     async fn load(&self, dump: &Dump, replace: bool) -> anyhow::Result<()> {
         let mut tx = self
-            .pool
+            .writer
             .begin()
             .await
             .context("Failed to begin the copy")?;

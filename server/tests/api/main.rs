@@ -6,6 +6,7 @@ mod contact_crash;
 mod contact_outbox;
 mod contact_smtp;
 mod delivery;
+mod group_commit;
 mod hardening;
 mod helpers;
 mod inbox;

@@ -24,7 +24,7 @@ impl DeliveryStore for SqliteStore {
         // The lease is written first, so the transaction holds SQLite's one write lock from its
         // first statement (a read that later writes could meet another writer's lock).
         let mut tx = self
-            .pool
+            .writer
             .begin()
             .await
             .context("Failed to begin claiming notifications")?;
@@ -85,7 +85,7 @@ impl DeliveryStore for SqliteStore {
         )
         .bind(now)
         .bind(outbox_id)
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await
         .context("Failed to mark the notification sent")?;
         Ok(())
@@ -107,7 +107,7 @@ impl DeliveryStore for SqliteStore {
         .bind(error)
         .bind(give_up_at)
         .bind(outbox_id)
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await
         .context("Failed to record the failed notification")?;
         Ok(())
@@ -123,7 +123,7 @@ impl DeliveryStore for SqliteStore {
         .bind(KIND_TEST)
         .bind(now)
         .bind(now)
-        .fetch_one(&self.pool)
+        .fetch_one(&self.writer)
         .await
         .context("Failed to queue the test e-mail")
     }
@@ -163,7 +163,7 @@ impl DeliveryStore for SqliteStore {
         )
         .bind(now)
         .bind(outbox_id)
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await
         .context("Failed to make the notification due")?
         .rows_affected();

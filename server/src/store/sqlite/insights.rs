@@ -15,16 +15,17 @@ fn sqlite(sql: &str) -> String {
 
 #[async_trait]
 impl InsightsStore for SqliteStore {
+    // Writes go through the one writer connection, like every other SQLite write.
     async fn insights_salt(&self, day: &str) -> anyhow::Result<Vec<u8>> {
         sqlx::query(&sqlite(SALT_INSERT))
             .bind(day)
             .bind(new_salt())
-            .execute(&self.pool)
+            .execute(&self.writer)
             .await
             .context("Failed to make the day's salt")?;
         sqlx::query_scalar(&sqlite(SALT_SELECT))
             .bind(day)
-            .fetch_one(&self.pool)
+            .fetch_one(&self.writer)
             .await
             .context("Failed to read the day's salt")
     }
@@ -32,7 +33,7 @@ impl InsightsStore for SqliteStore {
     #[tracing::instrument(skip_all)]
     async fn record_insights(&self, batch: &InsightsBatch) -> anyhow::Result<()> {
         let mut tx = self
-            .pool
+            .writer
             .begin()
             .await
             .context("Failed to begin the insights batch")?;
@@ -80,7 +81,7 @@ impl InsightsStore for SqliteStore {
 
     async fn purge_insights(&self, today: &str, keep_from: Option<&str>) -> anyhow::Result<()> {
         let mut tx = self
-            .pool
+            .writer
             .begin()
             .await
             .context("Failed to begin the insights purge")?;

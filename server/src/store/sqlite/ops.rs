@@ -46,12 +46,19 @@ impl OpsStore for SqliteStore {
         let target = path
             .to_str()
             .context("the backup path is not valid UTF-8")?;
-        // VACUUM INTO reads in one transaction: a consistent copy while others write.
-        sqlx::query("VACUUM INTO ?")
-            .bind(target)
-            .execute(&self.pool)
+        // VACUUM INTO reads in one transaction: a consistent copy while others write. On a
+        // connection of its own, as it writes (the new file), which the readers may not, and
+        // the writer stays free for the messages that arrive meanwhile.
+        let mut connection = sqlx::SqliteConnection::connect_with(&self.writer.connect_options())
             .await
-            .with_context(|| format!("Failed to write the snapshot {}", path.display()))?;
+            .context("SQLite cannot open the database file")?;
+        let result = sqlx::query("VACUUM INTO ?")
+            .bind(target)
+            .execute(&mut connection)
+            .await
+            .with_context(|| format!("Failed to write the snapshot {}", path.display()));
+        let _ = connection.close().await;
+        result?;
         // The tables a backup leaves out (the day's insights salt and seen-hashes) are emptied
         // in the copy, and the file rewritten so that no trace of them stays in free pages.
         let options = sqlx::sqlite::SqliteConnectOptions::new()
@@ -96,7 +103,7 @@ impl OpsStore for SqliteStore {
         .bind(now)
         .bind(until)
         .bind(done_after)
-        .fetch_optional(&self.pool)
+        .fetch_optional(&self.writer)
         .await
         .context("Failed to take a lease")?;
         Ok(taken.is_some())
@@ -115,7 +122,7 @@ impl OpsStore for SqliteStore {
         .bind(name)
         .bind(holder)
         .bind(done_at)
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await
         .context("Failed to release a lease")?;
         Ok(())
@@ -134,7 +141,7 @@ impl OpsStore for SqliteStore {
     async fn purge(&self, plan: &PurgePlan, dry_run: bool) -> anyhow::Result<PurgeReport> {
         let mut report = PurgeReport::default();
         let mut tx = self
-            .pool
+            .writer
             .begin()
             .await
             .context("Failed to begin the purge")?;

@@ -15,7 +15,7 @@ impl SpamStore for SqliteStore {
         expires_at: i64,
         now: i64,
     ) -> anyhow::Result<bool> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.writer.begin().await?;
         sqlx::query("DELETE FROM spam_used_challenges WHERE expires_at < ?")
             .bind(now)
             .execute(&mut *tx)

@@ -1,0 +1,262 @@
+//! Group commit on SQLite's one writer connection: contact messages that arrive together are
+//! inserted in one transaction, so they share one fsync, and each is acknowledged only after the
+//! commit that holds it. A batch that fails is retried one message at a time, so a bad row fails
+//! only its own request.
+//!
+//! SQLite has one write lock per database; several connections that write meet `SQLITE_BUSY` and
+//! wait their turn in `busy_timeout`'s sleeps, which makes the latency's tail. So every write of
+//! the store goes through one connection (a pool of one, [`open_writer`]), and the reads through
+//! a pool of their own that cannot write (`query_only`).
+
+use std::str::FromStr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use anyhow::Context;
+use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
+use sqlx::SqlitePool;
+use tokio::sync::{mpsc, oneshot};
+
+use crate::domain::FORM_NAME;
+use crate::store::model::{search_text, GroupCommitStats, NewMessage};
+
+/// The most messages in one transaction: a burst larger than this is committed in several.
+const MAX_BATCH: usize = 256;
+
+/// Messages waiting for the writer, at most: beyond it a request waits to join the queue.
+const QUEUE: usize = 4096;
+
+/// The pool of one connection through which every write goes; kept open for the process's life.
+pub(super) async fn open_writer(options: SqliteConnectOptions) -> sqlx::Result<SqlitePool> {
+    SqlitePoolOptions::new()
+        .max_connections(1)
+        .min_connections(1)
+        .idle_timeout(None)
+        .max_lifetime(None)
+        .connect_with(options)
+        .await
+}
+
+/// The pool that reads: `query_only`, so a write sent to it by mistake fails at once (a test
+/// would see it) instead of competing with the writer for the lock.
+pub(super) async fn open_readers(
+    options: SqliteConnectOptions,
+    connections: u32,
+) -> sqlx::Result<SqlitePool> {
+    SqlitePoolOptions::new()
+        .max_connections(connections)
+        .connect_with(options.create_if_missing(false).pragma("query_only", "ON"))
+        .await
+}
+
+/// Whether the URL names an in-memory database, which only one connection can see.
+pub(super) fn in_memory(url: &str) -> bool {
+    SqliteConnectOptions::from_str(url)
+        .map(|o| o.get_filename() == std::path::Path::new(":memory:"))
+        .unwrap_or(false)
+}
+
+/// A message ready to insert, owned so it can wait in the writer's queue.
+struct Row {
+    name: String,
+    email: String,
+    subject: String,
+    message: String,
+    created_at: i64,
+    spam_reason: Option<String>,
+    user_agent: Option<String>,
+    search_text: String,
+    /// One outbox row per channel (none for spam or with notifications off).
+    channels: Vec<String>,
+}
+
+impl Row {
+    fn new(new: &NewMessage<'_>) -> Self {
+        let form = new.form;
+        let channels = if new.notify && new.spam_reason.is_none() {
+            new.channels.to_vec()
+        } else {
+            Vec::new()
+        };
+        Self {
+            name: form.name.as_str().to_owned(),
+            email: form.email.as_str().to_owned(),
+            subject: form.subject.as_str().to_owned(),
+            message: form.message.as_str().to_owned(),
+            created_at: new.created_at,
+            spam_reason: new.spam_reason.map(str::to_owned),
+            user_agent: new.user_agent.map(str::to_owned),
+            search_text: search_text(
+                form.name.as_str(),
+                form.email.as_str(),
+                form.subject.as_str(),
+                form.message.as_str(),
+            ),
+            channels,
+        }
+    }
+}
+
+struct Job {
+    row: Row,
+    done: oneshot::Sender<anyhow::Result<i64>>,
+}
+
+#[derive(Default)]
+struct Counters {
+    batches: AtomicU64,
+    messages: AtomicU64,
+    retried_batches: AtomicU64,
+    waiting: AtomicU64,
+}
+
+/// The queue into the writer task; the task ends when this is dropped.
+pub(super) struct GroupCommit {
+    queue: mpsc::Sender<Job>,
+    counters: Arc<Counters>,
+}
+
+impl GroupCommit {
+    /// Starts the task that commits the queued messages through `writer`.
+    pub(super) fn start(writer: SqlitePool) -> Self {
+        let (queue, jobs) = mpsc::channel(QUEUE);
+        let counters = Arc::new(Counters::default());
+        tokio::spawn(run(writer, jobs, counters.clone()));
+        Self { queue, counters }
+    }
+
+    /// Queues the message and waits for the commit of the batch that holds it; returns its id.
+    pub(super) async fn insert(&self, new: &NewMessage<'_>) -> anyhow::Result<i64> {
+        let (done, committed) = oneshot::channel();
+        self.counters.waiting.fetch_add(1, Ordering::Relaxed);
+        let _waiting = Waiting(&self.counters);
+        self.queue
+            .send(Job {
+                row: Row::new(new),
+                done,
+            })
+            .await
+            .map_err(|_| anyhow::anyhow!("The SQLite writer has stopped"))?;
+        committed
+            .await
+            .context("The SQLite writer stopped before the commit")?
+    }
+
+    pub(super) fn stats(&self) -> GroupCommitStats {
+        GroupCommitStats {
+            batches: self.counters.batches.load(Ordering::Relaxed),
+            messages: self.counters.messages.load(Ordering::Relaxed),
+            retried_batches: self.counters.retried_batches.load(Ordering::Relaxed),
+            waiting: self.counters.waiting.load(Ordering::Relaxed),
+        }
+    }
+}
+
+/// Counts a request out of `waiting` however it ends (answered, failed or cancelled).
+struct Waiting<'a>(&'a Counters);
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.waiting.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// Takes whatever has queued up (at least one message, at most [`MAX_BATCH`]) and commits it;
+/// what arrives meanwhile makes the next batch. No timer: a lone message is committed at once.
+async fn run(writer: SqlitePool, mut jobs: mpsc::Receiver<Job>, counters: Arc<Counters>) {
+    let mut batch = Vec::with_capacity(MAX_BATCH);
+    while jobs.recv_many(&mut batch, MAX_BATCH).await > 0 {
+        commit(&writer, std::mem::take(&mut batch), &counters).await;
+    }
+}
+
+#[tracing::instrument(skip_all, fields(messages = jobs.len()))]
+async fn commit(writer: &SqlitePool, jobs: Vec<Job>, counters: &Counters) {
+    match insert_all(writer, jobs.iter().map(|job| &job.row)).await {
+        Ok(ids) => {
+            counters.batches.fetch_add(1, Ordering::Relaxed);
+            counters
+                .messages
+                .fetch_add(jobs.len() as u64, Ordering::Relaxed);
+            for (job, id) in jobs.into_iter().zip(ids) {
+                // A request that has gone away still has its message stored.
+                let _ = job.done.send(Ok(id));
+            }
+        }
+        Err(error) if jobs.len() == 1 => {
+            if let Some(job) = jobs.into_iter().next() {
+                let _ = job.done.send(Err(error));
+            }
+        }
+        Err(error) => {
+            tracing::warn!(
+                error = format!("{error:#}"),
+                messages = jobs.len(),
+                "a batch of contact messages failed; committing each on its own"
+            );
+            counters.retried_batches.fetch_add(1, Ordering::Relaxed);
+            for job in jobs {
+                let result = insert_all(writer, std::iter::once(&job.row))
+                    .await
+                    .map(|ids| ids[0]);
+                if result.is_ok() {
+                    counters.batches.fetch_add(1, Ordering::Relaxed);
+                    counters.messages.fetch_add(1, Ordering::Relaxed);
+                }
+                let _ = job.done.send(result);
+            }
+        }
+    }
+}
+
+/// Inserts the rows and their outbox rows in one transaction; the ids once it is committed.
+async fn insert_all<'a>(
+    writer: &SqlitePool,
+    rows: impl ExactSizeIterator<Item = &'a Row>,
+) -> anyhow::Result<Vec<i64>> {
+    let mut ids = Vec::with_capacity(rows.len());
+    // IMMEDIATE takes the write lock at once: another process (a backup, `db copy`) makes it
+    // wait in busy_timeout here rather than fail half-way.
+    let mut tx = writer
+        .begin_with("BEGIN IMMEDIATE")
+        .await
+        .context("Failed to begin the contact transaction")?;
+    for row in rows {
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO contact_messages \
+             (name, email, subject, message, form_name, created_at, is_spam, spam_reason, user_agent, search_text) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        )
+        .bind(&row.name)
+        .bind(&row.email)
+        .bind(&row.subject)
+        .bind(&row.message)
+        .bind(FORM_NAME)
+        .bind(row.created_at)
+        .bind(row.spam_reason.is_some())
+        .bind(&row.spam_reason)
+        .bind(&row.user_agent)
+        .bind(&row.search_text)
+        .fetch_one(&mut *tx)
+        .await
+        .context("Failed to insert the contact message")?;
+        for channel in &row.channels {
+            sqlx::query(
+                "INSERT INTO notification_outbox (message_id, channel, next_attempt_at, created_at) \
+                 VALUES (?, ?, ?, ?)",
+            )
+            .bind(id)
+            .bind(channel)
+            .bind(row.created_at)
+            .bind(row.created_at)
+            .execute(&mut *tx)
+            .await
+            .context("Failed to queue the notification")?;
+        }
+        ids.push(id);
+    }
+    tx.commit()
+        .await
+        .context("Failed to commit the contact messages")?;
+    Ok(ids)
+}
