@@ -23,9 +23,10 @@ pub struct Visitor<'h> {
     pub browser: String,
 }
 
+/// Built on the first User-Agent it reads: the bot patterns and the parser's tables take several
+/// megabytes that a server no one has visited yet does not need.
 pub struct Classifier {
-    bots: isbot::Bots,
-    parser: woothee::parser::Parser,
+    parts: std::sync::OnceLock<(isbot::Bots, woothee::parser::Parser)>,
 }
 
 impl Default for Classifier {
@@ -37,8 +38,7 @@ impl Default for Classifier {
 impl Classifier {
     pub fn new() -> Self {
         Self {
-            bots: isbot::Bots::default(),
-            parser: woothee::parser::Parser::new(),
+            parts: std::sync::OnceLock::new(),
         }
     }
 
@@ -50,14 +50,17 @@ impl Classifier {
     }
 
     pub fn classify_user_agent<'h>(&self, user_agent: &'h str) -> Option<Visitor<'h>> {
+        let (bots, parser) = self
+            .parts
+            .get_or_init(|| (isbot::Bots::default(), woothee::parser::Parser::new()));
         if user_agent.is_empty()
             || user_agent.len() > 1024
             || user_agent.to_ascii_lowercase().contains("headless")
-            || self.bots.is_bot(user_agent)
+            || bots.is_bot(user_agent)
         {
             return None;
         }
-        let parsed = self.parser.parse(user_agent)?;
+        let parsed = parser.parse(user_agent)?;
         let device = match parsed.category {
             "crawler" => return None,
             "pc" => "desktop",
