@@ -140,16 +140,6 @@ fn parse_ids(text: Option<&str>) -> Result<Vec<i64>, ApiError> {
     Ok(ids)
 }
 
-fn unknown_parameter(rejection: &axum::extract::rejection::QueryRejection) -> ApiError {
-    let text = rejection.body_text();
-    let name = text
-        .split('`')
-        .nth(1)
-        .filter(|_| text.contains("unknown field"))
-        .unwrap_or("query");
-    ApiError::field(name, "is not a known parameter")
-}
-
 /// What became of the notification of each message: sent, retrying (with the error and the next
 /// try), or not asked for.
 #[utoipa::path(get, path = "/notifications/status", tag = "notifications", params(StatusQuery),
@@ -163,7 +153,8 @@ async fn status(
     _owner: Owner,
     query: Result<Query<StatusQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<ApiJson<DeliveryStatuses>, ApiError> {
-    let Query(query) = query.map_err(|rejection| unknown_parameter(&rejection))?;
+    let Query(query) =
+        query.map_err(|rejection| super::json::unknown_query_parameter(&rejection))?;
     let ids = parse_ids(query.message_ids.as_deref())?;
     let rows = state.db.deliveries_for_messages(&ids).await?;
     let now = now_ms();

@@ -156,16 +156,8 @@ async fn list(
     _owner: Owner,
     query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<ApiJson<MessagePage>, ApiError> {
-    let Query(query) = query.map_err(|rejection| {
-        let text = rejection.body_text();
-        // serde names an unknown parameter as "unknown field `x`".
-        let name = text
-            .split('`')
-            .nth(1)
-            .filter(|_| text.contains("unknown field"))
-            .unwrap_or("query");
-        ApiError::field(name, "is not a known parameter")
-    })?;
+    let Query(query) =
+        query.map_err(|rejection| super::json::unknown_query_parameter(&rejection))?;
     let folder = parse_folder(query.folder.as_deref())?;
     let search = query.q.as_deref().map(str::trim).filter(|q| !q.is_empty());
     if search.is_some_and(|q| q.chars().count() > MAX_SEARCH_CHARS) {

@@ -230,10 +230,8 @@ fn parse_range(
     query: std::result::Result<Query<RangeQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<u64> {
     let Query(query) = query.map_err(|rejection| {
-        let text = rejection.body_text();
-        if text.contains("unknown field") {
-            let name = text.split('`').nth(1).unwrap_or("query");
-            ApiError::field(name, "is not a known parameter")
+        if rejection.body_text().contains("unknown field") {
+            super::json::unknown_query_parameter(&rejection)
         } else {
             ApiError::field("days", "must be 7, 30 or 90")
         }

@@ -199,20 +199,8 @@ pub struct DumpMessage {
     pub search_text: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct DumpOutbox {
-    pub id: i64,
-    pub message_id: Option<i64>,
-    pub channel: String,
-    pub kind: String,
-    pub attempts: i64,
-    pub next_attempt_at: i64,
-    pub leased_until: Option<i64>,
-    pub last_error: Option<String>,
-    pub sent_at: Option<i64>,
-    pub gave_up_at: Option<i64>,
-    pub created_at: i64,
-}
+/// An outbox row, every column: the same row the dashboard reads.
+pub type DumpOutbox = super::delivery::DeliveryRow;
 
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct DumpSession {
