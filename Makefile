@@ -7,10 +7,14 @@ CARGO ?= cargo
 NPM ?= npm
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := target/release/portfolio
+# The binary the server, browser and fuzz tests run: the debug build that `cargo test` makes
+# anyway, with the same embedded site, so `make test` builds the dependencies once for the
+# tests instead of a second time for a release binary.
+TEST_BIN := target/debug/portfolio
 WEB_DEPS := web/node_modules/.package-lock.json
 WEB_SOURCES := $(shell find web/src web/public web/scripts -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run test setup web server chromium postgresql python-venv bench-tools fuzz lint fmt-check clippy typecheck eslint unit-web cargo-test e2e bench clean
+.PHONY: run test setup web server chromium postgresql python-venv bench-tools fuzz lint fmt-check clippy typecheck eslint unit-web test-build cargo-test e2e bench clean
 
 run: server ## Build everything and serve on http://127.0.0.1:8080 with SQLite under ./data/
 	./$(BIN) serve
@@ -37,9 +41,9 @@ python-venv: ## Debian's venv module for the fuzzer's virtual environment
 	@python3 -c 'import ensurepip, venv' 2>/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv; }
 
 # schemathesis (pinned in server/fuzz/requirements.txt, installed into target/fuzz-venv) against
-# the API's own OpenAPI document on a running release server, signed in as the owner.
-fuzz: server python-venv
-	server/fuzz/run.sh $(CURDIR)/$(BIN)
+# the API's own OpenAPI document on the running test binary, signed in as the owner.
+fuzz: test-build python-venv
+	server/fuzz/run.sh $(CURDIR)/$(TEST_BIN)
 
 fmt-check:
 	$(CARGO) fmt --all --check
@@ -60,16 +64,18 @@ unit-web: $(WEB_DEPS)
 
 # The unit tests and the server suite on SQLite, and at the same time the server suite on
 # PostgreSQL in a throwaway cluster; each line of output says which.
-cargo-test: web postgresql
+test-build: web postgresql
 	$(CARGO) test --locked --workspace --no-run
+
+cargo-test: test-build
 	scripts/pg-test-cluster run $(CARGO) test --locked --test api 2>&1 | sed -u 's/^/[postgres] /' & pg=$$!; \
 	sqlite=0; $(CARGO) test --locked --workspace 2>&1 | sed -u 's/^/[sqlite] /' || sqlite=$$?; \
 	postgres=0; wait $$pg || postgres=$$?; \
 	echo "server tests: sqlite exit $$sqlite, postgres exit $$postgres"; \
 	[ $$sqlite = 0 ] && [ $$postgres = 0 ]
 
-e2e: server chromium
-	cd web && PORTFOLIO_BIN=$(CURDIR)/$(BIN) $(NPM) run e2e
+e2e: test-build chromium
+	cd web && PORTFOLIO_BIN=$(CURDIR)/$(TEST_BIN) $(NPM) run e2e
 
 test: fmt-check typecheck eslint unit-web clippy cargo-test e2e fuzz ## Every check: formats, lints, types, unit, integration and browser tests
 

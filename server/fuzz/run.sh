@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Fuzzes the API from its own OpenAPI document with schemathesis, against a running release
-# server with a fresh SQLite database, signed in as the owner. Fixed seed, bounded examples.
+# Fuzzes the API from its own OpenAPI document with schemathesis, against a running server
+# (`make test` passes its debug test binary) with a fresh SQLite database, signed in as the
+# owner. Fixed seed, bounded examples.
 #   server/fuzz/run.sh [BINARY]     (default target/release/portfolio; run from the repository root)
 # Environment: FUZZ_EXAMPLES (per operation, default 40), FUZZ_SEED (default 20261123).
 set -euo pipefail
@@ -13,9 +14,9 @@ examples=${FUZZ_EXAMPLES:-40}
 seed=${FUZZ_SEED:-20261123}
 
 # The virtual environment, (re)built when the pinned requirements change or it no longer runs
-# (a venv records its own path, so a moved or copied one breaks).
+# (a venv records its own path in its scripts, so a moved or copied one breaks).
 if ! cmp -s "$requirements" "$venv/requirements.txt" 2>/dev/null \
-    || ! "$venv/bin/python" -c 'import schemathesis' 2>/dev/null; then
+    || ! "$venv/bin/st" --version >/dev/null 2>&1; then
     rm -rf "$venv"
     python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements"
