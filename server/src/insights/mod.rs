@@ -92,6 +92,14 @@ fn parse_zone(text: &str) -> Result<chrono_tz::Tz, String> {
         .map_err(|_| format!("`{text}` is not a time zone name such as UTC or Europe/Berlin"))
 }
 
+/// The day, in `zone`, that a time in Unix milliseconds falls on.
+fn day_in(zone: chrono_tz::Tz, ms: i64) -> NaiveDate {
+    chrono::DateTime::from_timestamp_millis(ms)
+        .unwrap_or_default()
+        .with_timezone(&zone)
+        .date_naive()
+}
+
 /// What a page's beacon reports.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
@@ -154,10 +162,7 @@ impl Insights {
 
     /// The day, in the owner's time zone, that a time falls on.
     pub fn day_of(&self, ms: i64) -> NaiveDate {
-        chrono::DateTime::from_timestamp_millis(ms)
-            .unwrap_or_default()
-            .with_timezone(&self.settings.time_zone)
-            .date_naive()
+        day_in(self.settings.time_zone, ms)
     }
 
     pub fn today(&self) -> NaiveDate {
@@ -329,5 +334,52 @@ impl Insights {
                 () = self.flush_now.notified() => {}
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(rfc3339: &str) -> i64 {
+        chrono::DateTime::parse_from_rfc3339(rfc3339)
+            .unwrap()
+            .timestamp_millis()
+    }
+
+    fn date(text: &str) -> NaiveDate {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn days_follow_the_owners_time_zone_and_its_clock_changes() {
+        let berlin = parse_zone("Europe/Berlin").unwrap();
+        let la = parse_zone(" America/Los_Angeles ").unwrap();
+        // 23:30 UTC is already the next day in Berlin, and still the same day in Los Angeles.
+        let late = ms("2026-06-30T23:30:00Z");
+        assert_eq!(day_in(chrono_tz::UTC, late), date("2026-06-30"));
+        assert_eq!(day_in(berlin, late), date("2026-07-01"));
+        assert_eq!(day_in(la, ms("2026-07-01T06:59:00Z")), date("2026-06-30"));
+        assert_eq!(day_in(la, ms("2026-07-01T07:00:00Z")), date("2026-07-01"));
+        // Winter time in Berlin is UTC+1, summer time UTC+2: midnight moves with it.
+        assert_eq!(
+            day_in(berlin, ms("2026-01-15T22:59:00Z")),
+            date("2026-01-15")
+        );
+        assert_eq!(
+            day_in(berlin, ms("2026-01-15T23:00:00Z")),
+            date("2026-01-16")
+        );
+        assert_eq!(
+            day_in(berlin, ms("2026-07-15T21:59:00Z")),
+            date("2026-07-15")
+        );
+        assert_eq!(
+            day_in(berlin, ms("2026-07-15T22:00:00Z")),
+            date("2026-07-16")
+        );
+        assert!(parse_zone("Mars/Olympus")
+            .unwrap_err()
+            .contains("Europe/Berlin"));
     }
 }
