@@ -124,6 +124,41 @@ async fn referrers_campaigns_and_clicks_are_counted_by_host_and_content_id() {
 }
 
 #[tokio::test]
+async fn a_day_keeps_at_most_100_referrers_and_counts_the_rest_as_other() {
+    let app = spawn_app().await;
+    app.signed_in().await;
+    // Each view from a browser of its own, so that the per-visitor limit stays out of the way.
+    let view_from = |n: usize, host: String| {
+        let ua = format!("{DESKTOP_UA} build/{n}");
+        let body = json!({ "kind": "view", "referrer": format!("https://{host}/") });
+        let app = &app;
+        async move {
+            let response = app.beacon_with(&body, &[("User-Agent", ua.as_str())]).await;
+            assert_eq!(response.status(), 204);
+        }
+    };
+    for n in 0..105 {
+        view_from(n, format!("site-{n}.example")).await;
+    }
+    // A host among the first hundred is still counted as itself after the day is full.
+    for n in 105..110 {
+        view_from(n, "site-0.example".to_owned()).await;
+    }
+    let figures = app.figures(7).await;
+    let referrers = keys(&figures["referrers"]);
+    assert_eq!(
+        referrers[0],
+        ("site-0.example".to_owned(), 6),
+        "{referrers:?}"
+    );
+    // 105 hosts: 100 kept as themselves (which ones, when they arrive in one batch, is the
+    // batch's order), the other 5 counted together.
+    assert_eq!(referrers[1], ("(other)".to_owned(), 5), "{referrers:?}");
+    assert_eq!(today(&figures)["pageViews"], 110);
+    app.shutdown().await;
+}
+
+#[tokio::test]
 async fn the_beacon_rejects_malformed_and_oversized_input_naming_the_field() {
     let app = spawn_app().await;
     for (body, field) in [
