@@ -355,29 +355,21 @@ mod tests {
     fn days_follow_the_owners_time_zone_and_its_clock_changes() {
         let berlin = parse_zone("Europe/Berlin").unwrap();
         let la = parse_zone(" America/Los_Angeles ").unwrap();
-        // 23:30 UTC is already the next day in Berlin, and still the same day in Los Angeles.
-        let late = ms("2026-06-30T23:30:00Z");
-        assert_eq!(day_in(chrono_tz::UTC, late), date("2026-06-30"));
-        assert_eq!(day_in(berlin, late), date("2026-07-01"));
-        assert_eq!(day_in(la, ms("2026-07-01T06:59:00Z")), date("2026-06-30"));
-        assert_eq!(day_in(la, ms("2026-07-01T07:00:00Z")), date("2026-07-01"));
-        // Winter time in Berlin is UTC+1, summer time UTC+2: midnight moves with it.
-        assert_eq!(
-            day_in(berlin, ms("2026-01-15T22:59:00Z")),
-            date("2026-01-15")
-        );
-        assert_eq!(
-            day_in(berlin, ms("2026-01-15T23:00:00Z")),
-            date("2026-01-16")
-        );
-        assert_eq!(
-            day_in(berlin, ms("2026-07-15T21:59:00Z")),
-            date("2026-07-15")
-        );
-        assert_eq!(
-            day_in(berlin, ms("2026-07-15T22:00:00Z")),
-            date("2026-07-16")
-        );
+        let cases = [
+            // 23:30 UTC is already the next day in Berlin, still the same day in Los Angeles.
+            (chrono_tz::UTC, "2026-06-30T23:30:00Z", "2026-06-30"),
+            (berlin, "2026-06-30T23:30:00Z", "2026-07-01"),
+            (la, "2026-07-01T06:59:00Z", "2026-06-30"),
+            (la, "2026-07-01T07:00:00Z", "2026-07-01"),
+            // Winter time in Berlin is UTC+1, summer time UTC+2: midnight moves with it.
+            (berlin, "2026-01-15T22:59:00Z", "2026-01-15"),
+            (berlin, "2026-01-15T23:00:00Z", "2026-01-16"),
+            (berlin, "2026-07-15T21:59:00Z", "2026-07-15"),
+            (berlin, "2026-07-15T22:00:00Z", "2026-07-16"),
+        ];
+        for (zone, time, day) in cases {
+            assert_eq!(day_in(zone, ms(time)), date(day), "{time} in {zone}");
+        }
         assert!(parse_zone("Mars/Olympus")
             .unwrap_err()
             .contains("Europe/Berlin"));
