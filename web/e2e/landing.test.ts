@@ -1,6 +1,6 @@
 /**
- * The landing page as it is sent: its stylesheet inline (allowed by its hash in the CSP), its
- * sections in the HTML, hydrated without the router. Without JavaScript it is complete and
+ * The landing page as it is sent: the rules its HTML uses inline (allowed by their hash in the
+ * CSP), its sections in the HTML, hydrated without the router once it is drawn. Without JavaScript it is complete and
  * readable; with it, React takes over every section without a console message, without replacing
  * a single element the server sent, and without moving anything.
  */
@@ -182,13 +182,32 @@ describe('the landing page, sent whole and hydrated in place', () => {
       if (reducedMotion === 'reduce') assert.equal(watch.shift, 0, `cumulative layout shift ${watch.shift}`);
       // With motion, the typed text moves only the caret after it (Lighthouse reports 0 too).
       else assert.ok(watch.shift < 0.001, `cumulative layout shift ${watch.shift}`);
-      // The landing page's code only: neither the router's chunk nor a stylesheet was fetched.
-      assert.ok(scripts.length >= 2, `the entry and the lazily hydrated sections: ${scripts.join(', ')}`);
+      // The landing page's code only: neither the router's chunk nor any stylesheet but the site's
+      // whole one (the inline sheet holds only the rules the HTML uses), fetched with the sections.
+      assert.ok(scripts.length >= 3, `the entry, the hydration and the lazily hydrated sections: ${scripts.join(', ')}`);
       assert.deepEqual(
-        scripts.filter((path) => /\/(app|login|dashboard)-[^/]+\.js$|\.css$/.test(path)),
+        scripts.filter((path) => /\/(app|login|dashboard)-[^/]+\.js$/.test(path)),
         [],
         scripts.join(', '),
       );
+      assert.deepEqual(
+        scripts.filter((path) => path.endsWith('.css')).map((path) => /^\/assets\/index-[^/]+\.css$/.test(path)),
+        [true],
+        scripts.join(', '),
+      );
+      // React's code and the whole stylesheet are requested only once the first screen is drawn.
+      const order = await page.evaluate(() => {
+        const paint = performance.getEntriesByName('first-contentful-paint')[0]?.startTime;
+        const late = performance
+          .getEntriesByType('resource')
+          .filter((entry) => /\/assets\/(hydrate-landing-[^/]+\.js|index-[^/]+\.css)$/.test(entry.name));
+        return { paint, late: late.map((entry) => ({ name: entry.name, start: entry.startTime })) };
+      });
+      assert.ok(order.paint !== undefined, 'the page painted');
+      assert.equal(order.late.length, 2, JSON.stringify(order.late));
+      for (const entry of order.late) {
+        assert.ok(entry.start >= order.paint!, `${entry.name} requested at ${entry.start} ms, before the first paint at ${order.paint} ms`);
+      }
       // Hydrated means working: a project filter of the lazily hydrated sections answers.
       const frontend = page.locator('#projects').getByRole('button', { name: 'Frontend' });
       await frontend.click();

@@ -3,6 +3,7 @@
 // client routes, dist/routes.json (the route patterns, from which the server tells a page from a
 // 404), and generates the link preview image, the PNG icons and the web app manifest.
 // Needs no browser. The SSR bundle is deleted afterwards so it is never embedded in the server.
+import Beasties from 'beasties';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -46,12 +47,12 @@ writeFileSync(join(dist, 'icon-maskable-512.png'), await svgToPng(opaqueIcon(fav
 writeFileSync(join(dist, 'apple-touch-icon.png'), await svgToPng(opaqueIcon(favicon, '#030712'), 180));
 writeFileSync(join(dist, 'manifest.webmanifest'), `${JSON.stringify(manifest(profile), null, 2)}\n`);
 
-/** `<link rel="modulepreload">` tags for the router's chunk and the chunks it imports, bar the entry. */
-function routerPreloads() {
+/** `<link rel="modulepreload">` tags for a lazily loaded chunk and the chunks it imports, bar the entry. */
+function preloads(source) {
   const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8'));
-  const app = manifest['src/app.tsx'];
-  if (!app) throw new Error('the manifest has no chunk for src/app.tsx, the router');
-  const files = [app.file, ...(app.imports ?? []).filter((key) => !manifest[key]?.isEntry).map((key) => manifest[key].file)];
+  const chunk = manifest[source];
+  if (!chunk) throw new Error(`the manifest has no chunk for ${source}`);
+  const files = [chunk.file, ...(chunk.imports ?? []).filter((key) => !manifest[key]?.isEntry).map((key) => manifest[key].file)];
   return files.map((file) => `\n    <link rel="modulepreload" crossorigin href="/${file}">`).join('');
 }
 
@@ -67,21 +68,38 @@ const page = template
   .replace(/\s*<link rel="icon"[^>]*>/, '')
   .replace('<!--seo-head-->', head);
 
-// The landing page's stylesheet goes inline, so the first paint waits for no second request. The
-// server hashes every <style> of the page into its CSP at start-up (no 'unsafe-inline'); the
-// other pages keep the cacheable file.
-const STYLESHEET = /\s*<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/;
-const stylesheet = STYLESHEET.exec(page);
-if (!stylesheet) throw new Error('index.html links no stylesheet to inline');
-const css = readFileSync(join(dist, stylesheet[1]), 'utf8').trim();
-if (/<\/style/i.test(css)) throw new Error(`${stylesheet[1]} holds "</style", which would end the inline element`);
-const inlineStyle = `\n    <style>${css}</style>`;
-
 const rendered = await render('/');
 // React emits resource hints (the hero photo's preload) ahead of the markup when it renders a
 // fragment rather than a whole document: they belong in the head, where they also act sooner.
 const hints = /^(?:<link [^>]*\/>)+/.exec(rendered)?.[0] ?? '';
 const body = rendered.slice(hints.length);
+
+// The rules of the landing page's stylesheet that its pre-rendered HTML uses go inline, so the
+// first paint waits for no second request and the page is whole without JavaScript. Beasties
+// picks them from the HTML. The server hashes every <style> of the page into its CSP at start-up
+// (no 'unsafe-inline'). The whole stylesheet, with the rules of states that only scripts set, is
+// fetched by the lazily loaded sections (Vite loads a chunk's CSS with it), after the first
+// paint; the other pages link it.
+const STYLESHEET = /\s*<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/;
+const stylesheet = STYLESHEET.exec(page);
+if (!stylesheet) throw new Error('index.html links no stylesheet to inline');
+const beasties = new Beasties({
+  path: dist,
+  publicPath: '/',
+  preload: 'body',
+  noscriptFallback: false,
+  pruneSource: false,
+  inlineFonts: false,
+  reduceInlineStyles: false,
+  logLevel: 'warn',
+});
+const picked = await beasties.process(
+  `<!doctype html><html><head><link rel="stylesheet" href="/${stylesheet[1]}"></head><body><div id="root">${body}</div></body></html>`,
+);
+const css = /<style>([\s\S]*?)<\/style>/.exec(picked)?.[1]?.trim();
+if (!css) throw new Error(`Beasties found no rule of ${stylesheet[1]} that / uses`);
+if (/<\/style/i.test(css)) throw new Error(`${stylesheet[1]} holds "</style", which would end the inline element`);
+const inlineStyle = `\n    <style>${css}</style>`;
 if (/<script(?![^>]*type="application\/ld\+json")/.test(body)) {
   throw new Error('the pre-rendered page holds an inline script, which the CSP forbids');
 }
@@ -106,7 +124,7 @@ writeFileSync(
 const shell = page
   .replace(/\s*<link rel="canonical"[^>]*>/, '')
   .replace('<meta name="description"', '<meta name="robots" content="noindex" />\n    <meta name="description"')
-  .replace(/\s*<\/head>/, (end) => `${routerPreloads()}${end}`)
+  .replace(/\s*<\/head>/, (end) => `${preloads('src/app.tsx')}${end}`)
   .replace(ROOT, '<div id="root"></div>');
 writeFileSync(join(dist, 'app.html'), shell);
 

@@ -25,7 +25,7 @@ const media = import.meta.glob<{ photo?: Photo }>('./content/media.ts', { eager:
 export const photo: Photo | undefined = Object.values(media)[0]?.photo;
 
 /**
- * The HTML of `/`, every Suspense boundary resolved. The tree is the one `main.tsx` hydrates
+ * The HTML of `/`, every Suspense boundary resolved. The tree is the one `hydrate-landing.tsx` hydrates
  * (StrictMode, then the landing page, without the router), so `useId` values and markup match.
  */
 export async function render(url: string): Promise<string> {
