@@ -68,7 +68,8 @@ fn main() -> ExitCode {
         Command::Serve(settings) => settings.ops.log_format,
         _ => portfolio::ops::LogFormat::Text,
     };
-    portfolio::telemetry::init(log_format);
+    // Held to the end of `main`: dropping it writes the last log lines.
+    let _log = portfolio::telemetry::init(log_format);
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(runtime) => runtime,
         Err(error) => {

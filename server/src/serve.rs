@@ -7,28 +7,28 @@
 //! - a connection on which nothing moves either way for the idle timeout is closed (keep-alive
 //!   included, and HTTP/2 as well as HTTP/1);
 //! - the whole of a request, body included, is bounded by the request timeout (see
-//!   [`request_timeout`]).
+//!   [`RequestTimeoutLayer`]).
 
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
+use std::task::{ready, Context, Poll};
 use std::time::Duration;
 
 use axum::extract::{ConnectInfo, Request};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Router;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
 use hyper_util::server::graceful::GracefulShutdown;
+use pin_project_lite::pin_project;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
 use tokio::time::{Instant, Sleep};
 use tokio_rustls::TlsAcceptor;
-use tower::ServiceExt;
+use tower::{Layer, Service, ServiceExt};
 
 use crate::config::LimitSettings;
 use crate::error::ApiError;
@@ -142,28 +142,41 @@ pub async fn serve(
 }
 
 /// A connection that fails with `TimedOut` once nothing has moved either way for the idle
-/// timeout; before the first byte arrives the (shorter) header timeout applies.
+/// timeout; before the first byte arrives the (shorter) header timeout applies. Moving bytes only
+/// pushes the deadline back; the timer is re-armed when it fires early, so that reads and writes
+/// never touch the runtime's timer.
 struct Idle {
     inner: TcpStream,
     timer: Pin<Box<Sleep>>,
+    deadline: Instant,
     idle: Duration,
 }
 
 impl Idle {
     fn new(inner: TcpStream, limits: &Limits) -> Self {
+        let deadline = Instant::now() + limits.header_timeout;
         Self {
             inner,
-            timer: Box::pin(tokio::time::sleep(limits.header_timeout)),
+            timer: Box::pin(tokio::time::sleep_until(deadline)),
+            deadline,
             idle: limits.idle_timeout,
         }
     }
 
     fn moved(&mut self) {
-        self.timer.as_mut().reset(Instant::now() + self.idle);
+        self.deadline = Instant::now() + self.idle;
     }
 
     fn expired(&mut self, cx: &mut Context<'_>) -> bool {
-        self.timer.as_mut().poll(cx).is_ready()
+        while self.timer.as_mut().poll(cx).is_ready() {
+            if self.timer.deadline() >= self.deadline {
+                return true;
+            }
+            // Bytes moved since the timer was set: wait for the later deadline.
+            let deadline = self.deadline;
+            self.timer.as_mut().reset(deadline);
+        }
+        false
     }
 }
 
@@ -239,12 +252,67 @@ impl AsyncWrite for Idle {
     }
 }
 
-/// Bounds each request, body included, once its headers are in: past `limit` the answer is a
+/// Bounds each request, body included, once its headers are in: past the limit the answer is a
 /// JSON 408 and the handler is dropped.
-pub async fn request_timeout(limit: Duration, request: Request, next: Next) -> Response {
-    match tokio::time::timeout(limit, next.run(request)).await {
-        Ok(response) => response,
-        Err(_) => ApiError::RequestTimeout.into_response(),
+#[derive(Debug, Clone, Copy)]
+pub struct RequestTimeoutLayer(pub Duration);
+
+impl<S> Layer<S> for RequestTimeoutLayer {
+    type Service = RequestTimeout<S>;
+
+    fn layer(&self, inner: S) -> Self::Service {
+        RequestTimeout {
+            inner,
+            limit: self.0,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct RequestTimeout<S> {
+    inner: S,
+    limit: Duration,
+}
+
+impl<S> Service<Request> for RequestTimeout<S>
+where
+    S: Service<Request, Response = Response>,
+{
+    type Response = Response;
+    type Error = S::Error;
+    type Future = Bounded<S::Future>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request) -> Self::Future {
+        Bounded {
+            inner: tokio::time::timeout(self.limit, self.inner.call(request)),
+        }
+    }
+}
+
+pin_project! {
+    /// A request's answer, or a 408 once the limit has passed (the timer is only set when the
+    /// answer is not ready at once).
+    pub struct Bounded<F> {
+        #[pin]
+        inner: tokio::time::Timeout<F>,
+    }
+}
+
+impl<F, E> Future for Bounded<F>
+where
+    F: Future<Output = Result<Response, E>>,
+{
+    type Output = Result<Response, E>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        match ready!(self.project().inner.poll(cx)) {
+            Ok(answer) => Poll::Ready(answer),
+            Err(_elapsed) => Poll::Ready(Ok(ApiError::RequestTimeout.into_response())),
+        }
     }
 }
 

@@ -7,8 +7,9 @@
 use std::io::Write;
 use std::sync::Arc;
 
-use axum::body::{Body, Bytes};
-use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri};
+use axum::body::Bytes;
+use axum::extract::Request;
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
 use base64::Engine as _;
@@ -53,18 +54,42 @@ struct Asset {
     content_type: HeaderValue,
     cache: HeaderValue,
     etag: HeaderValue,
-    identity: Bytes,
-    brotli: Option<Bytes>,
-    gzip: Option<Bytes>,
+    identity: Body,
+    brotli: Option<Body>,
+    gzip: Option<Body>,
+}
+
+/// A body ready to send, with its `Content-Length` made once.
+#[derive(Clone)]
+struct Body {
+    bytes: Bytes,
+    length: HeaderValue,
+}
+
+impl Body {
+    fn new(bytes: Bytes) -> Self {
+        Self {
+            length: HeaderValue::from(bytes.len()),
+            bytes,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.bytes.len()
+    }
 }
 
 /// An embedded file's bytes, borrowed from the binary when they are in it (release builds).
-fn bytes(data: std::borrow::Cow<'static, [u8]>) -> Bytes {
-    match data {
+fn bytes(data: std::borrow::Cow<'static, [u8]>) -> Body {
+    Body::new(match data {
         std::borrow::Cow::Borrowed(data) => Bytes::from_static(data),
         std::borrow::Cow::Owned(data) => Bytes::from(data),
-    }
+    })
 }
+
+const VARY: HeaderValue = HeaderValue::from_static("Accept-Encoding");
+const BR: HeaderValue = HeaderValue::from_static("br");
+const GZIP: HeaderValue = HeaderValue::from_static("gzip");
 
 impl Asset {
     fn all() -> std::collections::HashMap<&'static str, Asset> {
@@ -93,42 +118,42 @@ impl Asset {
     }
 
     fn respond(&self, headers: &HeaderMap) -> Response {
-        let not_modified = matches_etag(headers, self.etag.to_str().unwrap_or_default());
-        let accepted = headers
-            .get(header::ACCEPT_ENCODING)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or_default();
+        if matches_etag(headers, self.etag.as_bytes()) {
+            let mut response = Response::new(axum::body::Body::empty());
+            *response.status_mut() = StatusCode::NOT_MODIFIED;
+            let out = response.headers_mut();
+            out.insert(header::CONTENT_TYPE, self.content_type.clone());
+            out.insert(header::CACHE_CONTROL, self.cache.clone());
+            out.insert(header::VARY, VARY);
+            out.insert(header::ETAG, self.etag.clone());
+            return response;
+        }
+        let accepted = accepted_encodings(headers);
         let (body, encoding) = match (&self.brotli, &self.gzip) {
-            _ if not_modified => (Bytes::new(), None),
-            (Some(brotli), _) if accepts(accepted, "br") => (brotli.clone(), Some("br")),
-            (_, Some(gzip)) if accepts(accepted, "gzip") => (gzip.clone(), Some("gzip")),
-            _ => (self.identity.clone(), None),
+            (Some(brotli), _) if accepts(accepted, "br") => (brotli, Some(BR)),
+            (_, Some(gzip)) if accepts(accepted, "gzip") => (gzip, Some(GZIP)),
+            _ => (&self.identity, None),
         };
-        let length = body.len();
-        let mut response = Response::new(Body::from(body));
+        let mut response = Response::new(axum::body::Body::from(body.bytes.clone()));
         let out = response.headers_mut();
         out.insert(header::CONTENT_TYPE, self.content_type.clone());
         out.insert(header::CACHE_CONTROL, self.cache.clone());
-        out.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+        out.insert(header::VARY, VARY);
         out.insert(header::ETAG, self.etag.clone());
-        if not_modified {
-            *response.status_mut() = StatusCode::NOT_MODIFIED;
-            return response;
-        }
         if let Some(encoding) = encoding {
-            out.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
+            out.insert(header::CONTENT_ENCODING, encoding);
         }
-        out.insert(header::CONTENT_LENGTH, HeaderValue::from(length));
+        out.insert(header::CONTENT_LENGTH, body.length.clone());
         response
     }
 }
 
 struct Page {
-    content_type: &'static str,
-    etag: String,
-    identity: Bytes,
-    brotli: Bytes,
-    gzip: Bytes,
+    content_type: HeaderValue,
+    etag: HeaderValue,
+    identity: Body,
+    brotli: Body,
+    gzip: Body,
 }
 
 impl Pages {
@@ -164,8 +189,8 @@ impl Pages {
             ),
         );
         let routes = Routes::from_build();
-        let mut hashes = style_hashes(&index.identity);
-        for hash in style_hashes(&shell.identity) {
+        let mut hashes = style_hashes(&index.identity.bytes);
+        for hash in style_hashes(&shell.identity.bytes) {
             if !hashes.contains(&hash) {
                 hashes.push(hash);
             }
@@ -241,7 +266,11 @@ impl Page {
         let etag = format!("\"{}\"", hex::encode(&Sha256::digest(&identity)[..16]));
         let mut brotli = Vec::new();
         {
-            let mut writer = brotli::CompressorWriter::new(&mut brotli, 4096, 11, 22);
+            // A window just large enough for the page: the same compression, and the encoder's
+            // tables stay small (with the largest window they take tens of megabytes, which the
+            // allocator then keeps for the life of the process).
+            let window = window_bits(identity.len());
+            let mut writer = brotli::CompressorWriter::new(&mut brotli, 4096, 11, window);
             writer
                 .write_all(&identity)
                 .expect("compressing into memory cannot fail");
@@ -251,82 +280,88 @@ impl Page {
             .expect("compressing into memory cannot fail");
         let gzip = gzip.finish().expect("compressing into memory cannot fail");
         Self {
-            content_type,
-            etag,
-            identity: identity.clone(),
-            brotli: Bytes::from(brotli),
-            gzip: Bytes::from(gzip),
+            content_type: HeaderValue::from_static(content_type),
+            etag: HeaderValue::from_str(&etag).expect("hex digits in quotes make a header value"),
+            identity: Body::new(identity),
+            brotli: Body::new(Bytes::from(brotli)),
+            gzip: Body::new(Bytes::from(gzip)),
         }
     }
 
     fn respond(&self, headers: &HeaderMap, extra: Option<(HeaderName, HeaderValue)>) -> Response {
-        let builder = Response::builder().header(header::ETAG, &self.etag);
-        if matches_etag(headers, &self.etag) {
-            return self
-                .headers(builder, extra)
-                .status(StatusCode::NOT_MODIFIED)
-                .body(Body::empty())
-                .unwrap_or_default();
+        if matches_etag(headers, self.etag.as_bytes()) {
+            let mut response = Response::new(axum::body::Body::empty());
+            *response.status_mut() = StatusCode::NOT_MODIFIED;
+            self.headers(&mut response, extra);
+            response
+                .headers_mut()
+                .insert(header::ETAG, self.etag.clone());
+            return response;
         }
-        self.body(self.headers(builder, extra), headers)
+        let mut response = self.body(headers);
+        self.headers(&mut response, extra);
+        response
+            .headers_mut()
+            .insert(header::ETAG, self.etag.clone());
+        response
     }
 
     /// The page as the body of a 404: no ETag, so a cache never turns it into a 304.
     fn not_found(&self, headers: &HeaderMap, extra: Option<(HeaderName, HeaderValue)>) -> Response {
-        let builder = Response::builder().status(StatusCode::NOT_FOUND);
-        self.body(self.headers(builder, extra), headers)
+        let mut response = self.body(headers);
+        *response.status_mut() = StatusCode::NOT_FOUND;
+        self.headers(&mut response, extra);
+        response
     }
 
-    fn headers(
-        &self,
-        builder: axum::http::response::Builder,
-        extra: Option<(HeaderName, HeaderValue)>,
-    ) -> axum::http::response::Builder {
-        let builder = builder
-            .header(header::CONTENT_TYPE, self.content_type)
-            .header(header::CACHE_CONTROL, REVALIDATE)
-            .header(header::VARY, "Accept-Encoding");
-        match extra {
-            Some((name, value)) => builder.header(name, value),
-            None => builder,
+    fn headers(&self, response: &mut Response, extra: Option<(HeaderName, HeaderValue)>) {
+        let out = response.headers_mut();
+        out.insert(header::CONTENT_TYPE, self.content_type.clone());
+        out.insert(header::CACHE_CONTROL, HeaderValue::from_static(REVALIDATE));
+        out.insert(header::VARY, VARY);
+        if let Some((name, value)) = extra {
+            out.insert(name, value);
         }
     }
 
     /// The body in the best encoding the client accepts.
-    fn body(&self, mut builder: axum::http::response::Builder, headers: &HeaderMap) -> Response {
-        let accepted = headers
-            .get(header::ACCEPT_ENCODING)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or_default();
+    fn body(&self, headers: &HeaderMap) -> Response {
+        let accepted = accepted_encodings(headers);
         let (body, encoding) = if accepts(accepted, "br") && self.brotli.len() < self.identity.len()
         {
-            (self.brotli.clone(), Some("br"))
+            (&self.brotli, Some(BR))
         } else if accepts(accepted, "gzip") && self.gzip.len() < self.identity.len() {
-            (self.gzip.clone(), Some("gzip"))
+            (&self.gzip, Some(GZIP))
         } else {
-            (self.identity.clone(), None)
+            (&self.identity, None)
         };
+        let mut response = Response::new(axum::body::Body::from(body.bytes.clone()));
+        let out = response.headers_mut();
         if let Some(encoding) = encoding {
-            builder = builder.header(header::CONTENT_ENCODING, encoding);
+            out.insert(header::CONTENT_ENCODING, encoding);
         }
-        builder
-            .header(header::CONTENT_LENGTH, body.len())
-            .body(Body::from(body))
-            .unwrap_or_default()
+        out.insert(header::CONTENT_LENGTH, body.length.clone());
+        response
     }
+}
+
+/// The smallest Brotli window (10 to 24 bits) that holds `length` bytes, with the 16 bytes the
+/// format keeps back.
+fn window_bits(length: usize) -> u32 {
+    (10..24).find(|bits| length + 16 <= 1 << bits).unwrap_or(24)
 }
 
 /// The fallback handler: an asset when one exists, the pre-rendered page at `/`, the app shell
 /// (marked `noindex`) for any other client route, a JSON 404 under `/api`, a plain 404 for a
 /// missing file, and the app shell with a 404 for any other path, so that the client draws the
 /// designed error page while search engines and link checkers see a real 404.
-pub async fn serve(
-    Extension(pages): Extension<Arc<Pages>>,
-    method: Method,
-    uri: Uri,
-    headers: HeaderMap,
-) -> Response {
-    let path = uri.path();
+pub async fn serve(Extension(pages): Extension<Arc<Pages>>, request: Request) -> Response {
+    respond(&pages, &request)
+}
+
+/// What [`serve`] answers to `request`.
+pub fn respond(pages: &Pages, request: &Request) -> Response {
+    let (method, path, headers) = (request.method(), request.uri().path(), request.headers());
     if path == "/api" || path.starts_with("/api/") {
         return ApiError::NotFound.into_response();
     }
@@ -340,18 +375,18 @@ pub async fn serve(
 
     let name = path.trim_start_matches('/');
     match name {
-        "" | "index.html" => return pages.index.respond(&headers, None),
-        "app.html" => return pages.shell.respond(&headers, Some(noindex())),
-        "robots.txt" => return pages.robots.respond(&headers, None),
-        "sitemap.xml" => return pages.sitemap.respond(&headers, None),
+        "" | "index.html" => return pages.index.respond(headers, None),
+        "app.html" => return pages.shell.respond(headers, Some(noindex())),
+        "robots.txt" => return pages.robots.respond(headers, None),
+        "sitemap.xml" => return pages.sitemap.respond(headers, None),
         _ => {}
     }
     if let Some(asset) = pages.assets.get(name) {
-        return asset.respond(&headers);
+        return asset.respond(headers);
     }
     // /login, /dashboard: useful to people, not to search engines.
     if pages.routes.matches(path) {
-        return pages.shell.respond(&headers, Some(noindex()));
+        return pages.shell.respond(headers, Some(noindex()));
     }
     let last_segment = name.rsplit('/').next().unwrap_or_default();
     if last_segment.contains('.') {
@@ -362,7 +397,7 @@ pub async fn serve(
         )
             .into_response();
     }
-    pages.shell.not_found(&headers, Some(noindex()))
+    pages.shell.not_found(headers, Some(noindex()))
 }
 
 /// The client routes as URL patterns (`/`, `/login`, `/posts/:id`, `/docs/*`), listed by the
@@ -461,11 +496,22 @@ fn noindex() -> (HeaderName, HeaderValue) {
     )
 }
 
-fn matches_etag(headers: &HeaderMap, etag: &str) -> bool {
+fn matches_etag(headers: &HeaderMap, etag: &[u8]) -> bool {
     headers
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|tags| tags.split(',').any(|t| t.trim() == etag || t.trim() == "*"))
+        .is_some_and(|tags| {
+            tags.split(',')
+                .any(|t| t.trim().as_bytes() == etag || t.trim() == "*")
+        })
+}
+
+/// The request's `Accept-Encoding`, empty when absent or not text.
+fn accepted_encodings(headers: &HeaderMap) -> &str {
+    headers
+        .get(header::ACCEPT_ENCODING)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
 }
 
 /// Whether the built site holds a file of this name (used by tests and the pre-renderer checks).

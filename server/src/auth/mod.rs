@@ -89,7 +89,6 @@ pub async fn bootstrap(state: &AppState) -> anyhow::Result<()> {
     let _ = state.auth.device_key.set(device_key);
 
     if state.db.owner_exists().await? {
-        password::warm_up().await;
         return Ok(());
     }
     let settings = &state.settings;
@@ -121,6 +120,5 @@ pub async fn bootstrap(state: &AppState) -> anyhow::Result<()> {
             crate::store::url::redact(&settings.database.url)
         ),
     }
-    password::warm_up().await;
     Ok(())
 }

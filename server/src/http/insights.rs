@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use axum::extract::{DefaultBodyLimit, Query, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
-use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
 use chrono::{Days, NaiveDate};
@@ -443,14 +443,12 @@ async fn export(
 /// in full to a visitor who may be counted.
 pub async fn resume(
     State(state): State<AppState>,
-    pages: Extension<std::sync::Arc<crate::site::Pages>>,
-    method: Method,
-    uri: Uri,
-    headers: HeaderMap,
+    Extension(pages): Extension<std::sync::Arc<crate::site::Pages>>,
+    request: axum::extract::Request,
 ) -> Response {
-    let response = crate::site::serve(pages, method.clone(), uri, headers.clone()).await;
-    if method == Method::GET && response.status() == StatusCode::OK {
-        state.insights.record_download(&headers);
+    let response = crate::site::respond(&pages, &request);
+    if request.method() == Method::GET && response.status() == StatusCode::OK {
+        state.insights.record_download(request.headers());
     }
     response
 }

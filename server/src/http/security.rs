@@ -1,8 +1,15 @@
 //! Security headers set on every response: the site's, the API's, the 404s and the redirects.
 
-use axum::http::{header, HeaderName, HeaderValue};
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{ready, Context, Poll};
+
+use axum::http::{header, HeaderName, HeaderValue, Request};
+use axum::response::Response;
 use axum::Router;
-use tower_http::set_header::SetResponseHeaderLayer;
+use pin_project_lite::pin_project;
+use tower::{Layer, Service};
 
 /// Scripts and styles only from our own origin; no inline script, no plugins, no framing.
 /// Inline `style` attributes set through React's `style` prop go through the CSSOM and need no
@@ -75,17 +82,80 @@ pub fn headers(https: bool, style_hashes: &[String]) -> Vec<(HeaderName, HeaderV
 }
 
 /// Wraps `router` so that every response it gives carries the security headers, its policy
-/// allowing the inline `<style>` elements whose hashes are given.
+/// allowing the inline `<style>` elements whose hashes are given. The headers are made once; each
+/// response gets them in one pass.
 pub fn apply<S: Clone + Send + Sync + 'static>(
     router: Router<S>,
     https: bool,
     style_hashes: &[String],
 ) -> Router<S> {
-    headers(https, style_hashes)
-        .into_iter()
-        .fold(router, |router, (name, value)| {
-            router.layer(SetResponseHeaderLayer::overriding(name, value))
-        })
+    router.layer(SecurityHeadersLayer(headers(https, style_hashes).into()))
+}
+
+/// Sets the given headers on every response, replacing any of the same name.
+#[derive(Clone)]
+struct SecurityHeadersLayer(Arc<[(HeaderName, HeaderValue)]>);
+
+impl<S> Layer<S> for SecurityHeadersLayer {
+    type Service = SecurityHeaders<S>;
+
+    fn layer(&self, inner: S) -> Self::Service {
+        SecurityHeaders {
+            inner,
+            headers: self.0.clone(),
+        }
+    }
+}
+
+#[derive(Clone)]
+struct SecurityHeaders<S> {
+    inner: S,
+    headers: Arc<[(HeaderName, HeaderValue)]>,
+}
+
+impl<S, B> Service<Request<B>> for SecurityHeaders<S>
+where
+    S: Service<Request<B>, Response = Response>,
+{
+    type Response = Response;
+    type Error = S::Error;
+    type Future = WithHeaders<S::Future>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request<B>) -> Self::Future {
+        WithHeaders {
+            inner: self.inner.call(request),
+            headers: self.headers.clone(),
+        }
+    }
+}
+
+pin_project! {
+    struct WithHeaders<F> {
+        #[pin]
+        inner: F,
+        headers: Arc<[(HeaderName, HeaderValue)]>,
+    }
+}
+
+impl<F, E> Future for WithHeaders<F>
+where
+    F: Future<Output = Result<Response, E>>,
+{
+    type Output = Result<Response, E>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.project();
+        let mut response = ready!(this.inner.poll(cx))?;
+        let out = response.headers_mut();
+        for (name, value) in this.headers.iter() {
+            out.insert(name.clone(), value.clone());
+        }
+        Poll::Ready(Ok(response))
+    }
 }
 
 #[cfg(test)]

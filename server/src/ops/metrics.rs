@@ -38,6 +38,12 @@ fn handle() -> anyhow::Result<PrometheusHandle> {
     Ok(HANDLE.get_or_init(|| handle).clone())
 }
 
+/// Whether the recorder is installed (`--metrics-listen`): without it nothing is recorded, and
+/// callers can skip the work of naming what they would record.
+pub fn enabled() -> bool {
+    HANDLE.get().is_some()
+}
+
 /// One answered HTTP request, by its matched route.
 pub fn request(route: &str, status: u16, seconds: f64) {
     counter!("http_requests_total", "route" => route.to_owned(), "status" => status.to_string())
