@@ -177,5 +177,11 @@ mod tests {
         for name in ["ContentDocument", "Project", "MediaItem", "Stack"] {
             assert!(names.contains(&name), "{name} missing from {names:?}");
         }
+        let definitions = schema_value()["$defs"].as_object().map_or(0, |d| d.len());
+        assert_eq!(
+            schemas.len(),
+            definitions + 1,
+            "every definition is carried"
+        );
     }
 }

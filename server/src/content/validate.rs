@@ -23,7 +23,7 @@ pub fn check(document: &ContentDocument) -> Result<(), FieldErrors> {
     let value = serde_json::to_value(document).expect("a document serialises");
     let schema = super::schema_value();
     let mut errors = FieldErrors::new();
-    walk(&value, &schema, &schema, String::new(), &mut errors);
+    walk(&value, schema, schema, String::new(), &mut errors);
     check_ids(document, &mut errors);
     if errors.is_empty() {
         Ok(())
