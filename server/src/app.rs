@@ -102,7 +102,10 @@ impl Application {
             db.clone(),
             settings.insights.clone(),
         ));
+        let content = Arc::new(crate::content::live::LiveContent::load(&db).await?);
+        content.follow(db.clone());
         let state = AppState {
+            content,
             db,
             contact: Arc::new(crate::contact::ContactState::new(&settings)),
             auth: Arc::new(crate::auth::AuthState::new(&settings)),

@@ -40,6 +40,9 @@ pub enum ApiError {
     },
     #[error("{0}")]
     Conflict(String),
+    /// A conditional request sent without its condition (e.g. `If-Match`).
+    #[error("{0}")]
+    PreconditionRequired(String),
     /// Busy for a moment (e.g. every password-hashing slot taken): try again after a while.
     #[error("{message}")]
     ServiceUnavailable {
@@ -71,6 +74,7 @@ impl ApiError {
             Self::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::Conflict(_) => StatusCode::CONFLICT,
+            Self::PreconditionRequired(_) => StatusCode::PRECONDITION_REQUIRED,
             Self::ServiceUnavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
             Self::Unexpected(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -89,6 +93,7 @@ impl ApiError {
             Self::RequestTimeout => "request_timeout",
             Self::TooManyRequests { .. } => "too_many_requests",
             Self::Conflict(_) => "conflict",
+            Self::PreconditionRequired(_) => "precondition_required",
             Self::ServiceUnavailable { .. } => "service_unavailable",
             Self::Unexpected(_) => "internal_error",
         }

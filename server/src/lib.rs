@@ -5,6 +5,7 @@ pub mod auth;
 pub mod cli;
 pub mod config;
 pub mod contact;
+pub mod content;
 pub mod domain;
 pub mod error;
 pub mod http;

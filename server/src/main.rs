@@ -33,6 +33,9 @@ enum Command {
     /// Move the data between databases.
     #[command(subcommand)]
     Db(DbCommand),
+    /// Export the page's content as JSON, or import (and publish) it.
+    #[command(subcommand)]
+    Content(portfolio::cli::content::ContentCommand),
     /// Write a consistent snapshot of the database to a SQLite file, while the server runs.
     Backup(portfolio::cli::backup::BackupCommand),
 }
@@ -84,6 +87,7 @@ fn main() -> ExitCode {
             Command::Messages(command) => portfolio::cli::messages::run(command).await,
             Command::Db(command) => portfolio::cli::db::run(command).await,
             Command::Backup(command) => portfolio::cli::backup::run(command).await,
+            Command::Content(command) => portfolio::cli::content::run(command).await,
         }
     });
     match result {

@@ -15,4 +15,6 @@ pub struct AppState {
     pub auth: Arc<crate::auth::AuthState>,
     /// Visitor insights: counts gathered in memory and written in batches.
     pub insights: Arc<crate::insights::Insights>,
+    /// The published content, kept in memory and followed across instances.
+    pub content: Arc<crate::content::live::LiveContent>,
 }

@@ -2,6 +2,7 @@
 
 pub mod client_ip;
 pub mod contact;
+pub mod content;
 pub mod delivery;
 pub mod health;
 pub mod inbox;
@@ -45,7 +46,8 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
                 .merge(session::router())
                 .merge(inbox::router())
                 .merge(delivery::router())
-                .merge(insights::router()),
+                .merge(insights::router())
+                .merge(content::router()),
         )
         .split_for_parts()
 }

@@ -5,6 +5,7 @@
 //! Every method is a small named query (or a few, in one transaction). Times are Unix
 //! milliseconds, UTC, from the server's clock, stored as 64-bit integers on both engines.
 
+pub mod content;
 pub mod copy;
 pub mod delivery;
 pub mod insights;
@@ -22,6 +23,7 @@ use async_trait::async_trait;
 
 use crate::contact::rate_limit::RateLimit;
 
+pub use content::ContentStore;
 pub use delivery::DeliveryStore;
 pub use insights::InsightsStore;
 pub use model::*;
@@ -45,7 +47,7 @@ pub async fn connect(url: &str) -> anyhow::Result<Db> {
 /// What the application needs from storage.
 #[async_trait]
 pub trait Store:
-    spam::SpamStore + OpsStore + DeliveryStore + InsightsStore + Send + Sync + 'static
+    spam::SpamStore + OpsStore + DeliveryStore + InsightsStore + ContentStore + Send + Sync + 'static
 {
     /// `sqlite` or `postgres`, for logs and messages.
     fn engine(&self) -> Engine;

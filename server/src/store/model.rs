@@ -171,6 +171,8 @@ pub struct Dump {
     pub auth_secrets: Vec<DumpSecret>,
     pub insights_daily: Vec<super::insights::InsightsDayRow>,
     pub insights_counts: Vec<DumpInsightsCount>,
+    pub content_draft: Vec<super::content::DraftRow>,
+    pub content_versions: Vec<super::content::VersionRow>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -238,7 +240,7 @@ pub struct DumpInsightsCount {
 
 impl Dump {
     /// Rows per table, for the command's report.
-    pub fn counts(&self) -> [(&'static str, usize); 8] {
+    pub fn counts(&self) -> [(&'static str, usize); 10] {
         [
             ("owner", self.owner.len()),
             ("contact_messages", self.contact_messages.len()),
@@ -248,12 +250,14 @@ impl Dump {
             ("auth_secrets", self.auth_secrets.len()),
             ("insights_daily", self.insights_daily.len()),
             ("insights_counts", self.insights_counts.len()),
+            ("content_draft", self.content_draft.len()),
+            ("content_versions", self.content_versions.len()),
         ]
     }
 }
 
 /// The tables `db copy` moves, in the order they are written (parents first).
-pub const COPIED_TABLES: [&str; 8] = [
+pub const COPIED_TABLES: [&str; 10] = [
     "owner",
     "contact_messages",
     "notification_outbox",
@@ -262,6 +266,8 @@ pub const COPIED_TABLES: [&str; 8] = [
     "auth_secrets",
     "insights_daily",
     "insights_counts",
+    "content_draft",
+    "content_versions",
 ];
 
 /// Tables `db copy` leaves out on purpose, each with the reason.

@@ -2,6 +2,7 @@
 //! may be thrown away. A 201 still means committed: the server keeps PostgreSQL's default
 //! `synchronous_commit = on`, so a commit is flushed to the server's WAL before it returns.
 
+mod content;
 mod delivery;
 mod insights;
 
@@ -659,6 +660,10 @@ impl Store for PgStore {
             insights_counts: all!(
                 "SELECT day, kind, key, count FROM insights_counts ORDER BY day, kind, key"
             ),
+            content_draft: all!("SELECT document, revision, updated_at FROM content_draft"),
+            content_versions: all!(
+                "SELECT version, document, published_at FROM content_versions ORDER BY version"
+            ),
         };
         tx.commit().await.context("Failed to end the dump")?;
         Ok(dump)
@@ -794,6 +799,28 @@ impl Store for PgStore {
             .execute(&mut *tx)
             .await
             .context("Failed to copy an insights count")?;
+        }
+        for d in &dump.content_draft {
+            sqlx::query(
+                "INSERT INTO content_draft (id, document, revision, updated_at) VALUES (1, $1, $2, $3)",
+            )
+            .bind(&d.document)
+            .bind(d.revision)
+            .bind(d.updated_at)
+            .execute(&mut *tx)
+            .await
+            .context("Failed to copy the content draft")?;
+        }
+        for v in &dump.content_versions {
+            sqlx::query(
+                "INSERT INTO content_versions (version, document, published_at) VALUES ($1, $2, $3)",
+            )
+            .bind(v.version)
+            .bind(&v.document)
+            .bind(v.published_at)
+            .execute(&mut *tx)
+            .await
+            .context("Failed to copy a content version")?;
         }
         // Ids made from now on continue after the highest one copied.
         for table in ["contact_messages", "notification_outbox"] {

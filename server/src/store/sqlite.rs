@@ -3,6 +3,7 @@
 //! goes through one connection, contact messages with group commit ([`writer`]); reads use a
 //! pool of their own.
 
+mod content;
 mod delivery;
 mod insights;
 
@@ -607,6 +608,10 @@ impl Store for SqliteStore {
             insights_counts: all!(
                 "SELECT day, kind, key, count FROM insights_counts ORDER BY day, kind, key"
             ),
+            content_draft: all!("SELECT document, revision, updated_at FROM content_draft"),
+            content_versions: all!(
+                "SELECT version, document, published_at FROM content_versions ORDER BY version"
+            ),
         };
         tx.commit().await.context("Failed to end the dump")?;
         Ok(dump)
@@ -740,6 +745,28 @@ impl Store for SqliteStore {
                 .execute(&mut *tx)
                 .await
                 .context("Failed to copy an insights count")?;
+        }
+        for d in &dump.content_draft {
+            sqlx::query(
+                "INSERT INTO content_draft (id, document, revision, updated_at) VALUES (1, ?, ?, ?)",
+            )
+            .bind(&d.document)
+            .bind(d.revision)
+            .bind(d.updated_at)
+            .execute(&mut *tx)
+            .await
+            .context("Failed to copy the content draft")?;
+        }
+        for v in &dump.content_versions {
+            sqlx::query(
+                "INSERT INTO content_versions (version, document, published_at) VALUES (?, ?, ?)",
+            )
+            .bind(v.version)
+            .bind(&v.document)
+            .bind(v.published_at)
+            .execute(&mut *tx)
+            .await
+            .context("Failed to copy a content version")?;
         }
         // AUTOINCREMENT's counters (sqlite_sequence) follow the highest ids inserted.
         tx.commit().await.context("Failed to commit the copy")?;

@@ -5,6 +5,7 @@ mod contact;
 mod contact_crash;
 mod contact_outbox;
 mod contact_smtp;
+mod content;
 mod delivery;
 mod group_commit;
 mod hardening;

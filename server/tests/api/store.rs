@@ -183,6 +183,19 @@ async fn db_copy_moves_everything_from_sqlite_to_postgresql_and_back_with_every_
         )
         .await;
     assert_eq!(trashed.status(), 200);
+    // Content: a draft and a published version (revert makes both).
+    let published = app
+        .send(reqwest::Method::POST, "/api/content/publish", None)
+        .await;
+    assert_eq!(published.status(), 200);
+    let reverted = app
+        .send(
+            reqwest::Method::POST,
+            "/api/content/versions/1/revert",
+            None,
+        )
+        .await;
+    assert_eq!(reverted.status(), 200);
     // Insights: a day's figures and counts (written at shutdown).
     for event in [
         json!({"kind": "view", "referrer": "https://example.org/"}),

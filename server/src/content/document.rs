@@ -1,0 +1,236 @@
+//! The content document: everything the page says about its owner, as one typed value. These
+//! types are the one definition of its shape and bounds: the JSON Schema
+//! (`web/src/content/document.schema.json`) and the TypeScript types
+//! (`web/src/content/document.generated.ts`) are generated from them, and the server's
+//! validation walks that same schema (see [`super::validate`]).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// A stable id: lower case letters, digits and dashes, starting with a letter or digit.
+pub const ID_PATTERN: &str = "^[a-z0-9][a-z0-9-]{0,40}$";
+/// Where an image's file is: a file bundled with the site (`images/…`, under
+/// `web/src/content/`) or a path this server serves (`/…`, for uploads to come). Each segment
+/// starts with a letter or digit, so `..` never appears.
+pub const MEDIA_SRC_PATTERN: &str = "^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$";
+/// A path this server serves, e.g. `/resume.pdf`.
+pub const SITE_PATH_PATTERN: &str = "^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$";
+/// How a phone number is dialled: `+` and digits.
+pub const DIAL_PATTERN: &str = "^\\+?[0-9]{3,20}$";
+
+/// The whole page's content.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ContentDocument {
+    pub profile: Profile,
+    /// The phrases the hero's typewriter cycles through.
+    #[schemars(length(min = 1, max = 10), inner(length(min = 1, max = 60)))]
+    pub typewriter_phrases: Vec<String>,
+    pub about: About,
+    pub contact: Contact,
+    /// Links to the owner's profiles elsewhere; clicks are counted as `social:<id>`.
+    #[schemars(length(max = 10))]
+    pub social: Vec<SocialLink>,
+    /// The technologies of the Skills section, in order.
+    #[schemars(length(max = 60))]
+    pub skills: Vec<Skill>,
+    /// The projects of the Projects section, in order.
+    #[schemars(length(max = 30))]
+    pub projects: Vec<Project>,
+    /// Work experience, newest first.
+    #[schemars(length(max = 30))]
+    pub experience: Vec<TimelineEntry>,
+    /// Education, newest first.
+    #[schemars(length(max = 30))]
+    pub education: Vec<TimelineEntry>,
+    /// Every image the document uses, referred to by its id.
+    #[schemars(length(max = 200))]
+    pub media: Vec<MediaItem>,
+    pub resume: Resume,
+}
+
+/// Who the site is about.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Profile {
+    /// Full name: the hero, the about section, the footer and link previews.
+    #[schemars(length(min = 1, max = 100))]
+    pub name: String,
+    /// Job title: the about section, link previews and search engines.
+    #[schemars(length(min = 1, max = 100))]
+    pub role: String,
+    /// One or two sentences for the meta description and link previews.
+    #[schemars(length(min = 1, max = 300))]
+    pub summary: String,
+    pub location: Location,
+    /// The id of the owner's photo in `media`.
+    #[schemars(regex(pattern = ID_PATTERN))]
+    pub photo: String,
+}
+
+/// Where the owner is: as shown, and what a maps search looks for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Location {
+    #[schemars(length(min = 1, max = 100))]
+    pub display: String,
+    #[schemars(length(min = 1, max = 200))]
+    pub maps_query: String,
+}
+
+/// The about section's text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct About {
+    #[schemars(length(min = 1, max = 6), inner(length(min = 1, max = 1500)))]
+    pub paragraphs: Vec<String>,
+}
+
+/// How to reach the owner.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Contact {
+    #[schemars(email, length(min = 3, max = 254))]
+    pub email: String,
+    pub phone: Phone,
+}
+
+/// A phone number as dialled (`+919000000000`) and as shown (`+91 90000 00000`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Phone {
+    #[schemars(regex(pattern = DIAL_PATTERN))]
+    pub dial: String,
+    #[schemars(length(min = 1, max = 40))]
+    pub display: String,
+}
+
+/// A profile elsewhere (GitHub, LinkedIn, X …).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SocialLink {
+    /// Stable id (`github`, `linkedin`, `twitter` …): clicks are counted by it.
+    #[schemars(regex(pattern = ID_PATTERN))]
+    pub id: String,
+    /// The site's name, e.g. `GitHub`.
+    #[schemars(length(min = 1, max = 40))]
+    pub label: String,
+    #[schemars(url, length(max = 500))]
+    pub url: String,
+}
+
+/// A technology of the Skills section.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Skill {
+    #[schemars(length(min = 1, max = 40))]
+    pub name: String,
+    /// The id of its logo in `media`.
+    #[schemars(regex(pattern = ID_PATTERN))]
+    pub logo: String,
+}
+
+/// Which filter of the Projects section shows a project.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum Stack {
+    Frontend,
+    Backend,
+    Fullstack,
+}
+
+/// A project of the Projects section.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Project {
+    /// Stable id: clicks on its links are counted as `project:<id>:code` and `project:<id>:demo`,
+    /// so keep it when the title changes.
+    #[schemars(regex(pattern = ID_PATTERN))]
+    pub id: String,
+    #[schemars(length(min = 1, max = 100))]
+    pub title: String,
+    #[schemars(length(min = 1, max = 600))]
+    pub description: String,
+    /// The id of its screenshot in `media`.
+    #[schemars(regex(pattern = ID_PATTERN))]
+    pub image: String,
+    /// Code repository.
+    #[schemars(url, length(max = 500))]
+    pub code_url: String,
+    /// Live demo.
+    #[schemars(url, length(max = 500))]
+    pub demo_url: String,
+    #[schemars(length(max = 12), inner(length(min = 1, max = 40)))]
+    pub technologies: Vec<String>,
+    pub stack: Stack,
+}
+
+/// A job or a school.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TimelineEntry {
+    #[schemars(length(min = 1, max = 120))]
+    pub title: String,
+    #[schemars(length(min = 1, max = 120))]
+    pub place: String,
+    /// As shown, e.g. `2021 - 2023`.
+    #[schemars(length(min = 1, max = 40))]
+    pub date: String,
+    #[schemars(length(min = 1, max = 1000))]
+    pub description: String,
+    /// Each becomes a link that opens its certificate.
+    #[serde(default)]
+    #[schemars(length(max = 10))]
+    pub awards: Vec<Award>,
+}
+
+/// An award and its certificate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Award {
+    #[schemars(length(min = 1, max = 100))]
+    pub title: String,
+    /// The id of the certificate's image in `media`.
+    #[schemars(regex(pattern = ID_PATTERN))]
+    pub certificate: String,
+}
+
+/// An image in one or more widths.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct MediaItem {
+    #[schemars(regex(pattern = ID_PATTERN))]
+    pub id: String,
+    /// What the image shows, for people who cannot see it (empty for a decorative one).
+    #[schemars(length(max = 200))]
+    pub alt: String,
+    /// The largest width, in pixels; with `height`, the aspect ratio the page reserves.
+    #[schemars(range(min = 1, max = 10000))]
+    pub width: u32,
+    #[schemars(range(min = 1, max = 10000))]
+    pub height: u32,
+    /// The files, smallest first.
+    #[schemars(length(min = 1, max = 6))]
+    pub sources: Vec<MediaSource>,
+}
+
+/// One file of an image.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct MediaSource {
+    #[schemars(regex(pattern = MEDIA_SRC_PATTERN), length(max = 300))]
+    pub src: String,
+    /// Its width in pixels.
+    #[schemars(range(min = 1, max = 10000))]
+    pub width: u32,
+}
+
+/// The resume every Download Resume button links to.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Resume {
+    /// Path of the PDF served by the site.
+    #[schemars(regex(pattern = SITE_PATH_PATTERN), length(max = 200))]
+    pub path: String,
+}

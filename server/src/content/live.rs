@@ -1,0 +1,136 @@
+//! The published document as this instance serves it: kept in memory (parsed, and as the JSON
+//! answer of `GET /api/content` with its ETag), replaced at once when this instance publishes,
+//! and followed when another instance or the `content` command publishes: every
+//! [`POLL_INTERVAL`] one cheap query (`MAX(version)`) says whether a newer version exists, and
+//! only then is its document read. Polling works the same on both engines and through any
+//! proxy or pooler; 2 s keeps a change elsewhere under the promised 5 s.
+
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+use anyhow::Context;
+use axum::body::Bytes;
+use sha2::{Digest, Sha256};
+
+use super::ContentDocument;
+use crate::store::content::VersionRow;
+use crate::store::Db;
+
+/// How often the newest version's number is read.
+pub const POLL_INTERVAL: Duration = Duration::from_secs(2);
+
+/// One published version, ready to serve (and, later, to render from).
+#[derive(Debug)]
+pub struct Published {
+    /// 0 for the default document, served until something is published.
+    pub version: i64,
+    /// Unix ms; `None` for the default document.
+    pub published_at: Option<i64>,
+    pub document: ContentDocument,
+    /// `{version, publishedAt, document}` as JSON.
+    pub body: Bytes,
+    /// A strong ETag of `body`.
+    pub etag: String,
+}
+
+impl Published {
+    pub fn new(version: i64, published_at: Option<i64>, document: ContentDocument) -> Self {
+        let body = serde_json::to_vec(&serde_json::json!({
+            "version": version,
+            "publishedAt": published_at,
+            "document": &document,
+        }))
+        .expect("a document serialises");
+        let digest = Sha256::digest(&body);
+        let etag = format!("\"{}\"", hex::encode(&digest[..12]));
+        Self {
+            version,
+            published_at,
+            document,
+            body: Bytes::from(body),
+            etag,
+        }
+    }
+
+    /// The default document, version 0.
+    pub fn default_version() -> Self {
+        Self::new(0, None, super::default_document().clone())
+    }
+
+    fn from_row(row: VersionRow) -> anyhow::Result<Self> {
+        let document: ContentDocument = serde_json::from_str(&row.document)
+            .with_context(|| format!("content version {} is not a valid document", row.version))?;
+        Ok(Self::new(row.version, Some(row.published_at), document))
+    }
+}
+
+/// The published document this instance serves.
+pub struct LiveContent {
+    current: RwLock<Arc<Published>>,
+}
+
+impl LiveContent {
+    /// Reads the newest version (or takes the default document when there is none).
+    pub async fn load(db: &Db) -> anyhow::Result<Self> {
+        let published = match db.published_content().await? {
+            Some(row) => Published::from_row(row)?,
+            None => Published::default_version(),
+        };
+        Ok(Self {
+            current: RwLock::new(Arc::new(published)),
+        })
+    }
+
+    pub fn current(&self) -> Arc<Published> {
+        self.current
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// Serves `row` from now on, unless a newer version is already served.
+    pub fn replace(&self, row: VersionRow) -> anyhow::Result<Arc<Published>> {
+        let published = Arc::new(Published::from_row(row)?);
+        let mut current = self.current.write().unwrap_or_else(|e| e.into_inner());
+        if published.version > current.version {
+            *current = published.clone();
+        }
+        Ok(current.clone())
+    }
+
+    /// Reads the newest version when its number differs from the one served.
+    pub async fn refresh(&self, db: &Db) -> anyhow::Result<()> {
+        let latest = db.latest_content_version().await?;
+        if latest == self.current().version {
+            return Ok(());
+        }
+        if let Some(row) = db.published_content().await? {
+            let version = row.version;
+            self.replace(row)?;
+            tracing::info!(version, "content published elsewhere is now served");
+        }
+        Ok(())
+    }
+
+    /// Follows versions published by other instances and by the `content` command until the
+    /// store closes.
+    pub fn follow(self: &Arc<Self>, db: Db) {
+        let live = Arc::downgrade(self);
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(POLL_INTERVAL);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tick.tick().await;
+                let Some(live) = live.upgrade() else { break };
+                if db.is_closed() {
+                    break;
+                }
+                if let Err(error) = live.refresh(&db).await {
+                    if !db.is_closed() {
+                        tracing::warn!(error = ?error, "could not check for newly published content");
+                    }
+                }
+            }
+        });
+    }
+}

@@ -1,0 +1,187 @@
+//! The page's content as data: one typed document ([`document`]), checked at the boundary
+//! ([`validate`]), stored as a draft and published versions (`store::ContentStore`), and kept in
+//! memory as published ([`live`]), ready for the page to be rendered from.
+
+pub mod document;
+pub mod live;
+pub mod validate;
+
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+pub use document::ContentDocument;
+
+/// Published versions kept for revert; older ones are deleted at each publish.
+pub const KEPT_VERSIONS: i64 = 20;
+
+/// The largest document the API takes, as JSON.
+pub const MAX_DOCUMENT_BYTES: usize = 256 * 1024;
+
+/// Today's placeholder content: served as version 0 until something is published. The web
+/// imports the same file.
+pub const DEFAULT_DOCUMENT_JSON: &str =
+    include_str!("../../../web/src/content/default-document.json");
+
+/// The default document, parsed once.
+pub fn default_document() -> &'static ContentDocument {
+    static DOCUMENT: OnceLock<ContentDocument> = OnceLock::new();
+    DOCUMENT.get_or_init(|| {
+        serde_json::from_str(DEFAULT_DOCUMENT_JSON).expect("the default document parses")
+    })
+}
+
+/// The JSON Schema of the document, generated from its Rust types.
+pub fn schema_value() -> &'static Value {
+    static SCHEMA: OnceLock<Value> = OnceLock::new();
+    SCHEMA.get_or_init(|| {
+        serde_json::to_value(schemars::schema_for!(ContentDocument)).expect("a schema is JSON")
+    })
+}
+
+/// The schema as committed under `web/src/content/document.schema.json`.
+pub fn schema_file() -> String {
+    let mut text = serde_json::to_string_pretty(schema_value()).expect("a schema is JSON");
+    text.push('\n');
+    text
+}
+
+/// The TypeScript types as committed under `web/src/content/document.generated.ts`.
+pub fn typescript_file() -> String {
+    use document::*;
+    use ts_rs::TS;
+    let declarations = [
+        ContentDocument::decl(),
+        Profile::decl(),
+        Location::decl(),
+        About::decl(),
+        Contact::decl(),
+        Phone::decl(),
+        SocialLink::decl(),
+        Skill::decl(),
+        Stack::decl(),
+        Project::decl(),
+        TimelineEntry::decl(),
+        Award::decl(),
+        MediaItem::decl(),
+        MediaSource::decl(),
+        Resume::decl(),
+    ];
+    let mut text = String::from(
+        "// Generated from server/src/content/document.rs: do not edit. Regenerate with\n\
+         // `UPDATE_CONTENT_SCHEMA=1 cargo test --locked --lib content::tests`.\n",
+    );
+    for declaration in declarations {
+        text.push_str("\nexport ");
+        text.push_str(declaration.trim());
+        text.push('\n');
+    }
+    text
+}
+
+// The document in the OpenAPI description: the same schema, its definitions moved under
+// `components/schemas`, so the API and the files cannot disagree.
+impl utoipa::PartialSchema for ContentDocument {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::Ref::from_schema_name("ContentDocument").into()
+    }
+}
+
+impl utoipa::ToSchema for ContentDocument {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("ContentDocument")
+    }
+
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        let text = serde_json::to_string(schema_value())
+            .expect("a schema is JSON")
+            .replace("#/$defs/", "#/components/schemas/");
+        let mut root: serde_json::Map<String, Value> =
+            serde_json::from_str(&text).expect("a schema is a JSON object");
+        let defs = root.remove("$defs").and_then(|d| match d {
+            Value::Object(map) => Some(map),
+            _ => None,
+        });
+        for key in ["$schema", "title"] {
+            root.remove(key);
+        }
+        let mut all = vec![("ContentDocument".to_owned(), Value::Object(root))];
+        all.extend(defs.into_iter().flatten());
+        for (name, schema) in all {
+            match serde_json::from_value(schema) {
+                Ok(schema) => schemas.push((name, schema)),
+                Err(error) => {
+                    tracing::warn!(%name, %error, "a content schema is left out of the API description")
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    /// The generated files are committed; this fails when they no longer match the types.
+    #[test]
+    fn the_generated_schema_and_types_are_up_to_date() {
+        let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("../web/src/content");
+        let update = std::env::var_os("UPDATE_CONTENT_SCHEMA").is_some();
+        for (name, expected) in [
+            ("document.schema.json", schema_file()),
+            ("document.generated.ts", typescript_file()),
+        ] {
+            let path = web.join(name);
+            if update {
+                std::fs::write(&path, &expected).expect("the generated file is written");
+                continue;
+            }
+            let committed = std::fs::read_to_string(&path).unwrap_or_default();
+            assert!(
+                committed == expected,
+                "web/src/content/{name} is stale: regenerate it with \
+                 `UPDATE_CONTENT_SCHEMA=1 cargo test --locked --lib content::tests` and commit it"
+            );
+        }
+    }
+
+    #[test]
+    fn the_default_document_keeps_the_ids_insights_count() {
+        let document = default_document();
+        let ids: Vec<&str> = document.projects.iter().map(|p| p.id.as_str()).collect();
+        assert_eq!(
+            ids,
+            [
+                "portfolio",
+                "food-recipes",
+                "elegant-context",
+                "tuk-tuk-cambodia"
+            ]
+        );
+        let social: Vec<&str> = document.social.iter().map(|s| s.id.as_str()).collect();
+        assert_eq!(social, ["github", "linkedin", "twitter"]);
+    }
+
+    #[test]
+    fn the_api_description_carries_the_document_schema() {
+        let mut schemas = Vec::new();
+        <ContentDocument as utoipa::ToSchema>::schemas(&mut schemas);
+        let names: Vec<&str> = schemas.iter().map(|(n, _)| n.as_str()).collect();
+        for name in ["ContentDocument", "Project", "MediaItem", "Stack"] {
+            assert!(names.contains(&name), "{name} missing from {names:?}");
+        }
+        let definitions = schema_value()["$defs"].as_object().map_or(0, |d| d.len());
+        assert_eq!(
+            schemas.len(),
+            definitions + 1,
+            "every definition is carried"
+        );
+    }
+}

@@ -1,0 +1,299 @@
+//! Checks a content document at the boundary. The shape is checked by deserialising (serde names
+//! the path of a missing or mistyped field); the bounds (lengths, counts, patterns, URLs) by
+//! walking the document beside the JSON Schema generated from its types, so they are written
+//! once, in `document.rs`; then what a schema cannot say: ids unique, references that resolve.
+
+use std::collections::{BTreeMap, HashSet};
+
+use serde_json::Value;
+
+use super::document::ContentDocument;
+use crate::error::{ApiError, FieldErrors};
+
+/// Parses and checks a document sent as JSON; every failing field is named by its path
+/// (`projects[2].title`).
+pub fn parse_document(bytes: &[u8]) -> Result<ContentDocument, ApiError> {
+    let document: ContentDocument = crate::http::json::parse(bytes)?;
+    check(&document).map_err(ApiError::Validation)?;
+    Ok(document)
+}
+
+/// Checks a typed document: its bounds against the schema, then its ids and references.
+pub fn check(document: &ContentDocument) -> Result<(), FieldErrors> {
+    let value = serde_json::to_value(document).expect("a document serialises");
+    let schema = super::schema_value();
+    let mut errors = FieldErrors::new();
+    walk(&value, schema, schema, String::new(), &mut errors);
+    check_ids(document, &mut errors);
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}
+
+fn walk(value: &Value, schema: &Value, root: &Value, path: String, errors: &mut FieldErrors) {
+    let Some(schema) = schema.as_object() else {
+        return;
+    };
+    if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
+        let name = reference.rsplit('/').next().unwrap_or_default();
+        if let Some(target) = root.pointer(&format!("/$defs/{name}")) {
+            walk(value, target, root, path.clone(), errors);
+        }
+    }
+    let number = |key: &str| schema.get(key).and_then(Value::as_u64);
+    let mut fail = |problem: String| {
+        let name = if path.is_empty() {
+            "body".to_owned()
+        } else {
+            path.clone()
+        };
+        errors.entry(name).or_insert(problem);
+    };
+    match value {
+        Value::String(text) => {
+            let chars = text.chars().count() as u64;
+            if let Some(min) = number("minLength").filter(|&min| chars < min) {
+                fail(if min == 1 {
+                    "must not be empty".to_owned()
+                } else {
+                    format!("must be at least {min} characters")
+                });
+            }
+            if let Some(max) = number("maxLength").filter(|&max| chars > max) {
+                fail(format!("must be at most {max} characters"));
+            }
+            if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
+                if !pattern_matches(pattern, text) {
+                    fail(format!("must match {pattern}"));
+                }
+            }
+            match schema.get("format").and_then(Value::as_str) {
+                Some("uri") if !is_link(text) => {
+                    fail("must be an http, https or mailto URL".to_owned());
+                }
+                Some("email") if !is_email(text) => fail("must be an e-mail address".to_owned()),
+                _ => {}
+            }
+        }
+        Value::Number(n) => {
+            let n = n.as_f64().unwrap_or_default();
+            let bound = |key: &str| schema.get(key).and_then(Value::as_f64);
+            if let Some(min) = bound("minimum").filter(|&min| n < min) {
+                fail(format!("must be at least {min}"));
+            }
+            if let Some(max) = bound("maximum").filter(|&max| n > max) {
+                fail(format!("must be at most {max}"));
+            }
+        }
+        Value::Array(items) => {
+            let count = items.len() as u64;
+            if let Some(min) = number("minItems").filter(|&min| count < min) {
+                fail(format!("must have at least {min} item{}", plural(min)));
+            }
+            if let Some(max) = number("maxItems").filter(|&max| count > max) {
+                fail(format!("must have at most {max} item{}", plural(max)));
+            }
+            if let Some(item_schema) = schema.get("items") {
+                for (i, item) in items.iter().enumerate() {
+                    walk(item, item_schema, root, format!("{path}[{i}]"), errors);
+                }
+            }
+        }
+        Value::Object(fields) => {
+            if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+                for (key, field) in fields {
+                    if let Some(field_schema) = properties.get(key) {
+                        let field_path = if path.is_empty() {
+                            key.clone()
+                        } else {
+                            format!("{path}.{key}")
+                        };
+                        walk(field, field_schema, root, field_path, errors);
+                    }
+                }
+            }
+        }
+        Value::Null | Value::Bool(_) => {}
+    }
+}
+
+fn plural(n: u64) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// The document's few patterns, compiled once each.
+fn pattern_matches(pattern: &str, text: &str) -> bool {
+    use std::sync::{Mutex, OnceLock};
+    static CACHE: OnceLock<Mutex<BTreeMap<String, regex::Regex>>> = OnceLock::new();
+    let mut cache = CACHE
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if !cache.contains_key(pattern) {
+        match regex::Regex::new(pattern) {
+            Ok(re) => {
+                cache.insert(pattern.to_owned(), re);
+            }
+            Err(_) => return false,
+        }
+    }
+    cache[pattern].is_match(text)
+}
+
+/// An absolute `http` or `https` URL with a host, or a `mailto:` address.
+pub fn is_link(text: &str) -> bool {
+    match url::Url::parse(text) {
+        Ok(url) => match url.scheme() {
+            "http" | "https" => url.host_str().is_some_and(|h| !h.is_empty()),
+            "mailto" => is_email(url.path()),
+            _ => false,
+        },
+        Err(_) => false,
+    }
+}
+
+fn is_email(text: &str) -> bool {
+    crate::domain::EmailAddress::parse(text).is_ok()
+}
+
+/// Ids unique within their list, and every reference to a media item names one.
+fn check_ids(document: &ContentDocument, errors: &mut FieldErrors) {
+    fn unique<'a>(
+        list: &'static str,
+        ids: impl Iterator<Item = &'a str>,
+        errors: &mut FieldErrors,
+    ) -> HashSet<&'a str> {
+        let mut seen = HashSet::new();
+        for (i, id) in ids.enumerate() {
+            if !seen.insert(id) {
+                errors
+                    .entry(format!("{list}[{i}].id"))
+                    .or_insert_with(|| format!("{id:?} is already the id of another item"));
+            }
+        }
+        seen
+    }
+    let media = unique(
+        "media",
+        document.media.iter().map(|m| m.id.as_str()),
+        errors,
+    );
+    unique(
+        "projects",
+        document.projects.iter().map(|p| p.id.as_str()),
+        errors,
+    );
+    unique(
+        "social",
+        document.social.iter().map(|s| s.id.as_str()),
+        errors,
+    );
+    let mut reference = |path: String, id: &str| {
+        if !media.contains(id) {
+            errors
+                .entry(path)
+                .or_insert_with(|| format!("{id:?} is not the id of an item in media"));
+        }
+    };
+    reference("profile.photo".into(), &document.profile.photo);
+    for (i, skill) in document.skills.iter().enumerate() {
+        reference(format!("skills[{i}].logo"), &skill.logo);
+    }
+    for (i, project) in document.projects.iter().enumerate() {
+        reference(format!("projects[{i}].image"), &project.image);
+    }
+    for (list, entries) in [
+        ("experience", &document.experience),
+        ("education", &document.education),
+    ] {
+        for (i, entry) in entries.iter().enumerate() {
+            for (j, award) in entry.awards.iter().enumerate() {
+                reference(
+                    format!("{list}[{i}].awards[{j}].certificate"),
+                    &award.certificate,
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn errors_of(edit: impl FnOnce(&mut ContentDocument)) -> FieldErrors {
+        let mut document = crate::content::default_document().clone();
+        edit(&mut document);
+        check(&document).expect_err("the edit makes it invalid")
+    }
+
+    #[test]
+    fn the_default_document_passes() {
+        check(crate::content::default_document()).expect("the default document is valid");
+    }
+
+    #[test]
+    fn bounds_name_the_field_by_its_path() {
+        let errors = errors_of(|d| {
+            d.projects[2].title = "x".repeat(101);
+            d.typewriter_phrases[1] = String::new();
+            d.social[0].url = "javascript:alert(1)".into();
+            d.projects[0].id = "Not An Id".into();
+        });
+        assert_eq!(
+            errors["projects[2].title"],
+            "must be at most 100 characters"
+        );
+        assert_eq!(errors["typewriterPhrases[1]"], "must not be empty");
+        assert_eq!(
+            errors["social[0].url"],
+            "must be an http, https or mailto URL"
+        );
+        assert!(errors.contains_key("projects[0].id"), "{errors:?}");
+    }
+
+    #[test]
+    fn ids_are_unique_and_references_resolve() {
+        let errors = errors_of(|d| {
+            d.projects[1].id = d.projects[0].id.clone();
+            d.skills[3].logo = "nowhere".into();
+        });
+        assert!(errors.contains_key("projects[1].id"), "{errors:?}");
+        assert!(errors.contains_key("skills[3].logo"), "{errors:?}");
+    }
+
+    #[test]
+    fn links_are_http_https_or_mailto() {
+        assert!(is_link("https://example.com/x"));
+        assert!(is_link("mailto:a@example.com"));
+        for bad in [
+            "javascript:alert(1)",
+            "ftp://example.com",
+            "/relative",
+            "https://",
+        ] {
+            assert!(!is_link(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_media_path_never_climbs_out() {
+        let pattern = crate::content::document::MEDIA_SRC_PATTERN;
+        assert!(pattern_matches(pattern, "images/projects/a-400.webp"));
+        assert!(pattern_matches(pattern, "/media/abc123.webp"));
+        for bad in [
+            "images/../secret.webp",
+            "/../etc/passwd",
+            "https://x.dev/a.webp",
+            "images/a.exe",
+        ] {
+            assert!(!pattern_matches(pattern, bad), "{bad}");
+        }
+    }
+}

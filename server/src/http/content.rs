@@ -1,0 +1,280 @@
+//! `/api/content`: the page's content as data. The published document is public; the draft,
+//! publishing, the versions and revert are the owner's.
+
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_MATCH, IF_NONE_MATCH};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::auth::{now_ms, Owner};
+use crate::content::{validate, ContentDocument, KEPT_VERSIONS, MAX_DOCUMENT_BYTES};
+use crate::error::{ApiError, ErrorBody};
+use crate::http::json::ApiJson;
+use crate::http::path::ApiPath;
+use crate::state::AppState;
+use crate::store::content::VersionRow;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    let owner = OpenApiRouter::new()
+        .routes(routes!(draft, save_draft))
+        .routes(routes!(publish))
+        .routes(routes!(versions))
+        .routes(routes!(revert))
+        .layer(DefaultBodyLimit::max(MAX_DOCUMENT_BYTES))
+        .layer(super::session::no_store());
+    OpenApiRouter::new().routes(routes!(published)).merge(owner)
+}
+
+/// The published document, as visitors' pages get it.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PublishedContent {
+    /// 0 for the default document, served until something is published.
+    version: i64,
+    /// Unix milliseconds, UTC; null for the default document.
+    published_at: Option<i64>,
+    document: ContentDocument,
+}
+
+/// The draft the owner edits. Its `revision` (also its ETag) goes with the next save as
+/// `If-Match`.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Draft {
+    /// 0 while nothing was saved (the document is then the published one).
+    revision: i64,
+    document: ContentDocument,
+}
+
+/// A published version.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Version {
+    version: i64,
+    /// Unix milliseconds, UTC.
+    published_at: i64,
+}
+
+impl From<&VersionRow> for Version {
+    fn from(row: &VersionRow) -> Self {
+        Self {
+            version: row.version,
+            published_at: row.published_at,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct VersionList {
+    /// The kept versions (the last 20), newest first.
+    versions: Vec<Version>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct VersionNumber {
+    n: i64,
+}
+
+#[utoipa::path(get, path = "/content", tag = "content",
+    responses(
+        (status = 200, body = PublishedContent, headers(("ETag" = String))),
+        (status = 304, description = "Unchanged since the ETag sent in If-None-Match"),
+    ))]
+async fn published(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    let current = state.content.current();
+    let etag = HeaderValue::from_str(&current.etag).expect("an ETag is a header value");
+    let cache = HeaderValue::from_static("no-cache");
+    let fresh = headers
+        .get(IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            v.split(',')
+                .any(|tag| tag.trim() == current.etag || tag.trim() == "*")
+        });
+    if fresh {
+        return (
+            StatusCode::NOT_MODIFIED,
+            [(ETAG, etag), (CACHE_CONTROL, cache)],
+        )
+            .into_response();
+    }
+    (
+        [
+            (CONTENT_TYPE, HeaderValue::from_static("application/json")),
+            (ETAG, etag),
+            (CACHE_CONTROL, cache),
+        ],
+        current.body.clone(),
+    )
+        .into_response()
+}
+
+async fn read_draft(state: &AppState) -> Result<Draft, ApiError> {
+    match state.db.content_draft().await? {
+        Some(row) => Ok(Draft {
+            revision: row.revision,
+            document: serde_json::from_str(&row.document).map_err(anyhow::Error::from)?,
+        }),
+        None => Ok(Draft {
+            revision: 0,
+            document: state.content.current().document.clone(),
+        }),
+    }
+}
+
+fn with_revision_etag(draft: Draft) -> Response {
+    let etag = HeaderValue::from_str(&format!("\"{}\"", draft.revision)).expect("a number");
+    ([(ETAG, etag)], ApiJson(draft)).into_response()
+}
+
+#[utoipa::path(get, path = "/content/draft", tag = "content",
+    responses(
+        (status = 200, body = Draft, headers(("ETag" = String, description = "The revision, quoted"))),
+        (status = 401, description = "No valid session", body = ErrorBody),
+    ))]
+async fn draft(State(state): State<AppState>, _owner: Owner) -> Result<Response, ApiError> {
+    Ok(with_revision_etag(read_draft(&state).await?))
+}
+
+/// The revision in `If-Match`: `"3"` (as the ETag came), `W/"3"` or `3`.
+fn expected_revision(headers: &HeaderMap) -> Result<i64, ApiError> {
+    let raw = headers.get(IF_MATCH).ok_or_else(|| {
+        ApiError::PreconditionRequired(
+            "Send the draft's revision in If-Match (its ETag), so a newer draft is never overwritten."
+                .into(),
+        )
+    })?;
+    raw.to_str()
+        .ok()
+        .map(|v| v.trim().trim_start_matches("W/").trim_matches('"'))
+        .and_then(|v| v.parse::<i64>().ok())
+        .filter(|n| *n >= 0)
+        .ok_or_else(|| {
+            ApiError::field(
+                "If-Match",
+                "must be the draft's revision, as its ETag gave it",
+            )
+        })
+}
+
+#[utoipa::path(put, path = "/content/draft", tag = "content", request_body = ContentDocument,
+    params(("If-Match" = String, Header, description = "The revision the edit started from (the draft's ETag)")),
+    responses(
+        (status = 200, body = Draft, headers(("ETag" = String, description = "The new revision, quoted"))),
+        (status = 400, description = "Malformed JSON", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
+        (status = 409, description = "The draft was saved since that revision; nothing was written", body = ErrorBody),
+        (status = 413, description = "Body over 256 KB", body = ErrorBody),
+        (status = 415, description = "Not JSON", body = ErrorBody),
+        (status = 422, description = "A field is not valid, each named by its path", body = ErrorBody),
+        (status = 428, description = "If-Match is missing", body = ErrorBody),
+    ))]
+async fn save_draft(
+    State(state): State<AppState>,
+    _owner: Owner,
+    headers: HeaderMap,
+    ApiJson(document): ApiJson<ContentDocument>,
+) -> Result<Response, ApiError> {
+    let expected = expected_revision(&headers)?;
+    validate::check(&document).map_err(ApiError::Validation)?;
+    let json = serde_json::to_string(&document).map_err(anyhow::Error::from)?;
+    match state
+        .db
+        .save_content_draft(&json, expected, now_ms())
+        .await?
+    {
+        Some(revision) => Ok(with_revision_etag(Draft { revision, document })),
+        None => {
+            let now = state
+                .db
+                .content_draft()
+                .await?
+                .map_or(0, |row| row.revision);
+            Err(ApiError::Conflict(format!(
+                "The draft was saved elsewhere since revision {expected} (it is now at revision {now}); \
+                 nothing was overwritten. Reload the draft, then make your change again."
+            )))
+        }
+    }
+}
+
+async fn publish_document(
+    state: &AppState,
+    document: &ContentDocument,
+    as_draft: bool,
+) -> Result<Version, ApiError> {
+    let json = serde_json::to_string(document).map_err(anyhow::Error::from)?;
+    let row = state
+        .db
+        .publish_content(&json, now_ms(), KEPT_VERSIONS, as_draft)
+        .await?;
+    state.content.replace(row.clone())?;
+    Ok(Version::from(&row))
+}
+
+#[utoipa::path(post, path = "/content/publish", tag = "content",
+    responses(
+        (status = 200, description = "The draft is now the published version", body = Version),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
+    ))]
+async fn publish(
+    State(state): State<AppState>,
+    _owner: Owner,
+) -> Result<ApiJson<Version>, ApiError> {
+    let draft = read_draft(&state).await?;
+    Ok(ApiJson(
+        publish_document(&state, &draft.document, false).await?,
+    ))
+}
+
+#[utoipa::path(get, path = "/content/versions", tag = "content",
+    responses(
+        (status = 200, body = VersionList),
+        (status = 401, description = "No valid session", body = ErrorBody),
+    ))]
+async fn versions(
+    State(state): State<AppState>,
+    _owner: Owner,
+) -> Result<ApiJson<VersionList>, ApiError> {
+    let versions = state
+        .db
+        .content_versions()
+        .await?
+        .into_iter()
+        .map(|v| Version {
+            version: v.version,
+            published_at: v.published_at,
+        })
+        .collect();
+    Ok(ApiJson(VersionList { versions }))
+}
+
+#[utoipa::path(post, path = "/content/versions/{n}/revert", tag = "content",
+    params(("n" = i64, Path, description = "The version to publish again")),
+    responses(
+        (status = 200, description = "Version n's document is published as a new version and is the draft", body = Version),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
+        (status = 404, description = "No such version is kept", body = ErrorBody),
+        (status = 422, description = "n is not a whole number", body = ErrorBody),
+    ))]
+async fn revert(
+    State(state): State<AppState>,
+    _owner: Owner,
+    ApiPath(VersionNumber { n }): ApiPath<VersionNumber>,
+) -> Result<ApiJson<Version>, ApiError> {
+    let row = state
+        .db
+        .content_version(n)
+        .await?
+        .ok_or(ApiError::NotFound)?;
+    let document: ContentDocument =
+        serde_json::from_str(&row.document).map_err(anyhow::Error::from)?;
+    Ok(ApiJson(publish_document(&state, &document, true).await?))
+}

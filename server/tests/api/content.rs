@@ -1,0 +1,174 @@
+//! The page's content as data: the published document, the draft and its revisions, versions.
+
+use reqwest::Method;
+use serde_json::Value;
+
+use crate::helpers::spawn_app;
+
+fn default_document() -> Value {
+    serde_json::from_str(portfolio::content::DEFAULT_DOCUMENT_JSON).expect("the default document")
+}
+
+impl crate::helpers::TestApp {
+    async fn put_draft(&self, document: &Value, if_match: Option<&str>) -> reqwest::Response {
+        let mut request = self
+            .client
+            .put(self.url("/api/content/draft"))
+            .header("Origin", &self.address)
+            .header("Sec-Fetch-Site", "same-origin")
+            .json(document);
+        if let Some(revision) = if_match {
+            request = request.header("If-Match", revision);
+        }
+        request.send().await.expect("the request is sent")
+    }
+}
+
+#[tokio::test]
+async fn a_stale_save_is_409_and_a_save_without_if_match_is_428() {
+    let app = spawn_app().await;
+    app.signed_in().await;
+    let mut document = default_document();
+
+    let draft = app.get("/api/content/draft").await;
+    assert_eq!(draft.status(), 200);
+    assert_eq!(draft.headers()["etag"], "\"0\"");
+
+    assert_eq!(app.put_draft(&document, None).await.status(), 428);
+    document["profile"]["name"] = "First Tab".into();
+    let saved = app.put_draft(&document, Some("\"0\"")).await;
+    assert_eq!(saved.status(), 200);
+    assert_eq!(saved.headers()["etag"], "\"1\"");
+
+    // A second tab still holds revision 0.
+    document["profile"]["name"] = "Second Tab".into();
+    let stale = app.put_draft(&document, Some("\"0\"")).await;
+    assert_eq!(stale.status(), 409);
+    let body: Value = stale.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "conflict");
+    let draft: Value = app.get("/api/content/draft").await.json().await.unwrap();
+    assert_eq!(draft["revision"], 1);
+    assert_eq!(draft["document"]["profile"]["name"], "First Tab");
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_published_draft_is_served_and_revert_restores_a_version_exactly() {
+    let app = spawn_app().await;
+    let before: Value = app.get("/api/content").await.json().await.unwrap();
+    assert_eq!(before["version"], 0);
+    assert_eq!(before["document"], default_document());
+
+    app.signed_in().await;
+    let mut document = default_document();
+    document["projects"][0]["title"] = "Published Title".into();
+    assert_eq!(app.put_draft(&document, Some("0")).await.status(), 200);
+    let published = app.send(Method::POST, "/api/content/publish", None).await;
+    assert_eq!(published.status(), 200);
+    let after = app.get("/api/content").await;
+    assert!(after.headers().contains_key("etag"));
+    let after: Value = after.json().await.unwrap();
+    assert_eq!(after["version"], 1);
+    assert_eq!(after["document"], document);
+
+    document["projects"][0]["title"] = "Later Title".into();
+    assert_eq!(app.put_draft(&document, Some("1")).await.status(), 200);
+    app.send(Method::POST, "/api/content/publish", None).await;
+    let reverted = app
+        .send(Method::POST, "/api/content/versions/1/revert", None)
+        .await;
+    assert_eq!(reverted.status(), 200);
+    let now: Value = app.get("/api/content").await.json().await.unwrap();
+    assert_eq!(now["version"], 3);
+    assert_eq!(now["document"]["projects"][0]["title"], "Published Title");
+    let draft: Value = app.get("/api/content/draft").await.json().await.unwrap();
+    assert_eq!(draft["document"], now["document"]);
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn only_the_last_20_versions_are_kept() {
+    let app = spawn_app().await;
+    app.signed_in().await;
+    for _ in 0..22 {
+        assert_eq!(
+            app.send(Method::POST, "/api/content/publish", None)
+                .await
+                .status(),
+            200
+        );
+    }
+    let list: Value = app.get("/api/content/versions").await.json().await.unwrap();
+    let numbers: Vec<i64> = list["versions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["version"].as_i64().unwrap())
+        .collect();
+    assert_eq!(numbers, (3..=22).rev().collect::<Vec<_>>());
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn an_invalid_document_names_the_field_by_its_path() {
+    let app = spawn_app().await;
+    app.signed_in().await;
+    let mut document = default_document();
+    document["projects"][2]["title"] = "x".repeat(500).into();
+    document["social"][0]["url"] = "javascript:alert(1)".into();
+    let answer = app.put_draft(&document, Some("0")).await;
+    assert_eq!(answer.status(), 422);
+    let body: Value = answer.json().await.unwrap();
+    let fields = &body["error"]["fields"];
+    assert!(fields["projects[2].title"].is_string(), "{body}");
+    assert!(fields["social[0].url"].is_string(), "{body}");
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn anonymous_requests_to_the_owners_routes_are_401() {
+    let app = spawn_app().await;
+    assert_eq!(app.get("/api/content").await.status(), 200);
+    for (method, path) in [
+        (Method::GET, "/api/content/draft"),
+        (Method::GET, "/api/content/versions"),
+        (Method::POST, "/api/content/publish"),
+        (Method::POST, "/api/content/versions/1/revert"),
+    ] {
+        let answer = app.send(method.clone(), path, None).await;
+        assert_eq!(answer.status(), 401, "{method} {path}");
+    }
+    assert_eq!(
+        app.put_draft(&default_document(), Some("0")).await.status(),
+        401
+    );
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_document_imported_and_published_by_the_command_is_served_within_5_seconds() {
+    let app = spawn_app().await;
+    let mut document = default_document();
+    document["profile"]["name"] = "Imported Owner".into();
+    let file = app.data_path().join("content.json");
+    std::fs::write(&file, document.to_string()).unwrap();
+    let status = std::process::Command::new(crate::helpers::binary())
+        .args(["content", "import", file.to_str().unwrap(), "--publish"])
+        .env("PORTFOLIO_DATABASE_URL", &app.database_url)
+        .status()
+        .expect("the command runs");
+    assert!(status.success());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    loop {
+        let served: Value = app.get("/api/content").await.json().await.unwrap();
+        if served["document"]["profile"]["name"] == "Imported Owner" {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "not served within 5 s"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    app.shutdown().await;
+}

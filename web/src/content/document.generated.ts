@@ -1,0 +1,137 @@
+// Generated from server/src/content/document.rs: do not edit. Regenerate with
+// `UPDATE_CONTENT_SCHEMA=1 cargo test --locked --lib content::tests`.
+
+export type ContentDocument = { profile: Profile, 
+/**
+ * The phrases the hero's typewriter cycles through.
+ */
+typewriterPhrases: Array<string>, about: About, contact: Contact, 
+/**
+ * Links to the owner's profiles elsewhere; clicks are counted as `social:<id>`.
+ */
+social: Array<SocialLink>, 
+/**
+ * The technologies of the Skills section, in order.
+ */
+skills: Array<Skill>, 
+/**
+ * The projects of the Projects section, in order.
+ */
+projects: Array<Project>, 
+/**
+ * Work experience, newest first.
+ */
+experience: Array<TimelineEntry>, 
+/**
+ * Education, newest first.
+ */
+education: Array<TimelineEntry>, 
+/**
+ * Every image the document uses, referred to by its id.
+ */
+media: Array<MediaItem>, resume: Resume, };
+
+export type Profile = { 
+/**
+ * Full name: the hero, the about section, the footer and link previews.
+ */
+name: string, 
+/**
+ * Job title: the about section, link previews and search engines.
+ */
+role: string, 
+/**
+ * One or two sentences for the meta description and link previews.
+ */
+summary: string, location: Location, 
+/**
+ * The id of the owner's photo in `media`.
+ */
+photo: string, };
+
+export type Location = { display: string, mapsQuery: string, };
+
+export type About = { paragraphs: Array<string>, };
+
+export type Contact = { email: string, phone: Phone, };
+
+export type Phone = { dial: string, display: string, };
+
+export type SocialLink = { 
+/**
+ * Stable id (`github`, `linkedin`, `twitter` …): clicks are counted by it.
+ */
+id: string, 
+/**
+ * The site's name, e.g. `GitHub`.
+ */
+label: string, url: string, };
+
+export type Skill = { name: string, 
+/**
+ * The id of its logo in `media`.
+ */
+logo: string, };
+
+export type Stack = "frontend" | "backend" | "fullstack";
+
+export type Project = { 
+/**
+ * Stable id: clicks on its links are counted as `project:<id>:code` and `project:<id>:demo`,
+ * so keep it when the title changes.
+ */
+id: string, title: string, description: string, 
+/**
+ * The id of its screenshot in `media`.
+ */
+image: string, 
+/**
+ * Code repository.
+ */
+codeUrl: string, 
+/**
+ * Live demo.
+ */
+demoUrl: string, technologies: Array<string>, stack: Stack, };
+
+export type TimelineEntry = { title: string, place: string, 
+/**
+ * As shown, e.g. `2021 - 2023`.
+ */
+date: string, description: string, 
+/**
+ * Each becomes a link that opens its certificate.
+ */
+awards: Array<Award>, };
+
+export type Award = { title: string, 
+/**
+ * The id of the certificate's image in `media`.
+ */
+certificate: string, };
+
+export type MediaItem = { id: string, 
+/**
+ * What the image shows, for people who cannot see it (empty for a decorative one).
+ */
+alt: string, 
+/**
+ * The largest width, in pixels; with `height`, the aspect ratio the page reserves.
+ */
+width: number, height: number, 
+/**
+ * The files, smallest first.
+ */
+sources: Array<MediaSource>, };
+
+export type MediaSource = { src: string, 
+/**
+ * Its width in pixels.
+ */
+width: number, };
+
+export type Resume = { 
+/**
+ * Path of the PDF served by the site.
+ */
+path: string, };
