@@ -9,6 +9,7 @@ import { describe, test } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { openPage, serverAndBrowser, type RunningServer } from './harness.ts';
+import { hydrated } from './page-support.ts';
 
 const MESSAGE = {
   Name: 'Grace Hopper',
@@ -19,6 +20,7 @@ const MESSAGE = {
 
 async function openForm(page: Page, server: RunningServer) {
   await page.goto(server.url + '/');
+  await hydrated(page);
   const form = page.getByRole('form', { name: 'Contact form' });
   await form.scrollIntoViewIfNeeded();
   return form;

@@ -5,6 +5,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { contactProofs } from './contact-proofs.ts';
 import { launchBrowser, openPage, PHONE, startServer, type RunningServer } from './harness.ts';
+import { hydrated } from './page-support.ts';
 
 const EMAIL = 'owner@example.com';
 const PASSWORD = 'violet-harbour-lantern-42';
@@ -76,6 +77,7 @@ describe('the dashboard', () => {
   test('a message submitted from / appears in the inbox', async () => {
     const visitor = await openPage(browser, server);
     await visitor.page.goto(server.url + '/');
+    await hydrated(visitor.page);
     await visitor.page.getByLabel('Name', { exact: true }).fill('Visiting Recruiter');
     await visitor.page.getByLabel('Email', { exact: true }).fill('recruiter@example.org');
     await visitor.page.getByLabel('Subject', { exact: true }).fill('A role for you');

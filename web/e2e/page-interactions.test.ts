@@ -9,7 +9,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { profile } from '../src/content/profile.ts';
 import { DESKTOP, openPage, serverAndBrowser } from './harness.ts';
-import { VIEWPORTS, focusedText, visit } from './page-support.ts';
+import { VIEWPORTS, focusedText, hydrated, visit } from './page-support.ts';
 
 const UA = {
   instagramAndroid:
@@ -230,6 +230,8 @@ describe('the portfolio page, interactions', () => {
       await watched.page.getByRole('heading', { level: 1 }).waitFor();
       const p = watched.page;
       const dot = p.locator('[data-cursor-dot]');
+      // The page hydrates once its first screen is drawn; the dot follows moves from then on.
+      await p.waitForFunction(() => (window as unknown as { __pointermove: number }).__pointermove === 1);
       await p.mouse.move(400, 300);
       await dot.waitFor({ state: 'attached' });
       assert.equal(await dot.count(), 1);
@@ -262,6 +264,7 @@ describe('the portfolio page, interactions', () => {
       await p.waitForURL(/\/(dashboard|login)$/);
       await p.goBack();
       await p.getByRole('heading', { level: 1 }).waitFor();
+      await hydrated(p);
       await p.mouse.move(200, 200);
       assert.equal(await p.locator('[data-cursor-dot]').count(), 1);
       assert.equal(await listeners(p), 1);

@@ -7,7 +7,7 @@ export const VIEWPORTS = [
   { name: 'phone', options: { viewport: PHONE, isMobile: true, hasTouch: true } },
 ] as const satisfies readonly { name: string; options: BrowserContextOptions }[];
 
-/** Opens `/` (or `path`) and waits until the page has rendered its heading. */
+/** Opens `/` (or `path`) and waits until the page has rendered its heading and, with JavaScript, React has hydrated it. */
 export async function visit(
   browser: Browser,
   server: RunningServer,
@@ -17,7 +17,25 @@ export async function visit(
   const watched = await openPage(browser, server, options);
   await watched.page.goto(server.url + path);
   await watched.page.getByRole('heading', { level: 1 }).waitFor();
+  if (options.javaScriptEnabled !== false) await hydrated(watched.page);
   return watched;
+}
+
+/**
+ * Resolves once React has taken over the page: `/` arrives drawn and is hydrated only after its
+ * first screen is painted, so a click before then would meet markup without its handlers.
+ * React puts its container key on #root and its fiber on every section it hydrated.
+ */
+export async function hydrated(page: Page): Promise<void> {
+  await page.waitForFunction(
+    // No named inner function: the test runner's transform would wrap it in a helper the page lacks.
+    () =>
+      [document.getElementById('root'), ...document.querySelectorAll('section[id]')].every(
+        (element) => !!element && Object.keys(element).some((key) => key.startsWith('__react')),
+      ),
+    undefined,
+    { timeout: 15_000 },
+  );
 }
 
 /** Scrolls through the whole page so every lazily loaded image is requested, then back to the top. */

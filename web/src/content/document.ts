@@ -1,6 +1,7 @@
 /**
- * The default content document: today's placeholder content as data, the one file that both
- * the server (embedded, served as version 0 until something is published) and this site read.
+ * The default content document: today's placeholder content as data, embedded by the server
+ * (served as version 0 until something is published). The page's modules beside it say the same
+ * (checked by page-content.test.ts) until the server renders `/` from the document.
  * Its shape is `ContentDocument`, generated from the server's Rust types, with the JSON Schema
  * beside it (`document.schema.json`). Plain data: Node scripts import it too.
  */

@@ -1,8 +1,10 @@
-/**
- * The document's images as the page uses them. A source `images/…` is a file beside this module,
- * bundled (hashed) by Vite; any other source is a path this server serves.
- */
-import { defaultDocument as doc } from './document';
+/** The owner's photo and the award certificates. Replace the files in ./images and keep the sizes in step. */
+import avatar320 from './images/avatar-320.webp';
+import avatar640 from './images/avatar-640.webp';
+import spot480 from './images/awards/spot-award-480.webp';
+import spot960 from './images/awards/spot-award-960.webp';
+import applause480 from './images/awards/applause-award-480.webp';
+import applause960 from './images/awards/applause-award-960.webp';
 
 /** An image in a few widths: `src` is the smallest, `srcSet` lists all, width/height give the aspect ratio. */
 export interface ResponsiveImage {
@@ -13,34 +15,28 @@ export interface ResponsiveImage {
   alt: string;
 }
 
-const bundled = import.meta.glob<string>('./images/**/*.{webp,avif,png,jpg,jpeg,svg}', {
-  eager: true,
-  import: 'default',
-});
-
-/** The URL of a media source. */
-export function mediaUrl(src: string): string {
-  return bundled[`./${src}`] ?? src;
-}
-
-/** The media item with this id, as a responsive image. */
-export function image(id: string): ResponsiveImage {
-  const item = doc.media.find((m) => m.id === id);
-  if (!item) throw new Error(`no media item ${id}`);
-  const urls = item.sources.map((source) => ({ url: mediaUrl(source.src), width: source.width }));
-  return {
-    src: urls[0]?.url ?? '',
-    srcSet: urls.map(({ url, width }) => `${url} ${width}w`).join(', '),
-    width: item.width,
-    height: item.height,
-    alt: item.alt,
-  };
-}
-
-export const photo: ResponsiveImage = image(doc.profile.photo);
+export const photo: ResponsiveImage = {
+  src: avatar320,
+  srcSet: `${avatar320} 320w, ${avatar640} 640w`,
+  width: 640,
+  height: 640,
+  alt: 'Illustrated portrait of Alex Morgan',
+};
 
 /** The certificate shown for an entry's first award (index 0) and for any other award. */
 export const awardImages: { spot: ResponsiveImage; applause: ResponsiveImage } = {
-  spot: image('spot-award'),
-  applause: image('applause-award'),
+  spot: {
+    src: spot480,
+    srcSet: `${spot480} 480w, ${spot960} 960w`,
+    width: 960,
+    height: 672,
+    alt: 'Spot Award certificate',
+  },
+  applause: {
+    src: applause480,
+    srcSet: `${applause480} 480w, ${applause960} 960w`,
+    width: 960,
+    height: 672,
+    alt: 'Applause Award certificate',
+  },
 };

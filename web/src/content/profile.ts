@@ -1,9 +1,7 @@
 /**
- * Who the site is about, read from the content document (`default-document.json`). Plain data:
- * Node scripts and the browser tests import it too.
+ * Who the site is about. Whoever deploys the site replaces these placeholders (and the
+ * images beside this file); nothing outside `web/src/content/` needs to change.
  */
-import { defaultDocument as doc } from './document';
-
 export interface Profile {
   /** Full name, shown in the hero, the about section, the footer and link previews. */
   name: string;
@@ -23,16 +21,19 @@ export interface Profile {
   resume: string;
 }
 
-const social = (id: string): string => doc.social.find((link) => link.id === id)?.url ?? '';
-
 export const profile: Profile = {
-  name: doc.profile.name,
-  role: doc.profile.role,
-  typewriterPhrases: doc.typewriterPhrases,
-  summary: doc.profile.summary,
-  email: doc.contact.email,
-  phone: { dial: doc.contact.phone.dial, display: doc.contact.phone.display },
-  location: { display: doc.profile.location.display, mapsQuery: doc.profile.location.mapsQuery },
-  links: { github: social('github'), linkedin: social('linkedin'), twitter: social('twitter') },
-  resume: doc.resume.path,
+  name: 'Alex Morgan',
+  role: 'Full Stack Developer',
+  typewriterPhrases: ['Front End Developer', 'Web Developer', 'React Enthusiast'],
+  summary:
+    'Full-stack web developer building fast, accessible sites and apps with React, Node.js, Express, MongoDB, Tailwind CSS and JavaScript.',
+  email: 'alex.morgan@example.com',
+  phone: { dial: '+919000000000', display: '+91 90000 00000' },
+  location: { display: 'AP, India', mapsQuery: 'Andhra Pradesh, India' },
+  links: {
+    github: 'https://github.com/your-handle',
+    linkedin: 'https://www.linkedin.com/in/your-handle',
+    twitter: 'https://x.com/your-handle',
+  },
+  resume: '/resume.pdf',
 };

@@ -1,6 +1,13 @@
-/** The projects shown in the Projects section, from the content document. Links are placeholders: point them at your repositories and demos. */
-import { defaultDocument as doc } from './document';
-import { image, type ResponsiveImage } from './media';
+/** The projects shown in the Projects section. Links are placeholders: point them at your repositories and demos. */
+import portfolio400 from './images/projects/portfolio-400.webp';
+import portfolio800 from './images/projects/portfolio-800.webp';
+import food400 from './images/projects/food-recipes-400.webp';
+import food800 from './images/projects/food-recipes-800.webp';
+import elegant400 from './images/projects/elegant-context-400.webp';
+import elegant800 from './images/projects/elegant-context-800.webp';
+import tuktuk400 from './images/projects/tuk-tuk-cambodia-400.webp';
+import tuktuk800 from './images/projects/tuk-tuk-cambodia-800.webp';
+import type { ResponsiveImage } from './media';
 
 export type Stack = 'frontend' | 'backend' | 'fullstack';
 
@@ -18,16 +25,60 @@ export interface Project {
   stack: Stack;
 }
 
-export const projects: readonly Project[] = doc.projects.map((p) => ({
-  id: p.id,
-  title: p.title,
-  image: image(p.image),
-  description: p.description,
-  gitlink: p.codeUrl,
-  liveUrl: p.demoUrl,
-  technologies: p.technologies,
-  stack: p.stack,
-}));
+const screenshot = (small: string, large: string, alt: string): ResponsiveImage => ({
+  src: small,
+  srcSet: `${small} 400w, ${large} 800w`,
+  width: 800,
+  height: 500,
+  alt,
+});
+
+export const projects: readonly Project[] = [
+  {
+    id: 'portfolio',
+    title: 'Portfolio',
+    image: screenshot(portfolio400, portfolio800, 'Screenshot of the portfolio home page'),
+    description:
+      'This site: a fast, accessible one-page portfolio with a contact form whose messages land in a private inbox.',
+    gitlink: 'https://github.com/your-handle/portfolio',
+    liveUrl: 'https://portfolio.example.dev',
+    technologies: ['React', 'Tailwind CSS', 'Node.js'],
+    stack: 'fullstack',
+  },
+  {
+    id: 'food-recipes',
+    title: 'Food Recipes',
+    image: screenshot(food400, food800, 'Screenshot of the Food Recipes API documentation'),
+    description:
+      'A REST API for recipes with search, categories and pagination, documented endpoint by endpoint.',
+    gitlink: 'https://github.com/your-handle/food-recipes',
+    liveUrl: 'https://food-recipes.example.dev',
+    technologies: ['Node.js', 'Express', 'MongoDB'],
+    stack: 'backend',
+  },
+  {
+    id: 'elegant-context',
+    title: 'Elegant Context',
+    image: screenshot(elegant400, elegant800, 'Screenshot of the Elegant Context studio landing page'),
+    description:
+      'A calm, responsive landing page for an interior design studio, built for easy reading on any screen.',
+    gitlink: 'https://github.com/your-handle/elegant-context',
+    liveUrl: 'https://elegant-context.example.dev',
+    technologies: ['HTML5', 'CSS3', 'JavaScript'],
+    stack: 'frontend',
+  },
+  {
+    id: 'tuk-tuk-cambodia',
+    title: 'Tuk-Tuk Cambodia',
+    image: screenshot(tuktuk400, tuktuk800, 'Screenshot of the Tuk-Tuk Cambodia booking page'),
+    description:
+      'A booking site for tuk-tuk rides and city tours in Phnom Penh, with fixed fares and airport pick-up.',
+    gitlink: 'https://github.com/your-handle/tuk-tuk-cambodia',
+    liveUrl: 'https://tuk-tuk-cambodia.example.dev',
+    technologies: ['React', 'Tailwind CSS', 'Vite'],
+    stack: 'frontend',
+  },
+];
 
 export const categories = ['All', 'Frontend', 'Backend', 'Fullstack'] as const;
 export type Category = (typeof categories)[number];
