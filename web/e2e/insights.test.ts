@@ -4,11 +4,11 @@
  * so each visitor here sets an ordinary desktop User-Agent.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, openPage, startServer, type RunningServer } from './harness.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import { openPage, serverAndBrowser, type RunningServer } from './harness.ts';
 
 const EMAIL = 'owner@example.com';
 const PASSWORD = 'violet-harbour-lantern-42';
@@ -66,22 +66,12 @@ async function keepClicksHere(page: Page): Promise<void> {
 }
 
 describe('visitor insights on the landing page', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  before(async () => {
-    server = await startServer({ env: { PORTFOLIO_OWNER_EMAIL: EMAIL, PORTFOLIO_OWNER_PASSWORD: PASSWORD } });
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const suite = serverAndBrowser({ env: { PORTFOLIO_OWNER_EMAIL: EMAIL, PORTFOLIO_OWNER_PASSWORD: PASSWORD } });
 
   test('three page views by one visitor are three views and one visitor; another browser is another visitor', async () => {
-    const first = await openPage(browser, server, { userAgent: DESKTOP_CHROME });
-    for (let i = 0; i < 3; i += 1) await visitHome(first.page, server);
-    let f = await figuresWhen(server, (f) => f.totals.pageViews >= 3);
+    const first = await openPage(suite.browser, suite.server, { userAgent: DESKTOP_CHROME });
+    for (let i = 0; i < 3; i += 1) await visitHome(first.page, suite.server);
+    let f = await figuresWhen(suite.server, (f) => f.totals.pageViews >= 3);
     assert.equal(f.totals.pageViews, 3);
     assert.equal(f.totals.visitors, 1);
     assert.deepEqual(first.errors, []);
@@ -99,17 +89,17 @@ describe('visitor insights on the landing page', () => {
     assert.deepEqual(stored, { local: 0, session: 0, databases: 0, caches: 0 });
     await first.close();
 
-    const second = await openPage(browser, server, { userAgent: DESKTOP_FIREFOX });
-    await visitHome(second.page, server);
-    f = await figuresWhen(server, (f) => f.totals.pageViews >= 4);
+    const second = await openPage(suite.browser, suite.server, { userAgent: DESKTOP_FIREFOX });
+    await visitHome(second.page, suite.server);
+    f = await figuresWhen(suite.server, (f) => f.totals.pageViews >= 4);
     assert.equal(f.totals.pageViews, 4);
     assert.equal(f.totals.visitors, 2);
     await second.close();
   });
 
   test('a visitor who sends DNT: 1 sends nothing', async () => {
-    const before = await figures(server);
-    const { page, close } = await openPage(browser, server, {
+    const before = await figures(suite.server);
+    const { page, close } = await openPage(suite.browser, suite.server, {
       userAgent: DESKTOP_CHROME,
       extraHTTPHeaders: { DNT: '1' },
     });
@@ -121,30 +111,30 @@ describe('visitor insights on the landing page', () => {
     page.on('request', (request) => {
       if (request.url().includes('/api/insights')) beacons.push(request.url());
     });
-    await visitHome(page, server);
+    await visitHome(page, suite.server);
     await keepClicksHere(page);
     await page.getByRole('link', { name: 'Code of Portfolio (opens in a new tab)' }).click();
     await page.waitForLoadState('networkidle');
     assert.deepEqual(beacons, []);
-    const after = await figures(server);
+    const after = await figures(suite.server);
     assert.equal(after.totals.pageViews, before.totals.pageViews);
     assert.deepEqual(after.clicks, before.clicks);
     await close();
   });
 
   test('a resume download and a project link click are counted', async () => {
-    const { page, errors, close } = await openPage(browser, server, {
+    const { page, errors, close } = await openPage(suite.browser, suite.server, {
       userAgent: DESKTOP_CHROME,
       acceptDownloads: true,
     });
-    await visitHome(page, server);
+    await visitHome(page, suite.server);
     const download = page.waitForEvent('download');
     await page.getByRole('link', { name: 'Download Resume' }).first().click();
     assert.equal((await download).suggestedFilename(), 'resume.pdf');
     await keepClicksHere(page);
     await page.getByRole('link', { name: 'Code of Portfolio (opens in a new tab)' }).click();
     await page.getByRole('link', { name: 'Live demo of Food Recipes (opens in a new tab)' }).click();
-    const f = await figuresWhen(server, (f) => f.totals.resumeDownloads >= 1 && f.clicks.length >= 2);
+    const f = await figuresWhen(suite.server, (f) => f.totals.resumeDownloads >= 1 && f.clicks.length >= 2);
     assert.equal(f.totals.resumeDownloads, 1);
     assert.deepEqual(
       f.clicks.map((c) => [c.key, c.count]).sort(),
@@ -159,39 +149,29 @@ describe('visitor insights on the landing page', () => {
 });
 
 describe("the owner's Insights tab", () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  before(async () => {
-    server = await startServer({ env: { PORTFOLIO_OWNER_EMAIL: EMAIL, PORTFOLIO_OWNER_PASSWORD: PASSWORD } });
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const suite = serverAndBrowser({ env: { PORTFOLIO_OWNER_EMAIL: EMAIL, PORTFOLIO_OWNER_PASSWORD: PASSWORD } });
 
   test('shows the figures as a chart and a table, the top lists and a CSV export, and axe finds nothing', async () => {
     // Two visitors, one from a LinkedIn campaign; a click and a resume download.
-    const visitor = await openPage(browser, server, { userAgent: DESKTOP_CHROME });
-    await visitHome(visitor.page, server, '?utm_source=linkedin&utm_medium=social&utm_campaign=spring');
-    await visitHome(visitor.page, server);
+    const visitor = await openPage(suite.browser, suite.server, { userAgent: DESKTOP_CHROME });
+    await visitHome(visitor.page, suite.server, '?utm_source=linkedin&utm_medium=social&utm_campaign=spring');
+    await visitHome(visitor.page, suite.server);
     await keepClicksHere(visitor.page);
     await visitor.page.getByRole('link', { name: 'Code of Portfolio (opens in a new tab)' }).click();
     await visitor.close();
-    const other = await openPage(browser, server, { userAgent: DESKTOP_FIREFOX });
-    await visitHome(other.page, server);
+    const other = await openPage(suite.browser, suite.server, { userAgent: DESKTOP_FIREFOX });
+    await visitHome(other.page, suite.server);
     await other.close();
-    const resume = await fetch(`${server.url}/resume.pdf`, { headers: { 'User-Agent': DESKTOP_CHROME } });
+    const resume = await fetch(`${suite.server.url}/resume.pdf`, { headers: { 'User-Agent': DESKTOP_CHROME } });
     assert.equal(resume.status, 200);
-    await figuresWhen(server, (f) => f.totals.pageViews >= 3 && f.clicks.length >= 1);
+    await figuresWhen(suite.server, (f) => f.totals.pageViews >= 3 && f.clicks.length >= 1);
 
-    const { page, errors, close } = await openPage(browser, server, { acceptDownloads: true });
-    await page.goto(server.url + '/login');
+    const { page, errors, close } = await openPage(suite.browser, suite.server, { acceptDownloads: true });
+    await page.goto(suite.server.url + '/login');
     await page.getByLabel('Email address').fill(EMAIL);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Login' }).click();
-    await page.waitForURL(server.url + '/dashboard');
+    await page.waitForURL(suite.server.url + '/dashboard');
     await page.getByRole('tab', { name: 'Insights' }).click();
     await page.getByRole('heading', { name: 'Insights', level: 1 }).waitFor();
     assert.equal(await page.getByRole('tab', { name: 'Insights' }).getAttribute('aria-selected'), 'true');
