@@ -3,7 +3,9 @@
 //! memory as published ([`live`]), ready for the page to be rendered from.
 
 pub mod document;
+pub mod head;
 pub mod live;
+pub mod preview;
 pub mod validate;
 
 use std::borrow::Cow;
