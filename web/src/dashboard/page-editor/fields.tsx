@@ -117,7 +117,7 @@ export function SelectField({
 /** A titled group of fields (a part of the document, or one item of a list). */
 export function Group({ title, level = 2, children, id }: { title: string; level?: 2 | 3 | 4; children: ReactNode; id?: string }) {
   const Heading = `h${level}` as 'h2' | 'h3' | 'h4';
-  const headingId = `${id ?? fieldId(title)}-title`;
+  const headingId = `${id ?? fieldId(title)}-heading`;
   return (
     <section
       aria-labelledby={headingId}
