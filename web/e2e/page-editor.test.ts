@@ -136,10 +136,11 @@ describe('the page editor', () => {
       failed.filter((path) => path !== '/api/content/draft/preview'),
       [],
     );
+    const notFound = errors.filter((e) => e.includes('status of 404'));
+    assert.equal(notFound.length, failed.length, 'each 404 in the console is the preview');
     assert.deepEqual(
-      errors.slice(failed.length),
+      errors.filter((e) => !e.includes('status of 404')),
       [],
-      'nothing went wrong but the missing preview',
     );
     assert.deepEqual(foreignRequests, []);
     await close();
@@ -277,6 +278,32 @@ describe('the page editor', () => {
     await close();
   });
 
+  test('a skill picks its logo from the bundled set, and an award is added to a job', async () => {
+    const { page, close } = await openPage(suite.browser, suite.server);
+    await signIn(page, suite.server);
+    await openEditor(page);
+    await page.getByRole('button', { name: 'Add a skill' }).click();
+    await page.waitForFunction(() => document.activeElement?.id.startsWith('field-skills-'));
+    await page.keyboard.type('Docker-free Rust');
+    await page.getByRole('region', { name: /^Skill \d+: Docker-free Rust$/ }).getByLabel('Logo').selectOption({ label: 'Git' });
+    const job = page.getByRole('region', { name: /^Experience 1:/ });
+    await job.getByRole('button', { name: /^Add an award to / }).click();
+    await job.getByRole('region', { name: /^Award \d+: untitled$/ }).getByLabel('Award title').fill('Team Award');
+    assert.deepEqual(await axeViolations(page), []);
+    await saveDraft(page);
+    const draft = (await draftOnServer(suite.server)).document as Document & {
+      skills: { name: string; logo: string }[];
+      experience: { awards: { title: string; certificate: string }[] }[];
+    };
+    const added = draft.skills.at(-1)!;
+    assert.deepEqual(added, { name: 'Docker-free Rust', logo: 'logo-git' });
+    assert.ok(draft.media.some((m) => m.id === 'logo-git'));
+    const award = draft.experience[0]!.awards.at(-1)!;
+    assert.equal(award.title, 'Team Award');
+    assert.ok(draft.media.some((m) => m.id === award.certificate), 'the award points at a certificate image');
+    await close();
+  });
+
   test('the preview says so plainly when it cannot be loaded', async () => {
     const { page, close } = await openPage(suite.browser, suite.server);
     await signIn(page, suite.server);
@@ -301,6 +328,31 @@ describe('the page editor', () => {
  */
 describe('a page published from the editor', () => {
   const suite = serverAndBrowser({ env: { PORTFOLIO_OWNER_EMAIL: EMAIL, PORTFOLIO_OWNER_PASSWORD: PASSWORD } });
+
+  test(
+    'an upload that is not an image, or not a PDF for the resume, is refused beside its field',
+    { skip: 'TODO: needs the media branch merged' },
+    async () => {
+      const { page, close } = await openPage(suite.browser, suite.server);
+      await signIn(page, suite.server);
+      await openEditor(page);
+      const profile = page.getByRole('region', { name: 'Profile' });
+      await profile.getByLabel('Upload a new photo').setInputFiles({
+        name: 'photo.png',
+        mimeType: 'image/png',
+        buffer: Buffer.from('these bytes are not an image'),
+      });
+      await profile.getByRole('alert').filter({ hasText: 'is not an image the server accepts' }).waitFor();
+      await page.getByLabel('Upload a new resume (PDF)').setInputFiles({
+        name: 'resume.pdf',
+        mimeType: 'application/pdf',
+        buffer: Buffer.from('not a PDF at all'),
+      });
+      await page.getByRole('alert').filter({ hasText: 'That file is not a PDF' }).waitFor();
+      assert.deepEqual(await axeViolations(page), []);
+      await close();
+    },
+  );
 
   test(
     'shows the new name and a project with its uploaded screenshot with JavaScript off, and hydrates without a warning or layout shift',
