@@ -115,7 +115,7 @@ export const PREVIEW_URL = '/api/content/draft/preview';
 /** Whether the draft's preview answers (an iframe cannot tell a 404 from a page). */
 export async function previewAvailable(): Promise<boolean> {
   try {
-    const response = await fetch(PREVIEW_URL, { credentials: 'same-origin', headers: { Accept: 'text/html' } });
+    const response = await fetch(PREVIEW_URL, { method: 'HEAD', credentials: 'same-origin', headers: { Accept: 'text/html' } });
     return response.ok;
   } catch {
     return false;
