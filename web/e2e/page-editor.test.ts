@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';
-import { openPage, serverAndBrowser, type RunningServer } from './harness.ts';
+import { openPage, PHONE, serverAndBrowser, type RunningServer } from './harness.ts';
 import { hydrated } from './page-support.ts';
 // @ts-expect-error: a plain Node script without types
 import { encodePng } from '../scripts/png.mjs';
@@ -314,6 +314,25 @@ describe('the page editor', () => {
     const award = draft.experience[0]!.awards.at(-1)!;
     assert.equal(award.title, 'Team Award');
     assert.ok(draft.media.some((m) => m.id === award.certificate), 'the award points at a certificate image');
+    await close();
+  });
+
+  test('on a phone nothing overflows sideways and every control is at least 44 px tall', async () => {
+    const { page, close } = await openPage(suite.browser, suite.server, { viewport: PHONE, isMobile: true, hasTouch: true });
+    await signIn(page, suite.server);
+    await openEditor(page);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `the editor is ${overflow} px wider than the phone`);
+    const controls = page.locator('main button, main input:not([type=file]), main select');
+    assert.ok((await controls.count()) > 100, 'the controls of every part of the document are there');
+    const small = await controls
+      .evaluateAll((elements) =>
+        elements
+          .filter((e) => e.getBoundingClientRect().height > 0 && e.getBoundingClientRect().height < 44)
+          .map((e) => e.getAttribute('aria-label') ?? e.textContent ?? e.id),
+      );
+    assert.deepEqual(small, []);
+    assert.deepEqual(await axeViolations(page), []);
     await close();
   });
 
