@@ -213,6 +213,38 @@ describe('the page editor', () => {
     await close();
   });
 
+  test('unsaved changes made from a draft saved elsewhere since are offered, not forced', async () => {
+    const { page, close } = await openPage(suite.browser, suite.server);
+    await signIn(page, suite.server);
+    await openEditor(page);
+    await nameField(page).fill('Edited Before The Other Save');
+    await page.getByText('Unsaved changes', { exact: true }).waitFor();
+
+    // Meanwhile the draft is saved elsewhere (here through the API, as another tab would).
+    const cookie = await ownerCookie(suite.server);
+    const current = await draftOnServer(suite.server);
+    current.document.profile.role = 'Saved Elsewhere';
+    const put = await fetch(`${suite.server.url}/api/content/draft`, {
+      method: 'PUT',
+      headers: { Cookie: cookie, 'Content-Type': 'application/json', 'If-Match': `"${current.revision}"`, Origin: suite.server.url },
+      body: JSON.stringify(current.document),
+    });
+    assert.equal(put.status, 200, await put.text());
+
+    page.on('dialog', (dialog) => void dialog.accept());
+    await page.reload();
+    await nameField(page).waitFor();
+    const offer = page.getByRole('alert').filter({ hasText: 'saved elsewhere since they were made' });
+    await offer.waitFor();
+    // The newer draft is what is shown until the owner chooses.
+    assert.equal(await page.getByRole('region', { name: 'Profile' }).getByLabel('Role').inputValue(), 'Saved Elsewhere');
+    assert.notEqual(await nameField(page).inputValue(), 'Edited Before The Other Save');
+    await offer.getByRole('button', { name: 'Restore my unsaved changes' }).click();
+    assert.equal(await nameField(page).inputValue(), 'Edited Before The Other Save');
+    await page.getByRole('status').filter({ hasText: 'are restored' }).waitFor();
+    await close();
+  });
+
   test('invalid input is shown beside its field and is not saved', async () => {
     const { page, close } = await openPage(suite.browser, suite.server);
     await signIn(page, suite.server);
