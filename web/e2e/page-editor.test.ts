@@ -265,6 +265,9 @@ describe('the page editor', () => {
     assert.equal(await firstProject.getByLabel('Code address').getAttribute('aria-invalid'), 'true');
     assert.deepEqual(await axeViolations(page), []);
     assert.equal((await draftOnServer(suite.server)).revision, revision, 'nothing was saved');
+    // The summary's links take the keyboard to each field.
+    await summary.getByRole('link', { name: /^profile\.name/ }).click();
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'field-profile-name');
 
     // Fixed, it saves, and the errors go.
     await nameField(page).fill('Robin Editor');

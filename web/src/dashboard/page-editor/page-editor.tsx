@@ -123,7 +123,18 @@ export function PageEditor({ onUnauthorized }: { onUnauthorized: () => void }) {
               <ul className="mt-1 list-disc pl-5">
                 {problemList.slice(0, 12).map(([path, problem]) => (
                   <li key={path}>
-                    <a className="link text-red-100" href={`#${fieldId(path)}`}>
+                    <a
+                      className="link text-red-100"
+                      href={`#${fieldId(path)}`}
+                      onClick={(event) => {
+                        // Focus the field itself (the address keeps the dashboard's view).
+                        const field = window.document.getElementById(fieldId(path));
+                        if (!field) return;
+                        event.preventDefault();
+                        field.focus();
+                        field.scrollIntoView({ block: 'center' });
+                      }}
+                    >
                       {path}: {problem}
                     </a>
                   </li>
