@@ -1,10 +1,11 @@
 import { useRef, type KeyboardEvent } from 'react';
 
-export type DashboardView = 'inbox' | 'insights';
+export type DashboardView = 'inbox' | 'insights' | 'page';
 
 const TABS: { id: DashboardView; label: string }[] = [
   { id: 'inbox', label: 'Inbox' },
   { id: 'insights', label: 'Insights' },
+  { id: 'page', label: 'Page' },
 ];
 
 export const PANEL_ID = 'dashboard-panel';
@@ -13,7 +14,7 @@ export function tabId(view: DashboardView): string {
   return `dashboard-tab-${view}`;
 }
 
-/** The dashboard's two views as ARIA tabs: arrow keys, Home and End move between them. */
+/** The dashboard's views as ARIA tabs: arrow keys, Home and End move between them. */
 export function DashboardTabs({ view, onSelect }: { view: DashboardView; onSelect: (view: DashboardView) => void }) {
   const refs = useRef<(HTMLButtonElement | null)[]>([]);
   function onKeyDown(event: KeyboardEvent, index: number) {

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { Link, useLoaderData, useNavigate, useSearchParams } from 'react-router';
 import { signOut, signOutEverywhere, type Owner } from '../api/session';
 import { announce } from '../auth/auth-channel';
@@ -11,17 +11,21 @@ import { useInbox } from '../dashboard/use-inbox';
 import { useDelivery } from '../dashboard/use-delivery';
 import { throwIfTestAsks } from '../components/test-render-error';
 
+// The Page editor (and the document's compiled schema) is a chunk of its own, fetched when its tab opens.
+const PageEditor = lazy(() => import('../dashboard/page-editor/page-editor').then((m) => ({ default: m.PageEditor })));
+
 // In the dashboard's chunk, so that visitors never download it.
 export { DashboardError } from './dashboard-error';
 
-/** The owner's private dashboard, loaded lazily in its own chunk: the inbox of contact messages and the visitor insights. */
+/** The owner's private dashboard, loaded lazily in its own chunk: the inbox of contact messages, the visitor insights and the page's editor. */
 export function DashboardPage() {
   throwIfTestAsks('dashboard');
   const owner = useLoaderData() as Owner;
   const navigate = useNavigate();
   const [signingOut, setSigningOut] = useState(false);
   const [params, setParams] = useSearchParams();
-  const view: DashboardView = params.get('view') === 'insights' ? 'insights' : 'inbox';
+  const asked = params.get('view');
+  const view: DashboardView = asked === 'insights' || asked === 'page' ? asked : 'inbox';
   const select = useCallback(
     (next: DashboardView) => setParams(next === 'inbox' ? {} : { view: next }, { replace: true }),
     [setParams],
@@ -66,7 +70,21 @@ export function DashboardPage() {
       </header>
       <main>
         <div id={PANEL_ID} role="tabpanel" aria-labelledby={tabId(view)}>
-          {view === 'insights' ? <InsightsView onUnauthorized={toLogin} /> : <InboxView inbox={inbox} delivery={delivery} />}
+          {view === 'insights' ? (
+            <InsightsView onUnauthorized={toLogin} />
+          ) : view === 'page' ? (
+            <Suspense
+              fallback={
+                <p role="status" className="container-page py-8 text-gray-400">
+                  Loading the editor…
+                </p>
+              }
+            >
+              <PageEditor onUnauthorized={toLogin} />
+            </Suspense>
+          ) : (
+            <InboxView inbox={inbox} delivery={delivery} />
+          )}
         </div>
       </main>
     </div>

@@ -1,0 +1,3 @@
+export const SCHEMA: string;
+export const OUTPUT: string;
+export function validatorSource(schemaPath?: string): string;

@@ -1,0 +1,126 @@
+/**
+ * An image of the document (the photo, a screenshot, a certificate): what it shows now, its
+ * alt text, and an upload that replaces it. The server re-encodes the upload and answers its
+ * widths, which become a media item the field points at.
+ */
+import { useId, useState } from 'react';
+import type { ContentDocument } from '../../content/document';
+import { uploadImage, uploadProblem } from './content-api';
+import { fieldId, TextField } from './fields';
+import { addUpload, pruneUnused, sourceUrl } from './media';
+import type { Problems } from './validate';
+
+export function ImageField({
+  path,
+  label,
+  document,
+  mediaId,
+  problems,
+  onPoint,
+  edit,
+}: {
+  /** The path of the reference, e.g. `projects[1].image`. */
+  path: string;
+  label: string;
+  document: ContentDocument;
+  mediaId: string;
+  problems: Problems;
+  /** Points the field at another media item, inside an edit. */
+  onPoint: (draft: ContentDocument, id: string) => void;
+  edit: (change: (draft: ContentDocument) => void) => void;
+}) {
+  const uploadId = useId();
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const index = document.media.findIndex((m) => m.id === mediaId);
+  const item = index >= 0 ? document.media[index] : undefined;
+  const smallest = item?.sources[0];
+  const preview = smallest ? sourceUrl(smallest.src) : undefined;
+  const referenceProblem = problems[path];
+  const errorId = `${uploadId}-error`;
+
+  async function onFile(file: File | undefined) {
+    if (!file) return;
+    setBusy(true);
+    setProblem(null);
+    try {
+      const upload = await uploadImage(file);
+      edit((draft) => {
+        const id = addUpload(draft, upload, item?.alt ?? '');
+        onPoint(draft, id);
+        pruneUnused(draft);
+      });
+    } catch (cause) {
+      setProblem(uploadProblem(cause, 'image'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const uploadProblemText = problem ?? referenceProblem;
+  return (
+    <fieldset className="rounded-lg border border-gray-800 p-4" id={fieldId(path)} tabIndex={-1}>
+      <legend className="px-1 text-sm font-medium text-gray-200">{label}</legend>
+      <div className="flex flex-wrap items-start gap-4">
+        {preview && item ? (
+          <img
+            src={preview}
+            alt=""
+            width={item.width}
+            height={item.height}
+            className="h-20 w-auto max-w-32 rounded border border-gray-800 bg-gray-950 object-contain"
+            style={{ aspectRatio: `${item.width} / ${item.height}` }}
+          />
+        ) : (
+          <p className="text-sm text-gray-400">{item ? 'Uploaded image' : 'No image yet'}</p>
+        )}
+        <div className="min-w-0 flex-1 space-y-3">
+          <div>
+            <label htmlFor={uploadId} className="field-label">
+              Upload a new {label.toLowerCase()}
+            </label>
+            <input
+              id={uploadId}
+              type="file"
+              accept="image/*"
+              disabled={busy}
+              onChange={(e) => {
+                void onFile(e.target.files?.[0]);
+                e.target.value = '';
+              }}
+              aria-invalid={uploadProblemText ? true : undefined}
+              aria-describedby={uploadProblemText ? errorId : undefined}
+              className="block w-full text-sm text-gray-300 file:mr-3 file:min-h-11 file:cursor-pointer file:rounded-lg file:border-0 file:bg-gray-800 file:px-4 file:text-gray-100"
+            />
+            {busy && (
+              <p role="status" className="mt-1.5 text-sm text-gray-400">
+                Uploading…
+              </p>
+            )}
+            {uploadProblemText && (
+              <p id={errorId} role={problem ? 'alert' : undefined} className="field-error">
+                {label}: {uploadProblemText}
+              </p>
+            )}
+          </div>
+          {item && (
+            <TextField
+              path={`media[${index}].alt`}
+              label={`Alt text of the ${label.toLowerCase()}`}
+              hint="What the image shows, for people who cannot see it."
+              required={false}
+              value={item.alt}
+              problem={problems[`media[${index}].alt`]}
+              onChange={(value) =>
+                edit((draft) => {
+                  const target = draft.media.find((m) => m.id === mediaId);
+                  if (target) target.alt = value;
+                })
+              }
+            />
+          )}
+        </div>
+      </div>
+    </fieldset>
+  );
+}

@@ -1,0 +1,171 @@
+/** The projects, every field of each: title, description, screenshot, links, stack, technologies, id. */
+import { useState } from 'react';
+import type { Project, Stack } from '../../content/document';
+import { fieldId, Group, SelectField, TextField } from './fields';
+import { ImageField } from './image-field';
+import { focusLater, freshId, ListProblem, type ListFormProps } from './list-form-parts';
+import { ListControls, moveItem } from './list-controls';
+import { pruneUnused } from './media';
+
+const STACKS: { value: Stack; label: string }[] = [
+  { value: 'frontend', label: 'Frontend' },
+  { value: 'backend', label: 'Backend' },
+  { value: 'fullstack', label: 'Full stack' },
+];
+
+function parseTechnologies(text: string): string[] {
+  return text
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+}
+
+/** The technologies as one comma-separated field; the text is kept as typed while it means the same list. */
+function TechnologiesField({
+  path,
+  technologies,
+  problem,
+  onChange,
+}: {
+  path: string;
+  technologies: string[];
+  problem: string | undefined;
+  onChange: (list: string[]) => void;
+}) {
+  const [text, setText] = useState(technologies.join(', '));
+  const shown = parseTechnologies(text).join('\n') === technologies.join('\n') ? text : technologies.join(', ');
+  return (
+    <TextField
+      path={path}
+      label="Technologies"
+      hint="Separated by commas, e.g. React, Node.js"
+      required={false}
+      value={shown}
+      problem={problem}
+      onChange={(v) => {
+        setText(v);
+        onChange(parseTechnologies(v));
+      }}
+    />
+  );
+}
+
+function ProjectFields({ project, i, document, problems, edit }: ListFormProps & { project: Project; i: number }) {
+  const p = `projects[${i}]`;
+  const technologyProblem = Object.entries(problems).find(([path]) => path.startsWith(`${p}.technologies`))?.[1];
+  return (
+    <>
+      <TextField
+        path={`${p}.title`}
+        label="Title"
+        value={project.title}
+        problem={problems[`${p}.title`]}
+        onChange={(v) => edit((d) => void (d.projects[i]!.title = v))}
+      />
+      <TextField
+        path={`${p}.description`}
+        label="Description"
+        multiline
+        value={project.description}
+        problem={problems[`${p}.description`]}
+        onChange={(v) => edit((d) => void (d.projects[i]!.description = v))}
+      />
+      <ImageField
+        path={`${p}.image`}
+        label="Screenshot"
+        document={document}
+        mediaId={project.image}
+        problems={problems}
+        edit={edit}
+        onPoint={(d, id) => void (d.projects[i]!.image = id)}
+      />
+      <TextField
+        path={`${p}.codeUrl`}
+        label="Code address"
+        type="url"
+        value={project.codeUrl}
+        problem={problems[`${p}.codeUrl`]}
+        onChange={(v) => edit((d) => void (d.projects[i]!.codeUrl = v))}
+      />
+      <TextField
+        path={`${p}.demoUrl`}
+        label="Live demo address"
+        type="url"
+        value={project.demoUrl}
+        problem={problems[`${p}.demoUrl`]}
+        onChange={(v) => edit((d) => void (d.projects[i]!.demoUrl = v))}
+      />
+      <SelectField
+        path={`${p}.stack`}
+        label="Stack"
+        hint="Which filter of the Projects section shows it."
+        value={project.stack}
+        options={STACKS}
+        problem={problems[`${p}.stack`]}
+        onChange={(v) => edit((d) => void (d.projects[i]!.stack = v as Stack))}
+      />
+      <TechnologiesField
+        path={`${p}.technologies`}
+        technologies={project.technologies}
+        problem={technologyProblem}
+        onChange={(list) => edit((d) => void (d.projects[i]!.technologies = list))}
+      />
+      <TextField
+        path={`${p}.id`}
+        label="Id"
+        hint="Lowercase letters, digits and hyphens; clicks on its links are counted by it, so keep it when the title changes."
+        value={project.id}
+        problem={problems[`${p}.id`]}
+        onChange={(v) => edit((d) => void (d.projects[i]!.id = v))}
+      />
+    </>
+  );
+}
+
+export function ProjectsForm({ document, problems, edit }: ListFormProps) {
+  return (
+    <Group title="Projects">
+      <ListProblem path="projects" problems={problems} />
+      <ol className="space-y-4">
+        {document.projects.map((project, i) => (
+          <li key={i}>
+            <Group level={3} id={fieldId(`projects[${i}]`)} title={`Project ${i + 1}: ${project.title || 'untitled'}`}>
+              <ProjectFields project={project} i={i} document={document} problems={problems} edit={edit} />
+              <ListControls
+                listPath="projects"
+                index={i}
+                count={document.projects.length}
+                name={`project ${project.title || i + 1}`}
+                onMove={(to) => edit((d) => moveItem(d.projects, i, to))}
+                onRemove={() => edit((d) => void (d.projects.splice(i, 1), pruneUnused(d)))}
+              />
+            </Group>
+          </li>
+        ))}
+      </ol>
+      <button
+        type="button"
+        className="btn btn-secondary"
+        onClick={() => {
+          edit((d) => {
+            // A placeholder screenshot until one is uploaded: the first project's, if any.
+            const image = d.projects[0]?.image ?? d.media.find((m) => !m.id.startsWith('logo-'))?.id ?? '';
+            d.projects.push({
+              id: freshId('project', d.projects.map((p) => p.id)),
+              title: '',
+              description: '',
+              image,
+              codeUrl: 'https://',
+              demoUrl: 'https://',
+              technologies: [],
+              stack: 'frontend',
+            });
+          });
+          focusLater(`projects[${document.projects.length}].title`);
+        }}
+      >
+        Add a project
+      </button>
+    </Group>
+  );
+}
