@@ -145,7 +145,10 @@ async fn read_body(headers: &HeaderMap, body: Body, max: u64) -> Result<Bytes, A
         buffer.extend_from_slice(&chunk);
     }
     if buffer.is_empty() {
-        return Err(ApiError::field("file", "is empty: send the file's bytes as the body"));
+        return Err(ApiError::field(
+            "file",
+            "is empty: send the file's bytes as the body",
+        ));
     }
     Ok(Bytes::from(buffer))
 }
@@ -202,13 +205,20 @@ async fn upload(
     let files: Vec<MediaFileRow> = prepared
         .files
         .into_iter()
-        .map(|PreparedFile { name, content_type, width, data }| MediaFileRow {
-            path: name,
-            media_id: prepared.id.clone(),
-            content_type: content_type.to_owned(),
-            width: i64::from(width),
-            data,
-        })
+        .map(
+            |PreparedFile {
+                 name,
+                 content_type,
+                 width,
+                 data,
+             }| MediaFileRow {
+                path: name,
+                media_id: prepared.id.clone(),
+                content_type: content_type.to_owned(),
+                width: i64::from(width),
+                data,
+            },
+        )
         .collect();
     state.db.insert_media(&row, &files).await?;
     let (item, sources) = state
@@ -225,7 +235,10 @@ async fn upload(
         (status = 200, body = MediaList),
         (status = 401, description = "No valid session", body = ErrorBody),
     ))]
-async fn list(State(state): State<AppState>, _owner: Owner) -> Result<ApiJson<MediaList>, ApiError> {
+async fn list(
+    State(state): State<AppState>,
+    _owner: Owner,
+) -> Result<ApiJson<MediaList>, ApiError> {
     let (items, sources) = state.db.media_items().await?;
     Ok(ApiJson(MediaList {
         items: items.into_iter().map(|item| view(item, &sources)).collect(),
@@ -340,18 +353,24 @@ pub async fn serve_file(
     if !is_media_name(&name) {
         return not_found();
     }
-    let etag = format!("\"{}\"", name.rsplit_once('.').map_or(&*name, |(stem, _)| stem));
+    let etag = format!(
+        "\"{}\"",
+        name.rsplit_once('.').map_or(&*name, |(stem, _)| stem)
+    );
     let file = match state.db.media_file(&name).await {
         Ok(Some(file)) => file,
         Ok(None) => return not_found(),
         Err(error) => return ApiError::Unexpected(error).into_response(),
     };
-    let content_type =
-        HeaderValue::from_str(&file.content_type).unwrap_or(HeaderValue::from_static("application/octet-stream"));
+    let content_type = HeaderValue::from_str(&file.content_type)
+        .unwrap_or(HeaderValue::from_static("application/octet-stream"));
     let mut out = HeaderMap::new();
     out.insert(CONTENT_TYPE, content_type);
     out.insert(CACHE_CONTROL, HeaderValue::from_static(IMMUTABLE));
-    out.insert(ETAG, HeaderValue::from_str(&etag).expect("hex digits in quotes"));
+    out.insert(
+        ETAG,
+        HeaderValue::from_str(&etag).expect("hex digits in quotes"),
+    );
     out.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     if name.ends_with(".svg") {
         out.insert(

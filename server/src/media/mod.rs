@@ -354,12 +354,21 @@ mod tests {
         let (clean, width, height) = sanitize_svg(dirty).unwrap();
         assert_eq!((width, height), (40, 20));
         for gone in [
-            "script", "alert", "onload", "onclick", "javascript", "foreignObject", "evil",
+            "script",
+            "alert",
+            "onload",
+            "onclick",
+            "javascript",
+            "foreignObject",
+            "evil",
             "passwd",
         ] {
             assert!(!clean.contains(gone), "{gone} in {clean}");
         }
-        assert!(clean.contains("<path") || clean.contains("<rect"), "{clean}");
+        assert!(
+            clean.contains("<path") || clean.contains("<rect"),
+            "{clean}"
+        );
     }
 
     /// A small PNG whose header claims `width` x `height` pixels (its CRC made right).

@@ -64,10 +64,8 @@ pub trait MediaStore {
     async fn media_items(&self) -> anyhow::Result<(Vec<MediaRow>, Vec<MediaSourceRow>)>;
 
     /// One item and its files' widths and paths, narrowest first.
-    async fn find_media(
-        &self,
-        id: &str,
-    ) -> anyhow::Result<Option<(MediaRow, Vec<MediaSourceRow>)>>;
+    async fn find_media(&self, id: &str)
+        -> anyhow::Result<Option<(MediaRow, Vec<MediaSourceRow>)>>;
 
     /// Deletes the item and its files; whether it existed.
     async fn delete_media(&self, id: &str) -> anyhow::Result<bool>;

@@ -7,7 +7,9 @@ use std::io::Cursor;
 use reqwest::Method;
 use serde_json::Value;
 
-use crate::helpers::{fresh_database_url, on_postgres, spawn_app, spawn_app_on, spawn_app_with, TestApp};
+use crate::helpers::{
+    fresh_database_url, on_postgres, spawn_app, spawn_app_on, spawn_app_with, TestApp,
+};
 
 impl TestApp {
     /// Sends a file's bytes as the dashboard does: same-origin, the name in the query.
@@ -112,34 +114,56 @@ async fn a_jpeg_with_gps_exif_comes_back_upright_as_webp_without_any_metadata() 
     assert_eq!(item["name"], "holiday.jpg");
     assert!(item["id"].as_str().unwrap().len() == 12);
     // Orientation 6 turns the 800 x 400 picture upright: 400 x 800, never made wider.
-    assert_eq!((item["width"].as_i64(), item["height"].as_i64()), (Some(400), Some(800)));
+    assert_eq!(
+        (item["width"].as_i64(), item["height"].as_i64()),
+        (Some(400), Some(800))
+    );
     let sources = item["sources"].as_array().unwrap();
-    let widths: Vec<i64> = sources.iter().map(|s| s["width"].as_i64().unwrap()).collect();
+    let widths: Vec<i64> = sources
+        .iter()
+        .map(|s| s["width"].as_i64().unwrap())
+        .collect();
     assert_eq!(widths, [320, 400]);
 
     for source in sources {
         let src = source["src"].as_str().unwrap();
-        assert!(src.starts_with("/media/") && src.ends_with(".webp"), "{src}");
+        assert!(
+            src.starts_with("/media/") && src.ends_with(".webp"),
+            "{src}"
+        );
         let served = app.get(src).await;
         assert_eq!(served.status(), 200);
         let headers = served.headers().clone();
         assert_eq!(headers["content-type"], "image/webp");
-        assert_eq!(headers["cache-control"], "public, max-age=31536000, immutable");
+        assert_eq!(
+            headers["cache-control"],
+            "public, max-age=31536000, immutable"
+        );
         assert_eq!(headers["x-content-type-options"], "nosniff");
         let etag = headers["etag"].to_str().unwrap().to_owned();
         let bytes = served.bytes().await.unwrap();
         assert_eq!(&bytes[..4], b"RIFF");
         assert_eq!(&bytes[8..12], b"WEBP");
         for gone in [&b"EXIF"[..], b"Exif", b"XMP ", CAMERA_MARKER, b"GPS"] {
-            assert!(!has(&bytes, gone), "{} is in {src}", String::from_utf8_lossy(gone));
+            assert!(
+                !has(&bytes, gone),
+                "{} is in {src}",
+                String::from_utf8_lossy(gone)
+            );
         }
         let decoded = image::load_from_memory(&bytes).unwrap();
-        assert_eq!(i64::from(decoded.width()), source["width"].as_i64().unwrap());
+        assert_eq!(
+            i64::from(decoded.width()),
+            source["width"].as_i64().unwrap()
+        );
         assert_eq!(decoded.height(), decoded.width() * 2);
         let again = app.get_with(src, &[("If-None-Match", &etag)]).await;
         assert_eq!(again.status(), 304);
     }
-    assert_eq!(app.get("/media/0123456789abcdef-320.webp").await.status(), 404);
+    assert_eq!(
+        app.get("/media/0123456789abcdef-320.webp").await.status(),
+        404
+    );
     app.shutdown().await;
 }
 
@@ -157,18 +181,35 @@ async fn an_svg_with_a_script_and_handlers_is_served_cleaned_and_under_a_strict_
     assert_eq!(answer.status(), 201);
     let item: Value = answer.json().await.unwrap();
     assert_eq!(item["kind"], "svg");
-    assert_eq!((item["width"].as_i64(), item["height"].as_i64()), (Some(64), Some(32)));
+    assert_eq!(
+        (item["width"].as_i64(), item["height"].as_i64()),
+        (Some(64), Some(32))
+    );
     let src = item["sources"][0]["src"].as_str().unwrap();
     assert!(src.ends_with(".svg"), "{src}");
 
     let served = app.get(src).await;
     assert_eq!(served.status(), 200);
     assert_eq!(served.headers()["content-type"], "image/svg+xml");
-    let policy = served.headers()["content-security-policy"].to_str().unwrap().to_owned();
-    assert!(policy.contains("default-src 'none'") && policy.contains("sandbox"), "{policy}");
+    let policy = served.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        policy.contains("default-src 'none'") && policy.contains("sandbox"),
+        "{policy}"
+    );
     assert!(!policy.contains("script-src"), "{policy}");
     let text = served.text().await.unwrap();
-    for gone in ["script", "alert", "onload", "onclick", "foreignObject", "iframe", "evil"] {
+    for gone in [
+        "script",
+        "alert",
+        "onload",
+        "onclick",
+        "foreignObject",
+        "iframe",
+        "evil",
+    ] {
         assert!(!text.contains(gone), "{gone} is still in {text}");
     }
     assert!(text.contains("<svg") && text.contains("<path"), "{text}");
@@ -181,17 +222,28 @@ async fn a_file_named_like_an_image_whose_bytes_are_not_one_is_refused_naming_fi
     app.signed_in().await;
     for (bytes, name) in [
         (b"just some text, not a picture".to_vec(), "photo.png"),
-        (b"<html><script>alert(1)</script></html>".to_vec(), "logo.svg"),
-        (b"\x89PNG\r\n\x1a\n but then nothing of a PNG".to_vec(), "broken.png"),
+        (
+            b"<html><script>alert(1)</script></html>".to_vec(),
+            "logo.svg",
+        ),
+        (
+            b"\x89PNG\r\n\x1a\n but then nothing of a PNG".to_vec(),
+            "broken.png",
+        ),
         (TINY_PDF.to_vec(), "resume.png"),
     ] {
         let answer = app.upload("/api/media", bytes, name).await;
         assert_eq!(answer.status(), 422, "{name}");
         let body: Value = answer.json().await.unwrap();
-        assert!(body["error"]["fields"]["file"].is_string(), "{name}: {body}");
+        assert!(
+            body["error"]["fields"]["file"].is_string(),
+            "{name}: {body}"
+        );
     }
     // The resume must be a PDF, whatever its name.
-    let answer = app.upload("/api/media/resume", small_png(), "resume.pdf").await;
+    let answer = app
+        .upload("/api/media/resume", small_png(), "resume.pdf")
+        .await;
     assert_eq!(answer.status(), 422);
     let body: Value = answer.json().await.unwrap();
     assert!(body["error"]["fields"]["file"].is_string(), "{body}");
@@ -212,18 +264,26 @@ async fn an_upload_over_the_cap_is_413_with_the_json_error() {
         assert_eq!(body["error"]["code"], "payload_too_large", "{path}");
     }
     // Without a length given up front (chunked), the cap still holds.
-    let chunks: Vec<Result<Vec<u8>, std::io::Error>> = (0..6).map(|_| Ok(vec![b'y'; 1000])).collect();
+    let chunks: Vec<Result<Vec<u8>, std::io::Error>> =
+        (0..6).map(|_| Ok(vec![b'y'; 1000])).collect();
     let answer = app
         .client
         .post(app.url("/api/media"))
         .header("Sec-Fetch-Site", "same-origin")
-        .body(reqwest::Body::wrap_stream(futures_util::stream::iter(chunks)))
+        .body(reqwest::Body::wrap_stream(futures_util::stream::iter(
+            chunks,
+        )))
         .send()
         .await
         .unwrap();
     assert_eq!(answer.status(), 413);
     // Under the cap, an upload goes through.
-    assert_eq!(app.upload("/api/media", small_png(), "ok.png").await.status(), 201);
+    assert_eq!(
+        app.upload("/api/media", small_png(), "ok.png")
+            .await
+            .status(),
+        201
+    );
     app.shutdown().await;
 }
 
@@ -268,16 +328,31 @@ async fn uploads_are_the_owners_and_from_the_sites_own_pages_only() {
 async fn uploads_are_listed_newest_first_and_deleted_with_their_files() {
     let app = spawn_app().await;
     app.signed_in().await;
-    let first: Value = app.upload("/api/media", small_png(), "a.png").await.json().await.unwrap();
+    let first: Value = app
+        .upload("/api/media", small_png(), "a.png")
+        .await
+        .json()
+        .await
+        .unwrap();
     let svg = br#"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><circle r="4" cx="4" cy="4"/></svg>"#;
-    let second: Value = app.upload("/api/media", svg.to_vec(), "b.svg").await.json().await.unwrap();
+    let second: Value = app
+        .upload("/api/media", svg.to_vec(), "b.svg")
+        .await
+        .json()
+        .await
+        .unwrap();
     // The same bytes again: the same item, not a second one.
     let again = app.upload("/api/media", small_png(), "a-again.png").await;
     assert_eq!(again.status(), 201);
     assert_eq!(again.json::<Value>().await.unwrap()["id"], first["id"]);
 
     let list: Value = app.get("/api/media").await.json().await.unwrap();
-    let ids: Vec<&Value> = list["items"].as_array().unwrap().iter().map(|i| &i["id"]).collect();
+    let ids: Vec<&Value> = list["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| &i["id"])
+        .collect();
     assert_eq!(ids, [&second["id"], &first["id"]]);
     assert_eq!(list["items"][1]["sources"], first["sources"]);
     assert!(list["items"][0]["createdAt"].is_i64());
@@ -300,9 +375,15 @@ async fn the_uploaded_resume_is_served_at_resume_pdf_by_every_instance_and_after
     let url = fresh_database_url(dir.path()).await;
     let a = spawn_app_on(tempfile::tempdir().unwrap(), url.clone(), |_| {}).await;
     let bundled = a.get("/resume.pdf").await.bytes().await.unwrap();
-    assert_ne!(&bundled[..], TINY_PDF, "the bundled resume is a different file");
+    assert_ne!(
+        &bundled[..],
+        TINY_PDF,
+        "the bundled resume is a different file"
+    );
     a.signed_in().await;
-    let answer = a.upload("/api/media/resume", TINY_PDF.to_vec(), "cv.pdf").await;
+    let answer = a
+        .upload("/api/media/resume", TINY_PDF.to_vec(), "cv.pdf")
+        .await;
     assert_eq!(answer.status(), 201);
     let body: Value = answer.json().await.unwrap();
     assert_eq!(body["path"], "/resume.pdf");
@@ -318,7 +399,9 @@ async fn the_uploaded_resume_is_served_at_resume_pdf_by_every_instance_and_after
     };
     let etag = check(a.get("/resume.pdf").await).await;
     assert_eq!(
-        a.get_with("/resume.pdf", &[("If-None-Match", &etag)]).await.status(),
+        a.get_with("/resume.pdf", &[("If-None-Match", &etag)])
+            .await
+            .status(),
         304
     );
     if on_postgres() {
