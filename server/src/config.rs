@@ -136,6 +136,11 @@ pub struct LimitSettings {
     #[arg(long, env = "PORTFOLIO_CONTACT_PER_HOUR", default_value_t = 20, value_name = "COUNT",
           value_parser = clap::value_parser!(u32).range(1..))]
     pub contact_per_hour: u32,
+
+    /// The largest upload (an image or the resume) the owner may send, in bytes; past it, 413.
+    #[arg(long, env = "PORTFOLIO_MAX_UPLOAD_BYTES", default_value_t = 10 * 1024 * 1024, value_name = "BYTES",
+          value_parser = clap::value_parser!(u64).range(1024..=1024 * 1024 * 1024))]
+    pub max_upload_bytes: u64,
 }
 
 impl Default for LimitSettings {
@@ -151,6 +156,7 @@ impl Default for LimitSettings {
             max_connections: 2048,
             contact_per_minute: 5,
             contact_per_hour: 20,
+            max_upload_bytes: 10 * 1024 * 1024,
         }
     }
 }

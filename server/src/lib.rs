@@ -10,6 +10,7 @@ pub mod domain;
 pub mod error;
 pub mod http;
 pub mod insights;
+pub mod media;
 pub mod ops;
 pub mod serve;
 pub mod site;

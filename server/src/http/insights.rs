@@ -439,14 +439,17 @@ async fn export(
         .into_response())
 }
 
-/// `/resume.pdf`: served as any file of the site, and counted as a download when it is sent
-/// in full to a visitor who may be counted.
+/// `/resume.pdf`: the uploaded one when there is one, else the bundled file as any file of the
+/// site; counted as a download when it is sent in full to a visitor who may be counted.
 pub async fn resume(
     State(state): State<AppState>,
     Extension(pages): Extension<std::sync::Arc<crate::site::Pages>>,
     request: axum::extract::Request,
 ) -> Response {
-    let response = crate::site::respond(&pages, &request);
+    let response = match super::media::uploaded_resume(&state, request.headers()).await {
+        Some(uploaded) => uploaded,
+        None => crate::site::respond(&pages, &request),
+    };
     if request.method() == Method::GET && response.status() == StatusCode::OK {
         state.insights.record_download(request.headers());
     }

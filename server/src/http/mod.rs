@@ -8,6 +8,7 @@ pub mod health;
 pub mod inbox;
 pub mod insights;
 pub mod json;
+pub mod media;
 pub mod origin;
 pub mod path;
 pub mod request_log;
@@ -47,7 +48,8 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
                 .merge(inbox::router())
                 .merge(delivery::router())
                 .merge(insights::router())
-                .merge(content::router()),
+                .merge(content::router())
+                .merge(media::router()),
         )
         .split_for_parts()
 }
@@ -77,6 +79,7 @@ pub fn router(state: AppState) -> Router {
         .merge(health::router())
         .merge(api)
         .route("/resume.pdf", get(insights::resume))
+        .route("/media/{file}", get(media::serve_file))
         .fallback(crate::site::serve)
         .with_state(state)
 }

@@ -92,7 +92,8 @@ pub fn apply<S: Clone + Send + Sync + 'static>(
     router.layer(SecurityHeadersLayer(headers(https, style_hashes).into()))
 }
 
-/// Sets the given headers on every response, replacing any of the same name.
+/// Sets the given headers on every response, replacing any of the same name but a
+/// `Content-Security-Policy` the handler set.
 #[derive(Clone)]
 struct SecurityHeadersLayer(Arc<[(HeaderName, HeaderValue)]>);
 
@@ -152,6 +153,10 @@ where
         let mut response = ready!(this.inner.poll(cx))?;
         let out = response.headers_mut();
         for (name, value) in this.headers.iter() {
+            // A handler's own policy is a stricter one (an uploaded SVG's): it stays.
+            if name == header::CONTENT_SECURITY_POLICY && out.contains_key(name) {
+                continue;
+            }
             out.insert(name.clone(), value.clone());
         }
         Poll::Ready(Ok(response))

@@ -9,6 +9,7 @@ pub mod content;
 pub mod copy;
 pub mod delivery;
 pub mod insights;
+pub mod media;
 mod model;
 pub mod ops;
 pub mod postgres;
@@ -26,6 +27,7 @@ use crate::contact::rate_limit::RateLimit;
 pub use content::ContentStore;
 pub use delivery::DeliveryStore;
 pub use insights::InsightsStore;
+pub use media::MediaStore;
 pub use model::*;
 pub use ops::OpsStore;
 pub use url::{DatabaseUrl, Engine};
@@ -47,7 +49,15 @@ pub async fn connect(url: &str) -> anyhow::Result<Db> {
 /// What the application needs from storage.
 #[async_trait]
 pub trait Store:
-    spam::SpamStore + OpsStore + DeliveryStore + InsightsStore + ContentStore + Send + Sync + 'static
+    spam::SpamStore
+    + OpsStore
+    + DeliveryStore
+    + InsightsStore
+    + ContentStore
+    + MediaStore
+    + Send
+    + Sync
+    + 'static
 {
     /// `sqlite` or `postgres`, for logs and messages.
     fn engine(&self) -> Engine;

@@ -173,6 +173,9 @@ pub struct Dump {
     pub insights_counts: Vec<DumpInsightsCount>,
     pub content_draft: Vec<super::content::DraftRow>,
     pub content_versions: Vec<super::content::VersionRow>,
+    pub media_items: Vec<super::media::MediaRow>,
+    pub media_files: Vec<super::media::MediaFileRow>,
+    pub media_resume: Vec<super::media::ResumeRow>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -240,7 +243,7 @@ pub struct DumpInsightsCount {
 
 impl Dump {
     /// Rows per table, for the command's report.
-    pub fn counts(&self) -> [(&'static str, usize); 10] {
+    pub fn counts(&self) -> [(&'static str, usize); 13] {
         [
             ("owner", self.owner.len()),
             ("contact_messages", self.contact_messages.len()),
@@ -252,12 +255,15 @@ impl Dump {
             ("insights_counts", self.insights_counts.len()),
             ("content_draft", self.content_draft.len()),
             ("content_versions", self.content_versions.len()),
+            ("media_items", self.media_items.len()),
+            ("media_files", self.media_files.len()),
+            ("media_resume", self.media_resume.len()),
         ]
     }
 }
 
 /// The tables `db copy` moves, in the order they are written (parents first).
-pub const COPIED_TABLES: [&str; 10] = [
+pub const COPIED_TABLES: [&str; 13] = [
     "owner",
     "contact_messages",
     "notification_outbox",
@@ -268,6 +274,9 @@ pub const COPIED_TABLES: [&str; 10] = [
     "insights_counts",
     "content_draft",
     "content_versions",
+    "media_items",
+    "media_files",
+    "media_resume",
 ];
 
 /// Tables `db copy` leaves out on purpose, each with the reason.

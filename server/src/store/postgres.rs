@@ -5,6 +5,7 @@
 mod content;
 mod delivery;
 mod insights;
+mod media;
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -664,6 +665,13 @@ impl Store for PgStore {
             content_versions: all!(
                 "SELECT version, document, published_at FROM content_versions ORDER BY version"
             ),
+            media_items: all!(
+                "SELECT id, kind, name, width, height, bytes, created_at FROM media_items ORDER BY id"
+            ),
+            media_files: all!(
+                "SELECT path, media_id, content_type, width, data FROM media_files ORDER BY path"
+            ),
+            media_resume: all!("SELECT data, sha256, uploaded_at FROM media_resume"),
         };
         tx.commit().await.context("Failed to end the dump")?;
         Ok(dump)
@@ -821,6 +829,46 @@ impl Store for PgStore {
             .execute(&mut *tx)
             .await
             .context("Failed to copy a content version")?;
+        }
+        for m in &dump.media_items {
+            sqlx::query(
+                "INSERT INTO media_items (id, kind, name, width, height, bytes, created_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            )
+            .bind(&m.id)
+            .bind(&m.kind)
+            .bind(&m.name)
+            .bind(m.width)
+            .bind(m.height)
+            .bind(m.bytes)
+            .bind(m.created_at)
+            .execute(&mut *tx)
+            .await
+            .context("Failed to copy an upload")?;
+        }
+        for f in &dump.media_files {
+            sqlx::query(
+                "INSERT INTO media_files (path, media_id, content_type, width, data) VALUES ($1, $2, $3, $4, $5)",
+            )
+            .bind(&f.path)
+            .bind(&f.media_id)
+            .bind(&f.content_type)
+            .bind(f.width)
+            .bind(&f.data)
+            .execute(&mut *tx)
+            .await
+            .context("Failed to copy an uploaded file")?;
+        }
+        for r in &dump.media_resume {
+            sqlx::query(
+                "INSERT INTO media_resume (id, data, sha256, uploaded_at) VALUES (1, $1, $2, $3)",
+            )
+            .bind(&r.data)
+            .bind(&r.sha256)
+            .bind(r.uploaded_at)
+            .execute(&mut *tx)
+            .await
+            .context("Failed to copy the resume")?;
         }
         // Ids made from now on continue after the highest one copied.
         for table in ["contact_messages", "notification_outbox"] {

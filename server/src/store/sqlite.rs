@@ -6,6 +6,7 @@
 mod content;
 mod delivery;
 mod insights;
+mod media;
 
 use std::path::Path;
 use std::str::FromStr;
@@ -612,6 +613,13 @@ impl Store for SqliteStore {
             content_versions: all!(
                 "SELECT version, document, published_at FROM content_versions ORDER BY version"
             ),
+            media_items: all!(
+                "SELECT id, kind, name, width, height, bytes, created_at FROM media_items ORDER BY id"
+            ),
+            media_files: all!(
+                "SELECT path, media_id, content_type, width, data FROM media_files ORDER BY path"
+            ),
+            media_resume: all!("SELECT data, sha256, uploaded_at FROM media_resume"),
         };
         tx.commit().await.context("Failed to end the dump")?;
         Ok(dump)
@@ -767,6 +775,46 @@ impl Store for SqliteStore {
             .execute(&mut *tx)
             .await
             .context("Failed to copy a content version")?;
+        }
+        for m in &dump.media_items {
+            sqlx::query(
+                "INSERT INTO media_items (id, kind, name, width, height, bytes, created_at) \
+                 VALUES (?, ?, ?, ?, ?, ?, ?)",
+            )
+            .bind(&m.id)
+            .bind(&m.kind)
+            .bind(&m.name)
+            .bind(m.width)
+            .bind(m.height)
+            .bind(m.bytes)
+            .bind(m.created_at)
+            .execute(&mut *tx)
+            .await
+            .context("Failed to copy an upload")?;
+        }
+        for f in &dump.media_files {
+            sqlx::query(
+                "INSERT INTO media_files (path, media_id, content_type, width, data) VALUES (?, ?, ?, ?, ?)",
+            )
+            .bind(&f.path)
+            .bind(&f.media_id)
+            .bind(&f.content_type)
+            .bind(f.width)
+            .bind(&f.data)
+            .execute(&mut *tx)
+            .await
+            .context("Failed to copy an uploaded file")?;
+        }
+        for r in &dump.media_resume {
+            sqlx::query(
+                "INSERT INTO media_resume (id, data, sha256, uploaded_at) VALUES (1, ?, ?, ?)",
+            )
+            .bind(&r.data)
+            .bind(&r.sha256)
+            .bind(r.uploaded_at)
+            .execute(&mut *tx)
+            .await
+            .context("Failed to copy the resume")?;
         }
         // AUTOINCREMENT's counters (sqlite_sequence) follow the highest ids inserted.
         tx.commit().await.context("Failed to commit the copy")?;

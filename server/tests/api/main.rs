@@ -13,6 +13,7 @@ mod helpers;
 mod inbox;
 mod insights;
 mod instances;
+mod media;
 mod ops;
 mod owner;
 mod security;

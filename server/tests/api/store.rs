@@ -196,6 +196,16 @@ async fn db_copy_moves_everything_from_sqlite_to_postgresql_and_back_with_every_
         )
         .await;
     assert_eq!(reverted.status(), 200);
+    // Uploads: an image with its files, and the resume.
+    let png = crate::media::small_png();
+    assert_eq!(app.upload("/api/media", png, "a.png").await.status(), 201);
+    let pdf = crate::media::TINY_PDF.to_vec();
+    assert_eq!(
+        app.upload("/api/media/resume", pdf, "cv.pdf")
+            .await
+            .status(),
+        201
+    );
     // Insights: a day's figures and counts (written at shutdown).
     for event in [
         json!({"kind": "view", "referrer": "https://example.org/"}),

@@ -1,0 +1,441 @@
+//! `/api/media`: the owner uploads images and the resume, lists and deletes them; `/media/{file}`
+//! serves the files made from them, and `/resume.pdf` the uploaded resume, from the database.
+//! The body is read here, at most `--max-upload-bytes` of it (413 past that); what it is comes
+//! from its bytes (see [`crate::media`]).
+
+use axum::body::{Body, Bytes};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::header::{
+    CACHE_CONTROL, CONTENT_LENGTH, CONTENT_SECURITY_POLICY, CONTENT_TYPE, ETAG,
+    X_CONTENT_TYPE_OPTIONS,
+};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use futures_util::StreamExt;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::auth::{now_ms, Owner};
+use crate::error::{ApiError, ErrorBody};
+use crate::http::json::ApiJson;
+use crate::media::{self, PreparedFile};
+use crate::state::AppState;
+use crate::store::media::{sources_of, MediaFileRow, MediaRow, MediaSourceRow};
+
+/// Where files made from uploads are served.
+pub const MEDIA_PREFIX: &str = "/media/";
+
+/// Uploaded files never change under their name.
+const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+
+/// An uploaded SVG opened on its own: nothing runs, nothing is fetched, and it is sandboxed.
+pub const SVG_CONTENT_SECURITY_POLICY: &str =
+    "default-src 'none'; img-src data:; style-src 'unsafe-inline'; sandbox";
+
+/// The longest file name kept from `?filename=`.
+const MAX_NAME_CHARS: usize = 200;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(upload, list))
+        .routes(routes!(upload_resume))
+        .routes(routes!(delete))
+        // The body is read by `read_body`, bounded by --max-upload-bytes.
+        .layer(DefaultBodyLimit::disable())
+        .layer(super::session::no_store())
+}
+
+/// The raw bytes of a file.
+#[derive(ToSchema)]
+#[schema(value_type = String, format = Binary)]
+pub struct FileBytes(#[allow(dead_code)] Vec<u8>);
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UploadQuery {
+    /// The file's name on the owner's computer, kept for the list; never used to serve it.
+    filename: Option<String>,
+}
+
+/// One file of an upload.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MediaSourceView {
+    /// Where it is served, e.g. `/media/0123456789abcdef-640.webp`.
+    src: String,
+    /// Its width in pixels.
+    width: i64,
+}
+
+/// An upload: its `width`, `height` and `sources` go into a document's `MediaItem` as they are.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MediaView {
+    /// 12 hex digits of the upload's SHA-256: the same file uploaded again has the same id.
+    id: String,
+    /// `image` (served as WebP) or `svg` (served as cleaned SVG).
+    kind: String,
+    /// The name the file had when it was uploaded (may be empty).
+    name: String,
+    /// The widest source's size in pixels.
+    width: i64,
+    height: i64,
+    /// The widest source's size in bytes.
+    bytes: i64,
+    /// Narrowest first.
+    sources: Vec<MediaSourceView>,
+    /// Unix milliseconds, UTC.
+    created_at: i64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MediaList {
+    /// Newest first.
+    items: Vec<MediaView>,
+}
+
+/// The uploaded resume.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ResumeView {
+    /// Where it is served: `/resume.pdf`.
+    path: String,
+    bytes: i64,
+}
+
+fn view(item: MediaRow, sources: &[MediaSourceRow]) -> MediaView {
+    let sources = sources_of(&item, sources)
+        .map(|s| MediaSourceView {
+            src: format!("{MEDIA_PREFIX}{}", s.path),
+            width: s.width,
+        })
+        .collect();
+    MediaView {
+        id: item.id,
+        kind: item.kind,
+        name: item.name,
+        width: item.width,
+        height: item.height,
+        bytes: item.bytes,
+        sources,
+        created_at: item.created_at,
+    }
+}
+
+/// Reads the whole body, refusing it with a 413 as soon as it is known to be over `max`.
+async fn read_body(headers: &HeaderMap, body: Body, max: u64) -> Result<Bytes, ApiError> {
+    let declared = headers
+        .get(CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > max) {
+        return Err(ApiError::PayloadTooLarge);
+    }
+    let mut buffer = Vec::with_capacity(declared.unwrap_or(0).min(max) as usize);
+    let mut stream = body.into_data_stream();
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk.map_err(|_| ApiError::BadRequest {
+            code: "unreadable_body",
+            message: "The request body could not be read.".into(),
+        })?;
+        if (buffer.len() + chunk.len()) as u64 > max {
+            return Err(ApiError::PayloadTooLarge);
+        }
+        buffer.extend_from_slice(&chunk);
+    }
+    if buffer.is_empty() {
+        return Err(ApiError::field(
+            "file",
+            "is empty: send the file's bytes as the body",
+        ));
+    }
+    Ok(Bytes::from(buffer))
+}
+
+/// The name as shown: no control characters, at most [`MAX_NAME_CHARS`].
+fn clean_name(name: Option<String>) -> String {
+    name.unwrap_or_default()
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(MAX_NAME_CHARS)
+        .collect::<String>()
+        .trim()
+        .to_owned()
+}
+
+/// Uploads an image: JPEG, PNG, WebP or GIF (re-encoded as WebP at the page's widths, metadata
+/// gone) or SVG (cleaned). The type is read from the bytes; the name and Content-Type are
+/// ignored.
+#[utoipa::path(post, path = "/media", tag = "media",
+    params(("filename" = Option<String>, Query, description = "The file's name, kept for the list")),
+    request_body(content = FileBytes, content_type = "application/octet-stream",
+        description = "The file's bytes, whatever their Content-Type"),
+    responses(
+        (status = 201, description = "Stored (or stored before: the same bytes have the same id)", body = MediaView),
+        (status = 400, description = "The body could not be read", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
+        (status = 413, description = "Over --max-upload-bytes", body = ErrorBody),
+        (status = 422, description = "`file` is empty, of no accepted type, unreadable or too large an image; or an unknown query parameter", body = ErrorBody),
+    ))]
+async fn upload(
+    State(state): State<AppState>,
+    _owner: Owner,
+    query: Result<Query<UploadQuery>, QueryRejection>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let Query(query) =
+        query.map_err(|rejection| super::json::unknown_query_parameter(&rejection))?;
+    let bytes = read_body(&headers, body, state.settings.limits.max_upload_bytes).await?;
+    let prepared = media::prepare_off_thread(bytes)
+        .await?
+        .map_err(|refused| ApiError::field("file", refused.0))?;
+    let widest = prepared.files.last().map_or(0, |f| f.data.len());
+    let row = MediaRow {
+        id: prepared.id.clone(),
+        kind: prepared.kind.to_owned(),
+        name: clean_name(query.filename),
+        width: i64::from(prepared.width),
+        height: i64::from(prepared.height),
+        bytes: widest as i64,
+        created_at: now_ms(),
+    };
+    let files: Vec<MediaFileRow> = prepared
+        .files
+        .into_iter()
+        .map(
+            |PreparedFile {
+                 name,
+                 content_type,
+                 width,
+                 data,
+             }| MediaFileRow {
+                path: name,
+                media_id: prepared.id.clone(),
+                content_type: content_type.to_owned(),
+                width: i64::from(width),
+                data,
+            },
+        )
+        .collect();
+    state.db.insert_media(&row, &files).await?;
+    let (item, sources) = state
+        .db
+        .find_media(&prepared.id)
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("an upload just stored is missing"))?;
+    Ok((StatusCode::CREATED, ApiJson(view(item, &sources))).into_response())
+}
+
+/// Every upload, newest first.
+#[utoipa::path(get, path = "/media", tag = "media",
+    responses(
+        (status = 200, body = MediaList),
+        (status = 401, description = "No valid session", body = ErrorBody),
+    ))]
+async fn list(
+    State(state): State<AppState>,
+    _owner: Owner,
+) -> Result<ApiJson<MediaList>, ApiError> {
+    let (items, sources) = state.db.media_items().await?;
+    Ok(ApiJson(MediaList {
+        items: items.into_iter().map(|item| view(item, &sources)).collect(),
+    }))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct MediaId {
+    id: String,
+}
+
+/// Deletes an upload and its files: pages that still name them show a broken image.
+#[utoipa::path(delete, path = "/media/{id}", tag = "media",
+    params(("id" = String, Path, description = "The upload's id")),
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
+        (status = 404, description = "No such upload", body = ErrorBody),
+    ))]
+async fn delete(
+    State(state): State<AppState>,
+    _owner: Owner,
+    Path(MediaId { id }): Path<MediaId>,
+) -> Result<StatusCode, ApiError> {
+    if state.db.delete_media(&id).await? {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(ApiError::NotFound)
+    }
+}
+
+/// Uploads the resume (a PDF): `/resume.pdf` serves it from then on, on every instance.
+#[utoipa::path(post, path = "/media/resume", tag = "media",
+    request_body(content = FileBytes, content_type = "application/octet-stream",
+        description = "The PDF's bytes, whatever their Content-Type"),
+    responses(
+        (status = 201, description = "Stored; served at /resume.pdf", body = ResumeView),
+        (status = 400, description = "The body could not be read", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
+        (status = 413, description = "Over --max-upload-bytes", body = ErrorBody),
+        (status = 422, description = "`file` is empty or not a PDF", body = ErrorBody),
+    ))]
+async fn upload_resume(
+    State(state): State<AppState>,
+    _owner: Owner,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let bytes = read_body(&headers, body, state.settings.limits.max_upload_bytes).await?;
+    if media::sniff(&bytes) != media::Sniffed::Pdf {
+        return Err(ApiError::field(
+            "file",
+            "is not a PDF (its bytes do not start with %PDF-, whatever its name)",
+        ));
+    }
+    let sha256 = media::sha256_hex(&bytes);
+    state.db.save_resume(&bytes, &sha256, now_ms()).await?;
+    Ok((
+        StatusCode::CREATED,
+        ApiJson(ResumeView {
+            path: "/resume.pdf".into(),
+            bytes: bytes.len() as i64,
+        }),
+    )
+        .into_response())
+}
+
+/// Whether `name` can be the name of a file made from an upload: 16 hex digits, then a width
+/// and `.webp`, or `.svg`.
+fn is_media_name(name: &str) -> bool {
+    let (stem, ext) = match name.rsplit_once('.') {
+        Some(parts) => parts,
+        None => return false,
+    };
+    let (hash, width) = match stem.split_once('-') {
+        Some((hash, width)) => (hash, Some(width)),
+        None => (stem, None),
+    };
+    let hex = hash.len() == 16 && hash.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+    let width_ok = |w: &str| (1..=5).contains(&w.len()) && w.bytes().all(|b| b.is_ascii_digit());
+    hex && match (ext, width) {
+        ("webp", Some(w)) => width_ok(w),
+        ("svg", None) => true,
+        _ => false,
+    }
+}
+
+fn not_found() -> Response {
+    (
+        StatusCode::NOT_FOUND,
+        [(CACHE_CONTROL, HeaderValue::from_static("no-cache"))],
+        "Not found",
+    )
+        .into_response()
+}
+
+fn matches_etag(headers: &HeaderMap, etag: &str) -> bool {
+    headers
+        .get(axum::http::header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|tags| tags.split(',').any(|t| t.trim() == etag || t.trim() == "*"))
+}
+
+/// `/media/{file}`: a file made from an upload, cached for good (its name changes with it).
+pub async fn serve_file(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    if !is_media_name(&name) {
+        return not_found();
+    }
+    let etag = format!(
+        "\"{}\"",
+        name.rsplit_once('.').map_or(&*name, |(stem, _)| stem)
+    );
+    let file = match state.db.media_file(&name).await {
+        Ok(Some(file)) => file,
+        Ok(None) => return not_found(),
+        Err(error) => return ApiError::Unexpected(error).into_response(),
+    };
+    let content_type = HeaderValue::from_str(&file.content_type)
+        .unwrap_or(HeaderValue::from_static("application/octet-stream"));
+    let mut out = HeaderMap::new();
+    out.insert(CONTENT_TYPE, content_type);
+    out.insert(CACHE_CONTROL, HeaderValue::from_static(IMMUTABLE));
+    out.insert(
+        ETAG,
+        HeaderValue::from_str(&etag).expect("hex digits in quotes"),
+    );
+    out.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    if name.ends_with(".svg") {
+        out.insert(
+            CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(SVG_CONTENT_SECURITY_POLICY),
+        );
+    }
+    if matches_etag(&headers, &etag) {
+        return (StatusCode::NOT_MODIFIED, out).into_response();
+    }
+    (out, file.data).into_response()
+}
+
+/// `/resume.pdf` when one was uploaded: from the database, revalidated by its hash. `None` when
+/// none was, so the bundled one is served.
+pub async fn uploaded_resume(state: &AppState, headers: &HeaderMap) -> Option<Response> {
+    let answer = async {
+        let Some(sha256) = state.db.resume_sha256().await? else {
+            return Ok(None);
+        };
+        let etag = format!("\"{}\"", &sha256[..32.min(sha256.len())]);
+        let mut out = HeaderMap::new();
+        out.insert(CONTENT_TYPE, HeaderValue::from_static("application/pdf"));
+        out.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+        out.insert(ETAG, HeaderValue::from_str(&etag)?);
+        out.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+        if matches_etag(headers, &etag) {
+            return Ok(Some((StatusCode::NOT_MODIFIED, out).into_response()));
+        }
+        // Replaced since the hash was read: the newer file, under its own hash.
+        let Some(resume) = state.db.resume().await? else {
+            return Ok(None);
+        };
+        if resume.sha256 != sha256 {
+            let etag = format!("\"{}\"", &resume.sha256[..32.min(resume.sha256.len())]);
+            out.insert(ETAG, HeaderValue::from_str(&etag)?);
+        }
+        Ok::<_, anyhow::Error>(Some((out, resume.data).into_response()))
+    }
+    .await;
+    match answer {
+        Ok(response) => response,
+        Err(error) => Some(ApiError::Unexpected(error).into_response()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_names_of_made_files_are_looked_up() {
+        assert!(is_media_name("0123456789abcdef-640.webp"));
+        assert!(is_media_name("0123456789abcdef.svg"));
+        for bad in [
+            "0123456789abcdef.webp",
+            "0123456789abcdef-640.svg",
+            "0123456789ABCDEF-640.webp",
+            "0123456789abcde-640.webp",
+            "../etc/passwd",
+            "0123456789abcdef-.webp",
+            "0123456789abcdef-123456.webp",
+            "resume.pdf",
+        ] {
+            assert!(!is_media_name(bad), "{bad}");
+        }
+    }
+}

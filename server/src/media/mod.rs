@@ -1,0 +1,398 @@
+//! Uploads turned into what the page serves. The type is read from the bytes, never the name:
+//! JPEG, PNG, WebP and GIF are decoded (within limits against decompression bombs), turned
+//! upright, and re-encoded as lossy WebP at the widths the page shows images at, which leaves
+//! every piece of metadata (EXIF, GPS, XMP, ICC) behind; SVG is parsed and written anew by
+//! `usvg`, which keeps shapes and drops scripts, event handlers, `foreignObject` and references
+//! to anything outside the file; a PDF is taken only as the resume. The CPU-heavy work runs on
+//! the blocking pool, at most [`CONCURRENT_ENCODES`] at a time.
+
+use std::io::Cursor;
+
+use image::imageops::FilterType;
+use image::{DynamicImage, ImageDecoder, ImageFormat, ImageReader};
+use sha2::{Digest, Sha256};
+use tokio::sync::Semaphore;
+
+/// The widths the page shows images at (the hero 320/640, projects 400/800, certificates
+/// 480/960), in pixels. An image gets each one narrower than itself and its own width up to the
+/// widest: never wider than it came.
+pub const WIDTHS: [u32; 6] = [320, 400, 480, 640, 800, 960];
+
+/// libwebp's quality (0 to 100) for every width: the build's own images use 70 to 78.
+pub const WEBP_QUALITY: f32 = 78.0;
+
+/// The largest side an uploaded image may have, in pixels.
+pub const MAX_SIDE: u32 = 10_000;
+
+/// The most memory one decode may take (the decoded pixels count): 128 MiB holds a 40
+/// megapixel photo, and refuses a small file that would unpack into gigabytes.
+pub const MAX_DECODE_BYTES: u64 = 128 * 1024 * 1024;
+
+/// Encodes at once, so that uploads cannot take every core from the requests.
+pub const CONCURRENT_ENCODES: usize = 2;
+
+static ENCODES: Semaphore = Semaphore::const_new(CONCURRENT_ENCODES);
+
+/// One file made from an upload, named by the upload's hash (and its width).
+#[derive(Debug, Clone)]
+pub struct PreparedFile {
+    /// Its name under `/media/`, e.g. `0123456789abcdef-640.webp`.
+    pub name: String,
+    pub content_type: &'static str,
+    pub width: u32,
+    pub data: Vec<u8>,
+}
+
+/// An upload ready to store.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    /// 12 hex digits of the upload's SHA-256.
+    pub id: String,
+    /// `image` or `svg`.
+    pub kind: &'static str,
+    /// The widest file's size.
+    pub width: u32,
+    pub height: u32,
+    /// Narrowest first.
+    pub files: Vec<PreparedFile>,
+}
+
+/// Why an upload is refused, in a sentence about the `file` field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refused(pub String);
+
+impl Refused {
+    fn new(text: impl Into<String>) -> Self {
+        Self(text.into())
+    }
+}
+
+/// What the bytes are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sniffed {
+    Raster(ImageFormat),
+    Svg,
+    Pdf,
+    Unknown,
+}
+
+/// Reads the type from the first bytes: the raster formats by their magic numbers, a PDF by
+/// `%PDF-`, and SVG by being UTF-8 text whose first element is `<svg` (after an optional XML
+/// declaration, comments and a doctype). The parsers have the last word.
+pub fn sniff(bytes: &[u8]) -> Sniffed {
+    if bytes.starts_with(b"%PDF-") {
+        return Sniffed::Pdf;
+    }
+    match image::guess_format(bytes) {
+        Ok(
+            format @ (ImageFormat::Jpeg | ImageFormat::Png | ImageFormat::WebP | ImageFormat::Gif),
+        ) => return Sniffed::Raster(format),
+        Ok(_) => return Sniffed::Unknown,
+        Err(_) => {}
+    }
+    if looks_like_svg(bytes) {
+        Sniffed::Svg
+    } else {
+        Sniffed::Unknown
+    }
+}
+
+fn looks_like_svg(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(4096)];
+    // The head may end inside a character: what is valid up to there is enough.
+    let text = match std::str::from_utf8(head) {
+        Ok(text) => text,
+        Err(error) => std::str::from_utf8(&head[..error.valid_up_to()]).unwrap_or_default(),
+    };
+    let mut rest = text.trim_start_matches('\u{feff}').trim_start();
+    loop {
+        if let Some(after) = rest.strip_prefix("<?") {
+            let Some(end) = after.find("?>") else {
+                return false;
+            };
+            rest = after[end + 2..].trim_start();
+        } else if let Some(after) = rest.strip_prefix("<!--") {
+            let Some(end) = after.find("-->") else {
+                return false;
+            };
+            rest = after[end + 3..].trim_start();
+        } else if let Some(after) = rest.strip_prefix("<!DOCTYPE") {
+            let Some(end) = after.find('>') else {
+                return false;
+            };
+            rest = after[end + 1..].trim_start();
+        } else {
+            return rest.starts_with("<svg")
+                && rest[4..].starts_with(|c: char| c.is_whitespace() || c == '>' || c == '/');
+        }
+    }
+}
+
+/// The hex SHA-256 of the bytes.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+/// [`prepare`] on the blocking pool, waiting for one of the [`CONCURRENT_ENCODES`] slots.
+pub async fn prepare_off_thread(
+    bytes: axum::body::Bytes,
+) -> anyhow::Result<Result<Prepared, Refused>> {
+    let _slot = ENCODES.acquire().await?;
+    match tokio::task::spawn_blocking(move || prepare(&bytes)).await {
+        Ok(result) => Ok(result),
+        Err(error) if error.is_panic() => {
+            // A decoder that panics on a crafted file: the file is at fault, not the server.
+            tracing::warn!(error = %error, "an upload made a decoder panic");
+            Ok(Err(Refused::new("could not be read as an image")))
+        }
+        Err(error) => Err(error.into()),
+    }
+}
+
+/// Turns an image upload into the files to serve.
+pub fn prepare(bytes: &[u8]) -> Result<Prepared, Refused> {
+    let hash = sha256_hex(bytes);
+    let id = hash[..12].to_owned();
+    let stem = &hash[..16];
+    match sniff(bytes) {
+        Sniffed::Raster(format) => raster(bytes, format, id, stem),
+        Sniffed::Svg => svg(bytes, id, stem),
+        Sniffed::Pdf => Err(Refused::new(
+            "is a PDF: only the resume may be one (upload it as the resume)",
+        )),
+        Sniffed::Unknown => Err(Refused::new(
+            "is not a JPEG, PNG, WebP, GIF or SVG image (its bytes say so, whatever its name)",
+        )),
+    }
+}
+
+/// The image decoded within the limits, turned upright by its EXIF orientation.
+fn decode(bytes: &[u8], format: ImageFormat) -> Result<DynamicImage, Refused> {
+    let unreadable = |_| Refused::new("could not be read as an image");
+    let mut reader = ImageReader::with_format(Cursor::new(bytes), format);
+    let mut limits = image::Limits::default();
+    limits.max_image_width = Some(MAX_SIDE);
+    limits.max_image_height = Some(MAX_SIDE);
+    limits.max_alloc = Some(MAX_DECODE_BYTES);
+    reader.limits(limits);
+    let too_large = || {
+        Refused::new(format!(
+            "is too large an image: at most {MAX_SIDE} pixels a side and about 40 megapixels"
+        ))
+    };
+    let mut decoder = reader.into_decoder().map_err(|error| match error {
+        image::ImageError::Limits(_) => too_large(),
+        other => unreadable(other),
+    })?;
+    if decoder.total_bytes() > MAX_DECODE_BYTES {
+        return Err(too_large());
+    }
+    let orientation = decoder
+        .orientation()
+        .unwrap_or(image::metadata::Orientation::NoTransforms);
+    let mut image = DynamicImage::from_decoder(decoder).map_err(|error| match error {
+        image::ImageError::Limits(_) => too_large(),
+        other => unreadable(other),
+    })?;
+    image.apply_orientation(orientation);
+    Ok(image)
+}
+
+/// The widths to make for an image `width` pixels wide, narrowest first.
+pub fn widths_for(width: u32) -> Vec<u32> {
+    let widest = width.min(WIDTHS[WIDTHS.len() - 1]);
+    let mut widths: Vec<u32> = WIDTHS.iter().copied().filter(|w| *w < widest).collect();
+    widths.push(widest);
+    widths
+}
+
+fn raster(bytes: &[u8], format: ImageFormat, id: String, stem: &str) -> Result<Prepared, Refused> {
+    let image = decode(bytes, format)?;
+    let (width, height) = (image.width(), image.height());
+    if width == 0 || height == 0 {
+        return Err(Refused::new("is an empty image"));
+    }
+    let alpha = image.color().has_alpha();
+    let widths = widths_for(width);
+    let height_at = |w: u32| {
+        ((u64::from(height) * u64::from(w) + u64::from(width) / 2) / u64::from(width)).max(1) as u32
+    };
+    // The widest from the original, each narrower one from the widest: far less to filter.
+    let widest = *widths.last().expect("at least one width");
+    let top = if widest == width {
+        image
+    } else {
+        image.resize_exact(widest, height_at(widest), FilterType::CatmullRom)
+    };
+    let mut files = Vec::with_capacity(widths.len());
+    for &w in &widths {
+        let h = height_at(w);
+        let scaled;
+        let source = if w == widest {
+            &top
+        } else {
+            scaled = top.resize_exact(w, h, FilterType::CatmullRom);
+            &scaled
+        };
+        let data = encode_webp(source, alpha)?;
+        files.push(PreparedFile {
+            name: format!("{stem}-{w}.webp"),
+            content_type: "image/webp",
+            width: w,
+            data,
+        });
+    }
+    Ok(Prepared {
+        id,
+        kind: "image",
+        width: widest,
+        height: height_at(widest),
+        files,
+    })
+}
+
+/// Lossy WebP of the pixels alone: nothing of the original file's metadata is passed on.
+fn encode_webp(image: &DynamicImage, alpha: bool) -> Result<Vec<u8>, Refused> {
+    let (w, h) = (image.width(), image.height());
+    let encoded = if alpha {
+        let pixels = image.to_rgba8();
+        webp::Encoder::new(&pixels, webp::PixelLayout::Rgba, w, h)
+            .encode_simple(false, WEBP_QUALITY)
+            .map(|m| m.to_vec())
+    } else {
+        let pixels = image.to_rgb8();
+        webp::Encoder::new(&pixels, webp::PixelLayout::Rgb, w, h)
+            .encode_simple(false, WEBP_QUALITY)
+            .map(|m| m.to_vec())
+    };
+    encoded.map_err(|error| Refused(format!("could not be encoded as WebP ({error:?})")))
+}
+
+/// The SVG parsed and written anew: what usvg keeps is shapes, paths, gradients, patterns,
+/// clip paths, masks, filters and embedded raster images; there is no script in its model, no
+/// event handler, no `foreignObject`, and no link or reference outside the file (external
+/// images are refused below instead of read from the disk, usvg's default). Text is dropped:
+/// without fonts it has no shape.
+pub fn sanitize_svg(bytes: &[u8]) -> Result<(String, u32, u32), Refused> {
+    let options = usvg::Options {
+        image_href_resolver: usvg::ImageHrefResolver {
+            resolve_data: usvg::ImageHrefResolver::default_data_resolver(),
+            resolve_string: Box::new(|_, _| None),
+        },
+        ..usvg::Options::default()
+    };
+    let tree = usvg::Tree::from_data(bytes, &options)
+        .map_err(|error| Refused(format!("is not an SVG image that can be read ({error})")))?;
+    let size = tree.size();
+    let side = |v: f32| (v.ceil() as u32).clamp(1, MAX_SIDE);
+    let text = tree.to_string(&usvg::WriteOptions::default());
+    Ok((text, side(size.width()), side(size.height())))
+}
+
+fn svg(bytes: &[u8], id: String, stem: &str) -> Result<Prepared, Refused> {
+    let (text, width, height) = sanitize_svg(bytes)?;
+    Ok(Prepared {
+        id,
+        kind: "svg",
+        width,
+        height,
+        files: vec![PreparedFile {
+            name: format!("{stem}.svg"),
+            content_type: "image/svg+xml",
+            width,
+            data: text.into_bytes(),
+        }],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn types_come_from_the_bytes() {
+        assert_eq!(sniff(b"%PDF-1.7\n"), Sniffed::Pdf);
+        assert_eq!(
+            sniff(b"\x89PNG\r\n\x1a\n rest"),
+            Sniffed::Raster(ImageFormat::Png)
+        );
+        assert_eq!(
+            sniff(b"\xEF\xBB\xBF<?xml version=\"1.0\"?>\n<!-- hi -->\n<!DOCTYPE svg>\n<svg xmlns=\"\"/>"),
+            Sniffed::Svg
+        );
+        for other in [
+            &b"hello, this is text"[..],
+            b"<html><svg></svg></html>",
+            b"<svgfoo>",
+            b"",
+            b"BM\x00\x00",
+        ] {
+            assert_eq!(sniff(other), Sniffed::Unknown, "{other:?}");
+        }
+    }
+
+    #[test]
+    fn widths_never_exceed_the_original() {
+        assert_eq!(widths_for(200), [200]);
+        assert_eq!(widths_for(320), [320]);
+        assert_eq!(widths_for(700), [320, 400, 480, 640, 700]);
+        assert_eq!(widths_for(4000), WIDTHS);
+        assert!(widths_for(959).len() <= 6);
+    }
+
+    #[test]
+    fn svg_scripts_handlers_and_outside_references_are_gone() {
+        let dirty = br##"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"
+            width="40" height="20" onload="alert(1)">
+          <script>alert(2)</script>
+          <a href="javascript:alert(3)"><rect width="10" height="10" fill="red" onclick="alert(4)"/></a>
+          <foreignObject width="10" height="10"><div xmlns="http://www.w3.org/1999/xhtml">x</div></foreignObject>
+          <image href="/etc/passwd" width="5" height="5"/>
+          <image xlink:href="https://evil.example/x.png" width="5" height="5"/>
+          <use href="https://evil.example/s.svg#a"/>
+        </svg>"##;
+        let (clean, width, height) = sanitize_svg(dirty).unwrap();
+        assert_eq!((width, height), (40, 20));
+        for gone in [
+            "script",
+            "alert",
+            "onload",
+            "onclick",
+            "javascript",
+            "foreignObject",
+            "evil",
+            "passwd",
+        ] {
+            assert!(!clean.contains(gone), "{gone} in {clean}");
+        }
+        assert!(
+            clean.contains("<path") || clean.contains("<rect"),
+            "{clean}"
+        );
+    }
+
+    /// A small PNG whose header claims `width` x `height` pixels (its CRC made right).
+    fn png_claiming(width: u32, height: u32) -> Vec<u8> {
+        use image::ImageEncoder;
+        let mut png = Vec::new();
+        image::codecs::png::PngEncoder::new(&mut png)
+            .write_image(&[0u8; 3 * 8 * 8], 8, 8, image::ExtendedColorType::Rgb8)
+            .unwrap();
+        // IHDR: length (8..12), type (12..16), width (16..20), height (20..24), .., CRC (29..33).
+        png[16..20].copy_from_slice(&width.to_be_bytes());
+        png[20..24].copy_from_slice(&height.to_be_bytes());
+        let mut crc = flate2::Crc::new();
+        crc.update(&png[12..29]);
+        png[29..33].copy_from_slice(&crc.sum().to_be_bytes());
+        png
+    }
+
+    #[test]
+    fn a_decompression_bomb_is_refused_before_it_is_decoded() {
+        // 9000 x 9000 RGB is 243 MB of pixels from a file of a few dozen bytes.
+        let refused = prepare(&png_claiming(9000, 9000)).unwrap_err();
+        assert!(refused.0.contains("too large"), "{refused:?}");
+        let refused = prepare(&png_claiming(MAX_SIDE + 1, 1)).unwrap_err();
+        assert!(refused.0.contains("too large"), "{refused:?}");
+    }
+}

@@ -1,0 +1,120 @@
+//! What uploads need from storage: the owner's images (each with the files made from it, stored
+//! as bytes in the database so that every instance on it serves them) and the uploaded resume.
+
+use async_trait::async_trait;
+
+/// An uploaded image, as the media list shows it.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct MediaRow {
+    /// 12 hex digits of the SHA-256 of the uploaded bytes.
+    pub id: String,
+    /// `image` or `svg`.
+    pub kind: String,
+    /// The name the file had on the owner's computer (shown, never used to serve it).
+    pub name: String,
+    /// The widest file's size in pixels.
+    pub width: i64,
+    pub height: i64,
+    /// The widest file's size in bytes.
+    pub bytes: i64,
+    pub created_at: i64,
+}
+
+/// One file made from an upload: `path` is its name under `/media/`.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct MediaFileRow {
+    pub path: String,
+    pub media_id: String,
+    pub content_type: String,
+    pub width: i64,
+    pub data: Vec<u8>,
+}
+
+/// A file's place in the list, without its bytes.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct MediaSourceRow {
+    pub media_id: String,
+    pub path: String,
+    pub width: i64,
+}
+
+/// A file as it is served.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct ServedFile {
+    pub content_type: String,
+    pub data: Vec<u8>,
+}
+
+/// The uploaded resume (one at most).
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct ResumeRow {
+    pub data: Vec<u8>,
+    /// Hex SHA-256 of `data`: its ETag.
+    pub sha256: String,
+    pub uploaded_at: i64,
+}
+
+#[async_trait]
+pub trait MediaStore {
+    /// Stores the item and its files in one transaction. False (and nothing written) when an
+    /// item with this id is there already: the same bytes were uploaded before.
+    async fn insert_media(&self, item: &MediaRow, files: &[MediaFileRow]) -> anyhow::Result<bool>;
+
+    /// Every item, newest first, and every item's files (widths and paths), narrowest first.
+    async fn media_items(&self) -> anyhow::Result<(Vec<MediaRow>, Vec<MediaSourceRow>)>;
+
+    /// One item and its files' widths and paths, narrowest first.
+    async fn find_media(&self, id: &str)
+        -> anyhow::Result<Option<(MediaRow, Vec<MediaSourceRow>)>>;
+
+    /// Deletes the item and its files; whether it existed.
+    async fn delete_media(&self, id: &str) -> anyhow::Result<bool>;
+
+    /// The file served at `/media/{path}`.
+    async fn media_file(&self, path: &str) -> anyhow::Result<Option<ServedFile>>;
+
+    /// Replaces the uploaded resume.
+    async fn save_resume(&self, data: &[u8], sha256: &str, now: i64) -> anyhow::Result<()>;
+
+    /// The uploaded resume's hash, when there is one (cheap: no bytes read).
+    async fn resume_sha256(&self) -> anyhow::Result<Option<String>>;
+
+    /// The uploaded resume, when there is one.
+    async fn resume(&self) -> anyhow::Result<Option<ResumeRow>>;
+}
+
+// The SQL both engines run, with `$n` parameters (SQLite reads them as `?n`).
+
+pub(crate) const ITEM_INSERT: &str =
+    "INSERT INTO media_items (id, kind, name, width, height, bytes, created_at) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING";
+pub(crate) const FILE_INSERT: &str =
+    "INSERT INTO media_files (path, media_id, content_type, width, data) VALUES ($1, $2, $3, $4, $5)";
+pub(crate) const ITEMS_SELECT: &str =
+    "SELECT id, kind, name, width, height, bytes, created_at FROM media_items \
+     ORDER BY created_at DESC, id";
+pub(crate) const SOURCES_SELECT: &str =
+    "SELECT media_id, path, width FROM media_files ORDER BY media_id, width, path";
+pub(crate) const ITEM_SELECT: &str =
+    "SELECT id, kind, name, width, height, bytes, created_at FROM media_items WHERE id = $1";
+pub(crate) const ITEM_SOURCES_SELECT: &str =
+    "SELECT media_id, path, width FROM media_files WHERE media_id = $1 ORDER BY width, path";
+pub(crate) const FILES_DELETE: &str = "DELETE FROM media_files WHERE media_id = $1";
+pub(crate) const ITEM_DELETE: &str = "DELETE FROM media_items WHERE id = $1";
+pub(crate) const FILE_SELECT: &str = "SELECT content_type, data FROM media_files WHERE path = $1";
+pub(crate) const RESUME_UPSERT: &str =
+    "INSERT INTO media_resume (id, data, sha256, uploaded_at) VALUES (1, $1, $2, $3) \
+     ON CONFLICT (id) DO UPDATE SET data = excluded.data, sha256 = excluded.sha256, \
+     uploaded_at = excluded.uploaded_at";
+pub(crate) const RESUME_SHA_SELECT: &str = "SELECT sha256 FROM media_resume WHERE id = 1";
+pub(crate) const RESUME_SELECT: &str =
+    "SELECT data, sha256, uploaded_at FROM media_resume WHERE id = 1";
+
+/// Sorts the rows of [`SOURCES_SELECT`] to the items they belong to.
+pub fn sources_of<'a>(
+    item: &MediaRow,
+    sources: &'a [MediaSourceRow],
+) -> impl Iterator<Item = &'a MediaSourceRow> {
+    let id = item.id.clone();
+    sources.iter().filter(move |s| s.media_id == id)
+}
