@@ -398,7 +398,6 @@ describe('a page published from the editor', () => {
 
   test(
     'an upload that is not an image, or not a PDF for the resume, is refused beside its field',
-    { skip: 'TODO: needs the media branch merged' },
     async () => {
       const { page, close } = await openPage(suite.browser, suite.server);
       await signIn(page, suite.server);
