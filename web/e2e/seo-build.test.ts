@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
-import { profile } from '../src/content/profile.ts';
+import { profile } from '../src/content/owner.ts';
 
 const dist = resolve(import.meta.dirname, '../dist');
 const html = readFileSync(join(dist, 'index.html'), 'utf8');

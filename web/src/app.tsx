@@ -1,6 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
+import { ContentProvider } from './content/context';
+import { defaultDocument } from './content/document';
 import { router } from './router';
 
 /**
@@ -10,7 +12,9 @@ import { router } from './router';
 export function renderApp(container: HTMLElement): void {
   createRoot(container).render(
     <StrictMode>
-      <RouterProvider router={router} />
+      <ContentProvider document={defaultDocument}>
+        <RouterProvider router={router} />
+      </ContentProvider>
     </StrictMode>,
   );
 }

@@ -6,11 +6,13 @@
  */
 import { StrictMode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
+import { ContentProvider } from './content/context';
+import { defaultDocument } from './content/document';
+import { imageFor } from './content/media';
 import { Landing } from './pages/landing';
 import { routes } from './routes';
 import { routePaths } from './route-paths';
 
-export { profile } from './content/profile';
 
 /** The URL patterns of the app's routes, which the server answers with 200 (any other page path is a 404). */
 export const paths: string[] = routePaths(routes);
@@ -21,8 +23,16 @@ interface Photo {
   srcSet?: string;
   alt?: string;
 }
-const media = import.meta.glob<{ photo?: Photo }>('./content/media.ts', { eager: true });
-export const photo: Photo | undefined = Object.values(media)[0]?.photo;
+export const photo: Photo | undefined = imageFor(defaultDocument, defaultDocument.profile.photo);
+
+/** The owner's data as the head, the preview image and the manifest read it. */
+export const profile = {
+  name: defaultDocument.profile.name,
+  role: defaultDocument.profile.role,
+  summary: defaultDocument.profile.summary,
+  email: defaultDocument.contact.email,
+  links: Object.fromEntries(defaultDocument.social.map((link) => [link.id, link.url])),
+};
 
 /**
  * The HTML of `/`, every Suspense boundary resolved. The tree is the one `hydrate-landing.tsx` hydrates
@@ -32,7 +42,9 @@ export async function render(url: string): Promise<string> {
   if (url !== '/') throw new Error(`only / is pre-rendered, not ${url}`);
   const { prelude } = await prerenderToNodeStream(
     <StrictMode>
-      <Landing />
+      <ContentProvider document={defaultDocument}>
+        <Landing />
+      </ContentProvider>
     </StrictMode>,
     // Never outline a large Suspense boundary into a hidden segment and an inline script that
     // reveals it: the page must be whole HTML, and the CSP allows no inline script.

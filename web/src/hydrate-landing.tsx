@@ -1,5 +1,7 @@
 import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
+import { ContentProvider } from './content/context';
+import { defaultDocument } from './content/document';
 import { Landing } from './pages/landing';
 
 /**
@@ -10,7 +12,9 @@ export function hydrateLanding(container: HTMLElement): void {
   hydrateRoot(
     container,
     <StrictMode>
-      <Landing />
+      <ContentProvider document={defaultDocument}>
+        <Landing />
+      </ContentProvider>
     </StrictMode>,
   );
 }

@@ -9,7 +9,11 @@ import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'r
 import { describe, expect, test } from 'vitest';
 import { render } from '../entry-server';
 import { routes } from '../routes';
-import { profile } from '../content/profile';
+import { ContentProvider } from '../content/context';
+import { defaultDocument } from '../content/document';
+
+const profile = defaultDocument.profile;
+const phrases = defaultDocument.typewriterPhrases;
 
 describe('the landing page on the server', () => {
   test('renders every section, in order, with no browser globals', async () => {
@@ -28,7 +32,7 @@ describe('the landing page on the server', () => {
     expect(html).not.toContain('Open in your browser');
     // The typewriter starts empty; the phrases are there for screen readers, and the still
     // version for reduced motion is in the HTML too, shown or hidden by CSS alone.
-    expect(html).toContain(profile.typewriterPhrases.join(', '));
+    expect(html).toContain(phrases.join(', '));
     expect(html).toContain('motion-safe:hidden');
     expect(html).toMatch(/data-testid="typewriter"[^>]*><\/span>/);
   });
@@ -48,7 +52,11 @@ describe('the landing page on the server', () => {
     const context = await handler.query(new Request('http://localhost/'));
     if (context instanceof Response) throw new Error(`unexpected response ${context.status}`);
     const router = createStaticRouter(handler.dataRoutes, context);
-    const routed = renderToString(<StaticRouterProvider router={router} context={context} />);
+    const routed = renderToString(
+      <ContentProvider document={defaultDocument}>
+        <StaticRouterProvider router={router} context={context} />
+      </ContentProvider>,
+    );
     const sections = (html: string) => [...html.matchAll(/<(?:section|footer|nav)[^>]*>/g)].map((m) => m[0]);
     // renderToString leaves the lazy sections to the client; the ones it draws are the same.
     const landing = sections(await render('/'));

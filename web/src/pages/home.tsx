@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect } from 'react';
-import { profile } from '../content/profile';
+import { useContent } from '../content/context';
 import { Navigation } from '../components/navigation';
 import { Hero } from '../sections/hero';
 import { About } from '../sections/about';
@@ -22,6 +22,7 @@ function fragment(hash: string): string {
 
 /** The public portfolio page: the sections in the navigation's order, then the footer. */
 export function HomePage() {
+  const content = useContent();
   // A deep link such as /#contact: the browser looked for the anchor before the page was drawn.
   useEffect(() => {
     const id = fragment(window.location.hash);
@@ -30,7 +31,7 @@ export function HomePage() {
 
   return (
     <>
-      <Navigation brand={profile.name} resume={profile.resume} />
+      <Navigation brand={content.profile.name} resume={content.resume.path} />
       <main id="main" tabIndex={-1} className="outline-none">
         <Hero />
         <About />
