@@ -1,14 +1,11 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { useContent } from '../content/context';
 import { Navigation } from '../components/navigation';
 import { Hero } from '../sections/hero';
 import { About } from '../sections/about';
 import { Skills } from '../sections/skills';
 import { Footer } from '../sections/footer';
-
-// Projects, experience and the contact form: pre-rendered with the rest, hydrated when their code
-// arrives, so the landing page's first JavaScript holds only what is near the top.
-const BelowTheFold = lazy(() => import('./home-below-the-fold'));
+import { BelowTheFold } from './below-the-fold';
 
 /** The element id a fragment names; a malformed escape such as `/#%` is taken as written. */
 function fragment(hash: string): string {
