@@ -2,17 +2,17 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { ContentProvider } from './content/context';
-import { defaultDocument } from './content/document';
+import type { ContentDocument } from './content/document.generated';
 import { router } from './router';
 
 /**
  * Every page but the pre-rendered `/`: the data router, rendered into the empty shell. A chunk of
  * its own, loaded by `main.tsx` only where it is needed.
  */
-export function renderApp(container: HTMLElement): void {
+export function renderApp(container: HTMLElement, content: ContentDocument): void {
   createRoot(container).render(
     <StrictMode>
-      <ContentProvider document={defaultDocument}>
+      <ContentProvider document={content}>
         <RouterProvider router={router} />
       </ContentProvider>
     </StrictMode>,
