@@ -180,8 +180,9 @@ async fn a_document_imported_and_published_by_the_command_is_served_within_5_sec
 fn renamed(name: &str) -> Value {
     let mut document = default_document();
     document["profile"]["name"] = name.into();
+    let photo = document["profile"]["photo"].clone();
     for item in document["media"].as_array_mut().unwrap() {
-        if item["id"] == document["profile"]["photo"] {
+        if item["id"] == photo {
             item["alt"] = format!("Illustrated portrait of {name}").into();
         }
     }
