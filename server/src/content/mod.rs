@@ -3,7 +3,9 @@
 //! memory as published ([`live`]), and `/` rendered from it ([`render`]).
 
 pub mod document;
+pub mod head;
 pub mod live;
+pub mod preview;
 pub mod render;
 pub mod validate;
 

@@ -1,0 +1,255 @@
+//! What the page says about its owner outside the page itself, generated from the published
+//! document: the head's tags (title, description, canonical link, Open Graph and Twitter cards,
+//! icons), the JSON-LD `Person` for search engines, and the web app manifest. The server writes
+//! them at start-up and at each publish; the build no longer does.
+
+use serde::Serialize;
+
+use super::ContentDocument;
+
+/// The link preview image's path and size (see [`super::preview`]).
+pub const PREVIEW_PATH: &str = "/og-image.png";
+pub const PREVIEW_WIDTH: u32 = 1200;
+pub const PREVIEW_HEIGHT: u32 = 630;
+
+/// Text escaped for HTML element content and double- or single-quoted attribute values.
+pub fn escape_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `Name · Role`: the page's title, the manifest's name and the preview's heading.
+pub fn title(document: &ContentDocument) -> String {
+    format!("{} · {}", document.profile.name, document.profile.role)
+}
+
+/// The tags of the head, one per line, indented as the page's template indents its head.
+/// `base` is the public URL without a trailing slash.
+pub fn head_tags(document: &ContentDocument, base: &str) -> String {
+    let profile = &document.profile;
+    let t = escape_html(&title(document));
+    let description = escape_html(&profile.summary);
+    let image = format!("{base}{PREVIEW_PATH}");
+    let image_alt = escape_html(&format!("{}, {}", profile.name, profile.role));
+    let name = escape_html(&profile.name);
+    let mut words = profile.name.split(' ');
+    let first_name = escape_html(words.next().unwrap_or_default());
+    let last_name = escape_html(&words.collect::<Vec<_>>().join(" "));
+    [
+        format!("<title>{t}</title>"),
+        format!("<meta name=\"description\" content=\"{description}\" />"),
+        format!("<meta name=\"author\" content=\"{name}\" />"),
+        format!("<link rel=\"canonical\" href=\"{base}/\" />"),
+        "<meta property=\"og:type\" content=\"profile\" />".to_owned(),
+        format!("<meta property=\"og:site_name\" content=\"{name}\" />"),
+        format!("<meta property=\"og:title\" content=\"{t}\" />"),
+        format!("<meta property=\"og:description\" content=\"{description}\" />"),
+        format!("<meta property=\"og:url\" content=\"{base}/\" />"),
+        format!("<meta property=\"og:image\" content=\"{image}\" />"),
+        "<meta property=\"og:image:type\" content=\"image/png\" />".to_owned(),
+        format!("<meta property=\"og:image:width\" content=\"{PREVIEW_WIDTH}\" />"),
+        format!("<meta property=\"og:image:height\" content=\"{PREVIEW_HEIGHT}\" />"),
+        format!("<meta property=\"og:image:alt\" content=\"{image_alt}\" />"),
+        "<meta property=\"og:locale\" content=\"en_US\" />".to_owned(),
+        format!("<meta property=\"profile:first_name\" content=\"{first_name}\" />"),
+        format!("<meta property=\"profile:last_name\" content=\"{last_name}\" />"),
+        "<meta name=\"twitter:card\" content=\"summary_large_image\" />".to_owned(),
+        format!("<meta name=\"twitter:title\" content=\"{t}\" />"),
+        format!("<meta name=\"twitter:description\" content=\"{description}\" />"),
+        format!("<meta name=\"twitter:image\" content=\"{image}\" />"),
+        format!("<meta name=\"twitter:image:alt\" content=\"{image_alt}\" />"),
+        "<link rel=\"icon\" href=\"/favicon.svg\" type=\"image/svg+xml\" />".to_owned(),
+        "<link rel=\"icon\" href=\"/icon-32.png\" sizes=\"32x32\" type=\"image/png\" />".to_owned(),
+        "<link rel=\"apple-touch-icon\" href=\"/apple-touch-icon.png\" />".to_owned(),
+        "<link rel=\"manifest\" href=\"/manifest.webmanifest\" />".to_owned(),
+    ]
+    .join("\n    ")
+}
+
+/// A schema.org `Person`, its fields in the order search engines' examples give them.
+#[derive(Serialize)]
+struct Person<'a> {
+    #[serde(rename = "@context")]
+    context: &'static str,
+    #[serde(rename = "@type")]
+    kind: &'static str,
+    name: &'a str,
+    #[serde(rename = "jobTitle")]
+    job_title: &'a str,
+    description: &'a str,
+    url: String,
+    email: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    image: Option<String>,
+    #[serde(rename = "sameAs")]
+    same_as: Vec<&'a str>,
+}
+
+/// The JSON-LD of the owner: data for search engines, never executed, so the CSP allows it.
+/// `photo` is the site path of the owner's photo, if the document has one.
+pub fn json_ld(document: &ContentDocument, base: &str, photo: Option<&str>) -> String {
+    let profile = &document.profile;
+    let person = Person {
+        context: "https://schema.org",
+        kind: "Person",
+        name: &profile.name,
+        job_title: &profile.role,
+        description: &profile.summary,
+        url: format!("{base}/"),
+        email: format!("mailto:{}", document.contact.email),
+        image: photo.map(|path| format!("{base}{path}")),
+        same_as: document
+            .social
+            .iter()
+            .map(|link| link.url.as_str())
+            .collect(),
+    };
+    // `<` escaped so that no value can close the script element.
+    serde_json::to_string(&person)
+        .expect("a person serialises")
+        .replace('<', "\\u003c")
+}
+
+/// The `<script type="application/ld+json">` element, placed at the end of the body.
+pub fn json_ld_tag(document: &ContentDocument, base: &str, photo: Option<&str>) -> String {
+    format!(
+        "<script type=\"application/ld+json\">{}</script>",
+        json_ld(document, base, photo)
+    )
+}
+
+#[derive(Serialize)]
+struct Manifest<'a> {
+    name: String,
+    short_name: &'a str,
+    description: &'a str,
+    start_url: &'static str,
+    scope: &'static str,
+    display: &'static str,
+    background_color: &'static str,
+    theme_color: &'static str,
+    icons: [Icon; 4],
+}
+
+#[derive(Serialize)]
+struct Icon {
+    src: &'static str,
+    sizes: &'static str,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    purpose: Option<&'static str>,
+}
+
+/// The web app manifest (`/manifest.webmanifest`), pretty-printed with a final newline.
+pub fn manifest(document: &ContentDocument) -> String {
+    let icon = |src, sizes, kind| Icon {
+        src,
+        sizes,
+        kind,
+        purpose: None,
+    };
+    let manifest = Manifest {
+        name: title(document),
+        short_name: &document.profile.name,
+        description: &document.profile.summary,
+        start_url: "/",
+        scope: "/",
+        display: "browser",
+        background_color: "#030712",
+        theme_color: "#030712",
+        icons: [
+            icon("/favicon.svg", "any", "image/svg+xml"),
+            icon("/icon-192.png", "192x192", "image/png"),
+            icon("/icon-512.png", "512x512", "image/png"),
+            Icon {
+                purpose: Some("maskable"),
+                ..icon("/icon-maskable-512.png", "512x512", "image/png")
+            },
+        ],
+    };
+    let mut text = serde_json::to_string_pretty(&manifest).expect("a manifest serialises");
+    text.push('\n');
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::default_document;
+
+    const BASE: &str = "https://example.com";
+
+    #[test]
+    fn the_head_names_the_owner_and_escapes_what_they_wrote() {
+        let mut document = default_document().clone();
+        document.profile.name = "Ada \"Countess\" <Lovelace>".to_owned();
+        document.profile.role = "Analyst & Poet".to_owned();
+        let head = head_tags(&document, BASE);
+        assert!(head.starts_with(
+            "<title>Ada &quot;Countess&quot; &lt;Lovelace&gt; · Analyst &amp; Poet</title>\n    "
+        ));
+        assert!(head.contains("<link rel=\"canonical\" href=\"https://example.com/\" />"));
+        assert!(head.contains(
+            "<meta property=\"og:image\" content=\"https://example.com/og-image.png\" />"
+        ));
+        assert!(head.contains("<meta property=\"profile:first_name\" content=\"Ada\" />"));
+        assert!(head.contains(
+            "<meta property=\"profile:last_name\" content=\"&quot;Countess&quot; &lt;Lovelace&gt;\" />"
+        ));
+        assert!(!head.contains("<Lovelace>"));
+    }
+
+    #[test]
+    fn the_json_ld_cannot_close_its_script_element() {
+        let mut document = default_document().clone();
+        document.profile.summary = "</script><script>alert(1)</script>".to_owned();
+        let tag = json_ld_tag(&document, BASE, Some("/assets/me.webp"));
+        assert_eq!(tag.matches("</script>").count(), 1, "{tag}");
+        let json = tag
+            .strip_prefix("<script type=\"application/ld+json\">")
+            .and_then(|rest| rest.strip_suffix("</script>"))
+            .expect("one element");
+        let value: serde_json::Value = serde_json::from_str(json).expect("JSON");
+        assert_eq!(value["description"], document.profile.summary.as_str());
+        assert_eq!(value["image"], "https://example.com/assets/me.webp");
+        assert_eq!(value["email"], format!("mailto:{}", document.contact.email));
+        assert_eq!(
+            value["sameAs"].as_array().map(Vec::len),
+            Some(document.social.len())
+        );
+        let keys: Vec<&String> = value.as_object().expect("object").keys().collect();
+        assert!(!keys.is_empty());
+        assert!(json.starts_with("{\"@context\":\"https://schema.org\",\"@type\":\"Person\""));
+    }
+
+    #[test]
+    fn without_a_photo_the_person_has_no_image() {
+        let json = json_ld(default_document(), BASE, None);
+        assert!(!json.contains("\"image\""));
+    }
+
+    #[test]
+    fn the_manifest_is_named_after_the_owner() {
+        let text = manifest(default_document());
+        let value: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        assert_eq!(value["name"], title(default_document()).as_str());
+        assert_eq!(
+            value["short_name"],
+            default_document().profile.name.as_str()
+        );
+        assert_eq!(value["icons"][3]["purpose"], "maskable");
+        assert!(value["icons"][0].get("purpose").is_none());
+        assert!(text.ends_with("}\n"));
+    }
+}
