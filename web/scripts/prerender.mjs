@@ -3,7 +3,7 @@
 // QuickJS, here in node:vm) and writes the page's templates into dist/.render/ (index.html and
 // app.html with the markers the server fills: head, React's resource hints, the rendered markup,
 // the document as JSON data, the JSON-LD), the default render (default.html, which the server's
-// render must equal byte for byte) and the build's head; dist/index.html and dist/app.html are
+// render must equal byte for byte) and the bundled images' URLs (media.json); dist/index.html and dist/app.html are
 // those templates filled for the default document. Also writes dist/routes.json (the route
 // patterns, from which the server tells a page from a 404), the link preview image, the PNG icons
 // and the web app manifest. Needs no browser. The SSR bundle is deleted afterwards so it is never
@@ -68,9 +68,12 @@ function loadRenderer() {
   const context = vm.createContext({ console });
   vm.runInContext(readFileSync(join(renderDir, 'render.js'), 'utf8'), context, { filename: 'render.js' });
   if (typeof context.renderLanding !== 'function') throw new Error('render.js sets no renderLanding');
-  return context.renderLanding;
+  return context;
 }
-const renderLanding = loadRenderer();
+const renderer = loadRenderer();
+const renderLanding = renderer.renderLanding;
+// Where each bundled image of the document is served: the server's head points at the photo.
+writeFileSync(join(renderDir, 'media.json'), `${JSON.stringify(renderer.bundledMedia, null, 2)}\n`);
 const documentFile = new URL('../src/content/default-document.json', import.meta.url);
 const documentJson = JSON.stringify(JSON.parse(readFileSync(documentFile, 'utf8')));
 
@@ -160,8 +163,6 @@ const indexTemplate = page
 const data = dataBlock(documentJson);
 writeFileSync(join(renderDir, 'index.html'), indexTemplate);
 writeFileSync(join(renderDir, 'default.html'), rendered);
-writeFileSync(join(renderDir, 'head.html'), head);
-writeFileSync(join(renderDir, 'json-ld.html'), jsonLd);
 writeFileSync(join(dist, 'index.html'), fill(indexTemplate, { head, hints, html: body, data, jsonLd }));
 
 // The shell for /login, /dashboard and unknown routes: rendered by the client, kept out of search
@@ -175,7 +176,6 @@ const shellTemplate = page
   .replace(ROOT, '<div id="root"></div>')
   .replace(/\s*<\/body>/, (end) => `${MARK.data}${end}`);
 writeFileSync(join(renderDir, 'app.html'), shellTemplate);
-writeFileSync(join(renderDir, 'shell-head.html'), shellHead);
 writeFileSync(join(dist, 'app.html'), fill(shellTemplate, { head: shellHead, data }));
 
 rmSync(ssrDir, { recursive: true, force: true });

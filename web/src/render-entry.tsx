@@ -9,6 +9,7 @@
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server.browser';
 import { ContentProvider } from './content/context';
+import { bundled } from './content/media';
 import type { ContentDocument } from './content/document.generated';
 import { Landing } from './pages/landing';
 
@@ -25,3 +26,5 @@ export function renderLanding(documentJson: string): string {
 }
 
 (globalThis as { renderLanding?: typeof renderLanding }).renderLanding = renderLanding;
+/** The bundled images' URLs by their document source (`images/avatar-640.webp`), for the server's head. */
+(globalThis as { bundledMedia?: Record<string, string> }).bundledMedia = bundled;

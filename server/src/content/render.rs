@@ -3,6 +3,7 @@
 //! QuickJS on a thread of its own, and the page composed from the build's templates. The
 //! published page is rendered at start-up and at each publish, never per request.
 
+use std::collections::HashMap;
 use std::sync::mpsc;
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
@@ -12,9 +13,10 @@ use rquickjs::{CatchResultExt, Context, Function, Runtime};
 use rust_embed::RustEmbed;
 use tokio::sync::{oneshot, Mutex};
 
+use super::head;
 use super::live::Published;
 use super::ContentDocument;
-use crate::site::Pages;
+use crate::site::{Pages, PUBLIC_URL_PLACEHOLDER};
 
 /// What the build writes for the server alone: the render bundle, the page templates, the
 /// build's head and the default document's render. Embedded apart from the site, never served.
@@ -161,13 +163,12 @@ const HTML: &str = "<!--app-html-->";
 const DATA: &str = "<!--content-data-->";
 const JSON_LD: &str = "<!--json-ld-->";
 
-/// The build's templates for `/` and for the app shell, and the head that goes in them.
+/// The build's templates for `/` and for the app shell, and where its bundled images are served.
 struct Templates {
     index: String,
     shell: String,
-    head: String,
-    shell_head: String,
-    json_ld: String,
+    /// `images/avatar-640.webp` -> `/assets/avatar-640-<hash>.webp`.
+    media: HashMap<String, String>,
 }
 
 impl Templates {
@@ -179,9 +180,8 @@ impl Templates {
         Ok(Self {
             index: file("index.html")?,
             shell: file("app.html")?,
-            head: file("head.html")?,
-            shell_head: file("shell-head.html")?,
-            json_ld: file("json-ld.html")?,
+            media: serde_json::from_str(&file("media.json")?)
+                .context("web/dist/.render/media.json is not a map of image sources")?,
         })
     }
 }
@@ -210,6 +210,35 @@ fn split_hints(rendered: &str) -> (String, &str) {
         format!("\n    {hints}")
     };
     (head, &rendered[hints.len()..])
+}
+
+/// The head of the app shell: the page's, without the canonical link, and kept out of search results.
+fn shell_head(head: &str) -> String {
+    static CANONICAL: OnceLock<regex::Regex> = OnceLock::new();
+    let head = CANONICAL
+        .get_or_init(|| {
+            regex::Regex::new(r#"\s*<link rel="canonical"[^>]*>"#).expect("a valid pattern")
+        })
+        .replace(head, "");
+    head.replacen(
+        "<meta name=\"description\"",
+        "<meta name=\"robots\" content=\"noindex\" />\n    <meta name=\"description\"",
+        1,
+    )
+}
+
+/// Where the owner's photo is served, at its largest: a bundled image's hashed URL, or an upload's path.
+pub fn photo_path(document: &ContentDocument, media: &HashMap<String, String>) -> Option<String> {
+    let item = document
+        .media
+        .iter()
+        .find(|item| item.id == document.profile.photo)?;
+    let largest = item.sources.iter().max_by_key(|source| source.width)?;
+    if largest.src.starts_with("/media/") {
+        Some(largest.src.clone())
+    } else {
+        media.get(&largest.src).cloned()
+    }
 }
 
 fn fill(template: &str, parts: &[(&str, &str)]) -> String {
@@ -253,18 +282,23 @@ impl PageRenderer {
         let (hints, body) = split_hints(&rendered);
         let data = data_block(&json);
         let t = &self.templates;
+        // Written with the build's placeholder URL, which the site replaces with the public one.
+        let base = PUBLIC_URL_PLACEHOLDER;
+        let head = head::head_tags(document, base);
+        let photo = photo_path(document, &t.media);
+        let json_ld = head::json_ld_tag(document, base, photo.as_deref());
         Ok(Composed {
             index: fill(
                 &t.index,
                 &[
-                    (HEAD, &t.head),
+                    (HEAD, &head),
                     (HINTS, &hints),
                     (HTML, body),
                     (DATA, &data),
-                    (JSON_LD, &t.json_ld),
+                    (JSON_LD, &json_ld),
                 ],
             ),
-            shell: fill(&t.shell, &[(HEAD, &t.shell_head), (DATA, &data)]),
+            shell: fill(&t.shell, &[(HEAD, &shell_head(&head)), (DATA, &data)]),
         })
     }
 
@@ -318,6 +352,27 @@ mod tests {
         // The engine still renders afterwards.
         let json = serde_json::to_string(crate::content::default_document()).unwrap();
         assert!(engine.render(json).await.is_ok());
+    }
+
+    #[tokio::test]
+    async fn the_servers_pages_for_the_default_document_equal_the_builds() {
+        let url = url::Url::parse(crate::site::PUBLIC_URL_PLACEHOLDER).unwrap();
+        let pages = std::sync::Arc::new(crate::site::Pages::render(&url));
+        let renderer = super::PageRenderer::start(pages).unwrap();
+        let composed = renderer
+            .compose(crate::content::default_document())
+            .await
+            .unwrap();
+        let built =
+            |name| String::from_utf8(crate::site::file(name).unwrap().into_owned()).unwrap();
+        assert!(
+            composed.index == built("index.html"),
+            "/ differs from the build's"
+        );
+        assert!(
+            composed.shell == built("app.html"),
+            "app.html differs from the build's"
+        );
     }
 
     #[test]

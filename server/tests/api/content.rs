@@ -236,6 +236,13 @@ async fn a_published_name_is_on_the_served_page_when_publish_returns() {
         !part.contains(&old_name),
         "the old name is still on the page"
     );
+    // The head and the JSON-LD are written from the document too.
+    assert!(
+        !html.contains(&old_name),
+        "the old name is still in the head"
+    );
+    assert!(html.contains("<title>Robin Quill · "));
+    assert!(html.contains("\"@type\":\"Person\",\"name\":\"Robin Quill\""));
     // The document for hydration, as data that no text can break out of.
     let data_start = html
         .find("<script type=\"application/json\" id=\"content-data\">")
@@ -269,6 +276,11 @@ async fn a_published_name_is_on_the_served_page_when_publish_returns() {
     // The other pages' shell carries the same document for the router's pages.
     let shell = app.get("/login").await.text().await.unwrap();
     assert!(shell.contains("<div id=\"root\"></div>"));
+    assert!(
+        shell.contains("<title>Robin Quill · "),
+        "the shell's title carries the new name"
+    );
+    assert!(shell.contains("<meta name=\"robots\" content=\"noindex\" />"));
     assert!(shell.contains("\"name\":\"Robin Quill\""));
     assert!(!shell.contains(&format!("\"name\":\"{old_name}\"")));
     app.shutdown().await;

@@ -15,7 +15,7 @@ export interface ResponsiveImage {
 }
 
 /** The bundled images' URLs, by their path under this folder (`images/avatar-320.webp`). */
-const bundled: Record<string, string> = Object.fromEntries(
+export const bundled: Record<string, string> = Object.fromEntries(
   Object.entries(
     import.meta.glob<string>('./images/**/*.{webp,svg,png,jpg}', { eager: true, query: '?url', import: 'default' }),
   ).map(([path, url]) => [path.slice(2), url]),
