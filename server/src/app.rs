@@ -102,7 +102,8 @@ impl Application {
             db.clone(),
             settings.insights.clone(),
         ));
-        let content = Arc::new(crate::content::live::LiveContent::load(&db).await?);
+        let page = Arc::new(crate::content::render::PageRenderer::start(pages.clone())?);
+        let content = Arc::new(crate::content::live::LiveContent::load(&db, Some(page)).await?);
         content.follow(db.clone());
         let state = AppState {
             content,

@@ -7,6 +7,7 @@
 use std::io::Write;
 use std::sync::Arc;
 
+use arc_swap::ArcSwap;
 use axum::body::Bytes;
 use axum::extract::Request;
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
@@ -22,6 +23,8 @@ use crate::error::ApiError;
 #[derive(RustEmbed)]
 #[folder = "../web/dist/"]
 #[exclude = ".vite/*"]
+// The render bundle and the page templates: the server's own (`content::render`), never served.
+#[exclude = ".render/*"]
 struct Site;
 
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
@@ -35,10 +38,10 @@ pub const PUBLIC_URL_PLACEHOLDER: &str = "https://portfolio.invalid";
 pub struct Pages {
     /// The base URL without a trailing slash, e.g. `https://example.com`.
     base: String,
-    /// `/`: the pre-rendered landing page.
-    index: Page,
+    /// `/`: the pre-rendered landing page, replaced at once when a new version is published.
+    index: ArcSwap<Page>,
     /// Every other client route: the same head and scripts around an empty root.
-    shell: Page,
+    shell: ArcSwap<Page>,
     robots: Page,
     sitemap: Page,
     /// The client routes, as the build listed them.
@@ -197,14 +200,36 @@ impl Pages {
         }
         Self {
             base,
-            index,
-            shell,
+            index: ArcSwap::from_pointee(index),
+            shell: ArcSwap::from_pointee(shell),
             robots,
             sitemap,
             routes,
             style_hashes: hashes,
             assets: Asset::all(),
         }
+    }
+
+    /// Serves `/` and the app shell as composed for a newly published document (its hashed
+    /// inline style is the build template's, already in the CSP).
+    pub fn show(&self, composed: crate::content::render::Composed) {
+        let index = self.page_html(&composed.index);
+        let shell = self.page_html(&composed.shell);
+        self.shell.store(Arc::new(shell));
+        self.index.store(Arc::new(index));
+    }
+
+    /// An HTML page as served: the public URL in.
+    fn page_html(&self, html: &str) -> Page {
+        Page::new(
+            "text/html; charset=utf-8",
+            html.replace(PUBLIC_URL_PLACEHOLDER, &self.base),
+        )
+    }
+
+    /// An HTML page composed on demand (the draft preview), with the public URL in.
+    pub fn with_base(&self, html: &str) -> String {
+        html.replace(PUBLIC_URL_PLACEHOLDER, &self.base)
     }
 
     /// The hash sources (`sha256-…`) of the pages' inline `<style>` elements, which the
@@ -375,8 +400,8 @@ pub fn respond(pages: &Pages, request: &Request) -> Response {
 
     let name = path.trim_start_matches('/');
     match name {
-        "" | "index.html" => return pages.index.respond(headers, None),
-        "app.html" => return pages.shell.respond(headers, Some(noindex())),
+        "" | "index.html" => return pages.index.load().respond(headers, None),
+        "app.html" => return pages.shell.load().respond(headers, Some(noindex())),
         "robots.txt" => return pages.robots.respond(headers, None),
         "sitemap.xml" => return pages.sitemap.respond(headers, None),
         _ => {}
@@ -386,7 +411,7 @@ pub fn respond(pages: &Pages, request: &Request) -> Response {
     }
     // /login, /dashboard: useful to people, not to search engines.
     if pages.routes.matches(path) {
-        return pages.shell.respond(headers, Some(noindex()));
+        return pages.shell.load().respond(headers, Some(noindex()));
     }
     let last_segment = name.rsplit('/').next().unwrap_or_default();
     if last_segment.contains('.') {
@@ -397,7 +422,7 @@ pub fn respond(pages: &Pages, request: &Request) -> Response {
         )
             .into_response();
     }
-    pages.shell.not_found(headers, Some(noindex()))
+    pages.shell.load().not_found(headers, Some(noindex()))
 }
 
 /// The client routes as URL patterns (`/`, `/login`, `/posts/:id`, `/docs/*`), listed by the

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { ConsoleMessage, Page } from 'playwright-core';
-import { profile } from '../src/content/profile.ts';
+import { profile } from '../src/content/owner.ts';
 import { openPage, serverAndBrowser } from './harness.ts';
 
 const EMAIL = 'owner@example.com';

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { profile } from '../src/content/profile.ts';
+import { profile } from '../src/content/owner.ts';
 import { DESKTOP, PHONE, openPage, serverAndBrowser } from './harness.ts';
 
 /** The sections the navigation links to, in order. */

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { profile } from '../src/content/profile.ts';
+import { profile } from '../src/content/owner.ts';
 import { DESKTOP, openPage, serverAndBrowser } from './harness.ts';
 import { VIEWPORTS, focusedText, hydrated, visit } from './page-support.ts';
 

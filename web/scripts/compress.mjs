@@ -8,6 +8,8 @@ const dist = new URL('../dist/', import.meta.url).pathname;
 
 function* walk(dir) {
   for (const name of readdirSync(dir)) {
+    // The render bundle and the page's templates: read by the server, never served.
+    if (name === '.render') continue;
     const path = join(dir, name);
     if (statSync(path).isDirectory()) yield* walk(path);
     else yield path;

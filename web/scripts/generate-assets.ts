@@ -14,8 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import * as icons from 'simple-icons';
-import { profile } from '../src/content/profile.ts';
-import { education, work } from '../src/content/timeline.ts';
+import { education, profile, work } from '../src/content/owner.ts';
 
 const web = resolve(import.meta.dirname, '..');
 const images = join(web, 'src/content/images');

@@ -1,9 +1,15 @@
-// After `vite build` (client, then SSR into dist/.ssr): renders `/` into dist/index.html with the
-// generated head and the stylesheet inline, writes dist/app.html (same head and assets, empty root, noindex) for the other
-// client routes, dist/routes.json (the route patterns, from which the server tells a page from a
-// 404), and generates the link preview image, the PNG icons and the web app manifest.
-// Needs no browser. The SSR bundle is deleted afterwards so it is never embedded in the server.
+// After `vite build` (client, SSR into dist/.ssr, and the render bundle into dist/.render):
+// renders `/` for the default document with the render bundle (the one the server runs in
+// QuickJS, here in node:vm) and writes the page's templates into dist/.render/ (index.html and
+// app.html with the markers the server fills: head, React's resource hints, the rendered markup,
+// the document as JSON data, the JSON-LD), the default render (default.html, which the server's
+// render must equal byte for byte) and the bundled images' URLs (media.json); dist/index.html and dist/app.html are
+// those templates filled for the default document. Also writes dist/routes.json (the route
+// patterns, from which the server tells a page from a 404), the link preview image, the PNG icons
+// and the web app manifest. Needs no browser. The SSR bundle is deleted afterwards so it is never
+// embedded in the server; dist/.render is embedded apart from the site and never served.
 import Beasties from 'beasties';
+import vm from 'node:vm';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -18,7 +24,7 @@ for (const file of readdirSync(ssrDir, { recursive: true, encoding: 'utf8' }).fi
   if (found.length) throw new Error(`the pre-render bundle carries React Router's development build (${file}: ${found.join(', ')})`);
 }
 const ssr = await import(pathToFileURL(join(ssrDir, 'entry-server.js')).href);
-const { profile, photo, render, paths } = ssr;
+const { profile, photo, paths } = ssr;
 if (!Array.isArray(paths) || !paths.includes('/')) throw new Error(`the route list is wrong: ${JSON.stringify(paths)}`);
 writeFileSync(join(dist, 'routes.json'), `${JSON.stringify(paths)}\n`);
 
@@ -56,6 +62,50 @@ function preloads(source) {
   return files.map((file) => `\n    <link rel="modulepreload" crossorigin href="/${file}">`).join('');
 }
 
+const renderDir = join(dist, '.render');
+/** The render bundle, run as QuickJS runs it: a bare global scope with `console` and nothing else. */
+function loadRenderer() {
+  const context = vm.createContext({ console });
+  vm.runInContext(readFileSync(join(renderDir, 'render.js'), 'utf8'), context, { filename: 'render.js' });
+  if (typeof context.renderLanding !== 'function') throw new Error('render.js sets no renderLanding');
+  return context;
+}
+const renderer = loadRenderer();
+const renderLanding = renderer.renderLanding;
+// Where each bundled image of the document is served: the server's head points at the photo.
+writeFileSync(join(renderDir, 'media.json'), `${JSON.stringify(renderer.bundledMedia, null, 2)}\n`);
+const documentFile = new URL('../src/content/default-document.json', import.meta.url);
+const documentJson = JSON.stringify(JSON.parse(readFileSync(documentFile, 'utf8')));
+
+/**
+ * The markers of the page templates and what fills them: the server (server/src/content/render.rs)
+ * fills them the same way, in the same order.
+ */
+const MARK = {
+  head: '<!--seo-head-->',
+  hints: '<!--render-hints-->',
+  html: '<!--app-html-->',
+  data: '<!--content-data-->',
+  jsonLd: '<!--json-ld-->',
+};
+/** The document as a JSON data block: never executed, so the CSP needs nothing for it. */
+const dataBlock = (json) => `\n    <script type="application/json" id="content-data">${json.replaceAll('<', '\\u003c')}</script>`;
+/** React emits resource hints (the hero photo's preload) ahead of the markup when it renders a
+ * fragment rather than a whole document: they belong in the head, where they also act sooner. */
+function splitHints(rendered) {
+  const hints = /^(?:<link [^>]*\/>)+/.exec(rendered)?.[0] ?? '';
+  return { hints: hints ? `\n    ${hints}` : '', body: rendered.slice(hints.length) };
+}
+function fill(template, parts) {
+  let page = template;
+  for (const [key, marker] of Object.entries(MARK)) {
+    if (parts[key] === undefined) continue;
+    if (!page.includes(marker)) throw new Error(`the template lacks ${marker}`);
+    page = page.replace(marker, () => parts[key]);
+  }
+  return page;
+}
+
 const template = readFileSync(join(dist, 'index.html'), 'utf8');
 const ROOT = '<div id="root"><!--app-html--></div>';
 if (!template.includes(ROOT) || !template.includes('<!--seo-head-->')) {
@@ -65,14 +115,10 @@ const head = headTags(profile);
 const page = template
   .replace(/\s*<title>[\s\S]*?<\/title>/, '')
   .replace(/\s*<meta name="description"[^>]*>/, '')
-  .replace(/\s*<link rel="icon"[^>]*>/, '')
-  .replace('<!--seo-head-->', head);
+  .replace(/\s*<link rel="icon"[^>]*>/, '');
 
-const rendered = await render('/');
-// React emits resource hints (the hero photo's preload) ahead of the markup when it renders a
-// fragment rather than a whole document: they belong in the head, where they also act sooner.
-const hints = /^(?:<link [^>]*\/>)+/.exec(rendered)?.[0] ?? '';
-const body = rendered.slice(hints.length);
+const rendered = renderLanding(documentJson);
+const { hints, body } = splitHints(rendered);
 
 // The rules of the landing page's stylesheet that its pre-rendered HTML uses go inline, so the
 // first paint waits for no second request and the page is whole without JavaScript. Beasties
@@ -109,24 +155,28 @@ if (/<script(?![^>]*type="application\/ld\+json")/.test(body)) {
 const sectionIds = [...body.matchAll(/<section[^>]* id="([^"]+)"/g)].map((match) => match[1]);
 if (sectionIds.length < 2) throw new Error(`the page has no section after the hero: ${sectionIds.join(' ')}`);
 const heroParsed = `\n    <link rel="expect" href="#${sectionIds[1]}" blocking="render">`;
-const jsonLd = `\n    ${jsonLdTag(profile, photoPath)}\n  </body>`;
-writeFileSync(
-  join(dist, 'index.html'),
-  page
-    .replace(STYLESHEET, '')
-    .replace(/\s*<\/head>/, (end) => `${hints ? `\n    ${hints}` : ''}${heroParsed}${inlineStyle}${end}`)
-    .replace(ROOT, `<div id="root">${body}</div>`)
-    .replace(/\s*<\/body>/, jsonLd),
-);
+const jsonLd = jsonLdTag(profile, photoPath);
+const indexTemplate = page
+  .replace(STYLESHEET, '')
+  .replace(/\s*<\/head>/, (end) => `${MARK.hints}${heroParsed}${inlineStyle}${end}`)
+  .replace(/\s*<\/body>/, (end) => `${MARK.data}\n    ${MARK.jsonLd}${end}`);
+const data = dataBlock(documentJson);
+writeFileSync(join(renderDir, 'index.html'), indexTemplate);
+writeFileSync(join(renderDir, 'default.html'), rendered);
+writeFileSync(join(dist, 'index.html'), fill(indexTemplate, { head, hints, html: body, data, jsonLd }));
 
 // The shell for /login, /dashboard and unknown routes: rendered by the client, kept out of search
 // results. The router's chunk (which `/` never loads) is fetched alongside the entry, not after it.
-const shell = page
+// The shell's head: the page's, without the canonical link, with noindex.
+const shellHead = head
   .replace(/\s*<link rel="canonical"[^>]*>/, '')
-  .replace('<meta name="description"', '<meta name="robots" content="noindex" />\n    <meta name="description"')
+  .replace('<meta name="description"', '<meta name="robots" content="noindex" />\n    <meta name="description"');
+const shellTemplate = page
   .replace(/\s*<\/head>/, (end) => `${preloads('src/app.tsx')}${end}`)
-  .replace(ROOT, '<div id="root"></div>');
-writeFileSync(join(dist, 'app.html'), shell);
+  .replace(ROOT, '<div id="root"></div>')
+  .replace(/\s*<\/body>/, (end) => `${MARK.data}${end}`);
+writeFileSync(join(renderDir, 'app.html'), shellTemplate);
+writeFileSync(join(dist, 'app.html'), fill(shellTemplate, { head: shellHead, data }));
 
 rmSync(ssrDir, { recursive: true, force: true });
 console.log(

@@ -1,3 +1,4 @@
+import { embeddedDocument } from './content/embedded';
 import { startInsights } from './insights/beacon';
 import './index.css';
 
@@ -25,11 +26,11 @@ async function firstScreenPainted(root: HTMLElement): Promise<void> {
 if (container.firstElementChild && window.location.pathname === '/') {
   const root = container;
   void firstScreenPainted(root)
-    .then(() => import('./hydrate-landing'))
-    .then(({ hydrateLanding }) => hydrateLanding(root));
+    .then(() => Promise.all([import('./hydrate-landing'), embeddedDocument()]))
+    .then(([{ hydrateLanding }, content]) => hydrateLanding(root, content));
 } else {
   const root = container;
-  void import('./app').then(({ renderApp }) => renderApp(root));
+  void Promise.all([import('./app'), embeddedDocument()]).then(([{ renderApp }, content]) => renderApp(root, content));
 }
 
 startInsights();

@@ -12,6 +12,7 @@ use anyhow::Context;
 use axum::body::Bytes;
 use sha2::{Digest, Sha256};
 
+use super::render::PageRenderer;
 use super::ContentDocument;
 use crate::store::content::VersionRow;
 use crate::store::Db;
@@ -64,21 +65,35 @@ impl Published {
     }
 }
 
-/// The published document this instance serves.
+/// The published document this instance serves, and the page rendered from it.
 pub struct LiveContent {
     current: RwLock<Arc<Published>>,
+    /// Renders `/` from each newly served version; `None` where no page is served.
+    page: Option<Arc<PageRenderer>>,
 }
 
 impl LiveContent {
-    /// Reads the newest version (or takes the default document when there is none).
-    pub async fn load(db: &Db) -> anyhow::Result<Self> {
+    /// Reads the newest version (or takes the default document when there is none), and serves
+    /// `/` rendered from it.
+    pub async fn load(db: &Db, page: Option<Arc<PageRenderer>>) -> anyhow::Result<Self> {
         let published = match db.published_content().await? {
             Some(row) => Published::from_row(row)?,
             None => Published::default_version(),
         };
+        if let Some(page) = &page {
+            page.show(&published)
+                .await
+                .context("Failed to render / from the published content")?;
+        }
         Ok(Self {
             current: RwLock::new(Arc::new(published)),
+            page,
         })
+    }
+
+    /// The renderer of `/`, for the draft preview.
+    pub fn page(&self) -> Option<&PageRenderer> {
+        self.page.as_deref()
     }
 
     pub fn current(&self) -> Arc<Published> {
@@ -88,14 +103,21 @@ impl LiveContent {
             .clone()
     }
 
-    /// Serves `row` from now on, unless a newer version is already served.
-    pub fn replace(&self, row: VersionRow) -> anyhow::Result<Arc<Published>> {
+    /// Serves `row` from now on, unless a newer version is already served; returns once `/`
+    /// shows it.
+    pub async fn replace(&self, row: VersionRow) -> anyhow::Result<Arc<Published>> {
         let published = Arc::new(Published::from_row(row)?);
-        let mut current = self.current.write().unwrap_or_else(|e| e.into_inner());
-        if published.version > current.version {
-            *current = published.clone();
+        let current = {
+            let mut current = self.current.write().unwrap_or_else(|e| e.into_inner());
+            if published.version > current.version {
+                *current = published.clone();
+            }
+            current.clone()
+        };
+        if let Some(page) = &self.page {
+            page.show(&current).await?;
         }
-        Ok(current.clone())
+        Ok(current)
     }
 
     /// Reads the newest version when its number differs from the one served.
@@ -106,7 +128,7 @@ impl LiveContent {
         }
         if let Some(row) = db.published_content().await? {
             let version = row.version;
-            self.replace(row)?;
+            self.replace(row).await?;
             tracing::info!(version, "content published elsewhere is now served");
         }
         Ok(())

@@ -1,11 +1,12 @@
 //! The page's content as data: one typed document ([`document`]), checked at the boundary
 //! ([`validate`]), stored as a draft and published versions (`store::ContentStore`), and kept in
-//! memory as published ([`live`]), ready for the page to be rendered from.
+//! memory as published ([`live`]), and `/` rendered from it ([`render`]).
 
 pub mod document;
 pub mod head;
 pub mod live;
 pub mod preview;
+pub mod render;
 pub mod validate;
 
 use std::borrow::Cow;

@@ -1,10 +1,13 @@
 //! `/api/content`: the page's content as data. The published document is public; the draft,
 //! publishing, the versions and revert are the owner's.
 
+use std::sync::{Arc, OnceLock};
+
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_MATCH, IF_NONE_MATCH};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+use axum::Extension;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -15,12 +18,15 @@ use crate::content::{validate, ContentDocument, KEPT_VERSIONS, MAX_DOCUMENT_BYTE
 use crate::error::{ApiError, ErrorBody};
 use crate::http::json::ApiJson;
 use crate::http::path::ApiPath;
+use crate::http::security::FramedBySelf;
+use crate::site::Pages;
 use crate::state::AppState;
 use crate::store::content::VersionRow;
 
 pub fn router() -> OpenApiRouter<AppState> {
     let owner = OpenApiRouter::new()
         .routes(routes!(draft, save_draft))
+        .routes(routes!(preview))
         .routes(routes!(publish))
         .routes(routes!(versions))
         .routes(routes!(revert))
@@ -213,7 +219,7 @@ async fn publish_document(
         .db
         .publish_content(&json, now_ms(), KEPT_VERSIONS, as_draft)
         .await?;
-    state.content.replace(row.clone())?;
+    state.content.replace(row.clone()).await?;
     Ok(Version::from(&row))
 }
 
@@ -231,6 +237,49 @@ async fn publish(
     Ok(ApiJson(
         publish_document(&state, &draft.document, false).await?,
     ))
+}
+
+#[utoipa::path(get, path = "/content/draft/preview", tag = "content",
+    responses(
+        (status = 200, description = "The draft rendered as `/` would show it, without scripts; \
+            only the site's own pages may frame it", content_type = "text/html", body = String),
+        (status = 401, description = "No valid session", body = ErrorBody),
+    ))]
+async fn preview(
+    State(state): State<AppState>,
+    Extension(pages): Extension<Arc<Pages>>,
+    _owner: Owner,
+) -> Result<Response, ApiError> {
+    let draft = read_draft(&state).await?;
+    let renderer = state
+        .content
+        .page()
+        .ok_or_else(|| anyhow::anyhow!("this server renders no page"))?;
+    let composed = renderer.compose(&draft.document).await?;
+    // A picture of the page: its scripts would take the preview's address for an unknown
+    // route, and count a visit.
+    let html = module_scripts().replace_all(&composed.index, "");
+    let mut response = (
+        [(
+            CONTENT_TYPE,
+            HeaderValue::from_static("text/html; charset=utf-8"),
+        )],
+        pages.with_base(&html),
+    )
+        .into_response();
+    response.extensions_mut().insert(FramedBySelf);
+    Ok(response)
+}
+
+/// The page's module scripts and their preloads.
+fn module_scripts() -> &'static regex::Regex {
+    static SCRIPTS: OnceLock<regex::Regex> = OnceLock::new();
+    SCRIPTS.get_or_init(|| {
+        regex::Regex::new(
+            r#"\s*(?:<script type="module"[^>]*></script>|<link rel="modulepreload"[^>]*>)"#,
+        )
+        .expect("a valid pattern")
+    })
 }
 
 #[utoipa::path(get, path = "/content/versions", tag = "content",

@@ -92,6 +92,12 @@ pub fn apply<S: Clone + Send + Sync + 'static>(
     router.layer(SecurityHeadersLayer(headers(https, style_hashes).into()))
 }
 
+/// In a response's extensions: this page may be framed by the site's own pages (the draft
+/// preview in the dashboard's editor), still by no other site: `frame-ancestors 'self'` and
+/// `X-Frame-Options: SAMEORIGIN` for this response only.
+#[derive(Clone, Copy, Debug)]
+pub struct FramedBySelf;
+
 /// Sets the given headers on every response, replacing any of the same name but a
 /// `Content-Security-Policy` the handler set.
 #[derive(Clone)]
@@ -151,13 +157,26 @@ where
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.project();
         let mut response = ready!(this.inner.poll(cx))?;
+        let framed = response.extensions().get::<FramedBySelf>().is_some();
         let out = response.headers_mut();
         for (name, value) in this.headers.iter() {
             // A handler's own policy is a stricter one (an uploaded SVG's): it stays.
             if name == header::CONTENT_SECURITY_POLICY && out.contains_key(name) {
                 continue;
             }
-            out.insert(name.clone(), value.clone());
+            let value = match (framed, name) {
+                (true, &header::CONTENT_SECURITY_POLICY) => value
+                    .to_str()
+                    .ok()
+                    .map(|policy| {
+                        policy.replacen("frame-ancestors 'none'", "frame-ancestors 'self'", 1)
+                    })
+                    .and_then(|policy| HeaderValue::from_str(&policy).ok())
+                    .unwrap_or_else(|| value.clone()),
+                (true, &header::X_FRAME_OPTIONS) => HeaderValue::from_static("SAMEORIGIN"),
+                _ => value.clone(),
+            };
+            out.insert(name.clone(), value);
         }
         Poll::Ready(Ok(response))
     }

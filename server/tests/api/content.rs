@@ -1,5 +1,7 @@
 //! The page's content as data: the published document, the draft and its revisions, versions.
 
+use std::io::Read;
+
 use reqwest::Method;
 use serde_json::Value;
 
@@ -134,6 +136,7 @@ async fn anonymous_requests_to_the_owners_routes_are_401() {
         (Method::GET, "/api/content/versions"),
         (Method::POST, "/api/content/publish"),
         (Method::POST, "/api/content/versions/1/revert"),
+        (Method::GET, "/api/content/draft/preview"),
     ] {
         let answer = app.send(method.clone(), path, None).await;
         assert_eq!(answer.status(), 401, "{method} {path}");
@@ -170,5 +173,156 @@ async fn a_document_imported_and_published_by_the_command_is_served_within_5_sec
         );
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
+    app.shutdown().await;
+}
+
+/// The document with another owner: the name, and the photo's description that carries it.
+fn renamed(name: &str) -> Value {
+    let mut document = default_document();
+    document["profile"]["name"] = name.into();
+    let photo = document["profile"]["photo"].clone();
+    for item in document["media"].as_array_mut().unwrap() {
+        if item["id"] == photo {
+            item["alt"] = format!("Illustrated portrait of {name}").into();
+        }
+    }
+    document
+}
+
+/// The page's markup and its JSON data: what the render and the data block put in (the head is
+/// the build's until the server writes it).
+fn rendered_part(html: &str) -> &str {
+    let start = html.find("<div id=\"root\">").expect("a root element");
+    let end = html
+        .find("<script type=\"application/ld+json\">")
+        .unwrap_or(html.len());
+    &html[start..end]
+}
+
+#[tokio::test]
+async fn a_published_name_is_on_the_served_page_when_publish_returns() {
+    let app = spawn_app().await;
+    let old_name = default_document()["profile"]["name"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let before = app.get("/").await;
+    assert_eq!(before.status(), 200);
+    let old_etag = before.headers()["etag"].clone();
+    let html = before.text().await.unwrap();
+    assert!(
+        rendered_part(&html).contains(&format!("<span class=\"text-blue-500\">{old_name}</span>"))
+    );
+
+    app.signed_in().await;
+    assert_eq!(
+        app.put_draft(&renamed("Robin Quill"), Some("0"))
+            .await
+            .status(),
+        200
+    );
+    let published = app.send(Method::POST, "/api/content/publish", None).await;
+    assert_eq!(published.status(), 200);
+
+    // No wait: publish answers once the new page is served.
+    let after = app.get("/").await;
+    assert_eq!(after.status(), 200);
+    let new_etag = after.headers()["etag"].clone();
+    assert_ne!(new_etag, old_etag);
+    let html = after.text().await.unwrap();
+    let part = rendered_part(&html);
+    assert!(part.contains("<span class=\"text-blue-500\">Robin Quill</span>"));
+    assert!(
+        !part.contains(&old_name),
+        "the old name is still on the page"
+    );
+    // The head and the JSON-LD are written from the document too.
+    assert!(
+        !html.contains(&old_name),
+        "the old name is still in the head"
+    );
+    assert!(html.contains("<title>Robin Quill · "));
+    assert!(html.contains("\"@type\":\"Person\",\"name\":\"Robin Quill\""));
+    // The document for hydration, as data that no text can break out of.
+    let data_start = html
+        .find("<script type=\"application/json\" id=\"content-data\">")
+        .expect("the content data block");
+    let data = &html[data_start..];
+    let data = &data[data.find('>').unwrap() + 1..data.find("</script>").unwrap()];
+    let embedded: Value = serde_json::from_str(data).unwrap();
+    assert_eq!(embedded, renamed("Robin Quill"));
+
+    // The precompressed variants are the same page, with the same ETag.
+    let br = app.get_with("/", &[("Accept-Encoding", "br")]).await;
+    assert_eq!(br.headers()["content-encoding"], "br");
+    assert_eq!(br.headers()["etag"], new_etag);
+    let mut text = String::new();
+    brotli::Decompressor::new(&br.bytes().await.unwrap()[..], 4096)
+        .read_to_string(&mut text)
+        .unwrap();
+    assert_eq!(text, html);
+    let gzip = app.get_with("/", &[("Accept-Encoding", "gzip")]).await;
+    assert_eq!(gzip.headers()["content-encoding"], "gzip");
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(&gzip.bytes().await.unwrap()[..])
+        .read_to_string(&mut text)
+        .unwrap();
+    assert_eq!(text, html);
+    let revalidated = app
+        .get_with("/", &[("If-None-Match", new_etag.to_str().unwrap())])
+        .await;
+    assert_eq!(revalidated.status(), 304);
+
+    // The other pages' shell carries the same document for the router's pages.
+    let shell = app.get("/login").await.text().await.unwrap();
+    assert!(shell.contains("<div id=\"root\"></div>"));
+    assert!(
+        shell.contains("<title>Robin Quill · "),
+        "the shell's title carries the new name"
+    );
+    assert!(shell.contains("<meta name=\"robots\" content=\"noindex\" />"));
+    assert!(shell.contains("\"name\":\"Robin Quill\""));
+    assert!(!shell.contains(&format!("\"name\":\"{old_name}\"")));
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_draft_preview_is_the_draft_rendered_as_the_page_for_the_owner_only() {
+    let app = spawn_app().await;
+    app.signed_in().await;
+    assert_eq!(
+        app.put_draft(&renamed("Draft Owner"), Some("0"))
+            .await
+            .status(),
+        200
+    );
+    let preview = app.get("/api/content/draft/preview").await;
+    assert_eq!(preview.status(), 200);
+    let headers = preview.headers().clone();
+    assert!(headers["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/html"));
+    assert_eq!(headers["cache-control"], "no-store");
+    assert_eq!(headers["x-frame-options"], "SAMEORIGIN");
+    let policy = headers["content-security-policy"].to_str().unwrap();
+    assert!(policy.contains("frame-ancestors 'self'"), "{policy}");
+    assert!(!policy.contains("unsafe"), "{policy}");
+    let html = preview.text().await.unwrap();
+    assert!(html.contains("<span class=\"text-blue-500\">Draft Owner</span>"));
+    assert!(
+        !html.contains("<script type=\"module\""),
+        "the preview runs no script"
+    );
+
+    // Visitors still see the published page, which no other page may frame.
+    let page = app.get("/").await;
+    assert_eq!(page.headers()["x-frame-options"], "DENY");
+    let policy = page.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(policy.contains("frame-ancestors 'none'"), "{policy}");
+    assert!(!page.text().await.unwrap().contains("Draft Owner"));
     app.shutdown().await;
 }

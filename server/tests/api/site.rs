@@ -260,3 +260,34 @@ async fn the_server_stops_gracefully_and_closes_the_database() {
     app.shutdown().await;
     assert!(db.is_closed());
 }
+
+#[tokio::test]
+async fn nothing_the_build_wrote_for_the_server_alone_is_reachable_by_url() {
+    let app = spawn_app().await;
+    for path in [
+        "/.render/render.js",
+        "/.render/default.html",
+        "/.render/index.html",
+        "/.render/app.html",
+        "/.render/head.html",
+        "/%2erender/render.js",
+        "/.render/render.js.br",
+        "/.ssr/entry-server.js",
+    ] {
+        let answer = app.get(path).await;
+        assert_eq!(answer.status(), 404, "{path}");
+        let body = answer.text().await.unwrap();
+        assert!(
+            !body.contains("renderLanding"),
+            "{path} serves the render bundle"
+        );
+        assert!(
+            !body.contains("<!--app-html-->"),
+            "{path} serves a template"
+        );
+    }
+    // The embedded site holds none of it either.
+    assert!(!portfolio::site::contains(".render/render.js"));
+    assert!(!portfolio::site::contains(".render/default.html"));
+    app.shutdown().await;
+}

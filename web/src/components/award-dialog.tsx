@@ -6,7 +6,8 @@ export interface OpenAward {
   /** The timeline entry the award belongs to, e.g. "Analyst". */
   entry: string;
   award: string;
-  image: ResponsiveImage;
+  /** Its certificate, when the document has the image. */
+  image: ResponsiveImage | undefined;
   /** The control that opened the dialog: focus goes back to it on close. */
   opener: HTMLElement | null;
 }
@@ -61,6 +62,7 @@ export default function AwardDialog({ award, onClose }: { award: OpenAward; onCl
             Close
           </button>
         </div>
+        {award.image && (
         <img
           src={award.image.src}
           srcSet={award.image.srcSet}
@@ -70,6 +72,7 @@ export default function AwardDialog({ award, onClose }: { award: OpenAward; onCl
           alt={award.image.alt}
           className="h-auto w-full rounded-lg"
         />
+        )}
       </div>
     </dialog>
   );

@@ -1,5 +1,5 @@
 import { Icon } from './icon';
-import { profile } from '../content/profile';
+import { useContent } from '../content/context';
 
 export type SocialKind = 'github' | 'linkedin' | 'twitter' | 'email';
 
@@ -7,11 +7,15 @@ const NAMES = { github: 'GitHub', linkedin: 'LinkedIn', twitter: 'X (Twitter)', 
 
 /** A row of 44 px icon links to the owner's profiles; each has an accessible name. */
 export function SocialLinks({ kinds, label }: { kinds: readonly SocialKind[]; label: string }) {
+  const { profile, contact, social } = useContent();
+  const url = (kind: SocialKind) => (kind === 'email' ? `mailto:${contact.email}` : social.find((link) => link.id === kind)?.url);
   return (
     <ul aria-label={label} className="flex flex-wrap gap-3">
       {kinds.map((kind) => {
         const external = kind !== 'email';
-        const href = kind === 'email' ? `mailto:${profile.email}` : profile.links[kind];
+        const href = url(kind);
+        // A profile the owner does not list is left out.
+        if (!href) return null;
         return (
           <li key={kind}>
             <a

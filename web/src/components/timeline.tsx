@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { TimelineEntry } from '../content/timeline';
+import type { Award, TimelineEntry } from '../content/document.generated';
 import { Icon } from './icon';
 
 /** A titled vertical timeline; entries with awards get a button per award. */
@@ -13,7 +13,7 @@ export function Timeline({
   title: string;
   icon: ReactNode;
   entries: readonly TimelineEntry[];
-  onAward: (entry: TimelineEntry, award: string, index: number, opener: HTMLElement) => void;
+  onAward: (entry: TimelineEntry, award: Award, opener: HTMLElement) => void;
   /** Called when an award is about to be chosen (hover, focus): a chance to fetch the dialog early. */
   onAwardIntent?: () => void;
 }) {
@@ -36,20 +36,20 @@ export function Timeline({
             <h4 className="mt-1 text-lg font-semibold text-white">{entry.title}</h4>
             <p className="text-sm text-gray-400">{entry.place}</p>
             <p className="mt-3 max-w-[65ch] text-gray-300">{entry.description}</p>
-            {entry.awards && entry.awards.length > 0 && (
+            {entry.awards.length > 0 && (
               <ul aria-label={`Awards for ${entry.title}`} className="mt-4 flex flex-wrap gap-2">
-                {entry.awards.map((award, index) => (
-                  <li key={award}>
+                {entry.awards.map((award) => (
+                  <li key={award.title}>
                     <button
                       type="button"
                       aria-haspopup="dialog"
                       className="btn btn-secondary min-h-11 px-3 text-sm"
                       onPointerEnter={onAwardIntent}
                       onFocus={onAwardIntent}
-                      onClick={(event) => onAward(entry, award, index, event.currentTarget)}
+                      onClick={(event) => onAward(entry, award, event.currentTarget)}
                     >
                       <Icon name="award" className="size-4 text-amber-300" />
-                      {award}
+                      {award.title}
                     </button>
                   </li>
                 ))}

@@ -1,10 +1,9 @@
-/** The owner's photo and the award certificates. Replace the files in ./images and keep the sizes in step. */
-import avatar320 from './images/avatar-320.webp';
-import avatar640 from './images/avatar-640.webp';
-import spot480 from './images/awards/spot-award-480.webp';
-import spot960 from './images/awards/spot-award-960.webp';
-import applause480 from './images/awards/applause-award-480.webp';
-import applause960 from './images/awards/applause-award-960.webp';
+/**
+ * The document's images as the page draws them. A source under `images/` is a file beside this
+ * module, bundled (and hashed) by the build; a source under `/media/` is an upload the server
+ * serves as it is.
+ */
+import type { ContentDocument, MediaItem } from './document.generated';
 
 /** An image in a few widths: `src` is the smallest, `srcSet` lists all, width/height give the aspect ratio. */
 export interface ResponsiveImage {
@@ -15,28 +14,32 @@ export interface ResponsiveImage {
   alt: string;
 }
 
-export const photo: ResponsiveImage = {
-  src: avatar320,
-  srcSet: `${avatar320} 320w, ${avatar640} 640w`,
-  width: 640,
-  height: 640,
-  alt: 'Illustrated portrait of Alex Morgan',
-};
+/** The bundled images' URLs, by their path under this folder (`images/avatar-320.webp`). */
+export const bundled: Record<string, string> = Object.fromEntries(
+  Object.entries(
+    import.meta.glob<string>('./images/**/*.{webp,svg,png,jpg}', { eager: true, query: '?url', import: 'default' }),
+  ).map(([path, url]) => [path.slice(2), url]),
+);
 
-/** The certificate shown for an entry's first award (index 0) and for any other award. */
-export const awardImages: { spot: ResponsiveImage; applause: ResponsiveImage } = {
-  spot: {
-    src: spot480,
-    srcSet: `${spot480} 480w, ${spot960} 960w`,
-    width: 960,
-    height: 672,
-    alt: 'Spot Award certificate',
-  },
-  applause: {
-    src: applause480,
-    srcSet: `${applause480} 480w, ${applause960} 960w`,
-    width: 960,
-    height: 672,
-    alt: 'Applause Award certificate',
-  },
-};
+/** The URL of one of the document's image sources, or undefined for a bundled image that is not there. */
+export function sourceUrl(src: string): string | undefined {
+  return src.startsWith('/media/') ? src : bundled[src];
+}
+
+/** The image a media id names, ready for `<img src srcSet width height alt>`; undefined when unknown. */
+export function imageFor(document: ContentDocument, id: string): ResponsiveImage | undefined {
+  const item: MediaItem | undefined = document.media.find((entry) => entry.id === id);
+  if (!item) return undefined;
+  const sources = item.sources
+    .map((source) => ({ url: sourceUrl(source.src), width: source.width }))
+    .filter((source): source is { url: string; width: number } => source.url !== undefined);
+  const [smallest] = sources;
+  if (!smallest) return undefined;
+  return {
+    src: smallest.url,
+    srcSet: sources.map((source) => `${source.url} ${source.width}w`).join(', '),
+    width: item.width,
+    height: item.height,
+    alt: item.alt,
+  };
+}

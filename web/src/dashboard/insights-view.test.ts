@@ -1,14 +1,19 @@
 import { describe, expect, test } from 'vitest';
+import { defaultDocument } from '../content/document';
 import { clickLabel } from './insights-view';
+
+const projects = defaultDocument.projects;
+const [first, second] = projects as [(typeof projects)[0], (typeof projects)[0]];
 
 describe('counted links in words', () => {
   test('a project link is its title and which link', () => {
-    expect(clickLabel('project:portfolio:code')).toBe('Portfolio: code');
-    expect(clickLabel('project:food-recipes:demo')).toBe('Food Recipes: live demo');
+    expect(clickLabel(`project:${first.id}:code`, projects)).toBe(`${first.title}: code`);
+    expect(clickLabel(`project:${second.id}:demo`, projects)).toBe(`${second.title}: live demo`);
+    expect(clickLabel('project:gone:demo', projects)).toBe('gone: live demo');
   });
 
   test('a social link is its site, and an unknown id is shown as it is', () => {
-    expect(clickLabel('social:github')).toBe('GitHub profile');
-    expect(clickLabel('(other)')).toBe('(other)');
+    expect(clickLabel('social:github', projects)).toBe('GitHub profile');
+    expect(clickLabel('(other)', projects)).toBe('(other)');
   });
 });

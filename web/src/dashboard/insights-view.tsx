@@ -2,14 +2,15 @@ import { useEffect, useState } from 'react';
 import { Download } from 'lucide-react';
 import { ApiError } from '../api/client';
 import { insightsExportUrl, insightsFigures, type InsightsFigures, type KeyCount, type Range } from '../api/insights';
-import { projects } from '../content/projects';
+import { useContent } from '../content/context';
+import type { Project } from '../content/document.generated';
 import { DailyChart } from './daily-chart';
 
 const RANGES: Range[] = [7, 30, 90];
 const SOCIAL: Record<string, string> = { github: 'GitHub', linkedin: 'LinkedIn', twitter: 'X (Twitter)', email: 'Email' };
 
 /** A counted link's content id in words: `project:shop:code` is "Shop: code". */
-export function clickLabel(id: string): string {
+export function clickLabel(id: string, projects: readonly Project[]): string {
   const [kind, name = '', part] = id.split(':');
   if (kind === 'project') {
     const title = projects.find((p) => p.id === name)?.title ?? name;
@@ -21,6 +22,7 @@ export function clickLabel(id: string): string {
 
 /** The owner's view of visitors: a chart and table per day, where they came from, what they opened. */
 export function InsightsView({ onUnauthorized }: { onUnauthorized: () => void }) {
+  const { projects } = useContent();
   const [range, setRange] = useState<Range>(7);
   const [figures, setFigures] = useState<InsightsFigures | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -135,7 +137,7 @@ export function InsightsView({ onUnauthorized }: { onUnauthorized: () => void })
           <div className="mt-8 grid grid-cols-1 gap-6 md:grid-cols-2">
             <TopList title="Top referrers" column="Site" rows={figures.referrers} />
             <TopList title="Campaigns" column="Source / medium / campaign" rows={figures.campaigns} />
-            <TopList title="Clicks per project and link" column="Link" rows={figures.clicks} label={clickLabel} />
+            <TopList title="Clicks per project and link" column="Link" rows={figures.clicks} label={(id) => clickLabel(id, projects)} />
             <TopList title="Devices" column="Device" rows={figures.devices} />
             <TopList title="Browsers" column="Browser" rows={figures.browsers} />
           </div>

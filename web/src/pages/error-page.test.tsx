@@ -5,11 +5,17 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { afterEach, describe, expect, test, vi } from 'vitest';
+import { ContentProvider } from '../content/context';
+import { defaultDocument } from '../content/document';
 import { routes } from '../routes';
 import { ErrorPage } from './error-page';
 
 function renderAt(path: string, table: RouteObject[] = routes) {
-  render(<RouterProvider router={createMemoryRouter(table, { initialEntries: [path] })} />);
+  render(
+    <ContentProvider document={defaultDocument}>
+      <RouterProvider router={createMemoryRouter(table, { initialEntries: [path] })} />
+    </ContentProvider>,
+  );
 }
 
 describe('the error page', () => {

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { ErrorNotice } from '../components/error-notice';
-import { profile } from '../content/profile';
+import { useContent } from '../content/context';
 
 /**
  * The designed error page: an unknown address (`notFound`) or a page that failed while
@@ -9,9 +9,10 @@ import { profile } from '../content/profile';
  * router, so the landing page's own error boundary shows it too.
  */
 export function ErrorView({ notFound }: { notFound: boolean }) {
+  const { profile } = useContent();
   useEffect(() => {
     document.title = `${notFound ? 'Page not found' : 'Something went wrong'} · ${profile.name}`;
-  }, [notFound]);
+  }, [notFound, profile.name]);
 
   return (
     <div className="flex min-h-dvh flex-col bg-gray-950">

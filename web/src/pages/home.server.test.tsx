@@ -6,12 +6,32 @@
  */
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
-import { describe, expect, test } from 'vitest';
-import { render } from '../entry-server';
+import { describe, expect, test, vi } from 'vitest';
+import { renderLanding } from '../render-entry';
 import { routes } from '../routes';
-import { profile } from '../content/profile';
+import { ContentProvider } from '../content/context';
+import { defaultDocument } from '../content/document';
+
+const profile = defaultDocument.profile;
+const phrases = defaultDocument.typewriterPhrases;
+const json = JSON.stringify(defaultDocument);
+const render = async (url: string) => {
+  expect(url).toBe('/');
+  return renderLanding(json);
+};
+
+// As in the render bundle (vite.render.config.ts): the lazily hydrated sections imported statically.
+vi.mock('./below-the-fold', async () => import('./below-the-fold.static'));
 
 describe('the landing page on the server', () => {
+  test('draws what the document says: another name is the one shown', async () => {
+    const renamed = { ...defaultDocument, profile: { ...profile, name: 'Robin Quill' } };
+    const html = renderLanding(JSON.stringify(renamed));
+    expect(html).toContain('Hi, I&#x27;m <span class="text-blue-500">Robin Quill</span>');
+    expect(html).not.toContain(`<span class="text-blue-500">${profile.name}</span>`);
+    expect(html).not.toContain(`>${profile.name}</a>`);
+  });
+
   test('renders every section, in order, with no browser globals', async () => {
     expect(typeof window).toBe('undefined');
     const html = await render('/');
@@ -28,7 +48,7 @@ describe('the landing page on the server', () => {
     expect(html).not.toContain('Open in your browser');
     // The typewriter starts empty; the phrases are there for screen readers, and the still
     // version for reduced motion is in the HTML too, shown or hidden by CSS alone.
-    expect(html).toContain(profile.typewriterPhrases.join(', '));
+    expect(html).toContain(phrases.join(', '));
     expect(html).toContain('motion-safe:hidden');
     expect(html).toMatch(/data-testid="typewriter"[^>]*><\/span>/);
   });
@@ -48,7 +68,11 @@ describe('the landing page on the server', () => {
     const context = await handler.query(new Request('http://localhost/'));
     if (context instanceof Response) throw new Error(`unexpected response ${context.status}`);
     const router = createStaticRouter(handler.dataRoutes, context);
-    const routed = renderToString(<StaticRouterProvider router={router} context={context} />);
+    const routed = renderToString(
+      <ContentProvider document={defaultDocument}>
+        <StaticRouterProvider router={router} context={context} />
+      </ContentProvider>,
+    );
     const sections = (html: string) => [...html.matchAll(/<(?:section|footer|nav)[^>]*>/g)].map((m) => m[0]);
     // renderToString leaves the lazy sections to the client; the ones it draws are the same.
     const landing = sections(await render('/'));

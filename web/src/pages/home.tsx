@@ -1,14 +1,11 @@
-import { lazy, Suspense, useEffect } from 'react';
-import { profile } from '../content/profile';
+import { Suspense, useEffect } from 'react';
+import { useContent } from '../content/context';
 import { Navigation } from '../components/navigation';
 import { Hero } from '../sections/hero';
 import { About } from '../sections/about';
 import { Skills } from '../sections/skills';
 import { Footer } from '../sections/footer';
-
-// Projects, experience and the contact form: pre-rendered with the rest, hydrated when their code
-// arrives, so the landing page's first JavaScript holds only what is near the top.
-const BelowTheFold = lazy(() => import('./home-below-the-fold'));
+import { BelowTheFold } from './below-the-fold';
 
 /** The element id a fragment names; a malformed escape such as `/#%` is taken as written. */
 function fragment(hash: string): string {
@@ -22,6 +19,7 @@ function fragment(hash: string): string {
 
 /** The public portfolio page: the sections in the navigation's order, then the footer. */
 export function HomePage() {
+  const content = useContent();
   // A deep link such as /#contact: the browser looked for the anchor before the page was drawn.
   useEffect(() => {
     const id = fragment(window.location.hash);
@@ -30,7 +28,7 @@ export function HomePage() {
 
   return (
     <>
-      <Navigation brand={profile.name} resume={profile.resume} />
+      <Navigation brand={content.profile.name} resume={content.resume.path} />
       <main id="main" tabIndex={-1} className="outline-none">
         <Hero />
         <About />

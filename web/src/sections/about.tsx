@@ -1,8 +1,9 @@
 import { Icon } from '../components/icon';
-import { profile } from '../content/profile';
+import { useContent } from '../content/context';
 
 /** Who the owner is, in two paragraphs, with the resume one click away. */
 export function About() {
+  const content = useContent();
   return (
     <section id="about" aria-labelledby="about-title" className="section bg-gray-900">
       <div className="container-page grid gap-12 md:grid-cols-[minmax(0,1.5fr)_minmax(0,1fr)] md:items-center">
@@ -10,17 +11,12 @@ export function About() {
           <h2 id="about-title" className="section-title">
             About Me
           </h2>
-          <p className="mt-8 text-xl font-semibold text-blue-300">{profile.role}</p>
-          <p className="lead mt-4">
-            I have been building for the web for more than 3 years. It started around my graduation, when a final-year
-            project turned into a React app and I found that making interfaces feel effortless was the part of
-            engineering I enjoyed most.
-          </p>
-          <p className="lead mt-4">
-            Since then I have shipped enterprise sites, component libraries and full-stack side projects with React,
-            Node.js, Express and Tailwind CSS. I care about accessibility, performance and code that the next person
-            can read, and I like working closely with designers and back-end teams.
-          </p>
+          <p className="mt-8 text-xl font-semibold text-blue-300">{content.profile.role}</p>
+          {content.about.paragraphs.map((paragraph) => (
+            <p key={paragraph} className="lead mt-4">
+              {paragraph}
+            </p>
+          ))}
         </div>
         <div className="card p-6">
           <ul className="grid gap-5">
@@ -30,7 +26,7 @@ export function About() {
               </span>
               <div className="min-w-0">
                 <p className="text-sm text-gray-400">Name</p>
-                <p className="font-semibold text-white">{profile.name}</p>
+                <p className="font-semibold text-white">{content.profile.name}</p>
               </div>
             </li>
             <li className="flex items-center gap-4">
@@ -39,11 +35,11 @@ export function About() {
               </span>
               <div className="min-w-0">
                 <p className="text-sm text-gray-400">Email</p>
-                <p className="font-semibold [overflow-wrap:anywhere] text-white">{profile.email}</p>
+                <p className="font-semibold [overflow-wrap:anywhere] text-white">{content.contact.email}</p>
               </div>
             </li>
           </ul>
-          <a href={profile.resume} download className="btn btn-primary mt-6 w-full">
+          <a href={content.resume.path} download className="btn btn-primary mt-6 w-full">
             <Icon name="download" className="size-4" />
             Download Resume
           </a>

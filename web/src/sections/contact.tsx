@@ -1,5 +1,5 @@
 import { Icon, type IconName } from '../components/icon';
-import { profile } from '../content/profile';
+import { useContent } from '../content/context';
 import { ContactForm } from '../components/contact-form';
 import { SocialLinks } from '../components/social-links';
 
@@ -7,9 +7,10 @@ const mapsUrl = (query: string) => `https://www.google.com/maps/search/?api=1&qu
 
 /** 'Get in Touch': how to reach the owner directly, and the contact form. */
 export function Contact() {
+  const { contact, profile } = useContent();
   const rows: { icon: IconName; label: string; text: string; href: string; external: boolean }[] = [
-    { icon: 'mail', label: 'Email', text: profile.email, href: `mailto:${profile.email}`, external: false },
-    { icon: 'phone', label: 'Phone', text: profile.phone.display, href: `tel:${profile.phone.dial}`, external: false },
+    { icon: 'mail', label: 'Email', text: contact.email, href: `mailto:${contact.email}`, external: false },
+    { icon: 'phone', label: 'Phone', text: contact.phone.display, href: `tel:${contact.phone.dial}`, external: false },
     { icon: 'map-pin', label: 'Location', text: profile.location.display, href: mapsUrl(profile.location.mapsQuery), external: true },
   ];
 

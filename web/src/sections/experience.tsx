@@ -1,8 +1,9 @@
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { Icon } from '../components/icon';
 import { Timeline } from '../components/timeline';
-import { awardImages } from '../content/media';
-import { education, work, type TimelineEntry } from '../content/timeline';
+import { useContent } from '../content/context';
+import type { Award, TimelineEntry } from '../content/document.generated';
+import { imageFor } from '../content/media';
 import type { OpenAward } from '../components/award-dialog';
 
 // The dialog's code is fetched on demand: on the first hover or focus of an award, at the latest on the click.
@@ -11,12 +12,13 @@ const AwardDialog = lazy(loadDialog);
 
 /** Work experience and education as two timelines, side by side from 900 px, stacked below. */
 export function Experience() {
+  const content = useContent();
   const [open, setOpen] = useState<OpenAward | null>(null);
   const close = useCallback(() => setOpen(null), []);
   const prefetch = () => void loadDialog();
 
-  const show = (entry: TimelineEntry, award: string, index: number, opener: HTMLElement) =>
-    setOpen({ entry: entry.title, award, image: index === 0 ? awardImages.spot : awardImages.applause, opener });
+  const show = (entry: TimelineEntry, award: Award, opener: HTMLElement) =>
+    setOpen({ entry: entry.title, award: award.title, image: imageFor(content, award.certificate), opener });
 
   return (
     <section id="experience" aria-labelledby="experience-title" className="section">
@@ -28,14 +30,14 @@ export function Experience() {
           <Timeline
             title="Work Experience"
             icon={<Icon name="briefcase" className="size-5" />}
-            entries={work}
+            entries={content.experience}
             onAward={show}
             onAwardIntent={prefetch}
           />
           <Timeline
             title="Education"
             icon={<Icon name="graduation-cap" className="size-5" />}
-            entries={education}
+            entries={content.education}
             onAward={show}
             onAwardIntent={prefetch}
           />

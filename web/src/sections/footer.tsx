@@ -1,8 +1,9 @@
-import { profile } from '../content/profile';
+import { useContent } from '../content/context';
 import { SocialLinks } from '../components/social-links';
 
 /** The page's footer: title, blurb, profile links and the copyright, whose name leads to the owner's dashboard. */
 export function Footer() {
+  const { profile } = useContent();
   return (
     <footer className="border-t border-gray-800 bg-gray-950 py-12">
       <div className="container-page grid gap-8 md:grid-cols-[minmax(0,1fr)_auto] md:items-center">

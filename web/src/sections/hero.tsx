@@ -1,11 +1,13 @@
 import { Icon } from '../components/icon';
-import { photo } from '../content/media';
-import { profile } from '../content/profile';
+import { useContent } from '../content/context';
+import { imageFor } from '../content/media';
 import { SocialLinks } from '../components/social-links';
 import { Typewriter } from '../components/typewriter';
 
 /** The first screen: who, what, and the two ways forward. The photo is the page's only eager image. */
 export function Hero() {
+  const content = useContent();
+  const photo = imageFor(content, content.profile.photo);
   return (
     <section id="home" aria-labelledby="home-title" className="relative overflow-hidden pt-28 pb-20 md:pt-36 md:pb-28">
       <div aria-hidden="true" className="hero-glow pointer-events-none absolute inset-0 -z-10" />
@@ -19,11 +21,11 @@ export function Hero() {
             Available for new projects
           </p>
           <h1 id="home-title" className="mt-6 text-title font-extrabold tracking-tight md:text-display">
-            Hi, I&apos;m <span className="text-blue-500">{profile.name}</span>
+            Hi, I&apos;m <span className="text-blue-500">{content.profile.name}</span>
           </h1>
           <p className="mt-4 min-h-[1.6em] text-xl font-semibold text-gray-200 md:text-2xl">
             <span className="text-gray-400">I&apos;m a </span>
-            <Typewriter phrases={profile.typewriterPhrases} className="text-white" />
+            <Typewriter phrases={content.typewriterPhrases} className="text-white" />
           </p>
           <p className="lead mt-6">
             I build fast, accessible web applications end to end with the MERN stack (MongoDB, Express, React and
@@ -46,6 +48,7 @@ export function Hero() {
         <div className="order-1 flex justify-center md:order-2 md:justify-end">
           <div className="relative w-60 sm:w-72 md:w-[22rem]">
             <div aria-hidden="true" className="blob absolute -inset-3 bg-gradient-to-br from-blue-500/50 to-blue-900/20 blur-md" />
+            {photo && (
             <img
               src={photo.src}
               srcSet={photo.srcSet}
@@ -57,6 +60,7 @@ export function Hero() {
               decoding="async"
               className="blob relative aspect-square h-auto w-full border-4 border-gray-900 object-cover shadow-2xl shadow-blue-950/60"
             />
+            )}
           </div>
         </div>
       </div>

@@ -1,11 +1,17 @@
 import { useState } from 'react';
 import { Icon } from '../components/icon';
+import { useContent } from '../content/context';
+import { imageFor } from '../content/media';
 import { categories, projectsFor, type Category } from '../content/projects';
 
 /** The projects, filterable by stack. Each card is 450 px high with its screenshot, labels and links. */
 export function Projects() {
   const [category, setCategory] = useState<Category>('All');
-  const shown = projectsFor(category);
+  const content = useContent();
+  const shown = projectsFor(category, content.projects).map((project) => ({
+    ...project,
+    picture: imageFor(content, project.image),
+  }));
 
   return (
     <section id="projects" aria-labelledby="projects-title" className="section bg-gray-900">
@@ -33,17 +39,19 @@ export function Projects() {
         <ul className="mt-10 grid gap-6 sm:grid-cols-2">
           {shown.map((project) => (
             <li key={project.title} className="card flex h-[450px] flex-col overflow-hidden" data-testid="project-card">
+              {project.picture && (
               <img
-                src={project.image.src}
-                srcSet={project.image.srcSet}
+                src={project.picture.src}
+                srcSet={project.picture.srcSet}
                 sizes="(min-width: 1200px) 568px, (min-width: 640px) 46vw, 92vw"
-                width={project.image.width}
-                height={project.image.height}
-                alt={project.image.alt}
+                width={project.picture.width}
+                height={project.picture.height}
+                alt={project.picture.alt}
                 loading="lazy"
                 decoding="async"
                 className="h-48 w-full shrink-0 border-b md:h-56 border-gray-800 object-cover object-top"
               />
+              )}
               <div className="flex min-h-0 flex-1 flex-col p-5">
                 <div className="flex items-center justify-between gap-3">
                   <h3 className="text-lg font-semibold">{project.title}</h3>
@@ -59,7 +67,7 @@ export function Projects() {
                 </ul>
                 <div className="mt-auto flex gap-3 pt-4">
                   <a
-                    href={project.gitlink}
+                    href={project.codeUrl}
                     data-track={`project:${project.id}:code`}
                     target="_blank"
                     rel="noopener noreferrer"
@@ -70,7 +78,7 @@ export function Projects() {
                     Code
                   </a>
                   <a
-                    href={project.liveUrl}
+                    href={project.demoUrl}
                     data-track={`project:${project.id}:demo`}
                     target="_blank"
                     rel="noopener noreferrer"

@@ -1,7 +1,9 @@
-import { skills } from '../content/skills';
+import { useContent } from '../content/context';
+import { imageFor } from '../content/media';
 
 /** A card per technology: its logo and its name. */
 export function Skills() {
+  const content = useContent();
   return (
     <section id="skills" aria-labelledby="skills-title" className="section">
       <div className="container-page">
@@ -10,9 +12,9 @@ export function Skills() {
         </h2>
         <p className="lead mt-6">The tools I reach for every day, from markup to deployment.</p>
         <ul className="mt-10 grid grid-cols-2 gap-4 sm:grid-cols-4 md:grid-cols-7">
-          {skills.map((skill) => (
+          {content.skills.map((skill) => (
             <li key={skill.name} className="card flex flex-col items-center gap-3 px-3 py-6 text-center">
-              <img src={skill.logo} alt="" width={40} height={40} loading="lazy" decoding="async" className="size-10" />
+              <img src={imageFor(content, skill.logo)?.src} alt="" width={40} height={40} loading="lazy" decoding="async" className="size-10" />
               <span className="text-sm font-medium text-gray-100">{skill.name}</span>
             </li>
           ))}

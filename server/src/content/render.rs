@@ -1,0 +1,393 @@
+//! `/` rendered from a content document on the server: the build's render bundle
+//! (`web/dist/.render/render.js`, the same one the build's pre-render runs in Node) run by
+//! QuickJS on a thread of its own, and the page composed from the build's templates. The
+//! published page is rendered at start-up and at each publish, never per request.
+
+use std::collections::HashMap;
+use std::sync::mpsc;
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
+
+use anyhow::{anyhow, Context as _};
+use rquickjs::{CatchResultExt, Context, Function, Runtime};
+use rust_embed::RustEmbed;
+use tokio::sync::{oneshot, Mutex};
+
+use super::head;
+use super::live::Published;
+use super::ContentDocument;
+use crate::site::{Pages, PUBLIC_URL_PLACEHOLDER};
+
+/// What the build writes for the server alone: the render bundle, the page templates, the
+/// build's head and the default document's render. Embedded apart from the site, never served.
+#[derive(RustEmbed)]
+#[folder = "../web/dist/.render/"]
+struct RenderFiles;
+
+/// The largest heap the render bundle may use; a render of `/` takes a few megabytes.
+const MEMORY_LIMIT: usize = 64 << 20;
+
+/// The host's part of the JavaScript environment: `console`, whose messages the host logs after
+/// each render. The bundle needs nothing else (see `web/vite.render.config.ts`).
+const PRELUDE: &str = r#"
+globalThis.__messages = [];
+globalThis.console = Object.fromEntries(['log', 'info', 'warn', 'error', 'debug'].map((level) =>
+  [level, (...args) => { globalThis.__messages.push(level + ': ' + args.map(String).join(' ')); }]));
+"#;
+
+/// A file the build wrote into `dist/.render/`.
+pub fn build_file(name: &str) -> Option<String> {
+    RenderFiles::get(name).map(|file| String::from_utf8_lossy(&file.data).into_owned())
+}
+
+struct Job {
+    document: String,
+    reply: oneshot::Sender<anyhow::Result<String>>,
+}
+
+/// The JavaScript engine with the render bundle loaded, on a thread of its own (a QuickJS
+/// runtime stays on the thread that made it); renders one document at a time.
+pub struct Engine {
+    jobs: mpsc::Sender<Job>,
+}
+
+impl Engine {
+    /// Starts the engine's thread and loads the bundle; fails when the bundle does not load.
+    pub fn start() -> anyhow::Result<Self> {
+        let bundle = RenderFiles::get("render.js")
+            .context(
+                "the render bundle (web/dist/.render/render.js) was not built into this binary",
+            )?
+            .data
+            .into_owned();
+        let (jobs, queue) = mpsc::channel::<Job>();
+        let (loaded, load_result) = mpsc::sync_channel::<anyhow::Result<()>>(1);
+        std::thread::Builder::new()
+            .name("render".to_owned())
+            .spawn(move || {
+                let started = Instant::now();
+                let engine = match load(bundle) {
+                    Ok(engine) => engine,
+                    Err(error) => {
+                        let _ = loaded.send(Err(error));
+                        return;
+                    }
+                };
+                tracing::info!(
+                    ms = started.elapsed().as_secs_f64() * 1000.0,
+                    "render engine loaded"
+                );
+                let _ = loaded.send(Ok(()));
+                let (_runtime, context) = engine;
+                for job in queue {
+                    let started = Instant::now();
+                    let result = render_in(&context, &job.document);
+                    if let Ok(html) = &result {
+                        tracing::info!(
+                            ms = started.elapsed().as_secs_f64() * 1000.0,
+                            bytes = html.len(),
+                            "rendered /"
+                        );
+                    }
+                    let _ = job.reply.send(result);
+                }
+            })
+            .context("Failed to start the render thread")?;
+        load_result
+            .recv()
+            .context("the render thread ended while loading")??;
+        Ok(Self { jobs })
+    }
+
+    /// The HTML of `/` for a document given as JSON: the render bundle's `renderLanding`.
+    pub async fn render(&self, document_json: String) -> anyhow::Result<String> {
+        let (reply, answer) = oneshot::channel();
+        self.jobs
+            .send(Job {
+                document: document_json,
+                reply,
+            })
+            .map_err(|_| anyhow!("the render thread has stopped"))?;
+        answer
+            .await
+            .map_err(|_| anyhow!("the render thread has stopped"))?
+    }
+}
+
+fn load(bundle: Vec<u8>) -> anyhow::Result<(Runtime, Context)> {
+    let runtime = Runtime::new().context("Failed to start QuickJS")?;
+    runtime.set_memory_limit(MEMORY_LIMIT);
+    let context = Context::full(&runtime).context("Failed to make a QuickJS context")?;
+    context.with(|ctx| -> anyhow::Result<()> {
+        ctx.eval::<(), _>(PRELUDE)
+            .catch(&ctx)
+            .map_err(|e| anyhow!("the render prelude failed: {e}"))?;
+        ctx.eval::<(), _>(bundle)
+            .catch(&ctx)
+            .map_err(|e| anyhow!("the render bundle failed to load: {e}"))?;
+        let _: Function = ctx
+            .globals()
+            .get("renderLanding")
+            .catch(&ctx)
+            .map_err(|e| anyhow!("the render bundle sets no renderLanding: {e}"))?;
+        Ok(())
+    })?;
+    Ok((runtime, context))
+}
+
+fn render_in(context: &Context, document_json: &str) -> anyhow::Result<String> {
+    context.with(|ctx| {
+        let render: Function = ctx
+            .globals()
+            .get("renderLanding")
+            .catch(&ctx)
+            .map_err(|e| anyhow!("renderLanding is gone: {e}"))?;
+        let result = render
+            .call::<_, String>((document_json,))
+            .catch(&ctx)
+            .map_err(|e| anyhow!("rendering / failed: {e}"));
+        let messages: String = ctx
+            .eval("globalThis.__messages.splice(0).join('\\n')")
+            .unwrap_or_default();
+        if !messages.is_empty() {
+            tracing::warn!(%messages, "the render bundle wrote to the console");
+        }
+        result
+    })
+}
+
+/// The markers of the build's page templates, filled in this order (as `web/scripts/prerender.mjs` fills them).
+const HEAD: &str = "<!--seo-head-->";
+const HINTS: &str = "<!--render-hints-->";
+const HTML: &str = "<!--app-html-->";
+const DATA: &str = "<!--content-data-->";
+const JSON_LD: &str = "<!--json-ld-->";
+
+/// The build's templates for `/` and for the app shell, and where its bundled images are served.
+struct Templates {
+    index: String,
+    shell: String,
+    /// `images/avatar-640.webp` -> `/assets/avatar-640-<hash>.webp`.
+    media: HashMap<String, String>,
+}
+
+impl Templates {
+    fn from_build() -> anyhow::Result<Self> {
+        let file = |name: &str| {
+            build_file(name)
+                .with_context(|| format!("web/dist/.render/{name} was not built into this binary"))
+        };
+        Ok(Self {
+            index: file("index.html")?,
+            shell: file("app.html")?,
+            media: serde_json::from_str(&file("media.json")?)
+                .context("web/dist/.render/media.json is not a map of image sources")?,
+        })
+    }
+}
+
+/// The document as a JSON data block, which browsers never run (so the CSP needs nothing for
+/// it): `<` is escaped so no text in it can end the element.
+pub fn data_block(document_json: &str) -> String {
+    format!(
+        "\n    <script type=\"application/json\" id=\"content-data\">{}</script>",
+        document_json.replace('<', "\\u003c")
+    )
+}
+
+/// React's resource hints (the hero photo's preload), which it emits ahead of the markup when
+/// it renders a fragment: they go into the head. Returns the hints as the head takes them, and
+/// the markup.
+fn split_hints(rendered: &str) -> (String, &str) {
+    static HINTS: OnceLock<regex::Regex> = OnceLock::new();
+    let hints = HINTS
+        .get_or_init(|| regex::Regex::new(r"^(?:<link [^>]*/>)+").expect("a valid pattern"))
+        .find(rendered)
+        .map_or("", |m| m.as_str());
+    let head = if hints.is_empty() {
+        String::new()
+    } else {
+        format!("\n    {hints}")
+    };
+    (head, &rendered[hints.len()..])
+}
+
+/// The head of the app shell: the page's, without the canonical link, and kept out of search results.
+fn shell_head(head: &str) -> String {
+    static CANONICAL: OnceLock<regex::Regex> = OnceLock::new();
+    let head = CANONICAL
+        .get_or_init(|| {
+            regex::Regex::new(r#"\s*<link rel="canonical"[^>]*>"#).expect("a valid pattern")
+        })
+        .replace(head, "");
+    head.replacen(
+        "<meta name=\"description\"",
+        "<meta name=\"robots\" content=\"noindex\" />\n    <meta name=\"description\"",
+        1,
+    )
+}
+
+/// Where the owner's photo is served, at its largest: a bundled image's hashed URL, or an upload's path.
+pub fn photo_path(document: &ContentDocument, media: &HashMap<String, String>) -> Option<String> {
+    let item = document
+        .media
+        .iter()
+        .find(|item| item.id == document.profile.photo)?;
+    let largest = item.sources.iter().max_by_key(|source| source.width)?;
+    if largest.src.starts_with("/media/") {
+        Some(largest.src.clone())
+    } else {
+        media.get(&largest.src).cloned()
+    }
+}
+
+fn fill(template: &str, parts: &[(&str, &str)]) -> String {
+    let mut page = template.to_owned();
+    for (marker, value) in parts {
+        page = page.replacen(marker, value, 1);
+    }
+    page
+}
+
+/// The pages for one document: `/` around its render, and the app shell, both with the
+/// document as JSON data.
+pub struct Composed {
+    pub index: String,
+    pub shell: String,
+}
+
+/// Renders documents into pages and keeps the served pages on the newest published version.
+pub struct PageRenderer {
+    engine: Engine,
+    templates: Templates,
+    pages: Arc<Pages>,
+    /// The version on the served pages; -1 before the first.
+    shown: Mutex<i64>,
+}
+
+impl PageRenderer {
+    pub fn start(pages: Arc<Pages>) -> anyhow::Result<Self> {
+        Ok(Self {
+            engine: Engine::start()?,
+            templates: Templates::from_build()?,
+            pages,
+            shown: Mutex::new(-1),
+        })
+    }
+
+    /// Both pages for `document`, ready to serve but for the public URL.
+    pub async fn compose(&self, document: &ContentDocument) -> anyhow::Result<Composed> {
+        let json = serde_json::to_string(document).context("Failed to serialise the document")?;
+        let rendered = self.engine.render(json.clone()).await?;
+        let (hints, body) = split_hints(&rendered);
+        let data = data_block(&json);
+        let t = &self.templates;
+        // Written with the build's placeholder URL, which the site replaces with the public one.
+        let base = PUBLIC_URL_PLACEHOLDER;
+        let head = head::head_tags(document, base);
+        let photo = photo_path(document, &t.media);
+        let json_ld = head::json_ld_tag(document, base, photo.as_deref());
+        Ok(Composed {
+            index: fill(
+                &t.index,
+                &[
+                    (HEAD, &head),
+                    (HINTS, &hints),
+                    (HTML, body),
+                    (DATA, &data),
+                    (JSON_LD, &json_ld),
+                ],
+            ),
+            shell: fill(&t.shell, &[(HEAD, &shell_head(&head)), (DATA, &data)]),
+        })
+    }
+
+    /// Renders `published` and serves it, unless the pages already show it or a newer version.
+    /// Returns once the new pages are served.
+    pub async fn show(&self, published: &Published) -> anyhow::Result<()> {
+        let mut shown = self.shown.lock().await;
+        if published.version <= *shown {
+            return Ok(());
+        }
+        let started = Instant::now();
+        let composed = self.compose(&published.document).await?;
+        self.pages.show(composed);
+        *shown = published.version;
+        tracing::info!(
+            version = published.version,
+            ms = started.elapsed().as_secs_f64() * 1000.0,
+            "serving the published page"
+        );
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{build_file, data_block, split_hints, Engine};
+
+    #[tokio::test]
+    async fn the_servers_render_of_the_default_document_equals_the_builds_byte_for_byte() {
+        let expected =
+            build_file("default.html").expect("the build's render of the default document");
+        let engine = Engine::start().expect("the render bundle loads");
+        let json = serde_json::to_string(crate::content::default_document()).unwrap();
+        let rendered = engine
+            .render(json.clone())
+            .await
+            .expect("the default document renders");
+        assert!(
+            rendered == expected,
+            "QuickJS and Node drew different HTML for the default document"
+        );
+        // Again: nothing in the engine carries over from one render to the next.
+        assert!(engine.render(json).await.unwrap() == expected);
+    }
+
+    #[tokio::test]
+    async fn a_document_that_is_not_json_is_an_error_not_a_panic() {
+        let engine = Engine::start().unwrap();
+        let error = engine.render("{".to_owned()).await.unwrap_err();
+        assert!(error.to_string().contains("rendering / failed"), "{error}");
+        // The engine still renders afterwards.
+        let json = serde_json::to_string(crate::content::default_document()).unwrap();
+        assert!(engine.render(json).await.is_ok());
+    }
+
+    #[tokio::test]
+    async fn the_servers_pages_for_the_default_document_equal_the_builds() {
+        let url = url::Url::parse(crate::site::PUBLIC_URL_PLACEHOLDER).unwrap();
+        let pages = std::sync::Arc::new(crate::site::Pages::render(&url));
+        let renderer = super::PageRenderer::start(pages).unwrap();
+        let composed = renderer
+            .compose(crate::content::default_document())
+            .await
+            .unwrap();
+        let built =
+            |name| String::from_utf8(crate::site::file(name).unwrap().into_owned()).unwrap();
+        assert!(
+            composed.index == built("index.html"),
+            "/ differs from the build's"
+        );
+        assert!(
+            composed.shell == built("app.html"),
+            "app.html differs from the build's"
+        );
+    }
+
+    #[test]
+    fn the_data_block_cannot_be_ended_by_the_text_inside_it() {
+        let block = data_block(r#"{"name":"</script><script>alert(1)</script><!--"}"#);
+        assert_eq!(block.matches("</script>").count(), 1);
+        assert!(!block.contains("<!--"));
+        assert!(block.contains(r"\u003c/script>"));
+    }
+
+    #[test]
+    fn leading_link_hints_are_split_from_the_markup() {
+        let (hints, body) = split_hints(r#"<link rel="preload" as="image"/><div>x</div>"#);
+        assert_eq!(hints, "\n    <link rel=\"preload\" as=\"image\"/>");
+        assert_eq!(body, "<div>x</div>");
+        assert_eq!(split_hints("<div>x</div>"), (String::new(), "<div>x</div>"));
+    }
+}

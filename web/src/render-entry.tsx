@@ -1,0 +1,30 @@
+/**
+ * The one renderer of `/`: the build runs it in Node (scripts/prerender.mjs) for the default
+ * document, the server in QuickJS (server/src/content/render.rs) for the published one, so both
+ * draw the same HTML from the same document. Bundled by `vite.render.config.ts` as one
+ * self-contained script that sets `globalThis.renderLanding`; never served to browsers.
+ * The tree is the one `hydrate-landing.tsx` hydrates (StrictMode, the provider, the landing page,
+ * without the router), so `useId` values and markup match.
+ */
+import { StrictMode } from 'react';
+import { renderToString } from 'react-dom/server.browser';
+import { ContentProvider } from './content/context';
+import { bundled } from './content/media';
+import type { ContentDocument } from './content/document.generated';
+import { Landing } from './pages/landing';
+
+/** The HTML of `/` for a content document given as JSON. */
+export function renderLanding(documentJson: string): string {
+  const document = JSON.parse(documentJson) as ContentDocument;
+  return renderToString(
+    <StrictMode>
+      <ContentProvider document={document}>
+        <Landing />
+      </ContentProvider>
+    </StrictMode>,
+  );
+}
+
+(globalThis as { renderLanding?: typeof renderLanding }).renderLanding = renderLanding;
+/** The bundled images' URLs by their document source (`images/avatar-640.webp`), for the server's head. */
+(globalThis as { bundledMedia?: Record<string, string> }).bundledMedia = bundled;
