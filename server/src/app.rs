@@ -102,7 +102,10 @@ impl Application {
             db.clone(),
             settings.insights.clone(),
         ));
-        let page = Arc::new(crate::content::render::PageRenderer::start(pages.clone())?);
+        let page = Arc::new(crate::content::render::PageRenderer::start(
+            pages.clone(),
+            Some(db.clone()),
+        )?);
         let content = Arc::new(crate::content::live::LiveContent::load(&db, Some(page)).await?);
         content.follow(db.clone());
         let state = AppState {

@@ -44,6 +44,10 @@ pub struct Pages {
     shell: ArcSwap<Page>,
     robots: Page,
     sitemap: Page,
+    /// `/manifest.webmanifest` and `/og-image.png`: made from the published document at
+    /// start-up and at each publish (see `content::render`).
+    manifest: ArcSwap<Asset>,
+    preview: ArcSwap<Asset>,
     /// The client routes, as the build listed them.
     routes: Routes,
     /// The CSP hash source of every inline `<style>` of the HTML pages.
@@ -94,7 +98,44 @@ const VARY: HeaderValue = HeaderValue::from_static("Accept-Encoding");
 const BR: HeaderValue = HeaderValue::from_static("br");
 const GZIP: HeaderValue = HeaderValue::from_static("gzip");
 
+const MANIFEST_TYPE: &str = "application/manifest+json";
+
 impl Asset {
+    /// A file the server makes from the document: revalidated, with an ETag of its bytes, and
+    /// with its Brotli and gzip variants when `compress` (text).
+    fn generated(content_type: &'static str, data: Vec<u8>, compress: bool) -> Self {
+        let etag = format!("\"{}\"", hex::encode(&Sha256::digest(&data)[..16]));
+        let compressed = compress.then(|| {
+            let mut brotli = Vec::new();
+            {
+                let window = window_bits(data.len());
+                let mut writer = brotli::CompressorWriter::new(&mut brotli, 4096, 11, window);
+                writer
+                    .write_all(&data)
+                    .expect("compressing into memory cannot fail");
+            }
+            let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+            gzip.write_all(&data)
+                .expect("compressing into memory cannot fail");
+            let gzip = gzip.finish().expect("compressing into memory cannot fail");
+            (brotli, gzip)
+        });
+        let (brotli, gzip) = compressed.map_or((None, None), |(brotli, gzip)| {
+            (
+                Some(Body::new(Bytes::from(brotli))),
+                Some(Body::new(Bytes::from(gzip))),
+            )
+        });
+        Asset {
+            content_type: HeaderValue::from_static(content_type),
+            cache: HeaderValue::from_static(REVALIDATE),
+            etag: HeaderValue::from_str(&etag).expect("hex digits in quotes make a header value"),
+            identity: Body::new(Bytes::from(data)),
+            brotli,
+            gzip,
+        }
+    }
+
     fn all() -> std::collections::HashMap<&'static str, Asset> {
         Site::iter()
             .filter_map(|name| {
@@ -204,6 +245,8 @@ impl Pages {
             shell: ArcSwap::from_pointee(shell),
             robots,
             sitemap,
+            manifest: ArcSwap::from_pointee(Asset::generated(MANIFEST_TYPE, Vec::new(), false)),
+            preview: ArcSwap::from_pointee(Asset::generated("image/png", Vec::new(), false)),
             routes,
             style_hashes: hashes,
             assets: Asset::all(),
@@ -217,6 +260,17 @@ impl Pages {
         let shell = self.page_html(&composed.shell);
         self.shell.store(Arc::new(shell));
         self.index.store(Arc::new(index));
+    }
+
+    /// Serves the manifest and the link preview made for a newly published document.
+    pub fn show_files(&self, manifest: String, preview: Vec<u8>) {
+        self.manifest.store(Arc::new(Asset::generated(
+            MANIFEST_TYPE,
+            manifest.into_bytes(),
+            true,
+        )));
+        self.preview
+            .store(Arc::new(Asset::generated("image/png", preview, false)));
     }
 
     /// An HTML page as served: the public URL in.
@@ -404,6 +458,8 @@ pub fn respond(pages: &Pages, request: &Request) -> Response {
         "app.html" => return pages.shell.load().respond(headers, Some(noindex())),
         "robots.txt" => return pages.robots.respond(headers, None),
         "sitemap.xml" => return pages.sitemap.respond(headers, None),
+        "manifest.webmanifest" => return pages.manifest.load().respond(headers),
+        "og-image.png" => return pages.preview.load().respond(headers),
         _ => {}
     }
     if let Some(asset) = pages.assets.get(name) {

@@ -54,8 +54,13 @@ async function saveDraft(page: Page) {
   await page.getByText('Draft saved.').waitFor();
 }
 
+/**
+ * axe over the editor. The draft's preview is left out: it is the public page in a frame (checked
+ * by the landing's own tests), and its header, main and sections would otherwise count as
+ * duplicates of the dashboard's landmarks.
+ */
 async function axeViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await new AxeBuilder({ page }).exclude('iframe').analyze();
   return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
@@ -388,11 +393,7 @@ describe('the page editor', () => {
   });
 });
 
-/**
- * The issue's own test. TODO: un-skip once the SSR branch (the server renders `/` from the
- * published document, and `/api/content/draft/preview`) and the media branch (`POST /api/media`)
- * are merged; until then the published name and the uploaded screenshot never reach `/`.
- */
+/** The issue's own test: from the editor to a visitor's page, rendered by the server. */
 describe('a page published from the editor', () => {
   const suite = serverAndBrowser({ env: { PORTFOLIO_OWNER_EMAIL: EMAIL, PORTFOLIO_OWNER_PASSWORD: PASSWORD } });
 
@@ -422,7 +423,6 @@ describe('a page published from the editor', () => {
 
   test(
     'shows the new name and a project with its uploaded screenshot with JavaScript off, and hydrates without a warning or layout shift',
-    { skip: 'TODO: needs the SSR and media branches merged' },
     async () => {
       const owner = await openPage(suite.browser, suite.server);
       await signIn(owner.page, suite.server);

@@ -78,13 +78,6 @@ test('the JSON-LD Person carries the profile', () => {
   assert.deepEqual(person.sameAs, Object.values(profile.links));
 });
 
-test('the preview image is a 1200x630 PNG', () => {
-  const png = readFileSync(join(dist, 'og-image.png'));
-  assert.equal(png.toString('latin1', 1, 4), 'PNG');
-  assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [1200, 630]);
-  assert.ok(png.length < 300 * 1024, `small enough for link previews: ${png.length} bytes`);
-});
-
 test('the built pages need no inline script (only data blocks); only / has a <style> element (its stylesheet, hashed into the CSP)', () => {
   for (const page of [html, shell]) {
     for (const [tag] of page.matchAll(/<script\b[^>]*>/g)) {

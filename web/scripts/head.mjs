@@ -69,22 +69,3 @@ export function headTags(profile) {
 export function jsonLdTag(profile, photoPath) {
   return `<script type="application/ld+json">${personJsonLd(profile, photoPath)}</script>`;
 }
-
-export function manifest(profile) {
-  return {
-    name: title(profile),
-    short_name: profile.name,
-    description: profile.summary,
-    start_url: '/',
-    scope: '/',
-    display: 'browser',
-    background_color: '#030712',
-    theme_color: '#030712',
-    icons: [
-      { src: '/favicon.svg', sizes: 'any', type: 'image/svg+xml' },
-      { src: '/icon-192.png', sizes: '192x192', type: 'image/png' },
-      { src: '/icon-512.png', sizes: '512x512', type: 'image/png' },
-      { src: '/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
-    ],
-  };
-}

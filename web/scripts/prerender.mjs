@@ -5,17 +5,17 @@
 // the document as JSON data, the JSON-LD), the default render (default.html, which the server's
 // render must equal byte for byte) and the bundled images' URLs (media.json); dist/index.html and dist/app.html are
 // those templates filled for the default document. Also writes dist/routes.json (the route
-// patterns, from which the server tells a page from a 404), the link preview image, the PNG icons
-// and the web app manifest. Needs no browser. The SSR bundle is deleted afterwards so it is never
+// patterns, from which the server tells a page from a 404) and the PNG icons. The link preview
+// image and the web app manifest are the server's, made from the published document. Needs no browser. The SSR bundle is deleted afterwards so it is never
 // embedded in the server; dist/.render is embedded apart from the site and never served.
 import Beasties from 'beasties';
 import vm from 'node:vm';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { devOnlyTextIn } from './dev-only-text.mjs';
-import { headTags, jsonLdTag, manifest, PREVIEW } from './head.mjs';
-import { imageDataUrl, opaqueIcon, previewImage, svgToPng } from './images.mjs';
+import { headTags, jsonLdTag } from './head.mjs';
+import { opaqueIcon, svgToPng } from './images.mjs';
 
 const dist = new URL('../dist/', import.meta.url).pathname;
 const ssrDir = join(dist, '.ssr');
@@ -41,17 +41,11 @@ function largestPhoto() {
 }
 
 const photoPath = largestPhoto();
-let photoData = null;
-if (photoPath && existsSync(join(dist, photoPath))) {
-  photoData = await imageDataUrl(readFileSync(join(dist, photoPath)), photoPath);
-}
-writeFileSync(join(dist, PREVIEW.path), await previewImage(profile, photoData));
 
 const favicon = readFileSync(join(dist, 'favicon.svg'), 'utf8');
 for (const size of [32, 192, 512]) writeFileSync(join(dist, `icon-${size}.png`), await svgToPng(favicon, size));
 writeFileSync(join(dist, 'icon-maskable-512.png'), await svgToPng(opaqueIcon(favicon, '#030712'), 512));
 writeFileSync(join(dist, 'apple-touch-icon.png'), await svgToPng(opaqueIcon(favicon, '#030712'), 180));
-writeFileSync(join(dist, 'manifest.webmanifest'), `${JSON.stringify(manifest(profile), null, 2)}\n`);
 
 /** `<link rel="modulepreload">` tags for a lazily loaded chunk and the chunks it imports, bar the entry. */
 function preloads(source) {
@@ -180,5 +174,5 @@ writeFileSync(join(dist, 'app.html'), fill(shellTemplate, { head: shellHead, dat
 
 rmSync(ssrDir, { recursive: true, force: true });
 console.log(
-  `pre-rendered / (${(body.length / 1024).toFixed(1)} KB of HTML), wrote app.html, routes.json (${paths.join(' ')}), og-image.png, icons and manifest`,
+  `pre-rendered / (${(body.length / 1024).toFixed(1)} KB of HTML), wrote app.html, routes.json (${paths.join(' ')}), and the icons`,
 );

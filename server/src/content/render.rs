@@ -259,6 +259,8 @@ pub struct Composed {
 /// Renders documents into pages and keeps the served pages on the newest published version.
 pub struct PageRenderer {
     engine: Engine,
+    /// Where uploaded photos are read from, for the link preview.
+    db: Option<crate::store::Db>,
     templates: Templates,
     pages: Arc<Pages>,
     /// The version on the served pages; -1 before the first.
@@ -266,9 +268,10 @@ pub struct PageRenderer {
 }
 
 impl PageRenderer {
-    pub fn start(pages: Arc<Pages>) -> anyhow::Result<Self> {
+    pub fn start(pages: Arc<Pages>, db: Option<crate::store::Db>) -> anyhow::Result<Self> {
         Ok(Self {
             engine: Engine::start()?,
+            db,
             templates: Templates::from_build()?,
             pages,
             shown: Mutex::new(-1),
@@ -302,6 +305,32 @@ impl PageRenderer {
         })
     }
 
+    /// The manifest and the link preview for `document`; the preview, drawn by resvg, off the
+    /// async threads.
+    async fn files(&self, document: &ContentDocument) -> anyhow::Result<(String, Vec<u8>)> {
+        let photo = match photo_path(document, &self.templates.media) {
+            Some(path) if path.starts_with("/media/") => match &self.db {
+                Some(db) => db
+                    .media_file(path.trim_start_matches("/media/"))
+                    .await?
+                    .map(|file| file.data),
+                None => None,
+            },
+            Some(path) => {
+                crate::site::file(path.trim_start_matches('/')).map(|data| data.into_owned())
+            }
+            None => None,
+        };
+        let manifest = head::manifest(document);
+        let document = document.clone();
+        let preview = tokio::task::spawn_blocking(move || {
+            super::preview::preview_png(&document, photo.as_deref())
+        })
+        .await
+        .context("the link preview's task failed")??;
+        Ok((manifest, preview))
+    }
+
     /// Renders `published` and serves it, unless the pages already show it or a newer version.
     /// Returns once the new pages are served.
     pub async fn show(&self, published: &Published) -> anyhow::Result<()> {
@@ -311,6 +340,8 @@ impl PageRenderer {
         }
         let started = Instant::now();
         let composed = self.compose(&published.document).await?;
+        let (manifest, preview) = self.files(&published.document).await?;
+        self.pages.show_files(manifest, preview);
         self.pages.show(composed);
         *shown = published.version;
         tracing::info!(
@@ -358,7 +389,7 @@ mod tests {
     async fn the_servers_pages_for_the_default_document_equal_the_builds() {
         let url = url::Url::parse(crate::site::PUBLIC_URL_PLACEHOLDER).unwrap();
         let pages = std::sync::Arc::new(crate::site::Pages::render(&url));
-        let renderer = super::PageRenderer::start(pages).unwrap();
+        let renderer = super::PageRenderer::start(pages, None).unwrap();
         let composed = renderer
             .compose(crate::content::default_document())
             .await
