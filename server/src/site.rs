@@ -256,10 +256,18 @@ impl Pages {
     /// Serves `/` and the app shell as composed for a newly published document (its hashed
     /// inline style is the build template's, already in the CSP).
     pub fn show(&self, composed: crate::content::render::Composed) {
-        let index = self.page_html(&composed.index);
-        let shell = self.page_html(&composed.shell);
-        self.shell.store(Arc::new(shell));
-        self.index.store(Arc::new(index));
+        // At start-up with the build's own document the pages are already these: compressing
+        // them again (Brotli at its best, the slow part) would only delay start-up.
+        let index = composed.index.replace(PUBLIC_URL_PLACEHOLDER, &self.base);
+        let shell = composed.shell.replace(PUBLIC_URL_PLACEHOLDER, &self.base);
+        if self.shell.load().identity.bytes != shell.as_bytes() {
+            self.shell
+                .store(Arc::new(Page::new("text/html; charset=utf-8", shell)));
+        }
+        if self.index.load().identity.bytes != index.as_bytes() {
+            self.index
+                .store(Arc::new(Page::new("text/html; charset=utf-8", index)));
+        }
     }
 
     /// Serves the manifest and the link preview made for a newly published document.
@@ -271,14 +279,6 @@ impl Pages {
         )));
         self.preview
             .store(Arc::new(Asset::generated("image/png", preview, false)));
-    }
-
-    /// An HTML page as served: the public URL in.
-    fn page_html(&self, html: &str) -> Page {
-        Page::new(
-            "text/html; charset=utf-8",
-            html.replace(PUBLIC_URL_PLACEHOLDER, &self.base),
-        )
     }
 
     /// An HTML page composed on demand (the draft preview), with the public URL in.

@@ -340,12 +340,16 @@ impl PageRenderer {
         }
         let started = Instant::now();
         let composed = self.compose(&published.document).await?;
+        let rendered = started.elapsed();
         let (manifest, preview) = self.files(&published.document).await?;
+        let drawn = started.elapsed();
         self.pages.show_files(manifest, preview);
         self.pages.show(composed);
         *shown = published.version;
         tracing::info!(
             version = published.version,
+            render_ms = rendered.as_secs_f64() * 1000.0,
+            preview_ms = (drawn - rendered).as_secs_f64() * 1000.0,
             ms = started.elapsed().as_secs_f64() * 1000.0,
             "serving the published page"
         );
