@@ -32,6 +32,21 @@ export default defineConfig(({ command }) => ({
     modulePreload: { polyfill: false },
     assetsInlineLimit: 0,
     sourcemap: false,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            {
+              // Small modules the landing shares with the dashboard (the content provider, the
+              // icon, the bundled images' URLs): kept with the landing's code rather than in tiny
+              // chunks of their own, whose wrappers cost more than their code.
+              name: 'landing-shared',
+              test: /src[\\/](content[\\/](context|media)|components[\\/]icon)\.tsx?$|node_modules[\\/](react|react-dom|scheduler)[\\/]/,
+            },
+          ],
+        },
+      },
+    },
   },
   server: {
     proxy: { '/api': 'http://127.0.0.1:8080' },

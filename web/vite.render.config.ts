@@ -38,7 +38,8 @@ export default defineConfig((env) =>
       // The same asset URLs as the client build, never inlined.
       assetsInlineLimit: 0,
       minify: true,
-      rollupOptions: { output: { format: 'iife', entryFileNames: 'render.js' } },
+      // One script: the client build's chunk groups (vite.config.ts) do not apply.
+      rolldownOptions: { output: { format: 'iife', entryFileNames: 'render.js', codeSplitting: false } },
     },
   }),
 );
