@@ -12,7 +12,7 @@ use anyhow::Context;
 use axum::body::Bytes;
 use sha2::{Digest, Sha256};
 
-use super::render::PageRenderer;
+use super::render::{PageRenderer, Prepared};
 use super::ContentDocument;
 use crate::store::content::VersionRow;
 use crate::store::Db;
@@ -104,9 +104,26 @@ impl LiveContent {
     }
 
     /// Serves `row` from now on, unless a newer version is already served; returns once `/`
-    /// shows it.
+    /// shows it. Nothing changes when `/` cannot be rendered from it.
     pub async fn replace(&self, row: VersionRow) -> anyhow::Result<Arc<Published>> {
-        let published = Arc::new(Published::from_row(row)?);
+        let published = Published::from_row(row)?;
+        let prepared = self.prepare(&published.document).await?;
+        Ok(self.serve(published, prepared).await)
+    }
+
+    /// Renders what `/` would be for `document`, without serving it (`None` where no page is
+    /// served): a publish calls this before it stores anything.
+    pub async fn prepare(&self, document: &ContentDocument) -> anyhow::Result<Option<Prepared>> {
+        match &self.page {
+            Some(page) => Ok(Some(page.prepare(document).await?)),
+            None => Ok(None),
+        }
+    }
+
+    /// Serves `published`, with the pages [`Self::prepare`] made of it, unless a newer version
+    /// is already served; returns the version served.
+    pub async fn serve(&self, published: Published, prepared: Option<Prepared>) -> Arc<Published> {
+        let published = Arc::new(published);
         let current = {
             let mut current = self.current.write().unwrap_or_else(|e| e.into_inner());
             if published.version > current.version {
@@ -114,10 +131,10 @@ impl LiveContent {
             }
             current.clone()
         };
-        if let Some(page) = &self.page {
-            page.show(&current).await?;
+        if let (Some(page), Some(prepared)) = (&self.page, prepared) {
+            page.show_prepared(published.version, prepared).await;
         }
-        Ok(current)
+        current
     }
 
     /// Reads the newest version when its number differs from the one served.

@@ -334,27 +334,59 @@ impl PageRenderer {
     /// Renders `published` and serves it, unless the pages already show it or a newer version.
     /// Returns once the new pages are served.
     pub async fn show(&self, published: &Published) -> anyhow::Result<()> {
-        let mut shown = self.shown.lock().await;
-        if published.version <= *shown {
+        if published.version <= *self.shown.lock().await {
             return Ok(());
         }
-        let started = Instant::now();
-        let composed = self.compose(&published.document).await?;
-        let rendered = started.elapsed();
-        let (manifest, preview) = self.files(&published.document).await?;
-        let drawn = started.elapsed();
-        self.pages.show_files(manifest, preview);
-        self.pages.show(composed);
-        *shown = published.version;
-        tracing::info!(
-            version = published.version,
-            render_ms = rendered.as_secs_f64() * 1000.0,
-            preview_ms = (drawn - rendered).as_secs_f64() * 1000.0,
-            ms = started.elapsed().as_secs_f64() * 1000.0,
-            "serving the published page"
-        );
+        let prepared = self.prepare(&published.document).await?;
+        self.show_prepared(published.version, prepared).await;
         Ok(())
     }
+
+    /// Everything served for `document` (both pages, the manifest, the link preview), made
+    /// without serving it: a publish renders before it stores, so a document that cannot be
+    /// rendered is never published and the served page stays the last good one.
+    pub async fn prepare(&self, document: &ContentDocument) -> anyhow::Result<Prepared> {
+        let started = Instant::now();
+        let composed = self.compose(document).await?;
+        let render = started.elapsed();
+        let (manifest, preview) = self.files(document).await?;
+        Ok(Prepared {
+            composed,
+            manifest,
+            preview,
+            render,
+            draw: started.elapsed() - render,
+        })
+    }
+
+    /// Serves what [`Self::prepare`] made for `version`, unless the pages already show it or a
+    /// newer version.
+    pub async fn show_prepared(&self, version: i64, prepared: Prepared) {
+        let mut shown = self.shown.lock().await;
+        if version <= *shown {
+            return;
+        }
+        let started = Instant::now();
+        self.pages.show_files(prepared.manifest, prepared.preview);
+        self.pages.show(prepared.composed);
+        *shown = version;
+        tracing::info!(
+            version,
+            render_ms = prepared.render.as_secs_f64() * 1000.0,
+            preview_ms = prepared.draw.as_secs_f64() * 1000.0,
+            compress_ms = started.elapsed().as_secs_f64() * 1000.0,
+            "serving the published page"
+        );
+    }
+}
+
+/// A document's pages and files, rendered and ready to serve.
+pub struct Prepared {
+    composed: Composed,
+    manifest: String,
+    preview: Vec<u8>,
+    render: std::time::Duration,
+    draw: std::time::Duration,
 }
 
 #[cfg(test)]

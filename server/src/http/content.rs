@@ -14,6 +14,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::auth::{now_ms, Owner};
+use crate::content::live::Published;
 use crate::content::{validate, ContentDocument, KEPT_VERSIONS, MAX_DOCUMENT_BYTES};
 use crate::error::{ApiError, ErrorBody};
 use crate::http::json::ApiJson;
@@ -215,12 +216,24 @@ async fn publish_document(
     as_draft: bool,
 ) -> Result<Version, ApiError> {
     let json = serde_json::to_string(document).map_err(anyhow::Error::from)?;
+    // Rendered before it is stored: a document the page cannot be drawn from is never
+    // published, and visitors keep the last good page.
+    let prepared = state.content.prepare(document).await.map_err(|error| {
+        tracing::error!(error = ?error, "the page could not be rendered from the document to publish");
+        ApiError::field(
+            "document",
+            "The page could not be rendered from this document, so nothing was published; \
+             visitors still see the version published before. Undo the last change and try again.",
+        )
+    })?;
     let row = state
         .db
         .publish_content(&json, now_ms(), KEPT_VERSIONS, as_draft)
         .await?;
-    state.content.replace(row.clone()).await?;
-    Ok(Version::from(&row))
+    let version = Version::from(&row);
+    let published = Published::new(row.version, Some(row.published_at), document.clone());
+    state.content.serve(published, prepared).await;
+    Ok(version)
 }
 
 #[utoipa::path(post, path = "/content/publish", tag = "content",
@@ -228,6 +241,7 @@ async fn publish_document(
         (status = 200, description = "The draft is now the published version", body = Version),
         (status = 401, description = "No valid session", body = ErrorBody),
         (status = 403, description = "Not from the site's own pages", body = ErrorBody),
+        (status = 422, description = "The page could not be rendered from the draft; nothing was published", body = ErrorBody),
     ))]
 async fn publish(
     State(state): State<AppState>,
@@ -311,7 +325,7 @@ async fn versions(
         (status = 401, description = "No valid session", body = ErrorBody),
         (status = 403, description = "Not from the site's own pages", body = ErrorBody),
         (status = 404, description = "No such version is kept", body = ErrorBody),
-        (status = 422, description = "n is not a whole number", body = ErrorBody),
+        (status = 422, description = "n is not a whole number, or the page could not be rendered from that version", body = ErrorBody),
     ))]
 async fn revert(
     State(state): State<AppState>,
