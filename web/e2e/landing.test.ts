@@ -205,8 +205,15 @@ describe('the landing page, sent whole and hydrated in place', () => {
       });
       assert.ok(order.paint !== undefined, 'the page painted');
       assert.equal(order.late.length, 2, JSON.stringify(order.late));
+      // The paint's time is when the frame reached the display, which Chromium may report up to a
+      // frame after the page's own frame callbacks (the two the page waits for) have run: one
+      // frame (60 Hz) is allowed. A request made before the page was drawn comes far earlier.
+      const FRAME_MS = 1000 / 60;
       for (const entry of order.late) {
-        assert.ok(entry.start >= order.paint!, `${entry.name} requested at ${entry.start} ms, before the first paint at ${order.paint} ms`);
+        assert.ok(
+          entry.start >= order.paint! - FRAME_MS,
+          `${entry.name} requested at ${entry.start} ms, before the first paint at ${order.paint} ms`,
+        );
       }
       // Hydrated means working: a project filter of the lazily hydrated sections answers.
       const frontend = page.locator('#projects').getByRole('button', { name: 'Frontend' });
