@@ -3,6 +3,7 @@
 //! `Store::take_submission_slot`): this in-memory limiter serves a single instance.
 
 use std::num::NonZeroU32;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use governor::clock::{Clock, DefaultClock};
@@ -39,6 +40,12 @@ const PRUNE_ABOVE: usize = 10_000;
 pub struct SubmissionLimiter {
     limiters: Vec<DefaultKeyedRateLimiter<String>>,
     clock: DefaultClock,
+    /// The number of tracked clients above which the next check prunes: twice what the last
+    /// pruning kept (at least [`PRUNE_ABOVE`]), so that clients still within their hour are not
+    /// scanned again at every request (a scan costs time in proportion to the clients).
+    prune_above: AtomicUsize,
+    /// How many times the clients were scanned.
+    prunes: AtomicUsize,
 }
 
 impl std::fmt::Debug for SubmissionLimiter {
@@ -67,15 +74,25 @@ impl SubmissionLimiter {
         Self {
             limiters,
             clock: DefaultClock::default(),
+            prune_above: AtomicUsize::new(PRUNE_ABOVE),
+            prunes: AtomicUsize::new(0),
         }
+    }
+
+    fn clients(&self) -> usize {
+        self.limiters.first().map_or(0, RateLimiter::len)
     }
 
     /// Counts one submission from `client`; when over a limit, how long until the next is allowed.
     pub fn check(&self, client: &str) -> Result<(), Duration> {
-        if self.limiters.first().map_or(0, RateLimiter::len) > PRUNE_ABOVE {
+        if self.clients() > self.prune_above.load(Ordering::Relaxed) {
             for limiter in &self.limiters {
                 limiter.retain_recent();
             }
+            self.prunes.fetch_add(1, Ordering::Relaxed);
+            let kept = self.clients();
+            self.prune_above
+                .store(PRUNE_ABOVE.max(kept.saturating_mul(2)), Ordering::Relaxed);
         }
         let now = self.clock.now();
         let client = client.to_owned();
@@ -104,5 +121,24 @@ mod tests {
             "{wait:?}"
         );
         assert!(limiter.check("someone else").is_ok());
+    }
+
+    #[test]
+    fn many_clients_within_their_hour_are_not_scanned_at_every_request() {
+        let limiter = SubmissionLimiter::new(&SUBMISSION_LIMITS);
+        for client in 0..=PRUNE_ABOVE {
+            assert!(limiter.check(&client.to_string()).is_ok());
+        }
+        // Each later client would have made a scan of them all, as none has recovered yet.
+        for client in PRUNE_ABOVE + 1..PRUNE_ABOVE + 1_000 {
+            assert!(limiter.check(&client.to_string()).is_ok());
+        }
+        assert_eq!(limiter.prunes.load(Ordering::Relaxed), 1);
+        assert_eq!(limiter.clients(), PRUNE_ABOVE + 1_000);
+        // The limits still hold for every one of them.
+        for _ in 0..4 {
+            assert!(limiter.check("7").is_ok());
+        }
+        assert!(limiter.check("7").is_err());
     }
 }
