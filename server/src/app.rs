@@ -129,6 +129,7 @@ impl Application {
         // keep later large allocations on its heap for good; none of start-up's are left to go
         // there (they took 4 to 5 MB of idle memory when they came after it).
         crate::auth::password::warm_up().await;
+        crate::ops::memory::release_free_memory();
         Ok(Self {
             listener,
             tls,

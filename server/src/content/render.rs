@@ -370,6 +370,7 @@ impl PageRenderer {
         self.pages.show_files(prepared.manifest, prepared.preview);
         self.pages.show(prepared.composed);
         *shown = version;
+        drop(shown);
         tracing::info!(
             version,
             render_ms = prepared.render.as_secs_f64() * 1000.0,
@@ -377,6 +378,7 @@ impl PageRenderer {
             compress_ms = started.elapsed().as_secs_f64() * 1000.0,
             "serving the published page"
         );
+        crate::ops::memory::release_free_memory();
     }
 }
 

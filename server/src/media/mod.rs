@@ -138,7 +138,9 @@ pub async fn prepare_off_thread(
     bytes: axum::body::Bytes,
 ) -> anyhow::Result<Result<Prepared, Refused>> {
     let _slot = ENCODES.acquire().await?;
-    match tokio::task::spawn_blocking(move || prepare(&bytes)).await {
+    let prepared = tokio::task::spawn_blocking(move || prepare(&bytes)).await;
+    crate::ops::memory::release_free_memory();
+    match prepared {
         Ok(result) => Ok(result),
         Err(error) if error.is_panic() => {
             // A decoder that panics on a crafted file: the file is at fault, not the server.

@@ -1,6 +1,7 @@
 //! Running the server for years: backups, retention, metrics and the settings that steer them.
 
 pub mod backup;
+pub mod memory;
 pub mod metrics;
 pub mod retention;
 
