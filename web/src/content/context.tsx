@@ -15,6 +15,6 @@ export function ContentProvider({ document, children }: { document: ContentDocum
 /** The content document the page shows. */
 export function useContent(): ContentDocument {
   const document = useContext(ContentContext);
-  if (!document) throw new Error('useContent() needs a <ContentProvider> above it');
+  if (!document) throw new Error('useContent() outside a ContentProvider');
   return document;
 }
