@@ -105,7 +105,15 @@ where
         let route = request.extensions().get::<MatchedPath>().cloned();
         let method = request.method().clone();
         let uri = request.uri().clone();
-        let span = tracing::info_span!("request", request_id = %id.to_str().unwrap_or_default());
+        // The handlers' own lines carry the request id through this span. The embedded site's
+        // files and pages (the fallback, no route) are answered without a line of their own, so
+        // they go without one: a span costs its formatted fields and its bookkeeping, on the
+        // server's busiest path.
+        let span = if route.is_some() {
+            tracing::info_span!("request", request_id = %id.to_str().unwrap_or_default())
+        } else {
+            tracing::Span::none()
+        };
         let inner = span.in_scope(|| self.inner.call(request));
         Logged {
             inner: inner.instrument(span),
