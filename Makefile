@@ -96,7 +96,7 @@ bench-tools: ## Debian's nginx and wrk for the bench's peers (the nginx service 
 	@command -v nginx >/dev/null && command -v wrk >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx wrk && { $(SUDO) service nginx stop >/dev/null 2>&1 || true; }; }
 
 # BENCH_ONLY=peers skips Lighthouse and the Observatory; BENCH_ONLY=site skips the peers.
-bench: server chromium bench-tools $(BENCH_DEPS) $(PEER_DEPS) ## Lighthouse and the HTTP Observatory grade (needs ports 443 and 80), then wrk against nginx and an Express peer
+bench: server chromium postgresql bench-tools $(BENCH_DEPS) $(PEER_DEPS) ## Lighthouse and the HTTP Observatory grade (needs ports 443 and 80), then wrk against nginx and an Express peer (and the contact POST on PostgreSQL)
 	node bench/bench.mjs $(BIN)
 
 clean:

@@ -7,8 +7,9 @@
 //  3. The MDN HTTP Observatory scanner against the binary serving HTTPS on 127.0.0.1:443 (with a
 //     certificate generated here) and redirecting plain HTTP from :80: grade, score and any
 //     failed test. Needs the right to listen on ports below 1024 (root, as on our machines).
-//  4. The peers, side by side (bench/peers/): nginx serving the same web/dist, and an Express 5 +
-//     better-sqlite3 contact endpoint, against this server, driven by wrk (1 thread, 32
+//  4. The peers, side by side (bench/peers/): nginx serving the same web/dist (with the headers we
+//     send, and bare), and an Express 5 + better-sqlite3 contact endpoint, against this server
+//     (the POST also on PostgreSQL), driven by wrk (1 thread, 32
 //     connections, 10 s): GET /, GET one hashed asset, POST /api/contact, each in three rounds
 //     with the servers taking turns. Prints the medians of req/s, p50, p99, the non-2xx/3xx
 //     answers and our ratio to each peer; then our RSS idle and after load, the binary's size,
@@ -369,6 +370,38 @@ function wrkWithCpu(pid, url, args) {
 /** The kernel's clock ticks per second, in which /proc reports CPU time. */
 const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
+/** Our server on a throwaway PostgreSQL cluster (scripts/pg-test-cluster, Debian's postgresql,
+ * durability as shipped), for the contact POST: PostgreSQL keeps plain transactions, one commit
+ * per message. Null, with a line saying why, when no cluster can start here. */
+async function servePostgres() {
+  const cluster = join(here, '../scripts/pg-test-cluster');
+  const dir = mkdtempSync(join(tmpdir(), 'portfolio-bench-pg-'));
+  let url;
+  try {
+    url = execFileSync(cluster, ['start', dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  } catch (error) {
+    console.log(`\nPostgreSQL: skipped, no cluster could start (${String(error.message).split('\n')[0]})`);
+    rmSync(dir, { recursive: true, force: true });
+    return null;
+  }
+  let server;
+  try {
+    server = await start(binary, ['serve', '--database-url', url, '--listen', '127.0.0.1:0', '--trust-proxy'], {
+      RUST_LOG: 'warn,portfolio=info',
+    });
+  } catch (error) {
+    execFileSync(cluster, ['destroy', dir], { stdio: 'ignore' });
+    throw error;
+  }
+  return {
+    ...server,
+    stop: async () => {
+      await server.stop();
+      execFileSync(cluster, ['destroy', dir], { stdio: 'ignore' });
+    },
+  };
+}
+
 /** Resident memory of a process, in MB. */
 function rss(pid) {
   const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
@@ -400,8 +433,10 @@ async function runPeers(site) {
   const nginx = await startNginx(await sameHeaders(`${ours.url}${asset}`));
   const bare = await startNginx('');
   const express = await startExpress();
+  const postgres = await servePostgres();
   const servers = [
     { name: 'portfolio', server: ours },
+    ...(postgres ? [{ name: 'portfolio, PostgreSQL', server: postgres, postOnly: true }] : []),
     { name: 'nginx', server: nginx },
     { name: 'nginx, bare', server: bare },
     { name: 'express', server: express },
@@ -415,8 +450,9 @@ async function runPeers(site) {
   try {
     for (const workload of workloads) {
       for (let round = 0; round < ROUNDS; round++) {
-        for (const { name, server } of servers) {
+        for (const { name, server, postOnly } of servers) {
           if (workload.post && name.startsWith('nginx')) continue;
+          if (!workload.post && postOnly) continue;
           rounds.push({ workload: workload.name, server: name, round, ...wrkWithCpu(server.pid, `${server.url}${workload.path}`, workload.args) });
         }
       }
@@ -452,7 +488,13 @@ async function runPeers(site) {
   console.log(row(['---', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
   for (const r of results) {
     const mine = results.find((o) => o.workload === r.workload && o.server === 'portfolio');
-    const ratio = r.server === 'portfolio' ? '' : `${(mine.rps / r.rps).toFixed(2)}x (p99 ${mine.p99 < r.p99 ? 'below' : 'above'})`;
+    const express = results.find((o) => o.workload === r.workload && o.server === 'express');
+    const ratio =
+      r.server === 'portfolio'
+        ? ''
+        : r.server.startsWith('portfolio')
+          ? `${(r.rps / express.rps).toFixed(2)}x Express (p99 ${r.p99 < express.p99 ? 'below' : 'above'})`
+          : `${(mine.rps / r.rps).toFixed(2)}x (p99 ${mine.p99 < r.p99 ? 'below' : 'above'})`;
     console.log(row([r.workload, r.server, r.rps.toFixed(0), r.p50.toFixed(2), r.p99.toFixed(2), r.cpuUs.toFixed(1), String(r.bad), ratio, r.each]));
   }
   const mb = (n) => `${n.toFixed(1)} MB`;
