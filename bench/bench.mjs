@@ -498,12 +498,12 @@ async function runPeers(site) {
   console.log(row(['---', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
   for (const r of results) {
     const mine = results.find((o) => o.workload === r.workload && o.server === 'portfolio');
-    const express = results.find((o) => o.workload === r.workload && o.server === 'express');
+    const expressRow = results.find((o) => o.workload === r.workload && o.server === 'express');
     const ratio =
       r.server === 'portfolio'
         ? ''
         : r.server.startsWith('portfolio')
-          ? `${r.ratioTo('express').toFixed(2)}x Express (p99 ${r.p99 < express.p99 ? 'below' : 'above'})`
+          ? `${r.ratioTo('express').toFixed(2)}x Express (p99 ${r.p99 < expressRow.p99 ? 'below' : 'above'})`
           : `${mine.ratioTo(r.server).toFixed(2)}x (p99 ${mine.p99 < r.p99 ? 'below' : 'above'})`;
     console.log(row([r.workload, r.server, r.rps.toFixed(0), r.p50.toFixed(2), r.p99.toFixed(2), r.cpuUs.toFixed(1), String(r.bad), ratio, r.each]));
   }
