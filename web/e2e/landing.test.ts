@@ -151,7 +151,9 @@ describe('the landing page, sent whole and hydrated in place', () => {
       const messages: string[] = [];
       page.on('console', (message) => messages.push(`${message.type()}: ${message.text()}`));
       const scripts: string[] = [];
+      const requested: string[] = [];
       page.on('request', (request) => {
+        requested.push(new URL(request.url()).pathname);
         if (request.resourceType() === 'script' || request.resourceType() === 'stylesheet') {
           scripts.push(new URL(request.url()).pathname);
         }
@@ -215,6 +217,14 @@ describe('the landing page, sent whole and hydrated in place', () => {
           `${entry.name} requested at ${entry.start} ms, before the first paint at ${order.paint} ms`,
         );
       }
+      // The visit's beacon waits for the hydration too, off the first screen's network. (The
+      // headless browser's visit is sent, though the server does not count it.)
+      const hydration = requested.findIndex((path) => /^\/assets\/hydrate-landing-[^/]+\.js$/.test(path));
+      const beacon = requested.indexOf('/api/insights/events');
+      assert.ok(hydration >= 0 && beacon > hydration, `the beacon after the hydration's code: ${requested.join(', ')}`);
+      // The photo, the largest thing on a phone's first screen, is decoded for the frame that
+      // first shows the page, not in a later one (`decoding="async"` let the page paint without it).
+      assert.equal(await page.locator('#home img[fetchpriority="high"]').getAttribute('decoding'), null);
       // Hydrated means working: a project filter of the lazily hydrated sections answers.
       const frontend = page.locator('#projects').getByRole('button', { name: 'Frontend' });
       await frontend.click();

@@ -23,14 +23,15 @@ async function firstScreenPainted(root: HTMLElement): Promise<void> {
 // `/` arrives pre-rendered (see entry-server.tsx) and is hydrated without the router, from a chunk
 // loaded once the page is drawn. Every other route arrives as an empty shell and is rendered by
 // the router, a chunk loaded only then.
+let started: Promise<void>;
 if (container.firstElementChild && window.location.pathname === '/') {
   const root = container;
-  void firstScreenPainted(root)
+  started = firstScreenPainted(root)
     .then(() => Promise.all([import('./hydrate-landing'), embeddedDocument()]))
     .then(([{ hydrateLanding }, content]) => hydrateLanding(root, content));
 } else {
   const root = container;
-  void Promise.all([import('./app'), embeddedDocument()]).then(([{ renderApp }, content]) => renderApp(root, content));
+  started = Promise.all([import('./app'), embeddedDocument()]).then(([{ renderApp }, content]) => renderApp(root, content));
 }
 
-startInsights();
+startInsights(started);

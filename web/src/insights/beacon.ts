@@ -23,8 +23,11 @@ function optedOut(): boolean {
   return nav.doNotTrack === '1' || nav.globalPrivacyControl === true;
 }
 
-/** Counts this load of `/` and, from now on, clicks on counted links. */
-export function startInsights(): void {
+/**
+ * Counts this load of `/` once `viewAfter` settles (the landing passes its hydration, so the beacon
+ * never competes with the first screen for the network) and, from now on, clicks on counted links.
+ */
+export function startInsights(viewAfter: Promise<unknown> = Promise.resolve()): void {
   if (optedOut() || typeof navigator.sendBeacon !== 'function') return;
   const query = new URLSearchParams(location.search);
   const view: Event = { kind: 'view' };
@@ -37,7 +40,10 @@ export function startInsights(): void {
     const value = query.get(param);
     if (value) view[field] = value.slice(0, 200);
   }
-  if (location.pathname === '/') send(view);
+  if (location.pathname === '/') {
+    const sendView = () => send(view);
+    void viewAfter.then(sendView, sendView);
+  }
   document.addEventListener(
     'click',
     (click) => {

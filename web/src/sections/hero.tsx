@@ -57,7 +57,6 @@ export function Hero() {
               height={photo.height}
               alt={photo.alt}
               fetchPriority="high"
-              decoding="async"
               className="blob relative aspect-square h-auto w-full border-4 border-gray-900 object-cover shadow-2xl shadow-blue-950/60"
             />
             )}
