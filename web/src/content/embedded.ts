@@ -12,5 +12,5 @@ export async function embeddedDocument(): Promise<ContentDocument> {
   const text = document.getElementById(CONTENT_DATA_ID)?.textContent;
   if (text) return JSON.parse(text) as ContentDocument;
   if (import.meta.env.DEV) return (await import('./document')).defaultDocument;
-  throw new Error(`The page has no #${CONTENT_DATA_ID} data block to read its content from.`);
+  throw new Error(`The page has no #${CONTENT_DATA_ID} data block.`);
 }

@@ -28,7 +28,7 @@ function optedOut(): boolean {
  * never competes with the first screen for the network) and, from now on, clicks on counted links.
  */
 export function startInsights(viewAfter: Promise<unknown> = Promise.resolve()): void {
-  if (optedOut() || typeof navigator.sendBeacon !== 'function') return;
+  if (optedOut()) return;
   const query = new URLSearchParams(location.search);
   const view: Event = { kind: 'view' };
   if (document.referrer) view.referrer = document.referrer.slice(0, 1000);
