@@ -13,9 +13,7 @@ use sha2::Sha256;
 
 use crate::contact::{as_person_at, form_with, post_contact, valid_form};
 use crate::contact_smtp::{smtp_url, TestSmtp};
-use crate::helpers::{
-    fresh_postgres_database, postgres_server, spawn_app_on, spawn_app_with, TestApp,
-};
+use crate::helpers::{postgres_only_database, spawn_app_on, spawn_app_with, TestApp};
 
 const OWNER: &str = "owner@example.com";
 const SECRET: &str = "a-webhook-secret-for-tests";
@@ -556,11 +554,9 @@ async fn webhook_settings_that_cannot_work_stop_start_up() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_instances_post_each_webhook_once() {
-    let Some(server) = postgres_server() else {
-        eprintln!("skipped: runs in the PostgreSQL pass");
+    let Some(url) = postgres_only_database().await else {
         return;
     };
-    let url = fresh_postgres_database(&server).await;
     let receiver = Receiver::start().await;
     let configure = |s: &mut Settings| {
         webhook_to(s, &receiver.url);

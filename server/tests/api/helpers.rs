@@ -145,6 +145,16 @@ pub async fn fresh_database_url(dir: &Path) -> String {
 }
 
 /// Creates a database with a random name on `server` and returns its URL.
+/// For a test that runs only in the PostgreSQL pass: a fresh database on the server under test,
+/// or `None` (saying so) in the SQLite pass.
+pub async fn postgres_only_database() -> Option<String> {
+    let Some(server) = postgres_server() else {
+        eprintln!("skipped: runs in the PostgreSQL pass");
+        return None;
+    };
+    Some(fresh_postgres_database(&server).await)
+}
+
 pub async fn fresh_postgres_database(server: &str) -> String {
     use sqlx::Connection;
     let name = format!("test_{}", hex_token());

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 use crate::contact::{as_person, form_with};
 use crate::contact_smtp::TestSmtp;
-use crate::helpers::{fresh_postgres_database, postgres_server, spawn_app_on, TestApp};
+use crate::helpers::{postgres_only_database, spawn_app_on, TestApp};
 use crate::session::{EMAIL, PASSWORD};
 
 /// A same-origin POST as a visitor at `ip` (behind the trusted proxy that these tests play).
@@ -28,11 +28,9 @@ async fn post_as(app: &TestApp, ip: &str, path: &str, body: &Value) -> reqwest::
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_instances_share_sessions_counters_messages_and_the_outbox() {
-    let Some(server) = postgres_server() else {
-        eprintln!("skipped: runs in the PostgreSQL pass");
+    let Some(url) = postgres_only_database().await else {
         return;
     };
-    let url = fresh_postgres_database(&server).await;
     let smtp = TestSmtp::start().await;
     let configure = |s: &mut Settings| {
         s.mail.smtp_url = Some(smtp.url().into());
@@ -165,11 +163,9 @@ async fn two_instances_share_sessions_counters_messages_and_the_outbox() {
 /// queued on each other's row locks.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ended_contact_counts_are_forgotten_without_a_submission_waiting_on_them() {
-    let Some(server) = postgres_server() else {
-        eprintln!("skipped: runs in the PostgreSQL pass");
+    let Some(url) = postgres_only_database().await else {
         return;
     };
-    let url = fresh_postgres_database(&server).await;
     let app = spawn_app_on(tempfile::tempdir().unwrap(), url, |_| {}).await;
     let row = |key: &'static str| {
         sqlx::query(
