@@ -23,7 +23,6 @@ use crate::http::security;
 use crate::serve::{self, Limits};
 use crate::site::Pages;
 use crate::state::AppState;
-use crate::store;
 
 /// How long a graceful shutdown waits for open connections before closing them.
 const GRACE: Duration = Duration::from_secs(10);
@@ -46,7 +45,8 @@ impl Application {
             (Some(cert), Some(key)) => Some(tls_config(cert, key)?),
             _ => None,
         };
-        let db = store::connect(&settings.database.url).await?;
+        let db = settings.database.connect().await?;
+        crate::store::health::start_probe(db.clone());
         let listener = TcpListener::bind(settings.listen)
             .await
             .with_context(|| format!("listen: cannot listen on {}", settings.listen))?;

@@ -203,6 +203,36 @@ pub struct DatabaseSettings {
         value_name = "URL"
     )]
     pub url: String,
+
+    /// SQLite only, for the fault tests: the most pages the database may grow to through the
+    /// connection that writes, as if the disk were full there.
+    #[arg(
+        long = "sqlite-max-page-count",
+        env = "PORTFOLIO_SQLITE_MAX_PAGE_COUNT",
+        value_name = "PAGES",
+        hide = true
+    )]
+    pub sqlite_max_page_count: Option<u64>,
+}
+
+impl DatabaseSettings {
+    pub fn new(url: impl Into<String>) -> Self {
+        Self {
+            url: url.into(),
+            sqlite_max_page_count: None,
+        }
+    }
+
+    /// Opens the database these settings name.
+    pub async fn connect(&self) -> anyhow::Result<crate::store::Db> {
+        crate::store::connect_tuned(
+            &self.url,
+            crate::store::sqlite::SqliteTuning {
+                max_page_count: self.sqlite_max_page_count,
+            },
+        )
+        .await
+    }
 }
 
 /// Optional e-mail notifications of new contact messages.
@@ -320,7 +350,7 @@ impl Settings {
     pub fn for_database(url: impl Into<String>) -> Self {
         Self {
             listen: "127.0.0.1:0".parse().expect("a valid literal address"),
-            database: DatabaseSettings { url: url.into() },
+            database: DatabaseSettings::new(url),
             public_url: None,
             tls_cert: None,
             tls_key: None,

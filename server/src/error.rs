@@ -49,9 +49,31 @@ pub enum ApiError {
         retry_after_secs: u64,
         message: String,
     },
+    /// The database cannot take writes for now (a full disk, an I/O error, a database server
+    /// gone away): nothing was stored; the same request may work in a moment.
+    #[error("We could not save this just now. Please try again in a moment.")]
+    StorageUnavailable(anyhow::Error),
     #[error(transparent)]
-    Unexpected(#[from] anyhow::Error),
+    Unexpected(anyhow::Error),
 }
+
+/// Seconds a client is told to wait after a `503 storage_unavailable`.
+pub const STORAGE_RETRY_AFTER_SECS: u64 = 5;
+
+impl From<anyhow::Error> for ApiError {
+    fn from(error: anyhow::Error) -> Self {
+        if crate::store::fault::is_storage_unavailable(&error) {
+            Self::StorageUnavailable(error)
+        } else {
+            Self::Unexpected(error)
+        }
+    }
+}
+
+/// Set on a response that a storage fault made, so that the layer holding the store can turn
+/// readiness off (see [`crate::store::health`]).
+#[derive(Debug, Clone, Copy)]
+pub struct StorageFault;
 
 impl ApiError {
     /// A 422 for one field.
@@ -75,7 +97,9 @@ impl ApiError {
             Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::Conflict(_) => StatusCode::CONFLICT,
             Self::PreconditionRequired(_) => StatusCode::PRECONDITION_REQUIRED,
-            Self::ServiceUnavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            Self::ServiceUnavailable { .. } | Self::StorageUnavailable(_) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             Self::Unexpected(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -95,6 +119,7 @@ impl ApiError {
             Self::Conflict(_) => "conflict",
             Self::PreconditionRequired(_) => "precondition_required",
             Self::ServiceUnavailable { .. } => "service_unavailable",
+            Self::StorageUnavailable(_) => "storage_unavailable",
             Self::Unexpected(_) => "internal_error",
         }
     }
@@ -122,8 +147,13 @@ impl IntoResponse for ApiError {
         let status = self.status();
         let message = match &self {
             Self::Unexpected(cause) => {
-                tracing::error!(error = ?cause, "request failed unexpectedly");
+                // One line with the cause chain; never a backtrace.
+                tracing::error!(error = %format!("{cause:#}"), "request failed unexpectedly");
                 "Something went wrong on our side. Please try again in a moment.".to_owned()
+            }
+            Self::StorageUnavailable(cause) => {
+                tracing::error!(error = %format!("{cause:#}"), "storage unavailable: the request was refused with 503");
+                self.to_string()
             }
             Self::Validation(fields) if fields.len() == 1 => {
                 let (name, problem) = fields.iter().next().expect("one field");
@@ -144,6 +174,13 @@ impl IntoResponse for ApiError {
             },
         };
         let mut response = (status, Json(body)).into_response();
+        if let Self::StorageUnavailable(_) = self {
+            response.headers_mut().insert(
+                header::RETRY_AFTER,
+                HeaderValue::from(STORAGE_RETRY_AFTER_SECS),
+            );
+            response.extensions_mut().insert(StorageFault);
+        }
         if let Self::TooManyRequests {
             retry_after_secs, ..
         }
@@ -169,6 +206,18 @@ mod tests {
         let response =
             ApiError::Unexpected(anyhow::anyhow!("secret database path")).into_response();
         assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
+    }
+
+    #[test]
+    fn a_full_disk_is_a_503_with_retry_after_and_a_stable_code() {
+        let error: ApiError = anyhow::Error::new(sqlx::Error::PoolTimedOut)
+            .context("Failed to store a message")
+            .into();
+        assert_eq!(error.code(), "storage_unavailable");
+        let response = error.into_response();
+        assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(response.headers()[header::RETRY_AFTER], "5");
+        assert!(response.extensions().get::<StorageFault>().is_some());
     }
 
     #[test]

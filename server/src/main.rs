@@ -41,6 +41,10 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // The database, its WAL files, backups, exports and `db copy` targets hold the messages and
+    // the server's keys: whatever the umask it was started with, what this process creates is
+    // readable by its owner alone (files 0600, folders 0700).
+    rustix::process::umask(rustix::fs::Mode::from_raw_mode(0o077));
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => {

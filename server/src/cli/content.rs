@@ -95,6 +95,7 @@ async fn import(
 ) -> anyhow::Result<(i64, Option<i64>)> {
     let now = crate::auth::now_ms();
     if publish {
+        check_renders(db, json).await?;
         let row = db.publish_content(json, now, KEPT_VERSIONS, true).await?;
         let revision = db.content_draft().await?.map_or(0, |d| d.revision);
         return Ok((revision, Some(row.version)));
@@ -105,6 +106,20 @@ async fn import(
             return Ok((revision, None));
         }
     }
+}
+
+/// Renders the page from the document, as the API does before a publish: a document the page
+/// cannot be drawn from (the link preview refuses characters XML has no place for, say) is
+/// refused here rather than stopping the server at its next start.
+async fn check_renders(db: &crate::store::Db, json: &str) -> anyhow::Result<()> {
+    let document: crate::content::ContentDocument = serde_json::from_str(json)?;
+    let url = url::Url::parse("http://127.0.0.1/").expect("a valid literal URL");
+    let pages = std::sync::Arc::new(crate::site::Pages::render(&url));
+    let renderer = crate::content::render::PageRenderer::start(pages, Some(db.clone()))?;
+    renderer.prepare(&document).await.context(
+        "the page cannot be rendered from this document, so it was not published (nothing was imported)",
+    )?;
+    Ok(())
 }
 
 /// Every invalid field on its own line, by its path.

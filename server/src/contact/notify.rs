@@ -342,7 +342,8 @@ pub async fn run_outbox(
         let wait = match deliver_due(&db, &channel, &names, retry_base).await {
             Ok(next) => next.map_or(POLL, |next| next.min(POLL)),
             Err(error) => {
-                tracing::error!(error = ?error, "the notification outbox failed; trying again soon");
+                db.health().report(&error);
+                tracing::error!(error = %format!("{error:#}"), "the notification outbox failed; trying again soon");
                 Duration::from_secs(5)
             }
         };

@@ -5,6 +5,7 @@
 //! only then is its document read. Polling works the same on both engines and through any
 //! proxy or pooler; 2 s keeps a change elsewhere under the promised 5 s.
 
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
@@ -70,25 +71,65 @@ pub struct LiveContent {
     current: RwLock<Arc<Published>>,
     /// Renders `/` from each newly served version; `None` where no page is served.
     page: Option<Arc<PageRenderer>>,
+    /// The newest version found unservable, so that following does not try it every poll.
+    skipped: AtomicI64,
 }
 
 impl LiveContent {
     /// Reads the newest version (or takes the default document when there is none), and serves
-    /// `/` rendered from it.
+    /// `/` rendered from it. A version that cannot be read or rendered (stored by an older
+    /// release, or behind the API's back) is skipped, with a warning, for the newest that can:
+    /// the server starts whatever the database holds.
     pub async fn load(db: &Db, page: Option<Arc<PageRenderer>>) -> anyhow::Result<Self> {
-        let published = match db.published_content().await? {
-            Some(row) => Published::from_row(row)?,
-            None => Published::default_version(),
+        let mut skipped = 0;
+        let mut published = None;
+        for summary in db.content_versions().await? {
+            let Some(row) = db.content_version(summary.version).await? else {
+                continue;
+            };
+            match Self::usable(row, page.as_deref()).await {
+                Ok(usable) => {
+                    published = Some(usable);
+                    break;
+                }
+                Err(error) => {
+                    skipped = skipped.max(summary.version);
+                    tracing::warn!(
+                        version = summary.version,
+                        error = %format!("{error:#}"),
+                        "a published version cannot be served; serving an earlier one"
+                    );
+                }
+            }
+        }
+        let published = match published {
+            Some(published) => published,
+            None => {
+                let published = Published::default_version();
+                if let Some(page) = &page {
+                    page.show(&published)
+                        .await
+                        .context("Failed to render / from the default content")?;
+                }
+                published
+            }
         };
-        if let Some(page) = &page {
+        Ok(Self {
+            current: RwLock::new(Arc::new(published)),
+            page,
+            skipped: AtomicI64::new(skipped),
+        })
+    }
+
+    /// The version parsed and, where a page is served, shown on `/`.
+    async fn usable(row: VersionRow, page: Option<&PageRenderer>) -> anyhow::Result<Published> {
+        let published = Published::from_row(row)?;
+        if let Some(page) = page {
             page.show(&published)
                 .await
                 .context("Failed to render / from the published content")?;
         }
-        Ok(Self {
-            current: RwLock::new(Arc::new(published)),
-            page,
-        })
+        Ok(published)
     }
 
     /// The renderer of `/`, for the draft preview.
@@ -140,12 +181,17 @@ impl LiveContent {
     /// Reads the newest version when its number differs from the one served.
     pub async fn refresh(&self, db: &Db) -> anyhow::Result<()> {
         let latest = db.latest_content_version().await?;
-        if latest == self.current().version {
+        if latest == self.current().version || latest == self.skipped.load(Ordering::Relaxed) {
             return Ok(());
         }
         if let Some(row) = db.published_content().await? {
             let version = row.version;
-            self.replace(row).await?;
+            if let Err(error) = self.replace(row).await {
+                self.skipped.store(version, Ordering::Relaxed);
+                return Err(error.context(format!(
+                    "version {version}, published elsewhere, cannot be served; the page stays as it is"
+                )));
+            }
             tracing::info!(version, "content published elsewhere is now served");
         }
         Ok(())
@@ -166,7 +212,7 @@ impl LiveContent {
                 }
                 if let Err(error) = live.refresh(&db).await {
                     if !db.is_closed() {
-                        tracing::warn!(error = ?error, "could not check for newly published content");
+                        tracing::warn!(error = %format!("{error:#}"), "could not check for newly published content");
                     }
                 }
             }

@@ -35,12 +35,37 @@ pub fn default_document() -> &'static ContentDocument {
     })
 }
 
-/// The JSON Schema of the document, generated from its Rust types.
+/// The pattern every text of the document without a pattern of its own must match: no control
+/// characters (C0 but tab, line feed and carriage return; DEL; C1). XML has no place for most of
+/// them, so the page's link preview could not be drawn, and none belongs on a page.
+pub const NO_CONTROL_PATTERN: &str =
+    "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$";
+
+/// The JSON Schema of the document, generated from its Rust types, every text without a pattern
+/// given [`NO_CONTROL_PATTERN`].
 pub fn schema_value() -> &'static Value {
     static SCHEMA: OnceLock<Value> = OnceLock::new();
     SCHEMA.get_or_init(|| {
-        serde_json::to_value(schemars::schema_for!(ContentDocument)).expect("a schema is JSON")
+        let mut schema =
+            serde_json::to_value(schemars::schema_for!(ContentDocument)).expect("a schema is JSON");
+        refuse_control_characters(&mut schema);
+        schema
     })
+}
+
+fn refuse_control_characters(schema: &mut Value) {
+    match schema {
+        Value::Object(map) => {
+            if map.get("type").and_then(Value::as_str) == Some("string")
+                && !map.contains_key("pattern")
+            {
+                map.insert("pattern".into(), Value::from(NO_CONTROL_PATTERN));
+            }
+            map.values_mut().for_each(refuse_control_characters);
+        }
+        Value::Array(items) => items.iter_mut().for_each(refuse_control_characters),
+        _ => {}
+    }
 }
 
 /// The schema as committed under `web/src/content/document.schema.json`.

@@ -66,7 +66,11 @@ fn walk(value: &Value, schema: &Value, root: &Value, path: String, errors: &mut 
             }
             if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
                 if !pattern_matches(pattern, text) {
-                    fail(format!("must match {pattern}"));
+                    fail(if pattern == super::NO_CONTROL_PATTERN {
+                        "must not contain control characters".to_owned()
+                    } else {
+                        format!("must match {pattern}")
+                    });
                 }
             }
             match schema.get("format").and_then(Value::as_str) {

@@ -219,7 +219,7 @@ async fn publish_document(
     // Rendered before it is stored: a document the page cannot be drawn from is never
     // published, and visitors keep the last good page.
     let prepared = state.content.prepare(document).await.map_err(|error| {
-        tracing::error!(error = ?error, "the page could not be rendered from the document to publish");
+        tracing::error!(error = %format!("{error:#}"), "the page could not be rendered from the document to publish");
         ApiError::field(
             "document",
             "The page could not be rendered from this document, so nothing was published; \

@@ -15,7 +15,7 @@ pub mod request_log;
 pub mod security;
 pub mod session;
 
-use axum::extract::DefaultBodyLimit;
+use axum::extract::{DefaultBodyLimit, State};
 use axum::routing::get;
 use axum::{middleware, Json, Router};
 use utoipa::OpenApi;
@@ -55,6 +55,23 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
 }
 
 /// Every route of the server.
+/// Turns readiness off when a request met a storage fault (the error marked its answer).
+async fn note_storage_faults(
+    State(state): State<AppState>,
+    request: axum::extract::Request,
+    next: middleware::Next,
+) -> axum::response::Response {
+    let response = next.run(request).await;
+    if response
+        .extensions()
+        .get::<crate::error::StorageFault>()
+        .is_some()
+    {
+        state.db.health().write_failed();
+    }
+    response
+}
+
 pub fn router(state: AppState) -> Router {
     let (api, openapi) = api();
     let api = api
@@ -73,7 +90,11 @@ pub fn router(state: AppState) -> Router {
             state.clone(),
             origin::require_same_origin,
         ))
-        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            note_storage_faults,
+        ));
 
     Router::new()
         .merge(health::router())

@@ -188,7 +188,7 @@ fn hashing_error(error: anyhow::Error) -> ApiError {
             message: "The server is busy checking other sign-ins. Try again in a moment.".into(),
         }
     } else {
-        ApiError::Unexpected(error)
+        ApiError::from(error)
     }
 }
 

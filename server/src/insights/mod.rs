@@ -327,6 +327,7 @@ impl Insights {
     pub async fn run(self: std::sync::Arc<Self>) {
         loop {
             if let Err(error) = self.flush().await {
+                self.db.health().report(&error);
                 tracing::warn!(error = %format!("{error:#}"), "writing insights failed; retrying");
             }
             tokio::select! {

@@ -109,6 +109,9 @@ async fn refresh(db: &Db) {
             tracing::warn!(error = %format!("{error:#}"), "metrics: cannot read the last backup")
         }
     }
+    let health = db.health();
+    counter!("storage_write_failures_total").absolute(health.failures());
+    gauge!("storage_ready").set(if health.is_ready() { 1.0 } else { 0.0 });
     let pool = db.pool_use();
     gauge!("db_pool_connections", "state" => "open").set(f64::from(pool.open));
     gauge!("db_pool_connections", "state" => "idle").set(f64::from(pool.idle));

@@ -8,6 +8,8 @@
 pub mod content;
 pub mod copy;
 pub mod delivery;
+pub mod fault;
+pub mod health;
 pub mod insights;
 pub mod media;
 mod model;
@@ -39,9 +41,14 @@ pub type Db = Arc<dyn Store>;
 /// applies that engine's embedded migrations. Errors name the `database-url` setting and never
 /// show a password.
 pub async fn connect(url: &str) -> anyhow::Result<Db> {
+    connect_tuned(url, sqlite::SqliteTuning::default()).await
+}
+
+/// [`connect`], with SQLite opened as `tuning` says (ignored on PostgreSQL).
+pub async fn connect_tuned(url: &str, tuning: sqlite::SqliteTuning) -> anyhow::Result<Db> {
     let url = DatabaseUrl::parse(url)?;
     Ok(match url.engine() {
-        Engine::Sqlite => Arc::new(sqlite::SqliteStore::connect(&url).await?),
+        Engine::Sqlite => Arc::new(sqlite::SqliteStore::connect(&url, tuning).await?),
         Engine::Postgres => Arc::new(postgres::PgStore::connect(&url).await?),
     })
 }

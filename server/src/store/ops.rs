@@ -85,6 +85,16 @@ pub struct OutboxStats {
     pub oldest_pending_created_at: Option<i64>,
 }
 
+/// The write probe's row: a lease that no job takes, whose holder is long enough to need a page
+/// of its own, so that the insert fails where the database has no room left.
+pub(crate) const PROBE_INSERT: &str = "INSERT INTO ops_leases (name, holder, held_until) \
+     VALUES ('storage-probe', $1, 0) ON CONFLICT (name) DO UPDATE SET holder = excluded.holder";
+pub(crate) const PROBE_DELETE: &str = "DELETE FROM ops_leases WHERE name = 'storage-probe'";
+/// The probe row's holder: longer than a SQLite page (4 KiB), so it takes an overflow page.
+pub(crate) fn probe_holder() -> String {
+    "probe ".repeat(1000)
+}
+
 /// The connection pool's use.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct PoolUse {
@@ -95,8 +105,22 @@ pub struct PoolUse {
 #[async_trait]
 pub trait OpsStore: Send + Sync + 'static {
     /// Answers when the database does and every embedded migration is applied. Errors say which
-    /// is wrong. On SQLite the file is opened anew, so a file replaced or gone is noticed.
+    /// is wrong. On SQLite a file replaced or gone is noticed too ([`OpsStore::check_in_place`]).
     async fn readiness(&self) -> anyhow::Result<()>;
+
+    /// A small write that needs new room in the database (a row of a few kilobytes, inserted
+    /// and deleted in one transaction), through the connection that writes: it fails when a
+    /// message would.
+    async fn probe_write(&self) -> anyhow::Result<()>;
+
+    /// Whether the database is still the one opened at start-up: on SQLite, the file at its path
+    /// (not removed, not replaced); always on a database server. A `stat`, no query.
+    fn check_in_place(&self) -> anyhow::Result<()> {
+        Ok(())
+    }
+
+    /// Whether writes work, as last seen (see [`super::health`]).
+    fn health(&self) -> &super::health::StorageHealth;
 
     /// Writes a consistent snapshot of the whole database to `path` (which must not exist) as a
     /// SQLite database that `serve --database-url sqlite://PATH` runs as is.
@@ -220,7 +244,7 @@ pub(crate) async fn write_sqlite_snapshot(dump: &super::Dump, path: &Path) -> an
             "sqlite://{}",
             scratch.join("snapshot.db").display()
         ))?;
-        let store = super::sqlite::SqliteStore::connect(&url).await?;
+        let store = super::sqlite::SqliteStore::connect(&url, Default::default()).await?;
         let written = async {
             store.load(dump, false).await?;
             store.snapshot_into(path).await

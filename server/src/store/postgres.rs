@@ -29,6 +29,7 @@ pub struct PgStore {
     pool: PgPool,
     /// When this instance next forgets the contact counts whose windows have ended (Unix ms).
     next_limit_purge: std::sync::atomic::AtomicI64,
+    health: super::health::StorageHealth,
 }
 
 /// How often an instance forgets the contact counts whose windows have ended.
@@ -48,6 +49,13 @@ impl PgStore {
         let pool = PgPoolOptions::new()
             .max_connections(8)
             .acquire_timeout(Duration::from_secs(10))
+            // A connection is given back to the pool only with no transaction left open on it.
+            .after_release(|connection, _| {
+                Box::pin(async move {
+                    use sqlx::Connection;
+                    Ok(!connection.is_in_transaction())
+                })
+            })
             .connect_with(options)
             .await
             .map_err(|error| {
@@ -63,6 +71,7 @@ impl PgStore {
         Ok(Self {
             pool,
             next_limit_purge: std::sync::atomic::AtomicI64::new(0),
+            health: Default::default(),
         })
     }
 

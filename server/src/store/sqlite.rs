@@ -8,7 +8,7 @@ mod delivery;
 mod insights;
 mod media;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -36,11 +36,113 @@ pub struct SqliteStore {
     group_commit: writer::GroupCommit,
     /// A SQLite database serves one instance, so the contact limits can stay in its memory.
     limiter: OnceLock<SubmissionLimiter>,
+    /// The database file and its identity when opened (none in memory), for readiness.
+    file: Option<(PathBuf, FileId)>,
+    health: super::health::StorageHealth,
+}
+
+/// A file's identity: a file moved away and another put in its place differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FileId {
+    device: u64,
+    inode: u64,
+    is_file: bool,
+}
+
+impl FileId {
+    fn of(metadata: &std::fs::Metadata) -> Self {
+        use std::os::unix::fs::MetadataExt;
+        Self {
+            device: metadata.dev(),
+            inode: metadata.ino(),
+            is_file: metadata.is_file(),
+        }
+    }
+}
+
+/// How the SQLite store is opened beyond its URL.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SqliteTuning {
+    /// `PRAGMA max_page_count` on the connection that writes, once the migrations are applied:
+    /// a database that cannot grow past it (nor past its size then, when that is larger), as on
+    /// a full disk (for the fault tests).
+    pub max_page_count: Option<u64>,
+}
+
+/// Stops start-up with one line when the database file, its WAL files or its folder exist but
+/// cannot be written: SQLite would open the file read-only and fail at the first write.
+fn check_writable(file: &Path) -> anyhow::Result<()> {
+    use std::io::ErrorKind;
+    let read_only = |error: &std::io::Error| {
+        matches!(
+            error.kind(),
+            ErrorKind::PermissionDenied | ErrorKind::ReadOnlyFilesystem
+        )
+    };
+    let mut names = vec![file.to_path_buf()];
+    for suffix in ["-wal", "-shm"] {
+        let mut name = file.as_os_str().to_owned();
+        name.push(suffix);
+        names.push(PathBuf::from(name));
+    }
+    for name in names.iter().filter(|name| name.exists()) {
+        if let Err(error) = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(name)
+        {
+            if read_only(&error) {
+                anyhow::bail!(
+                    "database-url: {} is read-only ({error}): the server must be able to write it",
+                    name.display()
+                );
+            }
+        }
+    }
+    let folder = match file.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let probe = folder.join(format!(".portfolio-write-check-{}", std::process::id()));
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+    {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+        }
+        Err(error) if read_only(&error) => anyhow::bail!(
+            "database-url: the folder {} is read-only ({error}): the server must be able to \
+             create the database's files there",
+            folder.display()
+        ),
+        Err(_) => {}
+    }
+    Ok(())
+}
+
+/// Creates the database file, empty and readable by its owner alone, before SQLite opens it:
+/// SQLite gives its `-wal` and `-shm` files the same mode.
+fn create_private(file: &Path) -> anyhow::Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(file)
+    {
+        Ok(_) => Ok(()),
+        Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(error) => {
+            Err(error).with_context(|| format!("database-url: cannot create {}", file.display()))
+        }
+    }
 }
 
 impl SqliteStore {
     /// Opens (creating when missing) the database file and applies the embedded migrations.
-    pub async fn connect(url: &DatabaseUrl) -> anyhow::Result<Self> {
+    pub async fn connect(url: &DatabaseUrl, tuning: SqliteTuning) -> anyhow::Result<Self> {
         let options = SqliteConnectOptions::from_str(url.expose())
             .with_context(|| {
                 format!(
@@ -64,15 +166,25 @@ impl SqliteStore {
                     )
                 })?;
             }
+            check_writable(&filename)?;
+            create_private(&filename)?;
         }
 
-        let writer = writer::open_writer(options.clone())
-            .await
-            .with_context(|| format!("database-url: cannot open {}", filename.display()))?;
+        let open = |options: SqliteConnectOptions| async {
+            writer::open_writer(options)
+                .await
+                .with_context(|| format!("database-url: cannot open {}", filename.display()))
+        };
+        let mut writer = open(options.clone()).await?;
         sqlx::migrate!("./migrations/sqlite")
             .run(&writer)
             .await
             .context("Failed to apply the database migrations")?;
+        if let Some(pages) = tuning.max_page_count {
+            // After the migrations: a limit below the file's size holds it at that size.
+            writer.close().await;
+            writer = open(options.clone().pragma("max_page_count", pages.to_string())).await?;
+        }
         // An in-memory database exists for one connection only: it reads through the writer.
         let pool = if writer::in_memory(url.expose()) {
             writer.clone()
@@ -81,11 +193,20 @@ impl SqliteStore {
                 .await
                 .with_context(|| format!("database-url: cannot open {}", filename.display()))?
         };
+        let file = if writer::in_memory(url.expose()) {
+            None
+        } else {
+            let metadata = std::fs::metadata(&filename)
+                .with_context(|| format!("database-url: cannot read {}", filename.display()))?;
+            Some((filename.clone(), FileId::of(&metadata)))
+        };
         let store = Self {
             pool,
             group_commit: writer::GroupCommit::start(writer.clone()),
             writer,
             limiter: OnceLock::new(),
+            file,
+            health: Default::default(),
         };
         store.fill_search_text().await?;
         Ok(store)

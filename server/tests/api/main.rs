@@ -7,6 +7,7 @@ mod contact_outbox;
 mod contact_smtp;
 mod content;
 mod delivery;
+mod faults;
 mod group_commit;
 mod hardening;
 mod helpers;

@@ -6,9 +6,11 @@ use anyhow::Context;
 use async_trait::async_trait;
 
 use super::PgStore;
+use crate::store::health::StorageHealth;
 use crate::store::ops::{
     add, purge_kinds, write_sqlite_snapshot, OpsStore, OutboxStats, PoolUse, PurgePlan, PurgeReport,
 };
+use crate::store::ops::{probe_holder, PROBE_DELETE, PROBE_INSERT};
 use crate::store::Store;
 
 #[async_trait]
@@ -27,6 +29,31 @@ impl OpsStore for PgStore {
             .collect();
         anyhow::ensure!(missing.is_empty(), "migrations not applied: {missing:?}");
         Ok(())
+    }
+
+    async fn probe_write(&self) -> anyhow::Result<()> {
+        let mut tx = self
+            .pool
+            .begin()
+            .await
+            .context("Failed to begin the write probe")?;
+        sqlx::query(PROBE_INSERT)
+            .bind(probe_holder())
+            .execute(&mut *tx)
+            .await
+            .context("Failed to write the probe row")?;
+        sqlx::query(PROBE_DELETE)
+            .execute(&mut *tx)
+            .await
+            .context("Failed to delete the probe row")?;
+        tx.commit()
+            .await
+            .context("Failed to commit the write probe")?;
+        Ok(())
+    }
+
+    fn health(&self) -> &StorageHealth {
+        &self.health
     }
 
     async fn snapshot_into(&self, path: &Path) -> anyhow::Result<()> {

@@ -6,8 +6,10 @@ use anyhow::Context;
 use async_trait::async_trait;
 use sqlx::Connection;
 
-use super::SqliteStore;
+use super::{FileId, SqliteStore};
+use crate::store::health::StorageHealth;
 use crate::store::ops::{add, purge_kinds, OpsStore, OutboxStats, PoolUse, PurgePlan, PurgeReport};
+use crate::store::ops::{probe_holder, PROBE_DELETE, PROBE_INSERT};
 
 /// SQLite reads `$n` parameters as `?n`.
 fn sqlite(sql: &str) -> String {
@@ -17,21 +19,13 @@ fn sqlite(sql: &str) -> String {
 #[async_trait]
 impl OpsStore for SqliteStore {
     async fn readiness(&self) -> anyhow::Result<()> {
-        // A new connection, so that a file replaced, removed or unreadable is seen (the pool's
-        // open connections keep reading the file they opened).
-        let options = (*self.pool.connect_options())
-            .clone()
-            .create_if_missing(false);
-        let mut connection = sqlx::SqliteConnection::connect_with(&options)
-            .await
-            .context("SQLite cannot open the database file")?;
+        self.check_in_place()?;
         let applied: Vec<i64> = sqlx::query_scalar(
             "SELECT version FROM _sqlx_migrations WHERE success = TRUE ORDER BY version",
         )
-        .fetch_all(&mut connection)
+        .fetch_all(&self.pool)
         .await
         .context("SQLite does not answer")?;
-        let _ = connection.close().await;
         let missing: Vec<i64> = sqlx::migrate!("./migrations/sqlite")
             .iter()
             .map(|m| m.version)
@@ -39,6 +33,45 @@ impl OpsStore for SqliteStore {
             .collect();
         anyhow::ensure!(missing.is_empty(), "migrations not applied: {missing:?}");
         Ok(())
+    }
+
+    async fn probe_write(&self) -> anyhow::Result<()> {
+        let mut tx = self
+            .writer
+            .begin()
+            .await
+            .context("Failed to begin the write probe")?;
+        sqlx::query(&sqlite(PROBE_INSERT))
+            .bind(probe_holder())
+            .execute(&mut *tx)
+            .await
+            .context("Failed to write the probe row")?;
+        sqlx::query(PROBE_DELETE)
+            .execute(&mut *tx)
+            .await
+            .context("Failed to delete the probe row")?;
+        tx.commit()
+            .await
+            .context("Failed to commit the write probe")?;
+        Ok(())
+    }
+
+    fn check_in_place(&self) -> anyhow::Result<()> {
+        let Some((path, opened)) = &self.file else {
+            return Ok(());
+        };
+        let now = std::fs::metadata(path)
+            .with_context(|| format!("the database file {} is gone", path.display()))?;
+        anyhow::ensure!(
+            FileId::of(&now) == *opened,
+            "the database file {} was replaced since start-up",
+            path.display()
+        );
+        Ok(())
+    }
+
+    fn health(&self) -> &StorageHealth {
+        &self.health
     }
 
     async fn snapshot_into(&self, path: &Path) -> anyhow::Result<()> {

@@ -26,15 +26,35 @@ const MAX_BATCH: usize = 256;
 /// Messages waiting for the writer, at most: beyond it a request waits to join the queue.
 const QUEUE: usize = 4096;
 
-/// The pool of one connection through which every write goes; kept open for the process's life.
+/// The pool of one connection through which every write goes; kept open for the process's life,
+/// unless a failed transaction leaves it unclean (see [`clean_or_replace`]).
 pub(super) async fn open_writer(options: SqliteConnectOptions) -> sqlx::Result<SqlitePool> {
     SqlitePoolOptions::new()
         .max_connections(1)
         .min_connections(1)
         .idle_timeout(None)
         .max_lifetime(None)
+        .after_release(|connection, _| Box::pin(clean_or_replace(connection)))
         .connect_with(options)
         .await
+}
+
+/// Keeps a connection given back to its pool only when no transaction is left open on it.
+///
+/// When a write fails for lack of room or an I/O error, SQLite may roll the transaction back by
+/// itself (`SQLITE_FULL`, `SQLITE_IOERR`); the driver does not know, its `ROLLBACK` then fails
+/// ("no transaction is active") and it goes on counting a transaction that is gone, so every
+/// later `BEGIN` on that connection failed until a restart. The ping waits for the rollback a
+/// dropped transaction queued; a connection still counting one is closed, and the pool opens a
+/// fresh one for the next write.
+async fn clean_or_replace(connection: &mut sqlx::SqliteConnection) -> sqlx::Result<bool> {
+    use sqlx::Connection;
+    connection.ping().await?;
+    let clean = !connection.is_in_transaction();
+    if !clean {
+        tracing::warn!("a failed transaction left the SQLite connection unclean: replacing it");
+    }
+    Ok(clean)
 }
 
 /// The pool that reads: `query_only`, so a write sent to it by mistake fails at once (a test
@@ -45,6 +65,7 @@ pub(super) async fn open_readers(
 ) -> sqlx::Result<SqlitePool> {
     SqlitePoolOptions::new()
         .max_connections(connections)
+        .after_release(|connection, _| Box::pin(clean_or_replace(connection)))
         .connect_with(options.create_if_missing(false).pragma("query_only", "ON"))
         .await
 }
@@ -259,4 +280,51 @@ async fn insert_all<'a>(
         .await
         .context("Failed to commit the contact messages")?;
     Ok(ids)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// SQLite ends a transaction by itself on some errors (`SQLITE_FULL` or `SQLITE_IOERR` at
+    /// commit): the driver's rollback then fails and it goes on counting the transaction. A
+    /// `ROLLBACK` sent inside the transaction puts the connection in that state on purpose.
+    #[tokio::test]
+    async fn a_transaction_sqlite_ended_itself_does_not_stop_the_next_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let options = SqliteConnectOptions::new()
+            .filename(dir.path().join("test.db"))
+            .create_if_missing(true);
+        let writer = open_writer(options).await.unwrap();
+        sqlx::query("CREATE TABLE t (x INTEGER)")
+            .execute(&writer)
+            .await
+            .unwrap();
+        {
+            let mut tx = writer.begin_with("BEGIN IMMEDIATE").await.unwrap();
+            sqlx::query("INSERT INTO t VALUES (1)")
+                .execute(&mut *tx)
+                .await
+                .unwrap();
+            sqlx::query("ROLLBACK").execute(&mut *tx).await.unwrap();
+            // Dropped without a commit, as after a failed one.
+        }
+        for n in 0..3 {
+            let mut tx = writer
+                .begin_with("BEGIN IMMEDIATE")
+                .await
+                .expect("the next transaction begins");
+            sqlx::query("INSERT INTO t VALUES (?)")
+                .bind(n)
+                .execute(&mut *tx)
+                .await
+                .unwrap();
+            tx.commit().await.unwrap();
+        }
+        let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM t")
+            .fetch_one(&writer)
+            .await
+            .unwrap();
+        assert_eq!(count, 3);
+    }
 }

@@ -6,17 +6,20 @@ const cjs = (m) => (m.default && m.default.__esModule ? m.default : m);
 
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$defs":{"About":{"additionalProperties":false,"description":"The about section's text.","properties":{"paragraphs":{"items":{"maxLength":1500,"minLength":1,"type":"string"},"maxItems":6,"minItems":1,"type":"array"}},"required":["paragraphs"],"type":"object"},"Award":{"additionalProperties":false,"description":"An award and its certificate.","properties":{"certificate":{"description":"The id of the certificate's image in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"title":{"maxLength":100,"minLength":1,"type":"string"}},"required":["title","certificate"],"type":"object"},"Contact":{"additionalProperties":false,"description":"How to reach the owner.","properties":{"email":{"format":"email","maxLength":254,"minLength":3,"type":"string"},"phone":{"$ref":"#/$defs/Phone"}},"required":["email","phone"],"type":"object"},"Location":{"additionalProperties":false,"description":"Where the owner is: as shown, and what a maps search looks for.","properties":{"display":{"maxLength":100,"minLength":1,"type":"string"},"mapsQuery":{"maxLength":200,"minLength":1,"type":"string"}},"required":["display","mapsQuery"],"type":"object"},"MediaItem":{"additionalProperties":false,"description":"An image in one or more widths.","properties":{"alt":{"description":"What the image shows, for people who cannot see it (empty for a decorative one).","maxLength":200,"type":"string"},"height":{"format":"uint32","maximum":10000,"minimum":1,"type":"integer"},"id":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"sources":{"description":"The files, smallest first.","items":{"$ref":"#/$defs/MediaSource"},"maxItems":6,"minItems":1,"type":"array"},"width":{"description":"The largest width, in pixels; with `height`, the aspect ratio the page reserves.","format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["id","alt","width","height","sources"],"type":"object"},"MediaSource":{"additionalProperties":false,"description":"One file of an image.","properties":{"src":{"maxLength":300,"pattern":"^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$","type":"string"},"width":{"description":"Its width in pixels.","format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["src","width"],"type":"object"},"Phone":{"additionalProperties":false,"description":"A phone number as dialled (`+919000000000`) and as shown (`+91 90000 00000`).","properties":{"dial":{"pattern":"^\\+?[0-9]{3,20}$","type":"string"},"display":{"maxLength":40,"minLength":1,"type":"string"}},"required":["dial","display"],"type":"object"},"Profile":{"additionalProperties":false,"description":"Who the site is about.","properties":{"location":{"$ref":"#/$defs/Location"},"name":{"description":"Full name: the hero, the about section, the footer and link previews.","maxLength":100,"minLength":1,"type":"string"},"photo":{"description":"The id of the owner's photo in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"role":{"description":"Job title: the about section, link previews and search engines.","maxLength":100,"minLength":1,"type":"string"},"summary":{"description":"One or two sentences for the meta description and link previews.","maxLength":300,"minLength":1,"type":"string"}},"required":["name","role","summary","location","photo"],"type":"object"},"Project":{"additionalProperties":false,"description":"A project of the Projects section.","properties":{"codeUrl":{"description":"Code repository.","format":"uri","maxLength":500,"type":"string"},"demoUrl":{"description":"Live demo.","format":"uri","maxLength":500,"type":"string"},"description":{"maxLength":600,"minLength":1,"type":"string"},"id":{"description":"Stable id: clicks on its links are counted as `project:<id>:code` and `project:<id>:demo`,\nso keep it when the title changes.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"image":{"description":"The id of its screenshot in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"stack":{"$ref":"#/$defs/Stack"},"technologies":{"items":{"maxLength":40,"minLength":1,"type":"string"},"maxItems":12,"type":"array"},"title":{"maxLength":100,"minLength":1,"type":"string"}},"required":["id","title","description","image","codeUrl","demoUrl","technologies","stack"],"type":"object"},"Resume":{"additionalProperties":false,"description":"The resume every Download Resume button links to.","properties":{"path":{"description":"Path of the PDF served by the site.","maxLength":200,"pattern":"^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$","type":"string"}},"required":["path"],"type":"object"},"Skill":{"additionalProperties":false,"description":"A technology of the Skills section.","properties":{"logo":{"description":"The id of its logo in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"name":{"maxLength":40,"minLength":1,"type":"string"}},"required":["name","logo"],"type":"object"},"SocialLink":{"additionalProperties":false,"description":"A profile elsewhere (GitHub, LinkedIn, X …).","properties":{"id":{"description":"Stable id (`github`, `linkedin`, `twitter` …): clicks are counted by it.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"label":{"description":"The site's name, e.g. `GitHub`.","maxLength":40,"minLength":1,"type":"string"},"url":{"format":"uri","maxLength":500,"type":"string"}},"required":["id","label","url"],"type":"object"},"Stack":{"description":"Which filter of the Projects section shows a project.","enum":["frontend","backend","fullstack"],"type":"string"},"TimelineEntry":{"additionalProperties":false,"description":"A job or a school.","properties":{"awards":{"default":[],"description":"Each becomes a link that opens its certificate.","items":{"$ref":"#/$defs/Award"},"maxItems":10,"type":"array"},"date":{"description":"As shown, e.g. `2021 - 2023`.","maxLength":40,"minLength":1,"type":"string"},"description":{"maxLength":1000,"minLength":1,"type":"string"},"place":{"maxLength":120,"minLength":1,"type":"string"},"title":{"maxLength":120,"minLength":1,"type":"string"}},"required":["title","place","date","description"],"type":"object"}},"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"description":"The whole page's content.","properties":{"about":{"$ref":"#/$defs/About"},"contact":{"$ref":"#/$defs/Contact"},"education":{"description":"Education, newest first.","items":{"$ref":"#/$defs/TimelineEntry"},"maxItems":30,"type":"array"},"experience":{"description":"Work experience, newest first.","items":{"$ref":"#/$defs/TimelineEntry"},"maxItems":30,"type":"array"},"media":{"description":"Every image the document uses, referred to by its id.","items":{"$ref":"#/$defs/MediaItem"},"maxItems":200,"type":"array"},"profile":{"$ref":"#/$defs/Profile"},"projects":{"description":"The projects of the Projects section, in order.","items":{"$ref":"#/$defs/Project"},"maxItems":30,"type":"array"},"resume":{"$ref":"#/$defs/Resume"},"skills":{"description":"The technologies of the Skills section, in order.","items":{"$ref":"#/$defs/Skill"},"maxItems":60,"type":"array"},"social":{"description":"Links to the owner's profiles elsewhere; clicks are counted as `social:<id>`.","items":{"$ref":"#/$defs/SocialLink"},"maxItems":10,"type":"array"},"typewriterPhrases":{"description":"The phrases the hero's typewriter cycles through.","items":{"maxLength":60,"minLength":1,"type":"string"},"maxItems":10,"minItems":1,"type":"array"}},"required":["profile","typewriterPhrases","about","contact","social","skills","projects","experience","education","media","resume"],"title":"ContentDocument","type":"object"};
-const schema32 = {"additionalProperties":false,"description":"The about section's text.","properties":{"paragraphs":{"items":{"maxLength":1500,"minLength":1,"type":"string"},"maxItems":6,"minItems":1,"type":"array"}},"required":["paragraphs"],"type":"object"};
+const schema31 = {"$defs":{"About":{"additionalProperties":false,"description":"The about section's text.","properties":{"paragraphs":{"items":{"maxLength":1500,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":6,"minItems":1,"type":"array"}},"required":["paragraphs"],"type":"object"},"Award":{"additionalProperties":false,"description":"An award and its certificate.","properties":{"certificate":{"description":"The id of the certificate's image in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"title":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","certificate"],"type":"object"},"Contact":{"additionalProperties":false,"description":"How to reach the owner.","properties":{"email":{"format":"email","maxLength":254,"minLength":3,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"phone":{"$ref":"#/$defs/Phone"}},"required":["email","phone"],"type":"object"},"Location":{"additionalProperties":false,"description":"Where the owner is: as shown, and what a maps search looks for.","properties":{"display":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"mapsQuery":{"maxLength":200,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["display","mapsQuery"],"type":"object"},"MediaItem":{"additionalProperties":false,"description":"An image in one or more widths.","properties":{"alt":{"description":"What the image shows, for people who cannot see it (empty for a decorative one).","maxLength":200,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"height":{"format":"uint32","maximum":10000,"minimum":1,"type":"integer"},"id":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"sources":{"description":"The files, smallest first.","items":{"$ref":"#/$defs/MediaSource"},"maxItems":6,"minItems":1,"type":"array"},"width":{"description":"The largest width, in pixels; with `height`, the aspect ratio the page reserves.","format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["id","alt","width","height","sources"],"type":"object"},"MediaSource":{"additionalProperties":false,"description":"One file of an image.","properties":{"src":{"maxLength":300,"pattern":"^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$","type":"string"},"width":{"description":"Its width in pixels.","format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["src","width"],"type":"object"},"Phone":{"additionalProperties":false,"description":"A phone number as dialled (`+919000000000`) and as shown (`+91 90000 00000`).","properties":{"dial":{"pattern":"^\\+?[0-9]{3,20}$","type":"string"},"display":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["dial","display"],"type":"object"},"Profile":{"additionalProperties":false,"description":"Who the site is about.","properties":{"location":{"$ref":"#/$defs/Location"},"name":{"description":"Full name: the hero, the about section, the footer and link previews.","maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"photo":{"description":"The id of the owner's photo in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"role":{"description":"Job title: the about section, link previews and search engines.","maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"summary":{"description":"One or two sentences for the meta description and link previews.","maxLength":300,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","role","summary","location","photo"],"type":"object"},"Project":{"additionalProperties":false,"description":"A project of the Projects section.","properties":{"codeUrl":{"description":"Code repository.","format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"demoUrl":{"description":"Live demo.","format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":{"maxLength":600,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"id":{"description":"Stable id: clicks on its links are counted as `project:<id>:code` and `project:<id>:demo`,\nso keep it when the title changes.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"image":{"description":"The id of its screenshot in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"stack":{"$ref":"#/$defs/Stack"},"technologies":{"items":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":12,"type":"array"},"title":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","title","description","image","codeUrl","demoUrl","technologies","stack"],"type":"object"},"Resume":{"additionalProperties":false,"description":"The resume every Download Resume button links to.","properties":{"path":{"description":"Path of the PDF served by the site.","maxLength":200,"pattern":"^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$","type":"string"}},"required":["path"],"type":"object"},"Skill":{"additionalProperties":false,"description":"A technology of the Skills section.","properties":{"logo":{"description":"The id of its logo in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"name":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","logo"],"type":"object"},"SocialLink":{"additionalProperties":false,"description":"A profile elsewhere (GitHub, LinkedIn, X …).","properties":{"id":{"description":"Stable id (`github`, `linkedin`, `twitter` …): clicks are counted by it.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"label":{"description":"The site's name, e.g. `GitHub`.","maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"url":{"format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","label","url"],"type":"object"},"Stack":{"description":"Which filter of the Projects section shows a project.","enum":["frontend","backend","fullstack"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"TimelineEntry":{"additionalProperties":false,"description":"A job or a school.","properties":{"awards":{"default":[],"description":"Each becomes a link that opens its certificate.","items":{"$ref":"#/$defs/Award"},"maxItems":10,"type":"array"},"date":{"description":"As shown, e.g. `2021 - 2023`.","maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":{"maxLength":1000,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"place":{"maxLength":120,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"title":{"maxLength":120,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","place","date","description"],"type":"object"}},"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"description":"The whole page's content.","properties":{"about":{"$ref":"#/$defs/About"},"contact":{"$ref":"#/$defs/Contact"},"education":{"description":"Education, newest first.","items":{"$ref":"#/$defs/TimelineEntry"},"maxItems":30,"type":"array"},"experience":{"description":"Work experience, newest first.","items":{"$ref":"#/$defs/TimelineEntry"},"maxItems":30,"type":"array"},"media":{"description":"Every image the document uses, referred to by its id.","items":{"$ref":"#/$defs/MediaItem"},"maxItems":200,"type":"array"},"profile":{"$ref":"#/$defs/Profile"},"projects":{"description":"The projects of the Projects section, in order.","items":{"$ref":"#/$defs/Project"},"maxItems":30,"type":"array"},"resume":{"$ref":"#/$defs/Resume"},"skills":{"description":"The technologies of the Skills section, in order.","items":{"$ref":"#/$defs/Skill"},"maxItems":60,"type":"array"},"social":{"description":"Links to the owner's profiles elsewhere; clicks are counted as `social:<id>`.","items":{"$ref":"#/$defs/SocialLink"},"maxItems":10,"type":"array"},"typewriterPhrases":{"description":"The phrases the hero's typewriter cycles through.","items":{"maxLength":60,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":10,"minItems":1,"type":"array"}},"required":["profile","typewriterPhrases","about","contact","social","skills","projects","experience","education","media","resume"],"title":"ContentDocument","type":"object"};
+const schema32 = {"additionalProperties":false,"description":"The about section's text.","properties":{"paragraphs":{"items":{"maxLength":1500,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":6,"minItems":1,"type":"array"}},"required":["paragraphs"],"type":"object"};
 const schema43 = {"additionalProperties":false,"description":"The resume every Download Resume button links to.","properties":{"path":{"description":"Path of the PDF served by the site.","maxLength":200,"pattern":"^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$","type":"string"}},"required":["path"],"type":"object"};
-const schema44 = {"additionalProperties":false,"description":"A technology of the Skills section.","properties":{"logo":{"description":"The id of its logo in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"name":{"maxLength":40,"minLength":1,"type":"string"}},"required":["name","logo"],"type":"object"};
-const schema45 = {"additionalProperties":false,"description":"A profile elsewhere (GitHub, LinkedIn, X …).","properties":{"id":{"description":"Stable id (`github`, `linkedin`, `twitter` …): clicks are counted by it.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"label":{"description":"The site's name, e.g. `GitHub`.","maxLength":40,"minLength":1,"type":"string"},"url":{"format":"uri","maxLength":500,"type":"string"}},"required":["id","label","url"],"type":"object"};
+const schema44 = {"additionalProperties":false,"description":"A technology of the Skills section.","properties":{"logo":{"description":"The id of its logo in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"name":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","logo"],"type":"object"};
+const schema45 = {"additionalProperties":false,"description":"A profile elsewhere (GitHub, LinkedIn, X …).","properties":{"id":{"description":"Stable id (`github`, `linkedin`, `twitter` …): clicks are counted by it.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"label":{"description":"The site's name, e.g. `GitHub`.","maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"url":{"format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","label","url"],"type":"object"};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = cjs(m0).default;
-const schema33 = {"additionalProperties":false,"description":"How to reach the owner.","properties":{"email":{"format":"email","maxLength":254,"minLength":3,"type":"string"},"phone":{"$ref":"#/$defs/Phone"}},"required":["email","phone"],"type":"object"};
-const schema34 = {"additionalProperties":false,"description":"A phone number as dialled (`+919000000000`) and as shown (`+91 90000 00000`).","properties":{"dial":{"pattern":"^\\+?[0-9]{3,20}$","type":"string"},"display":{"maxLength":40,"minLength":1,"type":"string"}},"required":["dial","display"],"type":"object"};
+const pattern4 = new RegExp("^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$", "u");
+const pattern31 = new RegExp("^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$", "u");
+const pattern8 = new RegExp("^[a-z0-9][a-z0-9-]{0,40}$", "u");
+const schema33 = {"additionalProperties":false,"description":"How to reach the owner.","properties":{"email":{"format":"email","maxLength":254,"minLength":3,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"phone":{"$ref":"#/$defs/Phone"}},"required":["email","phone"],"type":"object"};
+const schema34 = {"additionalProperties":false,"description":"A phone number as dialled (`+919000000000`) and as shown (`+91 90000 00000`).","properties":{"dial":{"pattern":"^\\+?[0-9]{3,20}$","type":"string"},"display":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["dial","display"],"type":"object"};
 const formats0 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
-const pattern4 = new RegExp("^\\+?[0-9]{3,20}$", "u");
+const pattern6 = new RegExp("^\\+?[0-9]{3,20}$", "u");
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -84,8 +87,8 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(!(formats0.test(data0))){
-const err5 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
+if(!pattern4.test(data0)){
+const err5 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -94,9 +97,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-else {
-const err6 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(formats0.test(data0))){
+const err6 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -106,11 +108,8 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.phone !== undefined){
-let data1 = data.phone;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.dial === undefined){
-const err7 = {instancePath:instancePath+"/phone",schemaPath:"#/$defs/Phone/required",keyword:"required",params:{missingProperty: "dial"},message:"must have required property '"+"dial"+"'"};
+else {
+const err7 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -119,8 +118,12 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data1.display === undefined){
-const err8 = {instancePath:instancePath+"/phone",schemaPath:"#/$defs/Phone/required",keyword:"required",params:{missingProperty: "display"},message:"must have required property '"+"display"+"'"};
+}
+if(data.phone !== undefined){
+let data1 = data.phone;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.dial === undefined){
+const err8 = {instancePath:instancePath+"/phone",schemaPath:"#/$defs/Phone/required",keyword:"required",params:{missingProperty: "dial"},message:"must have required property '"+"dial"+"'"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -129,9 +132,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-for(const key1 in data1){
-if(!((key1 === "dial") || (key1 === "display"))){
-const err9 = {instancePath:instancePath+"/phone",schemaPath:"#/$defs/Phone/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(data1.display === undefined){
+const err9 = {instancePath:instancePath+"/phone",schemaPath:"#/$defs/Phone/required",keyword:"required",params:{missingProperty: "display"},message:"must have required property '"+"display"+"'"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -140,12 +142,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-if(data1.dial !== undefined){
-let data2 = data1.dial;
-if(typeof data2 === "string"){
-if(!pattern4.test(data2)){
-const err10 = {instancePath:instancePath+"/phone/dial",schemaPath:"#/$defs/Phone/properties/dial/pattern",keyword:"pattern",params:{pattern: "^\\+?[0-9]{3,20}$"},message:"must match pattern \""+"^\\+?[0-9]{3,20}$"+"\""};
+for(const key1 in data1){
+if(!((key1 === "dial") || (key1 === "display"))){
+const err10 = {instancePath:instancePath+"/phone",schemaPath:"#/$defs/Phone/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -155,8 +154,11 @@ vErrors.push(err10);
 errors++;
 }
 }
-else {
-const err11 = {instancePath:instancePath+"/phone/dial",schemaPath:"#/$defs/Phone/properties/dial/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data1.dial !== undefined){
+let data2 = data1.dial;
+if(typeof data2 === "string"){
+if(!pattern6.test(data2)){
+const err11 = {instancePath:instancePath+"/phone/dial",schemaPath:"#/$defs/Phone/properties/dial/pattern",keyword:"pattern",params:{pattern: "^\\+?[0-9]{3,20}$"},message:"must match pattern \""+"^\\+?[0-9]{3,20}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -166,11 +168,8 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data1.display !== undefined){
-let data3 = data1.display;
-if(typeof data3 === "string"){
-if(func2(data3) > 40){
-const err12 = {instancePath:instancePath+"/phone/display",schemaPath:"#/$defs/Phone/properties/display/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
+else {
+const err12 = {instancePath:instancePath+"/phone/dial",schemaPath:"#/$defs/Phone/properties/dial/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -179,8 +178,12 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(func2(data3) < 1){
-const err13 = {instancePath:instancePath+"/phone/display",schemaPath:"#/$defs/Phone/properties/display/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data1.display !== undefined){
+let data3 = data1.display;
+if(typeof data3 === "string"){
+if(func2(data3) > 40){
+const err13 = {instancePath:instancePath+"/phone/display",schemaPath:"#/$defs/Phone/properties/display/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -189,9 +192,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-else {
-const err14 = {instancePath:instancePath+"/phone/display",schemaPath:"#/$defs/Phone/properties/display/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func2(data3) < 1){
+const err14 = {instancePath:instancePath+"/phone/display",schemaPath:"#/$defs/Phone/properties/display/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -200,10 +202,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/phone",schemaPath:"#/$defs/Phone/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!pattern4.test(data3)){
+const err15 = {instancePath:instancePath+"/phone/display",schemaPath:"#/$defs/Phone/properties/display/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -213,9 +213,8 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
 else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err16 = {instancePath:instancePath+"/phone/display",schemaPath:"#/$defs/Phone/properties/display/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -224,14 +223,37 @@ vErrors.push(err16);
 }
 errors++;
 }
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/phone",schemaPath:"#/$defs/Phone/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
 validate21.errors = vErrors;
 return errors === 0;
 }
 validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema35 = {"additionalProperties":false,"description":"A job or a school.","properties":{"awards":{"default":[],"description":"Each becomes a link that opens its certificate.","items":{"$ref":"#/$defs/Award"},"maxItems":10,"type":"array"},"date":{"description":"As shown, e.g. `2021 - 2023`.","maxLength":40,"minLength":1,"type":"string"},"description":{"maxLength":1000,"minLength":1,"type":"string"},"place":{"maxLength":120,"minLength":1,"type":"string"},"title":{"maxLength":120,"minLength":1,"type":"string"}},"required":["title","place","date","description"],"type":"object"};
-const schema36 = {"additionalProperties":false,"description":"An award and its certificate.","properties":{"certificate":{"description":"The id of the certificate's image in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"title":{"maxLength":100,"minLength":1,"type":"string"}},"required":["title","certificate"],"type":"object"};
-const pattern5 = new RegExp("^[a-z0-9][a-z0-9-]{0,40}$", "u");
+const schema35 = {"additionalProperties":false,"description":"A job or a school.","properties":{"awards":{"default":[],"description":"Each becomes a link that opens its certificate.","items":{"$ref":"#/$defs/Award"},"maxItems":10,"type":"array"},"date":{"description":"As shown, e.g. `2021 - 2023`.","maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":{"maxLength":1000,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"place":{"maxLength":120,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"title":{"maxLength":120,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","place","date","description"],"type":"object"};
+const schema36 = {"additionalProperties":false,"description":"An award and its certificate.","properties":{"certificate":{"description":"The id of the certificate's image in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"title":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","certificate"],"type":"object"};
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -348,7 +370,7 @@ errors++;
 if(data1.certificate !== undefined){
 let data2 = data1.certificate;
 if(typeof data2 === "string"){
-if(!pattern5.test(data2)){
+if(!pattern8.test(data2)){
 const err9 = {instancePath:instancePath+"/awards/" + i0+"/certificate",schemaPath:"#/$defs/Award/properties/certificate/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
@@ -393,9 +415,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-else {
-const err13 = {instancePath:instancePath+"/awards/" + i0+"/title",schemaPath:"#/$defs/Award/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern4.test(data3)){
+const err13 = {instancePath:instancePath+"/awards/" + i0+"/title",schemaPath:"#/$defs/Award/properties/title/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -405,9 +426,8 @@ vErrors.push(err13);
 errors++;
 }
 }
-}
 else {
-const err14 = {instancePath:instancePath+"/awards/" + i0,schemaPath:"#/$defs/Award/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err14 = {instancePath:instancePath+"/awards/" + i0+"/title",schemaPath:"#/$defs/Award/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -419,7 +439,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/awards",schemaPath:"#/properties/awards/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err15 = {instancePath:instancePath+"/awards/" + i0,schemaPath:"#/$defs/Award/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -429,11 +449,9 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data.date !== undefined){
-let data4 = data.date;
-if(typeof data4 === "string"){
-if(func2(data4) > 40){
-const err16 = {instancePath:instancePath+"/date",schemaPath:"#/properties/date/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
+}
+else {
+const err16 = {instancePath:instancePath+"/awards",schemaPath:"#/properties/awards/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -442,8 +460,12 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(func2(data4) < 1){
-const err17 = {instancePath:instancePath+"/date",schemaPath:"#/properties/date/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data.date !== undefined){
+let data4 = data.date;
+if(typeof data4 === "string"){
+if(func2(data4) > 40){
+const err17 = {instancePath:instancePath+"/date",schemaPath:"#/properties/date/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -452,9 +474,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-else {
-const err18 = {instancePath:instancePath+"/date",schemaPath:"#/properties/date/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func2(data4) < 1){
+const err18 = {instancePath:instancePath+"/date",schemaPath:"#/properties/date/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -463,12 +484,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-if(data.description !== undefined){
-let data5 = data.description;
-if(typeof data5 === "string"){
-if(func2(data5) > 1000){
-const err19 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(!pattern4.test(data4)){
+const err19 = {instancePath:instancePath+"/date",schemaPath:"#/properties/date/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -477,8 +494,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(func2(data5) < 1){
-const err20 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err20 = {instancePath:instancePath+"/date",schemaPath:"#/properties/date/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -488,8 +506,11 @@ vErrors.push(err20);
 errors++;
 }
 }
-else {
-const err21 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.description !== undefined){
+let data5 = data.description;
+if(typeof data5 === "string"){
+if(func2(data5) > 1000){
+const err21 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -498,12 +519,8 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-if(data.place !== undefined){
-let data6 = data.place;
-if(typeof data6 === "string"){
-if(func2(data6) > 120){
-const err22 = {instancePath:instancePath+"/place",schemaPath:"#/properties/place/maxLength",keyword:"maxLength",params:{limit: 120},message:"must NOT have more than 120 characters"};
+if(func2(data5) < 1){
+const err22 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -512,8 +529,8 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(func2(data6) < 1){
-const err23 = {instancePath:instancePath+"/place",schemaPath:"#/properties/place/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(!pattern4.test(data5)){
+const err23 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -524,7 +541,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/place",schemaPath:"#/properties/place/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err24 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -534,11 +551,11 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.title !== undefined){
-let data7 = data.title;
-if(typeof data7 === "string"){
-if(func2(data7) > 120){
-const err25 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 120},message:"must NOT have more than 120 characters"};
+if(data.place !== undefined){
+let data6 = data.place;
+if(typeof data6 === "string"){
+if(func2(data6) > 120){
+const err25 = {instancePath:instancePath+"/place",schemaPath:"#/properties/place/maxLength",keyword:"maxLength",params:{limit: 120},message:"must NOT have more than 120 characters"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -547,8 +564,8 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(func2(data7) < 1){
-const err26 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(func2(data6) < 1){
+const err26 = {instancePath:instancePath+"/place",schemaPath:"#/properties/place/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -557,9 +574,8 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-else {
-const err27 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern4.test(data6)){
+const err27 = {instancePath:instancePath+"/place",schemaPath:"#/properties/place/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -569,9 +585,8 @@ vErrors.push(err27);
 errors++;
 }
 }
-}
 else {
-const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err28 = {instancePath:instancePath+"/place",schemaPath:"#/properties/place/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -580,14 +595,71 @@ vErrors.push(err28);
 }
 errors++;
 }
+}
+if(data.title !== undefined){
+let data7 = data.title;
+if(typeof data7 === "string"){
+if(func2(data7) > 120){
+const err29 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 120},message:"must NOT have more than 120 characters"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(func2(data7) < 1){
+const err30 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(!pattern4.test(data7)){
+const err31 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
 validate23.errors = vErrors;
 return errors === 0;
 }
 validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema37 = {"additionalProperties":false,"description":"An image in one or more widths.","properties":{"alt":{"description":"What the image shows, for people who cannot see it (empty for a decorative one).","maxLength":200,"type":"string"},"height":{"format":"uint32","maximum":10000,"minimum":1,"type":"integer"},"id":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"sources":{"description":"The files, smallest first.","items":{"$ref":"#/$defs/MediaSource"},"maxItems":6,"minItems":1,"type":"array"},"width":{"description":"The largest width, in pixels; with `height`, the aspect ratio the page reserves.","format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["id","alt","width","height","sources"],"type":"object"};
+const schema37 = {"additionalProperties":false,"description":"An image in one or more widths.","properties":{"alt":{"description":"What the image shows, for people who cannot see it (empty for a decorative one).","maxLength":200,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"height":{"format":"uint32","maximum":10000,"minimum":1,"type":"integer"},"id":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"sources":{"description":"The files, smallest first.","items":{"$ref":"#/$defs/MediaSource"},"maxItems":6,"minItems":1,"type":"array"},"width":{"description":"The largest width, in pixels; with `height`, the aspect ratio the page reserves.","format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["id","alt","width","height","sources"],"type":"object"};
 const schema38 = {"additionalProperties":false,"description":"One file of an image.","properties":{"src":{"maxLength":300,"pattern":"^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$","type":"string"},"width":{"description":"Its width in pixels.","format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["src","width"],"type":"object"};
-const pattern7 = new RegExp("^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$", "u");
+const pattern16 = new RegExp("^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$", "u");
 
 function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -675,9 +747,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-else {
-const err7 = {instancePath:instancePath+"/alt",schemaPath:"#/properties/alt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern4.test(data0)){
+const err7 = {instancePath:instancePath+"/alt",schemaPath:"#/properties/alt/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -687,10 +758,8 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.height !== undefined){
-let data1 = data.height;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err8 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err8 = {instancePath:instancePath+"/alt",schemaPath:"#/properties/alt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -699,9 +768,11 @@ vErrors.push(err8);
 }
 errors++;
 }
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 10000 || isNaN(data1)){
-const err9 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+}
+if(data.height !== undefined){
+let data1 = data.height;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err9 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -710,8 +781,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(data1 < 1 || isNaN(data1)){
-const err10 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 10000 || isNaN(data1)){
+const err10 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -720,13 +792,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-}
-if(data.id !== undefined){
-let data2 = data.id;
-if(typeof data2 === "string"){
-if(!pattern5.test(data2)){
-const err11 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
+if(data1 < 1 || isNaN(data1)){
+const err11 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -736,8 +803,12 @@ vErrors.push(err11);
 errors++;
 }
 }
-else {
-const err12 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data.id !== undefined){
+let data2 = data.id;
+if(typeof data2 === "string"){
+if(!pattern8.test(data2)){
+const err12 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -747,11 +818,8 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.sources !== undefined){
-let data3 = data.sources;
-if(Array.isArray(data3)){
-if(data3.length > 6){
-const err13 = {instancePath:instancePath+"/sources",schemaPath:"#/properties/sources/maxItems",keyword:"maxItems",params:{limit: 6},message:"must NOT have more than 6 items"};
+else {
+const err13 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -760,8 +828,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(data3.length < 1){
-const err14 = {instancePath:instancePath+"/sources",schemaPath:"#/properties/sources/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+}
+if(data.sources !== undefined){
+let data3 = data.sources;
+if(Array.isArray(data3)){
+if(data3.length > 6){
+const err14 = {instancePath:instancePath+"/sources",schemaPath:"#/properties/sources/maxItems",keyword:"maxItems",params:{limit: 6},message:"must NOT have more than 6 items"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -770,12 +842,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-const len0 = data3.length;
-for(let i0=0; i0<len0; i0++){
-let data4 = data3[i0];
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.src === undefined){
-const err15 = {instancePath:instancePath+"/sources/" + i0,schemaPath:"#/$defs/MediaSource/required",keyword:"required",params:{missingProperty: "src"},message:"must have required property '"+"src"+"'"};
+if(data3.length < 1){
+const err15 = {instancePath:instancePath+"/sources",schemaPath:"#/properties/sources/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -784,8 +852,12 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(data4.width === undefined){
-const err16 = {instancePath:instancePath+"/sources/" + i0,schemaPath:"#/$defs/MediaSource/required",keyword:"required",params:{missingProperty: "width"},message:"must have required property '"+"width"+"'"};
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.src === undefined){
+const err16 = {instancePath:instancePath+"/sources/" + i0,schemaPath:"#/$defs/MediaSource/required",keyword:"required",params:{missingProperty: "src"},message:"must have required property '"+"src"+"'"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -794,9 +866,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-for(const key1 in data4){
-if(!((key1 === "src") || (key1 === "width"))){
-const err17 = {instancePath:instancePath+"/sources/" + i0,schemaPath:"#/$defs/MediaSource/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(data4.width === undefined){
+const err17 = {instancePath:instancePath+"/sources/" + i0,schemaPath:"#/$defs/MediaSource/required",keyword:"required",params:{missingProperty: "width"},message:"must have required property '"+"width"+"'"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -805,12 +876,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-if(data4.src !== undefined){
-let data5 = data4.src;
-if(typeof data5 === "string"){
-if(func2(data5) > 300){
-const err18 = {instancePath:instancePath+"/sources/" + i0+"/src",schemaPath:"#/$defs/MediaSource/properties/src/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
+for(const key1 in data4){
+if(!((key1 === "src") || (key1 === "width"))){
+const err18 = {instancePath:instancePath+"/sources/" + i0,schemaPath:"#/$defs/MediaSource/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -819,8 +887,12 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(!pattern7.test(data5)){
-const err19 = {instancePath:instancePath+"/sources/" + i0+"/src",schemaPath:"#/$defs/MediaSource/properties/src/pattern",keyword:"pattern",params:{pattern: "^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$"},message:"must match pattern \""+"^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$"+"\""};
+}
+if(data4.src !== undefined){
+let data5 = data4.src;
+if(typeof data5 === "string"){
+if(func2(data5) > 300){
+const err19 = {instancePath:instancePath+"/sources/" + i0+"/src",schemaPath:"#/$defs/MediaSource/properties/src/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -829,9 +901,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-else {
-const err20 = {instancePath:instancePath+"/sources/" + i0+"/src",schemaPath:"#/$defs/MediaSource/properties/src/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern16.test(data5)){
+const err20 = {instancePath:instancePath+"/sources/" + i0+"/src",schemaPath:"#/$defs/MediaSource/properties/src/pattern",keyword:"pattern",params:{pattern: "^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$"},message:"must match pattern \""+"^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$"+"\""};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -841,10 +912,8 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data4.width !== undefined){
-let data6 = data4.width;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err21 = {instancePath:instancePath+"/sources/" + i0+"/width",schemaPath:"#/$defs/MediaSource/properties/width/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err21 = {instancePath:instancePath+"/sources/" + i0+"/src",schemaPath:"#/$defs/MediaSource/properties/src/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -853,9 +922,11 @@ vErrors.push(err21);
 }
 errors++;
 }
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 10000 || isNaN(data6)){
-const err22 = {instancePath:instancePath+"/sources/" + i0+"/width",schemaPath:"#/$defs/MediaSource/properties/width/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+}
+if(data4.width !== undefined){
+let data6 = data4.width;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err22 = {instancePath:instancePath+"/sources/" + i0+"/width",schemaPath:"#/$defs/MediaSource/properties/width/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -864,8 +935,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(data6 < 1 || isNaN(data6)){
-const err23 = {instancePath:instancePath+"/sources/" + i0+"/width",schemaPath:"#/$defs/MediaSource/properties/width/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 10000 || isNaN(data6)){
+const err23 = {instancePath:instancePath+"/sources/" + i0+"/width",schemaPath:"#/$defs/MediaSource/properties/width/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -874,11 +946,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err24 = {instancePath:instancePath+"/sources/" + i0,schemaPath:"#/$defs/MediaSource/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data6 < 1 || isNaN(data6)){
+const err24 = {instancePath:instancePath+"/sources/" + i0+"/width",schemaPath:"#/$defs/MediaSource/properties/width/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -889,8 +958,9 @@ errors++;
 }
 }
 }
+}
 else {
-const err25 = {instancePath:instancePath+"/sources",schemaPath:"#/properties/sources/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err25 = {instancePath:instancePath+"/sources/" + i0,schemaPath:"#/$defs/MediaSource/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -900,10 +970,9 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.width !== undefined){
-let data7 = data.width;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err26 = {instancePath:instancePath+"/width",schemaPath:"#/properties/width/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err26 = {instancePath:instancePath+"/sources",schemaPath:"#/properties/sources/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -912,9 +981,11 @@ vErrors.push(err26);
 }
 errors++;
 }
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 > 10000 || isNaN(data7)){
-const err27 = {instancePath:instancePath+"/width",schemaPath:"#/properties/width/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+}
+if(data.width !== undefined){
+let data7 = data.width;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err27 = {instancePath:instancePath+"/width",schemaPath:"#/properties/width/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -923,8 +994,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(data7 < 1 || isNaN(data7)){
-const err28 = {instancePath:instancePath+"/width",schemaPath:"#/properties/width/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 > 10000 || isNaN(data7)){
+const err28 = {instancePath:instancePath+"/width",schemaPath:"#/properties/width/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -933,11 +1005,8 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data7 < 1 || isNaN(data7)){
+const err29 = {instancePath:instancePath+"/width",schemaPath:"#/properties/width/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -946,13 +1015,26 @@ vErrors.push(err29);
 }
 errors++;
 }
+}
+}
+}
+else {
+const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
 validate26.errors = vErrors;
 return errors === 0;
 }
 validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema39 = {"additionalProperties":false,"description":"Who the site is about.","properties":{"location":{"$ref":"#/$defs/Location"},"name":{"description":"Full name: the hero, the about section, the footer and link previews.","maxLength":100,"minLength":1,"type":"string"},"photo":{"description":"The id of the owner's photo in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"role":{"description":"Job title: the about section, link previews and search engines.","maxLength":100,"minLength":1,"type":"string"},"summary":{"description":"One or two sentences for the meta description and link previews.","maxLength":300,"minLength":1,"type":"string"}},"required":["name","role","summary","location","photo"],"type":"object"};
-const schema40 = {"additionalProperties":false,"description":"Where the owner is: as shown, and what a maps search looks for.","properties":{"display":{"maxLength":100,"minLength":1,"type":"string"},"mapsQuery":{"maxLength":200,"minLength":1,"type":"string"}},"required":["display","mapsQuery"],"type":"object"};
+const schema39 = {"additionalProperties":false,"description":"Who the site is about.","properties":{"location":{"$ref":"#/$defs/Location"},"name":{"description":"Full name: the hero, the about section, the footer and link previews.","maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"photo":{"description":"The id of the owner's photo in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"role":{"description":"Job title: the about section, link previews and search engines.","maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"summary":{"description":"One or two sentences for the meta description and link previews.","maxLength":300,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","role","summary","location","photo"],"type":"object"};
+const schema40 = {"additionalProperties":false,"description":"Where the owner is: as shown, and what a maps search looks for.","properties":{"display":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"mapsQuery":{"maxLength":200,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["display","mapsQuery"],"type":"object"};
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1085,9 +1167,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/location/display",schemaPath:"#/$defs/Location/properties/display/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern4.test(data1)){
+const err11 = {instancePath:instancePath+"/location/display",schemaPath:"#/$defs/Location/properties/display/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1097,11 +1178,8 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data0.mapsQuery !== undefined){
-let data2 = data0.mapsQuery;
-if(typeof data2 === "string"){
-if(func2(data2) > 200){
-const err12 = {instancePath:instancePath+"/location/mapsQuery",schemaPath:"#/$defs/Location/properties/mapsQuery/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err12 = {instancePath:instancePath+"/location/display",schemaPath:"#/$defs/Location/properties/display/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1110,8 +1188,12 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(func2(data2) < 1){
-const err13 = {instancePath:instancePath+"/location/mapsQuery",schemaPath:"#/$defs/Location/properties/mapsQuery/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data0.mapsQuery !== undefined){
+let data2 = data0.mapsQuery;
+if(typeof data2 === "string"){
+if(func2(data2) > 200){
+const err13 = {instancePath:instancePath+"/location/mapsQuery",schemaPath:"#/$defs/Location/properties/mapsQuery/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1120,9 +1202,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-else {
-const err14 = {instancePath:instancePath+"/location/mapsQuery",schemaPath:"#/$defs/Location/properties/mapsQuery/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func2(data2) < 1){
+const err14 = {instancePath:instancePath+"/location/mapsQuery",schemaPath:"#/$defs/Location/properties/mapsQuery/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1131,10 +1212,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/location",schemaPath:"#/$defs/Location/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!pattern4.test(data2)){
+const err15 = {instancePath:instancePath+"/location/mapsQuery",schemaPath:"#/$defs/Location/properties/mapsQuery/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1144,11 +1223,8 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data.name !== undefined){
-let data3 = data.name;
-if(typeof data3 === "string"){
-if(func2(data3) > 100){
-const err16 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+else {
+const err16 = {instancePath:instancePath+"/location/mapsQuery",schemaPath:"#/$defs/Location/properties/mapsQuery/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1157,8 +1233,10 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(func2(data3) < 1){
-const err17 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/location",schemaPath:"#/$defs/Location/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1168,8 +1246,11 @@ vErrors.push(err17);
 errors++;
 }
 }
-else {
-const err18 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.name !== undefined){
+let data3 = data.name;
+if(typeof data3 === "string"){
+if(func2(data3) > 100){
+const err18 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1178,12 +1259,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-if(data.photo !== undefined){
-let data4 = data.photo;
-if(typeof data4 === "string"){
-if(!pattern5.test(data4)){
-const err19 = {instancePath:instancePath+"/photo",schemaPath:"#/properties/photo/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
+if(func2(data3) < 1){
+const err19 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1192,9 +1269,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-else {
-const err20 = {instancePath:instancePath+"/photo",schemaPath:"#/properties/photo/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern4.test(data3)){
+const err20 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1204,11 +1280,8 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.role !== undefined){
-let data5 = data.role;
-if(typeof data5 === "string"){
-if(func2(data5) > 100){
-const err21 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+else {
+const err21 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1217,8 +1290,12 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(func2(data5) < 1){
-const err22 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data.photo !== undefined){
+let data4 = data.photo;
+if(typeof data4 === "string"){
+if(!pattern8.test(data4)){
+const err22 = {instancePath:instancePath+"/photo",schemaPath:"#/properties/photo/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1229,7 +1306,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err23 = {instancePath:instancePath+"/photo",schemaPath:"#/properties/photo/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1239,11 +1316,11 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data.summary !== undefined){
-let data6 = data.summary;
-if(typeof data6 === "string"){
-if(func2(data6) > 300){
-const err24 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
+if(data.role !== undefined){
+let data5 = data.role;
+if(typeof data5 === "string"){
+if(func2(data5) > 100){
+const err24 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1252,8 +1329,8 @@ vErrors.push(err24);
 }
 errors++;
 }
-if(func2(data6) < 1){
-const err25 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(func2(data5) < 1){
+const err25 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1262,9 +1339,8 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-else {
-const err26 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern4.test(data5)){
+const err26 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1274,9 +1350,8 @@ vErrors.push(err26);
 errors++;
 }
 }
-}
 else {
-const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err27 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1285,13 +1360,70 @@ vErrors.push(err27);
 }
 errors++;
 }
+}
+if(data.summary !== undefined){
+let data6 = data.summary;
+if(typeof data6 === "string"){
+if(func2(data6) > 300){
+const err28 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(func2(data6) < 1){
+const err29 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(!pattern4.test(data6)){
+const err30 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+else {
+const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
 validate28.errors = vErrors;
 return errors === 0;
 }
 validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema41 = {"additionalProperties":false,"description":"A project of the Projects section.","properties":{"codeUrl":{"description":"Code repository.","format":"uri","maxLength":500,"type":"string"},"demoUrl":{"description":"Live demo.","format":"uri","maxLength":500,"type":"string"},"description":{"maxLength":600,"minLength":1,"type":"string"},"id":{"description":"Stable id: clicks on its links are counted as `project:<id>:code` and `project:<id>:demo`,\nso keep it when the title changes.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"image":{"description":"The id of its screenshot in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"stack":{"$ref":"#/$defs/Stack"},"technologies":{"items":{"maxLength":40,"minLength":1,"type":"string"},"maxItems":12,"type":"array"},"title":{"maxLength":100,"minLength":1,"type":"string"}},"required":["id","title","description","image","codeUrl","demoUrl","technologies","stack"],"type":"object"};
-const schema42 = {"description":"Which filter of the Projects section shows a project.","enum":["frontend","backend","fullstack"],"type":"string"};
+const schema41 = {"additionalProperties":false,"description":"A project of the Projects section.","properties":{"codeUrl":{"description":"Code repository.","format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"demoUrl":{"description":"Live demo.","format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":{"maxLength":600,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"id":{"description":"Stable id: clicks on its links are counted as `project:<id>:code` and `project:<id>:demo`,\nso keep it when the title changes.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"image":{"description":"The id of its screenshot in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"stack":{"$ref":"#/$defs/Stack"},"technologies":{"items":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":12,"type":"array"},"title":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","title","description","image","codeUrl","demoUrl","technologies","stack"],"type":"object"};
+const schema42 = {"description":"Which filter of the Projects section shows a project.","enum":["frontend","backend","fullstack"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"};
 const formats2 = cjs(m1).fullFormats.uri;
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1410,8 +1542,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(!(formats2(data0))){
-const err10 = {instancePath:instancePath+"/codeUrl",schemaPath:"#/properties/codeUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+if(!pattern4.test(data0)){
+const err10 = {instancePath:instancePath+"/codeUrl",schemaPath:"#/properties/codeUrl/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1420,9 +1552,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/codeUrl",schemaPath:"#/properties/codeUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(formats2(data0))){
+const err11 = {instancePath:instancePath+"/codeUrl",schemaPath:"#/properties/codeUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1432,11 +1563,8 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.demoUrl !== undefined){
-let data1 = data.demoUrl;
-if(typeof data1 === "string"){
-if(func2(data1) > 500){
-const err12 = {instancePath:instancePath+"/demoUrl",schemaPath:"#/properties/demoUrl/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+else {
+const err12 = {instancePath:instancePath+"/codeUrl",schemaPath:"#/properties/codeUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1445,8 +1573,12 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(!(formats2(data1))){
-const err13 = {instancePath:instancePath+"/demoUrl",schemaPath:"#/properties/demoUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+}
+if(data.demoUrl !== undefined){
+let data1 = data.demoUrl;
+if(typeof data1 === "string"){
+if(func2(data1) > 500){
+const err13 = {instancePath:instancePath+"/demoUrl",schemaPath:"#/properties/demoUrl/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1455,9 +1587,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-else {
-const err14 = {instancePath:instancePath+"/demoUrl",schemaPath:"#/properties/demoUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern4.test(data1)){
+const err14 = {instancePath:instancePath+"/demoUrl",schemaPath:"#/properties/demoUrl/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1466,12 +1597,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.description !== undefined){
-let data2 = data.description;
-if(typeof data2 === "string"){
-if(func2(data2) > 600){
-const err15 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 600},message:"must NOT have more than 600 characters"};
+if(!(formats2(data1))){
+const err15 = {instancePath:instancePath+"/demoUrl",schemaPath:"#/properties/demoUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1480,8 +1607,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(func2(data2) < 1){
-const err16 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err16 = {instancePath:instancePath+"/demoUrl",schemaPath:"#/properties/demoUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1491,8 +1619,11 @@ vErrors.push(err16);
 errors++;
 }
 }
-else {
-const err17 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.description !== undefined){
+let data2 = data.description;
+if(typeof data2 === "string"){
+if(func2(data2) > 600){
+const err17 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 600},message:"must NOT have more than 600 characters"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1501,12 +1632,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-if(data.id !== undefined){
-let data3 = data.id;
-if(typeof data3 === "string"){
-if(!pattern5.test(data3)){
-const err18 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
+if(func2(data2) < 1){
+const err18 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1515,9 +1642,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-else {
-const err19 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern4.test(data2)){
+const err19 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1527,11 +1653,8 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data.image !== undefined){
-let data4 = data.image;
-if(typeof data4 === "string"){
-if(!pattern5.test(data4)){
-const err20 = {instancePath:instancePath+"/image",schemaPath:"#/properties/image/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
+else {
+const err20 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1541,8 +1664,11 @@ vErrors.push(err20);
 errors++;
 }
 }
-else {
-const err21 = {instancePath:instancePath+"/image",schemaPath:"#/properties/image/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.id !== undefined){
+let data3 = data.id;
+if(typeof data3 === "string"){
+if(!pattern8.test(data3)){
+const err21 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1552,10 +1678,8 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data.stack !== undefined){
-let data5 = data.stack;
-if(typeof data5 !== "string"){
-const err22 = {instancePath:instancePath+"/stack",schemaPath:"#/$defs/Stack/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err22 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1564,8 +1688,12 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(!(((data5 === "frontend") || (data5 === "backend")) || (data5 === "fullstack"))){
-const err23 = {instancePath:instancePath+"/stack",schemaPath:"#/$defs/Stack/enum",keyword:"enum",params:{allowedValues: schema42.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.image !== undefined){
+let data4 = data.image;
+if(typeof data4 === "string"){
+if(!pattern8.test(data4)){
+const err23 = {instancePath:instancePath+"/image",schemaPath:"#/properties/image/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1575,11 +1703,8 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data.technologies !== undefined){
-let data6 = data.technologies;
-if(Array.isArray(data6)){
-if(data6.length > 12){
-const err24 = {instancePath:instancePath+"/technologies",schemaPath:"#/properties/technologies/maxItems",keyword:"maxItems",params:{limit: 12},message:"must NOT have more than 12 items"};
+else {
+const err24 = {instancePath:instancePath+"/image",schemaPath:"#/properties/image/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1588,12 +1713,11 @@ vErrors.push(err24);
 }
 errors++;
 }
-const len0 = data6.length;
-for(let i0=0; i0<len0; i0++){
-let data7 = data6[i0];
-if(typeof data7 === "string"){
-if(func2(data7) > 40){
-const err25 = {instancePath:instancePath+"/technologies/" + i0,schemaPath:"#/properties/technologies/items/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
+}
+if(data.stack !== undefined){
+let data5 = data.stack;
+if(!(((data5 === "frontend") || (data5 === "backend")) || (data5 === "fullstack"))){
+const err25 = {instancePath:instancePath+"/stack",schemaPath:"#/$defs/Stack/enum",keyword:"enum",params:{allowedValues: schema42.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1602,8 +1726,9 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(func2(data7) < 1){
-const err26 = {instancePath:instancePath+"/technologies/" + i0,schemaPath:"#/properties/technologies/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(typeof data5 === "string"){
+if(!pattern4.test(data5)){
+const err26 = {instancePath:instancePath+"/stack",schemaPath:"#/$defs/Stack/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1614,7 +1739,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/technologies/" + i0,schemaPath:"#/properties/technologies/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err27 = {instancePath:instancePath+"/stack",schemaPath:"#/$defs/Stack/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1624,9 +1749,11 @@ vErrors.push(err27);
 errors++;
 }
 }
-}
-else {
-const err28 = {instancePath:instancePath+"/technologies",schemaPath:"#/properties/technologies/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.technologies !== undefined){
+let data6 = data.technologies;
+if(Array.isArray(data6)){
+if(data6.length > 12){
+const err28 = {instancePath:instancePath+"/technologies",schemaPath:"#/properties/technologies/maxItems",keyword:"maxItems",params:{limit: 12},message:"must NOT have more than 12 items"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1635,12 +1762,12 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-if(data.title !== undefined){
-let data8 = data.title;
-if(typeof data8 === "string"){
-if(func2(data8) > 100){
-const err29 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+let data7 = data6[i0];
+if(typeof data7 === "string"){
+if(func2(data7) > 40){
+const err29 = {instancePath:instancePath+"/technologies/" + i0,schemaPath:"#/properties/technologies/items/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1649,8 +1776,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(func2(data8) < 1){
-const err30 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(func2(data7) < 1){
+const err30 = {instancePath:instancePath+"/technologies/" + i0,schemaPath:"#/properties/technologies/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1659,9 +1786,8 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-else {
-const err31 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern4.test(data7)){
+const err31 = {instancePath:instancePath+"/technologies/" + i0,schemaPath:"#/properties/technologies/items/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1671,9 +1797,8 @@ vErrors.push(err31);
 errors++;
 }
 }
-}
 else {
-const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err32 = {instancePath:instancePath+"/technologies/" + i0,schemaPath:"#/properties/technologies/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -1682,12 +1807,80 @@ vErrors.push(err32);
 }
 errors++;
 }
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/technologies",schemaPath:"#/properties/technologies/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data.title !== undefined){
+let data8 = data.title;
+if(typeof data8 === "string"){
+if(func2(data8) > 100){
+const err34 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(func2(data8) < 1){
+const err35 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(!pattern4.test(data8)){
+const err36 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
 validate30.errors = vErrors;
 return errors === 0;
 }
 validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const pattern11 = new RegExp("^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$", "u");
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1894,9 +2087,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-else {
-const err18 = {instancePath:instancePath+"/about/paragraphs/" + i0,schemaPath:"#/$defs/About/properties/paragraphs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern4.test(data2)){
+const err18 = {instancePath:instancePath+"/about/paragraphs/" + i0,schemaPath:"#/$defs/About/properties/paragraphs/items/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1906,9 +2098,8 @@ vErrors.push(err18);
 errors++;
 }
 }
-}
 else {
-const err19 = {instancePath:instancePath+"/about/paragraphs",schemaPath:"#/$defs/About/properties/paragraphs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err19 = {instancePath:instancePath+"/about/paragraphs/" + i0,schemaPath:"#/$defs/About/properties/paragraphs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1920,12 +2111,24 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/about",schemaPath:"#/$defs/About/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err20 = {instancePath:instancePath+"/about/paragraphs",schemaPath:"#/$defs/About/properties/paragraphs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err20];
 }
 else {
 vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/about",schemaPath:"#/$defs/About/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
 }
 errors++;
 }
@@ -1940,12 +2143,12 @@ if(data.education !== undefined){
 let data4 = data.education;
 if(Array.isArray(data4)){
 if(data4.length > 30){
-const err21 = {instancePath:instancePath+"/education",schemaPath:"#/properties/education/maxItems",keyword:"maxItems",params:{limit: 30},message:"must NOT have more than 30 items"};
+const err22 = {instancePath:instancePath+"/education",schemaPath:"#/properties/education/maxItems",keyword:"maxItems",params:{limit: 30},message:"must NOT have more than 30 items"};
 if(vErrors === null){
-vErrors = [err21];
+vErrors = [err22];
 }
 else {
-vErrors.push(err21);
+vErrors.push(err22);
 }
 errors++;
 }
@@ -1958,12 +2161,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/education",schemaPath:"#/properties/education/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err23 = {instancePath:instancePath+"/education",schemaPath:"#/properties/education/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err22];
+vErrors = [err23];
 }
 else {
-vErrors.push(err22);
+vErrors.push(err23);
 }
 errors++;
 }
@@ -1972,12 +2175,12 @@ if(data.experience !== undefined){
 let data6 = data.experience;
 if(Array.isArray(data6)){
 if(data6.length > 30){
-const err23 = {instancePath:instancePath+"/experience",schemaPath:"#/properties/experience/maxItems",keyword:"maxItems",params:{limit: 30},message:"must NOT have more than 30 items"};
+const err24 = {instancePath:instancePath+"/experience",schemaPath:"#/properties/experience/maxItems",keyword:"maxItems",params:{limit: 30},message:"must NOT have more than 30 items"};
 if(vErrors === null){
-vErrors = [err23];
+vErrors = [err24];
 }
 else {
-vErrors.push(err23);
+vErrors.push(err24);
 }
 errors++;
 }
@@ -1990,12 +2193,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/experience",schemaPath:"#/properties/experience/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err25 = {instancePath:instancePath+"/experience",schemaPath:"#/properties/experience/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err24];
+vErrors = [err25];
 }
 else {
-vErrors.push(err24);
+vErrors.push(err25);
 }
 errors++;
 }
@@ -2004,12 +2207,12 @@ if(data.media !== undefined){
 let data8 = data.media;
 if(Array.isArray(data8)){
 if(data8.length > 200){
-const err25 = {instancePath:instancePath+"/media",schemaPath:"#/properties/media/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
+const err26 = {instancePath:instancePath+"/media",schemaPath:"#/properties/media/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
 if(vErrors === null){
-vErrors = [err25];
+vErrors = [err26];
 }
 else {
-vErrors.push(err25);
+vErrors.push(err26);
 }
 errors++;
 }
@@ -2022,12 +2225,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err26 = {instancePath:instancePath+"/media",schemaPath:"#/properties/media/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err27 = {instancePath:instancePath+"/media",schemaPath:"#/properties/media/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err26];
+vErrors = [err27];
 }
 else {
-vErrors.push(err26);
+vErrors.push(err27);
 }
 errors++;
 }
@@ -2042,12 +2245,12 @@ if(data.projects !== undefined){
 let data11 = data.projects;
 if(Array.isArray(data11)){
 if(data11.length > 30){
-const err27 = {instancePath:instancePath+"/projects",schemaPath:"#/properties/projects/maxItems",keyword:"maxItems",params:{limit: 30},message:"must NOT have more than 30 items"};
+const err28 = {instancePath:instancePath+"/projects",schemaPath:"#/properties/projects/maxItems",keyword:"maxItems",params:{limit: 30},message:"must NOT have more than 30 items"};
 if(vErrors === null){
-vErrors = [err27];
+vErrors = [err28];
 }
 else {
-vErrors.push(err27);
+vErrors.push(err28);
 }
 errors++;
 }
@@ -2060,21 +2263,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/projects",schemaPath:"#/properties/projects/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-}
-if(data.resume !== undefined){
-let data13 = data.resume;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(data13.path === undefined){
-const err29 = {instancePath:instancePath+"/resume",schemaPath:"#/$defs/Resume/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
+const err29 = {instancePath:instancePath+"/projects",schemaPath:"#/properties/projects/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2083,9 +2272,12 @@ vErrors.push(err29);
 }
 errors++;
 }
-for(const key2 in data13){
-if(!(key2 === "path")){
-const err30 = {instancePath:instancePath+"/resume",schemaPath:"#/$defs/Resume/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+}
+if(data.resume !== undefined){
+let data13 = data.resume;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(data13.path === undefined){
+const err30 = {instancePath:instancePath+"/resume",schemaPath:"#/$defs/Resume/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2094,12 +2286,9 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-if(data13.path !== undefined){
-let data14 = data13.path;
-if(typeof data14 === "string"){
-if(func2(data14) > 200){
-const err31 = {instancePath:instancePath+"/resume/path",schemaPath:"#/$defs/Resume/properties/path/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+for(const key2 in data13){
+if(!(key2 === "path")){
+const err31 = {instancePath:instancePath+"/resume",schemaPath:"#/$defs/Resume/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2108,8 +2297,12 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(!pattern11.test(data14)){
-const err32 = {instancePath:instancePath+"/resume/path",schemaPath:"#/$defs/Resume/properties/path/pattern",keyword:"pattern",params:{pattern: "^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$"},message:"must match pattern \""+"^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$"+"\""};
+}
+if(data13.path !== undefined){
+let data14 = data13.path;
+if(typeof data14 === "string"){
+if(func2(data14) > 200){
+const err32 = {instancePath:instancePath+"/resume/path",schemaPath:"#/$defs/Resume/properties/path/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2118,9 +2311,8 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-else {
-const err33 = {instancePath:instancePath+"/resume/path",schemaPath:"#/$defs/Resume/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern31.test(data14)){
+const err33 = {instancePath:instancePath+"/resume/path",schemaPath:"#/$defs/Resume/properties/path/pattern",keyword:"pattern",params:{pattern: "^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$"},message:"must match pattern \""+"^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$"+"\""};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2130,9 +2322,8 @@ vErrors.push(err33);
 errors++;
 }
 }
-}
 else {
-const err34 = {instancePath:instancePath+"/resume",schemaPath:"#/$defs/Resume/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err34 = {instancePath:instancePath+"/resume/path",schemaPath:"#/$defs/Resume/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2142,11 +2333,9 @@ vErrors.push(err34);
 errors++;
 }
 }
-if(data.skills !== undefined){
-let data15 = data.skills;
-if(Array.isArray(data15)){
-if(data15.length > 60){
-const err35 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/maxItems",keyword:"maxItems",params:{limit: 60},message:"must NOT have more than 60 items"};
+}
+else {
+const err35 = {instancePath:instancePath+"/resume",schemaPath:"#/$defs/Resume/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2155,12 +2344,12 @@ vErrors.push(err35);
 }
 errors++;
 }
-const len5 = data15.length;
-for(let i5=0; i5<len5; i5++){
-let data16 = data15[i5];
-if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-if(data16.name === undefined){
-const err36 = {instancePath:instancePath+"/skills/" + i5,schemaPath:"#/$defs/Skill/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+}
+if(data.skills !== undefined){
+let data15 = data.skills;
+if(Array.isArray(data15)){
+if(data15.length > 60){
+const err36 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/maxItems",keyword:"maxItems",params:{limit: 60},message:"must NOT have more than 60 items"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2169,8 +2358,12 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(data16.logo === undefined){
-const err37 = {instancePath:instancePath+"/skills/" + i5,schemaPath:"#/$defs/Skill/required",keyword:"required",params:{missingProperty: "logo"},message:"must have required property '"+"logo"+"'"};
+const len5 = data15.length;
+for(let i5=0; i5<len5; i5++){
+let data16 = data15[i5];
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.name === undefined){
+const err37 = {instancePath:instancePath+"/skills/" + i5,schemaPath:"#/$defs/Skill/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -2179,9 +2372,8 @@ vErrors.push(err37);
 }
 errors++;
 }
-for(const key3 in data16){
-if(!((key3 === "logo") || (key3 === "name"))){
-const err38 = {instancePath:instancePath+"/skills/" + i5,schemaPath:"#/$defs/Skill/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(data16.logo === undefined){
+const err38 = {instancePath:instancePath+"/skills/" + i5,schemaPath:"#/$defs/Skill/required",keyword:"required",params:{missingProperty: "logo"},message:"must have required property '"+"logo"+"'"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -2190,12 +2382,9 @@ vErrors.push(err38);
 }
 errors++;
 }
-}
-if(data16.logo !== undefined){
-let data17 = data16.logo;
-if(typeof data17 === "string"){
-if(!pattern5.test(data17)){
-const err39 = {instancePath:instancePath+"/skills/" + i5+"/logo",schemaPath:"#/$defs/Skill/properties/logo/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
+for(const key3 in data16){
+if(!((key3 === "logo") || (key3 === "name"))){
+const err39 = {instancePath:instancePath+"/skills/" + i5,schemaPath:"#/$defs/Skill/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -2205,8 +2394,11 @@ vErrors.push(err39);
 errors++;
 }
 }
-else {
-const err40 = {instancePath:instancePath+"/skills/" + i5+"/logo",schemaPath:"#/$defs/Skill/properties/logo/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data16.logo !== undefined){
+let data17 = data16.logo;
+if(typeof data17 === "string"){
+if(!pattern8.test(data17)){
+const err40 = {instancePath:instancePath+"/skills/" + i5+"/logo",schemaPath:"#/$defs/Skill/properties/logo/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -2216,11 +2408,8 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data16.name !== undefined){
-let data18 = data16.name;
-if(typeof data18 === "string"){
-if(func2(data18) > 40){
-const err41 = {instancePath:instancePath+"/skills/" + i5+"/name",schemaPath:"#/$defs/Skill/properties/name/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
+else {
+const err41 = {instancePath:instancePath+"/skills/" + i5+"/logo",schemaPath:"#/$defs/Skill/properties/logo/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -2229,8 +2418,12 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(func2(data18) < 1){
-const err42 = {instancePath:instancePath+"/skills/" + i5+"/name",schemaPath:"#/$defs/Skill/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data16.name !== undefined){
+let data18 = data16.name;
+if(typeof data18 === "string"){
+if(func2(data18) > 40){
+const err42 = {instancePath:instancePath+"/skills/" + i5+"/name",schemaPath:"#/$defs/Skill/properties/name/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -2239,9 +2432,8 @@ vErrors.push(err42);
 }
 errors++;
 }
-}
-else {
-const err43 = {instancePath:instancePath+"/skills/" + i5+"/name",schemaPath:"#/$defs/Skill/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func2(data18) < 1){
+const err43 = {instancePath:instancePath+"/skills/" + i5+"/name",schemaPath:"#/$defs/Skill/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -2250,10 +2442,8 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-}
-else {
-const err44 = {instancePath:instancePath+"/skills/" + i5,schemaPath:"#/$defs/Skill/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!pattern4.test(data18)){
+const err44 = {instancePath:instancePath+"/skills/" + i5+"/name",schemaPath:"#/$defs/Skill/properties/name/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -2263,9 +2453,8 @@ vErrors.push(err44);
 errors++;
 }
 }
-}
 else {
-const err45 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err45 = {instancePath:instancePath+"/skills/" + i5+"/name",schemaPath:"#/$defs/Skill/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -2275,11 +2464,9 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data.social !== undefined){
-let data19 = data.social;
-if(Array.isArray(data19)){
-if(data19.length > 10){
-const err46 = {instancePath:instancePath+"/social",schemaPath:"#/properties/social/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"};
+}
+else {
+const err46 = {instancePath:instancePath+"/skills/" + i5,schemaPath:"#/$defs/Skill/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -2288,12 +2475,10 @@ vErrors.push(err46);
 }
 errors++;
 }
-const len6 = data19.length;
-for(let i6=0; i6<len6; i6++){
-let data20 = data19[i6];
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-if(data20.id === undefined){
-const err47 = {instancePath:instancePath+"/social/" + i6,schemaPath:"#/$defs/SocialLink/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -2302,8 +2487,12 @@ vErrors.push(err47);
 }
 errors++;
 }
-if(data20.label === undefined){
-const err48 = {instancePath:instancePath+"/social/" + i6,schemaPath:"#/$defs/SocialLink/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
+}
+if(data.social !== undefined){
+let data19 = data.social;
+if(Array.isArray(data19)){
+if(data19.length > 10){
+const err48 = {instancePath:instancePath+"/social",schemaPath:"#/properties/social/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -2312,8 +2501,12 @@ vErrors.push(err48);
 }
 errors++;
 }
-if(data20.url === undefined){
-const err49 = {instancePath:instancePath+"/social/" + i6,schemaPath:"#/$defs/SocialLink/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
+const len6 = data19.length;
+for(let i6=0; i6<len6; i6++){
+let data20 = data19[i6];
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+if(data20.id === undefined){
+const err49 = {instancePath:instancePath+"/social/" + i6,schemaPath:"#/$defs/SocialLink/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -2322,9 +2515,8 @@ vErrors.push(err49);
 }
 errors++;
 }
-for(const key4 in data20){
-if(!(((key4 === "id") || (key4 === "label")) || (key4 === "url"))){
-const err50 = {instancePath:instancePath+"/social/" + i6,schemaPath:"#/$defs/SocialLink/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(data20.label === undefined){
+const err50 = {instancePath:instancePath+"/social/" + i6,schemaPath:"#/$defs/SocialLink/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -2333,12 +2525,8 @@ vErrors.push(err50);
 }
 errors++;
 }
-}
-if(data20.id !== undefined){
-let data21 = data20.id;
-if(typeof data21 === "string"){
-if(!pattern5.test(data21)){
-const err51 = {instancePath:instancePath+"/social/" + i6+"/id",schemaPath:"#/$defs/SocialLink/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
+if(data20.url === undefined){
+const err51 = {instancePath:instancePath+"/social/" + i6,schemaPath:"#/$defs/SocialLink/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -2347,9 +2535,9 @@ vErrors.push(err51);
 }
 errors++;
 }
-}
-else {
-const err52 = {instancePath:instancePath+"/social/" + i6+"/id",schemaPath:"#/$defs/SocialLink/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key4 in data20){
+if(!(((key4 === "id") || (key4 === "label")) || (key4 === "url"))){
+const err52 = {instancePath:instancePath+"/social/" + i6,schemaPath:"#/$defs/SocialLink/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -2359,11 +2547,11 @@ vErrors.push(err52);
 errors++;
 }
 }
-if(data20.label !== undefined){
-let data22 = data20.label;
-if(typeof data22 === "string"){
-if(func2(data22) > 40){
-const err53 = {instancePath:instancePath+"/social/" + i6+"/label",schemaPath:"#/$defs/SocialLink/properties/label/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
+if(data20.id !== undefined){
+let data21 = data20.id;
+if(typeof data21 === "string"){
+if(!pattern8.test(data21)){
+const err53 = {instancePath:instancePath+"/social/" + i6+"/id",schemaPath:"#/$defs/SocialLink/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -2372,8 +2560,9 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(func2(data22) < 1){
-const err54 = {instancePath:instancePath+"/social/" + i6+"/label",schemaPath:"#/$defs/SocialLink/properties/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err54 = {instancePath:instancePath+"/social/" + i6+"/id",schemaPath:"#/$defs/SocialLink/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -2383,8 +2572,11 @@ vErrors.push(err54);
 errors++;
 }
 }
-else {
-const err55 = {instancePath:instancePath+"/social/" + i6+"/label",schemaPath:"#/$defs/SocialLink/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data20.label !== undefined){
+let data22 = data20.label;
+if(typeof data22 === "string"){
+if(func2(data22) > 40){
+const err55 = {instancePath:instancePath+"/social/" + i6+"/label",schemaPath:"#/$defs/SocialLink/properties/label/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -2393,12 +2585,8 @@ vErrors.push(err55);
 }
 errors++;
 }
-}
-if(data20.url !== undefined){
-let data23 = data20.url;
-if(typeof data23 === "string"){
-if(func2(data23) > 500){
-const err56 = {instancePath:instancePath+"/social/" + i6+"/url",schemaPath:"#/$defs/SocialLink/properties/url/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+if(func2(data22) < 1){
+const err56 = {instancePath:instancePath+"/social/" + i6+"/label",schemaPath:"#/$defs/SocialLink/properties/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -2407,8 +2595,8 @@ vErrors.push(err56);
 }
 errors++;
 }
-if(!(formats2(data23))){
-const err57 = {instancePath:instancePath+"/social/" + i6+"/url",schemaPath:"#/$defs/SocialLink/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+if(!pattern4.test(data22)){
+const err57 = {instancePath:instancePath+"/social/" + i6+"/label",schemaPath:"#/$defs/SocialLink/properties/label/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -2419,7 +2607,7 @@ errors++;
 }
 }
 else {
-const err58 = {instancePath:instancePath+"/social/" + i6+"/url",schemaPath:"#/$defs/SocialLink/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err58 = {instancePath:instancePath+"/social/" + i6+"/label",schemaPath:"#/$defs/SocialLink/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -2429,9 +2617,11 @@ vErrors.push(err58);
 errors++;
 }
 }
-}
-else {
-const err59 = {instancePath:instancePath+"/social/" + i6,schemaPath:"#/$defs/SocialLink/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data20.url !== undefined){
+let data23 = data20.url;
+if(typeof data23 === "string"){
+if(func2(data23) > 500){
+const err59 = {instancePath:instancePath+"/social/" + i6+"/url",schemaPath:"#/$defs/SocialLink/properties/url/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -2440,10 +2630,8 @@ vErrors.push(err59);
 }
 errors++;
 }
-}
-}
-else {
-const err60 = {instancePath:instancePath+"/social",schemaPath:"#/properties/social/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(!pattern4.test(data23)){
+const err60 = {instancePath:instancePath+"/social/" + i6+"/url",schemaPath:"#/$defs/SocialLink/properties/url/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -2452,12 +2640,8 @@ vErrors.push(err60);
 }
 errors++;
 }
-}
-if(data.typewriterPhrases !== undefined){
-let data24 = data.typewriterPhrases;
-if(Array.isArray(data24)){
-if(data24.length > 10){
-const err61 = {instancePath:instancePath+"/typewriterPhrases",schemaPath:"#/properties/typewriterPhrases/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"};
+if(!(formats2(data23))){
+const err61 = {instancePath:instancePath+"/social/" + i6+"/url",schemaPath:"#/$defs/SocialLink/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -2466,8 +2650,9 @@ vErrors.push(err61);
 }
 errors++;
 }
-if(data24.length < 1){
-const err62 = {instancePath:instancePath+"/typewriterPhrases",schemaPath:"#/properties/typewriterPhrases/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+}
+else {
+const err62 = {instancePath:instancePath+"/social/" + i6+"/url",schemaPath:"#/$defs/SocialLink/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -2476,12 +2661,10 @@ vErrors.push(err62);
 }
 errors++;
 }
-const len7 = data24.length;
-for(let i7=0; i7<len7; i7++){
-let data25 = data24[i7];
-if(typeof data25 === "string"){
-if(func2(data25) > 60){
-const err63 = {instancePath:instancePath+"/typewriterPhrases/" + i7,schemaPath:"#/properties/typewriterPhrases/items/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"};
+}
+}
+else {
+const err63 = {instancePath:instancePath+"/social/" + i6,schemaPath:"#/$defs/SocialLink/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -2490,8 +2673,10 @@ vErrors.push(err63);
 }
 errors++;
 }
-if(func2(data25) < 1){
-const err64 = {instancePath:instancePath+"/typewriterPhrases/" + i7,schemaPath:"#/properties/typewriterPhrases/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+}
+else {
+const err64 = {instancePath:instancePath+"/social",schemaPath:"#/properties/social/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -2501,8 +2686,11 @@ vErrors.push(err64);
 errors++;
 }
 }
-else {
-const err65 = {instancePath:instancePath+"/typewriterPhrases/" + i7,schemaPath:"#/properties/typewriterPhrases/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.typewriterPhrases !== undefined){
+let data24 = data.typewriterPhrases;
+if(Array.isArray(data24)){
+if(data24.length > 10){
+const err65 = {instancePath:instancePath+"/typewriterPhrases",schemaPath:"#/properties/typewriterPhrases/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -2511,10 +2699,8 @@ vErrors.push(err65);
 }
 errors++;
 }
-}
-}
-else {
-const err66 = {instancePath:instancePath+"/typewriterPhrases",schemaPath:"#/properties/typewriterPhrases/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data24.length < 1){
+const err66 = {instancePath:instancePath+"/typewriterPhrases",schemaPath:"#/properties/typewriterPhrases/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -2523,15 +2709,72 @@ vErrors.push(err66);
 }
 errors++;
 }
-}
-}
-else {
-const err67 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const len7 = data24.length;
+for(let i7=0; i7<len7; i7++){
+let data25 = data24[i7];
+if(typeof data25 === "string"){
+if(func2(data25) > 60){
+const err67 = {instancePath:instancePath+"/typewriterPhrases/" + i7,schemaPath:"#/properties/typewriterPhrases/items/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"};
 if(vErrors === null){
 vErrors = [err67];
 }
 else {
 vErrors.push(err67);
+}
+errors++;
+}
+if(func2(data25) < 1){
+const err68 = {instancePath:instancePath+"/typewriterPhrases/" + i7,schemaPath:"#/properties/typewriterPhrases/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+if(!pattern4.test(data25)){
+const err69 = {instancePath:instancePath+"/typewriterPhrases/" + i7,schemaPath:"#/properties/typewriterPhrases/items/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+else {
+const err70 = {instancePath:instancePath+"/typewriterPhrases/" + i7,schemaPath:"#/properties/typewriterPhrases/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+}
+else {
+const err71 = {instancePath:instancePath+"/typewriterPhrases",schemaPath:"#/properties/typewriterPhrases/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+}
+else {
+const err72 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
 }
 errors++;
 }

@@ -33,7 +33,10 @@ function message(error: ErrorObject): string {
     case 'maxLength':
       return `must be at most ${String(p.limit)} characters`;
     case 'pattern':
-      return `must match ${String(p.pattern)}`;
+      // The pattern the server gives every text without one of its own (NO_CONTROL_PATTERN).
+      return String(p.pattern).startsWith('^[^\\u0000')
+        ? 'must not contain control characters'
+        : `must match ${String(p.pattern)}`;
     case 'format':
       return p.format === 'email' ? 'must be an e-mail address' : 'must be an http, https or mailto URL';
     case 'minItems':
