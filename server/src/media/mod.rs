@@ -3,7 +3,8 @@
 //! upright, and re-encoded as lossy WebP at the widths the page shows images at, which leaves
 //! every piece of metadata (EXIF, GPS, XMP, ICC) behind; SVG is parsed and written anew by
 //! `usvg`, which keeps shapes and drops scripts, event handlers, `foreignObject` and references
-//! to anything outside the file; a PDF is taken only as the resume. The CPU-heavy work runs on
+//! to anything outside the file (within a cap on elements and size, its embedded images
+//! re-encoded); a PDF is taken only as the resume. The CPU-heavy work runs on
 //! the blocking pool, at most [`CONCURRENT_ENCODES`] at a time.
 
 use std::io::Cursor;
