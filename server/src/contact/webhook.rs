@@ -2,7 +2,8 @@
 //! same outbox as e-mail (one row per message and webhook), signed the way Stripe signs its
 //! webhooks so the receiver can check it and refuse replays:
 //! `X-Portfolio-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`.
-//! Slack and Discord incoming-webhook URLs get the body they expect instead.
+//! Slack and Discord incoming-webhook URLs get the body they expect instead, with the visitor's
+//! text escaped so that it shows as typed: no mention, no disguised link, no markup.
 //!
 //! A webhook URL usually holds a token, so it never appears in logs, errors or the database: the
 //! channel is named by a hash of the URL.
@@ -118,9 +119,13 @@ impl Webhook {
                 if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
                     return Err(invalid());
                 }
+                let shape = shape_of(&url);
+                // The fragment only names the shape; it is never sent.
+                let mut url = url;
+                url.set_fragment(None);
                 Ok(Self {
                     channel: channel_name(raw),
-                    shape: shape_of(&url),
+                    shape,
                     url,
                     secret: secret.clone(),
                     client: client.clone(),
@@ -169,7 +174,14 @@ impl Webhook {
     }
 }
 
+/// The body a URL gets: by its host, or by a fragment `#slack` or `#discord` for a receiver that
+/// speaks Slack's or Discord's format elsewhere (Mattermost, a relay, a test).
 fn shape_of(url: &url::Url) -> Shape {
+    match url.fragment() {
+        Some("slack") => return Shape::Slack,
+        Some("discord") => return Shape::Discord,
+        _ => {}
+    }
     let host = url.host_str().unwrap_or_default();
     if host == "hooks.slack.com" {
         Shape::Slack
@@ -201,17 +213,23 @@ fn body(shape: Shape, pending: &PendingDelivery) -> serde_json::Value {
             "createdAt": created_at,
         }),
         Shape::Slack | Shape::Discord => {
+            let escape = if shape == Shape::Slack {
+                slack_escape
+            } else {
+                discord_escape
+            };
+            // Everything the visitor wrote is escaped; only our own frame is markup.
             let summary = format!(
-                "New message from {} <{}>\nSubject: {}\n\n{}",
-                text(&pending.name),
-                text(&pending.email),
-                text(&pending.subject),
-                text(&pending.message),
+                "New message from {} ({})\nSubject: {}\n\n{}",
+                escape(&text(&pending.name)),
+                escape(&text(&pending.email)),
+                escape(&text(&pending.subject)),
+                escape(&text(&pending.message)),
             );
             if shape == Shape::Slack {
                 serde_json::json!({ "text": cut(&summary, SLACK_MAX_CHARS) })
             } else {
-                // No pings: a visitor's "@everyone" stays text.
+                // No pings: a visitor's "@everyone" or "<@id>" stays text.
                 serde_json::json!({
                     "content": cut(&summary, DISCORD_MAX_CHARS),
                     "allowed_mentions": { "parse": [] },
@@ -219,6 +237,54 @@ fn body(shape: Shape, pending: &PendingDelivery) -> serde_json::Value {
             }
         }
     }
+}
+
+/// Slack's escaping for `text`: `&`, `<` and `>` are the only characters its markup needs
+/// escaped, and with them escaped `<!channel>`, `<@U123>` and `<https://x|label>` are plain text.
+pub fn slack_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Discord's markdown made inert: a backslash before each character that can start or end
+/// markup (emphasis, code, spoilers, quotes, headings, lists, masked links `[text](url)`,
+/// mentions and emoji `<@id>`, `<:name:id>`), so `[Reset](https://evil.example)` shows as typed.
+/// Mentions are also switched off in the payload (`allowed_mentions`).
+pub fn discord_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    for c in text.chars() {
+        if matches!(
+            c,
+            '\\' | '*'
+                | '_'
+                | '~'
+                | '`'
+                | '|'
+                | '>'
+                | '<'
+                | '#'
+                | '-'
+                | '+'
+                | '['
+                | ']'
+                | '('
+                | ')'
+                | '@'
+                | ':'
+        ) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }
 
 fn cut(text: &str, max: usize) -> String {
@@ -281,7 +347,7 @@ mod tests {
         assert!(discord["content"]
             .as_str()
             .unwrap()
-            .contains("Ada <ada@example.com>"));
+            .contains("Ada (ada\\@example.com)"));
         let slack = body(Shape::Slack, &pending());
         assert!(slack["text"]
             .as_str()
@@ -290,6 +356,77 @@ mod tests {
         let generic = body(Shape::Generic, &pending());
         assert_eq!(generic["id"], 7);
         assert_eq!(generic["createdAt"], "1970-01-01T00:00:00.000Z");
+    }
+
+    #[test]
+    fn a_fragment_names_the_shape_and_is_not_sent() {
+        let shape = |u: &str| shape_of(&url::Url::parse(u).unwrap());
+        assert_eq!(shape("https://chat.example/hooks/x#slack"), Shape::Slack);
+        assert_eq!(shape("http://127.0.0.1:9/x#discord"), Shape::Discord);
+        assert_eq!(shape("https://chat.example/hooks/x#other"), Shape::Generic);
+        let secret = SecretString::from("0123456789abcdef".to_owned());
+        let hooks = Webhook::all_from_settings(
+            &[SecretString::from(
+                "https://chat.example/hooks/x#slack".to_owned(),
+            )],
+            Some(&secret),
+        )
+        .unwrap();
+        assert_eq!(hooks[0].shape, Shape::Slack);
+        assert_eq!(hooks[0].url.as_str(), "https://chat.example/hooks/x");
+    }
+
+    #[test]
+    fn slack_escaping_leaves_no_mention_or_link() {
+        assert_eq!(
+            slack_escape("<!channel> <!everyone> <@U1> a&b"),
+            "&lt;!channel&gt; &lt;!everyone&gt; &lt;@U1&gt; a&amp;b"
+        );
+        assert_eq!(
+            slack_escape("<https://evil.example/login|Reset your password>"),
+            "&lt;https://evil.example/login|Reset your password&gt;"
+        );
+        // Escaping twice escapes the ampersands again: the text shows as it was typed.
+        assert_eq!(slack_escape("&lt;"), "&amp;lt;");
+        assert_eq!(slack_escape("plain text, é"), "plain text, é");
+    }
+
+    #[test]
+    fn discord_escaping_makes_markdown_inert() {
+        assert_eq!(
+            discord_escape("[Reset your password](https://evil.example/login)"),
+            r"\[Reset your password\]\(https\://evil.example/login\)"
+        );
+        assert_eq!(
+            discord_escape("**bold** _it_ ~~s~~ `c` ||sp|| > q # h @everyone <@1> \\"),
+            r"\*\*bold\*\* \_it\_ \~\~s\~\~ \`c\` \|\|sp\|\| \> q \# h \@everyone \<\@1\> \\"
+        );
+        assert_eq!(discord_escape("plain text, é"), "plain text, é");
+    }
+
+    #[test]
+    fn hostile_text_is_escaped_in_chat_bodies_and_not_in_the_generic_one() {
+        let mut hostile = pending();
+        hostile.name = Some("<!channel>".into());
+        hostile.message = Some("[Reset](https://evil.example) <https://evil.example|Reset>".into());
+        let slack = body(Shape::Slack, &hostile)["text"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert!(
+            slack.starts_with("New message from &lt;!channel&gt; ("),
+            "{slack}"
+        );
+        assert!(!slack.contains('<') && !slack.contains('>'), "{slack}");
+        let discord = body(Shape::Discord, &hostile);
+        let content = discord["content"].as_str().unwrap();
+        assert!(
+            content.contains(r"\[Reset\]\(https\://evil.example\)"),
+            "{content}"
+        );
+        assert_eq!(discord["allowed_mentions"]["parse"], serde_json::json!([]));
+        let generic = body(Shape::Generic, &hostile);
+        assert_eq!(generic["name"], "<!channel>");
     }
 
     #[test]

@@ -181,7 +181,8 @@ fn site_host(state: &AppState, headers: &HeaderMap) -> String {
 
 /// Counts a page view or a click. Answers at once: counts are written in batches. Nothing is
 /// counted when insights are off, for `DNT: 1` or `Sec-GPC: 1`, or for a bot; the answer is the
-/// same.
+/// same. Each network (an IPv4 address or an IPv6 /64) has a rate limit and a daily allowance
+/// of new visitors, referrers, campaigns and click targets.
 #[utoipa::path(
     post,
     path = "/insights/events",
@@ -194,7 +195,7 @@ fn site_host(state: &AppState, headers: &HeaderMap) -> String {
         (status = 413, description = "Body over 2 KB", body = ErrorBody),
         (status = 415, description = "Not JSON", body = ErrorBody),
         (status = 422, description = "Fields not valid, each named", body = ErrorBody),
-        (status = 429, description = "Too many events from this visitor; see Retry-After", body = ErrorBody),
+        (status = 429, description = "Too many events from this network; see Retry-After", body = ErrorBody),
     )
 )]
 async fn beacon(
@@ -451,9 +452,25 @@ pub async fn resume(
         None => crate::site::respond(&pages, &request),
     };
     if request.method() == Method::GET && response.status() == StatusCode::OK {
-        state.insights.record_download(request.headers());
+        let client = client_of(&state, &request);
+        state.insights.record_download(request.headers(), client);
     }
     response
+}
+
+/// The client of a request, as [`ClientIp`] reads it (for the download count, whose handler
+/// takes the whole request).
+fn client_of(state: &AppState, request: &axum::extract::Request) -> std::net::IpAddr {
+    let peer = request
+        .extensions()
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map_or(std::net::IpAddr::from([0, 0, 0, 0]), |info| info.0.ip());
+    let trusted: &[ipnet::IpNet] = if state.settings.trust_proxy {
+        &state.settings.limits.trusted_proxies
+    } else {
+        &[]
+    };
+    crate::http::client_ip::client_address(peer, request.headers(), trusted)
 }
 
 #[cfg(test)]

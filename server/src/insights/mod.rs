@@ -3,6 +3,7 @@
 //! are written in batches, so a beacon never waits on the disk; a crash may lose a few seconds of
 //! counts, never a message.
 
+pub mod budget;
 pub mod visitor;
 
 use std::net::IpAddr;
@@ -21,7 +22,8 @@ use crate::store::Db;
 const FLUSH_EVERY: Duration = Duration::from_secs(5);
 /// Beyond this many gathered entries a write is started at once.
 const FLUSH_ABOVE: usize = 2_000;
-/// Beacons per visitor: a burst of 30, then one every 2 seconds; and 600 an hour.
+/// Beacons per network (an IPv4 address or an IPv6 /64): a burst of 30, then one every 2
+/// seconds; and 600 an hour.
 const BEACON_LIMITS: [RateLimit; 2] = [
     RateLimit {
         window: Duration::from_secs(60 * 60),
@@ -55,6 +57,44 @@ pub struct InsightsSettings {
     )]
     pub insights_retention_days: u32,
 
+    /// New visitors counted per network (an IPv4 address or an IPv6 /64) and day; past it the
+    /// network's views count as page views only.
+    #[arg(
+        long = "insights-visitors-per-network",
+        env = "PORTFOLIO_INSIGHTS_VISITORS_PER_NETWORK",
+        value_name = "N",
+        default_value_t = 20
+    )]
+    pub visitors_per_network: u32,
+
+    /// New referrers, campaigns and click targets counted per network and day, of each kind.
+    #[arg(
+        long = "insights-keys-per-network",
+        env = "PORTFOLIO_INSIGHTS_KEYS_PER_NETWORK",
+        value_name = "N",
+        default_value_t = 20
+    )]
+    pub keys_per_network: u32,
+
+    /// Resume downloads counted per network and day.
+    #[arg(
+        long = "insights-downloads-per-network",
+        env = "PORTFOLIO_INSIGHTS_DOWNLOADS_PER_NETWORK",
+        value_name = "N",
+        default_value_t = 20
+    )]
+    pub downloads_per_network: u32,
+
+    /// Networks tracked a day for those allowances (about 1 KB each at most); past it, further
+    /// networks' views count as page views only until the next day.
+    #[arg(
+        long = "insights-max-networks",
+        env = "PORTFOLIO_INSIGHTS_MAX_NETWORKS",
+        value_name = "N",
+        default_value_t = 10_000
+    )]
+    pub max_networks: usize,
+
     /// For tests: insights act as if the clock were this many seconds ahead.
     #[arg(
         long = "insights-clock-offset",
@@ -73,6 +113,10 @@ impl Default for InsightsSettings {
             enabled: true,
             time_zone: chrono_tz::UTC,
             insights_retention_days: 730,
+            visitors_per_network: 20,
+            keys_per_network: 20,
+            downloads_per_network: 20,
+            max_networks: 10_000,
             insights_clock_offset: 0,
         }
     }
@@ -118,8 +162,21 @@ pub enum Outcome {
     Counted,
     /// Insights off, Do Not Track or Global Privacy Control, or a bot.
     Ignored,
-    /// Over the visitor's beacon limit; try again after this long.
+    /// Over the network's beacon limit; try again after this long.
     TooMany(Duration),
+}
+
+/// An event as far as its network's allowances admit it.
+enum Admitted {
+    View {
+        /// The visitor's hash, when the visitor may be counted.
+        visitor: Option<Vec<u8>>,
+        referrer_host: Option<String>,
+        campaign: Option<String>,
+    },
+    Click {
+        target: Option<String>,
+    },
 }
 
 /// The day's salt, kept in memory once read.
@@ -136,21 +193,30 @@ pub struct Insights {
     /// One write at a time; also remembers the day whose past was last purged.
     flushing: tokio::sync::Mutex<Option<String>>,
     flush_now: tokio::sync::Notify,
+    /// Beacons per network.
     limiter: SubmissionLimiter,
+    /// What each network may add to the day.
+    budgets: Mutex<budget::Budgets>,
     classifier: visitor::Classifier,
 }
 
 impl Insights {
     pub fn new(db: Db, settings: InsightsSettings) -> Self {
         Self {
-            settings,
             db,
             pending: Mutex::new(InsightsBatch::default()),
             salt: tokio::sync::Mutex::new(None),
             flushing: tokio::sync::Mutex::new(None),
             flush_now: tokio::sync::Notify::new(),
             limiter: SubmissionLimiter::new(&BEACON_LIMITS),
+            budgets: Mutex::new(budget::Budgets::new(budget::Allowances {
+                visitors: settings.visitors_per_network,
+                keys: settings.keys_per_network,
+                downloads: settings.downloads_per_network,
+                max_networks: settings.max_networks,
+            })),
             classifier: visitor::Classifier::new(),
+            settings,
         }
     }
 
@@ -170,7 +236,9 @@ impl Insights {
     }
 
     /// Counts a beacon's event from a visitor, unless the visitor asks not to be counted or is
-    /// a bot. `site` is the host the site is reached at.
+    /// a bot, within its network's limits: the beacons' rate, and what is new today (visitors,
+    /// referrers, campaigns, click targets) up to the allowances, the rest counted as page views
+    /// only. `site` is the host the site is reached at.
     pub async fn record(
         &self,
         event: Event,
@@ -181,28 +249,58 @@ impl Insights {
         let Some(visitor) = self.countable(headers) else {
             return Ok(Outcome::Ignored);
         };
+        let network = self.lock_budgets().network_of(ip);
+        // Before the hash: a flood is turned away without waiting for the day's salt.
+        if let Err(wait) = self.limiter.check(&format!("{network:016x}")) {
+            return Ok(Outcome::TooMany(wait));
+        }
         let day = self.today().to_string();
         let hash = self
             .visitor_hash(&day, ip, visitor.user_agent, site)
             .await?;
-        if let Err(wait) = self.limiter.check(&hex::encode(&hash)) {
-            return Ok(Outcome::TooMany(wait));
-        }
+        // What of the event is new for the network today and within its allowances.
+        let event = {
+            let mut budgets = self.lock_budgets();
+            let mut admit = |kind, value: &[u8]| budgets.admit(&day, network, kind, value);
+            match event {
+                Event::View {
+                    referrer_host,
+                    campaign,
+                } => {
+                    let referrer_host = referrer_host
+                        .filter(|host| !host.eq_ignore_ascii_case(site))
+                        .filter(|host| admit(budget::Kind::Referrer, host.as_bytes()));
+                    let campaign = campaign.filter(|c| admit(budget::Kind::Campaign, c.as_bytes()));
+                    let new_visitor = admit(budget::Kind::Visitor, &hash);
+                    Admitted::View {
+                        visitor: new_visitor.then_some(hash),
+                        referrer_host,
+                        campaign,
+                    }
+                }
+                Event::Click { target } => Admitted::Click {
+                    target: admit(budget::Kind::Target, target.as_bytes()).then_some(target),
+                },
+            }
+        };
         let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
         match event {
-            Event::View {
+            Admitted::View {
+                visitor: hash,
                 referrer_host,
                 campaign,
             } => {
                 pending.days.entry(day.clone()).or_default().page_views += 1;
-                pending.seen.insert((day.clone(), hash));
+                if let Some(hash) = hash {
+                    pending.seen.insert((day.clone(), hash));
+                }
                 let mut add = |kind: &str, key: String| {
                     *pending
                         .counts
                         .entry((day.clone(), kind.to_owned(), key))
                         .or_default() += 1;
                 };
-                if let Some(host) = referrer_host.filter(|host| !host.eq_ignore_ascii_case(site)) {
+                if let Some(host) = referrer_host {
                     add("referrer", host);
                 }
                 if let Some(campaign) = campaign {
@@ -211,12 +309,15 @@ impl Insights {
                 add("device", visitor.device.to_owned());
                 add("browser", visitor.browser);
             }
-            Event::Click { target } => {
+            Admitted::Click {
+                target: Some(target),
+            } => {
                 *pending
                     .counts
                     .entry((day, "click".to_owned(), target))
                     .or_default() += 1;
             }
+            Admitted::Click { target: None } => {}
         }
         if pending.counts.len() + pending.seen.len() > FLUSH_ABOVE {
             self.flush_now.notify_one();
@@ -224,14 +325,26 @@ impl Insights {
         Ok(Outcome::Counted)
     }
 
-    /// Counts a download of the resume (served by the server, so a direct link counts too).
-    pub fn record_download(&self, headers: &axum::http::HeaderMap) {
+    /// Counts a download of the resume (served by the server, so a direct link counts too), up
+    /// to the allowance of the client's network for the day.
+    pub fn record_download(&self, headers: &axum::http::HeaderMap, ip: IpAddr) {
         if self.countable(headers).is_none() {
             return;
         }
         let day = self.today().to_string();
+        {
+            let mut budgets = self.lock_budgets();
+            let network = budgets.network_of(ip);
+            if !budgets.admit_download(&day, network) {
+                return;
+            }
+        }
         let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
         pending.days.entry(day).or_default().resume_downloads += 1;
+    }
+
+    fn lock_budgets(&self) -> std::sync::MutexGuard<'_, budget::Budgets> {
+        self.budgets.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The visitor, when insights are on and it may be counted.

@@ -3,7 +3,8 @@
 //! upright, and re-encoded as lossy WebP at the widths the page shows images at, which leaves
 //! every piece of metadata (EXIF, GPS, XMP, ICC) behind; SVG is parsed and written anew by
 //! `usvg`, which keeps shapes and drops scripts, event handlers, `foreignObject` and references
-//! to anything outside the file; a PDF is taken only as the resume. The CPU-heavy work runs on
+//! to anything outside the file (within a cap on elements and size, its embedded images
+//! re-encoded); a PDF is taken only as the resume. The CPU-heavy work runs on
 //! the blocking pool, at most [`CONCURRENT_ENCODES`] at a time.
 
 use std::io::Cursor;
@@ -27,6 +28,14 @@ pub const MAX_SIDE: u32 = 10_000;
 /// The most memory one decode may take (the decoded pixels count): 128 MiB holds a 40
 /// megapixel photo, and refuses a small file that would unpack into gigabytes.
 pub const MAX_DECODE_BYTES: u64 = 128 * 1024 * 1024;
+
+/// The most elements a cleaned SVG may have, counted after `<use>` and markers are expanded:
+/// a logo or an illustration has hundreds to a few thousand; a file of a kilobyte whose `<use>`
+/// elements fan out would otherwise be written out as a million.
+pub const MAX_SVG_ELEMENTS: usize = 50_000;
+
+/// The largest cleaned SVG, in bytes (embedded images included, re-encoded).
+pub const MAX_SVG_BYTES: usize = 4 * 1024 * 1024;
 
 /// Encodes at once, so that uploads cannot take every core from the requests.
 pub const CONCURRENT_ENCODES: usize = 2;
@@ -274,21 +283,169 @@ fn encode_webp(image: &DynamicImage, alpha: bool) -> Result<Vec<u8>, Refused> {
 /// clip paths, masks, filters and embedded raster images; there is no script in its model, no
 /// event handler, no `foreignObject`, and no link or reference outside the file (external
 /// images are refused below instead of read from the disk, usvg's default). Text is dropped:
-/// without fonts it has no shape.
+/// without fonts it has no shape. Embedded raster images are decoded and re-encoded as WebP
+/// (their metadata left behind), embedded SVG images dropped. A file whose `<use>` elements or
+/// markers would expand past [`MAX_SVG_ELEMENTS`] is refused before usvg expands it, and the
+/// output is checked against that count and [`MAX_SVG_BYTES`].
 pub fn sanitize_svg(bytes: &[u8]) -> Result<(String, u32, u32), Refused> {
+    let unreadable = |error: &dyn std::fmt::Display| {
+        Refused(format!("is not an SVG image that can be read ({error})"))
+    };
+    let text = std::str::from_utf8(bytes).map_err(|error| unreadable(&error))?;
+    // The same XML options as usvg's own parse, with a bound on the raw nodes.
+    let xml_options = usvg::roxmltree::ParsingOptions {
+        allow_dtd: true,
+        nodes_limit: u32::try_from(MAX_SVG_ELEMENTS * 4).unwrap_or(u32::MAX),
+        ..Default::default()
+    };
+    let document =
+        usvg::roxmltree::Document::parse_with_options(text, xml_options).map_err(|error| {
+            match error {
+                usvg::roxmltree::Error::NodesLimitReached => too_many_elements(),
+                other => unreadable(&other),
+            }
+        })?;
+    if expanded_elements(&document) > MAX_SVG_ELEMENTS {
+        return Err(too_many_elements());
+    }
     let options = usvg::Options {
         image_href_resolver: usvg::ImageHrefResolver {
-            resolve_data: usvg::ImageHrefResolver::default_data_resolver(),
+            resolve_data: Box::new(|_mime, data, _options| reencode_embedded(&data)),
             resolve_string: Box::new(|_, _| None),
         },
         ..usvg::Options::default()
     };
-    let tree = usvg::Tree::from_data(bytes, &options)
-        .map_err(|error| Refused(format!("is not an SVG image that can be read ({error})")))?;
+    let tree = usvg::Tree::from_xmltree(&document, &options).map_err(|error| match error {
+        usvg::Error::ElementsLimitReached
+        | usvg::Error::ParsingFailed(usvg::roxmltree::Error::NodesLimitReached) => {
+            too_many_elements()
+        }
+        other => unreadable(&other),
+    })?;
     let size = tree.size();
     let side = |v: f32| (v.ceil() as u32).clamp(1, MAX_SIDE);
     let text = tree.to_string(&usvg::WriteOptions::default());
+    if text.len() > MAX_SVG_BYTES {
+        return Err(Refused(format!(
+            "is too large an SVG once cleaned: at most {} MiB",
+            MAX_SVG_BYTES / (1024 * 1024)
+        )));
+    }
+    let written = usvg::roxmltree::Document::parse(&text)
+        .map_err(|error| unreadable(&error))?
+        .descendants()
+        .filter(usvg::roxmltree::Node::is_element)
+        .count();
+    if written > MAX_SVG_ELEMENTS {
+        return Err(too_many_elements());
+    }
     Ok((text, side(size.width()), side(size.height())))
+}
+
+fn too_many_elements() -> Refused {
+    Refused(format!(
+        "is too complex an SVG: at most {MAX_SVG_ELEMENTS} elements once its <use> elements and markers are expanded"
+    ))
+}
+
+/// An upper bound of the elements usvg makes of the document: each element, each `<use>` as
+/// the element it points to (recursively), and each marker once per number in the document's
+/// path data and points (a vertex has at least one). Counted without expanding anything.
+fn expanded_elements(document: &usvg::roxmltree::Document) -> usize {
+    use std::collections::HashMap;
+    use usvg::roxmltree::{Node, NodeId};
+
+    const XLINK: &str = "http://www.w3.org/1999/xlink";
+    /// usvg refuses deeper nesting; so does the count (as too many elements).
+    const MAX_DEPTH: usize = 1024;
+
+    let ids: HashMap<&str, Node> = document
+        .descendants()
+        .filter_map(|node| Some((node.attribute("id")?, node)))
+        .collect();
+    let target = |node: Node| -> Option<NodeId> {
+        let href = node
+            .attribute("href")
+            .or_else(|| node.attribute((XLINK, "href")))?;
+        Some(ids.get(href.trim().strip_prefix('#')?)?.id())
+    };
+
+    enum Memo {
+        Counting,
+        Done(usize),
+    }
+    fn count(
+        node: Node,
+        depth: usize,
+        memo: &mut HashMap<NodeId, Memo>,
+        target: &dyn Fn(Node) -> Option<NodeId>,
+        document: &usvg::roxmltree::Document,
+    ) -> usize {
+        if depth > MAX_DEPTH {
+            return MAX_SVG_ELEMENTS + 1;
+        }
+        match memo.get(&node.id()) {
+            Some(Memo::Done(n)) => return *n,
+            // A reference back into itself: usvg leaves such a `<use>` out.
+            Some(Memo::Counting) => return 0,
+            None => {}
+        }
+        memo.insert(node.id(), Memo::Counting);
+        let mut total: usize = 1;
+        for child in node.children().filter(Node::is_element) {
+            total = total.saturating_add(count(child, depth + 1, memo, target, document));
+        }
+        if node.tag_name().name() == "use" {
+            if let Some(id) = target(node) {
+                let referenced = document.get_node(id).expect("an id from this document");
+                total = total.saturating_add(count(referenced, depth + 1, memo, target, document));
+            }
+        }
+        let total = total.min(MAX_SVG_ELEMENTS + 1);
+        memo.insert(node.id(), Memo::Done(total));
+        total
+    }
+
+    let mut memo = HashMap::new();
+    let root = document.root_element();
+    let mut total = count(root, 0, &mut memo, &target, document);
+    let markers: Vec<Node> = document
+        .descendants()
+        .filter(|node| node.tag_name().name() == "marker")
+        .collect();
+    if !markers.is_empty() {
+        let numbers: usize = document
+            .descendants()
+            .flat_map(|node| ["d", "points"].map(|name| node.attribute(name)))
+            .flatten()
+            .map(|data| {
+                data.split(|c: char| c.is_whitespace() || c == ',' || c.is_ascii_alphabetic())
+                    .filter(|part| !part.is_empty())
+                    .count()
+            })
+            .fold(0usize, usize::saturating_add)
+            .saturating_add(2 * document.descendants().count());
+        for marker in markers {
+            let each = count(marker, 0, &mut memo, &target, document);
+            total = total.saturating_add(each.saturating_mul(numbers));
+        }
+    }
+    total
+}
+
+/// An image embedded in an SVG as a data URL, decoded within the upload limits and re-encoded
+/// as WebP: its EXIF, GPS, XMP and ICC stay behind. Anything else (an SVG inside the SVG, a
+/// format not read) is dropped.
+fn reencode_embedded(data: &[u8]) -> Option<usvg::ImageKind> {
+    let format = match image::guess_format(data).ok()? {
+        format @ (ImageFormat::Jpeg | ImageFormat::Png | ImageFormat::WebP | ImageFormat::Gif) => {
+            format
+        }
+        _ => return None,
+    };
+    let image = decode(data, format).ok()?;
+    let webp = encode_webp(&image, image.color().has_alpha()).ok()?;
+    Some(usvg::ImageKind::WEBP(std::sync::Arc::new(webp)))
 }
 
 fn svg(bytes: &[u8], id: String, stem: &str) -> Result<Prepared, Refused> {

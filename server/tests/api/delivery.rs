@@ -663,3 +663,61 @@ async fn webhook_urls_and_the_secret_never_reach_the_logs() {
     );
     assert!(!output.contains(SECRET), "no webhook secret in the logs");
 }
+
+#[tokio::test]
+async fn hostile_text_reaches_slack_and_discord_escaped() {
+    let slack = Receiver::start().await;
+    let discord = Receiver::start().await;
+    // The fragment makes a local receiver get Slack's or Discord's body.
+    let app = spawn_app_with(|s| {
+        webhook_to(s, &slack.url);
+        s.delivery.webhook_urls = vec![
+            format!("{}#slack", slack.url).into(),
+            format!("{}#discord", discord.url).into(),
+        ];
+    })
+    .await;
+    let mut form = valid_form();
+    form["name"] = json!("<!channel> Ada");
+    form["subject"] = json!("<!everyone> **urgent**");
+    form["message"] = json!(
+        "Your account is locked. <https://evil.example/login|Reset your password> or \
+         [Reset your password](https://evil.example/login) @everyone"
+    );
+    id_of(post_contact(&app, &form).await).await;
+    eventually(10, "both receivers got the message", || async {
+        (!slack.posts().is_empty() && !discord.posts().is_empty()).then_some(())
+    })
+    .await;
+
+    let text = slack.verified_bodies()[0]["text"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        text.starts_with("New message from &lt;!channel&gt; Ada (ada@example.com)\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Subject: &lt;!everyone&gt; **urgent**"),
+        "{text}"
+    );
+    assert!(
+        text.contains("&lt;https://evil.example/login|Reset your password&gt;"),
+        "{text}"
+    );
+    // Slack's markup starts with `<`: none is left but as an entity.
+    assert!(!text.contains('<') && !text.contains('>'), "{text}");
+
+    let body = &discord.verified_bodies()[0];
+    assert_eq!(body["allowed_mentions"], json!({ "parse": [] }));
+    let content = body["content"].as_str().unwrap();
+    assert!(
+        content.contains(r"\[Reset your password\]\(https\://evil.example/login\)"),
+        "{content}"
+    );
+    assert!(content.contains(r"\@everyone"), "{content}");
+    assert!(content.contains(r"\*\*urgent\*\*"), "{content}");
+    assert!(!content.contains("](http"), "{content}");
+    app.shutdown().await;
+}

@@ -29,12 +29,34 @@ impl TestApp {
         self.beacon_with(body, &[("User-Agent", DESKTOP_UA)]).await
     }
 
+    /// A beacon from another client address (`127.0.0.2`, `127.0.0.3` …: each its own
+    /// network), with this User-Agent.
+    async fn beacon_from(&self, local: &str, body: &Value, user_agent: &str) -> reqwest::Response {
+        from(local)
+            .post(self.url("/api/insights/events"))
+            .header("Origin", &self.address)
+            .header("Sec-Fetch-Site", "same-origin")
+            .header("User-Agent", user_agent)
+            .json(body)
+            .send()
+            .await
+            .expect("the beacon is sent")
+    }
+
     /// The owner's figures for the last `days` days (the client must be signed in).
     async fn figures(&self, days: u32) -> Value {
         let response = self.get(&format!("/api/insights?days={days}")).await;
         assert_eq!(response.status(), 200);
         response.json().await.unwrap()
     }
+}
+
+/// A client whose connections come from `local`, a loopback address.
+fn from(local: &str) -> reqwest::Client {
+    reqwest::Client::builder()
+        .local_address(local.parse::<std::net::IpAddr>().unwrap())
+        .build()
+        .unwrap()
 }
 
 fn view() -> Value {
@@ -127,13 +149,13 @@ async fn referrers_campaigns_and_clicks_are_counted_by_host_and_content_id() {
 async fn a_day_keeps_at_most_100_referrers_and_counts_the_rest_as_other() {
     let app = spawn_app().await;
     app.signed_in().await;
-    // Each view from a browser of its own, so that the per-visitor limit stays out of the way.
+    // Each view from a network of its own, so that the per-network limits stay out of the way.
     let view_from = |n: usize, host: String| {
-        let ua = format!("{DESKTOP_UA} build/{n}");
         let body = json!({ "kind": "view", "referrer": format!("https://{host}/") });
         let app = &app;
         async move {
-            let response = app.beacon_with(&body, &[("User-Agent", ua.as_str())]).await;
+            let local = format!("127.0.1.{}", n + 1);
+            let response = app.beacon_from(&local, &body, DESKTOP_UA).await;
             assert_eq!(response.status(), 204);
         }
     };
@@ -296,7 +318,7 @@ async fn messages_per_100_visitors_come_from_the_real_messages() {
 }
 
 #[tokio::test]
-async fn the_beacon_is_rate_limited_per_visitor() {
+async fn the_beacon_is_rate_limited_per_network() {
     let app = spawn_app().await;
     let mut limited = None;
     for _ in 0..40 {
@@ -311,9 +333,107 @@ async fn the_beacon_is_rate_limited_per_visitor() {
     assert!(limited.headers().contains_key("retry-after"));
     let error: Value = limited.json().await.unwrap();
     assert_eq!(error["error"]["code"], "too_many_requests");
-    // Another visitor is not held up.
+    // Another browser on the same network is held up too; another network is not.
     let phone = [("User-Agent", PHONE_UA)];
-    assert_eq!(app.beacon_with(&view(), &phone).await.status(), 204);
+    assert_eq!(app.beacon_with(&view(), &phone).await.status(), 429);
+    let other = app.beacon_from("127.0.0.2", &view(), PHONE_UA).await;
+    assert_eq!(other.status(), 204);
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn beacons_with_a_new_user_agent_each_from_one_network_count_at_most_its_visitors() {
+    let app = spawn_app().await;
+    app.signed_in().await;
+    let (mut accepted, mut refused) = (0, 0);
+    for n in 0..100 {
+        let ua = [("User-Agent", format!("{DESKTOP_UA} build/{n}"))];
+        let ua = [(ua[0].0, ua[0].1.as_str())];
+        match app.beacon_with(&view(), &ua).await.status().as_u16() {
+            204 => accepted += 1,
+            429 => refused += 1,
+            other => panic!("answered {other}"),
+        }
+    }
+    assert_eq!((accepted, refused), (30, 70), "a burst of 30 a network");
+    let figures = app.figures(7).await;
+    // Every accepted beacon is a page view; only the network's first 20 browsers are visitors.
+    assert_eq!(today(&figures)["pageViews"], 30);
+    assert_eq!(today(&figures)["visitors"], 20);
+    // A visitor already counted is still counted as itself; another network is counted.
+    let first = format!("{DESKTOP_UA} build/0");
+    let again = app.beacon_from("127.0.0.2", &view(), &first).await;
+    assert_eq!(again.status(), 204);
+    let figures = app.figures(7).await;
+    assert_eq!(today(&figures)["visitors"], 21);
+    assert_eq!(count(&app.sql, "insights_seen").await, 21);
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn fake_referrers_from_one_network_do_not_push_real_ones_out_of_the_top() {
+    let app = spawn_app().await;
+    app.signed_in().await;
+    for n in 0..100 {
+        let fake = json!({ "kind": "view", "referrer": format!("https://fake-{n}.example/") });
+        let ua = format!("{DESKTOP_UA} build/{n}");
+        let status = app
+            .beacon_with(&fake, &[("User-Agent", ua.as_str())])
+            .await
+            .status();
+        assert!(status == 204 || status == 429, "{status}");
+    }
+    // Three real visitors, each from a network of its own, after the flood.
+    let real = json!({ "kind": "view", "referrer": "https://www.linkedin.com/feed/" });
+    for local in ["127.0.0.2", "127.0.0.3", "127.0.0.4"] {
+        let response = app.beacon_from(local, &real, DESKTOP_UA).await;
+        assert_eq!(response.status(), 204);
+    }
+    let referrers = keys(&app.figures(7).await["referrers"]);
+    assert_eq!(
+        referrers[0],
+        ("linkedin.com".to_owned(), 3),
+        "{referrers:?}"
+    );
+    let fakes = referrers
+        .iter()
+        .filter(|(key, _)| key.starts_with("fake-"))
+        .count();
+    assert_eq!(
+        fakes, 19,
+        "20 hosts of one network, the top 20 shown: {referrers:?}"
+    );
+    let stored: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM insights_counts WHERE kind = 'referrer' AND key LIKE 'fake-%'",
+    )
+    .fetch_one(&app.sql)
+    .await
+    .unwrap();
+    assert_eq!(stored, 20, "one network adds at most 20 referrers a day");
+    assert!(
+        !referrers.iter().any(|(key, _)| key == "(other)"),
+        "{referrers:?}"
+    );
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn resume_downloads_from_one_network_are_counted_at_most_its_allowance() {
+    let app = spawn_app_with(|s| s.insights.downloads_per_network = 3).await;
+    app.signed_in().await;
+    let ua = [("User-Agent", DESKTOP_UA)];
+    for _ in 0..6 {
+        assert_eq!(app.get_with("/resume.pdf", &ua).await.status(), 200);
+    }
+    assert_eq!(today(&app.figures(7).await)["resumeDownloads"], 3);
+    let other = from("127.0.0.2")
+        .get(app.url("/resume.pdf"))
+        .header("User-Agent", DESKTOP_UA)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(other.status(), 200);
+    assert_eq!(today(&app.figures(7).await)["resumeDownloads"], 4);
     app.shutdown().await;
 }
 

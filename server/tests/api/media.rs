@@ -417,3 +417,78 @@ async fn the_uploaded_resume_is_served_at_resume_pdf_by_every_instance_and_after
         b.shutdown().await;
     }
 }
+
+/// An SVG of about a kilobyte whose `<use>` elements fan out: each level is ten of the one
+/// below, so usvg would write out 10^levels rectangles.
+fn use_fan_out(levels: usize) -> Vec<u8> {
+    let mut svg = String::from(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10"><defs><rect id="l0" width="1" height="1"/>"#,
+    );
+    for level in 1..=levels {
+        svg.push_str(&format!(r#"<g id="l{level}">"#));
+        for _ in 0..10 {
+            svg.push_str(&format!(r##"<use xlink:href="#l{}"/>"##, level - 1));
+        }
+        svg.push_str("</g>");
+    }
+    svg.push_str(&format!(r##"</defs><use xlink:href="#l{levels}"/></svg>"##));
+    svg.into_bytes()
+}
+
+#[tokio::test]
+async fn an_svg_whose_use_elements_fan_out_is_refused_naming_file() {
+    let app = spawn_app().await;
+    app.signed_in().await;
+    // Two levels (a hundred rectangles) are a fine file.
+    let small = app.upload("/api/media", use_fan_out(2), "ok.svg").await;
+    assert_eq!(small.status(), 201);
+    for levels in [5, 9] {
+        let bomb = use_fan_out(levels);
+        assert!(bomb.len() < 3_000, "{} bytes", bomb.len());
+        let answer = app.upload("/api/media", bomb, "laughs.svg").await;
+        assert_eq!(answer.status(), 422, "{levels} levels");
+        let body: Value = answer.json().await.unwrap();
+        let field = body["error"]["fields"]["file"].as_str().unwrap_or_default();
+        assert!(field.contains("elements"), "{body}");
+    }
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_jpeg_embedded_in_an_svg_is_served_without_its_exif() {
+    use base64::Engine;
+    let app = spawn_app().await;
+    app.signed_in().await;
+    let jpeg = jpeg_with_exif(16, 8, &exif_with_gps());
+    assert!(jpeg
+        .windows(CAMERA_MARKER.len())
+        .any(|w| w == CAMERA_MARKER));
+    let encoded = base64::engine::general_purpose::STANDARD.encode(&jpeg);
+    let svg = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="16" height="8"><image width="16" height="8" xlink:href="data:image/jpeg;base64,{encoded}"/></svg>"#
+    );
+    let answer = app
+        .upload("/api/media", svg.into_bytes(), "photo.svg")
+        .await;
+    assert_eq!(answer.status(), 201);
+    let item: Value = answer.json().await.unwrap();
+    let src = item["sources"][0]["src"].as_str().unwrap().to_owned();
+    let text = app.get(&src).await.text().await.unwrap();
+    assert!(!text.contains(&encoded), "the JPEG came back as sent");
+    let start = text
+        .find("data:image/webp;base64,")
+        .unwrap_or_else(|| panic!("an embedded WebP in {text}"))
+        + "data:image/webp;base64,".len();
+    let end = start + text[start..].find('"').unwrap();
+    let webp = base64::engine::general_purpose::STANDARD
+        .decode(text[start..end].trim())
+        .unwrap();
+    assert!(!webp.windows(4).any(|w| w == b"EXIF"), "a WebP EXIF chunk");
+    assert!(!webp
+        .windows(CAMERA_MARKER.len())
+        .any(|w| w == CAMERA_MARKER));
+    // Still the picture: decoded and upright (Orientation 6 turns 16x8 into 8x16).
+    let picture = image::load_from_memory(&webp).unwrap();
+    assert_eq!((picture.width(), picture.height()), (8, 16));
+    app.shutdown().await;
+}
