@@ -77,7 +77,21 @@ cargo-test: test-build
 e2e: test-build chromium
 	cd web && PORTFOLIO_BIN=$(CURDIR)/$(TEST_BIN) $(NPM) run e2e
 
-test: fmt-check typecheck eslint unit-web clippy cargo-test e2e fuzz ## Every check: formats, lints, types, unit, integration and browser tests
+TEST_STAGES := fmt-check typecheck eslint unit-web clippy cargo-test e2e fuzz
+
+# Each stage in turn (the builds it needs first counted in the first stage that needs them), its
+# wall time printed as it ends, and all of them again at the end.
+test: ## Every check: formats, lints, types, unit, integration and browser tests
+	@times=""; all=$$(date +%s); \
+	for stage in $(TEST_STAGES); do \
+	  start=$$(date +%s); \
+	  if ! $(MAKE) --no-print-directory $$stage; then \
+	    echo "make test: stage $$stage failed after $$(( $$(date +%s) - start )) s"; exit 1; \
+	  fi; \
+	  took=$$(( $$(date +%s) - start )); times="$$times$$(printf '  %-11s %4d s' $$stage $$took)\n"; \
+	  echo "make test: stage $$stage took $$took s"; \
+	done; \
+	printf "make test: wall time of each stage\n$$times  %-11s %4d s\n" total $$(( $$(date +%s) - all ))
 
 BENCH_DEPS := bench/node_modules/.package-lock.json
 
