@@ -258,6 +258,10 @@ describe('the page editor', () => {
     await nameField(page).fill('');
     const firstProject = projectRegions(page).first();
     await firstProject.getByLabel('Code address').fill('javascript:alert(1)');
+    // A control character (pasted from a terminal, say): the link preview could not be drawn.
+    const titleField = firstProject.getByLabel('Title', { exact: true });
+    const title = await titleField.inputValue();
+    await titleField.fill('Bell\u0007Title');
     await page.getByRole('button', { name: 'Save draft' }).click();
 
     const summary = page.getByRole('alert').filter({ hasText: 'Not saved' });
@@ -268,6 +272,7 @@ describe('the page editor', () => {
     assert.equal(await page.locator(`#${described.split(' ').at(-1)}`).innerText(), 'Name: must not be empty');
     await firstProject.getByText('Code address: must be an http, https or mailto URL').waitFor();
     assert.equal(await firstProject.getByLabel('Code address').getAttribute('aria-invalid'), 'true');
+    await firstProject.getByText('Title: must not contain control characters').waitFor();
     assert.deepEqual(await axeViolations(page), []);
     assert.equal((await draftOnServer(suite.server)).revision, revision, 'nothing was saved');
     // The summary's links take the keyboard to each field.
@@ -277,6 +282,7 @@ describe('the page editor', () => {
     // Fixed, it saves, and the errors go.
     await nameField(page).fill('Robin Editor');
     await firstProject.getByLabel('Code address').fill('https://example.com/code');
+    await titleField.fill(title);
     await saveDraft(page);
     assert.equal(await summary.count(), 0);
     assert.equal((await draftOnServer(suite.server)).document.profile.name, 'Robin Editor');
