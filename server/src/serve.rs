@@ -237,10 +237,16 @@ async fn drive<I, S>(
         if close_by.is_some_and(|by| now >= by) {
             return;
         }
-        let next = match (streams.next_deadline(), close_by) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
+        // Once shutting down, the idle deadline (past by then) no longer counts: only the sending.
+        let idle = if shutting_down {
+            None
+        } else {
+            streams.idle_deadline()
         };
+        let next = [idle, streams.send_deadline(), close_by]
+            .into_iter()
+            .flatten()
+            .min();
         streams.arm(next);
         tokio::select! {
             _ = connection.as_mut() => return,
@@ -348,13 +354,6 @@ impl Streams {
     fn send_deadline(&self) -> Option<Instant> {
         (self.sending.load(Ordering::SeqCst) > 0)
             .then(|| self.at(self.sent_at.load(Ordering::SeqCst)) + self.send_timeout)
-    }
-
-    fn next_deadline(&self) -> Option<Instant> {
-        match (self.idle_deadline(), self.send_deadline()) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
     }
 
     fn check(&self, now: Instant) -> Check {
