@@ -96,8 +96,14 @@ impl Application {
         // large buffers back to the system when they are freed (see the dummy hash below).
         let pages = Arc::new(Pages::render(&public_url));
         warn_if_cookies_insecure(&settings, local_addr);
-        let limits =
+        let mut limits =
             Limits::from(&settings.limits).fit_open_files(1 + u64::from(redirect.is_some()));
+        if settings.trust_proxy {
+            limits = limits.trusting(&settings.limits.trusted_proxies);
+        }
+        let files = Arc::new(crate::http::media::FileCache::new(
+            settings.limits.file_cache_bytes,
+        ));
         let insights = Arc::new(crate::insights::Insights::new(
             db.clone(),
             settings.insights.clone(),
@@ -119,7 +125,9 @@ impl Application {
         crate::auth::bootstrap(&state).await?;
         crate::contact::start(&state)?;
 
-        let router = crate::http::router(state.clone()).layer(Extension(pages.clone()));
+        let router = crate::http::router(state.clone())
+            .layer(Extension(pages.clone()))
+            .layer(Extension(files));
         let router = with_request_timeout(router, &state.settings);
         let router = traced(
             security::apply(router, https, pages.style_hashes()),
@@ -216,7 +224,12 @@ impl Application {
                 tracing::info!("redirecting plain HTTP from {from} to HTTPS");
             }
             tokio::spawn(serve::serve(
-                listener, router, None, limits, shutdown, GRACE,
+                listener,
+                router,
+                None,
+                limits.clone(),
+                shutdown,
+                GRACE,
             ))
         });
 

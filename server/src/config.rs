@@ -111,10 +111,17 @@ pub struct LimitSettings {
           value_parser = clap::value_parser!(u64).range(1..))]
     pub header_timeout_secs: u64,
 
-    /// Seconds a connection may stay open with nothing sent either way (keep-alive included).
+    /// Seconds a connection may stay open with no request in progress (keep-alive included;
+    /// on HTTP/2, whatever PINGs arrive), or with nothing sent either way.
     #[arg(long, env = "PORTFOLIO_IDLE_TIMEOUT_SECS", default_value_t = 60, value_name = "SECONDS",
           value_parser = clap::value_parser!(u64).range(1..))]
     pub idle_timeout_secs: u64,
+
+    /// Seconds a connection's answers may send nothing (a client that does not read, or an
+    /// HTTP/2 window left shut) before the connection is closed.
+    #[arg(long, env = "PORTFOLIO_SEND_TIMEOUT_SECS", default_value_t = 60, value_name = "SECONDS",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub send_timeout_secs: u64,
 
     /// Seconds for a whole request once its headers are in: reading the body and answering.
     #[arg(long, env = "PORTFOLIO_REQUEST_TIMEOUT_SECS", default_value_t = 30, value_name = "SECONDS",
@@ -126,6 +133,17 @@ pub struct LimitSettings {
     #[arg(long, env = "PORTFOLIO_MAX_CONNECTIONS", default_value_t = 2048, value_name = "COUNT",
           value_parser = clap::value_parser!(u64).range(1..))]
     pub max_connections: u64,
+
+    /// Open connections at most from one client address (one /64 for IPv6), per listener;
+    /// beyond it its new ones are closed at once. --trusted-proxies are exempt with --trust-proxy.
+    #[arg(long, env = "PORTFOLIO_MAX_CONNECTIONS_PER_CLIENT", default_value_t = 256, value_name = "COUNT",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_connections_per_client: u64,
+
+    /// Bytes of served files (the resume, uploaded media) kept in memory once no answer is
+    /// sending them; a file being sent is held once however many answers send it.
+    #[arg(long, env = "PORTFOLIO_FILE_CACHE_BYTES", default_value_t = 16 * 1024 * 1024, value_name = "BYTES")]
+    pub file_cache_bytes: u64,
 
     /// Contact messages a minute from one client (one address, or one /64 for IPv6).
     #[arg(long, env = "PORTFOLIO_CONTACT_PER_MINUTE", default_value_t = 5, value_name = "COUNT",
@@ -152,8 +170,11 @@ impl Default for LimitSettings {
             ],
             header_timeout_secs: 10,
             idle_timeout_secs: 60,
+            send_timeout_secs: 60,
             request_timeout_secs: 30,
             max_connections: 2048,
+            max_connections_per_client: 256,
+            file_cache_bytes: 16 * 1024 * 1024,
             contact_per_minute: 5,
             contact_per_hour: 20,
             max_upload_bytes: 10 * 1024 * 1024,
@@ -168,6 +189,10 @@ impl LimitSettings {
 
     pub fn idle_timeout(&self) -> Duration {
         Duration::from_secs(self.idle_timeout_secs)
+    }
+
+    pub fn send_timeout(&self) -> Duration {
+        Duration::from_secs(self.send_timeout_secs)
     }
 
     pub fn request_timeout(&self) -> Duration {

@@ -1,31 +1,41 @@
 //! The accept loop shared by every listener (HTTP, HTTPS and the redirect listener), with the
 //! limits a public server needs against slow or numerous clients:
 //!
-//! - at most `max_connections` open at once; beyond it a new connection is closed as soon as it
-//!   is accepted, before any byte is read or any task is spawned;
-//! - a TLS handshake and each request's headers must arrive within the header timeout;
-//! - a connection on which nothing moves either way for the idle timeout is closed (keep-alive
-//!   included, and HTTP/2 as well as HTTP/1);
+//! - at most `max_connections` open at once, and `max_per_client` from one address; beyond
+//!   them a new connection is closed as soon as it is accepted, before any byte is read or any
+//!   task is spawned;
+//! - a TLS handshake, the first request of a connection and each HTTP/1 request's headers must
+//!   arrive within the header timeout;
+//! - a connection with no request in progress for the idle timeout is shut down gracefully, on
+//!   HTTP/2 whatever PINGs arrive (a request is in progress until its answer's body has ended or
+//!   was dropped), and one on which nothing moves either way for it is closed;
+//! - a connection whose answers send nothing for the send timeout is closed (a client that does
+//!   not read, or an HTTP/2 window left at zero);
+//! - at most [`MAX_STREAMS`] requests at once on one HTTP/2 connection;
 //! - the whole of a request, body included, is bounded by the request timeout (see
 //!   [`RequestTimeoutLayer`]).
 
+use std::collections::HashMap;
 use std::future::Future;
 use std::io;
+use std::net::IpAddr;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::task::{ready, Context, Poll};
 use std::time::Duration;
 
+use axum::body::{Body, Bytes};
 use axum::extract::{ConnectInfo, Request};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
+use http_body::Frame;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
-use hyper_util::server::graceful::GracefulShutdown;
 use pin_project_lite::pin_project;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::Semaphore;
+use tokio::sync::{watch, Notify, Semaphore};
 use tokio::time::{Instant, Sleep};
 use tokio_rustls::TlsAcceptor;
 use tower::{Layer, Service, ServiceExt};
@@ -33,12 +43,19 @@ use tower::{Layer, Service, ServiceExt};
 use crate::config::LimitSettings;
 use crate::error::ApiError;
 
+/// Concurrent requests at most on one HTTP/2 connection (hyper's default is 200).
+pub const MAX_STREAMS: u32 = 100;
+
 /// The limits of one listener.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Limits {
     pub header_timeout: Duration,
     pub idle_timeout: Duration,
+    pub send_timeout: Duration,
     pub max_connections: usize,
+    pub max_per_client: usize,
+    /// Peers the per-client cap does not apply to: the trusted proxies, with --trust-proxy.
+    pub exempt: Arc<[ipnet::IpNet]>,
 }
 
 impl From<&LimitSettings> for Limits {
@@ -46,8 +63,20 @@ impl From<&LimitSettings> for Limits {
         Self {
             header_timeout: settings.header_timeout(),
             idle_timeout: settings.idle_timeout(),
+            send_timeout: settings.send_timeout(),
             max_connections: usize::try_from(settings.max_connections).unwrap_or(usize::MAX),
+            max_per_client: usize::try_from(settings.max_connections_per_client)
+                .unwrap_or(usize::MAX),
+            exempt: Arc::from([]),
         }
+    }
+}
+
+impl Limits {
+    /// Exempts `proxies` from the per-client cap: behind them, every visitor has their address.
+    pub fn trusting(mut self, proxies: &[ipnet::IpNet]) -> Self {
+        self.exempt = proxies.into();
+        self
     }
 }
 
@@ -62,15 +91,22 @@ pub async fn serve(
     grace: Duration,
 ) {
     let slots = Arc::new(Semaphore::new(limits.max_connections));
-    let graceful = GracefulShutdown::new();
+    let clients = Arc::new(PerClient::new(&limits));
+    // Each connection's task holds a receiver: the sender sees them all gone once they end.
+    let (stopping, stopped) = watch::channel(false);
     let mut builder = auto::Builder::new(TokioExecutor::new());
     builder
         .http1()
         .timer(TokioTimer::new())
         .header_read_timeout(limits.header_timeout);
-    builder.http2().timer(TokioTimer::new());
+    builder
+        .http2()
+        .timer(TokioTimer::new())
+        .max_concurrent_streams(MAX_STREAMS);
     let builder = Arc::new(builder);
+    let limits = Arc::new(limits);
     let mut refused_logged = false;
+    let mut client_refused_logged: Option<Instant> = None;
 
     tokio::pin!(stop);
     loop {
@@ -87,6 +123,19 @@ pub async fn serve(
                 }
             },
         };
+        let Some(client) = clients.admit(peer.ip()) else {
+            // Logged at most once a minute: a client at its cap may try thousands of times.
+            if client_refused_logged.is_none_or(|at| at.elapsed() >= Duration::from_secs(60)) {
+                tracing::warn!(
+                    client = %peer.ip(),
+                    max = limits.max_per_client,
+                    "per-client connection limit reached: closing its new connections"
+                );
+                client_refused_logged = Some(Instant::now());
+            }
+            drop(stream);
+            continue;
+        };
         let Ok(slot) = slots.clone().try_acquire_owned() else {
             if !refused_logged {
                 tracing::warn!(
@@ -102,42 +151,372 @@ pub async fn serve(
         let _ = stream.set_nodelay(true);
         let router = router.clone();
         let builder = builder.clone();
-        let watcher = graceful.watcher();
+        let limits = limits.clone();
+        let stopped = stopped.clone();
         let tls = tls.clone();
         tokio::spawn(async move {
-            let _slot = slot;
-            let service = hyper::service::service_fn(move |mut request: Request<_>| {
-                request.extensions_mut().insert(ConnectInfo(peer));
-                router.clone().oneshot(request)
-            });
+            let _slots = (slot, client);
+            let streams = Arc::new(Streams::new(&limits));
+            let service = {
+                let streams = streams.clone();
+                hyper::service::service_fn(move |mut request: Request<_>| {
+                    request.extensions_mut().insert(ConnectInfo(peer));
+                    let stream = StreamGuard::open(streams.clone());
+                    let answer = router.clone().oneshot(request);
+                    async move {
+                        let response = answer.await?;
+                        let stream = stream.answering();
+                        Ok::<_, std::convert::Infallible>(response.map(|body| Tracked {
+                            inner: body,
+                            stream: Some(stream),
+                        }))
+                    }
+                })
+            };
+            let io = Idle::new(stream, &limits);
             match tls {
-                None => {
-                    let io = TokioIo::new(Idle::new(stream, &limits));
-                    let _ = watcher
-                        .watch(builder.serve_connection_with_upgrades(io, service))
-                        .await;
-                }
+                None => drive(&builder, io, service, &streams, &limits, stopped).await,
                 Some(acceptor) => {
-                    let handshake = acceptor.accept(Idle::new(stream, &limits));
-                    let Ok(Ok(stream)) =
-                        tokio::time::timeout(limits.header_timeout, handshake).await
+                    let handshake = acceptor.accept(io);
+                    let Ok(Ok(io)) = tokio::time::timeout(limits.header_timeout, handshake).await
                     else {
                         return;
                     };
-                    let io = TokioIo::new(stream);
-                    let _ = watcher
-                        .watch(builder.serve_connection_with_upgrades(io, service))
-                        .await;
+                    drive(&builder, io, service, &streams, &limits, stopped).await;
                 }
             }
         });
     }
     drop(listener);
-    if tokio::time::timeout(grace, graceful.shutdown())
+    let _ = stopping.send(true);
+    drop(stopped);
+    if tokio::time::timeout(grace, stopping.closed())
         .await
         .is_err()
     {
         tracing::warn!("some connections were still open after the grace period");
+    }
+}
+
+/// Serves one connection until it ends, shutting it down gracefully when it has been idle (or
+/// the server stops), and closing it when its answers stall or a graceful shutdown takes longer
+/// than the send timeout.
+async fn drive<I, S>(
+    builder: &auto::Builder<TokioExecutor>,
+    io: I,
+    service: S,
+    streams: &Streams,
+    limits: &Limits,
+    mut stopped: watch::Receiver<bool>,
+) where
+    I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+    S: hyper::service::Service<
+            Request<hyper::body::Incoming>,
+            Response = hyper::Response<Tracked>,
+            Error = std::convert::Infallible,
+        > + Send
+        + 'static,
+    S::Future: Send + 'static,
+{
+    let connection = builder.serve_connection_with_upgrades(TokioIo::new(io), service);
+    tokio::pin!(connection);
+    let mut shutting_down = false;
+    // Once shut down for idleness, what is still buffered must be sent within the send timeout.
+    let mut close_by: Option<Instant> = None;
+    loop {
+        let now = Instant::now();
+        match streams.check(now) {
+            Check::Stalled => return,
+            Check::Idle if !shutting_down => {
+                connection.as_mut().graceful_shutdown();
+                shutting_down = true;
+                close_by = Some(now + limits.send_timeout);
+            }
+            Check::Idle | Check::Busy => {}
+        }
+        if close_by.is_some_and(|by| now >= by) {
+            return;
+        }
+        // Once shutting down, the idle deadline (past by then) no longer counts: only the sending.
+        let idle = if shutting_down {
+            None
+        } else {
+            streams.idle_deadline()
+        };
+        let next = [idle, streams.send_deadline(), close_by]
+            .into_iter()
+            .flatten()
+            .min();
+        streams.arm(next);
+        tokio::select! {
+            _ = connection.as_mut() => return,
+            _ = stopped.wait_for(|stop| *stop), if !shutting_down => {
+                connection.as_mut().graceful_shutdown();
+                shutting_down = true;
+            }
+            () = streams.changed.notified() => {}
+            () = sleep_until_some(next) => {}
+        }
+    }
+}
+
+async fn sleep_until_some(deadline: Option<Instant>) {
+    match deadline {
+        Some(deadline) => tokio::time::sleep_until(deadline).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// What one connection's requests and its task share: how many are in progress, and the clocks
+/// of idleness and of sending. Times are milliseconds since `epoch`, so that they fit atomics.
+struct Streams {
+    epoch: Instant,
+    header_timeout: Duration,
+    idle_timeout: Duration,
+    send_timeout: Duration,
+    /// Requests from their headers until their answer's body has ended or was dropped.
+    open: AtomicUsize,
+    /// Answers whose body is being sent.
+    sending: AtomicUsize,
+    /// Requests ever begun: before the first, the header timeout applies instead of the idle one.
+    begun: AtomicUsize,
+    /// When `open` last fell to zero.
+    idle_since: AtomicU64,
+    /// When an answer last began or handed body data to the connection.
+    sent_at: AtomicU64,
+    /// The deadline the task sleeps until (`u64::MAX`: none); an earlier one must wake it.
+    armed: AtomicU64,
+    changed: Notify,
+}
+
+enum Check {
+    /// No request in progress for the idle timeout (the header timeout before the first).
+    Idle,
+    /// Answers are being sent, and none has sent anything for the send timeout.
+    Stalled,
+    Busy,
+}
+
+impl Streams {
+    fn new(limits: &Limits) -> Self {
+        Self {
+            epoch: Instant::now(),
+            header_timeout: limits.header_timeout,
+            idle_timeout: limits.idle_timeout,
+            send_timeout: limits.send_timeout,
+            open: AtomicUsize::new(0),
+            sending: AtomicUsize::new(0),
+            begun: AtomicUsize::new(0),
+            idle_since: AtomicU64::new(0),
+            sent_at: AtomicU64::new(0),
+            armed: AtomicU64::new(u64::MAX),
+            changed: Notify::new(),
+        }
+    }
+
+    fn ms(&self, at: Instant) -> u64 {
+        u64::try_from(at.saturating_duration_since(self.epoch).as_millis()).unwrap_or(u64::MAX)
+    }
+
+    fn at(&self, ms: u64) -> Instant {
+        self.epoch + Duration::from_millis(ms)
+    }
+
+    fn now_ms(&self) -> u64 {
+        self.ms(Instant::now())
+    }
+
+    /// Wakes the task when `deadline` comes before the one it sleeps until. Transitions that
+    /// only push deadlines later (most of them) cost no wake-up.
+    fn deadline_at(&self, deadline: u64) {
+        if deadline < self.armed.load(Ordering::SeqCst) {
+            self.changed.notify_one();
+        }
+    }
+
+    fn arm(&self, deadline: Option<Instant>) {
+        let ms = deadline.map_or(u64::MAX, |at| self.ms(at));
+        self.armed.store(ms, Ordering::SeqCst);
+    }
+
+    fn idle_deadline(&self) -> Option<Instant> {
+        if self.open.load(Ordering::SeqCst) > 0 {
+            return None;
+        }
+        let wait = if self.begun.load(Ordering::SeqCst) == 0 {
+            self.header_timeout
+        } else {
+            self.idle_timeout
+        };
+        Some(self.at(self.idle_since.load(Ordering::SeqCst)) + wait)
+    }
+
+    fn send_deadline(&self) -> Option<Instant> {
+        (self.sending.load(Ordering::SeqCst) > 0)
+            .then(|| self.at(self.sent_at.load(Ordering::SeqCst)) + self.send_timeout)
+    }
+
+    fn check(&self, now: Instant) -> Check {
+        if self.send_deadline().is_some_and(|at| now >= at) {
+            Check::Stalled
+        } else if self.idle_deadline().is_some_and(|at| now >= at) {
+            Check::Idle
+        } else {
+            Check::Busy
+        }
+    }
+}
+
+/// One request in progress on a connection, until its answer's body ends or is dropped (a
+/// reset HTTP/2 stream drops it).
+struct StreamGuard {
+    streams: Arc<Streams>,
+    sending: bool,
+}
+
+impl StreamGuard {
+    fn open(streams: Arc<Streams>) -> Self {
+        streams.begun.fetch_add(1, Ordering::SeqCst);
+        streams.open.fetch_add(1, Ordering::SeqCst);
+        Self {
+            streams,
+            sending: false,
+        }
+    }
+
+    /// The answer is ready: from now on its body must keep moving.
+    fn answering(mut self) -> Self {
+        let now = self.streams.now_ms();
+        self.streams.sent_at.fetch_max(now, Ordering::SeqCst);
+        if self.streams.sending.fetch_add(1, Ordering::SeqCst) == 0 {
+            let timeout = millis(self.streams.send_timeout);
+            self.streams.deadline_at(now.saturating_add(timeout));
+        }
+        self.sending = true;
+        self
+    }
+
+    fn sent(&self) {
+        let now = self.streams.now_ms();
+        self.streams.sent_at.fetch_max(now, Ordering::SeqCst);
+    }
+}
+
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
+impl Drop for StreamGuard {
+    fn drop(&mut self) {
+        let streams = &self.streams;
+        let now = streams.now_ms();
+        if self.sending {
+            streams.sending.fetch_sub(1, Ordering::SeqCst);
+        }
+        // Set before the count falls, so that a zero count never pairs with an older time.
+        streams.idle_since.fetch_max(now, Ordering::SeqCst);
+        if streams.open.fetch_sub(1, Ordering::SeqCst) == 1 {
+            streams.deadline_at(now.saturating_add(millis(streams.idle_timeout)));
+        }
+    }
+}
+
+pin_project! {
+    /// An answer's body, holding its request's [`StreamGuard`] until it ends.
+    pub struct Tracked {
+        #[pin]
+        inner: Body,
+        stream: Option<StreamGuard>,
+    }
+}
+
+impl http_body::Body for Tracked {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
+        let this = self.project();
+        let frame = ready!(this.inner.poll_frame(cx));
+        match &frame {
+            Some(Ok(frame)) => {
+                if let (Some(stream), Some(data)) = (this.stream.as_ref(), frame.data_ref()) {
+                    if !data.is_empty() {
+                        stream.sent();
+                    }
+                }
+            }
+            None | Some(Err(_)) => *this.stream = None,
+        }
+        Poll::Ready(frame)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.inner.size_hint()
+    }
+}
+
+/// Open connections per client address (an IPv6 client by its /64), each released when its
+/// connection ends.
+struct PerClient {
+    max: usize,
+    exempt: Arc<[ipnet::IpNet]>,
+    open: Mutex<HashMap<IpAddr, usize>>,
+}
+
+/// One client's connection, counted until dropped.
+struct ClientSlot {
+    clients: Arc<PerClient>,
+    client: IpAddr,
+}
+
+impl PerClient {
+    fn new(limits: &Limits) -> Self {
+        Self {
+            max: limits.max_per_client,
+            exempt: limits.exempt.clone(),
+            open: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// A slot for a connection from `peer`, or `None` when it has as many as allowed.
+    fn admit(self: &Arc<Self>, peer: IpAddr) -> Option<Option<ClientSlot>> {
+        let peer = peer.to_canonical();
+        if self.exempt.iter().any(|net| net.contains(&peer)) {
+            return Some(None);
+        }
+        let client = match peer {
+            IpAddr::V4(_) => peer,
+            IpAddr::V6(v6) => IpAddr::V6((u128::from(v6) & !((1u128 << 64) - 1)).into()),
+        };
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        let count = open.entry(client).or_insert(0);
+        if *count >= self.max {
+            return None;
+        }
+        *count += 1;
+        Some(Some(ClientSlot {
+            clients: self.clone(),
+            client,
+        }))
+    }
+}
+
+impl Drop for ClientSlot {
+    fn drop(&mut self) {
+        let mut open = self.clients.open.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(count) = open.get_mut(&self.client) {
+            *count -= 1;
+            if *count == 0 {
+                open.remove(&self.client);
+            }
+        }
     }
 }
 
@@ -355,6 +734,9 @@ mod tests {
         let limits = Limits::from(&LimitSettings::default());
         assert_eq!(limits.header_timeout, Duration::from_secs(10));
         assert_eq!(limits.idle_timeout, Duration::from_secs(60));
+        assert_eq!(limits.send_timeout, Duration::from_secs(60));
         assert_eq!(limits.max_connections, 2048);
+        assert_eq!(limits.max_per_client, 256);
+        assert!(limits.exempt.is_empty());
     }
 }

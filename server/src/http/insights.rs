@@ -445,9 +445,10 @@ async fn export(
 pub async fn resume(
     State(state): State<AppState>,
     Extension(pages): Extension<std::sync::Arc<crate::site::Pages>>,
+    Extension(files): Extension<std::sync::Arc<super::media::FileCache>>,
     request: axum::extract::Request,
 ) -> Response {
-    let response = match super::media::uploaded_resume(&state, request.headers()).await {
+    let response = match super::media::uploaded_resume(&state, &files, request.headers()).await {
         Some(uploaded) => uploaded,
         None => crate::site::respond(&pages, &request),
     };

@@ -1,7 +1,14 @@
 //! `/api/media`: the owner uploads images and the resume, lists and deletes them; `/media/{file}`
 //! serves the files made from them, and `/resume.pdf` the uploaded resume, from the database.
 //! The body is read here, at most `--max-upload-bytes` of it (413 past that); what it is comes
-//! from its bytes (see [`crate::media`]).
+//! from its bytes (see [`crate::media`]). Served files are held once, however many answers send
+//! them (see [`FileCache`]).
+
+mod cache;
+
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
 
 use axum::body::{Body, Bytes};
 use axum::extract::rejection::QueryRejection;
@@ -12,6 +19,7 @@ use axum::http::header::{
 };
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+use axum::Extension;
 use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -24,6 +32,8 @@ use crate::http::json::ApiJson;
 use crate::media::{self, PreparedFile};
 use crate::state::AppState;
 use crate::store::media::{sources_of, MediaFileRow, MediaRow, MediaSourceRow};
+
+pub use cache::FileCache;
 
 /// Where files made from uploads are served.
 pub const MEDIA_PREFIX: &str = "/media/";
@@ -344,9 +354,46 @@ fn matches_etag(headers: &HeaderMap, etag: &str) -> bool {
         .is_some_and(|tags| tags.split(',').any(|t| t.trim() == etag || t.trim() == "*"))
 }
 
+/// The largest piece of a file handed to the connection at once: it takes the next as the
+/// client reads, so a client that stops reading is seen to stop.
+const SLICE: usize = 64 * 1024;
+
+/// A file's shared bytes as an answer's body, in slices of it (no copy).
+struct Slices(Bytes);
+
+impl http_body::Body for Slices {
+    type Data = Bytes;
+    type Error = std::convert::Infallible;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        _cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Bytes>, Self::Error>>> {
+        if self.0.is_empty() {
+            return Poll::Ready(None);
+        }
+        let len = self.0.len().min(SLICE);
+        let slice = self.0.split_to(len);
+        Poll::Ready(Some(Ok(http_body::Frame::data(slice))))
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        http_body::SizeHint::with_exact(self.0.len() as u64)
+    }
+}
+
+fn shared_body(bytes: Bytes) -> Body {
+    Body::new(Slices(bytes))
+}
+
 /// `/media/{file}`: a file made from an upload, cached for good (its name changes with it).
 pub async fn serve_file(
     State(state): State<AppState>,
+    Extension(files): Extension<Arc<FileCache>>,
     Path(name): Path<String>,
     headers: HeaderMap,
 ) -> Response {
@@ -357,12 +404,13 @@ pub async fn serve_file(
         "\"{}\"",
         name.rsplit_once('.').map_or(&*name, |(stem, _)| stem)
     );
-    let file = match state.db.media_file(&name).await {
-        Ok(Some(file)) => file,
+    // Asked each time, without the bytes, so that a deleted file is gone on every instance.
+    let content_type = match state.db.media_file_type(&name).await {
+        Ok(Some(content_type)) => content_type,
         Ok(None) => return not_found(),
         Err(error) => return ApiError::Unexpected(error).into_response(),
     };
-    let content_type = HeaderValue::from_str(&file.content_type)
+    let content_type = HeaderValue::from_str(&content_type)
         .unwrap_or(HeaderValue::from_static("application/octet-stream"));
     let mut out = HeaderMap::new();
     out.insert(CONTENT_TYPE, content_type);
@@ -381,12 +429,26 @@ pub async fn serve_file(
     if matches_etag(&headers, &etag) {
         return (StatusCode::NOT_MODIFIED, out).into_response();
     }
-    (out, file.data).into_response()
+    // The name holds the file's hash: the same name is always the same bytes.
+    let data = files
+        .get(&format!("media:{name}"), || async {
+            Ok(state.db.media_file(&name).await?.map(|file| file.data))
+        })
+        .await;
+    match data {
+        Ok(Some(data)) => (out, shared_body(data)).into_response(),
+        Ok(None) => not_found(),
+        Err(error) => ApiError::Unexpected(error).into_response(),
+    }
 }
 
 /// `/resume.pdf` when one was uploaded: from the database, revalidated by its hash. `None` when
 /// none was, so the bundled one is served.
-pub async fn uploaded_resume(state: &AppState, headers: &HeaderMap) -> Option<Response> {
+pub async fn uploaded_resume(
+    state: &AppState,
+    files: &FileCache,
+    headers: &HeaderMap,
+) -> Option<Response> {
     let answer = async {
         let Some(sha256) = state.db.resume_sha256().await? else {
             return Ok(None);
@@ -400,15 +462,25 @@ pub async fn uploaded_resume(state: &AppState, headers: &HeaderMap) -> Option<Re
         if matches_etag(headers, &etag) {
             return Ok(Some((StatusCode::NOT_MODIFIED, out).into_response()));
         }
-        // Replaced since the hash was read: the newer file, under its own hash.
-        let Some(resume) = state.db.resume().await? else {
-            return Ok(None);
+        let cached = files
+            .get(&format!("resume:{sha256}"), || async {
+                let resume = state.db.resume().await?;
+                Ok(resume.filter(|r| r.sha256 == sha256).map(|r| r.data))
+            })
+            .await?;
+        let data = match cached {
+            Some(data) => data,
+            None => {
+                // Replaced since the hash was read: the newer file, under its own hash.
+                let Some(resume) = state.db.resume().await? else {
+                    return Ok(None);
+                };
+                let etag = format!("\"{}\"", &resume.sha256[..32.min(resume.sha256.len())]);
+                out.insert(ETAG, HeaderValue::from_str(&etag)?);
+                Bytes::from(resume.data)
+            }
         };
-        if resume.sha256 != sha256 {
-            let etag = format!("\"{}\"", &resume.sha256[..32.min(resume.sha256.len())]);
-            out.insert(ETAG, HeaderValue::from_str(&etag)?);
-        }
-        Ok::<_, anyhow::Error>(Some((out, resume.data).into_response()))
+        Ok::<_, anyhow::Error>(Some((out, shared_body(data)).into_response()))
     }
     .await;
     match answer {

@@ -73,6 +73,9 @@ pub trait MediaStore {
     /// The file served at `/media/{path}`.
     async fn media_file(&self, path: &str) -> anyhow::Result<Option<ServedFile>>;
 
+    /// The Content-Type of the file at `/media/{path}`, when there is one (cheap: no bytes read).
+    async fn media_file_type(&self, path: &str) -> anyhow::Result<Option<String>>;
+
     /// Replaces the uploaded resume.
     async fn save_resume(&self, data: &[u8], sha256: &str, now: i64) -> anyhow::Result<()>;
 
@@ -102,6 +105,7 @@ pub(crate) const ITEM_SOURCES_SELECT: &str =
 pub(crate) const FILES_DELETE: &str = "DELETE FROM media_files WHERE media_id = $1";
 pub(crate) const ITEM_DELETE: &str = "DELETE FROM media_items WHERE id = $1";
 pub(crate) const FILE_SELECT: &str = "SELECT content_type, data FROM media_files WHERE path = $1";
+pub(crate) const FILE_TYPE_SELECT: &str = "SELECT content_type FROM media_files WHERE path = $1";
 pub(crate) const RESUME_UPSERT: &str =
     "INSERT INTO media_resume (id, data, sha256, uploaded_at) VALUES (1, $1, $2, $3) \
      ON CONFLICT (id) DO UPDATE SET data = excluded.data, sha256 = excluded.sha256, \

@@ -1,6 +1,7 @@
 //! Integration tests: the real server on port 0 with its own temporary database, spoken to over HTTP.
 
 mod cli;
+mod connections;
 mod contact;
 mod contact_crash;
 mod contact_outbox;

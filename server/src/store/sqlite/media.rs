@@ -113,6 +113,15 @@ impl MediaStore for SqliteStore {
             .context("Failed to read an uploaded file")
     }
 
+    #[tracing::instrument(skip(self))]
+    async fn media_file_type(&self, path: &str) -> anyhow::Result<Option<String>> {
+        sqlx::query_scalar(&sqlite(FILE_TYPE_SELECT))
+            .bind(path)
+            .fetch_optional(&self.pool)
+            .await
+            .context("Failed to read an uploaded file's type")
+    }
+
     #[tracing::instrument(skip(self, data))]
     async fn save_resume(&self, data: &[u8], sha256: &str, now: i64) -> anyhow::Result<()> {
         sqlx::query(&sqlite(RESUME_UPSERT))
