@@ -408,7 +408,7 @@ pub async fn serve_file(
     let content_type = match state.db.media_file_type(&name).await {
         Ok(Some(content_type)) => content_type,
         Ok(None) => return not_found(),
-        Err(error) => return ApiError::Unexpected(error).into_response(),
+        Err(error) => return ApiError::from(error).into_response(),
     };
     let content_type = HeaderValue::from_str(&content_type)
         .unwrap_or(HeaderValue::from_static("application/octet-stream"));
@@ -438,7 +438,7 @@ pub async fn serve_file(
     match data {
         Ok(Some(data)) => (out, shared_body(data)).into_response(),
         Ok(None) => not_found(),
-        Err(error) => ApiError::Unexpected(error).into_response(),
+        Err(error) => ApiError::from(error).into_response(),
     }
 }
 
@@ -485,7 +485,7 @@ pub async fn uploaded_resume(
     .await;
     match answer {
         Ok(response) => response,
-        Err(error) => Some(ApiError::Unexpected(error).into_response()),
+        Err(error) => Some(ApiError::from(error).into_response()),
     }
 }
 
