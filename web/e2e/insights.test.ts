@@ -197,6 +197,8 @@ describe("the owner's Insights tab", () => {
 
     await page.getByRole('button', { name: '30 days' }).click();
     await page.getByRole('heading', { name: 'Visitors and page views, last 30 days' }).waitFor();
+    // The heading follows the button at once; the table follows the figures once they arrive.
+    await daily.getByRole('row').nth(30).waitFor();
     assert.equal(await daily.getByRole('row').count(), 31);
 
     const download = page.waitForEvent('download');
