@@ -426,37 +426,26 @@ async fn the_database_backups_exports_and_copies_are_private_under_umask_022() {
     let _ = child.kill();
     let _ = child.wait();
 
-    let backup = dir.path().join("backup.db");
-    run_with_umask(&[
-        "backup",
-        "--output",
-        backup.to_str().unwrap(),
-        "--database-url",
-        &url,
-    ]);
-    assert_eq!(mode(&backup), 0o600, "a backup");
-
-    let export = dir.path().join("messages.csv");
-    run_with_umask(&[
-        "messages",
-        "export",
-        "--output",
-        export.to_str().unwrap(),
-        "--database-url",
-        &url,
-    ]);
-    assert_eq!(mode(&export), 0o600, "an export of the messages");
-
-    let content = dir.path().join("content.json");
-    run_with_umask(&[
-        "content",
-        "export",
-        "--output",
-        content.to_str().unwrap(),
-        "--database-url",
-        &url,
-    ]);
-    assert_eq!(mode(&content), 0o600, "an export of the content");
+    // Each command that writes a file of the data, with `--output` and the database.
+    for (command, file, what) in [
+        (&["backup"][..], "backup.db", "a backup"),
+        (
+            &["messages", "export"][..],
+            "messages.csv",
+            "an export of the messages",
+        ),
+        (
+            &["content", "export"][..],
+            "content.json",
+            "an export of the content",
+        ),
+    ] {
+        let output = dir.path().join(file);
+        let mut args = command.to_vec();
+        args.extend(["--output", output.to_str().unwrap(), "--database-url", &url]);
+        run_with_umask(&args);
+        assert_eq!(mode(&output), 0o600, "{what}");
+    }
 
     let copy = dir.path().join("copy.db");
     run_with_umask(&[
