@@ -301,6 +301,17 @@ pub struct SpamSettings {
           default_value_t = crate::contact::spam::CHALLENGE_MAX_NUMBER, value_name = "NUMBER",
           value_parser = clap::value_parser!(u64).range(1_000..=10_000_000))]
     pub challenge_max: u64,
+
+    /// Challenges a network (an IPv4 address, an IPv6 /64) gets each hour at the size above;
+    /// each one past it is twice as large as the one before (up to 10,000,000), so a network that
+    /// sends many messages pays for them in CPU.
+    #[arg(
+        long = "spam-challenge-free-per-hour",
+        env = "PORTFOLIO_SPAM_CHALLENGE_FREE_PER_HOUR",
+        default_value_t = 10,
+        value_name = "COUNT"
+    )]
+    pub challenge_free_per_hour: u32,
 }
 
 impl Default for SpamSettings {
@@ -309,6 +320,7 @@ impl Default for SpamSettings {
             ceiling_per_hour: 100,
             min_fill_ms: 3000,
             challenge_max: crate::contact::spam::CHALLENGE_MAX_NUMBER,
+            challenge_free_per_hour: 10,
         }
     }
 }

@@ -41,7 +41,7 @@ async function fieldValues(form: ReturnType<Page['getByRole']>) {
 describe('the contact form', () => {
   const suite = serverAndBrowser();
 
-  test('a message is sent, acknowledged, cleared from the form and found in the inbox', async () => {
+  test('a message is sent, acknowledged, cleared from the form and found in the inbox; so is a second one', async () => {
     const { page, errors, foreignRequests, close } = await openPage(suite.browser, suite.server);
     const requests: string[] = [];
     page.on('request', (request) => requests.push(request.url()));
@@ -70,10 +70,22 @@ describe('the contact form', () => {
     await form.getByRole('status').filter({ hasText: 'Your response has securely sent!' }).waitFor();
     assert.deepEqual(await fieldValues(form), { Name: '', Email: '', Subject: '', Message: '' });
 
+    // A second message in the same visit carries proofs of its own (each is good for one message)
+    // and reaches the Inbox too.
+    await fill(form, { ...MESSAGE, Subject: 'One more thing', Message: 'A second message, same visit.' });
+    const second = page.waitForResponse('**/api/contact');
+    await form.getByRole('button', { name: 'Send Message' }).click();
+    assert.equal((await second).status(), 201);
+    const secondBody = (await second).request().postDataJSON() as Record<string, unknown>;
+    assert.notEqual(secondBody.token, body.token, 'a token of its own');
+    assert.notEqual(secondBody.altcha, body.altcha, 'a challenge of its own');
+    await form.getByRole('status').filter({ hasText: 'Your response has securely sent!' }).waitFor();
+
     const exported = suite.server.cli(['messages', 'export', '--format', 'json']);
     assert.equal(exported.status, 0, exported.stderr);
     const documents = JSON.parse(exported.stdout) as Record<string, string>[];
-    assert.equal(documents.length, 1, 'stored, and not as spam (the export leaves spam out)');
+    assert.equal(documents.length, 2, 'both stored, and not as spam (the export leaves spam out)');
+    assert.equal(documents[1]?.subject, 'One more thing');
     assert.deepEqual(
       { name: documents[0]?.name, Email: documents[0]?.Email, subject: documents[0]?.subject, message: documents[0]?.message },
       { name: MESSAGE.Name, Email: MESSAGE.Email, subject: MESSAGE.Subject, message: MESSAGE.Message },

@@ -49,6 +49,12 @@ describe('the contact form while the database is full', () => {
     await form.getByRole('status').filter({ hasText: 'Your response has securely sent!' }).waitFor();
     assert.equal(posts.length, 2);
     assert.notEqual(posts[0]?.body.altcha, posts[1]?.body.altcha, 'the retry solved a new challenge');
+    assert.notEqual(posts[0]?.body.token, posts[1]?.body.token, 'and carried a new token');
+    // In the Inbox, not in Spam (the export leaves spam out).
+    const exported = suite.server.cli(['messages', 'export', '--format', 'json']);
+    assert.equal(exported.status, 0, exported.stderr);
+    const documents = JSON.parse(exported.stdout) as { message: string }[];
+    assert.deepEqual(documents.map((d) => d.message), ['The short version: shall we talk?']);
     // The browser logs the refused request itself; nothing else went wrong.
     assert.ok(errors.every((e) => e.includes('503')), errors.join('\n'));
     await close();

@@ -1,5 +1,6 @@
 //! Contact messages beyond the HTTP handler: rate limits, spam checks and the notification outbox.
 
+pub mod difficulty;
 pub mod export;
 pub mod notify;
 pub mod rate_limit;
@@ -28,6 +29,8 @@ pub struct ContactState {
     pub email_on: bool,
     /// The owner's mail, when configured: also used for security notices.
     pub mailer: std::sync::OnceLock<notify::Mailer>,
+    /// How many challenges each network asked for lately (their size grows with it).
+    pub challenge_load: difficulty::ChallengeLoad,
     /// The spam checks' keys, read from the database on first use (shared by every instance).
     spam_keys: tokio::sync::OnceCell<SpamKeys>,
     workers: Mutex<Vec<JoinHandle<()>>>,
@@ -53,6 +56,7 @@ impl ContactState {
             email_on,
             outbox_wake: Notify::new(),
             mailer: std::sync::OnceLock::new(),
+            challenge_load: difficulty::ChallengeLoad::new(settings.spam.challenge_free_per_hour),
             spam_keys: tokio::sync::OnceCell::new(),
             workers: Mutex::new(Vec::new()),
         }

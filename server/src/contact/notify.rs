@@ -17,7 +17,7 @@ use tokio::sync::Notify;
 
 use super::webhook::Webhook;
 use crate::config::MailSettings;
-use crate::store::delivery::{PendingDelivery, EMAIL_CHANNEL, KIND_TEST};
+use crate::store::delivery::{PendingDelivery, EMAIL_CHANNEL, KIND_CEILING, KIND_TEST};
 use crate::store::Db;
 
 /// The first retry waits `--notify-retry-base`; each later one twice as long as the one before,
@@ -32,6 +32,25 @@ const BATCH: i64 = 5;
 const LEASE: Duration = Duration::from_secs(3 * 60);
 /// The longest error text kept in `last_error`.
 const MAX_ERROR_CHARS: usize = 500;
+
+/// The subject of the notice that the site-wide ceiling holds messages in Spam.
+pub const CEILING_SUBJECT: &str = "Contact form: messages held in Spam this hour";
+
+/// The words of that notice, once per clock hour in which it happened, with the count so far.
+pub fn ceiling_text(held: i64) -> String {
+    let messages = if held == 1 {
+        "1 message was".to_owned()
+    } else {
+        format!("{held} messages were")
+    };
+    format!(
+        "Your contact form received more real-looking messages in the last hour than its ceiling \
+         allows (--spam-ceiling-per-hour). This hour, {messages} held in Spam so far, without a \
+         notification; any more this hour are held the same way.\n\n\
+         Open the Spam folder of your inbox and move any real message back to the Inbox. If the \
+         traffic is real, raise the ceiling.\n"
+    )
+}
 
 /// Where and how notifications are sent.
 #[derive(Clone)]
@@ -96,6 +115,15 @@ impl Mailer {
                         .to_owned(),
                 )
                 .context("Failed to build the test e-mail");
+        }
+        if pending.kind == KIND_CEILING {
+            return Message::builder()
+                .from(self.from.clone())
+                .to(self.to.clone())
+                .subject(CEILING_SUBJECT)
+                .header(ContentType::TEXT_PLAIN)
+                .body(ceiling_text(pending.held.unwrap_or(1)))
+                .context("Failed to build the ceiling's notice");
         }
         let text = |field: &Option<String>| field.clone().unwrap_or_default();
         let (name, email, subject) = (

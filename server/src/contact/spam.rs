@@ -1,7 +1,11 @@
-//! Spam checks that cost a person nothing: a honeypot field, a form token signed by the server
-//! (its start time), a proof-of-work challenge solved in the background (the ALTCHA protocol),
-//! content signals and a site-wide ceiling. A caught message is still stored, in Spam, with one
-//! of the stable codes of [`SpamReason`].
+//! Spam checks that cost a person nothing and a flood a lot: a honeypot field, a form token
+//! signed by the server (when it was issued, and a nonce: each is good for one message and an
+//! hour), a proof-of-work challenge solved in the background (the ALTCHA protocol; larger for a
+//! network that asks for many, see [`super::difficulty`]), content signals and a site-wide
+//! ceiling. A caught message is still stored, in Spam, with one of the stable codes of
+//! [`SpamReason`]. The token and the challenge are used up in the transaction that stores the
+//! message (see `store::NewMessage::proofs`), so a message refused with a 4xx or 5xx uses up
+//! neither.
 
 use std::time::Duration;
 
@@ -35,57 +39,7 @@ const CLOCK_SKEW_MS: i64 = 5_000;
 /// The only algorithm offered and accepted.
 pub const ALGORITHM: &str = "SHA-256";
 
-/// Why a message was filed as spam: the codes stored in `spam_reason`, stable for good (retention
-/// and the dashboard read them).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SpamReason {
-    /// The hidden field people never see was filled in.
-    Honeypot,
-    /// No form token was sent.
-    TokenMissing,
-    /// The form token was not one this server signed.
-    TokenForged,
-    /// Sent sooner after the token was issued than a person can fill in the form.
-    TooFast,
-    /// No proof-of-work solution was sent.
-    ChallengeMissing,
-    /// The solution was wrong, malformed, not signed by this server, or expired.
-    ChallengeFailed,
-    /// The challenge had been used by an earlier message.
-    ChallengeReplayed,
-    /// Too many links, or nothing but a link.
-    Content,
-    /// Over the site-wide ceiling of messages an hour.
-    Ceiling,
-}
-
-impl SpamReason {
-    pub const ALL: [SpamReason; 9] = [
-        Self::Honeypot,
-        Self::TokenMissing,
-        Self::TokenForged,
-        Self::TooFast,
-        Self::ChallengeMissing,
-        Self::ChallengeFailed,
-        Self::ChallengeReplayed,
-        Self::Content,
-        Self::Ceiling,
-    ];
-
-    pub const fn code(self) -> &'static str {
-        match self {
-            Self::Honeypot => "honeypot",
-            Self::TokenMissing => "token-missing",
-            Self::TokenForged => "token-forged",
-            Self::TooFast => "too-fast",
-            Self::ChallengeMissing => "challenge-missing",
-            Self::ChallengeFailed => "challenge-failed",
-            Self::ChallengeReplayed => "challenge-replayed",
-            Self::Content => "content",
-            Self::Ceiling => "ceiling",
-        }
-    }
-}
+pub use crate::domain::SpamReason;
 
 /// The honeypot: any text in the hidden field.
 pub fn honeypot(website: Option<&str>) -> Option<SpamReason> {
@@ -98,49 +52,73 @@ fn mac(key: &[u8]) -> HmacSha256 {
     HmacSha256::new_from_slice(key).expect("HMAC takes a key of any length")
 }
 
-// --- The form token: when the form was first used, signed ---
+// --- The form token: when it was issued and a nonce, signed; good for one message ---
 
-/// A token that says "issued at `now_ms`", signed with `key`: `<ms>.<base64url HMAC>`.
-pub fn issue_token(key: &[u8], now_ms: i64) -> String {
-    let issued = now_ms.to_string();
-    let mut mac = mac(key);
-    mac.update(b"form-token:");
-    mac.update(issued.as_bytes());
-    let signature =
-        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes());
-    format!("{issued}.{signature}")
+/// How long a form token can be used: as long as the challenge fetched with it.
+pub const TOKEN_LIFETIME: Duration = CHALLENGE_LIFETIME;
+
+/// A form token that passed the checks: its nonce (the key to remember it by as used) and when
+/// it expires (Unix milliseconds), after which it need not be remembered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenUse {
+    pub id: String,
+    pub expires_at: i64,
 }
 
-/// Checks a form token: present, signed by `key`, not from the future, and at least `min_fill`
-/// old at `now_ms`.
+fn token_mac(key: &[u8], payload: &str) -> HmacSha256 {
+    let mut mac = mac(key);
+    mac.update(b"form-token:2:");
+    mac.update(payload.as_bytes());
+    mac
+}
+
+/// A token that says "issued at `now_ms`, nonce N", signed with `key`:
+/// `<ms>.<hex nonce>.<base64url HMAC>`.
+pub fn issue_token(key: &[u8], now_ms: i64) -> String {
+    let nonce: [u8; 12] = rand::thread_rng().gen();
+    let payload = format!("{now_ms}.{}", hex::encode(nonce));
+    let signature = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .encode(token_mac(key, &payload).finalize().into_bytes());
+    format!("{payload}.{signature}")
+}
+
+/// Checks a form token: present, signed by `key`, not from the future, not expired, and at least
+/// `min_fill` old at `now_ms`. Whether it was used before is for the store to say, in the
+/// transaction that stores the message.
 pub fn check_token(
     key: &[u8],
     token: Option<&str>,
     now_ms: i64,
     min_fill: Duration,
-) -> Result<(), SpamReason> {
+) -> Result<TokenUse, SpamReason> {
     let token = match token {
         None | Some("") => return Err(SpamReason::TokenMissing),
         Some(token) => token,
     };
-    let (issued, signature) = token.split_once('.').ok_or(SpamReason::TokenForged)?;
+    let (payload, signature) = token.rsplit_once('.').ok_or(SpamReason::TokenForged)?;
     let signature = base64::engine::general_purpose::URL_SAFE_NO_PAD
         .decode(signature)
         .map_err(|_| SpamReason::TokenForged)?;
-    let mut mac = mac(key);
-    mac.update(b"form-token:");
-    mac.update(issued.as_bytes());
-    mac.verify_slice(&signature)
+    token_mac(key, payload)
+        .verify_slice(&signature)
         .map_err(|_| SpamReason::TokenForged)?;
+    let (issued, nonce) = payload.split_once('.').ok_or(SpamReason::TokenForged)?;
     let issued: i64 = issued.parse().map_err(|_| SpamReason::TokenForged)?;
     if issued > now_ms + CLOCK_SKEW_MS {
         return Err(SpamReason::TokenForged);
+    }
+    let expires_at = issued.saturating_add(TOKEN_LIFETIME.as_millis() as i64);
+    if now_ms >= expires_at {
+        return Err(SpamReason::TokenExpired);
     }
     let min_ms = i64::try_from(min_fill.as_millis()).unwrap_or(i64::MAX);
     if now_ms - issued < min_ms {
         return Err(SpamReason::TooFast);
     }
-    Ok(())
+    Ok(TokenUse {
+        id: nonce.to_owned(),
+        expires_at,
+    })
 }
 
 // --- The proof-of-work challenge (ALTCHA) ---
@@ -307,25 +285,6 @@ mod tests {
     const NOW: i64 = 1_800_000_000_000;
 
     #[test]
-    fn the_codes_are_exactly_these() {
-        let codes: Vec<&str> = SpamReason::ALL.iter().map(|r| r.code()).collect();
-        assert_eq!(
-            codes,
-            [
-                "honeypot",
-                "token-missing",
-                "token-forged",
-                "too-fast",
-                "challenge-missing",
-                "challenge-failed",
-                "challenge-replayed",
-                "content",
-                "ceiling"
-            ]
-        );
-    }
-
-    #[test]
     fn a_filled_honeypot_is_spam() {
         assert_eq!(
             honeypot(Some("http://spam.example")),
@@ -336,15 +295,27 @@ mod tests {
     }
 
     #[test]
-    fn a_token_is_accepted_once_old_enough() {
+    fn a_token_is_accepted_once_old_enough_and_until_it_expires() {
         let token = issue_token(KEY, NOW);
-        assert_eq!(
-            check_token(KEY, Some(&token), NOW + 3000, MIN_FILL_TIME),
-            Ok(())
-        );
+        let used = check_token(KEY, Some(&token), NOW + 3000, MIN_FILL_TIME).unwrap();
+        assert_eq!(used.expires_at, NOW + TOKEN_LIFETIME.as_millis() as i64);
+        assert_eq!(used.id.len(), 24, "a 96-bit nonce in hex");
         assert_eq!(
             check_token(KEY, Some(&token), NOW + 2999, MIN_FILL_TIME),
             Err(SpamReason::TooFast)
+        );
+        assert_eq!(
+            check_token(KEY, Some(&token), used.expires_at, MIN_FILL_TIME),
+            Err(SpamReason::TokenExpired)
+        );
+        // Each token has a nonce of its own, so two issued in the same millisecond differ.
+        let again = issue_token(KEY, NOW);
+        assert_ne!(token, again);
+        assert_ne!(
+            check_token(KEY, Some(&again), NOW + 3000, MIN_FILL_TIME)
+                .unwrap()
+                .id,
+            used.id
         );
     }
 
@@ -360,19 +331,19 @@ mod tests {
             Err(SpamReason::TokenMissing)
         );
         let token = issue_token(KEY, NOW);
-        let (_, signature) = token.split_once('.').unwrap();
-        // An earlier time with the same signature, another key, garbage.
-        let earlier = format!("{}.{signature}", NOW - 60_000);
-        assert_eq!(
-            check_token(KEY, Some(&earlier), at, MIN_FILL_TIME),
-            Err(SpamReason::TokenForged)
-        );
-        let other = issue_token(b"another key", NOW);
-        assert_eq!(
-            check_token(KEY, Some(&other), at, MIN_FILL_TIME),
-            Err(SpamReason::TokenForged)
-        );
-        for junk in ["5000", "x.y", ".", "1.!!"] {
+        let (payload, signature) = token.rsplit_once('.').unwrap();
+        let (_, nonce) = payload.split_once('.').unwrap();
+        // An earlier time or another nonce with the same signature, another key, garbage.
+        let earlier = format!("{}.{nonce}.{signature}", NOW - 60_000);
+        let renonced = format!("{NOW}.{}.{signature}", "0".repeat(24));
+        for forged in [earlier, renonced, issue_token(b"another key", NOW)] {
+            assert_eq!(
+                check_token(KEY, Some(&forged), at, MIN_FILL_TIME),
+                Err(SpamReason::TokenForged),
+                "{forged}"
+            );
+        }
+        for junk in ["5000", "x.y", ".", "1.!!", "1.2.!!"] {
             assert_eq!(
                 check_token(KEY, Some(junk), at, MIN_FILL_TIME),
                 Err(SpamReason::TokenForged),

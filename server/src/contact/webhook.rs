@@ -197,6 +197,23 @@ fn shape_of(url: &url::Url) -> Shape {
 }
 
 fn body(shape: Shape, pending: &PendingDelivery) -> serde_json::Value {
+    if pending.kind == crate::store::delivery::KIND_CEILING {
+        let held = pending.held.unwrap_or(1);
+        let text = format!(
+            "{}\n\n{}",
+            super::notify::CEILING_SUBJECT,
+            super::notify::ceiling_text(held)
+        );
+        return match shape {
+            Shape::Generic => {
+                serde_json::json!({ "type": "ceiling_reached", "held": held, "text": text })
+            }
+            Shape::Slack => serde_json::json!({ "text": text }),
+            Shape::Discord => {
+                serde_json::json!({ "content": text, "allowed_mentions": { "parse": [] } })
+            }
+        };
+    }
     let text = |field: &Option<String>| field.clone().unwrap_or_default();
     let created_at = pending
         .message_created_at
@@ -312,7 +329,33 @@ mod tests {
             subject: Some("Hello".into()),
             message: Some("x".repeat(5000)),
             message_created_at: Some(0),
+            held: None,
         }
+    }
+
+    #[test]
+    fn the_ceilings_notice_has_a_body_of_each_shape() {
+        let notice = PendingDelivery {
+            kind: crate::store::delivery::KIND_CEILING.into(),
+            message_id: None,
+            name: None,
+            email: None,
+            subject: None,
+            message: None,
+            message_created_at: None,
+            held: Some(7),
+            ..pending()
+        };
+        let generic = body(Shape::Generic, &notice);
+        assert_eq!(generic["type"], "ceiling_reached");
+        assert_eq!(generic["held"], 7);
+        assert!(body(Shape::Slack, &notice)["text"]
+            .as_str()
+            .unwrap()
+            .contains("7 messages were held in Spam"));
+        let discord = body(Shape::Discord, &notice);
+        assert!(discord["content"].as_str().unwrap().contains("7 messages"));
+        assert_eq!(discord["allowed_mentions"]["parse"], serde_json::json!([]));
     }
 
     #[test]

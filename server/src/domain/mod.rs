@@ -2,8 +2,10 @@
 
 mod contact_form;
 mod email_address;
+mod spam_reason;
 mod text;
 
 pub use contact_form::{ContactForm, FORM_NAME};
 pub use email_address::EmailAddress;
+pub use spam_reason::SpamReason;
 pub use text::{MessageBody, Name, Subject};

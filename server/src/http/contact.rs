@@ -13,7 +13,7 @@ use crate::error::{ApiError, ErrorBody, Result};
 use crate::http::client_ip::ClientIp;
 use crate::http::json::ApiJson;
 use crate::state::AppState;
-use crate::store::NewMessage;
+use crate::store::{NewMessage, UsedProofs};
 
 /// The longest User-Agent kept with a message, in characters.
 const MAX_USER_AGENT_CHARS: usize = 512;
@@ -49,8 +49,9 @@ pub struct ContactRequest {
     #[serde(rename = "elapsedMs", default)]
     #[schema(deprecated)]
     pub elapsed_ms: Option<u64>,
-    /// The form token from `GET /api/contact/challenge`, as given. Without it, or when it is
-    /// younger than 3 seconds, the message is stored as spam.
+    /// The form token from `GET /api/contact/challenge`, as given. Without it, when it is
+    /// younger than 3 seconds, older than an hour or used by an earlier message, the message is
+    /// stored as spam.
     #[serde(default)]
     pub token: Option<String>,
     /// The solved proof-of-work challenge: base64 of the JSON `{algorithm, challenge, number,
@@ -62,13 +63,15 @@ pub struct ContactRequest {
 /// A form token and a proof-of-work challenge, fetched when the form is first used.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ContactChallenge {
-    /// The form's start time, signed by the server: send it back as `token`.
+    /// Signed by the server, good for one message within an hour: send it back as `token`.
     pub token: String,
     /// Solve it in the background and send the solution back as `altcha`.
     pub challenge: spam::Challenge,
 }
 
-/// A signed form token and a fresh proof-of-work challenge (ALTCHA protocol) for one message.
+/// A signed form token and a fresh proof-of-work challenge (ALTCHA protocol) for one message:
+/// each is good for one message and an hour. A network that asks for many gets larger challenges
+/// (`--spam-challenge-free-per-hour`).
 #[utoipa::path(
     get,
     path = "/contact/challenge",
@@ -79,21 +82,23 @@ pub struct ContactChallenge {
 )]
 async fn new_challenge(
     State(state): State<AppState>,
+    ClientIp(client): ClientIp,
 ) -> Result<(
     [(header::HeaderName, &'static str); 1],
     ApiJson<ContactChallenge>,
 )> {
     let keys = crate::contact::spam_keys(&state).await?;
     let now = chrono::Utc::now().timestamp_millis();
+    let max_number =
+        state
+            .contact
+            .challenge_load
+            .max_number(client, now, state.settings.spam.challenge_max);
     Ok((
         [(header::CACHE_CONTROL, "no-store")],
         ApiJson(ContactChallenge {
             token: spam::issue_token(&keys.form, now),
-            challenge: spam::issue_challenge(
-                &keys.challenge,
-                now,
-                state.settings.spam.challenge_max,
-            ),
+            challenge: spam::issue_challenge(&keys.challenge, now, max_number),
         }),
     ))
 }
@@ -159,28 +164,45 @@ async fn send_message(
         });
     }
 
-    let spam_reason = judge(&state, &request, &form, now.timestamp_millis())
-        .await?
-        .map(spam::SpamReason::code);
+    let verdict = judge(&state, &request, &form, now.timestamp_millis()).await?;
     let user_agent: Option<String> = headers
         .get(header::USER_AGENT)
         .and_then(|v| v.to_str().ok())
         .map(|ua| ua.chars().take(MAX_USER_AGENT_CHARS).collect());
     let created_at = now.timestamp_millis();
-    let id = state
+    let stored = state
         .db
         .insert_message(&NewMessage {
             form: &form,
-            spam_reason,
+            spam_reason: verdict.reason.map(spam::SpamReason::code),
             user_agent: user_agent.as_deref(),
             created_at,
             notify: state.contact.notifications_on,
             channels: &state.contact.channels,
+            proofs: UsedProofs {
+                token: verdict
+                    .token
+                    .as_ref()
+                    .map(|t| (t.id.as_str(), t.expires_at)),
+                challenge: verdict
+                    .challenge
+                    .as_ref()
+                    .map(|c| (c.signature.as_str(), c.expires_at)),
+            },
         })
         .await?;
+    let id = stored.id;
+    let spam_reason = verdict
+        .reason
+        .or(stored.replayed)
+        .map(spam::SpamReason::code);
     crate::ops::metrics::message_stored(spam_reason.is_some());
     if let Some(reason) = spam_reason {
         tracing::info!(id, reason, "contact message stored as spam");
+        if verdict.reason == Some(spam::SpamReason::Ceiling) && state.contact.notifications_on {
+            // The first message the ceiling holds in an hour queues the owner's notice.
+            state.contact.outbox_wake.notify_one();
+        }
     } else if state.contact.notifications_on {
         state.contact.outbox_wake.notify_one();
     }
@@ -191,42 +213,45 @@ async fn send_message(
     ))
 }
 
-/// The first spam check the message fails, if any. The challenge is marked used only when every
-/// check before it passes.
+/// What the spam checks found before the message is stored: the first check it fails, if any,
+/// and the proofs that passed theirs (used up with the message, where a replay is caught).
+struct Verdict {
+    reason: Option<spam::SpamReason>,
+    token: Option<spam::TokenUse>,
+    challenge: Option<spam::Solved>,
+}
+
+/// Runs the spam checks in order; the first one failed decides the reason.
 async fn judge(
     state: &AppState,
     request: &ContactRequest,
     form: &ContactForm,
     now: i64,
-) -> Result<Option<spam::SpamReason>> {
-    if let Some(reason) = spam::honeypot(request.website.as_deref()) {
-        return Ok(Some(reason));
-    }
+) -> Result<Verdict> {
     let keys = crate::contact::spam_keys(state).await?;
     let min_fill = std::time::Duration::from_millis(state.settings.spam.min_fill_ms);
-    if let Err(reason) = spam::check_token(&keys.form, request.token.as_deref(), now, min_fill) {
-        return Ok(Some(reason));
-    }
-    let solved = match spam::verify_solution(&keys.challenge, request.altcha.as_deref(), now) {
-        Ok(solved) => solved,
-        Err(reason) => return Ok(Some(reason)),
+    let token = spam::check_token(&keys.form, request.token.as_deref(), now, min_fill);
+    let challenge = spam::verify_solution(&keys.challenge, request.altcha.as_deref(), now);
+    let reason = match (&token, &challenge) {
+        _ if spam::honeypot(request.website.as_deref()).is_some() => {
+            Some(spam::SpamReason::Honeypot)
+        }
+        (Err(reason), _) | (Ok(_), Err(reason)) => Some(*reason),
+        (Ok(_), Ok(_)) => match spam::content(form.subject.as_str(), form.message.as_str()) {
+            Some(reason) => Some(reason),
+            None => {
+                let hour_ago = now - 60 * 60 * 1000;
+                let recent = state.db.count_real_messages_since(hour_ago).await?;
+                (recent >= i64::from(state.settings.spam.ceiling_per_hour))
+                    .then_some(spam::SpamReason::Ceiling)
+            }
+        },
     };
-    if !state
-        .db
-        .use_challenge(&solved.signature, solved.expires_at, now)
-        .await?
-    {
-        return Ok(Some(spam::SpamReason::ChallengeReplayed));
-    }
-    if let Some(reason) = spam::content(form.subject.as_str(), form.message.as_str()) {
-        return Ok(Some(reason));
-    }
-    let hour_ago = now - 60 * 60 * 1000;
-    let recent = state.db.count_real_messages_since(hour_ago).await?;
-    if recent >= i64::from(state.settings.spam.ceiling_per_hour) {
-        return Ok(Some(spam::SpamReason::Ceiling));
-    }
-    Ok(None)
+    Ok(Verdict {
+        reason,
+        token: token.ok(),
+        challenge: challenge.ok(),
+    })
 }
 
 fn human_wait(secs: u64) -> String {

@@ -8,8 +8,10 @@ use async_trait::async_trait;
 pub const EMAIL_CHANNEL: &str = "email";
 /// The kind of an outbox row that tells about a contact message...
 pub const KIND_MESSAGE: &str = "message";
-/// ...and of a test e-mail asked for from the dashboard (one attempt, then given up).
+/// ...of a test e-mail asked for from the dashboard (one attempt, then given up)...
 pub const KIND_TEST: &str = "test";
+/// ...and of the notice that the site-wide ceiling held messages in Spam (one per clock hour).
+pub const KIND_CEILING: &str = "ceiling";
 
 /// An outbox row due to be sent, with the message it tells about (none for a test e-mail).
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -25,6 +27,20 @@ pub struct PendingDelivery {
     pub subject: Option<String>,
     pub message: Option<String>,
     pub message_created_at: Option<i64>,
+    /// For the ceiling's notice: the messages the ceiling has held in Spam in its clock hour, so far.
+    pub held: Option<i64>,
+}
+
+/// The `held` column of [`PendingDelivery`], for the outbox row under `alias` (one text for both
+/// engines: integer division and `COUNT` agree).
+pub(crate) fn held_column(alias: &str) -> String {
+    format!(
+        "CASE WHEN {alias}.kind = '{KIND_CEILING}' THEN \
+           (SELECT COUNT(*) FROM contact_messages h WHERE h.spam_reason = 'ceiling' \
+              AND h.created_at >= ({alias}.created_at / 3600000) * 3600000 \
+              AND h.created_at < ({alias}.created_at / 3600000 + 1) * 3600000) \
+         END AS held"
+    )
 }
 
 /// One outbox row as the dashboard sees it.

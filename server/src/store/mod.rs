@@ -81,8 +81,10 @@ pub trait Store:
     // --- Contact messages and the notification outbox ---
 
     /// Stores a message and, when asked and unless it is spam, its notification in the outbox, in
-    /// one transaction. Returns the new message's id once the transaction is committed (on disk).
-    async fn insert_message(&self, new: &NewMessage<'_>) -> anyhow::Result<i64>;
+    /// one transaction that also uses up its proofs ([`model::UsedProofs`]) and, for the first
+    /// message the ceiling holds in an hour, queues the owner's notice of it (kind `ceiling`).
+    /// Returns the new message's id once the transaction is committed (on disk).
+    async fn insert_message(&self, new: &NewMessage<'_>) -> anyhow::Result<model::Inserted>;
 
     /// What group commit has done, on an engine that batches contact messages (SQLite).
     fn group_commit_stats(&self) -> Option<GroupCommitStats> {

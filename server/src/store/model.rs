@@ -1,6 +1,6 @@
 //! The rows the store reads and writes, the same for every engine.
 
-use crate::domain::ContactForm;
+use crate::domain::{ContactForm, SpamReason};
 
 /// A contact message about to be stored.
 #[derive(Debug, Clone)]
@@ -15,6 +15,34 @@ pub struct NewMessage<'a> {
     pub notify: bool,
     /// The channels it goes to, one outbox row each (see [`super::delivery`]).
     pub channels: &'a [String],
+    /// The spam proofs it carried that passed their checks, used up with it.
+    pub proofs: UsedProofs<'a>,
+}
+
+/// A form token and a solved challenge are each good for one message: they are recorded as used
+/// in the transaction that stores the message, so a message that is not stored (a 4xx or 5xx
+/// answer) uses up neither, and one sent again after an earlier was stored is a replay (stored
+/// as spam, with `token-replayed` or `challenge-replayed`, unless an earlier check caught it).
+/// Each is remembered until it expires.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct UsedProofs<'a> {
+    /// The form token's nonce, and when it expires (Unix milliseconds).
+    pub token: Option<(&'a str, i64)>,
+    /// The solved challenge's signature, and when it expires.
+    pub challenge: Option<(&'a str, i64)>,
+}
+
+/// A stored message: its id, and the replay found in its transaction, if any (then its spam code).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Inserted {
+    pub id: i64,
+    pub replayed: Option<SpamReason>,
+}
+
+/// The clock hour of `at` (Unix milliseconds): the owner hears once per hour in which the
+/// site-wide ceiling held messages in Spam.
+pub fn ceiling_hour(at: i64) -> i64 {
+    at.div_euclid(60 * 60 * 1000)
 }
 
 /// What SQLite's group commit has done since start-up (see `store::sqlite`): transactions of
@@ -288,6 +316,14 @@ pub const UNCOPIED_TABLES: &[(&str, &str)] = &[
     (
         "spam_used_challenges",
         "used proof-of-work challenges, remembered only until they expire",
+    ),
+    (
+        "spam_used_tokens",
+        "used form tokens, remembered only until they expire",
+    ),
+    (
+        "spam_ceiling_hours",
+        "the hours in which the owner was told of the ceiling; a copy starts afresh",
     ),
     (
         "ops_leases",

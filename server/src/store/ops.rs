@@ -8,10 +8,11 @@ use async_trait::async_trait;
 /// Spam codes no person trips: messages filed under them are purged after the retention period.
 /// Spam filed by the site-wide ceiling, by content signals or as sent too fast stays until the
 /// owner moves or deletes it, since a real message may sit there.
-pub const TRAP_SPAM_CODES: [&str; 6] = [
+pub const TRAP_SPAM_CODES: [&str; 7] = [
     "honeypot",
     "token-missing",
     "token-forged",
+    "token-replayed",
     "challenge-missing",
     "challenge-failed",
     "challenge-replayed",

@@ -150,13 +150,17 @@ impl Store for PgStore {
     // --- Contact messages and the notification outbox ---
 
     #[tracing::instrument(skip_all)]
-    async fn insert_message(&self, new: &NewMessage<'_>) -> anyhow::Result<i64> {
+    async fn insert_message(&self, new: &NewMessage<'_>) -> anyhow::Result<Inserted> {
         let form = new.form;
         let mut tx = self
             .pool
             .begin()
             .await
             .context("Failed to begin the contact transaction")?;
+        let replayed =
+            crate::store::spam::use_up::<sqlx::Postgres>(&mut tx, &new.proofs, new.created_at)
+                .await?;
+        let reason = new.spam_reason.or(replayed.map(|reason| reason.code()));
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO contact_messages \
              (name, email, subject, message, form_name, created_at, is_spam, spam_reason, user_agent, search_text) \
@@ -168,8 +172,8 @@ impl Store for PgStore {
         .bind(form.message.as_str())
         .bind(FORM_NAME)
         .bind(new.created_at)
-        .bind(new.spam_reason.is_some())
-        .bind(new.spam_reason)
+        .bind(reason.is_some())
+        .bind(reason)
         .bind(new.user_agent)
         .bind(search_text(
             form.name.as_str(),
@@ -180,8 +184,9 @@ impl Store for PgStore {
         .fetch_one(&mut *tx)
         .await
         .context("Failed to insert the contact message")?;
-        if new.notify && new.spam_reason.is_none() {
-            for channel in new.channels {
+        let channels: &[String] = if new.notify { new.channels } else { &[] };
+        if reason.is_none() {
+            for channel in channels {
                 sqlx::query(
                     "INSERT INTO notification_outbox (message_id, channel, next_attempt_at, created_at) \
                      VALUES ($1, $2, $3, $4)",
@@ -194,11 +199,22 @@ impl Store for PgStore {
                 .await
                 .context("Failed to queue the notification")?;
             }
+        } else if reason == Some(crate::domain::SpamReason::Ceiling.code()) {
+            crate::store::spam::queue_ceiling_notice::<sqlx::Postgres>(
+                &mut tx,
+                ceiling_hour(new.created_at),
+                channels,
+                new.created_at,
+            )
+            .await?;
         }
         tx.commit()
             .await
             .context("Failed to commit the contact message")?;
-        Ok(id)
+        Ok(Inserted {
+            id,
+            replayed: replayed.filter(|_| new.spam_reason.is_none()),
+        })
     }
 
     #[tracing::instrument(skip_all)]

@@ -258,7 +258,7 @@ impl Store for SqliteStore {
     // --- Contact messages and the notification outbox ---
 
     #[tracing::instrument(skip_all)]
-    async fn insert_message(&self, new: &NewMessage<'_>) -> anyhow::Result<i64> {
+    async fn insert_message(&self, new: &NewMessage<'_>) -> anyhow::Result<Inserted> {
         self.group_commit.insert(new).await
     }
 

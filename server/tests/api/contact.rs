@@ -58,6 +58,17 @@ pub async fn proofs_from(base: &str) -> (String, String) {
     )
 }
 
+/// A fresh form token alone (its challenge left unsolved), from the server at `base`.
+pub async fn token_from(base: &str) -> String {
+    let issued: Value = reqwest::get(format!("{base}/api/contact/challenge"))
+        .await
+        .expect("the request is sent")
+        .json()
+        .await
+        .unwrap();
+    issued["token"].as_str().expect("a token").to_owned()
+}
+
 /// `body` with a fresh token and solved challenge added where it has none (see [`post_contact`]).
 pub async fn as_person(app: &TestApp, body: &Value) -> Value {
     as_person_at(&app.address, body).await

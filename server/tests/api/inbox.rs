@@ -26,9 +26,11 @@ impl TestApp {
                 created_at,
                 notify: false,
                 channels: &[],
+                proofs: Default::default(),
             })
             .await
             .unwrap()
+            .id
     }
 
     pub async fn messages(&self, query: &str) -> Value {

@@ -408,9 +408,11 @@ async fn retention_deletes_exactly_what_is_past_its_time_and_dry_run_deletes_not
                 created_at: now,
                 notify,
                 channels: if notify { &email } else { &[] },
+                proofs: Default::default(),
             })
             .await
-            .unwrap();
+            .unwrap()
+            .id;
         ids.insert(label, id);
     }
     app.db
@@ -533,9 +535,11 @@ async fn serve_purges_at_start_up_by_its_clock() {
                 created_at: now_ms() - 40 * DAY_SECS * 1000,
                 notify: false,
                 channels: &[],
+                proofs: Default::default(),
             })
             .await
             .unwrap()
+            .id
         }
     };
     let trap = insert("token-missing").await;

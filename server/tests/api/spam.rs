@@ -8,7 +8,7 @@ use base64::Engine as _;
 use serde_json::{json, Value};
 
 use crate::contact::{
-    as_person, count, form_with, post_contact, post_raw, proofs, stored, valid_form,
+    as_person, count, form_with, post_contact, post_raw, proofs, stored, token_from, valid_form,
 };
 use crate::contact_smtp::TestSmtp;
 use crate::helpers::{
@@ -80,20 +80,32 @@ async fn scripts_are_stored_as_spam_with_a_code_and_only_the_person_is_notified(
     let smtp = TestSmtp::start().await;
     let app = app_with(Some(&smtp), 3000, 100).await;
     let form = valid_form();
-    let (token, _) = proofs(&app).await;
+    // Tokens fetched together age together; each is good for one message.
+    let mut tokens = Vec::new();
+    for _ in 0..8 {
+        tokens.push(token_from(&app.address).await);
+    }
     let mut caught = Vec::new();
 
     // The old trap's number, faked: no token at all.
     let faked = with(&form, "elapsedMs", json!(5000));
     caught.push((send(&app, &faked).await, "token-missing"));
 
-    // A token of its own making, or a real one with an earlier time written in.
-    let (_, signature) = token.split_once('.').unwrap();
-    let earlier = format!(
-        "{}.{signature}",
-        chrono::Utc::now().timestamp_millis() - 60_000
-    );
-    for forged in ["1700000000000.c2lnbmVk", earlier.as_str(), "soon"] {
+    // A token of its own making, a real one with an earlier time or another nonce written in,
+    // or one in the shape of the tokens before they were single-use.
+    let (payload_part, signature) = tokens[0].rsplit_once('.').unwrap();
+    let (_, nonce) = payload_part.split_once('.').unwrap();
+    let earlier_ms = chrono::Utc::now().timestamp_millis() - 60_000;
+    let earlier = format!("{earlier_ms}.{nonce}.{signature}");
+    let renonced = format!("{earlier_ms}.{}.{signature}", "ab".repeat(12));
+    let old_shape = format!("{earlier_ms}.{signature}");
+    for forged in [
+        "1700000000000.c2lnbmVk",
+        earlier.as_str(),
+        renonced.as_str(),
+        old_shape.as_str(),
+        "soon",
+    ] {
         let (_, fresh) = proofs(&app).await;
         let body = with(&with(&form, "token", json!(forged)), "altcha", json!(fresh));
         caught.push((send(&app, &body).await, "token-forged"));
@@ -108,33 +120,46 @@ async fn scripts_are_stored_as_spam_with_a_code_and_only_the_person_is_notified(
     );
     caught.push((send(&app, &quick).await, "too-fast"));
 
-    // From here on the first token is old enough.
+    // From here on the first tokens are old enough.
     tokio::time::sleep(Duration::from_millis(3100)).await;
-    let timed = with(&form, "token", json!(token));
+    let mut tokens = tokens.into_iter().skip(1);
+    let mut timed = || with(&form, "token", json!(tokens.next().unwrap()));
 
     // The challenge skipped, or answered wrongly.
-    caught.push((send(&app, &timed).await, "challenge-missing"));
+    caught.push((send(&app, &timed()).await, "challenge-missing"));
     let (_, fresh) = proofs(&app).await;
     let mut wrong = decode(&fresh);
     wrong["number"] = json!(wrong["number"].as_u64().unwrap() + 1);
     for bad in [payload(&wrong), "bm90IGpzb24=".to_owned(), "!!".to_owned()] {
-        let body = with(&timed, "altcha", json!(bad));
+        let body = with(&timed(), "altcha", json!(bad));
         caught.push((send(&app, &body).await, "challenge-failed"));
     }
     // A challenge of the script's own making, with a signature the server never gave.
     let mut made_up = decode(&fresh);
     made_up["signature"] = json!("ab".repeat(32));
-    let body = with(&timed, "altcha", json!(payload(&made_up)));
+    let body = with(&timed(), "altcha", json!(payload(&made_up)));
     caught.push((send(&app, &body).await, "challenge-failed"));
 
-    // A person: the token and a challenge of its own.
-    let person = with(&timed, "altcha", json!(fresh));
+    // A person: a token and a challenge of its own.
+    let person = with(&timed(), "altcha", json!(fresh));
     let (real, reason) = send(&app, &person).await;
     assert_eq!(reason, None, "a person's message lands in the inbox");
 
-    // The same solved challenge again.
-    let replay = with(&person, "name", json!("Replayer"));
+    // The same solved challenge again, with a token of its own; the same token again, with a
+    // challenge of its own.
+    let replay = with(
+        &with(&person, "name", json!("Replayer")),
+        "token",
+        timed()["token"].clone(),
+    );
     caught.push((send(&app, &replay).await, "challenge-replayed"));
+    let (_, another) = proofs(&app).await;
+    let replay = with(
+        &with(&person, "name", json!("Replayer")),
+        "altcha",
+        json!(another),
+    );
+    caught.push((send(&app, &replay).await, "token-replayed"));
 
     for ((id, reason), code) in &caught {
         assert_eq!(reason.as_deref(), Some(*code), "message {id}");
@@ -168,27 +193,36 @@ async fn a_challenge_expires_and_cannot_be_replayed_on_another_instance() {
     let person = as_person(&a, &valid_form()).await;
     let (_, reason) = send(&b, &person).await;
     assert_eq!(reason, None);
-    // ... and remembered there as used, for both.
-    let (_, reason) = send(&a, &with(&person, "name", json!("Again"))).await;
+    // ... and remembered there as used, for both: the challenge with a new token, the token
+    // with a new challenge.
+    let again = with(&person, "token", json!(token_from(&a.address).await));
+    let (_, reason) = send(&a, &with(&again, "name", json!("Again"))).await;
     assert_eq!(reason.as_deref(), Some("challenge-replayed"));
     let used: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM spam_used_challenges")
         .fetch_one(&a.sql)
         .await
         .unwrap();
     assert_eq!(used, 1);
+    let (_, fresh) = proofs(&a).await;
+    let (_, reason) = send(&a, &with(&person, "altcha", json!(fresh))).await;
+    assert_eq!(reason.as_deref(), Some("token-replayed"));
 
-    // A used challenge is forgotten once expired; a challenge past its time is refused.
-    sqlx::query("UPDATE spam_used_challenges SET expires_at = 1")
-        .execute(&a.sql)
-        .await
-        .unwrap();
+    // A used proof is forgotten once expired; a challenge past its time is refused.
+    for table in ["spam_used_challenges", "spam_used_tokens"] {
+        sqlx::query(&format!("UPDATE {table} SET expires_at = 1"))
+            .execute(&a.sql)
+            .await
+            .unwrap();
+    }
     let (_, reason) = send(&a, &as_person(&a, &valid_form()).await).await;
     assert_eq!(reason, None);
-    let used: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM spam_used_challenges")
-        .fetch_one(&a.sql)
-        .await
-        .unwrap();
-    assert_eq!(used, 1, "the expired entry was forgotten");
+    for table in ["spam_used_challenges", "spam_used_tokens"] {
+        let used: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) FROM {table}"))
+            .fetch_one(&a.sql)
+            .await
+            .unwrap();
+        assert_eq!(used, 1, "the expired entries of {table} were forgotten");
+    }
 
     // A restart keeps the keys: a token from before is still good. (`a` holds the SQLite file.)
     let (token, _) = proofs(&b).await;
@@ -235,7 +269,7 @@ async fn many_links_or_only_a_link_is_spam() {
 }
 
 #[tokio::test]
-async fn beyond_the_ceiling_messages_are_kept_in_spam_without_a_notification() {
+async fn beyond_the_ceiling_messages_are_kept_in_spam_and_the_owner_is_told_once_an_hour() {
     let smtp = TestSmtp::start().await;
     let app = app_with(Some(&smtp), 0, 3).await;
     // Spam does not count towards the ceiling.
@@ -245,7 +279,7 @@ async fn beyond_the_ceiling_messages_are_kept_in_spam_without_a_notification() {
         let body = as_person(&app, &form_with("name", json!(format!("Person {n}")))).await;
         assert_eq!(send(&app, &body).await.1, None, "message {n}");
     }
-    for n in 3..5 {
+    for n in 3..6 {
         let body = as_person(&app, &form_with("name", json!(format!("Person {n}")))).await;
         assert_eq!(
             send(&app, &body).await.1.as_deref(),
@@ -253,10 +287,53 @@ async fn beyond_the_ceiling_messages_are_kept_in_spam_without_a_notification() {
             "message {n}"
         );
     }
-    smtp.wait_for(3, Duration::from_secs(10)).await;
+    // Three e-mails about messages, and one notice for the three held: none about them.
+    let mails = smtp.wait_for(4, Duration::from_secs(10)).await;
     tokio::time::sleep(Duration::from_millis(500)).await;
-    assert_eq!(smtp.received().len(), 3, "no e-mail beyond the ceiling");
-    assert_eq!(count(&app.sql, "contact_messages").await, 6, "all stored");
+    let mails = if mails.len() < smtp.received().len() {
+        smtp.received()
+    } else {
+        mails
+    };
+    let notices: Vec<_> = mails
+        .iter()
+        .filter(|mail| {
+            mail.header("Subject").as_deref()
+                == Some("Contact form: messages held in Spam this hour")
+        })
+        .collect();
+    assert_eq!(mails.len(), 4, "no e-mail about a held message");
+    assert_eq!(notices.len(), 1, "one notice");
+    // Quoted-printable: its soft line breaks undone.
+    let text = notices[0].body().replace("=\r\n", "").replace("=\n", "");
+    assert!(
+        text.contains("held in Spam so far") && text.contains("--spam-ceiling-per-hour"),
+        "{text}"
+    );
+    assert!(
+        ["1 message was", "2 messages were", "3 messages were"]
+            .iter()
+            .any(|count| text.contains(count)),
+        "the count held so far: {text}"
+    );
+    assert_eq!(count(&app.sql, "contact_messages").await, 7, "all stored");
+
+    // A new hour (the notice's hour moved back, as if it had passed): held again, told again.
+    sqlx::query("UPDATE spam_ceiling_hours SET hour = hour - 1")
+        .execute(&app.sql)
+        .await
+        .unwrap();
+    let body = as_person(&app, &form_with("name", json!("Next hour"))).await;
+    assert_eq!(send(&app, &body).await.1.as_deref(), Some("ceiling"));
+    smtp.wait_for(5, Duration::from_secs(10)).await;
+    let kinds: Vec<String> = sqlx::query_scalar("SELECT kind FROM notification_outbox ORDER BY id")
+        .fetch_all(&app.sql)
+        .await
+        .unwrap();
+    assert_eq!(
+        kinds,
+        ["message", "message", "message", "ceiling", "ceiling"]
+    );
 
     // The ceiling counts the last hour: once the earlier messages are older, mail flows again.
     sqlx::query("UPDATE contact_messages SET created_at = created_at - 3600001")
@@ -382,4 +459,65 @@ async fn the_challenge_is_as_large_as_the_setting_says() {
     assert_eq!(challenge(spawn_app_with(|_| {}).await).await, 30_000);
     let smaller = spawn_app_with(|s| s.spam.challenge_max = 2_000).await;
     assert_eq!(challenge(smaller).await, 2_000);
+}
+
+#[tokio::test]
+async fn the_challenge_for_a_busy_network_is_harder() {
+    let app = spawn_app_with(|s| {
+        s.spam.challenge_free_per_hour = 3;
+        s.spam.challenge_max = 1_000;
+    })
+    .await;
+    let from = |local: &str| {
+        reqwest::Client::builder()
+            .local_address(local.parse::<std::net::IpAddr>().unwrap())
+            .build()
+            .unwrap()
+    };
+    let (busy, quiet) = (from("127.0.0.2"), from("127.0.0.3"));
+    let issue = |client: reqwest::Client| {
+        let url = app.url("/api/contact/challenge");
+        async move {
+            let issued: Value = client.get(url).send().await.unwrap().json().await.unwrap();
+            issued
+        }
+    };
+    let mut sizes = Vec::new();
+    for _ in 0..6 {
+        sizes.push(
+            issue(busy.clone()).await["challenge"]["maxnumber"]
+                .as_u64()
+                .unwrap(),
+        );
+    }
+    assert_eq!(sizes, [1_000, 1_000, 1_000, 2_000, 4_000, 8_000]);
+    // Another network is not slowed by it.
+    assert_eq!(
+        issue(quiet.clone()).await["challenge"]["maxnumber"],
+        json!(1_000)
+    );
+
+    // The larger challenge is solved like any other, and its message reaches the Inbox.
+    let issued = issue(busy.clone()).await;
+    let challenge: portfolio::contact::spam::Challenge =
+        serde_json::from_value(issued["challenge"].clone()).unwrap();
+    assert_eq!(challenge.maxnumber, 16_000);
+    let altcha = portfolio::contact::spam::solve(&challenge).expect("a solution");
+    let body = with(
+        &with(&valid_form(), "token", issued["token"].clone()),
+        "altcha",
+        json!(altcha),
+    );
+    let response = busy
+        .post(app.url("/api/contact"))
+        .header("Sec-Fetch-Site", "same-origin")
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 201);
+    let id = response.json::<Value>().await.unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    assert_eq!(stored(&app.sql, id).await.spam_reason, None);
 }

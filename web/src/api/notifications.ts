@@ -7,7 +7,7 @@ export interface Delivery {
   id: number;
   messageId: number | null;
   channel: 'email' | 'webhook';
-  kind: 'message' | 'test';
+  kind: 'message' | 'test' | 'ceiling';
   status: DeliveryStatus;
   attempts: number;
   lastError: string | null;

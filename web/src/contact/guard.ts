@@ -1,7 +1,9 @@
 /**
  * The contact form's spam proofs, loaded only once the form is first used: a form token signed by
- * the server (its start time) and a proof-of-work challenge (the ALTCHA protocol) solved in a
- * worker from our own origin while the visitor types. Nothing here asks the visitor anything.
+ * the server (when it was issued) and a proof-of-work challenge (the ALTCHA protocol) solved in a
+ * worker from our own origin while the visitor types. Each pair is good for one stored message:
+ * after every attempt, sent or not, the next one is fetched and solved in the background, so a
+ * retry or a second message never sends used proofs. Nothing here asks the visitor anything.
  */
 import { api } from '../api/client';
 import { sendContactMessage, type ContactCreated, type ContactMessage } from '../api/contact';
@@ -23,8 +25,15 @@ const MIN_FILL_MS = 3000 + 250;
 /** A challenge this close to its expiry is replaced before use. */
 const EXPIRY_MARGIN_S = 60;
 
-let token: { value: string; receivedAt: number } | null = null;
-let current: Promise<{ payload: string; expires: number }> | null = null;
+interface Solved {
+  payload: string;
+  expires: number;
+  token: string;
+  /** When the token arrived (`performance.now()`). */
+  receivedAt: number;
+}
+
+let current: Promise<Solved> | null = null;
 let ready = false;
 let progress = 0;
 const listeners = new Set<(fraction: number | null) => void>();
@@ -61,20 +70,17 @@ function solve(issued: Issued['challenge']): Promise<{ payload: string; expires:
   });
 }
 
-/** Fetches a challenge (and, the first time, the token) and starts solving it. */
+/** Fetches a token and a challenge and starts solving it. */
 export function prepare(): void {
   if (current) return;
   progress = 0;
   ready = false;
   const started = api<Issued>('/api/contact/challenge')
-    .then((issued) => {
-      // The first token is kept: it marks when the form was first used.
-      token ??= { value: issued.token, receivedAt: performance.now() };
-      return solve(issued.challenge);
-    })
-    .then((solved) => {
+    .then(async (issued) => {
+      const receivedAt = performance.now();
+      const solved = await solve(issued.challenge);
       ready = true;
-      return solved;
+      return { ...solved, token: issued.token, receivedAt };
     });
   current = started;
   // A failed fetch or solve is tried again at the next use.
@@ -95,7 +101,7 @@ export async function proofs(onProgress: (fraction: number | null) => void): Pro
     listeners.add(onProgress);
     onProgress(progress);
   }
-  let solved: { payload: string; expires: number };
+  let solved: Solved;
   try {
     solved = await current!;
   } finally {
@@ -103,12 +109,13 @@ export async function proofs(onProgress: (fraction: number | null) => void): Pro
   }
   current = null;
   if (solved.expires - EXPIRY_MARGIN_S < Date.now() / 1000) return proofs(onProgress);
-  const wait = MIN_FILL_MS - (performance.now() - token!.receivedAt);
+  const wait = MIN_FILL_MS - (performance.now() - solved.receivedAt);
   if (wait > 0 && waiting) onProgress(1);
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-  // The next message gets a challenge of its own, solved in the background from now on.
+  // The next attempt (a retry, or another message) gets proofs of its own, solved in the
+  // background from now on.
   prepare();
-  return { token: token!.value, altcha: solved.payload };
+  return { token: solved.token, altcha: solved.payload };
 }
 
 /**

@@ -7,6 +7,8 @@ describe('spamReasonText', () => {
       'honeypot',
       'token-missing',
       'token-forged',
+      'token-expired',
+      'token-replayed',
       'too-fast',
       'challenge-missing',
       'challenge-failed',

@@ -18,18 +18,19 @@ impl DeliveryStore for PgStore {
         limit: i64,
     ) -> anyhow::Result<Vec<PendingDelivery>> {
         // SKIP LOCKED: rows another instance is taking right now are left to it.
-        sqlx::query_as(
+        sqlx::query_as(&format!(
             "WITH claimed AS ( \
                  UPDATE notification_outbox SET next_attempt_at = $1, leased_until = $1 \
                  WHERE id IN (SELECT id FROM notification_outbox \
                               WHERE sent_at IS NULL AND gave_up_at IS NULL AND next_attempt_at <= $2 \
                                 AND channel = ANY($3) \
                               ORDER BY next_attempt_at, id LIMIT $4 FOR UPDATE SKIP LOCKED) \
-                 RETURNING id, channel, kind, attempts, message_id) \
+                 RETURNING id, channel, kind, attempts, message_id, created_at) \
              SELECT c.id AS outbox_id, c.channel, c.kind, c.attempts, c.message_id, m.name, \
-                    m.email, m.subject, m.message, m.created_at AS message_created_at \
+                    m.email, m.subject, m.message, m.created_at AS message_created_at, {} \
              FROM claimed c LEFT JOIN contact_messages m ON m.id = c.message_id ORDER BY c.id",
-        )
+            held_column("c")
+        ))
         .bind(lease_until)
         .bind(now)
         .bind(channels)

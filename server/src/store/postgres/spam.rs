@@ -8,33 +8,6 @@ use crate::store::spam::SpamStore;
 
 #[async_trait]
 impl SpamStore for PgStore {
-    #[tracing::instrument(skip(self, signature))]
-    async fn use_challenge(
-        &self,
-        signature: &str,
-        expires_at: i64,
-        now: i64,
-    ) -> anyhow::Result<bool> {
-        sqlx::query("DELETE FROM spam_used_challenges WHERE expires_at < $1")
-            .bind(now)
-            .execute(&self.pool)
-            .await
-            .context("Failed to forget expired challenges")?;
-        // One statement: of two instances inserting the same signature at once, one wins.
-        let fresh = sqlx::query(
-            "INSERT INTO spam_used_challenges (signature, expires_at) VALUES ($1, $2) \
-             ON CONFLICT (signature) DO NOTHING",
-        )
-        .bind(signature)
-        .bind(expires_at)
-        .execute(&self.pool)
-        .await
-        .context("Failed to record a used challenge")?
-        .rows_affected()
-            == 1;
-        Ok(fresh)
-    }
-
     #[tracing::instrument(skip(self))]
     async fn count_real_messages_since(&self, since: i64) -> anyhow::Result<i64> {
         sqlx::query_scalar(

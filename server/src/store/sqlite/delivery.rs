@@ -45,12 +45,13 @@ impl DeliveryStore for SqliteStore {
         .context("Failed to lease the due notifications")?;
         let mut rows = Vec::with_capacity(ids.len());
         for id in ids {
-            let row: PendingDelivery = sqlx::query_as(
+            let row: PendingDelivery = sqlx::query_as(&format!(
                 "SELECT o.id AS outbox_id, o.channel, o.kind, o.attempts, o.message_id, m.name, \
-                        m.email, m.subject, m.message, m.created_at AS message_created_at \
+                        m.email, m.subject, m.message, m.created_at AS message_created_at, {} \
                  FROM notification_outbox o LEFT JOIN contact_messages m ON m.id = o.message_id \
                  WHERE o.id = ?",
-            )
+                held_column("o")
+            ))
             .bind(id)
             .fetch_one(&mut *tx)
             .await

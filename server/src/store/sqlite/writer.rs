@@ -14,11 +14,15 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
+use sqlx::Sqlite;
 use sqlx::SqlitePool;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::domain::FORM_NAME;
-use crate::store::model::{search_text, GroupCommitStats, NewMessage};
+use crate::domain::{SpamReason, FORM_NAME};
+use crate::store::model::{
+    ceiling_hour, search_text, GroupCommitStats, Inserted, NewMessage, UsedProofs,
+};
+use crate::store::spam;
 
 /// The most messages in one transaction: a burst larger than this is committed in several.
 const MAX_BATCH: usize = 256;
@@ -87,18 +91,23 @@ struct Row {
     spam_reason: Option<String>,
     user_agent: Option<String>,
     search_text: String,
-    /// One outbox row per channel (none for spam or with notifications off).
+    /// The notification channels, when notifications are on: one outbox row each for a real
+    /// message, or the ceiling's notice.
     channels: Vec<String>,
+    /// The form token's nonce and the challenge's signature, each with its expiry.
+    token: Option<(String, i64)>,
+    challenge: Option<(String, i64)>,
 }
 
 impl Row {
     fn new(new: &NewMessage<'_>) -> Self {
         let form = new.form;
-        let channels = if new.notify && new.spam_reason.is_none() {
+        let channels = if new.notify {
             new.channels.to_vec()
         } else {
             Vec::new()
         };
+        let owned = |proof: Option<(&str, i64)>| proof.map(|(key, at)| (key.to_owned(), at));
         Self {
             name: form.name.as_str().to_owned(),
             email: form.email.as_str().to_owned(),
@@ -114,13 +123,15 @@ impl Row {
                 form.message.as_str(),
             ),
             channels,
+            token: owned(new.proofs.token),
+            challenge: owned(new.proofs.challenge),
         }
     }
 }
 
 struct Job {
     row: Row,
-    done: oneshot::Sender<anyhow::Result<i64>>,
+    done: oneshot::Sender<anyhow::Result<Inserted>>,
 }
 
 #[derive(Default)]
@@ -147,7 +158,7 @@ impl GroupCommit {
     }
 
     /// Queues the message and waits for the commit of the batch that holds it; returns its id.
-    pub(super) async fn insert(&self, new: &NewMessage<'_>) -> anyhow::Result<i64> {
+    pub(super) async fn insert(&self, new: &NewMessage<'_>) -> anyhow::Result<Inserted> {
         let (done, committed) = oneshot::channel();
         self.counters.waiting.fetch_add(1, Ordering::Relaxed);
         let _waiting = Waiting(&self.counters);
@@ -219,7 +230,7 @@ async fn commit(writer: &SqlitePool, jobs: Vec<Job>, counters: &Counters) {
             for job in jobs {
                 let result = insert_all(writer, std::iter::once(&job.row))
                     .await
-                    .map(|ids| ids[0]);
+                    .map(|stored| stored[0]);
                 if result.is_ok() {
                     counters.batches.fetch_add(1, Ordering::Relaxed);
                     counters.messages.fetch_add(1, Ordering::Relaxed);
@@ -230,12 +241,13 @@ async fn commit(writer: &SqlitePool, jobs: Vec<Job>, counters: &Counters) {
     }
 }
 
-/// Inserts the rows and their outbox rows in one transaction; the ids once it is committed.
+/// Inserts the rows, uses up their proofs and queues their outbox rows in one transaction; what
+/// was stored once it is committed.
 async fn insert_all<'a>(
     writer: &SqlitePool,
     rows: impl ExactSizeIterator<Item = &'a Row>,
-) -> anyhow::Result<Vec<i64>> {
-    let mut ids = Vec::with_capacity(rows.len());
+) -> anyhow::Result<Vec<Inserted>> {
+    let mut stored = Vec::with_capacity(rows.len());
     // IMMEDIATE takes the write lock at once: another process (a backup, `db copy`) makes it
     // wait in busy_timeout here rather than fail half-way.
     let mut tx = writer
@@ -243,6 +255,15 @@ async fn insert_all<'a>(
         .await
         .context("Failed to begin the contact transaction")?;
     for row in rows {
+        let proofs = UsedProofs {
+            token: row.token.as_ref().map(|(key, at)| (key.as_str(), *at)),
+            challenge: row.challenge.as_ref().map(|(key, at)| (key.as_str(), *at)),
+        };
+        let replayed = spam::use_up::<Sqlite>(&mut tx, &proofs, row.created_at).await?;
+        let reason = row
+            .spam_reason
+            .as_deref()
+            .or(replayed.map(|reason| reason.code()));
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO contact_messages \
              (name, email, subject, message, form_name, created_at, is_spam, spam_reason, user_agent, search_text) \
@@ -254,32 +275,45 @@ async fn insert_all<'a>(
         .bind(&row.message)
         .bind(FORM_NAME)
         .bind(row.created_at)
-        .bind(row.spam_reason.is_some())
-        .bind(&row.spam_reason)
+        .bind(reason.is_some())
+        .bind(reason)
         .bind(&row.user_agent)
         .bind(&row.search_text)
         .fetch_one(&mut *tx)
         .await
         .context("Failed to insert the contact message")?;
-        for channel in &row.channels {
-            sqlx::query(
-                "INSERT INTO notification_outbox (message_id, channel, next_attempt_at, created_at) \
-                 VALUES (?, ?, ?, ?)",
+        if reason.is_none() {
+            for channel in &row.channels {
+                sqlx::query(
+                    "INSERT INTO notification_outbox (message_id, channel, next_attempt_at, created_at) \
+                     VALUES (?, ?, ?, ?)",
+                )
+                .bind(id)
+                .bind(channel)
+                .bind(row.created_at)
+                .bind(row.created_at)
+                .execute(&mut *tx)
+                .await
+                .context("Failed to queue the notification")?;
+            }
+        } else if reason == Some(SpamReason::Ceiling.code()) {
+            spam::queue_ceiling_notice::<Sqlite>(
+                &mut tx,
+                ceiling_hour(row.created_at),
+                &row.channels,
+                row.created_at,
             )
-            .bind(id)
-            .bind(channel)
-            .bind(row.created_at)
-            .bind(row.created_at)
-            .execute(&mut *tx)
-            .await
-            .context("Failed to queue the notification")?;
+            .await?;
         }
-        ids.push(id);
+        stored.push(Inserted {
+            id,
+            replayed: replayed.filter(|_| row.spam_reason.is_none()),
+        });
     }
     tx.commit()
         .await
         .context("Failed to commit the contact messages")?;
-    Ok(ids)
+    Ok(stored)
 }
 
 #[cfg(test)]
