@@ -212,15 +212,18 @@ async fn postgresql_stopped_mid_burst_answers_503_then_201_and_loses_nothing() {
     let forms = Arc::new(Mutex::new(forms));
     let acknowledged = Arc::new(Mutex::new(BTreeSet::new()));
     let statuses = Arc::new(Mutex::new(Vec::new()));
+    // A form answered 503 is sent again later with the same proofs: a 503 uses up neither.
+    let refused = Arc::new(Mutex::new(BTreeSet::new()));
     let stop = Arc::new(AtomicBool::new(false));
     let mut senders = Vec::new();
     for _ in 0..8 {
-        let (forms, acknowledged, statuses, stop, base) = (
+        let (forms, acknowledged, statuses, stop, base, refused) = (
             forms.clone(),
             acknowledged.clone(),
             statuses.clone(),
             stop.clone(),
             base.clone(),
+            refused.clone(),
         );
         senders.push(tokio::spawn(async move {
             let client = reqwest::Client::new();
@@ -245,6 +248,11 @@ async fn postgresql_stopped_mid_burst_answers_503_then_201_and_loses_nothing() {
                         .insert(body["id"].as_i64().unwrap());
                 } else if status == 503 {
                     assert!(response.headers().contains_key("retry-after"));
+                    refused
+                        .lock()
+                        .unwrap()
+                        .insert(form["subject"].as_str().unwrap().to_owned());
+                    forms.lock().unwrap().push(form);
                 }
                 statuses.lock().unwrap().push(status);
                 tokio::time::sleep(Duration::from_millis(20)).await;
@@ -295,6 +303,24 @@ async fn postgresql_stopped_mid_burst_answers_503_then_201_and_loses_nothing() {
     let acknowledged = acknowledged.lock().unwrap().clone();
     let lost: Vec<_> = acknowledged.difference(&stored).collect();
     assert!(lost.is_empty(), "acknowledged but lost: {lost:?}");
+    // Every message reached the Inbox, those sent again after a 503 included.
+    let rows: Vec<(String, Option<String>)> =
+        sqlx::query_as("SELECT subject, spam_reason FROM contact_messages")
+            .fetch_all(&app.sql)
+            .await
+            .unwrap();
+    let spam: Vec<_> = rows.iter().filter(|(_, reason)| reason.is_some()).collect();
+    assert!(spam.is_empty(), "filed as spam: {spam:?}");
+    let refused = refused.lock().unwrap().clone();
+    let retried_and_stored = rows
+        .iter()
+        .filter(|(subject, _)| refused.contains(subject))
+        .count();
+    assert!(
+        retried_and_stored >= 1,
+        "a message refused with 503 was stored when sent again ({} refused)",
+        refused.len()
+    );
     app.shutdown().await;
 }
 
