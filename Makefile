@@ -14,7 +14,7 @@ TEST_BIN := target/debug/portfolio
 WEB_DEPS := web/node_modules/.package-lock.json
 WEB_SOURCES := $(shell find web/src web/public web/scripts -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run test setup web server chromium postgresql python-venv bench-tools fuzz lint fmt-check clippy typecheck eslint unit-web test-build cargo-test e2e bench clean
+.PHONY: run test setup web server chromium postgresql python-venv bench-tools fuzz lint fmt-check clippy typecheck eslint unit-web test-build cargo-test e2e bench soak clean
 
 run: server ## Build everything and serve on http://127.0.0.1:8080 with SQLite under ./data/
 	./$(BIN) serve
@@ -110,8 +110,13 @@ bench-tools: ## Debian's nginx and wrk for the bench's peers (the nginx service 
 	@command -v nginx >/dev/null && command -v wrk >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx wrk && { $(SUDO) service nginx stop >/dev/null 2>&1 || true; }; }
 
 # BENCH_ONLY=peers skips Lighthouse and the Observatory; BENCH_ONLY=site skips the peers.
-bench: server chromium postgresql bench-tools $(BENCH_DEPS) $(PEER_DEPS) ## Lighthouse and the HTTP Observatory grade (needs ports 443 and 80), then wrk against nginx and an Express peer (and the contact POST on PostgreSQL)
+bench: server chromium postgresql bench-tools $(BENCH_DEPS) $(PEER_DEPS) ## Lighthouse and the HTTP Observatory grade (needs ports 443 and 80), then wrk against nginx and an Express peer (and the contact POST on PostgreSQL), then the soak
 	node bench/bench.mjs $(BIN)
+	node bench/soak.mjs $(BIN)
+
+# Node's own modules only: nothing to install.
+soak: server ## Ten minutes of mixed load with slow clients (SOAK_SECS sets another length): no 5xx, every acknowledged message stored, RSS each minute
+	node bench/soak.mjs $(BIN)
 
 clean:
 	rm -rf web/dist target
