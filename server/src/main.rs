@@ -45,6 +45,7 @@ fn main() -> ExitCode {
     // the server's keys: whatever the umask it was started with, what this process creates is
     // readable by its owner alone (files 0600, folders 0700).
     rustix::process::umask(rustix::fs::Mode::from_raw_mode(0o077));
+    portfolio::ops::memory::hand_large_blocks_back();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => {

@@ -3,6 +3,26 @@
 //! upload (the image's decoding and encoding). glibc keeps what those threads freed in their
 //! arenas; measured on the release binary, an idle server held 4.8 MB less once it was returned.
 
+/// The size from which the C allocator serves a block by `mmap`, handing it back to the system as
+/// soon as it is freed.
+const MMAP_THRESHOLD: i32 = 4 << 20;
+
+/// Fixes glibc's `mmap` threshold at [`MMAP_THRESHOLD`] (call it once, first thing in `main`).
+/// By default glibc raises the threshold to the size of the largest mmapped block freed so far:
+/// after the first password check, each later Argon2 block (19 MiB) came from a thread's arena,
+/// whose top `malloc_trim` never trims, so an idle server stayed 20 MB larger for good (the soak
+/// in `make bench` measured 26 MB idle before any sign-in, 46 MB after one). A fixed threshold
+/// keeps the rare large blocks (Argon2's, an image being processed) out of the arenas.
+pub fn hand_large_blocks_back() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: `mallopt` takes two integers; glibc allows it at any time, and it is called before
+    // any thread starts.
+    #[allow(unsafe_code)]
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, MMAP_THRESHOLD);
+    }
+}
+
 /// Returns the allocator's free memory to the system (glibc's `malloc_trim`); elsewhere, nothing.
 pub fn release_free_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
