@@ -14,7 +14,7 @@ TEST_BIN := target/debug/portfolio
 WEB_DEPS := web/node_modules/.package-lock.json
 WEB_SOURCES := $(shell find web/src web/public web/scripts -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run test setup web server chromium postgresql python-venv bench-tools fuzz lint fmt-check clippy typecheck eslint unit-web test-build cargo-test e2e bench soak clean
+.PHONY: run test setup web server chromium postgresql python-venv bench-tools fuzz lint fmt-check clippy typecheck eslint unit-web test-build cargo-test generate generated e2e bench soak clean
 
 run: server ## Build everything and serve on http://127.0.0.1:8080 with SQLite under ./data/
 	./$(BIN) serve
@@ -74,10 +74,26 @@ cargo-test: test-build
 	echo "server tests: sqlite exit $$sqlite, postgres exit $$postgres"; \
 	[ $$sqlite = 0 ] && [ $$postgres = 0 ]
 
+# The committed files that are generated, each with a header saying so: the content document's
+# JSON Schema and TypeScript types (from the Rust types in server/src/content/document.rs, written
+# by a test when UPDATE_CONTENT_SCHEMA is set), and the page editor's validator (the schema
+# compiled by Ajv in web/scripts/document-validator.mjs, so it runs first).
+GENERATED := web/src/content/document.schema.json web/src/content/document.generated.ts \
+	web/src/dashboard/page-editor/validate-document.generated.js
+
+generate: web ## Write every generated file again from its source
+	UPDATE_CONTENT_SCHEMA=1 $(CARGO) test --locked --lib content::tests::the_generated_schema_and_types_are_up_to_date
+	cd web && node scripts/document-validator.mjs
+
+# After cargo-test, whose build it reuses: regenerates in place and fails when a file differs from
+# what is committed (or staged).
+generated: generate
+	@git diff --exit-code --stat -- $(GENERATED) || { echo "make test: generated files differ from their generators' output: run make generate and commit them"; exit 1; }
+
 e2e: test-build chromium
 	cd web && PORTFOLIO_BIN=$(CURDIR)/$(TEST_BIN) $(NPM) run e2e
 
-TEST_STAGES := fmt-check typecheck eslint unit-web clippy cargo-test e2e fuzz
+TEST_STAGES := fmt-check typecheck eslint unit-web clippy cargo-test generated e2e fuzz
 
 # Each stage in turn (the builds it needs first counted in the first stage that needs them), its
 # wall time printed as it ends, and all of them again at the end.

@@ -68,9 +68,20 @@ fn refuse_control_characters(schema: &mut Value) {
     }
 }
 
-/// The schema as committed under `web/src/content/document.schema.json`.
+/// The schema as committed under `web/src/content/document.schema.json`, with a `$comment`
+/// saying how it is made (a keyword every JSON Schema validator ignores; the API's copy has none).
 pub fn schema_file() -> String {
-    let mut text = serde_json::to_string_pretty(schema_value()).expect("a schema is JSON");
+    let mut schema = schema_value().clone();
+    if let Value::Object(map) = &mut schema {
+        map.insert(
+            "$comment".into(),
+            Value::from(
+                "Generated from server/src/content/document.rs: do not edit. Regenerate with \
+                 `make generate` (UPDATE_CONTENT_SCHEMA=1 cargo test --locked --lib content::tests).",
+            ),
+        );
+    }
+    let mut text = serde_json::to_string_pretty(&schema).expect("a schema is JSON");
     text.push('\n');
     text
 }
@@ -98,7 +109,7 @@ pub fn typescript_file() -> String {
     ];
     let mut text = String::from(
         "// Generated from server/src/content/document.rs: do not edit. Regenerate with\n\
-         // `UPDATE_CONTENT_SCHEMA=1 cargo test --locked --lib content::tests`.\n",
+         // `make generate` (UPDATE_CONTENT_SCHEMA=1 cargo test --locked --lib content::tests).\n",
     );
     for declaration in declarations {
         text.push_str("\nexport ");
@@ -174,8 +185,8 @@ mod tests {
             let committed = std::fs::read_to_string(&path).unwrap_or_default();
             assert!(
                 committed == expected,
-                "web/src/content/{name} is stale: regenerate it with \
-                 `UPDATE_CONTENT_SCHEMA=1 cargo test --locked --lib content::tests` and commit it"
+                "web/src/content/{name} is stale: regenerate it with `make generate` \
+                 (UPDATE_CONTENT_SCHEMA=1 cargo test --locked --lib content::tests) and commit it"
             );
         }
     }

@@ -8,6 +8,7 @@ mod contact_outbox;
 mod contact_smtp;
 mod content;
 mod delivery;
+mod docs;
 mod faults;
 mod group_commit;
 mod hardening;

@@ -1,5 +1,5 @@
 // Generated from server/src/content/document.rs: do not edit. Regenerate with
-// `UPDATE_CONTENT_SCHEMA=1 cargo test --locked --lib content::tests`.
+// `make generate` (UPDATE_CONTENT_SCHEMA=1 cargo test --locked --lib content::tests).
 
 export type ContentDocument = { profile: Profile, 
 /**
