@@ -1,19 +1,9 @@
 /** Browser tests of signing in and out: the login page, the redirects and the tabs kept in step. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { DESKTOP, launchBrowser, openPage, startServer, type RunningServer } from './harness.ts';
-
-const EMAIL = 'owner@example.com';
-
-const PASSWORD = 'violet-harbour-lantern-42';
-
-async function fillLogin(page: Page, email: string, password: string) {
-  await page.getByLabel('Email address').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Login' }).click();
-}
+import { axeViolations, EMAIL, fillLogin, PASSWORD } from './helpers.ts';
 
 describe('signing in and out', () => {
   let server: RunningServer;
@@ -65,11 +55,7 @@ describe('signing in and out', () => {
     const home = page.getByRole('link', { name: 'PORTFOLIO' });
     assert.equal(await home.getAttribute('href'), '/');
 
-    const results = await new AxeBuilder({ page }).analyze();
-    assert.deepEqual(
-      results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      [],
-    );
+    assert.deepEqual(await axeViolations(page), []);
     await close();
   });
 

@@ -6,10 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { openPage, serverAndBrowser, type RunningServer } from './harness.ts';
 import { hydrated } from './page-support.ts';
+import { axeViolations } from './helpers.ts';
 
 const MESSAGE = {
   Name: 'Grace Hopper',
@@ -196,11 +196,7 @@ describe('the contact form', () => {
     assert.equal(await page.locator(`[id="${describedBy}"]`).textContent(), 'Subject must be at most 200 characters.');
     assert.ok(await subject.evaluate((el) => el === document.activeElement), 'focus moves to the field');
     assert.equal(await subject.inputValue(), tooLong);
-    const axe = await new AxeBuilder({ page }).include('form[aria-label="Contact form"]').analyze();
-    assert.deepEqual(
-      axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      [],
-    );
+    assert.deepEqual(await axeViolations(page, { include: 'form[aria-label="Contact form"]' }), []);
     // The failed request is logged by the browser as a console error; nothing else is.
     assert.ok(errors.every((e) => e.includes('422')), errors.join('\n'));
     await close();

@@ -1,54 +1,10 @@
 /** Browser tests of the owner's dashboard: the inbox of contact messages, end to end. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
-import { contactProofs } from './contact-proofs.ts';
+import type { Browser } from 'playwright-core';
 import { launchBrowser, openPage, PHONE, startServer, type RunningServer } from './harness.ts';
 import { hydrated } from './page-support.ts';
-
-const EMAIL = 'owner@example.com';
-const PASSWORD = 'violet-harbour-lantern-42';
-let nextClient = 1;
-
-/**
- * Stores a message through the public API, with the page's spam proofs, as from its own client
- * address: the server trusts the proxy header here and keys on its rightmost entry.
- */
-async function sendMessage(server: RunningServer, name: string, subject: string, message: string) {
-  nextClient += 1;
-  const response = await fetch(`${server.url}/api/contact`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      'X-Forwarded-For': `10.0.0.9, 198.51.${Math.floor(nextClient / 250)}.${nextClient % 250}`,
-    },
-    body: JSON.stringify({
-      name,
-      email: `${name.toLowerCase().replace(/\s+/g, '.')}@example.org`,
-      subject,
-      message,
-      'form-name': 'contact',
-      ...(await contactProofs(server.url)),
-    }),
-  });
-  assert.equal(response.status, 201, await response.text());
-}
-
-async function signIn(page: Page, server: RunningServer) {
-  await page.goto(server.url + '/login');
-  await page.getByLabel('Email address').fill(EMAIL);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await page.waitForURL(server.url + '/dashboard');
-  await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
-}
-
-function axeViolations(page: Page): Promise<string[]> {
-  return new AxeBuilder({ page })
-    .analyze()
-    .then((results) => results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`));
-}
+import { axeViolations, OWNER_ENV, PASSWORD, sendMessage, signIn } from './helpers.ts';
 
 describe('the dashboard', () => {
   let server: RunningServer;
@@ -57,7 +13,7 @@ describe('the dashboard', () => {
   before(async () => {
     server = await startServer({
       args: ['--trust-proxy'],
-      env: { PORTFOLIO_OWNER_EMAIL: EMAIL, PORTFOLIO_OWNER_PASSWORD: PASSWORD },
+      env: OWNER_ENV,
     });
     browser = await launchBrowser();
   });
@@ -93,8 +49,8 @@ describe('the dashboard', () => {
   });
 
   test('the owner reads, marks spam, searches and deletes with undo', async () => {
-    await sendMessage(server, 'Ada Lovelace', 'Analytical engines', 'Could we collaborate on the engine notes?');
-    await sendMessage(server, 'Grace Hopper', 'Compilers', 'A question about COBOL and <b>markup</b>.');
+    await sendMessage(server, { name: 'Ada Lovelace', subject: 'Analytical engines', message: 'Could we collaborate on the engine notes?' });
+    await sendMessage(server, { name: 'Grace Hopper', subject: 'Compilers', message: 'A question about COBOL and <b>markup</b>.' });
     const { page, errors, close } = await openPage(browser, server);
     await signIn(page, server);
 
@@ -167,7 +123,7 @@ describe('the dashboard', () => {
 
   test('thousands of messages are paged with Load more', async () => {
     for (let i = 0; i < 55; i += 1) {
-      await sendMessage(server, 'Bulk Sender', `Bulk message ${String(i).padStart(2, '0')}`, 'Hello');
+      await sendMessage(server, { name: 'Bulk Sender', subject: `Bulk message ${String(i).padStart(2, '0')}`, message: 'Hello' });
     }
     const { page, close } = await openPage(browser, server);
     await signIn(page, server);

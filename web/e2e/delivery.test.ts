@@ -6,13 +6,9 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
-import { contactProofs } from './contact-proofs.ts';
+import type { Browser } from 'playwright-core';
 import { launchBrowser, openPage, startServer, type RunningServer } from './harness.ts';
-
-const EMAIL = 'owner@example.com';
-const PASSWORD = 'violet-harbour-lantern-42';
+import { axeViolations, EMAIL, OWNER_ENV, sendMessage, signIn } from './helpers.ts';
 
 /** A minimal SMTP server (plain, no TLS) that keeps every message it accepts. */
 class TestSmtp {
@@ -84,31 +80,6 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
-async function sendMessage(server: RunningServer, subject: string) {
-  const response = await fetch(`${server.url}/api/contact`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': '198.51.100.77' },
-    body: JSON.stringify({
-      name: 'Grace Hopper',
-      email: 'grace@example.org',
-      subject,
-      message: 'Could we talk about a compiler?',
-      'form-name': 'contact',
-      ...(await contactProofs(server.url)),
-    }),
-  });
-  assert.equal(response.status, 201, await response.text());
-}
-
-async function signIn(page: Page, server: RunningServer) {
-  await page.goto(server.url + '/login');
-  await page.getByLabel('Email address').fill(EMAIL);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await page.waitForURL(server.url + '/dashboard');
-  await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
-}
-
 describe('delivery the owner can see', () => {
   let server: RunningServer;
   let browser: Browser;
@@ -127,7 +98,7 @@ describe('delivery the owner can see', () => {
         '--notify-retry-base',
         '300ms',
       ],
-      env: { PORTFOLIO_OWNER_EMAIL: EMAIL, PORTFOLIO_OWNER_PASSWORD: PASSWORD },
+      env: OWNER_ENV,
     });
     browser = await launchBrowser();
   });
@@ -138,7 +109,12 @@ describe('delivery the owner can see', () => {
   });
 
   test('with the SMTP server down a notification shows retrying with the error, then sent once it is back', async () => {
-    await sendMessage(server, 'A compiler question');
+    await sendMessage(server, {
+      name: 'Grace Hopper',
+      email: 'grace@example.org',
+      subject: 'A compiler question',
+      message: 'Could we talk about a compiler?',
+    });
     const { page, errors, close } = await openPage(browser, server);
     await signIn(page, server);
 
@@ -153,8 +129,7 @@ describe('delivery the owner can see', () => {
     const banner = page.getByRole('alert').filter({ hasText: 'Notifications are failing.' });
     await banner.waitFor({ timeout: 15_000 });
     assert.match(await banner.innerText(), /has not reached you yet; the server keeps trying\. Last error: The mail server could not be reached/);
-    const axe = await new AxeBuilder({ page }).analyze();
-    assert.deepEqual(axe.violations.map((v) => v.id), []);
+    assert.deepEqual(await axeViolations(page), []);
 
     // The SMTP server comes back; "Retry now" sends it without waiting for the backoff.
     await smtp.start();

@@ -6,13 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { ConsoleMessage, Page } from 'playwright-core';
 import { profile } from '../src/content/owner.ts';
 import { openPage, serverAndBrowser } from './harness.ts';
+import { axeViolations, EMAIL, OWNER_ENV, signIn } from './helpers.ts';
 
-const EMAIL = 'owner@example.com';
-const PASSWORD = 'violet-harbour-lantern-42';
 const HEADING = 'Unexpected Application Error!';
 /** What a developer would see in React Router's default error screen, and a stack trace's marks. */
 const DEVELOPER_TEXT = /Hey developer|ErrorBoundary|errorElement|404 Not Found|asked for by a browser test|\.js:\d+|at [A-Za-z]+ \(/;
@@ -24,11 +22,6 @@ function recordConsole(page: Page): ConsoleMessage[] {
   return messages;
 }
 
-async function axeViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
 async function assertNoDeveloperText(page: Page) {
   const text = (await page.locator('body').innerText()).trim();
   assert.doesNotMatch(text, DEVELOPER_TEXT);
@@ -36,7 +29,7 @@ async function assertNoDeveloperText(page: Page) {
 }
 
 describe('errors a visitor can trust', () => {
-  const suite = serverAndBrowser({ env: { PORTFOLIO_OWNER_EMAIL: EMAIL, PORTFOLIO_OWNER_PASSWORD: PASSWORD } });
+  const suite = serverAndBrowser({ env: OWNER_ENV });
 
   test('/no-such-page answers 404 with the designed page, a working link home and a quiet console', async () => {
     const { page, errors, close } = await openPage(suite.browser, suite.server);
@@ -141,11 +134,7 @@ describe('errors a visitor can trust', () => {
 
   test('a render error in the dashboard is caught there, keeps the owner signed in and reloads into the inbox', async () => {
     const { page, close } = await openPage(suite.browser, suite.server);
-    await page.goto(suite.server.url + '/login');
-    await page.getByLabel('Email address').fill(EMAIL);
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Login' }).click();
-    await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
+    await signIn(page, suite.server);
 
     // The dashboard fails once (the next load of this tab), then works again.
     await page.addInitScript(() => {

@@ -6,12 +6,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { readFileSync } from 'node:fs';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { BrowserContext, Page } from 'playwright-core';
 import { openPage, serverAndBrowser, type RunningServer } from './harness.ts';
+import { axeViolations, OWNER_ENV, ownerCookie, signIn } from './helpers.ts';
 
-const EMAIL = 'owner@example.com';
-const PASSWORD = 'violet-harbour-lantern-42';
 export const DESKTOP_CHROME =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36';
 const DESKTOP_FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:132.0) Gecko/20100101 Firefox/132.0';
@@ -28,17 +26,7 @@ interface Figures {
 
 /** The owner's figures for the last 7 days, through the API with the owner's session. */
 async function figures(server: RunningServer): Promise<Figures> {
-  const signIn = await fetch(`${server.url}/api/session`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
-  });
-  assert.equal(signIn.status, 200);
-  const cookie = signIn.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  const response = await fetch(`${server.url}/api/insights?days=7`, { headers: { Cookie: cookie } });
+  const response = await fetch(`${server.url}/api/insights?days=7`, { headers: { Cookie: await ownerCookie(server) } });
   assert.equal(response.status, 200);
   return (await response.json()) as Figures;
 }
@@ -66,7 +54,7 @@ async function keepClicksHere(page: Page): Promise<void> {
 }
 
 describe('visitor insights on the landing page', () => {
-  const suite = serverAndBrowser({ env: { PORTFOLIO_OWNER_EMAIL: EMAIL, PORTFOLIO_OWNER_PASSWORD: PASSWORD } });
+  const suite = serverAndBrowser({ env: OWNER_ENV });
 
   test('three page views by one visitor are three views and one visitor; another browser is another visitor', async () => {
     const first = await openPage(suite.browser, suite.server, { userAgent: DESKTOP_CHROME });
@@ -149,7 +137,7 @@ describe('visitor insights on the landing page', () => {
 });
 
 describe("the owner's Insights tab", () => {
-  const suite = serverAndBrowser({ env: { PORTFOLIO_OWNER_EMAIL: EMAIL, PORTFOLIO_OWNER_PASSWORD: PASSWORD } });
+  const suite = serverAndBrowser({ env: OWNER_ENV });
 
   test('shows the figures as a chart and a table, the top lists and a CSV export, and axe finds nothing', async () => {
     // Two visitors, one from a LinkedIn campaign; a click and a resume download.
@@ -167,11 +155,7 @@ describe("the owner's Insights tab", () => {
     await figuresWhen(suite.server, (f) => f.totals.pageViews >= 3 && f.clicks.length >= 1);
 
     const { page, errors, close } = await openPage(suite.browser, suite.server, { acceptDownloads: true });
-    await page.goto(suite.server.url + '/login');
-    await page.getByLabel('Email address').fill(EMAIL);
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Login' }).click();
-    await page.waitForURL(suite.server.url + '/dashboard');
+    await signIn(page, suite.server);
     await page.getByRole('tab', { name: 'Insights' }).click();
     await page.getByRole('heading', { name: 'Insights', level: 1 }).waitFor();
     assert.equal(await page.getByRole('tab', { name: 'Insights' }).getAttribute('aria-selected'), 'true');
@@ -208,11 +192,7 @@ describe("the owner's Insights tab", () => {
     assert.equal(csv.filter((line) => line).length, 31);
     assert.match(csv[30] ?? '', /,2,3,1,0$/);
 
-    const axe = await new AxeBuilder({ page }).analyze();
-    assert.deepEqual(
-      axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      [],
-    );
+    assert.deepEqual(await axeViolations(page), []);
     // The tabs follow the keyboard back to the inbox.
     await page.getByRole('tab', { name: 'Insights' }).press('ArrowLeft');
     await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();

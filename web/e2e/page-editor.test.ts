@@ -6,29 +6,17 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';
 import { openPage, PHONE, serverAndBrowser, type RunningServer } from './harness.ts';
 import { hydrated } from './page-support.ts';
+import { axeViolations, OWNER_ENV, ownerCookie, signIn } from './helpers.ts';
 // @ts-expect-error: a plain Node script without types
 import { encodePng } from '../scripts/png.mjs';
-
-const EMAIL = 'owner@example.com';
-const PASSWORD = 'violet-harbour-lantern-42';
 
 interface Document {
   profile: { name: string; role: string; summary: string };
   projects: { id: string; title: string; image: string }[];
   media: { id: string; sources: { src: string }[] }[];
-}
-
-async function signIn(page: Page, server: RunningServer) {
-  await page.goto(server.url + '/login');
-  await page.getByLabel('Email address').fill(EMAIL);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await page.waitForURL(server.url + '/dashboard');
-  await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
 }
 
 /** Opens the Page tab (with the keyboard, as the tabs go: Inbox, Insights, Page) and waits for the draft's forms. */
@@ -59,23 +47,8 @@ async function saveDraft(page: Page) {
  * by the landing's own tests), and its header, main and sections would otherwise count as
  * duplicates of the dashboard's landmarks.
  */
-async function axeViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).exclude('iframe').analyze();
-  return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
-/** The owner's cookie, for reading the draft through the API. */
-async function ownerCookie(server: RunningServer): Promise<string> {
-  const response = await fetch(`${server.url}/api/session`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Origin: server.url },
-    body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
-  });
-  assert.equal(response.status, 200);
-  return response.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
+function editorViolations(page: Page): Promise<string[]> {
+  return axeViolations(page, { exclude: 'iframe' });
 }
 
 async function draftOnServer(server: RunningServer): Promise<{ revision: number; document: Document }> {
@@ -98,7 +71,7 @@ async function publish(page: Page): Promise<void> {
 }
 
 describe('the page editor', () => {
-  const suite = serverAndBrowser({ env: { PORTFOLIO_OWNER_EMAIL: EMAIL, PORTFOLIO_OWNER_PASSWORD: PASSWORD } });
+  const suite = serverAndBrowser({ env: OWNER_ENV });
 
   test('the owner changes the name, adds a project, saves, reloads and publishes; the API serves both', async () => {
     const { page, errors, foreignRequests, close } = await openPage(suite.browser, suite.server);
@@ -119,7 +92,7 @@ describe('the page editor', () => {
     );
     await openEditor(page);
     assert.equal(scripts.filter((path) => path.includes('page-editor')).length, 1);
-    assert.deepEqual(await axeViolations(page), []);
+    assert.deepEqual(await editorViolations(page), []);
 
     await nameField(page).fill('Robin Editor');
     const before = await projectRegions(page).count();
@@ -134,7 +107,7 @@ describe('the page editor', () => {
     await project.getByLabel('Live demo address').fill('https://example.com/garden');
     await project.getByLabel('Stack').selectOption('backend');
     await project.getByLabel('Technologies').fill('Rust, SQLite');
-    assert.deepEqual(await axeViolations(page), []);
+    assert.deepEqual(await editorViolations(page), []);
     await saveDraft(page);
 
     await page.reload();
@@ -149,7 +122,7 @@ describe('the page editor', () => {
     assert.equal(added.title, 'Garden Planner');
     assert.deepEqual((added as unknown as { technologies: string[] }).technologies, ['Rust', 'SQLite']);
     await page.getByRole('cell', { name: String(live.version), exact: true }).waitFor();
-    assert.deepEqual(await axeViolations(page), []);
+    assert.deepEqual(await editorViolations(page), []);
     assert.deepEqual(
       failed.filter((path) => path !== '/api/content/draft/preview'),
       [],
@@ -273,7 +246,7 @@ describe('the page editor', () => {
     await firstProject.getByText('Code address: must be an http, https or mailto URL').waitFor();
     assert.equal(await firstProject.getByLabel('Code address').getAttribute('aria-invalid'), 'true');
     await firstProject.getByText('Title: must not contain control characters').waitFor();
-    assert.deepEqual(await axeViolations(page), []);
+    assert.deepEqual(await editorViolations(page), []);
     assert.equal((await draftOnServer(suite.server)).revision, revision, 'nothing was saved');
     // The summary's links take the keyboard to each field.
     await summary.getByRole('link', { name: /^profile\.name/ }).click();
@@ -325,7 +298,7 @@ describe('the page editor', () => {
     await page.getByRole('button', { name: `Revert to version ${first.version}` }).click();
     const dialog = page.getByRole('dialog', { name: `Revert to version ${first.version}?` });
     await dialog.waitFor();
-    assert.deepEqual(await axeViolations(page), []);
+    assert.deepEqual(await editorViolations(page), []);
     await dialog.getByRole('button', { name: 'Revert' }).click();
     await page.getByRole('status').filter({ hasText: `Version ${first.version} is published again` }).waitFor();
     const now = await published(suite.server);
@@ -348,7 +321,7 @@ describe('the page editor', () => {
     const job = page.getByRole('region', { name: /^Experience 1:/ });
     await job.getByRole('button', { name: /^Add an award to / }).click();
     await job.getByRole('region', { name: /^Award \d+: untitled$/ }).getByLabel('Award title').fill('Team Award');
-    assert.deepEqual(await axeViolations(page), []);
+    assert.deepEqual(await editorViolations(page), []);
     await saveDraft(page);
     const draft = (await draftOnServer(suite.server)).document as Document & {
       skills: { name: string; logo: string }[];
@@ -378,7 +351,7 @@ describe('the page editor', () => {
           .map((e) => e.getAttribute('aria-label') ?? e.textContent ?? e.id),
       );
     assert.deepEqual(small, []);
-    assert.deepEqual(await axeViolations(page), []);
+    assert.deepEqual(await editorViolations(page), []);
     await close();
   });
 
@@ -401,7 +374,7 @@ describe('the page editor', () => {
 
 /** The issue's own test: from the editor to a visitor's page, rendered by the server. */
 describe('a page published from the editor', () => {
-  const suite = serverAndBrowser({ env: { PORTFOLIO_OWNER_EMAIL: EMAIL, PORTFOLIO_OWNER_PASSWORD: PASSWORD } });
+  const suite = serverAndBrowser({ env: OWNER_ENV });
 
   test(
     'an upload that is not an image, or not a PDF for the resume, is refused beside its field',
@@ -422,7 +395,7 @@ describe('a page published from the editor', () => {
         buffer: Buffer.from('not a PDF at all'),
       });
       await page.getByRole('alert').filter({ hasText: 'That file is not a PDF' }).waitFor();
-      assert.deepEqual(await axeViolations(page), []);
+      assert.deepEqual(await editorViolations(page), []);
       await close();
     },
   );

@@ -5,11 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { profile } from '../src/content/owner.ts';
 import { DESKTOP, openPage, serverAndBrowser } from './harness.ts';
 import { VIEWPORTS, focusedText, hydrated, visit } from './page-support.ts';
+import { axeViolations } from './helpers.ts';
 
 const UA = {
   instagramAndroid:
@@ -180,17 +180,12 @@ describe('the portfolio page, interactions', () => {
   }
 
   describe('axe in the opened states', () => {
-    const violations = async (page: Page) =>
-      (await new AxeBuilder({ page }).analyze()).violations.map(
-        (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-      );
-
     test('the open award dialog has no violations', async () => {
       const { page, close } = await visit(suite.browser, suite.server, { viewport: DESKTOP });
       await page.getByRole('button', { name: 'Spot Award' }).click();
       await page.getByRole('dialog').getByRole('img').waitFor();
       await page.waitForFunction(() => (document.querySelector('dialog img') as HTMLImageElement | null)?.complete);
-      assert.deepEqual(await violations(page), []);
+      assert.deepEqual(await axeViolations(page), []);
       await close();
     });
 
@@ -198,7 +193,7 @@ describe('the portfolio page, interactions', () => {
       const { page, close } = await visit(suite.browser, suite.server, { ...VIEWPORTS[1].options, userAgent: UA.linkedinIos });
       await page.getByRole('region', { name: 'Open in your browser' }).waitFor();
       await page.getByRole('button', { name: /menu/i }).click();
-      assert.deepEqual(await violations(page), []);
+      assert.deepEqual(await axeViolations(page), []);
       await close();
     });
   });

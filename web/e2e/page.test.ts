@@ -5,11 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { profile } from '../src/content/owner.ts';
 import { serverAndBrowser } from './harness.ts';
 import { VIEWPORTS, scrollThrough, visit, waitUntilScrolledTo } from './page-support.ts';
+import { axeViolations } from './helpers.ts';
 
 const NAV = ['Home', 'About', 'Skills', 'Projects', 'Experience', 'Contact'];
 const PHRASES = profile.typewriterPhrases;
@@ -304,9 +304,7 @@ describe('the portfolio page', () => {
       test('axe finds no accessibility violations', async () => {
         const { page, close } = await visit(suite.browser, suite.server, options);
         await scrollThrough(page);
-        const results = await new AxeBuilder({ page }).analyze();
-        const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-        assert.deepEqual(summary, []);
+        assert.deepEqual(await axeViolations(page), []);
         await close();
       });
     });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { api, ApiError } from './client';
+import { api, ApiError, request } from './client';
 
 function answer(status: number, body: unknown, headers: Record<string, string> = {}) {
   vi.stubGlobal(
@@ -42,5 +42,28 @@ describe('api', () => {
     const error = (await api('/api/contact').catch((e: unknown) => e)) as ApiError;
     expect(error.status).toBe(500);
     expect(error.message).toMatch(/went wrong on our side/);
+  });
+
+  it('returns the answer itself from request, sending raw bytes and extra headers as given', async () => {
+    const fetch = vi.fn(async () => new Response('{}', { status: 200, headers: { ETag: '"7"' } }));
+    vi.stubGlobal('fetch', fetch);
+    const bytes = new Blob(['%PDF-1.7']);
+    const response = await request('/api/media/resume', { method: 'POST', raw: bytes, headers: { 'If-Match': '"6"' } });
+    expect(response.headers.get('ETag')).toBe('"7"');
+    expect(fetch).toHaveBeenCalledWith('/api/media/resume', {
+      method: 'POST',
+      headers: { Accept: 'application/json', 'If-Match': '"6"' },
+      body: bytes,
+      credentials: 'same-origin',
+      signal: undefined,
+    });
+  });
+
+  it('throws the same ApiError from request as from api', async () => {
+    answer(409, { error: { code: 'conflict', message: 'The draft was saved elsewhere.' } });
+    const error = (await request('/api/content/draft', { method: 'PUT', body: {} }).catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.status).toBe(409);
+    expect(error.message).toBe('The draft was saved elsewhere.');
   });
 });

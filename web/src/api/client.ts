@@ -49,13 +49,24 @@ function fallbackMessage(status: number): string {
   return 'The request could not be completed. Please check it and try again.';
 }
 
-/** Sends a request to our own API and parses the JSON answer, or throws an `ApiError`. */
-export async function api<T>(
-  path: string,
-  init: { method?: string; body?: unknown; signal?: AbortSignal } = {},
-): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  let body: string | undefined;
+export interface ApiRequest {
+  method?: string;
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Sent as it is (an upload's bytes), in place of `body`. */
+  raw?: Blob;
+  /** Added to the request's headers (`If-Match`, say). */
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+/**
+ * Sends a request to our own API and returns the successful answer, for callers that need its
+ * headers (an ETag, say), or throws an `ApiError`.
+ */
+export async function request(path: string, init: ApiRequest = {}): Promise<Response> {
+  const headers: Record<string, string> = { Accept: 'application/json', ...init.headers };
+  let body: BodyInit | undefined = init.raw;
   if (init.body !== undefined) {
     headers['Content-Type'] = 'application/json';
     body = JSON.stringify(init.body);
@@ -75,10 +86,8 @@ export async function api<T>(
     throw new ApiError(0, 'network_error', NETWORK_MESSAGE);
   }
 
-  if (response.status === 204) return undefined as T;
-  const payload: unknown = await response.json().catch(() => null);
-
   if (!response.ok) {
+    const payload: unknown = await response.json().catch(() => null);
     const header = response.headers.get('Retry-After');
     const retryAfter = header !== null && /^\d+$/.test(header) ? Number(header) : null;
     if (isErrorBody(payload)) {
@@ -87,5 +96,12 @@ export async function api<T>(
     }
     throw new ApiError(response.status, 'http_error', fallbackMessage(response.status), {}, retryAfter);
   }
-  return payload as T;
+  return response;
+}
+
+/** Sends a request to our own API and parses the JSON answer, or throws an `ApiError`. */
+export async function api<T>(path: string, init: ApiRequest = {}): Promise<T> {
+  const response = await request(path, init);
+  if (response.status === 204) return undefined as T;
+  return (await response.json().catch(() => null)) as T;
 }

@@ -3,12 +3,12 @@ import { Link, useLoaderData, useNavigate, useSearchParams } from 'react-router'
 import { signOut, signOutEverywhere, type Owner } from '../api/session';
 import { announce } from '../auth/auth-channel';
 import { useAuthSync } from '../auth/use-auth-sync';
-import { AccountMenu } from '../dashboard/account-menu';
-import { DashboardTabs, PANEL_ID, tabId, type DashboardView } from '../dashboard/dashboard-tabs';
-import { InboxView } from '../dashboard/inbox-view';
-import { InsightsView } from '../dashboard/insights-view';
-import { useInbox } from '../dashboard/use-inbox';
-import { useDelivery } from '../dashboard/use-delivery';
+import { AccountMenu } from '../dashboard/account/account-menu';
+import { DashboardTabs, PANEL_ID, tabId, type DashboardView } from '../dashboard/shared/dashboard-tabs';
+import { InboxView } from '../dashboard/inbox/inbox-view';
+import { InsightsView } from '../dashboard/insights/insights-view';
+import { useInbox } from '../dashboard/inbox/use-inbox';
+import { useDelivery } from '../dashboard/inbox/use-delivery';
 import { throwIfTestAsks } from '../components/test-render-error';
 
 // The Page editor (and the document's compiled schema) is a chunk of its own, fetched when its tab opens.

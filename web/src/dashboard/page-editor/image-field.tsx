@@ -5,7 +5,7 @@
  */
 import { useId, useState } from 'react';
 import type { ContentDocument } from '../../content/document';
-import { uploadImage, uploadProblem } from './content-api';
+import { uploadImage, uploadProblem } from '../../api/content';
 import { fieldId, TextField } from './fields';
 import { addUpload, pruneUnused, sourceUrl } from './media';
 import type { Problems } from './validate';

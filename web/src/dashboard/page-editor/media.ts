@@ -1,6 +1,6 @@
 /** The document's images as the editor handles them: bundled files, uploads, the logo set. */
 import { defaultDocument, type ContentDocument, type MediaItem } from '../../content/document';
-import type { UploadedImage } from './content-api';
+import type { UploadedImage } from '../../api/content';
 
 // The bundled images' built addresses, by their path in the document (`images/avatar-320.webp`):
 // only the strings, the files are the page's own.

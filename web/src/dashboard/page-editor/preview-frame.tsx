@@ -4,7 +4,7 @@
  * is said in words.
  */
 import { useEffect, useState } from 'react';
-import { PREVIEW_URL, previewAvailable } from './content-api';
+import { PREVIEW_URL, previewAvailable } from '../../api/content';
 
 export function PreviewFrame({ generation }: { generation: number }) {
   const [state, setState] = useState<'checking' | 'ready' | 'unavailable'>('checking');

@@ -1,10 +1,10 @@
 /** The projects, every field of each: title, description, screenshot, links, stack, technologies, id. */
 import { useState } from 'react';
 import type { Project, Stack } from '../../content/document';
-import { fieldId, Group, SelectField, TextField } from './fields';
+import { EditableList } from './editable-list';
+import { Group, SelectField, TextField } from './fields';
 import { ImageField } from './image-field';
-import { focusLater, freshId, ListProblem, type ListFormProps } from './list-form-parts';
-import { ListControls, moveItem } from './list-controls';
+import { freshId, type ListFormProps } from './list-form-parts';
 import { pruneUnused } from './media';
 
 const STACKS: { value: Stack; label: string }[] = [
@@ -125,47 +125,30 @@ function ProjectFields({ project, i, document, problems, edit }: ListFormProps &
 export function ProjectsForm({ document, problems, edit }: ListFormProps) {
   return (
     <Group title="Projects">
-      <ListProblem path="projects" problems={problems} />
-      <ol className="space-y-4">
-        {document.projects.map((project, i) => (
-          <li key={i}>
-            <Group level={3} id={fieldId(`projects[${i}]`)} title={`Project ${i + 1}: ${project.title || 'untitled'}`}>
-              <ProjectFields project={project} i={i} document={document} problems={problems} edit={edit} />
-              <ListControls
-                listPath="projects"
-                index={i}
-                count={document.projects.length}
-                name={`project ${project.title || i + 1}`}
-                onMove={(to) => edit((d) => moveItem(d.projects, i, to))}
-                onRemove={() => edit((d) => void (d.projects.splice(i, 1), pruneUnused(d)))}
-              />
-            </Group>
-          </li>
-        ))}
-      </ol>
-      <button
-        type="button"
-        className="btn btn-secondary"
-        onClick={() => {
-          edit((d) => {
-            // A placeholder screenshot until one is uploaded: the first project's, if any.
-            const image = d.projects[0]?.image ?? d.media.find((m) => !m.id.startsWith('logo-'))?.id ?? '';
-            d.projects.push({
-              id: freshId('project', d.projects.map((p) => p.id)),
-              title: '',
-              description: '',
-              image,
-              codeUrl: 'https://',
-              demoUrl: 'https://',
-              technologies: [],
-              stack: 'frontend',
-            });
-          });
-          focusLater(`projects[${document.projects.length}].title`);
-        }}
-      >
-        Add a project
-      </button>
+      <EditableList
+        path="projects"
+        items={document.projects}
+        of={(d) => d.projects}
+        problems={problems}
+        edit={edit}
+        title={(project, i) => `Project ${i + 1}: ${project.title || 'untitled'}`}
+        name={(project, i) => `project ${project.title || i + 1}`}
+        fields={(project, i) => <ProjectFields project={project} i={i} document={document} problems={problems} edit={edit} />}
+        add="Add a project"
+        create={(d): Project => ({
+          id: freshId('project', d.projects.map((p) => p.id)),
+          title: '',
+          description: '',
+          // A placeholder screenshot until one is uploaded: the first project's, if any.
+          image: d.projects[0]?.image ?? d.media.find((m) => !m.id.startsWith('logo-'))?.id ?? '',
+          codeUrl: 'https://',
+          demoUrl: 'https://',
+          technologies: [],
+          stack: 'frontend',
+        })}
+        firstField="title"
+        afterRemove={pruneUnused}
+      />
     </Group>
   );
 }

@@ -1,7 +1,7 @@
 /** Publishing the draft, the kept versions, and reverting to one (each asked first). */
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError } from '../../api/client';
-import { listVersions, publishDraft, revertTo, type Version } from './content-api';
+import { listVersions, publishDraft, revertTo, type Version } from '../../api/content';
 import { ConfirmDialog } from './confirm-dialog';
 
 const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });

@@ -1,6 +1,6 @@
 /** The resume PDF: uploaded to `/api/media/resume`, served from then on at its usual address. */
 import { useId, useState } from 'react';
-import { uploadProblem, uploadResume } from './content-api';
+import { uploadProblem, uploadResume } from '../../api/content';
 import { Group } from './fields';
 
 export function ResumeField({ path }: { path: string }) {

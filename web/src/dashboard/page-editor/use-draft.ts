@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError } from '../../api/client';
 import type { ContentDocument } from '../../content/document';
-import { loadDraft, saveDraft, type DraftAnswer } from './content-api';
+import { loadDraft, saveDraft, type DraftAnswer } from '../../api/content';
 import { problemsOf, type Problems } from './validate';
 
 export const UNSAVED_KEY = 'portfolio:page-editor:unsaved';

@@ -1,4 +1,4 @@
-import type { DayFigures } from '../api/insights';
+import type { DayFigures } from '../../api/insights';
 
 const WIDTH = 720;
 const HEIGHT = 200;

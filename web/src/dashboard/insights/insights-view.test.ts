@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { defaultDocument } from '../content/document';
+import { defaultDocument } from '../../content/document';
 import { clickLabel } from './insights-view';
 
 const projects = defaultDocument.projects;

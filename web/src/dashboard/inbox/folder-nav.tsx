@@ -1,5 +1,5 @@
 import { Inbox as InboxIcon, ShieldAlert, Trash2 } from 'lucide-react';
-import type { Folder } from '../api/inbox';
+import type { Folder } from '../../api/inbox';
 
 const FOLDERS: { id: Folder; label: string; Icon: typeof InboxIcon }[] = [
   { id: 'inbox', label: 'Inbox', Icon: InboxIcon },

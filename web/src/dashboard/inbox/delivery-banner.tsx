@@ -1,5 +1,5 @@
 import { AlertTriangle, CheckCircle2, LoaderCircle, X } from 'lucide-react';
-import { plainError, type DeliveryHealth } from '../api/notifications';
+import { plainError, type DeliveryHealth } from '../../api/notifications';
 import type { TestEmail } from './use-delivery';
 
 /** Said plainly when notifications keep failing, so that none fails silently. */

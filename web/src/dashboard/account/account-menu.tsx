@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { ChevronDown, Download, KeyRound, LogOut, MailCheck, MonitorX } from 'lucide-react';
-import { exportUrl } from '../api/inbox';
+import { exportUrl } from '../../api/inbox';
 import { ChangePasswordDialog } from './change-password-dialog';
 
 /** The owner's account actions: export, a test e-mail, change password, sign out (here or everywhere). */

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { AlertTriangle, Inbox as InboxIcon, LoaderCircle, Search } from 'lucide-react';
-import type { Folder } from '../api/inbox';
+import type { Folder } from '../../api/inbox';
 import { FolderNav } from './folder-nav';
 import { MessageList } from './message-list';
 import { MessageView } from './message-view';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { ApiError } from '../api/client';
+import { ApiError } from '../../api/client';
 import {
   deleteMessage,
   listMessages,
@@ -9,7 +9,7 @@ import {
   type Message,
   type MessageChange,
   type MessageSummary,
-} from '../api/inbox';
+} from '../../api/inbox';
 
 interface Page {
   /** Which folder, search and reload the page answers. */

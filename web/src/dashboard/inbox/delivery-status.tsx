@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { AlertTriangle, BellOff, CheckCircle2, Clock, RefreshCw } from 'lucide-react';
-import { plainError, type Delivery, type MessageDelivery } from '../api/notifications';
-import { fullDate, shortDate } from './format';
+import { plainError, type Delivery, type MessageDelivery } from '../../api/notifications';
+import { fullDate, shortDate } from '../shared/format';
 
 const CHANNEL: Record<Delivery['channel'], string> = { email: 'E-mail', webhook: 'Webhook' };
 

@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import { ArrowLeft, MailOpen, Reply, RotateCcw, ShieldAlert, ShieldCheck, Trash2 } from 'lucide-react';
-import type { Message } from '../api/inbox';
+import type { Message } from '../../api/inbox';
 import type { Inbox } from './use-inbox';
 import type { DeliveryState } from './use-delivery';
 import { DeliveryDetails } from './delivery-status';
-import { fullDate, isoDate, replyHref } from './format';
+import { fullDate, isoDate, replyHref } from '../shared/format';
 import { spamReasonText } from './spam-reasons';
 
 /** A message in full, with what the owner can do to it. */

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import { Download } from 'lucide-react';
-import { ApiError } from '../api/client';
-import { insightsExportUrl, insightsFigures, type InsightsFigures, type KeyCount, type Range } from '../api/insights';
-import { useContent } from '../content/context';
-import type { Project } from '../content/document.generated';
+import { ApiError } from '../../api/client';
+import { insightsExportUrl, insightsFigures, type InsightsFigures, type KeyCount, type Range } from '../../api/insights';
+import { useContent } from '../../content/context';
+import type { Project } from '../../content/document.generated';
 import { DailyChart } from './daily-chart';
 
 const RANGES: Range[] = [7, 30, 90];

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiError } from '../api/client';
+import { ApiError } from '../../api/client';
 import {
   deliveryHealth,
   deliveryStatuses,
@@ -9,7 +9,7 @@ import {
   sendTestEmail,
   type DeliveryHealth,
   type MessageDelivery,
-} from '../api/notifications';
+} from '../../api/notifications';
 
 /** How often the dashboard looks again at the notifications it shows. */
 const POLL_MS = 3_000;

@@ -1,7 +1,7 @@
-import type { MessageSummary } from '../api/inbox';
-import type { MessageDelivery } from '../api/notifications';
+import type { MessageSummary } from '../../api/inbox';
+import type { MessageDelivery } from '../../api/notifications';
 import { DeliveryBadge } from './delivery-status';
-import { isoDate, shortDate } from './format';
+import { isoDate, shortDate } from '../shared/format';
 
 /** One folder's messages, newest first; unread ones stand out. */
 export function MessageList({

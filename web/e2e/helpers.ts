@@ -1,0 +1,83 @@
+/**
+ * Helpers the browser tests share: the owner they sign in as, signing in through the page or
+ * the API, storing a contact message as the page would, and axe's findings as readable lines.
+ */
+import assert from 'node:assert/strict';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { contactProofs } from './contact-proofs.ts';
+import type { RunningServer } from './harness.ts';
+
+export const EMAIL = 'owner@example.com';
+export const PASSWORD = 'violet-harbour-lantern-42';
+/** The environment that makes the server create the owner above at start-up. */
+export const OWNER_ENV = { PORTFOLIO_OWNER_EMAIL: EMAIL, PORTFOLIO_OWNER_PASSWORD: PASSWORD } as const;
+
+/** Fills in the login form on the current page and presses Login. */
+export async function fillLogin(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel('Email address').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Login' }).click();
+}
+
+/** Signs the owner in through /login and waits for the dashboard's inbox. */
+export async function signIn(page: Page, server: RunningServer): Promise<void> {
+  await page.goto(server.url + '/login');
+  await fillLogin(page, EMAIL, PASSWORD);
+  await page.waitForURL(server.url + '/dashboard');
+  await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
+}
+
+/** Signs the owner in through the API and returns the session's cookie, for calls made with fetch. */
+export async function ownerCookie(server: RunningServer): Promise<string> {
+  const response = await fetch(`${server.url}/api/session`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: server.url },
+    body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
+  });
+  assert.equal(response.status, 200);
+  return response.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+}
+
+let nextClient = 1;
+
+/**
+ * Stores a message through the public API, with the page's spam proofs, as from a client address
+ * of its own (so that many messages meet no rate limit): the server must be started with
+ * `--trust-proxy`, and it keys on the header's rightmost entry.
+ */
+export async function sendMessage(
+  server: RunningServer,
+  fields: { name: string; subject: string; message: string; email?: string },
+): Promise<void> {
+  nextClient += 1;
+  const response = await fetch(`${server.url}/api/contact`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      'X-Forwarded-For': `10.0.0.9, 198.51.${Math.floor(nextClient / 250)}.${nextClient % 250}`,
+    },
+    body: JSON.stringify({
+      email: `${fields.name.toLowerCase().replace(/\s+/g, '.')}@example.org`,
+      ...fields,
+      'form-name': 'contact',
+      ...(await contactProofs(server.url)),
+    }),
+  });
+  assert.equal(response.status, 201, await response.text());
+}
+
+/**
+ * axe's violations on the page, one line each (rule and the elements it found), so that a failing
+ * `assert.deepEqual(..., [])` says what is wrong. `include` and `exclude` narrow what is checked.
+ */
+export async function axeViolations(page: Page, scope: { include?: string; exclude?: string } = {}): Promise<string[]> {
+  let builder = new AxeBuilder({ page });
+  if (scope.include) builder = builder.include(scope.include);
+  if (scope.exclude) builder = builder.exclude(scope.exclude);
+  const results = await builder.analyze();
+  return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}

@@ -1,0 +1,87 @@
+/**
+ * The page editor's calls: the draft (with its ETag, sent back as `If-Match`), publishing, the
+ * versions, and uploads (`/api/media`, see the media contract). Errors are `ApiError`s from the
+ * shared client, so the editor shows the server's own words.
+ */
+import { ApiError, api, request } from './client';
+import type { ContentDocument } from '../content/document';
+
+export interface DraftAnswer {
+  revision: number;
+  document: ContentDocument;
+  /** The draft's ETag: the `If-Match` of the next save. */
+  etag: string;
+}
+
+export interface Version {
+  version: number;
+  /** Unix milliseconds, UTC. */
+  publishedAt: number;
+}
+
+/** What `POST /api/media` answers for an image. */
+export interface UploadedImage {
+  id: string;
+  kind: 'image' | 'svg';
+  width: number;
+  height: number;
+  bytes: number;
+  sources: { src: string; width: number }[];
+}
+
+async function draftOf(response: Response): Promise<DraftAnswer> {
+  const body = (await response.json()) as { revision: number; document: ContentDocument };
+  return { ...body, etag: response.headers.get('ETag') ?? `"${body.revision}"` };
+}
+
+export async function loadDraft(signal?: AbortSignal): Promise<DraftAnswer> {
+  return draftOf(await request('/api/content/draft', { signal }));
+}
+
+/** Saves the draft from the revision `etag`; 409 (`ApiError`) when it was saved elsewhere since. */
+export async function saveDraft(document: ContentDocument, etag: string): Promise<DraftAnswer> {
+  return draftOf(await request('/api/content/draft', { method: 'PUT', body: document, headers: { 'If-Match': etag } }));
+}
+
+export function publishDraft(): Promise<Version> {
+  return api('/api/content/publish', { method: 'POST' });
+}
+
+export async function listVersions(signal?: AbortSignal): Promise<Version[]> {
+  return (await api<{ versions: Version[] }>('/api/content/versions', { signal })).versions;
+}
+
+export function revertTo(version: number): Promise<Version> {
+  return api(`/api/content/versions/${version}/revert`, { method: 'POST' });
+}
+
+/** Sends an image's raw bytes; the server reads its type from them and answers its WebP widths. */
+export function uploadImage(file: File): Promise<UploadedImage> {
+  return api(`/api/media?filename=${encodeURIComponent(file.name)}`, { method: 'POST', raw: file });
+}
+
+/** Sends the resume PDF, served from then on at `/resume.pdf`. */
+export function uploadResume(file: File): Promise<{ path: string; bytes: number }> {
+  return api(`/api/media/resume?filename=${encodeURIComponent(file.name)}`, { method: 'POST', raw: file });
+}
+
+/** An upload's failure in the owner's words: too large and wrong type say so plainly. */
+export function uploadProblem(cause: unknown, what: string): string {
+  if (cause instanceof ApiError) {
+    if (cause.status === 413) return `That file is too large to upload. Choose a smaller ${what}.`;
+    if (cause.status === 415 || (cause.status === 422 && 'file' in cause.fields))
+      return `That file is not ${what === 'PDF' ? 'a PDF' : 'an image the server accepts (JPEG, PNG, WebP, GIF or SVG)'}; choose another.`;
+    return cause.message;
+  }
+  return 'The upload failed. Please try again.';
+}
+
+export const PREVIEW_URL = '/api/content/draft/preview';
+
+/** Whether the draft's preview answers (an iframe cannot tell a 404 from a page). */
+export function previewAvailable(): Promise<boolean> {
+  return request(PREVIEW_URL, { method: 'HEAD', headers: { Accept: 'text/html' } }).then(
+    () => true,
+    () => false,
+  );
+}
