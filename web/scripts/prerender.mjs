@@ -23,7 +23,7 @@ for (const file of readdirSync(ssrDir, { recursive: true, encoding: 'utf8' }).fi
   const found = devOnlyTextIn(readFileSync(join(ssrDir, file), 'utf8'));
   if (found.length) throw new Error(`the pre-render bundle carries React Router's development build (${file}: ${found.join(', ')})`);
 }
-const ssr = await import(pathToFileURL(join(ssrDir, 'entry-server.js')).href);
+const ssr = await import(pathToFileURL(join(ssrDir, 'build-facts.js')).href);
 const { profile, photo, paths } = ssr;
 if (!Array.isArray(paths) || !paths.includes('/')) throw new Error(`the route list is wrong: ${JSON.stringify(paths)}`);
 writeFileSync(join(dist, 'routes.json'), `${JSON.stringify(paths)}\n`);

@@ -35,7 +35,7 @@ async function firstScreenPainted(root: HTMLElement): Promise<void> {
   await nextFrame();
 }
 
-// `/` arrives pre-rendered (see entry-server.tsx) and is hydrated without the router, from a chunk
+// `/` arrives pre-rendered (see build-facts.tsx) and is hydrated without the router, from a chunk
 // loaded once the page is drawn. Every other route arrives as an empty shell and is rendered by
 // the router, a chunk loaded only then.
 let started: Promise<void>;

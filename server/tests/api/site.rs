@@ -272,7 +272,7 @@ async fn nothing_the_build_wrote_for_the_server_alone_is_reachable_by_url() {
         "/.render/head.html",
         "/%2erender/render.js",
         "/.render/render.js.br",
-        "/.ssr/entry-server.js",
+        "/.ssr/build-facts.js",
     ] {
         let answer = app.get(path).await;
         assert_eq!(answer.status(), 404, "{path}");
