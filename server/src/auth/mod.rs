@@ -10,8 +10,9 @@ use std::sync::OnceLock;
 use anyhow::Context;
 use secrecy::ExposeSecret;
 
+use crate::clock::now_ms;
 use crate::config::Settings;
-use crate::state::AppState;
+use crate::store::Db;
 
 pub use session::Owner;
 
@@ -36,11 +37,6 @@ impl AuthState {
     pub fn device_key(&self) -> &[u8] {
         self.device_key.get().map_or(&[], Vec::as_slice)
     }
-}
-
-/// Milliseconds since the Unix epoch, as stored in the database.
-pub fn now_ms() -> i64 {
-    chrono::Utc::now().timestamp_millis()
 }
 
 /// A loose check of an owner's e-mail: something@something, no spaces, at most 254 characters.
@@ -82,16 +78,15 @@ fn this_program() -> String {
 }
 
 /// At start-up: creates the owner from the environment when none exists, or says how to.
-pub async fn bootstrap(state: &AppState) -> anyhow::Result<()> {
-    let salt = state.db.secret("client_salt").await?;
-    let _ = state.auth.client_salt.set(salt);
-    let device_key = state.db.secret("device_cookie_key").await?;
-    let _ = state.auth.device_key.set(device_key);
+pub async fn bootstrap(db: &Db, auth: &AuthState, settings: &Settings) -> anyhow::Result<()> {
+    let salt = db.secret("client_salt").await?;
+    let _ = auth.client_salt.set(salt);
+    let device_key = db.secret("device_cookie_key").await?;
+    let _ = auth.device_key.set(device_key);
 
-    if state.db.owner_exists().await? {
+    if db.owner_exists().await? {
         return Ok(());
     }
-    let settings = &state.settings;
     match (&settings.owner_email, &settings.owner_password) {
         (Some(email), Some(secret)) => {
             check_email(email).map_err(|problem| {
@@ -101,8 +96,7 @@ pub async fn bootstrap(state: &AppState) -> anyhow::Result<()> {
                 anyhow::bail!("PORTFOLIO_OWNER_PASSWORD {problem}");
             }
             let hash = password::hash(secret.clone()).await?;
-            if state
-                .db
+            if db
                 .insert_owner_if_none(email.trim(), &hash, now_ms())
                 .await
                 .context("Failed to create the owner from the environment")?

@@ -6,7 +6,8 @@ use anyhow::Context;
 use clap::Subcommand;
 use secrecy::{ExposeSecret, SecretString};
 
-use crate::auth::{check_email, now_ms, password};
+use crate::auth::{check_email, password};
+use crate::clock::now_ms;
 use crate::config::DatabaseSettings;
 use crate::store;
 

@@ -12,11 +12,12 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::auth::{device, now_ms, password, session, throttle, Owner};
+use crate::auth::{device, password, session, throttle, Owner};
+use crate::clock::now_ms;
 use crate::error::{ApiError, ErrorBody, ErrorDetail};
 use crate::http::client_ip::ClientIp;
 use crate::http::json::ApiJson;
-use crate::state::AppState;
+use crate::http::state::AppState;
 
 /// The one answer to every failed sign-in, whatever was wrong.
 const SIGN_IN_FAILED: &str = "The email or password is incorrect.";
