@@ -39,22 +39,6 @@ impl AuthState {
     }
 }
 
-/// A loose check of an owner's e-mail: something@something, no spaces, at most 254 characters.
-pub fn check_email(email: &str) -> Result<(), &'static str> {
-    let email = email.trim();
-    match email.split_once('@') {
-        _ if email.is_empty() => Err("is required"),
-        _ if email.len() > 254 => Err("must be at most 254 characters long"),
-        _ if email.chars().any(char::is_whitespace) => Err("must not contain spaces"),
-        Some((local, domain))
-            if !local.is_empty() && !domain.is_empty() && !domain.contains('@') =>
-        {
-            Ok(())
-        }
-        _ => Err("must be an e-mail address, like you@example.com"),
-    }
-}
-
 /// This program as the user can run it from where they are: `./target/release/portfolio` after
 /// `make run`, the bare name when it is found on the `PATH`, else its full path.
 fn this_program() -> String {
@@ -89,7 +73,7 @@ pub async fn bootstrap(db: &Db, auth: &AuthState, settings: &Settings) -> anyhow
     }
     match (&settings.owner_email, &settings.owner_password) {
         (Some(email), Some(secret)) => {
-            check_email(email).map_err(|problem| {
+            crate::domain::EmailAddress::parse(email.trim()).map_err(|problem| {
                 anyhow::anyhow!("PORTFOLIO_OWNER_EMAIL {problem}")
             })?;
             if let Some(problem) = password::weakness(secret.expose_secret()) {

@@ -6,9 +6,10 @@ use anyhow::Context;
 use clap::Subcommand;
 use secrecy::{ExposeSecret, SecretString};
 
-use crate::auth::{check_email, password};
+use crate::auth::password;
 use crate::clock::now_ms;
 use crate::config::DatabaseSettings;
+use crate::domain::EmailAddress;
 use crate::store;
 
 #[derive(Debug, Subcommand)]
@@ -33,7 +34,7 @@ pub async fn run(command: OwnerCommand) -> anyhow::Result<()> {
 
 async fn set(email: &str, database_url: &str) -> anyhow::Result<()> {
     let email = email.trim();
-    check_email(email).map_err(|problem| anyhow::anyhow!("--email {problem}"))?;
+    EmailAddress::parse(email).map_err(|problem| anyhow::anyhow!("--email {problem}"))?;
     let secret = read_password()?;
     if let Some(problem) = password::weakness(secret.expose_secret()) {
         anyhow::bail!(

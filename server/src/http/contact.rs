@@ -162,7 +162,7 @@ async fn send_message(
             retry_after_secs: secs.max(1),
             message: format!(
                 "Too many messages from your connection. Please wait {} and try again.",
-                human_wait(secs.max(1))
+                crate::error::human_wait(secs.max(1))
             ),
         });
     }
@@ -255,12 +255,4 @@ async fn judge(
         token: token.ok(),
         challenge: challenge.ok(),
     })
-}
-
-fn human_wait(secs: u64) -> String {
-    match secs {
-        1 => "1 second".to_owned(),
-        s if s < 90 => format!("{s} seconds"),
-        s => format!("{} minutes", s.div_ceil(60)),
-    }
 }
