@@ -1,16 +1,13 @@
 //! Owner accounts: password hashing, sessions and sign-in throttling.
 
 pub mod device;
+pub mod owner;
 pub mod password;
 pub mod session;
 pub mod throttle;
 
 use std::sync::OnceLock;
 
-use anyhow::Context;
-use secrecy::ExposeSecret;
-
-use crate::clock::now_ms;
 use crate::config::Settings;
 use crate::store::Db;
 
@@ -76,16 +73,19 @@ pub async fn bootstrap(db: &Db, auth: &AuthState, settings: &Settings) -> anyhow
             crate::domain::EmailAddress::parse(email.trim()).map_err(|problem| {
                 anyhow::anyhow!("PORTFOLIO_OWNER_EMAIL {problem}")
             })?;
-            if let Some(problem) = password::weakness(secret.expose_secret()) {
-                anyhow::bail!("PORTFOLIO_OWNER_PASSWORD {problem}");
-            }
-            let hash = password::hash(secret.clone()).await?;
-            if db
-                .insert_owner_if_none(email.trim(), &hash, now_ms())
+            match owner::set_password(db, owner::Whose::FirstOwner(email.trim()), secret.clone())
                 .await
-                .context("Failed to create the owner from the environment")?
             {
-                tracing::info!("created the owner account from PORTFOLIO_OWNER_EMAIL");
+                Ok(owner::PasswordSet::Created) => {
+                    tracing::info!("created the owner account from PORTFOLIO_OWNER_EMAIL");
+                }
+                Ok(_) => {}
+                Err(owner::SetPasswordError::Weak(problem)) => {
+                    anyhow::bail!("PORTFOLIO_OWNER_PASSWORD {problem}")
+                }
+                Err(owner::SetPasswordError::Failed(error)) => {
+                    return Err(error.context("Failed to create the owner from the environment"))
+                }
             }
         }
         (Some(_), None) | (None, Some(_)) => anyhow::bail!(

@@ -12,7 +12,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::auth::{device, password, session, throttle, Owner};
+use crate::auth::{device, owner, password, session, throttle, Owner};
 use crate::clock::now_ms;
 use crate::error::{ApiError, ErrorBody, ErrorDetail};
 use crate::http::client_ip::ClientIp;
@@ -333,12 +333,13 @@ async fn change_password(
         return Err(ApiError::field("currentPassword", "is not correct"));
     }
     db.clear_sign_in_failures(&keys).await?;
-    let hash = password::hash(form.new_password)
-        .await
-        .map_err(hashing_error)?;
-    db.set_owner_password(owner.id, &hash, now_ms()).await?;
     // Every session ends, this one included; this browser gets a fresh one.
-    db.delete_owner_sessions(owner.id, None).await?;
+    owner::set_password(db, owner::Whose::Owner(owner.id), form.new_password)
+        .await
+        .map_err(|error| match error {
+            owner::SetPasswordError::Weak(problem) => ApiError::field("newPassword", problem),
+            owner::SetPasswordError::Failed(error) => hashing_error(error),
+        })?;
     let token = session::start(db, &state.settings, owner.id).await?;
     tracing::info!("the owner changed the password");
     notify_owner(
