@@ -14,7 +14,7 @@ TEST_BIN := target/debug/portfolio
 WEB_DEPS := web/node_modules/.package-lock.json
 WEB_SOURCES := $(shell find web/src web/public web/scripts -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run test setup web server chromium postgresql python-venv bench-tools fuzz lint fmt-check clippy typecheck eslint unit-web test-build cargo-test generate generated e2e bench soak clean
+.PHONY: run test setup web server chromium postgresql python-venv bench-tools fuzz lint imports fmt-check clippy typecheck eslint unit-web test-build cargo-test generate generated e2e bench soak clean
 
 run: server ## Build everything and serve on http://127.0.0.1:8080 with SQLite under ./data/
 	./$(BIN) serve
@@ -59,6 +59,11 @@ eslint: $(WEB_DEPS)
 
 lint: fmt-check clippy typecheck eslint
 
+# No import cycle between the server's files (scripts/check-imports.mjs lists them, and the
+# imports that point upward; those are listed but do not fail yet, as some remain).
+imports:
+	node scripts/check-imports.mjs --cycles-only
+
 unit-web: $(WEB_DEPS)
 	cd web && $(NPM) test
 
@@ -93,7 +98,7 @@ generated: generate
 e2e: test-build chromium
 	cd web && PORTFOLIO_BIN=$(CURDIR)/$(TEST_BIN) $(NPM) run e2e
 
-TEST_STAGES := fmt-check typecheck eslint unit-web clippy cargo-test generated e2e fuzz
+TEST_STAGES := imports fmt-check typecheck eslint unit-web clippy cargo-test generated e2e fuzz
 
 # Each stage in turn (the builds it needs first counted in the first stage that needs them), its
 # wall time printed as it ends, and all of them again at the end.

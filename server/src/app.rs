@@ -20,9 +20,9 @@ use url::Url;
 use crate::config::Settings;
 use crate::http::request_log::{RequestLogLayer, TrustRequestId};
 use crate::http::security;
+use crate::http::state::AppState;
 use crate::serve::{self, Limits};
 use crate::site::Pages;
-use crate::state::AppState;
 
 /// How long a graceful shutdown waits for open connections before closing them.
 const GRACE: Duration = Duration::from_secs(10);
@@ -39,13 +39,24 @@ pub struct Application {
     limits: Limits,
 }
 
+/// Opens the database the settings name, with SQLite's hidden test limits.
+async fn connect(database: &crate::config::DatabaseSettings) -> anyhow::Result<crate::store::Db> {
+    crate::store::connect_tuned(
+        &database.url,
+        crate::store::sqlite::SqliteTuning {
+            max_page_count: database.sqlite_max_page_count,
+        },
+    )
+    .await
+}
+
 impl Application {
     pub async fn build(settings: Settings) -> anyhow::Result<Self> {
         let tls = match (&settings.tls_cert, &settings.tls_key) {
             (Some(cert), Some(key)) => Some(tls_config(cert, key)?),
             _ => None,
         };
-        let db = settings.database.connect().await?;
+        let db = connect(&settings.database).await?;
         crate::store::health::start_probe(db.clone());
         let listener = TcpListener::bind(settings.listen)
             .await
@@ -122,8 +133,8 @@ impl Application {
             insights,
             settings: Arc::new(settings),
         };
-        crate::auth::bootstrap(&state).await?;
-        crate::contact::start(&state)?;
+        crate::auth::bootstrap(&state.db, &state.auth, &state.settings).await?;
+        crate::contact::start(&state.db, &state.contact, &state.settings)?;
 
         let router = crate::http::router(state.clone())
             .layer(Extension(pages.clone()))
@@ -213,7 +224,8 @@ impl Application {
                     .await
             })
         });
-        let background = crate::ops::start(&self.state, until_stopped());
+        let background =
+            crate::ops::start(&self.state.db, &self.state.settings.ops, until_stopped());
         let insights = self.state.insights.clone();
         let insights_writer = tokio::spawn(insights.clone().run());
 

@@ -197,6 +197,16 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// A wait for a 429's message, as people say it: seconds up to a minute and a half ("90
+/// seconds"), whole minutes (rounded up) beyond; never less than one second.
+pub fn human_wait(secs: u64) -> String {
+    match secs {
+        0..=1 => "1 second".to_owned(),
+        2..=90 => format!("{secs} seconds"),
+        _ => format!("{} minutes", secs.div_ceil(60)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -228,5 +238,16 @@ mod tests {
         }
         .into_response();
         assert_eq!(response.headers()[header::RETRY_AFTER], "42");
+    }
+
+    #[test]
+    fn waits_read_as_people_say_them() {
+        assert_eq!(human_wait(0), "1 second");
+        assert_eq!(human_wait(1), "1 second");
+        assert_eq!(human_wait(2), "2 seconds");
+        assert_eq!(human_wait(90), "90 seconds");
+        assert_eq!(human_wait(91), "2 minutes");
+        assert_eq!(human_wait(120), "2 minutes");
+        assert_eq!(human_wait(121), "3 minutes");
     }
 }

@@ -74,7 +74,7 @@ fn main() -> ExitCode {
 
     let log_format = match &cli.command {
         Command::Serve(settings) => settings.ops.log_format,
-        _ => portfolio::ops::LogFormat::Text,
+        _ => portfolio::config::ops::LogFormat::Text,
     };
     // Held to the end of `main`: dropping it writes the last log lines.
     let _log = portfolio::telemetry::init(log_format);

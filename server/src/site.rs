@@ -34,6 +34,13 @@ const REVALIDATE: &str = "no-cache";
 /// JSON-LD); replaced by the real one at start-up. `.invalid` can never resolve (RFC 2606).
 pub const PUBLIC_URL_PLACEHOLDER: &str = "https://portfolio.invalid";
 
+/// The pages for one document: `/` around its render, and the app shell, both with the
+/// document as JSON data.
+pub struct Composed {
+    pub index: String,
+    pub shell: String,
+}
+
 /// The pages whose text depends on the public URL, rendered and compressed once at start-up.
 pub struct Pages {
     /// The base URL without a trailing slash, e.g. `https://example.com`.
@@ -266,7 +273,7 @@ impl Pages {
 
     /// Serves `/` and the app shell as composed for a newly published document (its hashed
     /// inline style is the build template's, already in the CSP).
-    pub fn show(&self, composed: crate::content::render::Composed) {
+    pub fn show(&self, composed: Composed) {
         // At start-up with the build's own document the pages are already these: compressing
         // them again (Brotli at its best, the slow part) would only delay start-up.
         let index = composed.index.replace(PUBLIC_URL_PLACEHOLDER, &self.base);

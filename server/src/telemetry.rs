@@ -16,7 +16,7 @@ use std::time::Duration;
 use tracing_subscriber::fmt::MakeWriter;
 use tracing_subscriber::EnvFilter;
 
-use crate::ops::LogFormat;
+use crate::config::ops::LogFormat;
 
 /// How long a line may wait for the lines after it before it is written.
 pub const DELAY: Duration = Duration::from_millis(50);

@@ -1,17 +1,15 @@
 //! Owner accounts: password hashing, sessions and sign-in throttling.
 
 pub mod device;
+pub mod owner;
 pub mod password;
 pub mod session;
 pub mod throttle;
 
 use std::sync::OnceLock;
 
-use anyhow::Context;
-use secrecy::ExposeSecret;
-
 use crate::config::Settings;
-use crate::state::AppState;
+use crate::store::Db;
 
 pub use session::Owner;
 
@@ -38,27 +36,6 @@ impl AuthState {
     }
 }
 
-/// Milliseconds since the Unix epoch, as stored in the database.
-pub fn now_ms() -> i64 {
-    chrono::Utc::now().timestamp_millis()
-}
-
-/// A loose check of an owner's e-mail: something@something, no spaces, at most 254 characters.
-pub fn check_email(email: &str) -> Result<(), &'static str> {
-    let email = email.trim();
-    match email.split_once('@') {
-        _ if email.is_empty() => Err("is required"),
-        _ if email.len() > 254 => Err("must be at most 254 characters long"),
-        _ if email.chars().any(char::is_whitespace) => Err("must not contain spaces"),
-        Some((local, domain))
-            if !local.is_empty() && !domain.is_empty() && !domain.contains('@') =>
-        {
-            Ok(())
-        }
-        _ => Err("must be an e-mail address, like you@example.com"),
-    }
-}
-
 /// This program as the user can run it from where they are: `./target/release/portfolio` after
 /// `make run`, the bare name when it is found on the `PATH`, else its full path.
 fn this_program() -> String {
@@ -82,32 +59,33 @@ fn this_program() -> String {
 }
 
 /// At start-up: creates the owner from the environment when none exists, or says how to.
-pub async fn bootstrap(state: &AppState) -> anyhow::Result<()> {
-    let salt = state.db.secret("client_salt").await?;
-    let _ = state.auth.client_salt.set(salt);
-    let device_key = state.db.secret("device_cookie_key").await?;
-    let _ = state.auth.device_key.set(device_key);
+pub async fn bootstrap(db: &Db, auth: &AuthState, settings: &Settings) -> anyhow::Result<()> {
+    let salt = db.secret("client_salt").await?;
+    let _ = auth.client_salt.set(salt);
+    let device_key = db.secret("device_cookie_key").await?;
+    let _ = auth.device_key.set(device_key);
 
-    if state.db.owner_exists().await? {
+    if db.owner_exists().await? {
         return Ok(());
     }
-    let settings = &state.settings;
     match (&settings.owner_email, &settings.owner_password) {
         (Some(email), Some(secret)) => {
-            check_email(email).map_err(|problem| {
+            crate::domain::EmailAddress::parse(email.trim()).map_err(|problem| {
                 anyhow::anyhow!("PORTFOLIO_OWNER_EMAIL {problem}")
             })?;
-            if let Some(problem) = password::weakness(secret.expose_secret()) {
-                anyhow::bail!("PORTFOLIO_OWNER_PASSWORD {problem}");
-            }
-            let hash = password::hash(secret.clone()).await?;
-            if state
-                .db
-                .insert_owner_if_none(email.trim(), &hash, now_ms())
+            match owner::set_password(db, owner::Whose::FirstOwner(email.trim()), secret.clone())
                 .await
-                .context("Failed to create the owner from the environment")?
             {
-                tracing::info!("created the owner account from PORTFOLIO_OWNER_EMAIL");
+                Ok(owner::PasswordSet::Created) => {
+                    tracing::info!("created the owner account from PORTFOLIO_OWNER_EMAIL");
+                }
+                Ok(_) => {}
+                Err(owner::SetPasswordError::Weak(problem)) => {
+                    anyhow::bail!("PORTFOLIO_OWNER_PASSWORD {problem}")
+                }
+                Err(owner::SetPasswordError::Failed(error)) => {
+                    return Err(error.context("Failed to create the owner from the environment"))
+                }
             }
         }
         (Some(_), None) | (None, Some(_)) => anyhow::bail!(

@@ -1,9 +1,8 @@
 //! Sessions: a random 256-bit token in an HttpOnly, SameSite=Strict cookie; only its SHA-256
-//! is stored. The `Owner` extractor turns a valid cookie into the signed-in owner.
+//! is stored. [`owner_from`] turns a valid cookie into the signed-in owner (the `Owner`
+//! extractor in http/ calls it).
 
-use axum::extract::{FromRef, FromRequestParts};
 use axum::http::header::{HeaderValue, SET_COOKIE};
-use axum::http::request::Parts;
 use axum::response::AppendHeaders;
 use axum_extra::extract::CookieJar;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -12,10 +11,9 @@ use sha2::{Digest, Sha256};
 
 use crate::config::Settings;
 use crate::error::ApiError;
-use crate::state::AppState;
 use crate::store::{Db, NewSession};
 
-use super::now_ms;
+use crate::clock::now_ms;
 
 /// Renewing the idle expiry at most this often spares a write on every request.
 const TOUCH_EVERY_MS: i64 = 60_000;
@@ -139,35 +137,24 @@ pub struct Owner {
     pub session: String,
 }
 
-impl<S> FromRequestParts<S> for Owner
-where
-    AppState: FromRef<S>,
-    S: Send + Sync,
-{
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        let state = AppState::from_ref(state);
-        let jar = CookieJar::from_headers(&parts.headers);
-        let token = token_from(&jar, &state.settings).ok_or(ApiError::Unauthorized)?;
-        let hash = token_hash(&token);
-        let now = now_ms();
-        let session = state
-            .db
-            .find_valid_session(&hash, now)
-            .await?
-            .ok_or(ApiError::Unauthorized)?;
-        if now - session.last_seen_at >= TOUCH_EVERY_MS {
-            let idle = now + millis(state.settings.session_idle());
-            state
-                .db
-                .touch_session(&hash, now, idle.min(session.absolute_expires_at))
-                .await?;
-        }
-        Ok(Self {
-            id: session.owner_id,
-            email: session.email,
-            session: hash,
-        })
+/// The owner whose session cookie is in `jar`, renewing the session's idle expiry; Unauthorized
+/// without a valid one.
+pub async fn owner_from(db: &Db, settings: &Settings, jar: &CookieJar) -> Result<Owner, ApiError> {
+    let token = token_from(jar, settings).ok_or(ApiError::Unauthorized)?;
+    let hash = token_hash(&token);
+    let now = now_ms();
+    let session = db
+        .find_valid_session(&hash, now)
+        .await?
+        .ok_or(ApiError::Unauthorized)?;
+    if now - session.last_seen_at >= TOUCH_EVERY_MS {
+        let idle = now + millis(settings.session_idle());
+        db.touch_session(&hash, now, idle.min(session.absolute_expires_at))
+            .await?;
     }
+    Ok(Owner {
+        id: session.owner_id,
+        email: session.email,
+        session: hash,
+    })
 }

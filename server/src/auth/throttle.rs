@@ -36,11 +36,11 @@ pub fn account_key(email: &str) -> String {
 }
 
 /// The key for a client: its address (for IPv6 its /64, see
-/// [`crate::http::client_ip::limit_network`]) hashed with the server's secret salt, so the raw
+/// [`crate::net::limit_network`]) hashed with the server's secret salt, so the raw
 /// address is never stored and the hash cannot be reversed by trying every address. The contact
 /// form's limit counts the same key.
 pub fn client_key(salt: &[u8], ip: std::net::IpAddr) -> String {
-    let network = crate::http::client_ip::limit_network(ip);
+    let network = crate::net::limit_network(ip);
     let mut hasher = Sha256::new();
     hasher.update(salt);
     hasher.update(network.to_string().as_bytes());

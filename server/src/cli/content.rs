@@ -93,7 +93,7 @@ async fn import(
     json: &str,
     publish: bool,
 ) -> anyhow::Result<(i64, Option<i64>)> {
-    let now = crate::auth::now_ms();
+    let now = crate::clock::now_ms();
     if publish {
         check_renders(db, json).await?;
         let row = db.publish_content(json, now, KEPT_VERSIONS, true).await?;

@@ -30,7 +30,7 @@ pub enum MessagesCommand {
         #[arg(long)]
         dry_run: bool,
         #[command(flatten)]
-        retention: crate::ops::RetentionSettings,
+        retention: crate::config::ops::RetentionSettings,
         #[command(flatten)]
         database: DatabaseSettings,
     },

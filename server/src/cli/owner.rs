@@ -6,8 +6,9 @@ use anyhow::Context;
 use clap::Subcommand;
 use secrecy::{ExposeSecret, SecretString};
 
-use crate::auth::{check_email, now_ms, password};
+use crate::auth::{owner, password};
 use crate::config::DatabaseSettings;
+use crate::domain::EmailAddress;
 use crate::store;
 
 #[derive(Debug, Subcommand)]
@@ -32,7 +33,7 @@ pub async fn run(command: OwnerCommand) -> anyhow::Result<()> {
 
 async fn set(email: &str, database_url: &str) -> anyhow::Result<()> {
     let email = email.trim();
-    check_email(email).map_err(|problem| anyhow::anyhow!("--email {problem}"))?;
+    EmailAddress::parse(email).map_err(|problem| anyhow::anyhow!("--email {problem}"))?;
     let secret = read_password()?;
     if let Some(problem) = password::weakness(secret.expose_secret()) {
         anyhow::bail!(
@@ -43,10 +44,14 @@ async fn set(email: &str, database_url: &str) -> anyhow::Result<()> {
     }
 
     let db = store::connect(database_url).await?;
-    let hash = password::hash(secret).await?;
-    let id = db.upsert_owner(email, &hash, now_ms()).await?;
-    // The owner is never locked out: setting the password ends every session and lifts every lock.
-    let ended = db.delete_owner_sessions(id, None).await?;
+    let ended = match owner::set_password(&db, owner::Whose::Email(email), secret).await {
+        Ok(owner::PasswordSet::Set { ended, .. }) => ended,
+        // Only a first owner at start-up can find one already; by e-mail it is always set.
+        Ok(_) => 0,
+        Err(owner::SetPasswordError::Weak(problem)) => anyhow::bail!("the password {problem}."),
+        Err(owner::SetPasswordError::Failed(error)) => return Err(error),
+    };
+    // The owner is never locked out: setting the password also lifts every lock.
     db.clear_all_sign_in_failures().await?;
     db.close().await;
     println!(

@@ -50,7 +50,7 @@ impl ChallengeLoad {
     /// Counts one more challenge for `ip`'s network at `now_ms` and returns the largest secret
     /// number it gets: `base` while within the allowance, doubled for each challenge past it.
     pub fn max_number(&self, ip: IpAddr, now_ms: i64, base: u64) -> u64 {
-        let network = crate::http::client_ip::limit_network(ip);
+        let network = crate::net::limit_network(ip);
         let mut networks = self.networks.lock().unwrap_or_else(|e| e.into_inner());
         if !networks.contains_key(&network) && networks.len() >= self.max_networks {
             networks.retain(|_, window| now_ms - window.started_ms < WINDOW_MS);

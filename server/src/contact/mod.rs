@@ -1,9 +1,9 @@
 //! Contact messages beyond the HTTP handler: rate limits, spam checks and the notification outbox.
 
+pub mod ceiling;
 pub mod difficulty;
 pub mod export;
 pub mod notify;
-pub mod rate_limit;
 pub mod spam;
 pub mod webhook;
 
@@ -13,7 +13,7 @@ use tokio::sync::Notify;
 use tokio::task::JoinHandle;
 
 use crate::config::Settings;
-use crate::state::AppState;
+use crate::store::Db;
 
 /// In-memory state of the contact feature, shared by all requests.
 #[derive(Debug)]
@@ -89,14 +89,13 @@ impl std::fmt::Debug for SpamKeys {
 }
 
 /// The spam checks' keys, read (or made) in the database the first time they are needed.
-pub async fn spam_keys(state: &AppState) -> anyhow::Result<&SpamKeys> {
-    state
-        .contact
+pub async fn spam_keys<'a>(db: &Db, contact: &'a ContactState) -> anyhow::Result<&'a SpamKeys> {
+    contact
         .spam_keys
         .get_or_try_init(|| async {
             Ok::<_, anyhow::Error>(SpamKeys {
-                form: state.db.secret(spam::FORM_KEY_NAME).await?,
-                challenge: state.db.secret(spam::CHALLENGE_KEY_NAME).await?,
+                form: db.secret(spam::FORM_KEY_NAME).await?,
+                challenge: db.secret(spam::CHALLENGE_KEY_NAME).await?,
             })
         })
         .await
@@ -105,11 +104,11 @@ pub async fn spam_keys(state: &AppState) -> anyhow::Result<&SpamKeys> {
 /// Starts the background work of the contact feature: one outbox worker per notification
 /// channel (e-mail, each webhook). Settings that cannot work stop start-up with a message naming
 /// the setting.
-pub fn start(state: &AppState) -> anyhow::Result<()> {
+pub fn start(db: &Db, contact: &Arc<ContactState>, settings: &Settings) -> anyhow::Result<()> {
     let mut channels = Vec::new();
-    match notify::Mailer::from_settings(&state.settings.mail)? {
+    match notify::Mailer::from_settings(&settings.mail)? {
         Some(mailer) => {
-            let _ = state.contact.mailer.set(mailer.clone());
+            let _ = contact.mailer.set(mailer.clone());
             channels.push(notify::Channel::Email(mailer));
         }
         None => {
@@ -118,7 +117,7 @@ pub fn start(state: &AppState) -> anyhow::Result<()> {
             );
         }
     }
-    let delivery = &state.settings.delivery;
+    let delivery = &settings.delivery;
     let webhooks = webhook::Webhook::all_from_settings(
         &delivery.webhook_urls,
         delivery.webhook_secret.as_ref(),
@@ -134,25 +133,21 @@ pub fn start(state: &AppState) -> anyhow::Result<()> {
     let mut workers = Vec::with_capacity(channels.len() + 1);
     for (channel, wake) in channels.into_iter().zip(&wakes) {
         workers.push(tokio::spawn(notify::run_outbox(
-            state.db.clone(),
+            db.clone(),
             channel,
             wake.clone(),
             delivery.notify_retry_base,
         )));
     }
-    let contact = state.contact.clone();
+    let waker = contact.clone();
     workers.push(tokio::spawn(async move {
         loop {
-            contact.outbox_wake.notified().await;
+            waker.outbox_wake.notified().await;
             for wake in &wakes {
                 wake.notify_one();
             }
         }
     }));
-    *state
-        .contact
-        .workers
-        .lock()
-        .unwrap_or_else(|e| e.into_inner()) = workers;
+    *contact.workers.lock().unwrap_or_else(|e| e.into_inner()) = workers;
     Ok(())
 }

@@ -15,6 +15,7 @@ use secrecy::ExposeSecret;
 
 use tokio::sync::Notify;
 
+use super::ceiling::{ceiling_text, CEILING_SUBJECT};
 use super::webhook::Webhook;
 use crate::config::MailSettings;
 use crate::store::delivery::{PendingDelivery, EMAIL_CHANNEL, KIND_CEILING, KIND_TEST};
@@ -32,25 +33,6 @@ const BATCH: i64 = 5;
 const LEASE: Duration = Duration::from_secs(3 * 60);
 /// The longest error text kept in `last_error`.
 const MAX_ERROR_CHARS: usize = 500;
-
-/// The subject of the notice that the site-wide ceiling holds messages in Spam.
-pub const CEILING_SUBJECT: &str = "Contact form: messages held in Spam this hour";
-
-/// The words of that notice, once per clock hour in which it happened, with the count so far.
-pub fn ceiling_text(held: i64) -> String {
-    let messages = if held == 1 {
-        "1 message was".to_owned()
-    } else {
-        format!("{held} messages were")
-    };
-    format!(
-        "Your contact form received more real-looking messages in the last hour than its ceiling \
-         allows (--spam-ceiling-per-hour). This hour, {messages} held in Spam so far, without a \
-         notification; any more this hour are held the same way.\n\n\
-         Open the Spam folder of your inbox and move any real message back to the Inbox. If the \
-         traffic is real, raise the ceiling.\n"
-    )
-}
 
 /// Where and how notifications are sent.
 #[derive(Clone)]
@@ -272,9 +254,7 @@ pub fn backoff(attempts: i64, base: Duration) -> Duration {
         .min(MAX_RETRY)
 }
 
-fn now_ms() -> i64 {
-    chrono::Utc::now().timestamp_millis()
-}
+use crate::clock::now_ms;
 
 fn millis(duration: Duration) -> i64 {
     i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)

@@ -25,11 +25,6 @@ pub const MIN_FILL_TIME: Duration = Duration::from_secs(3);
 pub const FORM_KEY_NAME: &str = "contact_form_key";
 pub const CHALLENGE_KEY_NAME: &str = "contact_challenge_key";
 
-/// The default largest secret number of a challenge (`--spam-challenge-max`): the browser tries half of them on average, each a
-/// SHA-256 of a few dozen bytes: Chromium tries all of them in about 0.4 s through Web Crypto
-/// (measured on a busy two-core machine), half of that on average.
-pub const CHALLENGE_MAX_NUMBER: u64 = 30_000;
-
 /// How long a challenge can be solved and sent.
 pub const CHALLENGE_LIFETIME: Duration = Duration::from_secs(60 * 60);
 

@@ -201,8 +201,8 @@ fn body(shape: Shape, pending: &PendingDelivery) -> serde_json::Value {
         let held = pending.held.unwrap_or(1);
         let text = format!(
             "{}\n\n{}",
-            super::notify::CEILING_SUBJECT,
-            super::notify::ceiling_text(held)
+            super::ceiling::CEILING_SUBJECT,
+            super::ceiling::ceiling_text(held)
         );
         return match shape {
             Shape::Generic => {

@@ -4,6 +4,8 @@
 //! (`web/src/content/document.generated.ts`) are generated from them, and the server's
 //! validation walks that same schema (see [`super::validate`]).
 
+use std::sync::OnceLock;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -233,4 +235,17 @@ pub struct Resume {
     /// Path of the PDF served by the site.
     #[schemars(regex(pattern = SITE_PATH_PATTERN), length(max = 200))]
     pub path: String,
+}
+
+/// Today's placeholder content: served as version 0 until something is published. The web
+/// imports the same file.
+pub const DEFAULT_DOCUMENT_JSON: &str =
+    include_str!("../../../web/src/content/default-document.json");
+
+/// The default document, parsed once.
+pub fn default_document() -> &'static ContentDocument {
+    static DOCUMENT: OnceLock<ContentDocument> = OnceLock::new();
+    DOCUMENT.get_or_init(|| {
+        serde_json::from_str(DEFAULT_DOCUMENT_JSON).expect("the default document parses")
+    })
 }

@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::ContentDocument;
+use super::document::ContentDocument;
 
 /// The link preview image's path and size (see [`super::preview`]).
 pub const PREVIEW_PATH: &str = "/og-image.png";
@@ -186,7 +186,7 @@ pub fn manifest(document: &ContentDocument) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::content::default_document;
+    use crate::content::document::default_document;
 
     const BASE: &str = "https://example.com";
 

@@ -13,8 +13,8 @@ use anyhow::Context;
 use axum::body::Bytes;
 use sha2::{Digest, Sha256};
 
+use super::document::ContentDocument;
 use super::render::{PageRenderer, Prepared};
-use super::ContentDocument;
 use crate::store::content::VersionRow;
 use crate::store::Db;
 
@@ -56,7 +56,7 @@ impl Published {
 
     /// The default document, version 0.
     pub fn default_version() -> Self {
-        Self::new(0, None, super::default_document().clone())
+        Self::new(0, None, super::document::default_document().clone())
     }
 
     fn from_row(row: VersionRow) -> anyhow::Result<Self> {
@@ -107,7 +107,7 @@ impl LiveContent {
             None => {
                 let published = Published::default_version();
                 if let Some(page) = &page {
-                    page.show(&published)
+                    page.show(published.version, &published.document)
                         .await
                         .context("Failed to render / from the default content")?;
                 }
@@ -125,7 +125,7 @@ impl LiveContent {
     async fn usable(row: VersionRow, page: Option<&PageRenderer>) -> anyhow::Result<Published> {
         let published = Published::from_row(row)?;
         if let Some(page) = page {
-            page.show(&published)
+            page.show(published.version, &published.document)
                 .await
                 .context("Failed to render / from the published content")?;
         }

@@ -14,26 +14,13 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-pub use document::ContentDocument;
+pub use document::{default_document, ContentDocument, DEFAULT_DOCUMENT_JSON};
 
 /// Published versions kept for revert; older ones are deleted at each publish.
 pub const KEPT_VERSIONS: i64 = 20;
 
 /// The largest document the API takes, as JSON.
 pub const MAX_DOCUMENT_BYTES: usize = 256 * 1024;
-
-/// Today's placeholder content: served as version 0 until something is published. The web
-/// imports the same file.
-pub const DEFAULT_DOCUMENT_JSON: &str =
-    include_str!("../../../web/src/content/default-document.json");
-
-/// The default document, parsed once.
-pub fn default_document() -> &'static ContentDocument {
-    static DOCUMENT: OnceLock<ContentDocument> = OnceLock::new();
-    DOCUMENT.get_or_init(|| {
-        serde_json::from_str(DEFAULT_DOCUMENT_JSON).expect("the default document parses")
-    })
-}
 
 /// The pattern every text of the document without a pattern of its own must match: no control
 /// characters (C0 but tab, line feed and carriage return; DEL; C1). XML has no place for most of

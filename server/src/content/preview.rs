@@ -8,8 +8,8 @@ use anyhow::Context;
 use base64::Engine as _;
 use resvg::{tiny_skia, usvg};
 
+use super::document::ContentDocument;
 use super::head::{PREVIEW_HEIGHT, PREVIEW_WIDTH};
-use super::ContentDocument;
 
 const FONT_FAMILY: &str = "DejaVu Sans";
 // DejaVu Sans, as the build's icons use, embedded so the binary needs no font on the host:
@@ -191,7 +191,7 @@ pub fn preview_png(document: &ContentDocument, photo: Option<&[u8]>) -> anyhow::
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::content::default_document;
+    use crate::content::document::default_document;
 
     fn decoded(png: &[u8]) -> tiny_skia::Pixmap {
         tiny_skia::Pixmap::decode_png(png).expect("a PNG")

@@ -13,10 +13,9 @@ use rquickjs::{CatchResultExt, Context, Function, Runtime};
 use rust_embed::RustEmbed;
 use tokio::sync::{oneshot, Mutex};
 
+use super::document::ContentDocument;
 use super::head;
-use super::live::Published;
-use super::ContentDocument;
-use crate::site::{Pages, PUBLIC_URL_PLACEHOLDER};
+use crate::site::{Composed, Pages, PUBLIC_URL_PLACEHOLDER};
 
 /// What the build writes for the server alone: the render bundle, the page templates, the
 /// build's head and the default document's render. Embedded apart from the site, never served.
@@ -249,13 +248,6 @@ fn fill(template: &str, parts: &[(&str, &str)]) -> String {
     page
 }
 
-/// The pages for one document: `/` around its render, and the app shell, both with the
-/// document as JSON data.
-pub struct Composed {
-    pub index: String,
-    pub shell: String,
-}
-
 /// Renders documents into pages and keeps the served pages on the newest published version.
 pub struct PageRenderer {
     engine: Engine,
@@ -331,14 +323,14 @@ impl PageRenderer {
         Ok((manifest, preview))
     }
 
-    /// Renders `published` and serves it, unless the pages already show it or a newer version.
-    /// Returns once the new pages are served.
-    pub async fn show(&self, published: &Published) -> anyhow::Result<()> {
-        if published.version <= *self.shown.lock().await {
+    /// Renders `document` (published as `version`) and serves it, unless the pages already show
+    /// that version or a newer one. Returns once the new pages are served.
+    pub async fn show(&self, version: i64, document: &ContentDocument) -> anyhow::Result<()> {
+        if version <= *self.shown.lock().await {
             return Ok(());
         }
-        let prepared = self.prepare(&published.document).await?;
-        self.show_prepared(published.version, prepared).await;
+        let prepared = self.prepare(document).await?;
+        self.show_prepared(version, prepared).await;
         Ok(())
     }
 
@@ -400,7 +392,7 @@ mod tests {
         let expected =
             build_file("default.html").expect("the build's render of the default document");
         let engine = Engine::start().expect("the render bundle loads");
-        let json = serde_json::to_string(crate::content::default_document()).unwrap();
+        let json = serde_json::to_string(crate::content::document::default_document()).unwrap();
         let rendered = engine
             .render(json.clone())
             .await
@@ -419,7 +411,7 @@ mod tests {
         let error = engine.render("{".to_owned()).await.unwrap_err();
         assert!(error.to_string().contains("rendering / failed"), "{error}");
         // The engine still renders afterwards.
-        let json = serde_json::to_string(crate::content::default_document()).unwrap();
+        let json = serde_json::to_string(crate::content::document::default_document()).unwrap();
         assert!(engine.render(json).await.is_ok());
     }
 
@@ -429,7 +421,7 @@ mod tests {
         let pages = std::sync::Arc::new(crate::site::Pages::render(&url));
         let renderer = super::PageRenderer::start(pages, None).unwrap();
         let composed = renderer
-            .compose(crate::content::default_document())
+            .compose(crate::content::document::default_document())
             .await
             .unwrap();
         let built =

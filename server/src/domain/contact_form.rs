@@ -2,7 +2,8 @@
 
 use crate::error::FieldErrors;
 
-use super::{EmailAddress, MessageBody, Name, Subject};
+use super::email_address::EmailAddress;
+use super::text::{MessageBody, Name, Subject};
 
 /// The only form name the page sends (the original product's hidden `form-name` field).
 pub const FORM_NAME: &str = "contact";

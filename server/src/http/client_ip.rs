@@ -6,14 +6,14 @@
 //! `real_ip_recursive` and Rails' `RemoteIp` do: whatever a client writes itself stays to the
 //! left and is never reached. IPv4-mapped IPv6 addresses are read as the IPv4 address.
 
-use std::net::{IpAddr, Ipv6Addr, SocketAddr};
+use std::net::{IpAddr, SocketAddr};
 
 use axum::extract::{ConnectInfo, FromRef, FromRequestParts};
 use axum::http::request::Parts;
 use axum::http::HeaderMap;
 use ipnet::IpNet;
 
-use crate::state::AppState;
+use crate::http::state::AppState;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ClientIp(pub IpAddr);
@@ -77,18 +77,6 @@ fn parse_entry(entry: &str) -> Option<IpAddr> {
         .ok()
         .or_else(|| entry.parse::<SocketAddr>().ok().map(|addr| addr.ip()))?;
     Some(ip.to_canonical())
-}
-
-/// What a per-client limit counts: the address itself for IPv4, its /64 for IPv6 (one customer's
-/// usual allocation, in which every address is free to use).
-pub fn limit_network(ip: IpAddr) -> IpAddr {
-    match ip.to_canonical() {
-        IpAddr::V6(v6) => {
-            let bits = u128::from(v6) & !((1u128 << 64) - 1);
-            IpAddr::V6(Ipv6Addr::from(bits))
-        }
-        v4 => v4,
-    }
 }
 
 #[cfg(test)]
@@ -171,15 +159,5 @@ mod tests {
             client_address(ip("::ffff:127.0.0.1"), &mapped, &loopback()),
             ip("203.0.113.8")
         );
-    }
-
-    #[test]
-    fn ipv6_limits_count_the_slash_64() {
-        assert_eq!(
-            limit_network(ip("2001:db8:1:2:aaaa:bbbb:cccc:dddd")),
-            ip("2001:db8:1:2::")
-        );
-        assert_eq!(limit_network(ip("203.0.113.7")), ip("203.0.113.7"));
-        assert_eq!(limit_network(ip("::ffff:203.0.113.7")), ip("203.0.113.7"));
     }
 }

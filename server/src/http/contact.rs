@@ -12,7 +12,7 @@ use crate::domain::ContactForm;
 use crate::error::{ApiError, ErrorBody, Result};
 use crate::http::client_ip::ClientIp;
 use crate::http::json::ApiJson;
-use crate::state::AppState;
+use crate::http::state::AppState;
 use crate::store::{NewMessage, UsedProofs};
 
 /// The longest User-Agent kept with a message, in characters.
@@ -87,7 +87,7 @@ async fn new_challenge(
     [(header::HeaderName, &'static str); 1],
     ApiJson<ContactChallenge>,
 )> {
-    let keys = crate::contact::spam_keys(&state).await?;
+    let keys = crate::contact::spam_keys(&state.db, &state.contact).await?;
     let now = chrono::Utc::now().timestamp_millis();
     let max_number =
         state
@@ -149,7 +149,10 @@ async fn send_message(
         .db
         .take_submission_slot(
             &client_key,
-            &state.settings.limits.contact_limits(),
+            &crate::rate_limit::submission_limits(
+                state.settings.limits.contact_per_minute,
+                state.settings.limits.contact_per_hour,
+            ),
             now.timestamp_millis(),
         )
         .await?
@@ -159,7 +162,7 @@ async fn send_message(
             retry_after_secs: secs.max(1),
             message: format!(
                 "Too many messages from your connection. Please wait {} and try again.",
-                human_wait(secs.max(1))
+                crate::error::human_wait(secs.max(1))
             ),
         });
     }
@@ -228,7 +231,7 @@ async fn judge(
     form: &ContactForm,
     now: i64,
 ) -> Result<Verdict> {
-    let keys = crate::contact::spam_keys(state).await?;
+    let keys = crate::contact::spam_keys(&state.db, &state.contact).await?;
     let min_fill = std::time::Duration::from_millis(state.settings.spam.min_fill_ms);
     let token = spam::check_token(&keys.form, request.token.as_deref(), now, min_fill);
     let challenge = spam::verify_solution(&keys.challenge, request.altcha.as_deref(), now);
@@ -252,12 +255,4 @@ async fn judge(
         token: token.ok(),
         challenge: challenge.ok(),
     })
-}
-
-fn human_wait(secs: u64) -> String {
-    match secs {
-        1 => "1 second".to_owned(),
-        s if s < 90 => format!("{s} seconds"),
-        s => format!("{} minutes", s.div_ceil(60)),
-    }
 }

@@ -13,15 +13,16 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::auth::{now_ms, Owner};
+use crate::auth::Owner;
+use crate::clock::now_ms;
 use crate::content::live::Published;
 use crate::content::{validate, ContentDocument, KEPT_VERSIONS, MAX_DOCUMENT_BYTES};
 use crate::error::{ApiError, ErrorBody};
 use crate::http::json::ApiJson;
 use crate::http::path::ApiPath;
 use crate::http::security::FramedBySelf;
+use crate::http::state::AppState;
 use crate::site::Pages;
-use crate::state::AppState;
 use crate::store::content::VersionRow;
 
 pub fn router() -> OpenApiRouter<AppState> {

@@ -9,10 +9,11 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::auth::{now_ms, Owner};
+use crate::auth::Owner;
+use crate::clock::now_ms;
 use crate::error::{ApiError, ErrorBody};
 use crate::http::json::ApiJson;
-use crate::state::AppState;
+use crate::http::state::AppState;
 use crate::store::delivery::{DeliveryRow, RetryOutcome, EMAIL_CHANNEL};
 
 /// At most this many messages per status request (a page of the inbox).

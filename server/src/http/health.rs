@@ -7,7 +7,7 @@ use axum::http::StatusCode;
 use axum::routing::get;
 use axum::Router;
 
-use crate::state::AppState;
+use crate::http::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new()

@@ -9,12 +9,13 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::auth::{now_ms, Owner};
+use crate::auth::Owner;
+use crate::clock::now_ms;
 use crate::contact::export::{export_all, Format};
 use crate::error::{ApiError, ErrorBody};
 use crate::http::json::ApiJson;
 use crate::http::path::ApiPath;
-use crate::state::AppState;
+use crate::http::state::AppState;
 use crate::store::{Cursor, Folder, MessageChange, MessageRow};
 
 pub const DEFAULT_PAGE: i64 = 50;

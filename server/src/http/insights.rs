@@ -18,8 +18,8 @@ use crate::auth::Owner;
 use crate::error::{ApiError, ErrorBody, FieldErrors, Result};
 use crate::http::client_ip::ClientIp;
 use crate::http::json::ApiJson;
+use crate::http::state::AppState;
 use crate::insights::{Event, Outcome};
-use crate::state::AppState;
 
 /// The largest beacon body, in bytes.
 pub const MAX_BEACON_BYTES: usize = 2 * 1024;

@@ -26,11 +26,12 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::auth::{now_ms, Owner};
+use crate::auth::Owner;
+use crate::clock::now_ms;
 use crate::error::{ApiError, ErrorBody};
 use crate::http::json::ApiJson;
+use crate::http::state::AppState;
 use crate::media::{self, PreparedFile};
-use crate::state::AppState;
 use crate::store::media::{sources_of, MediaFileRow, MediaRow, MediaSourceRow};
 
 pub use cache::FileCache;

@@ -10,10 +10,12 @@ pub mod insights;
 pub mod json;
 pub mod media;
 pub mod origin;
+pub mod owner;
 pub mod path;
 pub mod request_log;
 pub mod security;
 pub mod session;
+pub mod state;
 
 use axum::extract::{DefaultBodyLimit, State};
 use axum::routing::get;
@@ -22,7 +24,7 @@ use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 
 use crate::error::{ApiError, ErrorBody};
-use crate::state::AppState;
+use crate::http::state::AppState;
 
 /// The largest request body any API endpoint accepts.
 pub const MAX_BODY_BYTES: usize = 16 * 1024;

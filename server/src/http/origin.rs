@@ -9,7 +9,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::error::ApiError;
-use crate::state::AppState;
+use crate::http::state::AppState;
 
 pub async fn require_same_origin(
     State(state): State<AppState>,

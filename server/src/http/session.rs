@@ -12,11 +12,12 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::auth::{device, now_ms, password, session, throttle, Owner};
+use crate::auth::{device, owner, password, session, throttle, Owner};
+use crate::clock::now_ms;
 use crate::error::{ApiError, ErrorBody, ErrorDetail};
 use crate::http::client_ip::ClientIp;
 use crate::http::json::ApiJson;
-use crate::state::AppState;
+use crate::http::state::AppState;
 
 /// The one answer to every failed sign-in, whatever was wrong.
 const SIGN_IN_FAILED: &str = "The email or password is incorrect.";
@@ -99,31 +100,16 @@ async fn sign_in(
     }
 
     let db = &state.db;
-    let now = now_ms();
-    // A browser that has signed in before is judged by its own counter; any other by the
-    // account's and its address's. Either way the attempt is counted before the password is
-    // checked.
-    let device = device::known(&jar, &state.settings, state.auth.device_key());
-    let account = throttle::account_key(&form.email);
-    let client = throttle::client_key(state.auth.client_salt(), ip);
-    let keys: Vec<&str> = match &device {
-        Some(device) => vec![device.as_str()],
-        None => vec![account.as_str(), client.as_str()],
-    };
-    if let Err(wait_ms) = throttle::admit(db, &keys, now).await? {
-        let secs = u64::try_from((wait_ms + 999) / 1000).unwrap_or(1);
-        crate::ops::metrics::sign_in_locked();
-        let salt = state.auth.client_salt();
-        let logged: Vec<String> = keys.iter().map(|k| throttle::logged_key(salt, k)).collect();
-        tracing::warn!(keys = ?logged, "sign-in refused: locked after repeated failures");
-        return Err(ApiError::TooManyRequests {
-            retry_after_secs: secs,
-            message: format!(
-                "Too many failed sign-ins. Try again in {}.",
-                human_wait(secs)
-            ),
-        });
-    }
+    let attempt = Attempt::new(&state, &jar, &form.email, ip);
+    let keys = attempt.keys();
+    count_attempt(
+        &state,
+        &keys,
+        "Too many failed sign-ins.",
+        "sign-in refused: locked after repeated failures",
+        crate::ops::metrics::sign_in_locked,
+    )
+    .await?;
 
     let owner = db.find_owner_by_email(form.email.trim()).await?;
     let stored = owner.as_ref().map(|o| o.password_hash.clone());
@@ -141,8 +127,8 @@ async fn sign_in(
 
     // Success clears this browser's counters, and for a known browser the account's too.
     let mut cleared = keys.clone();
-    if device.is_some() {
-        cleared.push(&account);
+    if attempt.device.is_some() {
+        cleared.push(&attempt.account);
     }
     db.clear_sign_in_failures(&cleared).await?;
     // Rotation: whatever session the browser had is ended, and a new one begins.
@@ -150,13 +136,16 @@ async fn sign_in(
         db.delete_session(&session::token_hash(&old)).await?;
     }
     let token = session::start(db, &state.settings, owner.id).await?;
-    tracing::info!(known_browser = device.is_some(), "the owner signed in");
+    tracing::info!(
+        known_browser = attempt.device.is_some(),
+        "the owner signed in"
+    );
     let mut response = (
         session::set_cookie(&state.settings, &token),
         ApiJson(OwnerView { email: owner.email }),
     )
         .into_response();
-    if device.is_none() {
+    if attempt.device.is_none() {
         let value = device::issue(state.auth.device_key());
         response.headers_mut().append(
             axum::http::header::SET_COOKIE,
@@ -205,12 +194,57 @@ fn sign_in_failed() -> Response {
     (StatusCode::UNAUTHORIZED, axum::Json(body)).into_response()
 }
 
-fn human_wait(secs: u64) -> String {
-    match secs {
-        0..=1 => "1 second".into(),
-        2..=90 => format!("{secs} seconds"),
-        _ => format!("{} minutes", secs.div_ceil(60)),
+/// The throttle's keys for one attempt at the owner's password (signing in or changing it).
+struct Attempt {
+    /// The browser's own key, when it has signed in before.
+    device: Option<String>,
+    /// The account's key (a hash of the e-mail typed).
+    account: String,
+    /// The client's key (its network hashed with the server's salt).
+    client: String,
+}
+
+impl Attempt {
+    fn new(state: &AppState, jar: &CookieJar, email: &str, ip: std::net::IpAddr) -> Self {
+        Self {
+            device: device::known(jar, &state.settings, state.auth.device_key()),
+            account: throttle::account_key(email),
+            client: throttle::client_key(state.auth.client_salt(), ip),
+        }
     }
+
+    /// A browser that has signed in before is judged by its own counter; any other by the
+    /// account's and its address's.
+    fn keys(&self) -> Vec<&str> {
+        match &self.device {
+            Some(device) => vec![device.as_str()],
+            None => vec![self.account.as_str(), self.client.as_str()],
+        }
+    }
+}
+
+/// Counts an attempt on `keys` before any password is checked. While a key is locked the answer
+/// is a 429 starting with `refused` and saying how long to wait; `log` goes to the log with the
+/// keys (hashed), and `on_locked` counts the refusal where a metric does.
+async fn count_attempt(
+    state: &AppState,
+    keys: &[&str],
+    refused: &str,
+    log: &str,
+    on_locked: fn(),
+) -> Result<(), ApiError> {
+    let Err(wait_ms) = throttle::admit(&state.db, keys, now_ms()).await? else {
+        return Ok(());
+    };
+    let secs = u64::try_from((wait_ms + 999) / 1000).unwrap_or(1);
+    on_locked();
+    let salt = state.auth.client_salt();
+    let logged: Vec<String> = keys.iter().map(|k| throttle::logged_key(salt, k)).collect();
+    tracing::warn!(keys = ?logged, "{log}");
+    Err(ApiError::TooManyRequests {
+        retry_after_secs: secs,
+        message: format!("{refused} Try again in {}.", crate::error::human_wait(secs)),
+    })
 }
 
 /// Signs out: the session is deleted on the server and the cookie removed.
@@ -282,26 +316,16 @@ async fn change_password(
         .await?
         .ok_or(ApiError::Unauthorized)?;
     // Throttled like sign-in: a stolen session must not become a way to guess the password.
-    let device = device::known(&jar, &state.settings, state.auth.device_key());
-    let account = throttle::account_key(&row.email);
-    let client = throttle::client_key(state.auth.client_salt(), ip);
-    let keys: Vec<&str> = match &device {
-        Some(device) => vec![device.as_str()],
-        None => vec![account.as_str(), client.as_str()],
-    };
-    if let Err(wait_ms) = throttle::admit(db, &keys, now_ms()).await? {
-        let secs = u64::try_from((wait_ms + 999) / 1000).unwrap_or(1);
-        let salt = state.auth.client_salt();
-        let logged: Vec<String> = keys.iter().map(|k| throttle::logged_key(salt, k)).collect();
-        tracing::warn!(keys = ?logged, "password change refused: locked after repeated failures");
-        return Err(ApiError::TooManyRequests {
-            retry_after_secs: secs,
-            message: format!(
-                "Too many wrong passwords. Try again in {}.",
-                human_wait(secs)
-            ),
-        });
-    }
+    let attempt = Attempt::new(&state, &jar, &row.email, ip);
+    let keys = attempt.keys();
+    count_attempt(
+        &state,
+        &keys,
+        "Too many wrong passwords.",
+        "password change refused: locked after repeated failures",
+        || {},
+    )
+    .await?;
     if !password::verify(form.current_password, Some(row.password_hash))
         .await
         .map_err(hashing_error)?
@@ -309,12 +333,13 @@ async fn change_password(
         return Err(ApiError::field("currentPassword", "is not correct"));
     }
     db.clear_sign_in_failures(&keys).await?;
-    let hash = password::hash(form.new_password)
-        .await
-        .map_err(hashing_error)?;
-    db.set_owner_password(owner.id, &hash, now_ms()).await?;
     // Every session ends, this one included; this browser gets a fresh one.
-    db.delete_owner_sessions(owner.id, None).await?;
+    owner::set_password(db, owner::Whose::Owner(owner.id), form.new_password)
+        .await
+        .map_err(|error| match error {
+            owner::SetPasswordError::Weak(problem) => ApiError::field("newPassword", problem),
+            owner::SetPasswordError::Failed(error) => hashing_error(error),
+        })?;
     let token = session::start(db, &state.settings, owner.id).await?;
     tracing::info!("the owner changed the password");
     notify_owner(

@@ -69,8 +69,7 @@ impl Budgets {
 
     /// The network `ip` belongs to, as a keyed fingerprint.
     pub fn network_of(&self, ip: IpAddr) -> u64 {
-        self.hasher
-            .hash_one(crate::http::client_ip::limit_network(ip))
+        self.hasher.hash_one(crate::net::limit_network(ip))
     }
 
     /// Whether `value` of `kind` from `network` may be counted on `day`: yes when the network

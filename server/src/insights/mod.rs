@@ -11,10 +11,10 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use chrono::{Days, NaiveDate};
-use clap::Args;
 use sha2::{Digest, Sha256};
 
-use crate::contact::rate_limit::{RateLimit, SubmissionLimiter};
+use crate::config::insights::InsightsSettings;
+use crate::rate_limit::{RateLimit, SubmissionLimiter};
 use crate::store::insights::{DayDelta, InsightsBatch};
 use crate::store::Db;
 
@@ -34,107 +34,6 @@ const BEACON_LIMITS: [RateLimit; 2] = [
         max: 30,
     },
 ];
-
-/// Visitor insights' settings.
-#[derive(Debug, Clone, Args)]
-pub struct InsightsSettings {
-    /// Count visits (`on`) or not (`off`: nothing is counted or stored, the beacon is ignored).
-    #[arg(long = "insights", env = "PORTFOLIO_INSIGHTS", value_name = "on|off",
-          default_value = "on", value_parser = parse_switch, action = clap::ArgAction::Set)]
-    pub enabled: bool,
-
-    /// The time zone whose days insights are counted in, e.g. `Europe/Berlin` (IANA names).
-    #[arg(long = "insights-time-zone", env = "PORTFOLIO_INSIGHTS_TIME_ZONE", value_name = "ZONE",
-          default_value = "UTC", value_parser = parse_zone)]
-    pub time_zone: chrono_tz::Tz,
-
-    /// Days of insights kept; older days are deleted. 0 keeps them forever.
-    #[arg(
-        long = "insights-retention-days",
-        env = "PORTFOLIO_INSIGHTS_RETENTION_DAYS",
-        value_name = "DAYS",
-        default_value_t = 730
-    )]
-    pub insights_retention_days: u32,
-
-    /// New visitors counted per network (an IPv4 address or an IPv6 /64) and day; past it the
-    /// network's views count as page views only.
-    #[arg(
-        long = "insights-visitors-per-network",
-        env = "PORTFOLIO_INSIGHTS_VISITORS_PER_NETWORK",
-        value_name = "N",
-        default_value_t = 20
-    )]
-    pub visitors_per_network: u32,
-
-    /// New referrers, campaigns and click targets counted per network and day, of each kind.
-    #[arg(
-        long = "insights-keys-per-network",
-        env = "PORTFOLIO_INSIGHTS_KEYS_PER_NETWORK",
-        value_name = "N",
-        default_value_t = 20
-    )]
-    pub keys_per_network: u32,
-
-    /// Resume downloads counted per network and day.
-    #[arg(
-        long = "insights-downloads-per-network",
-        env = "PORTFOLIO_INSIGHTS_DOWNLOADS_PER_NETWORK",
-        value_name = "N",
-        default_value_t = 20
-    )]
-    pub downloads_per_network: u32,
-
-    /// Networks tracked a day for those allowances (about 1 KB each at most); past it, further
-    /// networks' views count as page views only until the next day.
-    #[arg(
-        long = "insights-max-networks",
-        env = "PORTFOLIO_INSIGHTS_MAX_NETWORKS",
-        value_name = "N",
-        default_value_t = 10_000
-    )]
-    pub max_networks: usize,
-
-    /// For tests: insights act as if the clock were this many seconds ahead.
-    #[arg(
-        long = "insights-clock-offset",
-        env = "PORTFOLIO_INSIGHTS_CLOCK_OFFSET",
-        value_name = "SECONDS",
-        default_value_t = 0,
-        hide = true,
-        allow_hyphen_values = true
-    )]
-    pub insights_clock_offset: i64,
-}
-
-impl Default for InsightsSettings {
-    fn default() -> Self {
-        Self {
-            enabled: true,
-            time_zone: chrono_tz::UTC,
-            insights_retention_days: 730,
-            visitors_per_network: 20,
-            keys_per_network: 20,
-            downloads_per_network: 20,
-            max_networks: 10_000,
-            insights_clock_offset: 0,
-        }
-    }
-}
-
-fn parse_switch(text: &str) -> Result<bool, String> {
-    match text.trim().to_ascii_lowercase().as_str() {
-        "on" | "true" | "1" | "yes" => Ok(true),
-        "off" | "false" | "0" | "no" => Ok(false),
-        _ => Err(format!("`{text}` is neither on nor off")),
-    }
-}
-
-fn parse_zone(text: &str) -> Result<chrono_tz::Tz, String> {
-    text.trim()
-        .parse::<chrono_tz::Tz>()
-        .map_err(|_| format!("`{text}` is not a time zone name such as UTC or Europe/Berlin"))
-}
 
 /// The day, in `zone`, that a time in Unix milliseconds falls on.
 fn day_in(zone: chrono_tz::Tz, ms: i64) -> NaiveDate {
@@ -222,7 +121,7 @@ impl Insights {
 
     /// Now in Unix milliseconds, on the insights clock.
     pub fn now_ms(&self) -> i64 {
-        crate::ops::now_ms()
+        crate::clock::now_ms()
             .saturating_add(self.settings.insights_clock_offset.saturating_mul(1000))
     }
 
@@ -366,7 +265,7 @@ impl Insights {
         site: &str,
     ) -> anyhow::Result<Vec<u8>> {
         let salt = self.salt_for(day).await?;
-        let network = crate::http::client_ip::limit_network(ip);
+        let network = crate::net::limit_network(ip);
         let mut hasher = Sha256::new();
         hasher.update(&salt);
         for part in [network.to_string().as_str(), user_agent, site] {
@@ -454,6 +353,7 @@ impl Insights {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::insights::parse_zone;
 
     fn ms(rfc3339: &str) -> i64 {
         chrono::DateTime::parse_from_rfc3339(rfc3339)

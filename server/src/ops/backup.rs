@@ -67,7 +67,7 @@ impl Schedule {
     /// Takes a backup when one is due and no other instance is taking it; returns whether this
     /// instance took one.
     pub async fn run_once(&self, db: &Db, holder: &str) -> anyhow::Result<bool> {
-        let now = super::now_ms();
+        let now = crate::clock::now_ms();
         let every = i64::try_from(self.every.as_millis()).unwrap_or(i64::MAX);
         // A little slack so a backup taken at the previous tick counts as on time.
         let done_after = now.saturating_sub(every).saturating_add(500);
@@ -78,7 +78,7 @@ impl Schedule {
             return Ok(false);
         }
         let result = self.take(db).await;
-        let done_at = result.is_ok().then(super::now_ms);
+        let done_at = result.is_ok().then(crate::clock::now_ms);
         db.release_lease(LEASE, holder, done_at).await?;
         result.map(|()| true)
     }
@@ -120,32 +120,4 @@ pub fn rotate(dir: &Path, keep: usize) -> anyhow::Result<usize> {
 /// When the last scheduled backup was taken by any instance.
 pub async fn last_taken_at(db: &Db) -> anyhow::Result<Option<i64>> {
     db.lease_done_at(LEASE).await
-}
-
-/// Runs the schedule until `stop` completes: checks every so often whether a backup is due. A
-/// backup under way when `stop` completes is finished first.
-pub async fn run(db: Db, schedule: Schedule, stop: impl std::future::Future<Output = ()>) {
-    tokio::pin!(stop);
-    let holder = format!("{:016x}", rand::thread_rng().gen::<u64>());
-    let tick = schedule.every.min(Duration::from_secs(60)) / 2;
-    tracing::info!(
-        dir = %schedule.dir.display(),
-        every = %humantime::format_duration(schedule.every),
-        keep = schedule.keep,
-        "scheduled backups on"
-    );
-    loop {
-        match schedule.run_once(&db, &holder).await {
-            Ok(true) => super::metrics::backup_taken(),
-            Ok(false) => {}
-            Err(error) => {
-                super::metrics::backup_failed();
-                tracing::error!(error = %format!("{error:#}"), "the scheduled backup failed");
-            }
-        }
-        tokio::select! {
-            () = &mut stop => return,
-            () = tokio::time::sleep(tick.max(Duration::from_millis(200))) => {}
-        }
-    }
 }

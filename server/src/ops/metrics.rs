@@ -87,7 +87,7 @@ pub fn backup_failed() {
 
 /// The gauges that are read from the database, set just before a scrape.
 async fn refresh(db: &Db) {
-    let now = super::now_ms();
+    let now = crate::clock::now_ms();
     match db.outbox_stats().await {
         Ok(stats) => {
             gauge!("outbox_pending").set(stats.pending as f64);

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use super::RetentionSettings;
+use crate::config::ops::RetentionSettings;
 use crate::store::ops::{PurgePlan, PurgeReport};
 use crate::store::Db;
 
@@ -13,7 +13,8 @@ const EVERY: Duration = Duration::from_secs(60 * 60);
 
 /// The plan at the retention clock's "now".
 pub fn plan(settings: &RetentionSettings) -> PurgePlan {
-    let now = super::now_ms().saturating_add(settings.retention_clock_offset.saturating_mul(1000));
+    let now =
+        crate::clock::now_ms().saturating_add(settings.retention_clock_offset.saturating_mul(1000));
     let cutoff = (settings.retention_days > 0)
         .then(|| now.saturating_sub(i64::from(settings.retention_days) * DAY_MS));
     PurgePlan {

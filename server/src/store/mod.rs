@@ -24,7 +24,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 
-use crate::contact::rate_limit::RateLimit;
+use crate::rate_limit::RateLimit;
 
 pub use content::ContentStore;
 pub use delivery::DeliveryStore;

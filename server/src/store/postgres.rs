@@ -20,8 +20,8 @@ mod spam;
 
 use super::model::*;
 use super::{DatabaseUrl, Engine, Store};
-use crate::contact::rate_limit::RateLimit;
 use crate::domain::FORM_NAME;
+use crate::rate_limit::RateLimit;
 
 mod ops;
 

@@ -22,7 +22,7 @@ mod spam;
 
 use super::model::*;
 use super::{DatabaseUrl, Engine, Store};
-use crate::contact::rate_limit::{RateLimit, SubmissionLimiter};
+use crate::rate_limit::{RateLimit, SubmissionLimiter};
 
 mod ops;
 mod writer;

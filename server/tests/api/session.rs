@@ -284,7 +284,7 @@ async fn a_forged_or_unknown_cookie_is_401() {
 async fn an_idle_session_expires_and_use_renews_it() {
     let app = spawn_app().await;
     app.signed_in().await;
-    let now = portfolio::auth::now_ms();
+    let now = portfolio::clock::now_ms();
 
     // Last used two minutes ago and about to expire: a request pushes the expiry a day ahead.
     sqlx::query("UPDATE sessions SET last_seen_at = $1, idle_expires_at = $2")
@@ -330,7 +330,7 @@ async fn the_idle_timeout_follows_its_setting_and_never_passes_the_absolute_one(
 async fn a_session_ends_at_its_absolute_expiry_however_often_it_is_used() {
     let app = spawn_app().await;
     app.signed_in().await;
-    let now = portfolio::auth::now_ms();
+    let now = portfolio::clock::now_ms();
     sqlx::query("UPDATE sessions SET absolute_expires_at = $1")
         .bind(now - 1)
         .execute(&app.sql)

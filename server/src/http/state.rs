@@ -1,4 +1,4 @@
-//! What every handler can reach.
+//! `AppState`: what every handler can reach (the store, the settings and each feature's state).
 
 use std::sync::Arc;
 

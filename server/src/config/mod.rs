@@ -1,4 +1,9 @@
 //! Settings from command-line flags and environment variables; secrets are wrapped so they never print.
+//! The bottom layer: every settings type is here (a file per feature's settings) and nothing here
+//! imports a feature.
+
+pub mod insights;
+pub mod ops;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -65,7 +70,7 @@ pub struct Settings {
     pub delivery: DeliverySettings,
 
     #[command(flatten)]
-    pub insights: crate::insights::InsightsSettings,
+    pub insights: insights::InsightsSettings,
 
     /// How long a signed-in session lasts without use, in minutes.
     #[arg(long, env = "PORTFOLIO_SESSION_IDLE_MINUTES", default_value_t = 24 * 60, value_name = "MINUTES",
@@ -91,7 +96,7 @@ pub struct Settings {
     pub trust_proxy: bool,
 
     #[command(flatten)]
-    pub ops: crate::ops::OpsSettings,
+    pub ops: ops::OpsSettings,
 
     #[command(flatten)]
     pub limits: LimitSettings,
@@ -198,14 +203,6 @@ impl LimitSettings {
     pub fn request_timeout(&self) -> Duration {
         Duration::from_secs(self.request_timeout_secs)
     }
-
-    /// The contact form's per-client limits, the longest window first.
-    pub fn contact_limits(&self) -> [crate::contact::rate_limit::RateLimit; 2] {
-        crate::contact::rate_limit::submission_limits(
-            self.contact_per_minute,
-            self.contact_per_hour,
-        )
-    }
 }
 
 /// An address (`203.0.113.7`, `::1`) or a network (`10.0.0.0/8`, `fd00::/8`).
@@ -247,17 +244,6 @@ impl DatabaseSettings {
             sqlite_max_page_count: None,
         }
     }
-
-    /// Opens the database these settings name.
-    pub async fn connect(&self) -> anyhow::Result<crate::store::Db> {
-        crate::store::connect_tuned(
-            &self.url,
-            crate::store::sqlite::SqliteTuning {
-                max_page_count: self.sqlite_max_page_count,
-            },
-        )
-        .await
-    }
 }
 
 /// Optional e-mail notifications of new contact messages.
@@ -276,6 +262,11 @@ pub struct MailSettings {
     #[arg(long, env = "PORTFOLIO_SMTP_FROM", value_name = "EMAIL")]
     pub smtp_from: Option<String>,
 }
+
+/// The default largest secret number of a challenge (`--spam-challenge-max`): the browser tries
+/// half of them on average, each a SHA-256 of a few dozen bytes: Chromium tries all of them in
+/// about 0.4 s through Web Crypto (measured on a busy two-core machine), half of that on average.
+pub const CHALLENGE_MAX_NUMBER: u64 = 30_000;
 
 /// The contact form's spam checks.
 #[derive(Debug, Clone, Args)]
@@ -298,7 +289,7 @@ pub struct SpamSettings {
     /// The proof of work's size: the largest secret number of a challenge. The page tries half
     /// of them on average (30,000 take Chromium about 0.4 s on a busy two-core machine).
     #[arg(long = "spam-challenge-max", env = "PORTFOLIO_SPAM_CHALLENGE_MAX",
-          default_value_t = crate::contact::spam::CHALLENGE_MAX_NUMBER, value_name = "NUMBER",
+          default_value_t = CHALLENGE_MAX_NUMBER, value_name = "NUMBER",
           value_parser = clap::value_parser!(u64).range(1_000..=10_000_000))]
     pub challenge_max: u64,
 
@@ -319,7 +310,7 @@ impl Default for SpamSettings {
         Self {
             ceiling_per_hour: 100,
             min_fill_ms: 3000,
-            challenge_max: crate::contact::spam::CHALLENGE_MAX_NUMBER,
+            challenge_max: CHALLENGE_MAX_NUMBER,
             challenge_free_per_hour: 10,
         }
     }
@@ -399,13 +390,13 @@ impl Settings {
             },
             spam: SpamSettings::default(),
             delivery: DeliverySettings::default(),
-            insights: crate::insights::InsightsSettings::default(),
+            insights: insights::InsightsSettings::default(),
             session_idle_minutes: 24 * 60,
             session_absolute_minutes: 7 * 24 * 60,
             owner_email: None,
             owner_password: None,
             trust_proxy: false,
-            ops: crate::ops::OpsSettings::default(),
+            ops: ops::OpsSettings::default(),
             limits: LimitSettings::default(),
         }
     }
