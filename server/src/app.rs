@@ -149,6 +149,7 @@ impl Application {
         // there (they took 4 to 5 MB of idle memory when they came after it).
         crate::auth::password::warm_up().await;
         crate::ops::memory::release_free_memory();
+        crate::ops::memory::start_idle_trim();
         Ok(Self {
             listener,
             tls,

@@ -88,6 +88,7 @@ where
 
     fn call(&mut self, mut request: Request) -> Self::Future {
         let start = Instant::now();
+        crate::ops::memory::note_request();
         let peer = request
             .extensions()
             .get::<ConnectInfo<SocketAddr>>()
