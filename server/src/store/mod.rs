@@ -1,5 +1,6 @@
 //! Storage: what the application needs from a database, said once in the [`Store`] trait, and one
-//! module per engine that does it ([`sqlite`], [`postgres`]). The rest of the server holds a
+//! module per engine that opens it ([`sqlite`], [`postgres`]). The sub-traits' queries are written
+//! once, beside their trait, for both engines (see `engines`). The rest of the server holds a
 //! [`Db`] (a shared `dyn Store`) and never names an engine; the URL alone picks one.
 //!
 //! Every method is a small named query (or a few, in one transaction). Times are Unix
@@ -8,6 +9,7 @@
 pub mod content;
 pub mod copy;
 pub mod delivery;
+mod engines;
 pub mod fault;
 pub mod health;
 pub mod insights;

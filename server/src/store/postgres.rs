@@ -2,11 +2,6 @@
 //! may be thrown away. A 201 still means committed: the server keeps PostgreSQL's default
 //! `synchronous_commit = on`, so a commit is flushed to the server's WAL before it returns.
 
-mod content;
-mod delivery;
-mod insights;
-mod media;
-
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -16,20 +11,16 @@ use rand::RngCore;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::{PgPool, Postgres, QueryBuilder};
 
-mod spam;
-
 use super::model::*;
 use super::{DatabaseUrl, Engine, Store};
 use crate::contact::rate_limit::RateLimit;
 use crate::domain::FORM_NAME;
 
-mod ops;
-
 pub struct PgStore {
-    pool: PgPool,
+    pub(super) pool: PgPool,
     /// When this instance next forgets the contact counts whose windows have ended (Unix ms).
     next_limit_purge: std::sync::atomic::AtomicI64,
-    health: super::health::StorageHealth,
+    pub(super) health: super::health::StorageHealth,
 }
 
 /// How often an instance forgets the contact counts whose windows have ended.

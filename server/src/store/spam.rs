@@ -10,12 +10,28 @@ use sqlx::{Database, Encode, Executor, IntoArguments, Type};
 
 use crate::domain::SpamReason;
 use crate::store::delivery::KIND_CEILING;
+use crate::store::engines::{both_engines, Pools};
 use crate::store::model::UsedProofs;
 
 #[async_trait]
 pub trait SpamStore {
     /// How many messages created at or after `since` were not judged spam when they arrived.
     async fn count_real_messages_since(&self, since: i64) -> anyhow::Result<i64>;
+}
+
+both_engines! {
+    impl SpamStore {
+        #[tracing::instrument(skip(self))]
+        async fn count_real_messages_since(&self, since: i64) -> anyhow::Result<i64> {
+            sqlx::query_scalar(
+                "SELECT COUNT(*) FROM contact_messages WHERE created_at >= $1 AND spam_reason IS NULL",
+            )
+            .bind(since)
+            .fetch_one(self.reader())
+            .await
+            .context("Failed to count recent messages")
+        }
+    }
 }
 
 /// Records the message's proofs as used, forgetting those that expired before `now`; the replay

@@ -3,11 +3,6 @@
 //! goes through one connection, contact messages with group commit ([`writer`]); reads use a
 //! pool of their own.
 
-mod content;
-mod delivery;
-mod insights;
-mod media;
-
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::OnceLock;
@@ -18,39 +13,36 @@ use async_trait::async_trait;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
 use sqlx::{QueryBuilder, Sqlite, SqlitePool};
 
-mod spam;
-
 use super::model::*;
 use super::{DatabaseUrl, Engine, Store};
 use crate::contact::rate_limit::{RateLimit, SubmissionLimiter};
 
-mod ops;
 mod writer;
 
 pub struct SqliteStore {
     /// Reads (`query_only`), several at a time.
-    pool: SqlitePool,
+    pub(super) pool: SqlitePool,
     /// The one connection that writes.
-    writer: SqlitePool,
+    pub(super) writer: SqlitePool,
     /// Contact messages, committed in batches through `writer`.
     group_commit: writer::GroupCommit,
     /// A SQLite database serves one instance, so the contact limits can stay in its memory.
     limiter: OnceLock<SubmissionLimiter>,
     /// The database file and its identity when opened (none in memory), for readiness.
-    file: Option<(PathBuf, FileId)>,
-    health: super::health::StorageHealth,
+    pub(super) file: Option<(PathBuf, FileId)>,
+    pub(super) health: super::health::StorageHealth,
 }
 
 /// A file's identity: a file moved away and another put in its place differ.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct FileId {
+pub(super) struct FileId {
     device: u64,
     inode: u64,
     is_file: bool,
 }
 
 impl FileId {
-    fn of(metadata: &std::fs::Metadata) -> Self {
+    pub(super) fn of(metadata: &std::fs::Metadata) -> Self {
         use std::os::unix::fs::MetadataExt;
         Self {
             device: metadata.dev(),
