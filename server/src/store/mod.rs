@@ -17,6 +17,7 @@ pub mod media;
 mod model;
 pub mod ops;
 pub mod postgres;
+mod queries;
 pub mod spam;
 pub mod sqlite;
 pub mod url;

@@ -143,7 +143,7 @@ struct Counters {
 }
 
 /// The queue into the writer task; the task ends when this is dropped.
-pub(super) struct GroupCommit {
+pub(in crate::store) struct GroupCommit {
     queue: mpsc::Sender<Job>,
     counters: Arc<Counters>,
 }
@@ -158,7 +158,7 @@ impl GroupCommit {
     }
 
     /// Queues the message and waits for the commit of the batch that holds it; returns its id.
-    pub(super) async fn insert(&self, new: &NewMessage<'_>) -> anyhow::Result<Inserted> {
+    pub(in crate::store) async fn insert(&self, new: &NewMessage<'_>) -> anyhow::Result<Inserted> {
         let (done, committed) = oneshot::channel();
         self.counters.waiting.fetch_add(1, Ordering::Relaxed);
         let _waiting = Waiting(&self.counters);
@@ -174,7 +174,7 @@ impl GroupCommit {
             .context("The SQLite writer stopped before the commit")?
     }
 
-    pub(super) fn stats(&self) -> GroupCommitStats {
+    pub(in crate::store) fn stats(&self) -> GroupCommitStats {
         GroupCommitStats {
             batches: self.counters.batches.load(Ordering::Relaxed),
             messages: self.counters.messages.load(Ordering::Relaxed),
