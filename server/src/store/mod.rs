@@ -1,7 +1,8 @@
 //! Storage: what the application needs from a database, said once in the [`Store`] trait, and one
-//! module per engine that opens it ([`sqlite`], [`postgres`]). The sub-traits' queries are written
-//! once, beside their trait, for both engines (see `engines`). The rest of the server holds a
-//! [`Db`] (a shared `dyn Store`) and never names an engine; the URL alone picks one.
+//! module per engine that opens it ([`sqlite`], [`postgres`]). Each query is written once for both
+//! engines (see `engines`): beside its trait, or for [`Store`] itself in `queries`. The rest of
+//! the server holds a [`Db`] (a shared `dyn Store`) and never names an engine; the URL alone
+//! picks one.
 //!
 //! Every method is a small named query (or a few, in one transaction). Times are Unix
 //! milliseconds, UTC, from the server's clock, stored as 64-bit integers on both engines.

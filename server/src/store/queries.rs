@@ -41,6 +41,19 @@ macro_rules! attempt_sql {
     };
 }
 
+/// Inserts each of `rows` with `sql`, binding the values given, in the copy's transaction.
+macro_rules! copy_rows {
+    ($tx:ident, $row:ident in $rows:expr, $what:literal, $sql:literal, $($value:expr),+) => {
+        for $row in &$rows {
+            sqlx::query($sql)
+                $(.bind($value))+
+                .execute(&mut *$tx)
+                .await
+                .context($what)?;
+        }
+    };
+}
+
 both_engines! {
     impl Store {
         async fn close(&self) {
@@ -563,185 +576,54 @@ both_engines! {
                         .with_context(|| format!("Failed to empty {table}"))?;
                 }
             }
-            for o in &dump.owner {
-                sqlx::query(
-                    "INSERT INTO owner (id, email, password_hash, created_at, updated_at) VALUES ($1, $2, $3, $4, $5)",
-                )
-                .bind(o.id)
-                .bind(&o.email)
-                .bind(&o.password_hash)
-                .bind(o.created_at)
-                .bind(o.updated_at)
-                .execute(&mut *tx)
-                .await
-                .context("Failed to copy the owner")?;
-            }
-            for m in &dump.contact_messages {
-                sqlx::query(
-                    "INSERT INTO contact_messages (id, name, email, subject, message, form_name, created_at, \
+            copy_rows!(tx, o in dump.owner, "Failed to copy the owner",
+                "INSERT INTO owner (id, email, password_hash, created_at, updated_at) VALUES ($1, $2, $3, $4, $5)",
+                o.id, &o.email, &o.password_hash, o.created_at, o.updated_at);
+            copy_rows!(tx, m in dump.contact_messages, "Failed to copy a contact message",
+                "INSERT INTO contact_messages (id, name, email, subject, message, form_name, created_at, \
                      is_read, is_spam, spam_reason, deleted_at, user_agent, search_text) \
                      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
-                )
-                .bind(m.id)
-                .bind(&m.name)
-                .bind(&m.email)
-                .bind(&m.subject)
-                .bind(&m.message)
-                .bind(&m.form_name)
-                .bind(m.created_at)
-                .bind(m.is_read)
-                .bind(m.is_spam)
-                .bind(&m.spam_reason)
-                .bind(m.deleted_at)
-                .bind(&m.user_agent)
-                .bind(&m.search_text)
-                .execute(&mut *tx)
-                .await
-                .context("Failed to copy a contact message")?;
-            }
-            for o in &dump.notification_outbox {
-                sqlx::query(
-                    "INSERT INTO notification_outbox (id, message_id, channel, kind, attempts, next_attempt_at, \
+                m.id, &m.name, &m.email, &m.subject, &m.message, &m.form_name, m.created_at,
+                m.is_read, m.is_spam, &m.spam_reason, m.deleted_at, &m.user_agent, &m.search_text);
+            copy_rows!(tx, o in dump.notification_outbox, "Failed to copy a notification",
+                "INSERT INTO notification_outbox (id, message_id, channel, kind, attempts, next_attempt_at, \
                      leased_until, last_error, sent_at, gave_up_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
-                )
-                .bind(o.id)
-                .bind(o.message_id)
-                .bind(&o.channel)
-                .bind(&o.kind)
-                .bind(o.attempts)
-                .bind(o.next_attempt_at)
-                .bind(o.leased_until)
-                .bind(&o.last_error)
-                .bind(o.sent_at)
-                .bind(o.gave_up_at)
-                .bind(o.created_at)
-                .execute(&mut *tx)
-                .await
-                .context("Failed to copy a notification")?;
-            }
-            for s in &dump.sessions {
-                sqlx::query(
-                    "INSERT INTO sessions (token_hash, owner_id, created_at, last_seen_at, idle_expires_at, \
+                o.id, o.message_id, &o.channel, &o.kind, o.attempts, o.next_attempt_at,
+                o.leased_until, &o.last_error, o.sent_at, o.gave_up_at, o.created_at);
+            copy_rows!(tx, s in dump.sessions, "Failed to copy a session",
+                "INSERT INTO sessions (token_hash, owner_id, created_at, last_seen_at, idle_expires_at, \
                      absolute_expires_at) VALUES ($1, $2, $3, $4, $5, $6)",
-                )
-                .bind(&s.token_hash)
-                .bind(s.owner_id)
-                .bind(s.created_at)
-                .bind(s.last_seen_at)
-                .bind(s.idle_expires_at)
-                .bind(s.absolute_expires_at)
-                .execute(&mut *tx)
-                .await
-                .context("Failed to copy a session")?;
-            }
-            for f in &dump.sign_in_failures {
-                sqlx::query(
-                    "INSERT INTO sign_in_failures (key, failures, last_failure_at, locked_until, prev_locked_until) \
+                &s.token_hash, s.owner_id, s.created_at, s.last_seen_at, s.idle_expires_at,
+                s.absolute_expires_at);
+            copy_rows!(tx, f in dump.sign_in_failures, "Failed to copy a sign-in counter",
+                "INSERT INTO sign_in_failures (key, failures, last_failure_at, locked_until, prev_locked_until) \
                      VALUES ($1, $2, $3, $4, $5)",
-                )
-                .bind(&f.key)
-                .bind(f.failures)
-                .bind(f.last_failure_at)
-                .bind(f.locked_until)
-                .bind(f.prev_locked_until)
-                .execute(&mut *tx)
-                .await
-                .context("Failed to copy a sign-in counter")?;
-            }
-            for s in &dump.auth_secrets {
-                sqlx::query("INSERT INTO auth_secrets (name, value) VALUES ($1, $2)")
-                    .bind(&s.name)
-                    .bind(&s.value)
-                    .execute(&mut *tx)
-                    .await
-                    .context("Failed to copy a server secret")?;
-            }
-            for d in &dump.insights_daily {
-                sqlx::query(
-                    "INSERT INTO insights_daily (day, page_views, visitors, resume_downloads) VALUES ($1, $2, $3, $4)",
-                )
-                .bind(&d.day)
-                .bind(d.page_views)
-                .bind(d.visitors)
-                .bind(d.resume_downloads)
-                .execute(&mut *tx)
-                .await
-                .context("Failed to copy a day's insights")?;
-            }
-            for c in &dump.insights_counts {
-                sqlx::query(
-                    "INSERT INTO insights_counts (day, kind, key, count) VALUES ($1, $2, $3, $4)",
-                )
-                .bind(&c.day)
-                .bind(&c.kind)
-                .bind(&c.key)
-                .bind(c.count)
-                .execute(&mut *tx)
-                .await
-                .context("Failed to copy an insights count")?;
-            }
-            for d in &dump.content_draft {
-                sqlx::query(
-                    "INSERT INTO content_draft (id, document, revision, updated_at) VALUES (1, $1, $2, $3)",
-                )
-                .bind(&d.document)
-                .bind(d.revision)
-                .bind(d.updated_at)
-                .execute(&mut *tx)
-                .await
-                .context("Failed to copy the content draft")?;
-            }
-            for v in &dump.content_versions {
-                sqlx::query(
-                    "INSERT INTO content_versions (version, document, published_at) VALUES ($1, $2, $3)",
-                )
-                .bind(v.version)
-                .bind(&v.document)
-                .bind(v.published_at)
-                .execute(&mut *tx)
-                .await
-                .context("Failed to copy a content version")?;
-            }
-            for m in &dump.media_items {
-                sqlx::query(
-                    "INSERT INTO media_items (id, kind, name, width, height, bytes, created_at) \
+                &f.key, f.failures, f.last_failure_at, f.locked_until, f.prev_locked_until);
+            copy_rows!(tx, s in dump.auth_secrets, "Failed to copy a server secret",
+                "INSERT INTO auth_secrets (name, value) VALUES ($1, $2)",
+                &s.name, &s.value);
+            copy_rows!(tx, d in dump.insights_daily, "Failed to copy a day's insights",
+                "INSERT INTO insights_daily (day, page_views, visitors, resume_downloads) VALUES ($1, $2, $3, $4)",
+                &d.day, d.page_views, d.visitors, d.resume_downloads);
+            copy_rows!(tx, c in dump.insights_counts, "Failed to copy an insights count",
+                "INSERT INTO insights_counts (day, kind, key, count) VALUES ($1, $2, $3, $4)",
+                &c.day, &c.kind, &c.key, c.count);
+            copy_rows!(tx, d in dump.content_draft, "Failed to copy the content draft",
+                "INSERT INTO content_draft (id, document, revision, updated_at) VALUES (1, $1, $2, $3)",
+                &d.document, d.revision, d.updated_at);
+            copy_rows!(tx, v in dump.content_versions, "Failed to copy a content version",
+                "INSERT INTO content_versions (version, document, published_at) VALUES ($1, $2, $3)",
+                v.version, &v.document, v.published_at);
+            copy_rows!(tx, m in dump.media_items, "Failed to copy an upload",
+                "INSERT INTO media_items (id, kind, name, width, height, bytes, created_at) \
                      VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                )
-                .bind(&m.id)
-                .bind(&m.kind)
-                .bind(&m.name)
-                .bind(m.width)
-                .bind(m.height)
-                .bind(m.bytes)
-                .bind(m.created_at)
-                .execute(&mut *tx)
-                .await
-                .context("Failed to copy an upload")?;
-            }
-            for f in &dump.media_files {
-                sqlx::query(
-                    "INSERT INTO media_files (path, media_id, content_type, width, data) VALUES ($1, $2, $3, $4, $5)",
-                )
-                .bind(&f.path)
-                .bind(&f.media_id)
-                .bind(&f.content_type)
-                .bind(f.width)
-                .bind(&f.data)
-                .execute(&mut *tx)
-                .await
-                .context("Failed to copy an uploaded file")?;
-            }
-            for r in &dump.media_resume {
-                sqlx::query(
-                    "INSERT INTO media_resume (id, data, sha256, uploaded_at) VALUES (1, $1, $2, $3)",
-                )
-                .bind(&r.data)
-                .bind(&r.sha256)
-                .bind(r.uploaded_at)
-                .execute(&mut *tx)
-                .await
-                .context("Failed to copy the resume")?;
-            }
+                &m.id, &m.kind, &m.name, m.width, m.height, m.bytes, m.created_at);
+            copy_rows!(tx, f in dump.media_files, "Failed to copy an uploaded file",
+                "INSERT INTO media_files (path, media_id, content_type, width, data) VALUES ($1, $2, $3, $4, $5)",
+                &f.path, &f.media_id, &f.content_type, f.width, &f.data);
+            copy_rows!(tx, r in dump.media_resume, "Failed to copy the resume",
+                "INSERT INTO media_resume (id, data, sha256, uploaded_at) VALUES (1, $1, $2, $3)",
+                &r.data, &r.sha256, r.uploaded_at);
             // Ids made from now on continue after the highest one copied (on SQLite,
             // AUTOINCREMENT's counters follow the highest ids inserted by themselves).
             if Self::ENGINE == Engine::Postgres {
