@@ -16,7 +16,8 @@
 //    timeout that should close it counts as held.
 // Every minute: the requests so far by kind, the 5xx, other unexpected answers, network errors,
 // the latency of that minute's requests, the slow clients closed and held, and the server's RSS,
-// CPU time and open files. At the end the load stops; after the idle timeout the idle RSS; then
+// CPU time and open files. At the end the load stops; 30 s later (past the idle timeout and the
+// server's quiet spell) the idle RSS; then
 // every folder of the inbox is listed as the owner (signed in before the load, since the wrong
 // sign-ins lock the owner's e-mail) and each acknowledged message looked for.
 // Exits non-zero on any 5xx, any acknowledged message missing, any slow client held, any request
@@ -593,8 +594,9 @@ try {
   for (const pool of pools) for (const client of pool.live) client.end();
   await Promise.all([...workers, ...pools.map((p) => p.done)]);
   clearInterval(heldTimer);
-  // Past the idle timeout, so that every connection of the load has been closed.
-  await sleep((TIMEOUTS.idle + 4) * 1000);
+  // Past the idle timeout, so that every connection of the load has been closed, and past the
+  // server's quiet spell (10 s without a request) after which it hands free memory back.
+  await sleep(Math.max(TIMEOUTS.idle + 4, 30) * 1000);
   const idleAfter = rssKb(server.pid);
 
   // Every message in every folder, as the dashboard lists them.

@@ -1,6 +1,8 @@
 //! Storage: what the application needs from a database, said once in the [`Store`] trait, and one
-//! module per engine that does it ([`sqlite`], [`postgres`]). The rest of the server holds a
-//! [`Db`] (a shared `dyn Store`) and never names an engine; the URL alone picks one.
+//! module per engine that opens it ([`sqlite`], [`postgres`]). Each query is written once for both
+//! engines (see `engines`): beside its trait, or for [`Store`] itself in `queries`. The rest of
+//! the server holds a [`Db`] (a shared `dyn Store`) and never names an engine; the URL alone
+//! picks one.
 //!
 //! Every method is a small named query (or a few, in one transaction). Times are Unix
 //! milliseconds, UTC, from the server's clock, stored as 64-bit integers on both engines.
@@ -8,6 +10,8 @@
 pub mod content;
 pub mod copy;
 pub mod delivery;
+mod dump;
+mod engines;
 pub mod fault;
 pub mod health;
 pub mod insights;
@@ -15,6 +19,8 @@ pub mod media;
 mod model;
 pub mod ops;
 pub mod postgres;
+mod proofs;
+mod queries;
 pub mod spam;
 pub mod sqlite;
 pub mod url;
@@ -28,6 +34,7 @@ use crate::rate_limit::RateLimit;
 
 pub use content::ContentStore;
 pub use delivery::DeliveryStore;
+pub use dump::*;
 pub use insights::InsightsStore;
 pub use media::MediaStore;
 pub use model::*;

@@ -3,7 +3,14 @@
 
 use std::path::Path;
 
+use anyhow::Context;
 use async_trait::async_trait;
+use sqlx::Connection;
+
+use crate::store::engines::{both_engines, Pools};
+use crate::store::health::StorageHealth;
+use crate::store::sqlite::FileId;
+use crate::store::Store;
 
 /// Spam codes no person trips: messages filed under them are purged after the retention period.
 /// Spam filed by the site-wide ceiling, by content signals or as sent too fast stays until the
@@ -173,39 +180,39 @@ pub(crate) fn purge_kinds(plan: &PurgePlan) -> Vec<PurgeKind> {
         .collect::<Vec<_>>()
         .join(", ");
     let kinds: [(&str, &str, String, Option<Vec<i64>>); 5] = [
-        (
-            "sent_outbox",
-            "notification_outbox",
-            "sent_at IS NOT NULL AND sent_at < $1".to_owned(),
-            plan.sent_outbox_before.map(|t| vec![t]),
-        ),
-        (
-            "trash",
-            "contact_messages",
-            "deleted_at IS NOT NULL AND deleted_at < $1".to_owned(),
-            plan.trash_before.map(|t| vec![t]),
-        ),
-        (
-            "trap_spam",
-            "contact_messages",
-            format!(
-                "is_spam = TRUE AND deleted_at IS NULL AND created_at < $1 AND spam_reason IN ({traps})"
+            (
+                "sent_outbox",
+                "notification_outbox",
+                "sent_at IS NOT NULL AND sent_at < $1".to_owned(),
+                plan.sent_outbox_before.map(|t| vec![t]),
             ),
-            plan.trap_spam_before.map(|t| vec![t]),
-        ),
-        (
-            "sessions",
-            "sessions",
-            "(idle_expires_at <= $1 OR absolute_expires_at <= $1)".to_owned(),
-            Some(vec![plan.now]),
-        ),
-        (
-            "sign_in_failures",
-            "sign_in_failures",
-            "last_failure_at < $1 AND locked_until <= $2".to_owned(),
-            Some(vec![plan.sign_in_before, plan.now]),
-        ),
-    ];
+            (
+                "trash",
+                "contact_messages",
+                "deleted_at IS NOT NULL AND deleted_at < $1".to_owned(),
+                plan.trash_before.map(|t| vec![t]),
+            ),
+            (
+                "trap_spam",
+                "contact_messages",
+                format!(
+                    "is_spam = TRUE AND deleted_at IS NULL AND created_at < $1 AND spam_reason IN ({traps})"
+                ),
+                plan.trap_spam_before.map(|t| vec![t]),
+            ),
+            (
+                "sessions",
+                "sessions",
+                "(idle_expires_at <= $1 OR absolute_expires_at <= $1)".to_owned(),
+                Some(vec![plan.now]),
+            ),
+            (
+                "sign_in_failures",
+                "sign_in_failures",
+                "last_failure_at < $1 AND locked_until <= $2".to_owned(),
+                Some(vec![plan.sign_in_before, plan.now]),
+            ),
+        ];
     kinds
         .into_iter()
         .filter_map(|(kind, table, condition, binds)| {
@@ -257,4 +264,226 @@ pub(crate) async fn write_sqlite_snapshot(dump: &super::Dump, path: &Path) -> an
     .await;
     let _ = std::fs::remove_dir_all(&scratch);
     result
+}
+
+both_engines! {
+        impl OpsStore {
+            async fn readiness(&self) -> anyhow::Result<()> {
+                self.check_in_place()?;
+                let applied: Vec<i64> = sqlx::query_scalar(
+                    "SELECT version FROM _sqlx_migrations WHERE success = TRUE ORDER BY version",
+                )
+                .fetch_all(self.reader())
+                .await
+                .with_context(|| format!("{} does not answer", Self::ENGINE))?;
+                let missing: Vec<i64> = Self::migrator()
+                    .iter()
+                    .map(|m| m.version)
+                    .filter(|v| !applied.contains(v))
+                    .collect();
+                anyhow::ensure!(missing.is_empty(), "migrations not applied: {missing:?}");
+                Ok(())
+            }
+
+            fn health(&self) -> &StorageHealth {
+                &self.health
+            }
+
+        async fn probe_write(&self) -> anyhow::Result<()> {
+            let mut tx = self
+                .writer()
+                .begin()
+                .await
+                .context("Failed to begin the write probe")?;
+            sqlx::query(PROBE_INSERT)
+                .bind(probe_holder())
+                .execute(&mut *tx)
+                .await
+                .context("Failed to write the probe row")?;
+            sqlx::query(PROBE_DELETE)
+                .execute(&mut *tx)
+                .await
+                .context("Failed to delete the probe row")?;
+            tx.commit()
+                .await
+                .context("Failed to commit the write probe")?;
+            Ok(())
+        }
+
+        async fn take_lease(
+            &self,
+            name: &str,
+            holder: &str,
+            now: i64,
+            until: i64,
+            done_after: i64,
+        ) -> anyhow::Result<bool> {
+            let taken: Option<String> = sqlx::query_scalar(
+                "INSERT INTO ops_leases (name, holder, held_until) VALUES ($1, $2, $4) \
+                 ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, held_until = excluded.held_until \
+                 WHERE ops_leases.held_until <= $3 AND (ops_leases.done_at IS NULL OR ops_leases.done_at <= $5) \
+                 RETURNING holder",
+            )
+            .bind(name)
+            .bind(holder)
+            .bind(now)
+            .bind(until)
+            .bind(done_after)
+            .fetch_optional(self.writer())
+            .await
+            .context("Failed to take a lease")?;
+            Ok(taken.is_some())
+        }
+
+        async fn release_lease(
+            &self,
+            name: &str,
+            holder: &str,
+            done_at: Option<i64>,
+        ) -> anyhow::Result<()> {
+            sqlx::query(
+                "UPDATE ops_leases SET held_until = 0, done_at = COALESCE($3, done_at) \
+                 WHERE name = $1 AND holder = $2",
+            )
+            .bind(name)
+            .bind(holder)
+            .bind(done_at)
+            .execute(self.writer())
+            .await
+            .context("Failed to release a lease")?;
+            Ok(())
+        }
+
+        async fn lease_done_at(&self, name: &str) -> anyhow::Result<Option<i64>> {
+            let done: Option<Option<i64>> =
+                sqlx::query_scalar("SELECT done_at FROM ops_leases WHERE name = $1")
+                    .bind(name)
+                    .fetch_optional(self.reader())
+                    .await
+                    .context("Failed to read a lease")?;
+            Ok(done.flatten())
+        }
+
+        async fn purge(&self, plan: &PurgePlan, dry_run: bool) -> anyhow::Result<PurgeReport> {
+            let mut report = PurgeReport::default();
+            let mut tx = self
+                .writer()
+                .begin()
+                .await
+                .context("Failed to begin the purge")?;
+            for kind in purge_kinds(plan) {
+                let n = if dry_run {
+                    let mut query = sqlx::query_scalar::<_, i64>(&kind.count_sql);
+                    for value in &kind.binds {
+                        query = query.bind(*value);
+                    }
+                    let n = query
+                        .fetch_one(&mut *tx)
+                        .await
+                        .with_context(|| format!("Failed to count {}", kind.kind))?;
+                    u64::try_from(n).unwrap_or(0)
+                } else {
+                    let mut query = sqlx::query(&kind.delete_sql);
+                    for value in &kind.binds {
+                        query = query.bind(*value);
+                    }
+                    query
+                        .execute(&mut *tx)
+                        .await
+                        .with_context(|| format!("Failed to purge {}", kind.kind))?
+                        .rows_affected()
+                };
+                add(&mut report, kind.kind, n);
+            }
+            tx.commit().await.context("Failed to commit the purge")?;
+            Ok(report)
+        }
+
+        async fn outbox_stats(&self) -> anyhow::Result<OutboxStats> {
+            let (pending, oldest): (i64, Option<i64>) = sqlx::query_as(
+                "SELECT COUNT(*), MIN(created_at) FROM notification_outbox WHERE sent_at IS NULL",
+            )
+            .fetch_one(self.reader())
+            .await
+            .context("Failed to read the outbox")?;
+            Ok(OutboxStats {
+                pending,
+                oldest_pending_created_at: oldest,
+            })
+        }
+
+        fn pool_use(&self) -> PoolUse {
+            PoolUse {
+                open: self.reader().size(),
+                idle: u32::try_from(self.reader().num_idle()).unwrap_or(u32::MAX),
+            }
+        }
+    }
+    sqlite {
+        fn check_in_place(&self) -> anyhow::Result<()> {
+            let Some((path, opened)) = &self.file else {
+                return Ok(());
+            };
+            let now = std::fs::metadata(path)
+                .with_context(|| format!("the database file {} is gone", path.display()))?;
+            anyhow::ensure!(
+                FileId::of(&now) == *opened,
+                "the database file {} was replaced since start-up",
+                path.display()
+            );
+            Ok(())
+        }
+
+        async fn snapshot_into(&self, path: &Path) -> anyhow::Result<()> {
+            anyhow::ensure!(!path.exists(), "{} already exists", path.display());
+            let target = path
+                .to_str()
+                .context("the backup path is not valid UTF-8")?;
+            // VACUUM INTO reads in one transaction: a consistent copy while others write. On a
+            // connection of its own, as it writes (the new file), which the readers may not, and
+            // the writer stays free for the messages that arrive meanwhile.
+            let mut connection = sqlx::SqliteConnection::connect_with(&self.writer().connect_options())
+                .await
+                .context("SQLite cannot open the database file")?;
+            let result = sqlx::query("VACUUM INTO $1")
+                .bind(target)
+                .execute(&mut connection)
+                .await
+                .with_context(|| format!("Failed to write the snapshot {}", path.display()));
+            let _ = connection.close().await;
+            result?;
+            // The tables a backup leaves out (the day's insights salt and seen-hashes) are emptied
+            // in the copy, and the file rewritten so that no trace of them stays in free pages.
+            let options = sqlx::sqlite::SqliteConnectOptions::new()
+                .filename(path)
+                .create_if_missing(false);
+            let mut snapshot = sqlx::SqliteConnection::connect_with(&options)
+                .await
+                .with_context(|| format!("Failed to open the snapshot {}", path.display()))?;
+            for table in crate::store::model::BACKUP_EXCLUDED_TABLES {
+                sqlx::query(&format!("DELETE FROM {table}"))
+                    .execute(&mut snapshot)
+                    .await
+                    .with_context(|| format!("Failed to leave {table} out of the snapshot"))?;
+            }
+            sqlx::query("VACUUM")
+                .execute(&mut snapshot)
+                .await
+                .context("Failed to compact the snapshot")?;
+            snapshot
+                .close()
+                .await
+                .context("Failed to close the snapshot")?;
+            Ok(())
+        }
+    }
+    postgres {
+        async fn snapshot_into(&self, path: &Path) -> anyhow::Result<()> {
+            // The same portable SQLite file as on SQLite, from `db copy`'s consistent dump.
+            let dump = self.dump().await.context("Failed to read the database")?;
+            write_sqlite_snapshot(&dump, path)
+                .await
+                .with_context(|| format!("Failed to write the snapshot {}", path.display()))
+        }
+    }
 }

@@ -22,7 +22,7 @@ use crate::domain::{SpamReason, FORM_NAME};
 use crate::store::model::{
     ceiling_hour, search_text, GroupCommitStats, Inserted, NewMessage, UsedProofs,
 };
-use crate::store::spam;
+use crate::store::proofs;
 
 /// The most messages in one transaction: a burst larger than this is committed in several.
 const MAX_BATCH: usize = 256;
@@ -143,7 +143,7 @@ struct Counters {
 }
 
 /// The queue into the writer task; the task ends when this is dropped.
-pub(super) struct GroupCommit {
+pub(in crate::store) struct GroupCommit {
     queue: mpsc::Sender<Job>,
     counters: Arc<Counters>,
 }
@@ -158,7 +158,7 @@ impl GroupCommit {
     }
 
     /// Queues the message and waits for the commit of the batch that holds it; returns its id.
-    pub(super) async fn insert(&self, new: &NewMessage<'_>) -> anyhow::Result<Inserted> {
+    pub(in crate::store) async fn insert(&self, new: &NewMessage<'_>) -> anyhow::Result<Inserted> {
         let (done, committed) = oneshot::channel();
         self.counters.waiting.fetch_add(1, Ordering::Relaxed);
         let _waiting = Waiting(&self.counters);
@@ -174,7 +174,7 @@ impl GroupCommit {
             .context("The SQLite writer stopped before the commit")?
     }
 
-    pub(super) fn stats(&self) -> GroupCommitStats {
+    pub(in crate::store) fn stats(&self) -> GroupCommitStats {
         GroupCommitStats {
             batches: self.counters.batches.load(Ordering::Relaxed),
             messages: self.counters.messages.load(Ordering::Relaxed),
@@ -259,7 +259,7 @@ async fn insert_all<'a>(
             token: row.token.as_ref().map(|(key, at)| (key.as_str(), *at)),
             challenge: row.challenge.as_ref().map(|(key, at)| (key.as_str(), *at)),
         };
-        let replayed = spam::use_up::<Sqlite>(&mut tx, &proofs, row.created_at).await?;
+        let replayed = proofs::use_up::<Sqlite>(&mut tx, &proofs, row.created_at).await?;
         let reason = row
             .spam_reason
             .as_deref()
@@ -297,7 +297,7 @@ async fn insert_all<'a>(
                 .context("Failed to queue the notification")?;
             }
         } else if reason == Some(SpamReason::Ceiling.code()) {
-            spam::queue_ceiling_notice::<Sqlite>(
+            proofs::queue_ceiling_notice::<Sqlite>(
                 &mut tx,
                 ceiling_hour(row.created_at),
                 &row.channels,

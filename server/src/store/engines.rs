@@ -1,0 +1,121 @@
+//! What a query written once needs from each engine: where reads and writes go, how a list is
+//! bound, and which text to take where the SQL dialects differ; and [`both_engines!`], which
+//! emits one body as the trait's impl for [`SqliteStore`] and for [`PgStore`].
+//!
+//! Both engines read `$1`, `$2`, ... (SQLite binds `$N` by its number), so one text serves both
+//! and nothing is rewritten at run time. Each emitted impl is compiled for its own engine, so
+//! `sqlx` checks every query's types against both.
+
+use super::postgres::PgStore;
+use super::sqlite::SqliteStore;
+use super::Engine;
+
+/// An engine's pools and dialect, as a query written once sees them.
+pub(crate) trait Pools {
+    type Db: sqlx::Database;
+    /// A list bound as one parameter: a JSON array on SQLite (read with `json_each`), an array
+    /// on PostgreSQL (read with `ANY`).
+    type List<'a, T: 'a>;
+    const ENGINE: Engine;
+
+    /// Where reads go: SQLite's `query_only` readers, PostgreSQL's one pool.
+    fn reader(&self) -> &sqlx::Pool<Self::Db>;
+
+    /// Where writes go: SQLite's one writer connection, PostgreSQL's one pool.
+    fn writer(&self) -> &sqlx::Pool<Self::Db>;
+
+    fn list<T: serde::Serialize>(items: &[T]) -> Self::List<'_, T>;
+
+    /// The engine's embedded migrations.
+    fn migrator() -> sqlx::migrate::Migrator;
+
+    /// The text for this engine, where the two differ.
+    fn dialect(sqlite: &'static str, postgres: &'static str) -> &'static str {
+        match Self::ENGINE {
+            Engine::Sqlite => sqlite,
+            Engine::Postgres => postgres,
+        }
+    }
+}
+
+impl Pools for SqliteStore {
+    type Db = sqlx::Sqlite;
+    type List<'a, T: 'a> = String;
+    const ENGINE: Engine = Engine::Sqlite;
+
+    fn reader(&self) -> &sqlx::SqlitePool {
+        &self.pool
+    }
+
+    fn writer(&self) -> &sqlx::SqlitePool {
+        &self.writer
+    }
+
+    fn list<T: serde::Serialize>(items: &[T]) -> String {
+        serde_json::to_string(items).unwrap_or_else(|_| "[]".to_owned())
+    }
+
+    fn migrator() -> sqlx::migrate::Migrator {
+        sqlx::migrate!("./migrations/sqlite")
+    }
+}
+
+impl Pools for PgStore {
+    type Db = sqlx::Postgres;
+    type List<'a, T: 'a> = &'a [T];
+    const ENGINE: Engine = Engine::Postgres;
+
+    fn reader(&self) -> &sqlx::PgPool {
+        &self.pool
+    }
+
+    fn writer(&self) -> &sqlx::PgPool {
+        &self.pool
+    }
+
+    fn list<T: serde::Serialize>(items: &[T]) -> &[T] {
+        items
+    }
+
+    fn migrator() -> sqlx::migrate::Migrator {
+        sqlx::migrate!("./migrations/postgres")
+    }
+}
+
+/// `both_engines! { impl Trait { shared items } }` implements `Trait` for both stores with the
+/// same items (each with `#[async_trait]`); optional `sqlite { ... } postgres { ... }` sections
+/// add the items that are each engine's own. The body reaches the database only through
+/// [`Pools`], which must be in scope.
+macro_rules! both_engines {
+    (
+        impl $trait:path { $($shared:tt)* }
+        $(sqlite { $($sqlite:tt)* } postgres { $($postgres:tt)* })?
+    ) => {
+        #[async_trait::async_trait]
+        impl $trait for $crate::store::sqlite::SqliteStore {
+            $($shared)*
+            $($($sqlite)*)?
+        }
+
+        #[async_trait::async_trait]
+        impl $trait for $crate::store::postgres::PgStore {
+            $($shared)*
+            $($($postgres)*)?
+        }
+    };
+}
+pub(crate) use both_engines;
+
+/// A query text whose condition `column IN list` (a list bound as `param` with
+/// [`Pools::list`]) is written in each engine's dialect; the rest is the same text for both.
+/// `in_list!("SELECT ... WHERE ", "channel", "$1", " ORDER BY id")`; used inside a
+/// [`both_engines!`] body.
+macro_rules! in_list {
+    ($before:literal, $column:literal, $param:literal $(, $after:literal)?) => {
+        <Self as $crate::store::engines::Pools>::dialect(
+            concat!($before, $column, " IN (SELECT value FROM json_each(", $param, "))" $(, $after)?),
+            concat!($before, $column, " = ANY(", $param, ")" $(, $after)?),
+        )
+    };
+}
+pub(crate) use in_list;
