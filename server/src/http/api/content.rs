@@ -18,9 +18,9 @@ use crate::clock::now_ms;
 use crate::content::live::Published;
 use crate::content::{validate, ContentDocument, KEPT_VERSIONS, MAX_DOCUMENT_BYTES};
 use crate::error::{ApiError, ErrorBody};
-use crate::http::json::ApiJson;
-use crate::http::path::ApiPath;
-use crate::http::security::FramedBySelf;
+use crate::http::extract::json::ApiJson;
+use crate::http::extract::path::ApiPath;
+use crate::http::layers::security::FramedBySelf;
 use crate::http::state::AppState;
 use crate::site::Pages;
 use crate::store::content::VersionRow;
@@ -33,7 +33,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(versions))
         .routes(routes!(revert))
         .layer(DefaultBodyLimit::max(MAX_DOCUMENT_BYTES))
-        .layer(super::session::no_store());
+        .layer(crate::http::layers::no_store::no_store());
     OpenApiRouter::new().routes(routes!(published)).merge(owner)
 }
 

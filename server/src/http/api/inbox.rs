@@ -13,8 +13,8 @@ use crate::auth::Owner;
 use crate::clock::now_ms;
 use crate::contact::export::{export_all, Format};
 use crate::error::{ApiError, ErrorBody};
-use crate::http::json::ApiJson;
-use crate::http::path::ApiPath;
+use crate::http::extract::json::ApiJson;
+use crate::http::extract::path::ApiPath;
 use crate::http::state::AppState;
 use crate::store::{Cursor, Folder, MessageChange, MessageRow};
 
@@ -29,7 +29,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list))
         .routes(routes!(export))
         .routes(routes!(read, update, delete))
-        .layer(super::session::no_store())
+        .layer(crate::http::layers::no_store::no_store())
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -157,8 +157,8 @@ async fn list(
     _owner: Owner,
     query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<ApiJson<MessagePage>, ApiError> {
-    let Query(query) =
-        query.map_err(|rejection| super::json::unknown_query_parameter(&rejection))?;
+    let Query(query) = query
+        .map_err(|rejection| crate::http::extract::json::unknown_query_parameter(&rejection))?;
     let folder = parse_folder(query.folder.as_deref())?;
     let search = query.q.as_deref().map(str::trim).filter(|q| !q.is_empty());
     if search.is_some_and(|q| q.chars().count() > MAX_SEARCH_CHARS) {

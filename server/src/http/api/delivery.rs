@@ -12,7 +12,7 @@ use utoipa_axum::routes;
 use crate::auth::Owner;
 use crate::clock::now_ms;
 use crate::error::{ApiError, ErrorBody};
-use crate::http::json::ApiJson;
+use crate::http::extract::json::ApiJson;
 use crate::http::state::AppState;
 use crate::store::delivery::{DeliveryRow, RetryOutcome, EMAIL_CHANNEL};
 
@@ -30,7 +30,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(send_test))
         .routes(routes!(find))
         .routes(routes!(retry))
-        .layer(super::session::no_store())
+        .layer(crate::http::layers::no_store::no_store())
 }
 
 /// One notification on one channel.
@@ -155,8 +155,8 @@ async fn status(
     _owner: Owner,
     query: Result<Query<StatusQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<ApiJson<DeliveryStatuses>, ApiError> {
-    let Query(query) =
-        query.map_err(|rejection| super::json::unknown_query_parameter(&rejection))?;
+    let Query(query) = query
+        .map_err(|rejection| crate::http::extract::json::unknown_query_parameter(&rejection))?;
     let ids = parse_ids(query.message_ids.as_deref())?;
     let rows = state.db.deliveries_for_messages(&ids).await?;
     let now = now_ms();

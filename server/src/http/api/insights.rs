@@ -16,8 +16,8 @@ use utoipa_axum::routes;
 
 use crate::auth::Owner;
 use crate::error::{ApiError, ErrorBody, FieldErrors, Result};
-use crate::http::client_ip::ClientIp;
-use crate::http::json::ApiJson;
+use crate::http::extract::client_ip::ClientIp;
+use crate::http::extract::json::ApiJson;
 use crate::http::state::AppState;
 use crate::insights::{Event, Outcome};
 
@@ -37,7 +37,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     let owner = OpenApiRouter::new()
         .routes(routes!(figures))
         .routes(routes!(export))
-        .layer(super::session::no_store());
+        .layer(crate::http::layers::no_store::no_store());
     beacon.merge(owner)
 }
 
@@ -232,7 +232,7 @@ fn parse_range(
 ) -> Result<u64> {
     let Query(query) = query.map_err(|rejection| {
         if rejection.body_text().contains("unknown field") {
-            super::json::unknown_query_parameter(&rejection)
+            crate::http::extract::json::unknown_query_parameter(&rejection)
         } else {
             ApiError::field("days", "must be 7, 30 or 90")
         }
@@ -471,7 +471,7 @@ fn client_of(state: &AppState, request: &axum::extract::Request) -> std::net::Ip
     } else {
         &[]
     };
-    crate::http::client_ip::client_address(peer, request.headers(), trusted)
+    crate::http::extract::client_ip::client_address(peer, request.headers(), trusted)
 }
 
 #[cfg(test)]

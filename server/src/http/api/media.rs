@@ -29,7 +29,7 @@ use utoipa_axum::routes;
 use crate::auth::Owner;
 use crate::clock::now_ms;
 use crate::error::{ApiError, ErrorBody};
-use crate::http::json::ApiJson;
+use crate::http::extract::json::ApiJson;
 use crate::http::state::AppState;
 use crate::media::{self, PreparedFile};
 use crate::store::media::{sources_of, MediaFileRow, MediaRow, MediaSourceRow};
@@ -56,7 +56,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(delete))
         // The body is read by `read_body`, bounded by --max-upload-bytes.
         .layer(DefaultBodyLimit::disable())
-        .layer(super::session::no_store())
+        .layer(crate::http::layers::no_store::no_store())
 }
 
 /// The raw bytes of a file.
@@ -197,8 +197,8 @@ async fn upload(
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    let Query(query) =
-        query.map_err(|rejection| super::json::unknown_query_parameter(&rejection))?;
+    let Query(query) = query
+        .map_err(|rejection| crate::http::extract::json::unknown_query_parameter(&rejection))?;
     let bytes = read_body(&headers, body, state.settings.limits.max_upload_bytes).await?;
     let prepared = media::prepare_off_thread(bytes)
         .await?

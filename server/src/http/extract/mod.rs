@@ -1,0 +1,6 @@
+//! Extractors with the API's error contract: `ApiJson`, `ApiPath`, `ClientIp` and `Owner`.
+
+pub mod client_ip;
+pub mod json;
+pub mod owner;
+pub mod path;
