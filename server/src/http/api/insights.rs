@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use axum::extract::{DefaultBodyLimit, Query, State};
+use axum::extract::{DefaultBodyLimit, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -18,6 +18,7 @@ use crate::auth::Owner;
 use crate::error::{ApiError, ErrorBody, FieldErrors, Result};
 use crate::http::extract::client_ip::ClientIp;
 use crate::http::extract::json::ApiJson;
+use crate::http::extract::query::{is_unknown_parameter, unknown_parameter, ApiQuery, QueryParams};
 use crate::http::state::AppState;
 use crate::insights::{Event, Outcome};
 
@@ -227,21 +228,27 @@ pub struct RangeQuery {
     days: Option<u64>,
 }
 
-fn parse_range(
-    query: std::result::Result<Query<RangeQuery>, axum::extract::rejection::QueryRejection>,
-) -> Result<u64> {
-    let Query(query) = query.map_err(|rejection| {
-        if rejection.body_text().contains("unknown field") {
-            crate::http::extract::json::unknown_query_parameter(&rejection)
+/// Every bad `days` value, whether it parses or not, gets the one message.
+fn bad_range() -> ApiError {
+    ApiError::field("days", "must be 7, 30 or 90")
+}
+
+impl QueryParams for RangeQuery {
+    fn rejected(rejection: &axum::extract::rejection::QueryRejection) -> ApiError {
+        if is_unknown_parameter(rejection) {
+            unknown_parameter(rejection)
         } else {
-            ApiError::field("days", "must be 7, 30 or 90")
+            bad_range()
         }
-    })?;
+    }
+}
+
+fn parse_range(query: RangeQuery) -> Result<u64> {
     let days = query.days.unwrap_or(7);
     if RANGES.contains(&days) {
         Ok(days)
     } else {
-        Err(ApiError::field("days", "must be 7, 30 or 90"))
+        Err(bad_range())
     }
 }
 
@@ -381,7 +388,7 @@ async fn gather(state: &AppState, range: u64) -> Result<InsightsFigures> {
 async fn figures(
     State(state): State<AppState>,
     _owner: Owner,
-    query: std::result::Result<Query<RangeQuery>, axum::extract::rejection::QueryRejection>,
+    ApiQuery(query): ApiQuery<RangeQuery>,
 ) -> Result<ApiJson<InsightsFigures>> {
     let range = parse_range(query)?;
     Ok(ApiJson(gather(&state, range).await?))
@@ -397,7 +404,7 @@ async fn figures(
 async fn export(
     State(state): State<AppState>,
     _owner: Owner,
-    query: std::result::Result<Query<RangeQuery>, axum::extract::rejection::QueryRejection>,
+    ApiQuery(query): ApiQuery<RangeQuery>,
 ) -> Result<Response> {
     let range = parse_range(query)?;
     let figures = gather(&state, range).await?;

@@ -11,8 +11,7 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use axum::body::{Body, Bytes};
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::header::{
     CACHE_CONTROL, CONTENT_LENGTH, CONTENT_SECURITY_POLICY, CONTENT_TYPE, ETAG,
     X_CONTENT_TYPE_OPTIONS,
@@ -30,6 +29,7 @@ use crate::auth::Owner;
 use crate::clock::now_ms;
 use crate::error::{ApiError, ErrorBody};
 use crate::http::extract::json::ApiJson;
+use crate::http::extract::query::{ApiQuery, QueryParams};
 use crate::http::state::AppState;
 use crate::media::{self, PreparedFile};
 use crate::store::media::{sources_of, MediaFileRow, MediaRow, MediaSourceRow};
@@ -70,6 +70,8 @@ pub struct UploadQuery {
     /// The file's name on the owner's computer, kept for the list; never used to serve it.
     filename: Option<String>,
 }
+
+impl QueryParams for UploadQuery {}
 
 /// One file of an upload.
 #[derive(Debug, Serialize, ToSchema)]
@@ -193,12 +195,10 @@ fn clean_name(name: Option<String>) -> String {
 async fn upload(
     State(state): State<AppState>,
     _owner: Owner,
-    query: Result<Query<UploadQuery>, QueryRejection>,
+    ApiQuery(query): ApiQuery<UploadQuery>,
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    let Query(query) = query
-        .map_err(|rejection| crate::http::extract::json::unknown_query_parameter(&rejection))?;
     let bytes = read_body(&headers, body, state.settings.limits.max_upload_bytes).await?;
     let prepared = media::prepare_off_thread(bytes)
         .await?

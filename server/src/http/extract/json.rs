@@ -88,18 +88,6 @@ impl<T: Serialize> IntoResponse for ApiJson<T> {
     }
 }
 
-/// A query string that names a parameter the endpoint does not take: a 422 naming it (serde's
-/// wording is "unknown field `x`"), or naming `query` when the rejection says nothing clearer.
-pub fn unknown_query_parameter(rejection: &axum::extract::rejection::QueryRejection) -> ApiError {
-    let text = rejection.body_text();
-    let name = text
-        .split('`')
-        .nth(1)
-        .filter(|_| text.contains("unknown field"))
-        .unwrap_or("query");
-    ApiError::field(name, "is not a known parameter")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
