@@ -4,6 +4,7 @@ pub mod app;
 pub mod auth;
 pub mod cli;
 pub mod clock;
+pub mod conditional;
 pub mod config;
 pub mod contact;
 pub mod content;

@@ -27,6 +27,7 @@ use utoipa_axum::routes;
 
 use crate::auth::Owner;
 use crate::clock::now_ms;
+use crate::conditional::is_fresh;
 use crate::error::{ApiError, ErrorBody};
 use crate::http::extract::json::ApiJson;
 use crate::http::extract::query::{ApiQuery, QueryParams};
@@ -348,13 +349,6 @@ fn not_found() -> Response {
         .into_response()
 }
 
-fn matches_etag(headers: &HeaderMap, etag: &str) -> bool {
-    headers
-        .get(axum::http::header::IF_NONE_MATCH)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|tags| tags.split(',').any(|t| t.trim() == etag || t.trim() == "*"))
-}
-
 /// The largest piece of a file handed to the connection at once: it takes the next as the
 /// client reads, so a client that stops reading is seen to stop.
 const SLICE: usize = 64 * 1024;
@@ -427,7 +421,7 @@ pub async fn serve_file(
             HeaderValue::from_static(SVG_CONTENT_SECURITY_POLICY),
         );
     }
-    if matches_etag(&headers, &etag) {
+    if is_fresh(&headers, &etag) {
         return (StatusCode::NOT_MODIFIED, out).into_response();
     }
     // The name holds the file's hash: the same name is always the same bytes.
@@ -460,7 +454,7 @@ pub async fn uploaded_resume(
         out.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
         out.insert(ETAG, HeaderValue::from_str(&etag)?);
         out.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-        if matches_etag(headers, &etag) {
+        if is_fresh(headers, &etag) {
             return Ok(Some((StatusCode::NOT_MODIFIED, out).into_response()));
         }
         let cached = files
