@@ -44,7 +44,7 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .merge(api::health::router())
         .merge(api)
-        .route("/resume.pdf", get(api::insights::resume))
+        .route("/resume.pdf", get(api::media::resume))
         .route("/media/{file}", get(api::media::serve_file))
         .fallback(crate::site::serve)
         .with_state(state)

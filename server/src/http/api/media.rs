@@ -16,7 +16,7 @@ use axum::http::header::{
     CACHE_CONTROL, CONTENT_LENGTH, CONTENT_SECURITY_POLICY, CONTENT_TYPE, ETAG,
     X_CONTENT_TYPE_OPTIONS,
 };
-use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
 use futures_util::StreamExt;
@@ -482,6 +482,40 @@ pub async fn uploaded_resume(
         Ok(response) => response,
         Err(error) => Some(ApiError::from(error).into_response()),
     }
+}
+
+/// `/resume.pdf`: the uploaded one when there is one, else the bundled file as any file of the
+/// site; counted as a download when it is sent in full to a visitor who may be counted.
+pub async fn resume(
+    State(state): State<AppState>,
+    Extension(pages): Extension<std::sync::Arc<crate::site::Pages>>,
+    Extension(files): Extension<Arc<FileCache>>,
+    request: axum::extract::Request,
+) -> Response {
+    let response = match uploaded_resume(&state, &files, request.headers()).await {
+        Some(uploaded) => uploaded,
+        None => crate::site::respond(&pages, &request),
+    };
+    if request.method() == Method::GET && response.status() == StatusCode::OK {
+        let client = client_of(&state, &request);
+        state.insights.record_download(request.headers(), client);
+    }
+    response
+}
+
+/// The client of a request, as [`ClientIp`] reads it (for the download count, whose handler
+/// takes the whole request).
+fn client_of(state: &AppState, request: &axum::extract::Request) -> std::net::IpAddr {
+    let peer = request
+        .extensions()
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map_or(std::net::IpAddr::from([0, 0, 0, 0]), |info| info.0.ip());
+    let trusted: &[ipnet::IpNet] = if state.settings.trust_proxy {
+        &state.settings.limits.trusted_proxies
+    } else {
+        &[]
+    };
+    crate::http::extract::client_ip::client_address(peer, request.headers(), trusted)
 }
 
 #[cfg(test)]
