@@ -12,6 +12,7 @@ pub mod domain;
 pub mod error;
 pub mod http;
 pub mod insights;
+pub mod json;
 pub mod media;
 pub mod net;
 pub mod ops;
