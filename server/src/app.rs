@@ -18,8 +18,8 @@ use tokio_rustls::TlsAcceptor;
 use url::Url;
 
 use crate::config::Settings;
-use crate::http::request_log::{RequestLogLayer, TrustRequestId};
-use crate::http::security;
+use crate::http::layers::request_log::{RequestLogLayer, TrustRequestId};
+use crate::http::layers::security;
 use crate::http::state::AppState;
 use crate::serve::{self, Limits};
 use crate::site::Pages;
@@ -112,7 +112,7 @@ impl Application {
         if settings.trust_proxy {
             limits = limits.trusting(&settings.limits.trusted_proxies);
         }
-        let files = Arc::new(crate::http::media::FileCache::new(
+        let files = Arc::new(crate::http::api::media::FileCache::new(
             settings.limits.file_cache_bytes,
         ));
         let insights = Arc::new(crate::insights::Insights::new(

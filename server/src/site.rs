@@ -18,6 +18,7 @@ use rust_embed::RustEmbed;
 use sha2::{Digest, Sha256};
 use url::Url;
 
+use crate::conditional::is_fresh;
 use crate::error::ApiError;
 
 #[derive(RustEmbed)]
@@ -180,7 +181,7 @@ impl Asset {
     }
 
     fn respond(&self, headers: &HeaderMap) -> Response {
-        if matches_etag(headers, self.etag.as_bytes()) {
+        if is_fresh(headers, self.etag.as_bytes()) {
             let mut response = new_response(axum::body::Body::empty());
             *response.status_mut() = StatusCode::NOT_MODIFIED;
             let out = response.headers_mut();
@@ -386,7 +387,7 @@ impl Page {
     }
 
     fn respond(&self, headers: &HeaderMap, extra: Option<(HeaderName, HeaderValue)>) -> Response {
-        if matches_etag(headers, self.etag.as_bytes()) {
+        if is_fresh(headers, self.etag.as_bytes()) {
             let mut response = new_response(axum::body::Body::empty());
             *response.status_mut() = StatusCode::NOT_MODIFIED;
             self.headers(&mut response, extra);
@@ -593,16 +594,6 @@ fn noindex() -> (HeaderName, HeaderValue) {
         HeaderName::from_static("x-robots-tag"),
         HeaderValue::from_static("noindex"),
     )
-}
-
-fn matches_etag(headers: &HeaderMap, etag: &[u8]) -> bool {
-    headers
-        .get(header::IF_NONE_MATCH)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|tags| {
-            tags.split(',')
-                .any(|t| t.trim().as_bytes() == etag || t.trim() == "*")
-        })
 }
 
 /// The request's `Accept-Encoding`, empty when absent or not text.

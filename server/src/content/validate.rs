@@ -13,7 +13,7 @@ use crate::error::{ApiError, FieldErrors};
 /// Parses and checks a document sent as JSON; every failing field is named by its path
 /// (`projects[2].title`).
 pub fn parse_document(bytes: &[u8]) -> Result<ContentDocument, ApiError> {
-    let document: ContentDocument = crate::http::json::parse(bytes)?;
+    let document: ContentDocument = crate::json::parse(bytes)?;
     check(&document).map_err(ApiError::Validation)?;
     Ok(document)
 }

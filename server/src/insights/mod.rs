@@ -4,8 +4,10 @@
 //! counts, never a message.
 
 pub mod budget;
+pub mod figures;
 pub mod visitor;
 
+use std::collections::BTreeMap;
 use std::net::IpAddr;
 use std::sync::Mutex;
 use std::time::Duration;
@@ -132,6 +134,34 @@ impl Insights {
 
     pub fn today(&self) -> NaiveDate {
         self.day_of(self.now_ms())
+    }
+
+    /// The owner's figures for the last `range` days, today included, with what is gathered in
+    /// memory written first so that they are up to date.
+    pub async fn figures(&self, range: u64) -> anyhow::Result<figures::InsightsFigures> {
+        self.flush().await?;
+        let today = self.today();
+        let first = today
+            .checked_sub_days(Days::new(range - 1))
+            .unwrap_or(NaiveDate::MIN);
+        let (from, to) = (first.to_string(), today.to_string());
+        let days = self.db.insights_days(&from, &to).await?;
+        // Messages of the range: from the start of its first day (a day before, in any zone).
+        let since = self.now_ms() - i64::try_from(range + 1).unwrap_or(91) * 24 * 60 * 60 * 1000;
+        let mut messages: BTreeMap<String, i64> = BTreeMap::new();
+        for at in self.db.real_message_times(since).await? {
+            *messages.entry(self.day_of(at).to_string()).or_default() += 1;
+        }
+        let counts = self.db.insights_counts(&from, &to).await?;
+        Ok(figures::tally(figures::Sources {
+            first,
+            today,
+            days,
+            messages,
+            counts,
+            enabled: self.settings.enabled,
+            time_zone: self.settings.time_zone.name().to_owned(),
+        }))
     }
 
     /// Counts a beacon's event from a visitor, unless the visitor asks not to be counted or is

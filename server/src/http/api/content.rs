@@ -4,7 +4,7 @@
 use std::sync::{Arc, OnceLock};
 
 use axum::extract::{DefaultBodyLimit, State};
-use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_MATCH, IF_NONE_MATCH};
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_MATCH};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
@@ -15,12 +15,13 @@ use utoipa_axum::routes;
 
 use crate::auth::Owner;
 use crate::clock::now_ms;
+use crate::conditional::is_fresh;
 use crate::content::live::Published;
 use crate::content::{validate, ContentDocument, KEPT_VERSIONS, MAX_DOCUMENT_BYTES};
 use crate::error::{ApiError, ErrorBody};
-use crate::http::json::ApiJson;
-use crate::http::path::ApiPath;
-use crate::http::security::FramedBySelf;
+use crate::http::extract::json::ApiJson;
+use crate::http::extract::path::ApiPath;
+use crate::http::layers::security::FramedBySelf;
 use crate::http::state::AppState;
 use crate::site::Pages;
 use crate::store::content::VersionRow;
@@ -33,7 +34,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(versions))
         .routes(routes!(revert))
         .layer(DefaultBodyLimit::max(MAX_DOCUMENT_BYTES))
-        .layer(super::session::no_store());
+        .layer(crate::http::layers::no_store::no_store());
     OpenApiRouter::new().routes(routes!(published)).merge(owner)
 }
 
@@ -96,14 +97,7 @@ async fn published(State(state): State<AppState>, headers: HeaderMap) -> Respons
     let current = state.content.current();
     let etag = HeaderValue::from_str(&current.etag).expect("an ETag is a header value");
     let cache = HeaderValue::from_static("no-cache");
-    let fresh = headers
-        .get(IF_NONE_MATCH)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| {
-            v.split(',')
-                .any(|tag| tag.trim() == current.etag || tag.trim() == "*")
-        });
-    if fresh {
+    if is_fresh(&headers, &current.etag) {
         return (
             StatusCode::NOT_MODIFIED,
             [(ETAG, etag), (CACHE_CONTROL, cache)],

@@ -1,13 +1,11 @@
 //! `/api/session`: the owner signs in and out, everywhere at once, and changes the password.
 
 use axum::extract::State;
-use axum::http::header::{HeaderValue, CACHE_CONTROL};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum_extra::extract::CookieJar;
 use secrecy::SecretString;
 use serde::{Deserialize, Serialize};
-use tower_http::set_header::SetResponseHeaderLayer;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -15,8 +13,9 @@ use utoipa_axum::routes;
 use crate::auth::{device, owner, password, session, throttle, Owner};
 use crate::clock::now_ms;
 use crate::error::{ApiError, ErrorBody, ErrorDetail};
-use crate::http::client_ip::ClientIp;
-use crate::http::json::ApiJson;
+use crate::http::extract::client_ip::ClientIp;
+use crate::http::extract::json::ApiJson;
+use crate::http::layers::no_store::no_store;
 use crate::http::state::AppState;
 
 /// The one answer to every failed sign-in, whatever was wrong.
@@ -28,11 +27,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(sign_out_everywhere))
         .routes(routes!(change_password))
         .layer(no_store())
-}
-
-/// Answers that carry private data must not be kept by any cache.
-pub fn no_store() -> SetResponseHeaderLayer<HeaderValue> {
-    SetResponseHeaderLayer::overriding(CACHE_CONTROL, HeaderValue::from_static("no-store"))
 }
 
 /// The signed-in owner, as the pages see it.

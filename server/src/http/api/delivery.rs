@@ -2,7 +2,7 @@
 //! every channel, whether notifications keep failing, a test e-mail through the real outbox, and
 //! "Retry now". Every endpoint needs a session.
 
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -12,7 +12,8 @@ use utoipa_axum::routes;
 use crate::auth::Owner;
 use crate::clock::now_ms;
 use crate::error::{ApiError, ErrorBody};
-use crate::http::json::ApiJson;
+use crate::http::extract::json::ApiJson;
+use crate::http::extract::query::{ApiQuery, QueryParams};
 use crate::http::state::AppState;
 use crate::store::delivery::{DeliveryRow, RetryOutcome, EMAIL_CHANNEL};
 
@@ -30,7 +31,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(send_test))
         .routes(routes!(find))
         .routes(routes!(retry))
-        .layer(super::session::no_store())
+        .layer(crate::http::layers::no_store::no_store())
 }
 
 /// One notification on one channel.
@@ -120,6 +121,8 @@ pub struct StatusQuery {
     message_ids: Option<String>,
 }
 
+impl QueryParams for StatusQuery {}
+
 fn parse_ids(text: Option<&str>) -> Result<Vec<i64>, ApiError> {
     let invalid = || {
         ApiError::field(
@@ -153,10 +156,8 @@ fn parse_ids(text: Option<&str>) -> Result<Vec<i64>, ApiError> {
 async fn status(
     State(state): State<AppState>,
     _owner: Owner,
-    query: Result<Query<StatusQuery>, axum::extract::rejection::QueryRejection>,
+    ApiQuery(query): ApiQuery<StatusQuery>,
 ) -> Result<ApiJson<DeliveryStatuses>, ApiError> {
-    let Query(query) =
-        query.map_err(|rejection| super::json::unknown_query_parameter(&rejection))?;
     let ids = parse_ids(query.message_ids.as_deref())?;
     let rows = state.db.deliveries_for_messages(&ids).await?;
     let now = now_ms();

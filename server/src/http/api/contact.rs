@@ -10,8 +10,8 @@ use utoipa_axum::routes;
 use crate::contact::spam;
 use crate::domain::ContactForm;
 use crate::error::{ApiError, ErrorBody, Result};
-use crate::http::client_ip::ClientIp;
-use crate::http::json::ApiJson;
+use crate::http::extract::client_ip::ClientIp;
+use crate::http::extract::json::ApiJson;
 use crate::http::state::AppState;
 use crate::store::{NewMessage, UsedProofs};
 

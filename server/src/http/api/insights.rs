@@ -1,24 +1,22 @@
 //! `/api/insights`: the page's beacon (`POST /api/insights/events`), the owner's figures and
-//! their CSV export, and the counting of `/resume.pdf` as it is served.
+//! their CSV export.
 
-use std::collections::BTreeMap;
-
-use axum::extract::{DefaultBodyLimit, Query, State};
+use axum::extract::{DefaultBodyLimit, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
-use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::Extension;
-use chrono::{Days, NaiveDate};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::auth::Owner;
 use crate::error::{ApiError, ErrorBody, FieldErrors, Result};
-use crate::http::client_ip::ClientIp;
-use crate::http::json::ApiJson;
+use crate::http::extract::client_ip::ClientIp;
+use crate::http::extract::json::ApiJson;
+use crate::http::extract::query::{is_unknown_parameter, unknown_parameter, ApiQuery, QueryParams};
 use crate::http::state::AppState;
+use crate::insights::figures::InsightsFigures;
 use crate::insights::{Event, Outcome};
 
 /// The largest beacon body, in bytes.
@@ -27,8 +25,6 @@ pub const MAX_BEACON_BYTES: usize = 2 * 1024;
 const MAX_VALUE_CHARS: usize = 100;
 /// The ranges the owner can look at, in days.
 const RANGES: [u64; 3] = [7, 30, 90];
-/// At most this many keys of each kind in the figures.
-const TOP: usize = 20;
 
 pub fn router() -> OpenApiRouter<AppState> {
     let beacon = OpenApiRouter::new()
@@ -37,7 +33,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     let owner = OpenApiRouter::new()
         .routes(routes!(figures))
         .routes(routes!(export))
-        .layer(super::session::no_store());
+        .layer(crate::http::layers::no_store::no_store());
     beacon.merge(owner)
 }
 
@@ -227,148 +223,28 @@ pub struct RangeQuery {
     days: Option<u64>,
 }
 
-fn parse_range(
-    query: std::result::Result<Query<RangeQuery>, axum::extract::rejection::QueryRejection>,
-) -> Result<u64> {
-    let Query(query) = query.map_err(|rejection| {
-        if rejection.body_text().contains("unknown field") {
-            super::json::unknown_query_parameter(&rejection)
+/// Every bad `days` value, whether it parses or not, gets the one message.
+fn bad_range() -> ApiError {
+    ApiError::field("days", "must be 7, 30 or 90")
+}
+
+impl QueryParams for RangeQuery {
+    fn rejected(rejection: &axum::extract::rejection::QueryRejection) -> ApiError {
+        if is_unknown_parameter(rejection) {
+            unknown_parameter(rejection)
         } else {
-            ApiError::field("days", "must be 7, 30 or 90")
+            bad_range()
         }
-    })?;
+    }
+}
+
+fn parse_range(query: RangeQuery) -> Result<u64> {
     let days = query.days.unwrap_or(7);
     if RANGES.contains(&days) {
         Ok(days)
     } else {
-        Err(ApiError::field("days", "must be 7, 30 or 90"))
+        Err(bad_range())
     }
-}
-
-/// One day's figures.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct DayFigures {
-    /// `YYYY-MM-DD` in the owner's time zone.
-    day: String,
-    page_views: i64,
-    visitors: i64,
-    resume_downloads: i64,
-    /// Real (not spam) contact messages received that day.
-    messages: i64,
-}
-
-/// A value and how often it was seen.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct KeyCount {
-    key: String,
-    count: i64,
-}
-
-/// Totals over the range.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct Totals {
-    page_views: i64,
-    /// Visitors are told apart within a day only, so this is the sum of the daily counts.
-    visitors: i64,
-    resume_downloads: i64,
-    messages: i64,
-    /// Messages per 100 visitors; absent without visitors.
-    messages_per_100_visitors: Option<f64>,
-}
-
-/// The owner's figures for a range of days.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct InsightsFigures {
-    /// Whether insights are counted (`--insights`).
-    enabled: bool,
-    /// The time zone the days are in.
-    time_zone: String,
-    /// Every day of the range, oldest first, days without visits included.
-    days: Vec<DayFigures>,
-    totals: Totals,
-    /// Referring sites (hosts), the most frequent first.
-    referrers: Vec<KeyCount>,
-    /// `utm_source / utm_medium / utm_campaign`, the most frequent first.
-    campaigns: Vec<KeyCount>,
-    /// Clicks per link id (`project:ID:code`, `project:ID:demo`, `social:NAME`).
-    clicks: Vec<KeyCount>,
-    /// Page views by device class: `desktop`, `phone`, `tablet`, `other`.
-    devices: Vec<KeyCount>,
-    /// Page views by browser family.
-    browsers: Vec<KeyCount>,
-}
-
-async fn gather(state: &AppState, range: u64) -> Result<InsightsFigures> {
-    let insights = &state.insights;
-    insights.flush().await?;
-    let today = insights.today();
-    let first = today
-        .checked_sub_days(Days::new(range - 1))
-        .unwrap_or(NaiveDate::MIN);
-    let (from, to) = (first.to_string(), today.to_string());
-    let stored: BTreeMap<String, _> = state
-        .db
-        .insights_days(&from, &to)
-        .await?
-        .into_iter()
-        .map(|row| (row.day.clone(), row))
-        .collect();
-    // Messages of the range: from the start of its first day (a day before, in any zone).
-    let since = insights.now_ms() - i64::try_from(range + 1).unwrap_or(91) * 24 * 60 * 60 * 1000;
-    let mut messages: BTreeMap<String, i64> = BTreeMap::new();
-    for at in state.db.real_message_times(since).await? {
-        *messages.entry(insights.day_of(at).to_string()).or_default() += 1;
-    }
-    let days: Vec<DayFigures> = first
-        .iter_days()
-        .take_while(|day| *day <= today)
-        .map(|day| {
-            let day = day.to_string();
-            let row = stored.get(&day);
-            DayFigures {
-                page_views: row.map_or(0, |r| r.page_views),
-                visitors: row.map_or(0, |r| r.visitors),
-                resume_downloads: row.map_or(0, |r| r.resume_downloads),
-                messages: messages.get(&day).copied().unwrap_or(0),
-                day,
-            }
-        })
-        .collect();
-    let sum = |f: fn(&DayFigures) -> i64| days.iter().map(f).sum::<i64>();
-    let (visitors, messages_total) = (sum(|d| d.visitors), sum(|d| d.messages));
-    let totals = Totals {
-        page_views: sum(|d| d.page_views),
-        visitors,
-        resume_downloads: sum(|d| d.resume_downloads),
-        messages: messages_total,
-        messages_per_100_visitors: (visitors > 0)
-            .then(|| (messages_total as f64 * 1000.0 / visitors as f64).round() / 10.0),
-    };
-    let mut by_kind: BTreeMap<String, Vec<KeyCount>> = BTreeMap::new();
-    for row in state.db.insights_counts(&from, &to).await? {
-        let list = by_kind.entry(row.kind).or_default();
-        if list.len() < TOP {
-            list.push(KeyCount {
-                key: row.key,
-                count: row.count,
-            });
-        }
-    }
-    let mut take = |kind: &str| by_kind.remove(kind).unwrap_or_default();
-    Ok(InsightsFigures {
-        enabled: insights.settings.enabled,
-        time_zone: insights.settings.time_zone.name().to_owned(),
-        totals,
-        referrers: take("referrer"),
-        campaigns: take("campaign"),
-        clicks: take("click"),
-        devices: take("device"),
-        browsers: take("browser"),
-        days,
-    })
 }
 
 /// Visitors, page views, referrers, campaigns, clicks, resume downloads and messages per day.
@@ -381,10 +257,10 @@ async fn gather(state: &AppState, range: u64) -> Result<InsightsFigures> {
 async fn figures(
     State(state): State<AppState>,
     _owner: Owner,
-    query: std::result::Result<Query<RangeQuery>, axum::extract::rejection::QueryRejection>,
+    ApiQuery(query): ApiQuery<RangeQuery>,
 ) -> Result<ApiJson<InsightsFigures>> {
     let range = parse_range(query)?;
-    Ok(ApiJson(gather(&state, range).await?))
+    Ok(ApiJson(state.insights.figures(range).await?))
 }
 
 /// The daily figures as a CSV attachment (cells a spreadsheet would run as formulas defused).
@@ -397,10 +273,10 @@ async fn figures(
 async fn export(
     State(state): State<AppState>,
     _owner: Owner,
-    query: std::result::Result<Query<RangeQuery>, axum::extract::rejection::QueryRejection>,
+    ApiQuery(query): ApiQuery<RangeQuery>,
 ) -> Result<Response> {
     let range = parse_range(query)?;
-    let figures = gather(&state, range).await?;
+    let figures = state.insights.figures(range).await?;
     let rows = figures.days.iter().map(|d| {
         [
             d.day.clone(),
@@ -438,40 +314,6 @@ async fn export(
         body,
     )
         .into_response())
-}
-
-/// `/resume.pdf`: the uploaded one when there is one, else the bundled file as any file of the
-/// site; counted as a download when it is sent in full to a visitor who may be counted.
-pub async fn resume(
-    State(state): State<AppState>,
-    Extension(pages): Extension<std::sync::Arc<crate::site::Pages>>,
-    Extension(files): Extension<std::sync::Arc<super::media::FileCache>>,
-    request: axum::extract::Request,
-) -> Response {
-    let response = match super::media::uploaded_resume(&state, &files, request.headers()).await {
-        Some(uploaded) => uploaded,
-        None => crate::site::respond(&pages, &request),
-    };
-    if request.method() == Method::GET && response.status() == StatusCode::OK {
-        let client = client_of(&state, &request);
-        state.insights.record_download(request.headers(), client);
-    }
-    response
-}
-
-/// The client of a request, as [`ClientIp`] reads it (for the download count, whose handler
-/// takes the whole request).
-fn client_of(state: &AppState, request: &axum::extract::Request) -> std::net::IpAddr {
-    let peer = request
-        .extensions()
-        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
-        .map_or(std::net::IpAddr::from([0, 0, 0, 0]), |info| info.0.ip());
-    let trusted: &[ipnet::IpNet] = if state.settings.trust_proxy {
-        &state.settings.limits.trusted_proxies
-    } else {
-        &[]
-    };
-    crate::http::client_ip::client_address(peer, request.headers(), trusted)
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! `/api/messages`: the owner's inbox of contact messages. Every endpoint needs a session.
 
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::header::{HeaderValue, CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -13,8 +13,9 @@ use crate::auth::Owner;
 use crate::clock::now_ms;
 use crate::contact::export::{export_all, Format};
 use crate::error::{ApiError, ErrorBody};
-use crate::http::json::ApiJson;
-use crate::http::path::ApiPath;
+use crate::http::extract::json::ApiJson;
+use crate::http::extract::path::ApiPath;
+use crate::http::extract::query::{ApiQuery, QueryParams};
 use crate::http::state::AppState;
 use crate::store::{Cursor, Folder, MessageChange, MessageRow};
 
@@ -29,7 +30,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list))
         .routes(routes!(export))
         .routes(routes!(read, update, delete))
-        .layer(super::session::no_store())
+        .layer(crate::http::layers::no_store::no_store())
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -46,6 +47,8 @@ pub struct ListQuery {
     #[param(value_type = Option<i64>, minimum = 1, maximum = 100)]
     limit: Option<String>,
 }
+
+impl QueryParams for ListQuery {}
 
 /// A message as the list shows it: the text cut to a preview.
 #[derive(Debug, Serialize, ToSchema)]
@@ -155,10 +158,8 @@ fn parse_cursor(cursor: &str) -> Result<Cursor, ApiError> {
 async fn list(
     State(state): State<AppState>,
     _owner: Owner,
-    query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
+    ApiQuery(query): ApiQuery<ListQuery>,
 ) -> Result<ApiJson<MessagePage>, ApiError> {
-    let Query(query) =
-        query.map_err(|rejection| super::json::unknown_query_parameter(&rejection))?;
     let folder = parse_folder(query.folder.as_deref())?;
     let search = query.q.as_deref().map(str::trim).filter(|q| !q.is_empty());
     if search.is_some_and(|q| q.chars().count() > MAX_SEARCH_CHARS) {
@@ -304,6 +305,19 @@ pub struct ExportQuery {
     format: String,
 }
 
+impl ExportQuery {
+    fn bad_format() -> ApiError {
+        ApiError::field("format", "must be csv or json")
+    }
+}
+
+/// A missing format or a stray parameter both get the one message about the format.
+impl QueryParams for ExportQuery {
+    fn rejected(_: &axum::extract::rejection::QueryRejection) -> ApiError {
+        Self::bad_format()
+    }
+}
+
 /// Every message as a CSV or JSON download.
 #[utoipa::path(get, path = "/messages/export", tag = "inbox", params(ExportQuery),
     responses(
@@ -317,12 +331,12 @@ pub struct ExportQuery {
 async fn export(
     State(state): State<AppState>,
     _owner: Owner,
-    query: Result<Query<ExportQuery>, axum::extract::rejection::QueryRejection>,
+    ApiQuery(query): ApiQuery<ExportQuery>,
 ) -> Result<Response, ApiError> {
-    let format = match query.as_ref().map(|q| q.format.as_str()) {
-        Ok("csv") => Format::Csv,
-        Ok("json") => Format::Json,
-        _ => return Err(ApiError::field("format", "must be csv or json")),
+    let format = match query.format.as_str() {
+        "csv" => Format::Csv,
+        "json" => Format::Json,
+        _ => return Err(ExportQuery::bad_format()),
     };
     let (content_type, extension) = match format {
         Format::Csv => ("text/csv; charset=utf-8", "csv"),

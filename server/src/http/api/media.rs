@@ -11,13 +11,12 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use axum::body::{Body, Bytes};
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::header::{
     CACHE_CONTROL, CONTENT_LENGTH, CONTENT_SECURITY_POLICY, CONTENT_TYPE, ETAG,
     X_CONTENT_TYPE_OPTIONS,
 };
-use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
 use futures_util::StreamExt;
@@ -28,8 +27,10 @@ use utoipa_axum::routes;
 
 use crate::auth::Owner;
 use crate::clock::now_ms;
+use crate::conditional::is_fresh;
 use crate::error::{ApiError, ErrorBody};
-use crate::http::json::ApiJson;
+use crate::http::extract::json::ApiJson;
+use crate::http::extract::query::{ApiQuery, QueryParams};
 use crate::http::state::AppState;
 use crate::media::{self, PreparedFile};
 use crate::store::media::{sources_of, MediaFileRow, MediaRow, MediaSourceRow};
@@ -56,7 +57,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(delete))
         // The body is read by `read_body`, bounded by --max-upload-bytes.
         .layer(DefaultBodyLimit::disable())
-        .layer(super::session::no_store())
+        .layer(crate::http::layers::no_store::no_store())
 }
 
 /// The raw bytes of a file.
@@ -70,6 +71,8 @@ pub struct UploadQuery {
     /// The file's name on the owner's computer, kept for the list; never used to serve it.
     filename: Option<String>,
 }
+
+impl QueryParams for UploadQuery {}
 
 /// One file of an upload.
 #[derive(Debug, Serialize, ToSchema)]
@@ -193,12 +196,10 @@ fn clean_name(name: Option<String>) -> String {
 async fn upload(
     State(state): State<AppState>,
     _owner: Owner,
-    query: Result<Query<UploadQuery>, QueryRejection>,
+    ApiQuery(query): ApiQuery<UploadQuery>,
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    let Query(query) =
-        query.map_err(|rejection| super::json::unknown_query_parameter(&rejection))?;
     let bytes = read_body(&headers, body, state.settings.limits.max_upload_bytes).await?;
     let prepared = media::prepare_off_thread(bytes)
         .await?
@@ -348,13 +349,6 @@ fn not_found() -> Response {
         .into_response()
 }
 
-fn matches_etag(headers: &HeaderMap, etag: &str) -> bool {
-    headers
-        .get(axum::http::header::IF_NONE_MATCH)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|tags| tags.split(',').any(|t| t.trim() == etag || t.trim() == "*"))
-}
-
 /// The largest piece of a file handed to the connection at once: it takes the next as the
 /// client reads, so a client that stops reading is seen to stop.
 const SLICE: usize = 64 * 1024;
@@ -427,7 +421,7 @@ pub async fn serve_file(
             HeaderValue::from_static(SVG_CONTENT_SECURITY_POLICY),
         );
     }
-    if matches_etag(&headers, &etag) {
+    if is_fresh(&headers, &etag) {
         return (StatusCode::NOT_MODIFIED, out).into_response();
     }
     // The name holds the file's hash: the same name is always the same bytes.
@@ -460,7 +454,7 @@ pub async fn uploaded_resume(
         out.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
         out.insert(ETAG, HeaderValue::from_str(&etag)?);
         out.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-        if matches_etag(headers, &etag) {
+        if is_fresh(headers, &etag) {
             return Ok(Some((StatusCode::NOT_MODIFIED, out).into_response()));
         }
         let cached = files
@@ -488,6 +482,40 @@ pub async fn uploaded_resume(
         Ok(response) => response,
         Err(error) => Some(ApiError::from(error).into_response()),
     }
+}
+
+/// `/resume.pdf`: the uploaded one when there is one, else the bundled file as any file of the
+/// site; counted as a download when it is sent in full to a visitor who may be counted.
+pub async fn resume(
+    State(state): State<AppState>,
+    Extension(pages): Extension<std::sync::Arc<crate::site::Pages>>,
+    Extension(files): Extension<Arc<FileCache>>,
+    request: axum::extract::Request,
+) -> Response {
+    let response = match uploaded_resume(&state, &files, request.headers()).await {
+        Some(uploaded) => uploaded,
+        None => crate::site::respond(&pages, &request),
+    };
+    if request.method() == Method::GET && response.status() == StatusCode::OK {
+        let client = client_of(&state, &request);
+        state.insights.record_download(request.headers(), client);
+    }
+    response
+}
+
+/// The client of a request, as [`ClientIp`] reads it (for the download count, whose handler
+/// takes the whole request).
+fn client_of(state: &AppState, request: &axum::extract::Request) -> std::net::IpAddr {
+    let peer = request
+        .extensions()
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map_or(std::net::IpAddr::from([0, 0, 0, 0]), |info| info.0.ip());
+    let trusted: &[ipnet::IpNet] = if state.settings.trust_proxy {
+        &state.settings.limits.trusted_proxies
+    } else {
+        &[]
+    };
+    crate::http::extract::client_ip::client_address(peer, request.headers(), trusted)
 }
 
 #[cfg(test)]

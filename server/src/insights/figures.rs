@@ -1,0 +1,190 @@
+//! The owner's figures for a range of days: each day's counts, the totals and the most frequent
+//! referrers, campaigns, clicks, devices and browsers, made from what the store keeps.
+
+use std::collections::BTreeMap;
+
+use chrono::NaiveDate;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::store::insights::{InsightsCountRow, InsightsDayRow};
+
+/// The most frequent keys of each kind that are shown.
+const TOP: usize = 20;
+
+/// One day's figures.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DayFigures {
+    /// `YYYY-MM-DD` in the owner's time zone.
+    pub day: String,
+    pub page_views: i64,
+    pub visitors: i64,
+    pub resume_downloads: i64,
+    /// Real (not spam) contact messages received that day.
+    pub messages: i64,
+}
+
+/// A value and how often it was seen.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct KeyCount {
+    pub key: String,
+    pub count: i64,
+}
+
+/// Totals over the range.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Totals {
+    pub page_views: i64,
+    /// Visitors are told apart within a day only, so this is the sum of the daily counts.
+    pub visitors: i64,
+    pub resume_downloads: i64,
+    pub messages: i64,
+    /// Messages per 100 visitors; absent without visitors.
+    pub messages_per_100_visitors: Option<f64>,
+}
+
+/// The owner's figures for a range of days.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InsightsFigures {
+    /// Whether insights are counted (`--insights`).
+    pub enabled: bool,
+    /// The time zone the days are in.
+    pub time_zone: String,
+    /// Every day of the range, oldest first, days without visits included.
+    pub days: Vec<DayFigures>,
+    pub totals: Totals,
+    /// Referring sites (hosts), the most frequent first.
+    pub referrers: Vec<KeyCount>,
+    /// `utm_source / utm_medium / utm_campaign`, the most frequent first.
+    pub campaigns: Vec<KeyCount>,
+    /// Clicks per link id (`project:ID:code`, `project:ID:demo`, `social:NAME`).
+    pub clicks: Vec<KeyCount>,
+    /// Page views by device class: `desktop`, `phone`, `tablet`, `other`.
+    pub devices: Vec<KeyCount>,
+    /// Page views by browser family.
+    pub browsers: Vec<KeyCount>,
+}
+
+/// What the figures are made from.
+pub struct Sources {
+    pub first: NaiveDate,
+    pub today: NaiveDate,
+    /// The stored days of the range (days without visits have none).
+    pub days: Vec<InsightsDayRow>,
+    /// Real messages per day (`YYYY-MM-DD`).
+    pub messages: BTreeMap<String, i64>,
+    /// Each kind's keys over the range, the largest first.
+    pub counts: Vec<InsightsCountRow>,
+    pub enabled: bool,
+    pub time_zone: String,
+}
+
+/// Every day of the range (days without visits included), the totals, and the top keys.
+pub fn tally(sources: Sources) -> InsightsFigures {
+    let Sources {
+        first,
+        today,
+        days: stored,
+        messages,
+        counts,
+        enabled,
+        time_zone,
+    } = sources;
+    let stored: BTreeMap<String, _> = stored
+        .into_iter()
+        .map(|row| (row.day.clone(), row))
+        .collect();
+    let days: Vec<DayFigures> = first
+        .iter_days()
+        .take_while(|day| *day <= today)
+        .map(|day| {
+            let day = day.to_string();
+            let row = stored.get(&day);
+            DayFigures {
+                page_views: row.map_or(0, |r| r.page_views),
+                visitors: row.map_or(0, |r| r.visitors),
+                resume_downloads: row.map_or(0, |r| r.resume_downloads),
+                messages: messages.get(&day).copied().unwrap_or(0),
+                day,
+            }
+        })
+        .collect();
+    let sum = |f: fn(&DayFigures) -> i64| days.iter().map(f).sum::<i64>();
+    let (visitors, messages_total) = (sum(|d| d.visitors), sum(|d| d.messages));
+    let totals = Totals {
+        page_views: sum(|d| d.page_views),
+        visitors,
+        resume_downloads: sum(|d| d.resume_downloads),
+        messages: messages_total,
+        messages_per_100_visitors: (visitors > 0)
+            .then(|| (messages_total as f64 * 1000.0 / visitors as f64).round() / 10.0),
+    };
+    let mut by_kind: BTreeMap<String, Vec<KeyCount>> = BTreeMap::new();
+    for row in counts {
+        let list = by_kind.entry(row.kind).or_default();
+        if list.len() < TOP {
+            list.push(KeyCount {
+                key: row.key,
+                count: row.count,
+            });
+        }
+    }
+    let mut take = |kind: &str| by_kind.remove(kind).unwrap_or_default();
+    InsightsFigures {
+        enabled,
+        time_zone,
+        totals,
+        referrers: take("referrer"),
+        campaigns: take("campaign"),
+        clicks: take("click"),
+        devices: take("device"),
+        browsers: take("browser"),
+        days,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn day(text: &str) -> NaiveDate {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn every_day_is_listed_and_the_totals_add_up() {
+        let figures = tally(Sources {
+            first: day("2026-03-01"),
+            today: day("2026-03-03"),
+            days: vec![InsightsDayRow {
+                day: "2026-03-02".into(),
+                page_views: 9,
+                visitors: 3,
+                resume_downloads: 1,
+            }],
+            messages: BTreeMap::from([("2026-03-02".to_owned(), 1), ("2026-03-03".to_owned(), 1)]),
+            counts: (0..25)
+                .map(|n| InsightsCountRow {
+                    kind: "referrer".into(),
+                    key: format!("site{n}.example"),
+                    count: 100 - n,
+                })
+                .collect(),
+            enabled: true,
+            time_zone: "UTC".into(),
+        });
+        let days: Vec<_> = figures.days.iter().map(|d| d.day.as_str()).collect();
+        assert_eq!(days, ["2026-03-01", "2026-03-02", "2026-03-03"]);
+        assert_eq!(figures.days[0].page_views, 0);
+        assert_eq!(figures.totals.page_views, 9);
+        assert_eq!(figures.totals.messages, 2);
+        // 2 messages from 3 visitors: 66.7 per 100, to one decimal.
+        assert_eq!(figures.totals.messages_per_100_visitors, Some(66.7));
+        assert_eq!(figures.referrers.len(), TOP);
+        assert_eq!(figures.referrers[0].key, "site0.example");
+        assert!(figures.clicks.is_empty());
+    }
+}
