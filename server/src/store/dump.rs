@@ -2,23 +2,60 @@
 //! those are. Apart from the rows the engines read and write ([`super::model`]), as it gathers
 //! the row types of every feature's store.
 
-/// Every row `db copy` moves, table by table, with the ids kept.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Dump {
-    pub owner: Vec<DumpOwner>,
-    pub contact_messages: Vec<DumpMessage>,
-    pub notification_outbox: Vec<DumpOutbox>,
-    pub sessions: Vec<DumpSession>,
-    pub sign_in_failures: Vec<DumpFailure>,
-    pub auth_secrets: Vec<DumpSecret>,
-    pub insights_daily: Vec<crate::store::insights::InsightsDayRow>,
-    pub insights_counts: Vec<DumpInsightsCount>,
-    pub content_draft: Vec<crate::store::content::DraftRow>,
-    pub content_versions: Vec<crate::store::content::VersionRow>,
-    pub media_items: Vec<crate::store::media::MediaRow>,
-    pub media_files: Vec<crate::store::media::MediaFileRow>,
-    pub media_resume: Vec<crate::store::media::ResumeRow>,
+use crate::store::content::{DraftRow, VersionRow};
+use crate::store::insights::InsightsDayRow;
+use crate::store::media::{MediaFileRow, MediaRow, ResumeRow};
+
+/// Every table `db copy` moves, parents first: its name (a field of [`Dump`]), its rows' type,
+/// the columns written (the type's fields), the order its rows are read in, and a column written
+/// with a fixed value (the one-row tables' id). `copied_tables!(then, args...)` hands the list to
+/// the macro `then`, which makes something of each table: [`Dump`] here, and in `queries.rs` the
+/// reads and writes of `db copy`, the same text for both engines.
+macro_rules! copied_tables {
+    ($then:ident $(, $arg:ident)*) => {
+        $then! { ($($arg),*)
+            owner: DumpOwner [id, email, password_hash, created_at, updated_at] by "id";
+            contact_messages: DumpMessage [id, name, email, subject, message, form_name, created_at,
+                is_read, is_spam, spam_reason, deleted_at, user_agent, search_text] by "id";
+            notification_outbox: DumpOutbox [id, message_id, channel, kind, attempts,
+                next_attempt_at, leased_until, last_error, sent_at, gave_up_at, created_at] by "id";
+            sessions: DumpSession [token_hash, owner_id, created_at, last_seen_at, idle_expires_at,
+                absolute_expires_at] by "token_hash";
+            sign_in_failures: DumpFailure [key, failures, last_failure_at, locked_until,
+                prev_locked_until] by "key";
+            auth_secrets: DumpSecret [name, value] by "name";
+            insights_daily: InsightsDayRow [day, page_views, visitors, resume_downloads] by "day";
+            insights_counts: DumpInsightsCount [day, kind, key, count] by "day, kind, key";
+            content_draft: DraftRow [document, revision, updated_at] by "id" fixed id = 1;
+            content_versions: VersionRow [version, document, published_at] by "version";
+            media_items: MediaRow [id, kind, name, width, height, bytes, created_at] by "id";
+            media_files: MediaFileRow [path, media_id, content_type, width, data] by "path";
+            media_resume: ResumeRow [data, sha256, uploaded_at] by "id" fixed id = 1;
+        }
+    };
 }
+pub(crate) use copied_tables;
+
+macro_rules! dump_type {
+    (() $($table:ident: $row:ident [$($column:ident),+] by $order:literal $(fixed $fixed:ident = $value:literal)?;)+) => {
+        /// Every row `db copy` moves, table by table, with the ids kept.
+        #[derive(Debug, Clone, Default, PartialEq, Eq)]
+        pub struct Dump {
+            $(pub $table: Vec<$row>,)+
+        }
+
+        impl Dump {
+            /// Rows per table, for the command's report.
+            pub fn counts(&self) -> Vec<(&'static str, usize)> {
+                vec![$((stringify!($table), self.$table.len())),+]
+            }
+        }
+
+        /// The tables `db copy` moves, in the order they are written (parents first).
+        pub const COPIED_TABLES: &[&str] = &[$(stringify!($table)),+];
+    };
+}
+copied_tables!(dump_type);
 
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct DumpOwner {
@@ -82,44 +119,6 @@ pub struct DumpInsightsCount {
     pub key: String,
     pub count: i64,
 }
-
-impl Dump {
-    /// Rows per table, for the command's report.
-    pub fn counts(&self) -> [(&'static str, usize); 13] {
-        [
-            ("owner", self.owner.len()),
-            ("contact_messages", self.contact_messages.len()),
-            ("notification_outbox", self.notification_outbox.len()),
-            ("sessions", self.sessions.len()),
-            ("sign_in_failures", self.sign_in_failures.len()),
-            ("auth_secrets", self.auth_secrets.len()),
-            ("insights_daily", self.insights_daily.len()),
-            ("insights_counts", self.insights_counts.len()),
-            ("content_draft", self.content_draft.len()),
-            ("content_versions", self.content_versions.len()),
-            ("media_items", self.media_items.len()),
-            ("media_files", self.media_files.len()),
-            ("media_resume", self.media_resume.len()),
-        ]
-    }
-}
-
-/// The tables `db copy` moves, in the order they are written (parents first).
-pub const COPIED_TABLES: [&str; 13] = [
-    "owner",
-    "contact_messages",
-    "notification_outbox",
-    "sessions",
-    "sign_in_failures",
-    "auth_secrets",
-    "insights_daily",
-    "insights_counts",
-    "content_draft",
-    "content_versions",
-    "media_items",
-    "media_files",
-    "media_resume",
-];
 
 /// Tables `db copy` leaves out on purpose, each with the reason.
 pub const UNCOPIED_TABLES: &[(&str, &str)] = &[

@@ -9,9 +9,7 @@ use anyhow::Context;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::PgPool;
 
-use super::model::*;
 use super::DatabaseUrl;
-use crate::domain::FORM_NAME;
 use crate::rate_limit::RateLimit;
 
 pub struct PgStore {
@@ -115,77 +113,6 @@ fn scrub(message: &str, url: &DatabaseUrl) -> String {
 }
 
 impl PgStore {
-    /// Stores a contact message in one transaction (see [`crate::store::Store::insert_message`]).
-    pub(super) async fn insert_message_in_transaction(
-        &self,
-        new: &NewMessage<'_>,
-    ) -> anyhow::Result<Inserted> {
-        let form = new.form;
-        let mut tx = self
-            .pool
-            .begin()
-            .await
-            .context("Failed to begin the contact transaction")?;
-        let replayed =
-            crate::store::proofs::use_up::<sqlx::Postgres>(&mut tx, &new.proofs, new.created_at)
-                .await?;
-        let reason = new.spam_reason.or(replayed.map(|reason| reason.code()));
-        let id: i64 = sqlx::query_scalar(
-            "INSERT INTO contact_messages \
-             (name, email, subject, message, form_name, created_at, is_spam, spam_reason, user_agent, search_text) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
-        )
-        .bind(form.name.as_str())
-        .bind(form.email.as_str())
-        .bind(form.subject.as_str())
-        .bind(form.message.as_str())
-        .bind(FORM_NAME)
-        .bind(new.created_at)
-        .bind(reason.is_some())
-        .bind(reason)
-        .bind(new.user_agent)
-        .bind(search_text(
-            form.name.as_str(),
-            form.email.as_str(),
-            form.subject.as_str(),
-            form.message.as_str(),
-        ))
-        .fetch_one(&mut *tx)
-        .await
-        .context("Failed to insert the contact message")?;
-        let channels: &[String] = if new.notify { new.channels } else { &[] };
-        if reason.is_none() {
-            for channel in channels {
-                sqlx::query(
-                    "INSERT INTO notification_outbox (message_id, channel, next_attempt_at, created_at) \
-                     VALUES ($1, $2, $3, $4)",
-                )
-                .bind(id)
-                .bind(channel)
-                .bind(new.created_at)
-                .bind(new.created_at)
-                .execute(&mut *tx)
-                .await
-                .context("Failed to queue the notification")?;
-            }
-        } else if reason == Some(crate::domain::SpamReason::Ceiling.code()) {
-            crate::store::proofs::queue_ceiling_notice::<sqlx::Postgres>(
-                &mut tx,
-                ceiling_hour(new.created_at),
-                channels,
-                new.created_at,
-            )
-            .await?;
-        }
-        tx.commit()
-            .await
-            .context("Failed to commit the contact message")?;
-        Ok(Inserted {
-            id,
-            replayed: replayed.filter(|_| new.spam_reason.is_none()),
-        })
-    }
-
     /// Counts a submission in the shared table (see [`crate::store::Store::take_submission_slot`]).
     pub(super) async fn count_submission(
         &self,

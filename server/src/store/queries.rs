@@ -11,6 +11,7 @@ use sqlx::QueryBuilder;
 
 use super::dump::*;
 use super::engines::{both_engines, Pools};
+use super::message::{PendingMessage, StoreMessage};
 use super::model::*;
 use super::{Engine, Store};
 use crate::rate_limit::{RateLimit, SubmissionLimiter};
@@ -42,16 +43,37 @@ macro_rules! attempt_sql {
     };
 }
 
-/// Inserts each of `rows` with `sql`, binding the values given, in the copy's transaction.
-macro_rules! copy_rows {
-    ($tx:ident, $row:ident in $rows:expr, $what:literal, $sql:literal, $($value:expr),+) => {
-        for $row in &$rows {
-            sqlx::query($sql)
-                $(.bind($value))+
+/// Reads every copied table ([`copied_tables!`]) in the transaction `tx`, into a [`Dump`].
+macro_rules! read_tables {
+    (($tx:ident) $($table:ident: $row:ident [$($column:ident),+] by $order:literal $(fixed $fixed:ident = $value:literal)?;)+) => {
+        Dump {
+            $($table: sqlx::query_as(concat!("SELECT * FROM ", stringify!($table), " ORDER BY ", $order))
+                .fetch_all(&mut *$tx)
+                .await
+                .context(concat!("Failed to read ", stringify!($table)))?,)+
+        }
+    };
+}
+
+/// Writes every copied table of `dump` in the transaction `tx`, a hundred rows a statement.
+macro_rules! write_tables {
+    (($tx:ident, $dump:ident) $($table:ident: $row:ident [$first:ident $(, $column:ident)*] by $order:literal $(fixed $fixed:ident = $value:literal)?;)+) => {
+        $(for rows in $dump.$table.chunks(100) {
+            let mut query: QueryBuilder<<Self as Pools>::Db> = QueryBuilder::new(concat!(
+                "INSERT INTO ", stringify!($table), " (", stringify!($first),
+                $(", ", stringify!($column),)* $(", ", stringify!($fixed),)? ") "
+            ));
+            query.push_values(rows, |mut values, row| {
+                values.push_bind(&row.$first);
+                $(values.push_bind(&row.$column);)*
+                $(values.push(stringify!($value));)?
+            });
+            query
+                .build()
                 .execute(&mut *$tx)
                 .await
-                .context($what)?;
-        }
+                .context(concat!("Failed to copy ", stringify!($table)))?;
+        })+
     };
 }
 
@@ -514,51 +536,7 @@ both_engines! {
                     .await
                     .context("Failed to begin the dump")?;
             }
-            macro_rules! all {
-                ($sql:expr) => {
-                    sqlx::query_as($sql)
-                        .fetch_all(&mut *tx)
-                        .await
-                        .context(concat!("Failed to read: ", $sql))?
-                };
-            }
-            let dump = Dump {
-                owner: all!("SELECT id, email, password_hash, created_at, updated_at FROM owner ORDER BY id"),
-                contact_messages: all!(
-                    "SELECT id, name, email, subject, message, form_name, created_at, is_read, is_spam, \
-                     spam_reason, deleted_at, user_agent, search_text FROM contact_messages ORDER BY id"
-                ),
-                notification_outbox: all!(
-                    "SELECT id, message_id, channel, kind, attempts, next_attempt_at, leased_until, \
-                     last_error, sent_at, gave_up_at, created_at FROM notification_outbox ORDER BY id"
-                ),
-                sessions: all!(
-                    "SELECT token_hash, owner_id, created_at, last_seen_at, idle_expires_at, \
-                     absolute_expires_at FROM sessions ORDER BY token_hash"
-                ),
-                sign_in_failures: all!(
-                    "SELECT key, failures, last_failure_at, locked_until, prev_locked_until \
-                     FROM sign_in_failures ORDER BY key"
-                ),
-                auth_secrets: all!("SELECT name, value FROM auth_secrets ORDER BY name"),
-                insights_daily: all!(
-                    "SELECT day, page_views, visitors, resume_downloads FROM insights_daily ORDER BY day"
-                ),
-                insights_counts: all!(
-                    "SELECT day, kind, key, count FROM insights_counts ORDER BY day, kind, key"
-                ),
-                content_draft: all!("SELECT document, revision, updated_at FROM content_draft"),
-                content_versions: all!(
-                    "SELECT version, document, published_at FROM content_versions ORDER BY version"
-                ),
-                media_items: all!(
-                    "SELECT id, kind, name, width, height, bytes, created_at FROM media_items ORDER BY id"
-                ),
-                media_files: all!(
-                    "SELECT path, media_id, content_type, width, data FROM media_files ORDER BY path"
-                ),
-                media_resume: all!("SELECT data, sha256, uploaded_at FROM media_resume"),
-            };
+            let dump = copied_tables!(read_tables, tx);
             tx.commit().await.context("Failed to end the dump")?;
             Ok(dump)
         }
@@ -577,54 +555,7 @@ both_engines! {
                         .with_context(|| format!("Failed to empty {table}"))?;
                 }
             }
-            copy_rows!(tx, o in dump.owner, "Failed to copy the owner",
-                "INSERT INTO owner (id, email, password_hash, created_at, updated_at) VALUES ($1, $2, $3, $4, $5)",
-                o.id, &o.email, &o.password_hash, o.created_at, o.updated_at);
-            copy_rows!(tx, m in dump.contact_messages, "Failed to copy a contact message",
-                "INSERT INTO contact_messages (id, name, email, subject, message, form_name, created_at, \
-                     is_read, is_spam, spam_reason, deleted_at, user_agent, search_text) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
-                m.id, &m.name, &m.email, &m.subject, &m.message, &m.form_name, m.created_at,
-                m.is_read, m.is_spam, &m.spam_reason, m.deleted_at, &m.user_agent, &m.search_text);
-            copy_rows!(tx, o in dump.notification_outbox, "Failed to copy a notification",
-                "INSERT INTO notification_outbox (id, message_id, channel, kind, attempts, next_attempt_at, \
-                     leased_until, last_error, sent_at, gave_up_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
-                o.id, o.message_id, &o.channel, &o.kind, o.attempts, o.next_attempt_at,
-                o.leased_until, &o.last_error, o.sent_at, o.gave_up_at, o.created_at);
-            copy_rows!(tx, s in dump.sessions, "Failed to copy a session",
-                "INSERT INTO sessions (token_hash, owner_id, created_at, last_seen_at, idle_expires_at, \
-                     absolute_expires_at) VALUES ($1, $2, $3, $4, $5, $6)",
-                &s.token_hash, s.owner_id, s.created_at, s.last_seen_at, s.idle_expires_at,
-                s.absolute_expires_at);
-            copy_rows!(tx, f in dump.sign_in_failures, "Failed to copy a sign-in counter",
-                "INSERT INTO sign_in_failures (key, failures, last_failure_at, locked_until, prev_locked_until) \
-                     VALUES ($1, $2, $3, $4, $5)",
-                &f.key, f.failures, f.last_failure_at, f.locked_until, f.prev_locked_until);
-            copy_rows!(tx, s in dump.auth_secrets, "Failed to copy a server secret",
-                "INSERT INTO auth_secrets (name, value) VALUES ($1, $2)",
-                &s.name, &s.value);
-            copy_rows!(tx, d in dump.insights_daily, "Failed to copy a day's insights",
-                "INSERT INTO insights_daily (day, page_views, visitors, resume_downloads) VALUES ($1, $2, $3, $4)",
-                &d.day, d.page_views, d.visitors, d.resume_downloads);
-            copy_rows!(tx, c in dump.insights_counts, "Failed to copy an insights count",
-                "INSERT INTO insights_counts (day, kind, key, count) VALUES ($1, $2, $3, $4)",
-                &c.day, &c.kind, &c.key, c.count);
-            copy_rows!(tx, d in dump.content_draft, "Failed to copy the content draft",
-                "INSERT INTO content_draft (id, document, revision, updated_at) VALUES (1, $1, $2, $3)",
-                &d.document, d.revision, d.updated_at);
-            copy_rows!(tx, v in dump.content_versions, "Failed to copy a content version",
-                "INSERT INTO content_versions (version, document, published_at) VALUES ($1, $2, $3)",
-                v.version, &v.document, v.published_at);
-            copy_rows!(tx, m in dump.media_items, "Failed to copy an upload",
-                "INSERT INTO media_items (id, kind, name, width, height, bytes, created_at) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                &m.id, &m.kind, &m.name, m.width, m.height, m.bytes, m.created_at);
-            copy_rows!(tx, f in dump.media_files, "Failed to copy an uploaded file",
-                "INSERT INTO media_files (path, media_id, content_type, width, data) VALUES ($1, $2, $3, $4, $5)",
-                &f.path, &f.media_id, &f.content_type, f.width, &f.data);
-            copy_rows!(tx, r in dump.media_resume, "Failed to copy the resume",
-                "INSERT INTO media_resume (id, data, sha256, uploaded_at) VALUES (1, $1, $2, $3)",
-                &r.data, &r.sha256, r.uploaded_at);
+            copied_tables!(write_tables, tx, dump);
             // Ids made from now on continue after the highest one copied (on SQLite,
             // AUTOINCREMENT's counters follow the highest ids inserted by themselves).
             if Self::ENGINE == Engine::Postgres {
@@ -673,7 +604,16 @@ both_engines! {
 
         #[tracing::instrument(skip_all)]
         async fn insert_message(&self, new: &NewMessage<'_>) -> anyhow::Result<Inserted> {
-            self.insert_message_in_transaction(new).await
+            let mut tx = self
+                .pool
+                .begin()
+                .await
+                .context("Failed to begin the contact transaction")?;
+            let stored = Self::store_message(&mut tx, &PendingMessage::new(new)).await?;
+            tx.commit()
+                .await
+                .context("Failed to commit the contact message")?;
+            Ok(stored)
         }
 
         #[tracing::instrument(skip_all)]

@@ -14,15 +14,12 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
-use sqlx::Sqlite;
 use sqlx::SqlitePool;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::domain::{SpamReason, FORM_NAME};
-use crate::store::model::{
-    ceiling_hour, search_text, GroupCommitStats, Inserted, NewMessage, UsedProofs,
-};
-use crate::store::proofs;
+use crate::store::message::{PendingMessage, StoreMessage};
+use crate::store::model::{GroupCommitStats, Inserted, NewMessage};
+use crate::store::sqlite::SqliteStore;
 
 /// The most messages in one transaction: a burst larger than this is committed in several.
 const MAX_BATCH: usize = 256;
@@ -81,56 +78,8 @@ pub(super) fn in_memory(url: &str) -> bool {
         .unwrap_or(false)
 }
 
-/// A message ready to insert, owned so it can wait in the writer's queue.
-struct Row {
-    name: String,
-    email: String,
-    subject: String,
-    message: String,
-    created_at: i64,
-    spam_reason: Option<String>,
-    user_agent: Option<String>,
-    search_text: String,
-    /// The notification channels, when notifications are on: one outbox row each for a real
-    /// message, or the ceiling's notice.
-    channels: Vec<String>,
-    /// The form token's nonce and the challenge's signature, each with its expiry.
-    token: Option<(String, i64)>,
-    challenge: Option<(String, i64)>,
-}
-
-impl Row {
-    fn new(new: &NewMessage<'_>) -> Self {
-        let form = new.form;
-        let channels = if new.notify {
-            new.channels.to_vec()
-        } else {
-            Vec::new()
-        };
-        let owned = |proof: Option<(&str, i64)>| proof.map(|(key, at)| (key.to_owned(), at));
-        Self {
-            name: form.name.as_str().to_owned(),
-            email: form.email.as_str().to_owned(),
-            subject: form.subject.as_str().to_owned(),
-            message: form.message.as_str().to_owned(),
-            created_at: new.created_at,
-            spam_reason: new.spam_reason.map(str::to_owned),
-            user_agent: new.user_agent.map(str::to_owned),
-            search_text: search_text(
-                form.name.as_str(),
-                form.email.as_str(),
-                form.subject.as_str(),
-                form.message.as_str(),
-            ),
-            channels,
-            token: owned(new.proofs.token),
-            challenge: owned(new.proofs.challenge),
-        }
-    }
-}
-
 struct Job {
-    row: Row,
+    row: PendingMessage,
     done: oneshot::Sender<anyhow::Result<Inserted>>,
 }
 
@@ -164,7 +113,7 @@ impl GroupCommit {
         let _waiting = Waiting(&self.counters);
         self.queue
             .send(Job {
-                row: Row::new(new),
+                row: PendingMessage::new(new),
                 done,
             })
             .await
@@ -241,11 +190,11 @@ async fn commit(writer: &SqlitePool, jobs: Vec<Job>, counters: &Counters) {
     }
 }
 
-/// Inserts the rows, uses up their proofs and queues their outbox rows in one transaction; what
-/// was stored once it is committed.
+/// Stores the messages in one transaction ([`StoreMessage`]); what was stored once it is
+/// committed.
 async fn insert_all<'a>(
     writer: &SqlitePool,
-    rows: impl ExactSizeIterator<Item = &'a Row>,
+    rows: impl ExactSizeIterator<Item = &'a PendingMessage>,
 ) -> anyhow::Result<Vec<Inserted>> {
     let mut stored = Vec::with_capacity(rows.len());
     // IMMEDIATE takes the write lock at once: another process (a backup, `db copy`) makes it
@@ -255,60 +204,7 @@ async fn insert_all<'a>(
         .await
         .context("Failed to begin the contact transaction")?;
     for row in rows {
-        let proofs = UsedProofs {
-            token: row.token.as_ref().map(|(key, at)| (key.as_str(), *at)),
-            challenge: row.challenge.as_ref().map(|(key, at)| (key.as_str(), *at)),
-        };
-        let replayed = proofs::use_up::<Sqlite>(&mut tx, &proofs, row.created_at).await?;
-        let reason = row
-            .spam_reason
-            .as_deref()
-            .or(replayed.map(|reason| reason.code()));
-        let id: i64 = sqlx::query_scalar(
-            "INSERT INTO contact_messages \
-             (name, email, subject, message, form_name, created_at, is_spam, spam_reason, user_agent, search_text) \
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-        )
-        .bind(&row.name)
-        .bind(&row.email)
-        .bind(&row.subject)
-        .bind(&row.message)
-        .bind(FORM_NAME)
-        .bind(row.created_at)
-        .bind(reason.is_some())
-        .bind(reason)
-        .bind(&row.user_agent)
-        .bind(&row.search_text)
-        .fetch_one(&mut *tx)
-        .await
-        .context("Failed to insert the contact message")?;
-        if reason.is_none() {
-            for channel in &row.channels {
-                sqlx::query(
-                    "INSERT INTO notification_outbox (message_id, channel, next_attempt_at, created_at) \
-                     VALUES (?, ?, ?, ?)",
-                )
-                .bind(id)
-                .bind(channel)
-                .bind(row.created_at)
-                .bind(row.created_at)
-                .execute(&mut *tx)
-                .await
-                .context("Failed to queue the notification")?;
-            }
-        } else if reason == Some(SpamReason::Ceiling.code()) {
-            proofs::queue_ceiling_notice::<Sqlite>(
-                &mut tx,
-                ceiling_hour(row.created_at),
-                &row.channels,
-                row.created_at,
-            )
-            .await?;
-        }
-        stored.push(Inserted {
-            id,
-            replayed: replayed.filter(|_| row.spam_reason.is_none()),
-        });
+        stored.push(SqliteStore::store_message(&mut tx, row).await?);
     }
     tx.commit()
         .await
