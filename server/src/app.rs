@@ -57,7 +57,7 @@ impl Application {
             _ => None,
         };
         let db = connect(&settings.database).await?;
-        crate::store::health::start_probe(db.clone());
+        crate::store::start_probe(db.clone());
         let listener = TcpListener::bind(settings.listen)
             .await
             .with_context(|| format!("listen: cannot listen on {}", settings.listen))?;

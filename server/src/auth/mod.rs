@@ -95,7 +95,7 @@ pub async fn bootstrap(db: &Db, auth: &AuthState, settings: &Settings) -> anyhow
             "no owner account yet: create one with `{} owner set --email YOUR_EMAIL --database-url {}` \
              (or start with PORTFOLIO_OWNER_EMAIL and PORTFOLIO_OWNER_PASSWORD set)",
             this_program(),
-            crate::store::url::redact(&settings.database.url)
+            crate::config::database::redact(&settings.database.url)
         ),
     }
     Ok(())

@@ -2,6 +2,7 @@
 //! The bottom layer: every settings type is here (a file per feature's settings) and nothing here
 //! imports a feature.
 
+pub mod database;
 pub mod insights;
 pub mod ops;
 

@@ -21,7 +21,7 @@ pub fn parse_document(bytes: &[u8]) -> Result<ContentDocument, ApiError> {
 /// Checks a typed document: its bounds against the schema, then its ids and references.
 pub fn check(document: &ContentDocument) -> Result<(), FieldErrors> {
     let value = serde_json::to_value(document).expect("a document serialises");
-    let schema = super::schema_value();
+    let schema = super::schema::schema_value();
     let mut errors = FieldErrors::new();
     walk(&value, schema, schema, String::new(), &mut errors);
     check_ids(document, &mut errors);
@@ -66,7 +66,7 @@ fn walk(value: &Value, schema: &Value, root: &Value, path: String, errors: &mut 
             }
             if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
                 if !pattern_matches(pattern, text) {
-                    fail(if pattern == super::NO_CONTROL_PATTERN {
+                    fail(if pattern == super::schema::NO_CONTROL_PATTERN {
                         "must not contain control characters".to_owned()
                     } else {
                         format!("must match {pattern}")
@@ -232,14 +232,14 @@ mod tests {
     use super::*;
 
     fn errors_of(edit: impl FnOnce(&mut ContentDocument)) -> FieldErrors {
-        let mut document = crate::content::default_document().clone();
+        let mut document = crate::content::document::default_document().clone();
         edit(&mut document);
         check(&document).expect_err("the edit makes it invalid")
     }
 
     #[test]
     fn the_default_document_passes() {
-        check(crate::content::default_document()).expect("the default document is valid");
+        check(crate::content::document::default_document()).expect("the default document is valid");
     }
 
     #[test]

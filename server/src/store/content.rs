@@ -6,8 +6,8 @@
 use anyhow::Context;
 use async_trait::async_trait;
 
+use crate::config::database::Engine;
 use crate::store::engines::{both_engines, Pools};
-use crate::store::Engine;
 
 /// The draft: its document (JSON), its revision and when it was saved (Unix ms).
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]

@@ -3,7 +3,9 @@
 
 use anyhow::Context;
 
-use super::{connect, DatabaseUrl, Dump};
+use super::base::connect;
+use super::dump::Dump;
+use crate::config::database::DatabaseUrl;
 
 /// What a copy moved, table by table.
 #[derive(Debug)]

@@ -1,8 +1,14 @@
-//! What `db copy` moves: every row of every copied table, with the ids kept, and which tables
-//! those are. Apart from the rows the engines read and write ([`super::model`]), as it gathers
-//! the row types of every feature's store.
+//! What `db copy` moves: every row of every copied table, with the ids kept, which tables those
+//! are, and the reads and writes that move them, written once for both engines. Apart from the
+//! rows the engines read and write ([`super::model`]), as it gathers the row types of every
+//! feature's store.
 
+use anyhow::Context;
+use sqlx::QueryBuilder;
+
+use crate::config::database::Engine;
 use crate::store::content::{DraftRow, VersionRow};
+use crate::store::engines::{both_engines, Pools};
 use crate::store::insights::InsightsDayRow;
 use crate::store::media::{MediaFileRow, MediaRow, ResumeRow};
 
@@ -34,7 +40,6 @@ macro_rules! copied_tables {
         }
     };
 }
-pub(crate) use copied_tables;
 
 macro_rules! dump_type {
     (() $($table:ident: $row:ident [$($column:ident),+] by $order:literal $(fixed $fixed:ident = $value:literal)?;)+) => {
@@ -56,6 +61,140 @@ macro_rules! dump_type {
     };
 }
 copied_tables!(dump_type);
+
+/// What `db copy` needs of a store (see [`super::copy`]).
+#[async_trait::async_trait]
+pub trait CopyStore {
+    /// The tables of this store's schema, migrations' bookkeeping left out, sorted.
+    async fn tables(&self) -> anyhow::Result<Vec<String>>;
+
+    /// Whether no table that `db copy` fills holds a row.
+    async fn is_empty(&self) -> anyhow::Result<bool>;
+
+    /// Reads every row that `db copy` moves.
+    async fn dump(&self) -> anyhow::Result<Dump>;
+
+    /// Writes the rows in one transaction, keeping their ids, so that ids made afterwards
+    /// continue after the highest; with `replace`, first empties every table `db copy` fills.
+    async fn load(&self, dump: &Dump, replace: bool) -> anyhow::Result<()>;
+}
+
+/// Reads every copied table ([`copied_tables!`]) in the transaction `tx`, into a [`Dump`].
+macro_rules! read_tables {
+    (($tx:ident) $($table:ident: $row:ident [$($column:ident),+] by $order:literal $(fixed $fixed:ident = $value:literal)?;)+) => {
+        Dump {
+            $($table: sqlx::query_as(concat!("SELECT * FROM ", stringify!($table), " ORDER BY ", $order))
+                .fetch_all(&mut *$tx)
+                .await
+                .context(concat!("Failed to read ", stringify!($table)))?,)+
+        }
+    };
+}
+
+/// Writes every copied table of `dump` in the transaction `tx`, a hundred rows a statement.
+macro_rules! write_tables {
+    (($tx:ident, $dump:ident) $($table:ident: $row:ident [$first:ident $(, $column:ident)*] by $order:literal $(fixed $fixed:ident = $value:literal)?;)+) => {
+        $(for rows in $dump.$table.chunks(100) {
+            let mut query: QueryBuilder<<Self as Pools>::Db> = QueryBuilder::new(concat!(
+                "INSERT INTO ", stringify!($table), " (", stringify!($first),
+                $(", ", stringify!($column),)* $(", ", stringify!($fixed),)? ") "
+            ));
+            query.push_values(rows, |mut values, row| {
+                values.push_bind(&row.$first);
+                $(values.push_bind(&row.$column);)*
+                $(values.push(stringify!($value));)?
+            });
+            query
+                .build()
+                .execute(&mut *$tx)
+                .await
+                .context(concat!("Failed to copy ", stringify!($table)))?;
+        })+
+    };
+}
+
+both_engines! {
+    impl CopyStore {
+        async fn tables(&self) -> anyhow::Result<Vec<String>> {
+            sqlx::query_scalar(
+                Self::dialect(
+                    "SELECT name FROM sqlite_master WHERE type = 'table' \
+                     AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE '\\_sqlx\\_%' ESCAPE '\\' \
+                     ORDER BY name",
+                    "SELECT table_name::text FROM information_schema.tables \
+                     WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' \
+                     AND table_name NOT LIKE '\\_sqlx\\_%' ORDER BY table_name",
+                ),
+            )
+            .fetch_all(self.reader())
+            .await
+            .context("Failed to list the tables")
+        }
+
+        async fn is_empty(&self) -> anyhow::Result<bool> {
+            for table in COPIED_TABLES {
+                let any: bool = sqlx::query_scalar(&format!("SELECT EXISTS (SELECT 1 FROM {table})"))
+                    .fetch_one(self.reader())
+                    .await
+                    .with_context(|| format!("Failed to read {table}"))?;
+                if any {
+                    return Ok(false);
+                }
+            }
+            Ok(true)
+        }
+
+        async fn dump(&self) -> anyhow::Result<Dump> {
+            let mut tx = self
+                .reader()
+                .begin()
+                .await
+                .context("Failed to begin the dump")?;
+            // One snapshot for every table, so that a dump taken while others write is consistent.
+            if Self::ENGINE == Engine::Postgres {
+                sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                    .execute(&mut *tx)
+                    .await
+                    .context("Failed to begin the dump")?;
+            }
+            let dump = copied_tables!(read_tables, tx);
+            tx.commit().await.context("Failed to end the dump")?;
+            Ok(dump)
+        }
+
+        async fn load(&self, dump: &Dump, replace: bool) -> anyhow::Result<()> {
+            let mut tx = self
+                .writer()
+                .begin()
+                .await
+                .context("Failed to begin the copy")?;
+            if replace {
+                for table in COPIED_TABLES.iter().rev() {
+                    sqlx::query(&format!("DELETE FROM {table}"))
+                        .execute(&mut *tx)
+                        .await
+                        .with_context(|| format!("Failed to empty {table}"))?;
+                }
+            }
+            copied_tables!(write_tables, tx, dump);
+            // Ids made from now on continue after the highest one copied (on SQLite,
+            // AUTOINCREMENT's counters follow the highest ids inserted by themselves).
+            if Self::ENGINE == Engine::Postgres {
+                for table in ["contact_messages", "notification_outbox"] {
+                    sqlx::query(&format!(
+                        "SELECT setval(pg_get_serial_sequence('{table}', 'id'), \
+                         COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)"
+                    ))
+                    .execute(&mut *tx)
+                    .await
+                    .with_context(|| format!("Failed to move the id sequence of {table}"))?;
+                }
+            }
+            tx.commit().await.context("Failed to commit the copy")?;
+            Ok(())
+        }
+    }
+}
 
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct DumpOwner {

@@ -1,14 +1,13 @@
 //! What a query written once needs from each engine: where reads and writes go, how a list is
 //! bound, and which text to take where the SQL dialects differ; and [`both_engines!`], which
-//! emits one body as the trait's impl for [`SqliteStore`] and for [`PgStore`].
+//! emits one body as the trait's impl for SQLite's store and PostgreSQL's (each engine's file
+//! implements [`Pools`]).
 //!
 //! Both engines read `$1`, `$2`, ... (SQLite binds `$N` by its number), so one text serves both
 //! and nothing is rewritten at run time. Each emitted impl is compiled for its own engine, so
 //! `sqlx` checks every query's types against both.
 
-use super::postgres::PgStore;
-use super::sqlite::SqliteStore;
-use super::Engine;
+use crate::config::database::Engine;
 
 /// An engine's pools and dialect, as a query written once sees them.
 pub(crate) trait Pools {
@@ -35,50 +34,6 @@ pub(crate) trait Pools {
             Engine::Sqlite => sqlite,
             Engine::Postgres => postgres,
         }
-    }
-}
-
-impl Pools for SqliteStore {
-    type Db = sqlx::Sqlite;
-    type List<'a, T: 'a> = String;
-    const ENGINE: Engine = Engine::Sqlite;
-
-    fn reader(&self) -> &sqlx::SqlitePool {
-        &self.pool
-    }
-
-    fn writer(&self) -> &sqlx::SqlitePool {
-        &self.writer
-    }
-
-    fn list<T: serde::Serialize>(items: &[T]) -> String {
-        serde_json::to_string(items).unwrap_or_else(|_| "[]".to_owned())
-    }
-
-    fn migrator() -> sqlx::migrate::Migrator {
-        sqlx::migrate!("./migrations/sqlite")
-    }
-}
-
-impl Pools for PgStore {
-    type Db = sqlx::Postgres;
-    type List<'a, T: 'a> = &'a [T];
-    const ENGINE: Engine = Engine::Postgres;
-
-    fn reader(&self) -> &sqlx::PgPool {
-        &self.pool
-    }
-
-    fn writer(&self) -> &sqlx::PgPool {
-        &self.pool
-    }
-
-    fn list<T: serde::Serialize>(items: &[T]) -> &[T] {
-        items
-    }
-
-    fn migrator() -> sqlx::migrate::Migrator {
-        sqlx::migrate!("./migrations/postgres")
     }
 }
 

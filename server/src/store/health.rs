@@ -8,8 +8,6 @@ use std::time::Duration;
 
 use tokio::sync::Notify;
 
-use super::Db;
-
 /// How often the probe runs while writes work: a full disk that no request has met yet is seen
 /// within this time.
 pub const PROBE_EVERY_WHILE_READY: Duration = Duration::from_secs(5);
@@ -24,7 +22,7 @@ pub struct StorageHealth {
     /// Writes refused for the storage's own reasons since start-up.
     failures: AtomicU64,
     /// Wakes the probe when a write has failed.
-    failed: Notify,
+    pub(super) failed: Notify,
 }
 
 impl Default for StorageHealth {
@@ -66,7 +64,7 @@ impl StorageHealth {
         self.failed.notify_one();
     }
 
-    fn probed(&self, result: anyhow::Result<()>) {
+    pub(super) fn probed(&self, result: anyhow::Result<()>) {
         match result {
             Ok(()) => {
                 if !self.ready.swap(true, Ordering::Relaxed) {
@@ -82,44 +80,4 @@ impl StorageHealth {
             }
         }
     }
-}
-
-/// Probes the store (its readiness, then a small write) every [`PROBE_EVERY_WHILE_READY`], and
-/// every [`PROBE_EVERY_WHILE_FAILING`] while it fails, until the store closes.
-pub fn start_probe(db: Db) {
-    tokio::spawn(async move {
-        loop {
-            let health = db.health();
-            let wait = if health.is_ready() {
-                PROBE_EVERY_WHILE_READY
-            } else {
-                PROBE_EVERY_WHILE_FAILING
-            };
-            tokio::select! {
-                () = tokio::time::sleep(wait) => {}
-                // A failed write: start probing at the faster pace now.
-                () = health.failed.notified() => {
-                    tokio::time::sleep(PROBE_EVERY_WHILE_FAILING).await;
-                }
-            }
-            if db.is_closed() {
-                break;
-            }
-            let result = probe(&db).await;
-            if db.is_closed() {
-                break;
-            }
-            db.health().probed(result);
-        }
-    });
-}
-
-async fn probe(db: &Db) -> anyhow::Result<()> {
-    let checks = async {
-        db.readiness().await?;
-        db.probe_write().await
-    };
-    tokio::time::timeout(Duration::from_secs(5), checks)
-        .await
-        .map_err(|_| anyhow::anyhow!("the database did not answer within 5 s"))?
 }

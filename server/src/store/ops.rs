@@ -7,10 +7,10 @@ use anyhow::Context;
 use async_trait::async_trait;
 use sqlx::Connection;
 
+use crate::store::dump::CopyStore;
 use crate::store::engines::{both_engines, Pools};
 use crate::store::health::StorageHealth;
 use crate::store::sqlite::FileId;
-use crate::store::Store;
 
 /// Spam codes no person trips: messages filed under them are purged after the retention period.
 /// Spam filed by the site-wide ceiling, by content signals or as sent too fast stays until the
@@ -237,8 +237,10 @@ pub(crate) fn add(report: &mut PurgeReport, kind: &str, n: u64) {
 }
 
 /// Writes `dump` into a new SQLite database at `path`: the portable snapshot of any store.
-pub(crate) async fn write_sqlite_snapshot(dump: &super::Dump, path: &Path) -> anyhow::Result<()> {
-    use super::Store;
+pub(crate) async fn write_sqlite_snapshot(
+    dump: &super::dump::Dump,
+    path: &Path,
+) -> anyhow::Result<()> {
     anyhow::ensure!(!path.exists(), "{} already exists", path.display());
     // The rows go into a scratch database in a folder of its own (with its WAL files), which
     // VACUUM INTO then writes out as one self-contained file; the folder is removed after.
@@ -248,7 +250,7 @@ pub(crate) async fn write_sqlite_snapshot(dump: &super::Dump, path: &Path) -> an
     std::fs::create_dir_all(&scratch)
         .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", scratch.display()))?;
     let result = async {
-        let url = super::DatabaseUrl::parse(&format!(
+        let url = crate::config::database::DatabaseUrl::parse(&format!(
             "sqlite://{}",
             scratch.join("snapshot.db").display()
         ))?;
@@ -258,7 +260,8 @@ pub(crate) async fn write_sqlite_snapshot(dump: &super::Dump, path: &Path) -> an
             store.snapshot_into(path).await
         }
         .await;
-        store.close().await;
+        store.reader().close().await;
+        store.writer().close().await;
         written
     }
     .await;

@@ -9,7 +9,8 @@ use anyhow::Context;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::PgPool;
 
-use super::DatabaseUrl;
+use super::engines::Pools;
+use crate::config::database::{DatabaseUrl, Engine};
 use crate::rate_limit::RateLimit;
 
 pub struct PgStore {
@@ -156,5 +157,27 @@ impl PgStore {
             .context("Failed to commit the submission count")?;
         self.purge_ended_limits(now);
         Ok(None)
+    }
+}
+
+impl Pools for PgStore {
+    type Db = sqlx::Postgres;
+    type List<'a, T: 'a> = &'a [T];
+    const ENGINE: Engine = Engine::Postgres;
+
+    fn reader(&self) -> &sqlx::PgPool {
+        &self.pool
+    }
+
+    fn writer(&self) -> &sqlx::PgPool {
+        &self.pool
+    }
+
+    fn list<T: serde::Serialize>(items: &[T]) -> &[T] {
+        items
+    }
+
+    fn migrator() -> sqlx::migrate::Migrator {
+        sqlx::migrate!("./migrations/postgres")
     }
 }

@@ -1,20 +1,211 @@
-//! The [`Store`] trait's own queries (messages, the owner, sessions, the sign-in throttle,
-//! secrets, `db copy`), written once for both engines ([`both_engines!`]); a branch only where
-//! the dialects differ, and each engine's own way of storing a contact message and counting
-//! submissions.
+//! The [`Store`] trait, which every part of the server holds as a [`Db`], and opening one; and its
+//! own queries (messages, the owner, sessions, the sign-in throttle, secrets, `db copy`), written
+//! once for both engines ([`both_engines!`]), with a branch only where the dialects differ and
+//! each engine's own way of storing a contact message and counting submissions.
 
+use std::sync::Arc;
 use std::time::Duration;
+
+use async_trait::async_trait;
 
 use anyhow::Context;
 use rand::RngCore;
 use sqlx::QueryBuilder;
 
-use super::dump::*;
+use super::content::ContentStore;
+use super::delivery::DeliveryStore;
+use super::dump::CopyStore;
 use super::engines::{both_engines, Pools};
+use super::insights::InsightsStore;
+use super::media::MediaStore;
 use super::message::{PendingMessage, StoreMessage};
 use super::model::*;
-use super::{Engine, Store};
+use super::ops::OpsStore;
+use super::{postgres, spam, sqlite};
+use crate::config::database::DatabaseUrl;
+use crate::config::database::Engine;
 use crate::rate_limit::{RateLimit, SubmissionLimiter};
+
+/// The store every part of the server shares.
+pub type Db = Arc<dyn Store>;
+
+/// Opens the database the URL names (creating a SQLite file and its folder when missing) and
+/// applies that engine's embedded migrations. Errors name the `database-url` setting and never
+/// show a password.
+pub async fn connect(url: &str) -> anyhow::Result<Db> {
+    connect_tuned(url, sqlite::SqliteTuning::default()).await
+}
+
+/// [`connect`], with SQLite opened as `tuning` says (ignored on PostgreSQL).
+pub async fn connect_tuned(url: &str, tuning: sqlite::SqliteTuning) -> anyhow::Result<Db> {
+    let url = DatabaseUrl::parse(url)?;
+    Ok(match url.engine() {
+        Engine::Sqlite => Arc::new(sqlite::SqliteStore::connect(&url, tuning).await?),
+        Engine::Postgres => Arc::new(postgres::PgStore::connect(&url).await?),
+    })
+}
+
+/// What the application needs from storage.
+#[async_trait]
+pub trait Store:
+    spam::SpamStore
+    + CopyStore
+    + OpsStore
+    + DeliveryStore
+    + InsightsStore
+    + ContentStore
+    + MediaStore
+    + Send
+    + Sync
+    + 'static
+{
+    /// `sqlite` or `postgres`, for logs and messages.
+    fn engine(&self) -> Engine;
+
+    /// Answers when the database does.
+    async fn ping(&self) -> anyhow::Result<()>;
+
+    /// Waits for open work and closes every connection.
+    async fn close(&self);
+
+    /// Whether [`Store::close`] has run.
+    fn is_closed(&self) -> bool;
+
+    // --- Contact messages and the notification outbox ---
+
+    /// Stores a message and, when asked and unless it is spam, its notification in the outbox, in
+    /// one transaction that also uses up its proofs ([`UsedProofs`]) and, for the first
+    /// message the ceiling holds in an hour, queues the owner's notice of it (kind `ceiling`).
+    /// Returns the new message's id once the transaction is committed (on disk).
+    async fn insert_message(&self, new: &NewMessage<'_>) -> anyhow::Result<Inserted>;
+
+    /// What group commit has done, on an engine that batches contact messages (SQLite).
+    fn group_commit_stats(&self) -> Option<GroupCommitStats> {
+        None
+    }
+
+    /// Every message that is neither spam nor deleted, oldest first.
+    async fn messages_for_export(&self) -> anyhow::Result<Vec<ExportRow>>;
+
+    /// Counts one contact submission from a client (a salted hash of its address) against
+    /// `limits` (the same on every call of a process); when over one, how long until the next
+    /// submission is allowed. Counted where every instance on this database sees it: in memory
+    /// for SQLite (one instance), in a table for PostgreSQL.
+    async fn take_submission_slot(
+        &self,
+        client_key: &str,
+        limits: &[RateLimit],
+        now: i64,
+    ) -> anyhow::Result<Option<Duration>>;
+
+    // --- The owner's inbox ---
+
+    /// One page of a folder, newest first; `limit + 1` rows are read so the caller knows whether
+    /// another page follows. `search` matches any of name, e-mail, subject and message, ignoring
+    /// case for every letter.
+    async fn list_messages(
+        &self,
+        folder: Folder,
+        search: Option<&str>,
+        cursor: Option<Cursor>,
+        limit: i64,
+    ) -> anyhow::Result<Vec<MessageRow>>;
+
+    /// Unread messages in the inbox folder.
+    async fn unread_count(&self) -> anyhow::Result<i64>;
+
+    async fn find_message(&self, id: i64) -> anyhow::Result<Option<MessageRow>>;
+
+    /// Changes what is given; returns whether the message exists.
+    async fn update_message(&self, id: i64, change: MessageChange) -> anyhow::Result<bool>;
+
+    /// Deletes the message for good; returns whether it existed.
+    async fn delete_message(&self, id: i64) -> anyhow::Result<bool>;
+
+    // --- The owner account ---
+
+    async fn owner_exists(&self) -> anyhow::Result<bool>;
+
+    /// The owner, found by e-mail ignoring case.
+    async fn find_owner_by_email(&self, email: &str) -> anyhow::Result<Option<OwnerRow>>;
+
+    async fn find_owner_by_id(&self, id: i64) -> anyhow::Result<Option<OwnerRow>>;
+
+    /// Creates the owner, or replaces the owner's e-mail and password. Returns the owner's id.
+    async fn upsert_owner(&self, email: &str, password_hash: &str, now: i64)
+        -> anyhow::Result<i64>;
+
+    /// Creates the owner only when there is none; true when it did.
+    async fn insert_owner_if_none(
+        &self,
+        email: &str,
+        password_hash: &str,
+        now: i64,
+    ) -> anyhow::Result<bool>;
+
+    async fn set_owner_password(
+        &self,
+        id: i64,
+        password_hash: &str,
+        now: i64,
+    ) -> anyhow::Result<()>;
+
+    // --- Sessions (stored by the hash of their token) ---
+
+    async fn insert_session(&self, session: &NewSession<'_>) -> anyhow::Result<()>;
+
+    /// The session with this token hash, with its owner, if it has expired in neither way.
+    async fn find_valid_session(
+        &self,
+        token_hash: &str,
+        now: i64,
+    ) -> anyhow::Result<Option<SessionRow>>;
+
+    /// Pushes the idle expiry forward (never past the absolute one).
+    async fn touch_session(
+        &self,
+        token_hash: &str,
+        now: i64,
+        idle_expires_at: i64,
+    ) -> anyhow::Result<()>;
+
+    async fn delete_session(&self, token_hash: &str) -> anyhow::Result<()>;
+
+    /// Deletes every session of the owner but `keep` (when given); returns how many.
+    async fn delete_owner_sessions(&self, owner_id: i64, keep: Option<&str>)
+        -> anyhow::Result<u64>;
+
+    async fn delete_expired_sessions(&self, now: i64) -> anyhow::Result<()>;
+
+    // --- The sign-in throttle's counters ---
+
+    async fn sign_in_failures(&self, key: &str) -> anyhow::Result<Option<FailureRow>>;
+
+    /// Counts one sign-in attempt for the key in one statement, before its password is checked.
+    /// While the key is locked, nothing changes and the attempt is not admitted. Otherwise it is
+    /// admitted and the count goes up by one (starting again from one when the last attempt is
+    /// `forget_after_ms` old); from `free_failures` on, the key is locked for
+    /// `first_lock_ms << (count - free_failures)`, at most `max_lock_ms`, from this attempt on.
+    /// Parallel calls each count, on every instance, so at most the free ones are admitted.
+    async fn count_sign_in_attempt(
+        &self,
+        key: &str,
+        now: i64,
+        policy: &ThrottlePolicy,
+    ) -> anyhow::Result<AttemptCount>;
+
+    /// Forgets the counters whose last attempt is older than `before` and that lock nothing.
+    async fn purge_sign_in_failures(&self, before: i64, now: i64) -> anyhow::Result<u64>;
+
+    async fn clear_sign_in_failures(&self, keys: &[&str]) -> anyhow::Result<()>;
+
+    async fn clear_all_sign_in_failures(&self) -> anyhow::Result<()>;
+
+    // --- The server's own secrets ---
+
+    /// The named secret, made from 32 random bytes the first time any instance asks for it.
+    async fn secret(&self, name: &str) -> anyhow::Result<Vec<u8>>;
+}
 
 /// The sign-in throttle's one statement, in each dialect: SQLite's two-argument `min` is
 /// PostgreSQL's `LEAST`, and PostgreSQL shifts a `bigint` by an `int`.
@@ -40,40 +231,6 @@ macro_rules! attempt_sql {
                      ELSE sign_in_failures.locked_until END \
              RETURNING failures, locked_until, prev_locked_until"
         )
-    };
-}
-
-/// Reads every copied table ([`copied_tables!`]) in the transaction `tx`, into a [`Dump`].
-macro_rules! read_tables {
-    (($tx:ident) $($table:ident: $row:ident [$($column:ident),+] by $order:literal $(fixed $fixed:ident = $value:literal)?;)+) => {
-        Dump {
-            $($table: sqlx::query_as(concat!("SELECT * FROM ", stringify!($table), " ORDER BY ", $order))
-                .fetch_all(&mut *$tx)
-                .await
-                .context(concat!("Failed to read ", stringify!($table)))?,)+
-        }
-    };
-}
-
-/// Writes every copied table of `dump` in the transaction `tx`, a hundred rows a statement.
-macro_rules! write_tables {
-    (($tx:ident, $dump:ident) $($table:ident: $row:ident [$first:ident $(, $column:ident)*] by $order:literal $(fixed $fixed:ident = $value:literal)?;)+) => {
-        $(for rows in $dump.$table.chunks(100) {
-            let mut query: QueryBuilder<<Self as Pools>::Db> = QueryBuilder::new(concat!(
-                "INSERT INTO ", stringify!($table), " (", stringify!($first),
-                $(", ", stringify!($column),)* $(", ", stringify!($fixed),)? ") "
-            ));
-            query.push_values(rows, |mut values, row| {
-                values.push_bind(&row.$first);
-                $(values.push_bind(&row.$column);)*
-                $(values.push(stringify!($value));)?
-            });
-            query
-                .build()
-                .execute(&mut *$tx)
-                .await
-                .context(concat!("Failed to copy ", stringify!($table)))?;
-        })+
     };
 }
 
@@ -491,87 +648,6 @@ both_engines! {
                 .await
                 .context("Failed to read a server secret")
         }
-
-        // --- Moving data ---
-
-        async fn tables(&self) -> anyhow::Result<Vec<String>> {
-            sqlx::query_scalar(
-                Self::dialect(
-                    "SELECT name FROM sqlite_master WHERE type = 'table' \
-                     AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE '\\_sqlx\\_%' ESCAPE '\\' \
-                     ORDER BY name",
-                    "SELECT table_name::text FROM information_schema.tables \
-                     WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' \
-                     AND table_name NOT LIKE '\\_sqlx\\_%' ORDER BY table_name",
-                ),
-            )
-            .fetch_all(self.reader())
-            .await
-            .context("Failed to list the tables")
-        }
-
-        async fn is_empty(&self) -> anyhow::Result<bool> {
-            for table in COPIED_TABLES {
-                let any: bool = sqlx::query_scalar(&format!("SELECT EXISTS (SELECT 1 FROM {table})"))
-                    .fetch_one(self.reader())
-                    .await
-                    .with_context(|| format!("Failed to read {table}"))?;
-                if any {
-                    return Ok(false);
-                }
-            }
-            Ok(true)
-        }
-
-        async fn dump(&self) -> anyhow::Result<Dump> {
-            let mut tx = self
-                .reader()
-                .begin()
-                .await
-                .context("Failed to begin the dump")?;
-            // One snapshot for every table, so that a dump taken while others write is consistent.
-            if Self::ENGINE == Engine::Postgres {
-                sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-                    .execute(&mut *tx)
-                    .await
-                    .context("Failed to begin the dump")?;
-            }
-            let dump = copied_tables!(read_tables, tx);
-            tx.commit().await.context("Failed to end the dump")?;
-            Ok(dump)
-        }
-
-        async fn load(&self, dump: &Dump, replace: bool) -> anyhow::Result<()> {
-            let mut tx = self
-                .writer()
-                .begin()
-                .await
-                .context("Failed to begin the copy")?;
-            if replace {
-                for table in COPIED_TABLES.iter().rev() {
-                    sqlx::query(&format!("DELETE FROM {table}"))
-                        .execute(&mut *tx)
-                        .await
-                        .with_context(|| format!("Failed to empty {table}"))?;
-                }
-            }
-            copied_tables!(write_tables, tx, dump);
-            // Ids made from now on continue after the highest one copied (on SQLite,
-            // AUTOINCREMENT's counters follow the highest ids inserted by themselves).
-            if Self::ENGINE == Engine::Postgres {
-                for table in ["contact_messages", "notification_outbox"] {
-                    sqlx::query(&format!(
-                        "SELECT setval(pg_get_serial_sequence('{table}', 'id'), \
-                         COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)"
-                    ))
-                    .execute(&mut *tx)
-                    .await
-                    .with_context(|| format!("Failed to move the id sequence of {table}"))?;
-                }
-            }
-            tx.commit().await.context("Failed to commit the copy")?;
-            Ok(())
-        }
     }
     sqlite {
         fn engine(&self) -> Engine {
@@ -626,4 +702,44 @@ both_engines! {
             self.count_submission(client_key, limits, now).await
         }
     }
+}
+
+/// Probes the store (its readiness, then a small write) every [`super::health::PROBE_EVERY_WHILE_READY`], and
+/// every [`super::health::PROBE_EVERY_WHILE_FAILING`] while it fails, until the store closes.
+pub fn start_probe(db: Db) {
+    tokio::spawn(async move {
+        loop {
+            let health = db.health();
+            let wait = if health.is_ready() {
+                super::health::PROBE_EVERY_WHILE_READY
+            } else {
+                super::health::PROBE_EVERY_WHILE_FAILING
+            };
+            tokio::select! {
+                () = tokio::time::sleep(wait) => {}
+                // A failed write: start probing at the faster pace now.
+                () = health.failed.notified() => {
+                    tokio::time::sleep(super::health::PROBE_EVERY_WHILE_FAILING).await;
+                }
+            }
+            if db.is_closed() {
+                break;
+            }
+            let result = probe(&db).await;
+            if db.is_closed() {
+                break;
+            }
+            db.health().probed(result);
+        }
+    });
+}
+
+async fn probe(db: &Db) -> anyhow::Result<()> {
+    let checks = async {
+        db.readiness().await?;
+        db.probe_write().await
+    };
+    tokio::time::timeout(Duration::from_secs(5), checks)
+        .await
+        .map_err(|_| anyhow::anyhow!("the database did not answer within 5 s"))?
 }
