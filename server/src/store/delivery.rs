@@ -137,6 +137,57 @@ pub const DELIVERY_COLUMNS: &str = "id, message_id, channel, kind, attempts, nex
 
 both_engines! {
     impl DeliveryStore {
+        // One transaction: the due rows are leased (pushed out of `due` until the lease ends),
+        // then read with their messages. The lease is written first, so on SQLite the
+        // transaction holds the one write lock from its first statement; on PostgreSQL several
+        // instances share the outbox, and `FOR UPDATE SKIP LOCKED` gives each row to one of them.
+        #[tracing::instrument(skip(self))]
+        async fn claim_due_deliveries(
+            &self,
+            channels: &[String],
+            now: i64,
+            lease_until: i64,
+            limit: i64,
+        ) -> anyhow::Result<Vec<PendingDelivery>> {
+            let mut tx = self
+                .writer()
+                .begin()
+                .await
+                .context("Failed to begin claiming notifications")?;
+            let ids: Vec<i64> = sqlx::query_scalar(&format!(
+                "UPDATE notification_outbox SET next_attempt_at = $1, leased_until = $1 \
+                 WHERE id IN (SELECT id FROM notification_outbox \
+                              WHERE sent_at IS NULL AND gave_up_at IS NULL AND next_attempt_at <= $2 \
+                                AND {} ORDER BY next_attempt_at, id LIMIT $4{}) \
+                 RETURNING id",
+                in_list!("", "channel", "$3"),
+                Self::dialect("", " FOR UPDATE SKIP LOCKED"),
+            ))
+            .bind(lease_until)
+            .bind(now)
+            .bind(Self::list(channels))
+            .bind(limit)
+            .fetch_all(&mut *tx)
+            .await
+            .context("Failed to lease the due notifications")?;
+            let rows = sqlx::query_as(&format!(
+                "SELECT o.id AS outbox_id, o.channel, o.kind, o.attempts, o.message_id, m.name, \
+                        m.email, m.subject, m.message, m.created_at AS message_created_at, {} \
+                 FROM notification_outbox o LEFT JOIN contact_messages m ON m.id = o.message_id \
+                 WHERE {} ORDER BY o.id",
+                held_column("o"),
+                in_list!("", "o.id", "$1"),
+            ))
+            .bind(Self::list(&ids))
+            .fetch_all(&mut *tx)
+            .await
+            .context("Failed to read the due notifications")?;
+            tx.commit()
+                .await
+                .context("Failed to commit the notification leases")?;
+            Ok(rows)
+        }
+
         #[tracing::instrument(skip(self))]
         async fn next_delivery_due(&self, channels: &[String]) -> anyhow::Result<Option<i64>> {
             sqlx::query_scalar(in_list!(
@@ -286,93 +337,6 @@ both_engines! {
             .await
             .context("Failed to read the outbox's last error")?;
             Ok(error.flatten())
-        }
-    }
-    // Claiming differs: SQLite has one writer and no `UPDATE` in a `WITH`; on PostgreSQL several
-    // instances share the outbox, and `FOR UPDATE SKIP LOCKED` gives each row to one of them.
-    sqlite {
-        #[tracing::instrument(skip(self))]
-        async fn claim_due_deliveries(
-            &self,
-            channels: &[String],
-            now: i64,
-            lease_until: i64,
-            limit: i64,
-        ) -> anyhow::Result<Vec<PendingDelivery>> {
-            // The lease is written first, so the transaction holds SQLite's one write lock from its
-            // first statement (a read that later writes could meet another writer's lock).
-            let mut tx = self
-                .writer()
-                .begin()
-                .await
-                .context("Failed to begin claiming notifications")?;
-            let ids: Vec<i64> = sqlx::query_scalar(
-                "UPDATE notification_outbox SET next_attempt_at = $1, leased_until = $1 \
-                 WHERE id IN (SELECT id FROM notification_outbox \
-                              WHERE sent_at IS NULL AND gave_up_at IS NULL AND next_attempt_at <= $2 \
-                                AND channel IN (SELECT value FROM json_each($3)) \
-                              ORDER BY next_attempt_at, id LIMIT $4) \
-                 RETURNING id",
-            )
-            .bind(lease_until)
-            .bind(now)
-            .bind(Self::list(channels))
-            .bind(limit)
-            .fetch_all(&mut *tx)
-            .await
-            .context("Failed to lease the due notifications")?;
-            let mut rows = Vec::with_capacity(ids.len());
-            for id in ids {
-                let row: PendingDelivery = sqlx::query_as(&format!(
-                    "SELECT o.id AS outbox_id, o.channel, o.kind, o.attempts, o.message_id, m.name, \
-                            m.email, m.subject, m.message, m.created_at AS message_created_at, {} \
-                     FROM notification_outbox o LEFT JOIN contact_messages m ON m.id = o.message_id \
-                     WHERE o.id = $1",
-                    held_column("o")
-                ))
-                .bind(id)
-                .fetch_one(&mut *tx)
-                .await
-                .context("Failed to read a due notification")?;
-                rows.push(row);
-            }
-            rows.sort_by_key(|row| row.outbox_id);
-            tx.commit()
-                .await
-                .context("Failed to commit the notification leases")?;
-            Ok(rows)
-        }
-    }
-    postgres {
-        #[tracing::instrument(skip(self))]
-        async fn claim_due_deliveries(
-            &self,
-            channels: &[String],
-            now: i64,
-            lease_until: i64,
-            limit: i64,
-        ) -> anyhow::Result<Vec<PendingDelivery>> {
-            // SKIP LOCKED: rows another instance is taking right now are left to it.
-            sqlx::query_as(&format!(
-                "WITH claimed AS ( \
-                     UPDATE notification_outbox SET next_attempt_at = $1, leased_until = $1 \
-                     WHERE id IN (SELECT id FROM notification_outbox \
-                                  WHERE sent_at IS NULL AND gave_up_at IS NULL AND next_attempt_at <= $2 \
-                                    AND channel = ANY($3) \
-                                  ORDER BY next_attempt_at, id LIMIT $4 FOR UPDATE SKIP LOCKED) \
-                     RETURNING id, channel, kind, attempts, message_id, created_at) \
-                 SELECT c.id AS outbox_id, c.channel, c.kind, c.attempts, c.message_id, m.name, \
-                        m.email, m.subject, m.message, m.created_at AS message_created_at, {} \
-                 FROM claimed c LEFT JOIN contact_messages m ON m.id = c.message_id ORDER BY c.id",
-                held_column("c")
-            ))
-            .bind(lease_until)
-            .bind(now)
-            .bind(channels)
-            .bind(limit)
-            .fetch_all(self.writer())
-            .await
-            .context("Failed to lease the due notifications")
         }
     }
 }
