@@ -77,43 +77,6 @@ pub trait InsightsStore: Send + Sync + 'static {
     async fn real_message_times(&self, since: i64) -> anyhow::Result<Vec<i64>>;
 }
 
-// The SQL both engines run (SQLite reads `$n` parameters too).
-
-pub(crate) const SALT_INSERT: &str =
-    "INSERT INTO insights_salts (day, salt) VALUES ($1, $2) ON CONFLICT (day) DO NOTHING";
-pub(crate) const SALT_SELECT: &str = "SELECT salt FROM insights_salts WHERE day = $1";
-pub(crate) const SEEN_INSERT: &str =
-    "INSERT INTO insights_seen (day, visitor_hash) VALUES ($1, $2) ON CONFLICT DO NOTHING";
-pub(crate) const DAY_UPSERT: &str =
-    "INSERT INTO insights_daily (day, page_views, visitors, resume_downloads) VALUES ($1, $2, $3, $4) \
-     ON CONFLICT (day) DO UPDATE SET page_views = insights_daily.page_views + excluded.page_views, \
-     visitors = insights_daily.visitors + excluded.visitors, \
-     resume_downloads = insights_daily.resume_downloads + excluded.resume_downloads";
-/// A key already counted that day, or one of the first [`MAX_KEYS_PER_DAY`], is counted as
-/// itself; any other as [`OTHER_KEY`]. (`WHERE TRUE` lets SQLite read the upsert after a SELECT.)
-pub(crate) const COUNT_UPSERT: &str =
-    "INSERT INTO insights_counts (day, kind, key, count) \
-     SELECT $1, $2, CASE WHEN EXISTS (SELECT 1 FROM insights_counts WHERE day = $1 AND kind = $2 AND key = $3) \
-       OR (SELECT COUNT(*) FROM insights_counts WHERE day = $1 AND kind = $2 AND key <> $6) < $5 \
-       THEN $3 ELSE $6 END, $4 WHERE TRUE \
-     ON CONFLICT (day, kind, key) DO UPDATE SET count = insights_counts.count + excluded.count";
-pub(crate) const PURGE_DAILY: [&str; 2] = [
-    "DELETE FROM insights_salts WHERE day < $1",
-    "DELETE FROM insights_seen WHERE day < $1",
-];
-pub(crate) const PURGE_AGGREGATES: [&str; 2] = [
-    "DELETE FROM insights_daily WHERE day < $1",
-    "DELETE FROM insights_counts WHERE day < $1",
-];
-pub(crate) const DAYS_SELECT: &str =
-    "SELECT day, page_views, visitors, resume_downloads FROM insights_daily \
-     WHERE day >= $1 AND day <= $2 ORDER BY day";
-pub(crate) const COUNTS_SELECT: &str =
-    "SELECT kind, key, CAST(SUM(count) AS BIGINT) AS count FROM insights_counts \
-     WHERE day >= $1 AND day <= $2 GROUP BY kind, key ORDER BY kind, count DESC, key";
-pub(crate) const MESSAGE_TIMES_SELECT: &str =
-    "SELECT created_at FROM contact_messages WHERE is_spam = FALSE AND created_at >= $1";
-
 /// 32 random bytes: a new day's salt.
 pub(crate) fn new_salt() -> Vec<u8> {
     use rand::RngCore;
@@ -143,13 +106,15 @@ both_engines! {
     impl InsightsStore {
         // Writes go through the one writer connection, like every other SQLite write.
         async fn insights_salt(&self, day: &str) -> anyhow::Result<Vec<u8>> {
-            sqlx::query(SALT_INSERT)
+            sqlx::query(
+                "INSERT INTO insights_salts (day, salt) VALUES ($1, $2) ON CONFLICT (day) DO NOTHING",
+            )
                 .bind(day)
                 .bind(new_salt())
                 .execute(self.writer())
                 .await
                 .context("Failed to make the day's salt")?;
-            sqlx::query_scalar(SALT_SELECT)
+            sqlx::query_scalar("SELECT salt FROM insights_salts WHERE day = $1")
                 .bind(day)
                 .fetch_one(self.writer())
                 .await
@@ -164,9 +129,10 @@ both_engines! {
                 .await
                 .context("Failed to begin the insights batch")?;
             let mut new_visitors: BTreeMap<String, i64> = BTreeMap::new();
-            let seen_sql = SEEN_INSERT;
             for (day, hash) in &batch.seen {
-                let added = sqlx::query(seen_sql)
+                let added = sqlx::query(
+                    "INSERT INTO insights_seen (day, visitor_hash) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                )
                     .bind(day)
                     .bind(hash)
                     .execute(&mut *tx)
@@ -175,9 +141,13 @@ both_engines! {
                     .rows_affected();
                 *new_visitors.entry(day.clone()).or_default() += i64::try_from(added).unwrap_or(0);
             }
-            let day_sql = DAY_UPSERT;
             for (day, delta, visitors) in day_rows(batch, &new_visitors) {
-                sqlx::query(day_sql)
+                sqlx::query(
+                    "INSERT INTO insights_daily (day, page_views, visitors, resume_downloads) VALUES ($1, $2, $3, $4) \
+                     ON CONFLICT (day) DO UPDATE SET page_views = insights_daily.page_views + excluded.page_views, \
+                     visitors = insights_daily.visitors + excluded.visitors, \
+                     resume_downloads = insights_daily.resume_downloads + excluded.resume_downloads",
+                )
                     .bind(&day)
                     .bind(delta.page_views)
                     .bind(visitors)
@@ -186,9 +156,17 @@ both_engines! {
                     .await
                     .context("Failed to add a day's figures")?;
             }
-            let count_sql = COUNT_UPSERT;
             for ((day, kind, key), n) in &batch.counts {
-                sqlx::query(count_sql)
+                // A key already counted that day, or one of the first `MAX_KEYS_PER_DAY`, is
+                // counted as itself; any other as `OTHER_KEY`. (`WHERE TRUE` lets SQLite read the
+                // upsert after a SELECT.)
+                sqlx::query(
+                    "INSERT INTO insights_counts (day, kind, key, count) \
+                     SELECT $1, $2, CASE WHEN EXISTS (SELECT 1 FROM insights_counts WHERE day = $1 AND kind = $2 AND key = $3) \
+                     OR (SELECT COUNT(*) FROM insights_counts WHERE day = $1 AND kind = $2 AND key <> $6) < $5 \
+                     THEN $3 ELSE $6 END, $4 WHERE TRUE \
+                     ON CONFLICT (day, kind, key) DO UPDATE SET count = insights_counts.count + excluded.count",
+                )
                     .bind(day)
                     .bind(kind)
                     .bind(key)
@@ -211,7 +189,10 @@ both_engines! {
                 .begin()
                 .await
                 .context("Failed to begin the insights purge")?;
-            for sql in PURGE_DAILY {
+            for sql in [
+                "DELETE FROM insights_salts WHERE day < $1",
+                "DELETE FROM insights_seen WHERE day < $1",
+            ] {
                 sqlx::query(sql)
                     .bind(today)
                     .execute(&mut *tx)
@@ -219,7 +200,10 @@ both_engines! {
                     .context("Failed to drop past days' salts")?;
             }
             if let Some(keep_from) = keep_from {
-                for sql in PURGE_AGGREGATES {
+                for sql in [
+                    "DELETE FROM insights_daily WHERE day < $1",
+                    "DELETE FROM insights_counts WHERE day < $1",
+                ] {
                     sqlx::query(sql)
                         .bind(keep_from)
                         .execute(&mut *tx)
@@ -234,7 +218,10 @@ both_engines! {
         }
 
         async fn insights_days(&self, from: &str, to: &str) -> anyhow::Result<Vec<InsightsDayRow>> {
-            sqlx::query_as(DAYS_SELECT)
+            sqlx::query_as(
+                "SELECT day, page_views, visitors, resume_downloads FROM insights_daily \
+                 WHERE day >= $1 AND day <= $2 ORDER BY day",
+            )
                 .bind(from)
                 .bind(to)
                 .fetch_all(self.reader())
@@ -243,7 +230,10 @@ both_engines! {
         }
 
         async fn insights_counts(&self, from: &str, to: &str) -> anyhow::Result<Vec<InsightsCountRow>> {
-            sqlx::query_as(COUNTS_SELECT)
+            sqlx::query_as(
+                "SELECT kind, key, CAST(SUM(count) AS BIGINT) AS count FROM insights_counts \
+                 WHERE day >= $1 AND day <= $2 GROUP BY kind, key ORDER BY kind, count DESC, key",
+            )
                 .bind(from)
                 .bind(to)
                 .fetch_all(self.reader())
@@ -252,7 +242,9 @@ both_engines! {
         }
 
         async fn real_message_times(&self, since: i64) -> anyhow::Result<Vec<i64>> {
-            sqlx::query_scalar(MESSAGE_TIMES_SELECT)
+            sqlx::query_scalar(
+                "SELECT created_at FROM contact_messages WHERE is_spam = FALSE AND created_at >= $1",
+            )
                 .bind(since)
                 .fetch_all(self.reader())
                 .await

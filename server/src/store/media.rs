@@ -89,35 +89,7 @@ pub trait MediaStore {
     async fn resume(&self) -> anyhow::Result<Option<ResumeRow>>;
 }
 
-// The SQL both engines run (SQLite reads `$n` parameters too).
-
-pub(crate) const ITEM_INSERT: &str =
-    "INSERT INTO media_items (id, kind, name, width, height, bytes, created_at) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING";
-pub(crate) const FILE_INSERT: &str =
-    "INSERT INTO media_files (path, media_id, content_type, width, data) VALUES ($1, $2, $3, $4, $5)";
-pub(crate) const ITEMS_SELECT: &str =
-    "SELECT id, kind, name, width, height, bytes, created_at FROM media_items \
-     ORDER BY created_at DESC, id";
-pub(crate) const SOURCES_SELECT: &str =
-    "SELECT media_id, path, width FROM media_files ORDER BY media_id, width, path";
-pub(crate) const ITEM_SELECT: &str =
-    "SELECT id, kind, name, width, height, bytes, created_at FROM media_items WHERE id = $1";
-pub(crate) const ITEM_SOURCES_SELECT: &str =
-    "SELECT media_id, path, width FROM media_files WHERE media_id = $1 ORDER BY width, path";
-pub(crate) const FILES_DELETE: &str = "DELETE FROM media_files WHERE media_id = $1";
-pub(crate) const ITEM_DELETE: &str = "DELETE FROM media_items WHERE id = $1";
-pub(crate) const FILE_SELECT: &str = "SELECT content_type, data FROM media_files WHERE path = $1";
-pub(crate) const FILE_TYPE_SELECT: &str = "SELECT content_type FROM media_files WHERE path = $1";
-pub(crate) const RESUME_UPSERT: &str =
-    "INSERT INTO media_resume (id, data, sha256, uploaded_at) VALUES (1, $1, $2, $3) \
-     ON CONFLICT (id) DO UPDATE SET data = excluded.data, sha256 = excluded.sha256, \
-     uploaded_at = excluded.uploaded_at";
-pub(crate) const RESUME_SHA_SELECT: &str = "SELECT sha256 FROM media_resume WHERE id = 1";
-pub(crate) const RESUME_SELECT: &str =
-    "SELECT data, sha256, uploaded_at FROM media_resume WHERE id = 1";
-
-/// Sorts the rows of [`SOURCES_SELECT`] to the items they belong to.
+/// Sorts the sources [`MediaStore::media_items`] reads to the items they belong to.
 pub fn sources_of<'a>(
     item: &MediaRow,
     sources: &'a [MediaSourceRow],
@@ -131,7 +103,10 @@ both_engines! {
         #[tracing::instrument(skip_all, fields(id = %item.id))]
         async fn insert_media(&self, item: &MediaRow, files: &[MediaFileRow]) -> anyhow::Result<bool> {
             let mut tx = self.writer().begin().await?;
-            let inserted = sqlx::query(ITEM_INSERT)
+            let inserted = sqlx::query(
+                "INSERT INTO media_items (id, kind, name, width, height, bytes, created_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING",
+            )
                 .bind(&item.id)
                 .bind(&item.kind)
                 .bind(&item.name)
@@ -148,7 +123,10 @@ both_engines! {
                 return Ok(false);
             }
             for file in files {
-                sqlx::query(FILE_INSERT)
+                sqlx::query(
+                    "INSERT INTO media_files (path, media_id, content_type, width, data) \
+                     VALUES ($1, $2, $3, $4, $5)",
+                )
                     .bind(&file.path)
                     .bind(&file.media_id)
                     .bind(&file.content_type)
@@ -165,11 +143,16 @@ both_engines! {
         #[tracing::instrument(skip(self))]
         async fn media_items(&self) -> anyhow::Result<(Vec<MediaRow>, Vec<MediaSourceRow>)> {
             let mut tx = self.reader().begin().await?;
-            let items = sqlx::query_as(ITEMS_SELECT)
+            let items = sqlx::query_as(
+                "SELECT id, kind, name, width, height, bytes, created_at FROM media_items \
+                 ORDER BY created_at DESC, id",
+            )
                 .fetch_all(&mut *tx)
                 .await
                 .context("Failed to list the uploads")?;
-            let sources = sqlx::query_as(SOURCES_SELECT)
+            let sources = sqlx::query_as(
+                "SELECT media_id, path, width FROM media_files ORDER BY media_id, width, path",
+            )
                 .fetch_all(&mut *tx)
                 .await
                 .context("Failed to list the uploads' files")?;
@@ -183,7 +166,9 @@ both_engines! {
             id: &str,
         ) -> anyhow::Result<Option<(MediaRow, Vec<MediaSourceRow>)>> {
             let mut tx = self.reader().begin().await?;
-            let Some(item) = sqlx::query_as(ITEM_SELECT)
+            let Some(item) = sqlx::query_as(
+                "SELECT id, kind, name, width, height, bytes, created_at FROM media_items WHERE id = $1",
+            )
                 .bind(id)
                 .fetch_optional(&mut *tx)
                 .await
@@ -191,7 +176,9 @@ both_engines! {
             else {
                 return Ok(None);
             };
-            let sources = sqlx::query_as(ITEM_SOURCES_SELECT)
+            let sources = sqlx::query_as(
+                "SELECT media_id, path, width FROM media_files WHERE media_id = $1 ORDER BY width, path",
+            )
                 .bind(id)
                 .fetch_all(&mut *tx)
                 .await
@@ -203,12 +190,12 @@ both_engines! {
         #[tracing::instrument(skip(self))]
         async fn delete_media(&self, id: &str) -> anyhow::Result<bool> {
             let mut tx = self.writer().begin().await?;
-            sqlx::query(FILES_DELETE)
+            sqlx::query("DELETE FROM media_files WHERE media_id = $1")
                 .bind(id)
                 .execute(&mut *tx)
                 .await
                 .context("Failed to delete an upload's files")?;
-            let deleted = sqlx::query(ITEM_DELETE)
+            let deleted = sqlx::query("DELETE FROM media_items WHERE id = $1")
                 .bind(id)
                 .execute(&mut *tx)
                 .await
@@ -221,7 +208,7 @@ both_engines! {
 
         #[tracing::instrument(skip(self))]
         async fn media_file(&self, path: &str) -> anyhow::Result<Option<ServedFile>> {
-            sqlx::query_as(FILE_SELECT)
+            sqlx::query_as("SELECT content_type, data FROM media_files WHERE path = $1")
                 .bind(path)
                 .fetch_optional(self.reader())
                 .await
@@ -230,7 +217,7 @@ both_engines! {
 
         #[tracing::instrument(skip(self))]
         async fn media_file_type(&self, path: &str) -> anyhow::Result<Option<String>> {
-            sqlx::query_scalar(FILE_TYPE_SELECT)
+            sqlx::query_scalar("SELECT content_type FROM media_files WHERE path = $1")
                 .bind(path)
                 .fetch_optional(self.reader())
                 .await
@@ -239,7 +226,11 @@ both_engines! {
 
         #[tracing::instrument(skip(self, data))]
         async fn save_resume(&self, data: &[u8], sha256: &str, now: i64) -> anyhow::Result<()> {
-            sqlx::query(RESUME_UPSERT)
+            sqlx::query(
+                "INSERT INTO media_resume (id, data, sha256, uploaded_at) VALUES (1, $1, $2, $3) \
+                 ON CONFLICT (id) DO UPDATE SET data = excluded.data, sha256 = excluded.sha256, \
+                 uploaded_at = excluded.uploaded_at",
+            )
                 .bind(data)
                 .bind(sha256)
                 .bind(now)
@@ -250,14 +241,14 @@ both_engines! {
         }
 
         async fn resume_sha256(&self) -> anyhow::Result<Option<String>> {
-            sqlx::query_scalar(RESUME_SHA_SELECT)
+            sqlx::query_scalar("SELECT sha256 FROM media_resume WHERE id = 1")
                 .fetch_optional(self.reader())
                 .await
                 .context("Failed to read the resume's hash")
         }
 
         async fn resume(&self) -> anyhow::Result<Option<ResumeRow>> {
-            sqlx::query_as(RESUME_SELECT)
+            sqlx::query_as("SELECT data, sha256, uploaded_at FROM media_resume WHERE id = 1")
                 .fetch_optional(self.reader())
                 .await
                 .context("Failed to read the resume")
