@@ -2,6 +2,7 @@
 //! owner set` and the start-up bootstrap call, so the rules, the hash and the end of every
 //! session are the same whichever way a password is set.
 
+use anyhow::Context;
 use secrecy::{ExposeSecret, SecretString};
 
 use super::password;
@@ -60,12 +61,14 @@ pub async fn set_password(
             db.set_owner_password(id, &hash, now_ms()).await?;
             id
         }
-        Whose::Email(email) => db.upsert_owner(email, &hash, now_ms()).await?,
+        Whose::Email(email) => db
+            .save_owner(email, &hash, now_ms(), true)
+            .await?
+            .context("the owner was not saved")?,
         Whose::FirstOwner(email) => {
-            return Ok(if db.insert_owner_if_none(email, &hash, now_ms()).await? {
-                PasswordSet::Created
-            } else {
-                PasswordSet::OwnerExists
+            return Ok(match db.save_owner(email, &hash, now_ms(), false).await? {
+                Some(_) => PasswordSet::Created,
+                None => PasswordSet::OwnerExists,
             });
         }
     };

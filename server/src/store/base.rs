@@ -6,9 +6,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use async_trait::async_trait;
-
 use anyhow::Context;
+use async_trait::async_trait;
 use rand::RngCore;
 use sqlx::QueryBuilder;
 
@@ -22,8 +21,7 @@ use super::message::{PendingMessage, StoreMessage};
 use super::model::*;
 use super::ops::OpsStore;
 use super::{postgres, spam, sqlite};
-use crate::config::database::DatabaseUrl;
-use crate::config::database::Engine;
+use crate::config::database::{DatabaseUrl, Engine};
 use crate::rate_limit::{RateLimit, SubmissionLimiter};
 
 /// The store every part of the server shares.
@@ -131,17 +129,15 @@ pub trait Store:
 
     async fn find_owner_by_id(&self, id: i64) -> anyhow::Result<Option<OwnerRow>>;
 
-    /// Creates the owner, or replaces the owner's e-mail and password. Returns the owner's id.
-    async fn upsert_owner(&self, email: &str, password_hash: &str, now: i64)
-        -> anyhow::Result<i64>;
-
-    /// Creates the owner only when there is none; true when it did.
-    async fn insert_owner_if_none(
+    /// Creates the owner or, with `replace`, replaces the owner's e-mail and password. The
+    /// owner's id when written; `None` when an owner exists and `replace` is false.
+    async fn save_owner(
         &self,
         email: &str,
         password_hash: &str,
         now: i64,
-    ) -> anyhow::Result<bool>;
+        replace: bool,
+    ) -> anyhow::Result<Option<i64>>;
 
     async fn set_owner_password(
         &self,
@@ -242,6 +238,10 @@ both_engines! {
             self.writer().close().await;
         }
 
+        fn engine(&self) -> Engine {
+            Self::ENGINE
+        }
+
         async fn ping(&self) -> anyhow::Result<()> {
             sqlx::query("SELECT 1")
                 .execute(self.reader())
@@ -254,7 +254,6 @@ both_engines! {
             self.writer().is_closed()
         }
 
-        #[tracing::instrument(skip_all)]
         async fn messages_for_export(&self) -> anyhow::Result<Vec<ExportRow>> {
             sqlx::query_as(
                 "SELECT name, email, subject, message, form_name, created_at FROM contact_messages \
@@ -267,7 +266,6 @@ both_engines! {
 
         // --- The owner's inbox ---
 
-        #[tracing::instrument(skip(self, search))]
         async fn list_messages(
             &self,
             folder: Folder,
@@ -305,7 +303,6 @@ both_engines! {
                 .context("Failed to list contact messages")
         }
 
-        #[tracing::instrument(skip(self))]
         async fn unread_count(&self) -> anyhow::Result<i64> {
             sqlx::query_scalar(
                 "SELECT COUNT(*) FROM contact_messages \
@@ -316,7 +313,6 @@ both_engines! {
             .context("Failed to count unread messages")
         }
 
-        #[tracing::instrument(skip(self))]
         async fn find_message(&self, id: i64) -> anyhow::Result<Option<MessageRow>> {
             sqlx::query_as(&format!(
                 "SELECT {MESSAGE_COLUMNS} FROM contact_messages WHERE id = $1"
@@ -327,7 +323,6 @@ both_engines! {
             .context("Failed to read a contact message")
         }
 
-        #[tracing::instrument(skip(self))]
         async fn update_message(&self, id: i64, change: MessageChange) -> anyhow::Result<bool> {
             let mut query: QueryBuilder<<Self as Pools>::Db> =
                 QueryBuilder::new("UPDATE contact_messages SET id = id");
@@ -353,7 +348,6 @@ both_engines! {
             Ok(result.rows_affected() == 1)
         }
 
-        #[tracing::instrument(skip(self))]
         async fn delete_message(&self, id: i64) -> anyhow::Result<bool> {
             let result = sqlx::query("DELETE FROM contact_messages WHERE id = $1")
                 .bind(id)
@@ -365,7 +359,6 @@ both_engines! {
 
         // --- The owner account ---
 
-        #[tracing::instrument(skip(self))]
         async fn owner_exists(&self) -> anyhow::Result<bool> {
             let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM owner")
                 .fetch_one(self.reader())
@@ -374,7 +367,6 @@ both_engines! {
             Ok(count > 0)
         }
 
-        #[tracing::instrument(skip_all)]
         async fn find_owner_by_email(&self, email: &str) -> anyhow::Result<Option<OwnerRow>> {
             // Compared folded by Rust's rules on both sides: the table holds one row.
             let owner: Option<OwnerRow> =
@@ -385,7 +377,6 @@ both_engines! {
             Ok(owner.filter(|o| o.email.to_lowercase() == email.to_lowercase()))
         }
 
-        #[tracing::instrument(skip(self))]
         async fn find_owner_by_id(&self, id: i64) -> anyhow::Result<Option<OwnerRow>> {
             sqlx::query_as("SELECT id, email, password_hash FROM owner WHERE id = $1")
                 .bind(id)
@@ -394,50 +385,29 @@ both_engines! {
                 .context("Failed to look up the owner")
         }
 
-        #[tracing::instrument(skip_all)]
-        async fn upsert_owner(
+        async fn save_owner(
             &self,
             email: &str,
             password_hash: &str,
             now: i64,
-        ) -> anyhow::Result<i64> {
-            sqlx::query(
-                "INSERT INTO owner (id, email, password_hash, created_at, updated_at) VALUES (1, $1, $2, $3, $4)
-                 ON CONFLICT (id) DO UPDATE SET email = excluded.email,
-                     password_hash = excluded.password_hash, updated_at = excluded.updated_at",
-            )
+            replace: bool,
+        ) -> anyhow::Result<Option<i64>> {
+            sqlx::query_scalar(if replace {
+                "INSERT INTO owner (id, email, password_hash, created_at, updated_at) VALUES (1, $1, $2, $3, $3) \
+                 ON CONFLICT (id) DO UPDATE SET email = excluded.email, \
+                     password_hash = excluded.password_hash, updated_at = excluded.updated_at RETURNING id"
+            } else {
+                "INSERT INTO owner (id, email, password_hash, created_at, updated_at) VALUES (1, $1, $2, $3, $3) \
+                 ON CONFLICT (id) DO NOTHING RETURNING id"
+            })
             .bind(email)
             .bind(password_hash)
             .bind(now)
-            .bind(now)
-            .execute(self.writer())
+            .fetch_optional(self.writer())
             .await
-            .context("Failed to save the owner")?;
-            Ok(1)
+            .context("Failed to save the owner")
         }
 
-        #[tracing::instrument(skip_all)]
-        async fn insert_owner_if_none(
-            &self,
-            email: &str,
-            password_hash: &str,
-            now: i64,
-        ) -> anyhow::Result<bool> {
-            let result = sqlx::query(
-                "INSERT INTO owner (id, email, password_hash, created_at, updated_at) VALUES (1, $1, $2, $3, $4)
-                 ON CONFLICT (id) DO NOTHING",
-            )
-            .bind(email)
-            .bind(password_hash)
-            .bind(now)
-            .bind(now)
-            .execute(self.writer())
-            .await
-            .context("Failed to create the owner")?;
-            Ok(result.rows_affected() == 1)
-        }
-
-        #[tracing::instrument(skip(self, password_hash))]
         async fn set_owner_password(
             &self,
             id: i64,
@@ -456,7 +426,6 @@ both_engines! {
 
         // --- Sessions ---
 
-        #[tracing::instrument(skip_all)]
         async fn insert_session(&self, session: &NewSession<'_>) -> anyhow::Result<()> {
             sqlx::query(
                 "INSERT INTO sessions (token_hash, owner_id, created_at, last_seen_at, idle_expires_at, absolute_expires_at)
@@ -474,7 +443,6 @@ both_engines! {
             Ok(())
         }
 
-        #[tracing::instrument(skip(self, token_hash))]
         async fn find_valid_session(
             &self,
             token_hash: &str,
@@ -493,7 +461,6 @@ both_engines! {
             .context("Failed to look up a session")
         }
 
-        #[tracing::instrument(skip(self, token_hash))]
         async fn touch_session(
             &self,
             token_hash: &str,
@@ -501,12 +468,9 @@ both_engines! {
             idle_expires_at: i64,
         ) -> anyhow::Result<()> {
             sqlx::query(
-                Self::dialect(
-                    "UPDATE sessions SET last_seen_at = $1, idle_expires_at = min($2, absolute_expires_at) \
-                     WHERE token_hash = $3",
-                    "UPDATE sessions SET last_seen_at = $1, idle_expires_at = LEAST($2, absolute_expires_at) \
-                     WHERE token_hash = $3",
-                ),
+                "UPDATE sessions SET last_seen_at = $1, idle_expires_at = \
+                 CASE WHEN $2 < absolute_expires_at THEN $2 ELSE absolute_expires_at END \
+                 WHERE token_hash = $3",
             )
             .bind(now)
             .bind(idle_expires_at)
@@ -517,7 +481,6 @@ both_engines! {
             Ok(())
         }
 
-        #[tracing::instrument(skip_all)]
         async fn delete_session(&self, token_hash: &str) -> anyhow::Result<()> {
             sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
                 .bind(token_hash)
@@ -527,7 +490,6 @@ both_engines! {
             Ok(())
         }
 
-        #[tracing::instrument(skip(self, keep))]
         async fn delete_owner_sessions(
             &self,
             owner_id: i64,
@@ -544,7 +506,6 @@ both_engines! {
             Ok(result.rows_affected())
         }
 
-        #[tracing::instrument(skip(self))]
         async fn delete_expired_sessions(&self, now: i64) -> anyhow::Result<()> {
             sqlx::query(
                 "DELETE FROM sessions WHERE idle_expires_at <= $1 OR absolute_expires_at <= $2",
@@ -559,7 +520,6 @@ both_engines! {
 
         // --- The sign-in throttle ---
 
-        #[tracing::instrument(skip(self, key))]
         async fn sign_in_failures(&self, key: &str) -> anyhow::Result<Option<FailureRow>> {
             sqlx::query_as(
                 "SELECT failures, last_failure_at, locked_until FROM sign_in_failures WHERE key = $1",
@@ -570,7 +530,6 @@ both_engines! {
             .context("Failed to read the sign-in failures")
         }
 
-        #[tracing::instrument(skip(self, key, policy))]
         async fn count_sign_in_attempt(
             &self,
             key: &str,
@@ -594,7 +553,6 @@ both_engines! {
             Ok(count)
         }
 
-        #[tracing::instrument(skip(self))]
         async fn purge_sign_in_failures(&self, before: i64, now: i64) -> anyhow::Result<u64> {
             let result = sqlx::query(
                 "DELETE FROM sign_in_failures WHERE last_failure_at < $1 AND locked_until <= $2",
@@ -607,7 +565,6 @@ both_engines! {
             Ok(result.rows_affected())
         }
 
-        #[tracing::instrument(skip(self, keys))]
         async fn clear_sign_in_failures(&self, keys: &[&str]) -> anyhow::Result<()> {
             for key in keys {
                 sqlx::query("DELETE FROM sign_in_failures WHERE key = $1")
@@ -619,7 +576,6 @@ both_engines! {
             Ok(())
         }
 
-        #[tracing::instrument(skip(self))]
         async fn clear_all_sign_in_failures(&self) -> anyhow::Result<()> {
             sqlx::query("DELETE FROM sign_in_failures")
                 .execute(self.writer())
@@ -630,7 +586,6 @@ both_engines! {
 
         // --- Secrets ---
 
-        #[tracing::instrument(skip(self))]
         async fn secret(&self, name: &str) -> anyhow::Result<Vec<u8>> {
             let mut fresh = vec![0u8; 32];
             rand::thread_rng().fill_bytes(&mut fresh);
@@ -650,11 +605,6 @@ both_engines! {
         }
     }
     sqlite {
-        fn engine(&self) -> Engine {
-            Engine::Sqlite
-        }
-
-        #[tracing::instrument(skip_all)]
         async fn insert_message(&self, new: &NewMessage<'_>) -> anyhow::Result<Inserted> {
             self.group_commit.insert(new).await
         }
@@ -674,11 +624,6 @@ both_engines! {
         }
     }
     postgres {
-        fn engine(&self) -> Engine {
-            Engine::Postgres
-        }
-
-        #[tracing::instrument(skip_all)]
         async fn insert_message(&self, new: &NewMessage<'_>) -> anyhow::Result<Inserted> {
             let mut tx = self
                 .pool
@@ -692,7 +637,6 @@ both_engines! {
             Ok(stored)
         }
 
-        #[tracing::instrument(skip_all)]
         async fn take_submission_slot(
             &self,
             client_key: &str,
@@ -704,8 +648,9 @@ both_engines! {
     }
 }
 
-/// Probes the store (its readiness, then a small write) every [`super::health::PROBE_EVERY_WHILE_READY`], and
-/// every [`super::health::PROBE_EVERY_WHILE_FAILING`] while it fails, until the store closes.
+/// Probes the store (its readiness, then a small write) every
+/// [`super::health::PROBE_EVERY_WHILE_READY`], and every
+/// [`super::health::PROBE_EVERY_WHILE_FAILING`] while it fails, until the store closes.
 pub fn start_probe(db: Db) {
     tokio::spawn(async move {
         loop {

@@ -70,7 +70,6 @@ pub trait ContentStore {
 
 both_engines! {
     impl ContentStore {
-        #[tracing::instrument(skip(self))]
         async fn content_draft(&self) -> anyhow::Result<Option<DraftRow>> {
             sqlx::query_as("SELECT document, revision, updated_at FROM content_draft WHERE id = 1")
                 .fetch_optional(self.reader())
@@ -78,7 +77,6 @@ both_engines! {
                 .context("Failed to read the content draft")
         }
 
-        #[tracing::instrument(skip(self, document))]
         async fn save_content_draft(
             &self,
             document: &str,
@@ -107,7 +105,6 @@ both_engines! {
                 .context("Failed to save the content draft")
         }
 
-        #[tracing::instrument(skip(self, document))]
         async fn publish_content(
             &self,
             document: &str,
@@ -155,7 +152,6 @@ both_engines! {
             Ok(row)
         }
 
-        #[tracing::instrument(skip(self))]
         async fn latest_content_version(&self) -> anyhow::Result<i64> {
             sqlx::query_scalar("SELECT COALESCE(MAX(version), 0) FROM content_versions")
                 .fetch_one(self.reader())
@@ -163,7 +159,6 @@ both_engines! {
                 .context("Failed to read the latest content version")
         }
 
-        #[tracing::instrument(skip(self))]
         async fn published_content(&self) -> anyhow::Result<Option<VersionRow>> {
             sqlx::query_as(
                 "SELECT version, document, published_at FROM content_versions \
@@ -174,7 +169,6 @@ both_engines! {
             .context("Failed to read the published content")
         }
 
-        #[tracing::instrument(skip(self))]
         async fn content_version(&self, version: i64) -> anyhow::Result<Option<VersionRow>> {
             sqlx::query_as(
                 "SELECT version, document, published_at FROM content_versions WHERE version = $1",
@@ -185,7 +179,6 @@ both_engines! {
             .context("Failed to read a content version")
         }
 
-        #[tracing::instrument(skip(self))]
         async fn content_versions(&self) -> anyhow::Result<Vec<VersionSummary>> {
             sqlx::query_as("SELECT version, published_at FROM content_versions ORDER BY version DESC")
                 .fetch_all(self.reader())

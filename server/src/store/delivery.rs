@@ -141,7 +141,6 @@ both_engines! {
         // then read with their messages. The lease is written first, so on SQLite the
         // transaction holds the one write lock from its first statement; on PostgreSQL several
         // instances share the outbox, and `FOR UPDATE SKIP LOCKED` gives each row to one of them.
-        #[tracing::instrument(skip(self))]
         async fn claim_due_deliveries(
             &self,
             channels: &[String],
@@ -188,7 +187,6 @@ both_engines! {
             Ok(rows)
         }
 
-        #[tracing::instrument(skip(self))]
         async fn next_delivery_due(&self, channels: &[String]) -> anyhow::Result<Option<i64>> {
             sqlx::query_scalar(in_list!(
                 "SELECT MIN(next_attempt_at) FROM notification_outbox \
@@ -202,7 +200,6 @@ both_engines! {
             .context("Failed to read the outbox")
         }
 
-        #[tracing::instrument(skip(self))]
         async fn mark_delivery_sent(&self, outbox_id: i64, now: i64) -> anyhow::Result<()> {
             sqlx::query(
                 "UPDATE notification_outbox SET sent_at = $1, attempts = attempts + 1, last_error = NULL, \
@@ -216,7 +213,6 @@ both_engines! {
             Ok(())
         }
 
-        #[tracing::instrument(skip(self, error))]
         async fn mark_delivery_failed(
             &self,
             outbox_id: i64,
@@ -238,7 +234,6 @@ both_engines! {
             Ok(())
         }
 
-        #[tracing::instrument(skip(self))]
         async fn queue_test_email(&self, now: i64) -> anyhow::Result<i64> {
             sqlx::query_scalar(
                 "INSERT INTO notification_outbox (message_id, channel, kind, next_attempt_at, created_at) \
@@ -252,7 +247,6 @@ both_engines! {
             .context("Failed to queue the test e-mail")
         }
 
-        #[tracing::instrument(skip(self))]
         async fn find_delivery(&self, outbox_id: i64) -> anyhow::Result<Option<DeliveryRow>> {
             sqlx::query_as(&format!(
                 "SELECT {DELIVERY_COLUMNS} FROM notification_outbox WHERE id = $1"
@@ -263,7 +257,6 @@ both_engines! {
             .context("Failed to read a notification")
         }
 
-        #[tracing::instrument(skip_all)]
         async fn deliveries_for_messages(
             &self,
             message_ids: &[i64],
@@ -279,7 +272,6 @@ both_engines! {
             .context("Failed to read the messages' notifications")
         }
 
-        #[tracing::instrument(skip(self))]
         async fn retry_delivery_now(&self, outbox_id: i64, now: i64) -> anyhow::Result<RetryOutcome> {
             let changed = sqlx::query(
                 "UPDATE notification_outbox SET next_attempt_at = $1 \
@@ -304,7 +296,6 @@ both_engines! {
             })
         }
 
-        #[tracing::instrument(skip(self))]
         async fn delivery_backlog(&self, channels: &[String]) -> anyhow::Result<DeliveryBacklog> {
             sqlx::query_as(in_list!(
                 "SELECT COUNT(*) AS pending, \
@@ -322,7 +313,6 @@ both_engines! {
             .context("Failed to read the outbox backlog")
         }
 
-        #[tracing::instrument(skip(self))]
         async fn worst_delivery_error(&self, channels: &[String]) -> anyhow::Result<Option<String>> {
             let error: Option<Option<String>> = sqlx::query_scalar(in_list!(
                 "SELECT last_error FROM notification_outbox \

@@ -121,7 +121,6 @@ both_engines! {
                 .context("Failed to read the day's salt")
         }
 
-        #[tracing::instrument(skip_all)]
         async fn record_insights(&self, batch: &InsightsBatch) -> anyhow::Result<()> {
             let mut tx = self
                 .writer()

@@ -100,7 +100,6 @@ pub fn sources_of<'a>(
 
 both_engines! {
     impl MediaStore {
-        #[tracing::instrument(skip_all, fields(id = %item.id))]
         async fn insert_media(&self, item: &MediaRow, files: &[MediaFileRow]) -> anyhow::Result<bool> {
             let mut tx = self.writer().begin().await?;
             let inserted = sqlx::query(
@@ -140,7 +139,6 @@ both_engines! {
             Ok(true)
         }
 
-        #[tracing::instrument(skip(self))]
         async fn media_items(&self) -> anyhow::Result<(Vec<MediaRow>, Vec<MediaSourceRow>)> {
             let mut tx = self.reader().begin().await?;
             let items = sqlx::query_as(
@@ -160,7 +158,6 @@ both_engines! {
             Ok((items, sources))
         }
 
-        #[tracing::instrument(skip(self))]
         async fn find_media(
             &self,
             id: &str,
@@ -187,7 +184,6 @@ both_engines! {
             Ok(Some((item, sources)))
         }
 
-        #[tracing::instrument(skip(self))]
         async fn delete_media(&self, id: &str) -> anyhow::Result<bool> {
             let mut tx = self.writer().begin().await?;
             sqlx::query("DELETE FROM media_files WHERE media_id = $1")
@@ -206,7 +202,6 @@ both_engines! {
             Ok(deleted)
         }
 
-        #[tracing::instrument(skip(self))]
         async fn media_file(&self, path: &str) -> anyhow::Result<Option<ServedFile>> {
             sqlx::query_as("SELECT content_type, data FROM media_files WHERE path = $1")
                 .bind(path)
@@ -215,7 +210,6 @@ both_engines! {
                 .context("Failed to read an uploaded file")
         }
 
-        #[tracing::instrument(skip(self))]
         async fn media_file_type(&self, path: &str) -> anyhow::Result<Option<String>> {
             sqlx::query_scalar("SELECT content_type FROM media_files WHERE path = $1")
                 .bind(path)
@@ -224,7 +218,6 @@ both_engines! {
                 .context("Failed to read an uploaded file's type")
         }
 
-        #[tracing::instrument(skip(self, data))]
         async fn save_resume(&self, data: &[u8], sha256: &str, now: i64) -> anyhow::Result<()> {
             sqlx::query(
                 "INSERT INTO media_resume (id, data, sha256, uploaded_at) VALUES (1, $1, $2, $3) \

@@ -59,29 +59,20 @@ impl PurgeReport {
 
 impl std::fmt::Display for PurgeReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{} message{} in Trash, {} spam message{} caught by a trap, {} sent notification{}, \
-             {} expired session{}, {} old sign-in counter{}",
-            self.trash,
-            plural(self.trash),
-            self.trap_spam,
-            plural(self.trap_spam),
-            self.sent_outbox,
-            plural(self.sent_outbox),
-            self.sessions,
-            plural(self.sessions),
-            self.sign_in_failures,
-            plural(self.sign_in_failures),
-        )
-    }
-}
-
-fn plural(n: u64) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
+        let parts = [
+            (self.trash, "message", " in Trash"),
+            (self.trap_spam, "spam message", " caught by a trap"),
+            (self.sent_outbox, "sent notification", ""),
+            (self.sessions, "expired session", ""),
+            (self.sign_in_failures, "old sign-in counter", ""),
+        ];
+        let parts: Vec<String> = parts
+            .iter()
+            .map(|(n, what, where_)| {
+                format!("{n} {what}{}{where_}", if *n == 1 { "" } else { "s" })
+            })
+            .collect();
+        f.write_str(&parts.join(", "))
     }
 }
 
@@ -164,76 +155,55 @@ pub trait OpsStore: Send + Sync + 'static {
     fn pool_use(&self) -> PoolUse;
 }
 
-/// One kind of row retention removes: its name, its table, its condition with `$n` parameters
-/// (SQLite reads them as `?n`) and their values; kinds the plan keeps are left out.
-pub(crate) struct PurgeKind {
-    pub kind: &'static str,
-    pub count_sql: String,
-    pub delete_sql: String,
-    pub binds: Vec<i64>,
-}
+/// Where a kind's count goes in the report.
+type ReportField = fn(&mut PurgeReport) -> &mut u64;
 
-pub(crate) fn purge_kinds(plan: &PurgePlan) -> Vec<PurgeKind> {
+/// What retention removes, kind by kind: where its count goes, its table, its condition and the
+/// values of its `$n` parameters; kinds the plan keeps are left out.
+fn purge_kinds(plan: &PurgePlan) -> Vec<(ReportField, &'static str, String, Vec<i64>)> {
     let traps = TRAP_SPAM_CODES
         .iter()
         .map(|code| format!("'{code}'"))
         .collect::<Vec<_>>()
         .join(", ");
-    let kinds: [(&str, &str, String, Option<Vec<i64>>); 5] = [
-            (
-                "sent_outbox",
-                "notification_outbox",
-                "sent_at IS NOT NULL AND sent_at < $1".to_owned(),
-                plan.sent_outbox_before.map(|t| vec![t]),
+    let kinds: [(ReportField, &str, String, Option<Vec<i64>>); 5] = [
+        (
+            |report| &mut report.sent_outbox,
+            "notification_outbox",
+            "sent_at IS NOT NULL AND sent_at < $1".to_owned(),
+            plan.sent_outbox_before.map(|t| vec![t]),
+        ),
+        (
+            |report| &mut report.trash,
+            "contact_messages",
+            "deleted_at IS NOT NULL AND deleted_at < $1".to_owned(),
+            plan.trash_before.map(|t| vec![t]),
+        ),
+        (
+            |report| &mut report.trap_spam,
+            "contact_messages",
+            format!(
+                "is_spam = TRUE AND deleted_at IS NULL AND created_at < $1 AND spam_reason IN ({traps})"
             ),
-            (
-                "trash",
-                "contact_messages",
-                "deleted_at IS NOT NULL AND deleted_at < $1".to_owned(),
-                plan.trash_before.map(|t| vec![t]),
-            ),
-            (
-                "trap_spam",
-                "contact_messages",
-                format!(
-                    "is_spam = TRUE AND deleted_at IS NULL AND created_at < $1 AND spam_reason IN ({traps})"
-                ),
-                plan.trap_spam_before.map(|t| vec![t]),
-            ),
-            (
-                "sessions",
-                "sessions",
-                "(idle_expires_at <= $1 OR absolute_expires_at <= $1)".to_owned(),
-                Some(vec![plan.now]),
-            ),
-            (
-                "sign_in_failures",
-                "sign_in_failures",
-                "last_failure_at < $1 AND locked_until <= $2".to_owned(),
-                Some(vec![plan.sign_in_before, plan.now]),
-            ),
-        ];
+            plan.trap_spam_before.map(|t| vec![t]),
+        ),
+        (
+            |report| &mut report.sessions,
+            "sessions",
+            "(idle_expires_at <= $1 OR absolute_expires_at <= $1)".to_owned(),
+            Some(vec![plan.now]),
+        ),
+        (
+            |report| &mut report.sign_in_failures,
+            "sign_in_failures",
+            "last_failure_at < $1 AND locked_until <= $2".to_owned(),
+            Some(vec![plan.sign_in_before, plan.now]),
+        ),
+    ];
     kinds
         .into_iter()
-        .filter_map(|(kind, table, condition, binds)| {
-            binds.map(|binds| PurgeKind {
-                kind,
-                count_sql: format!("SELECT COUNT(*) FROM {table} WHERE {condition}"),
-                delete_sql: format!("DELETE FROM {table} WHERE {condition}"),
-                binds,
-            })
-        })
+        .filter_map(|(field, table, condition, binds)| Some((field, table, condition, binds?)))
         .collect()
-}
-
-pub(crate) fn add(report: &mut PurgeReport, kind: &str, n: u64) {
-    match kind {
-        "trash" => report.trash += n,
-        "trap_spam" => report.trap_spam += n,
-        "sent_outbox" => report.sent_outbox += n,
-        "sessions" => report.sessions += n,
-        _ => report.sign_in_failures += n,
-    }
 }
 
 /// Writes `dump` into a new SQLite database at `path`: the portable snapshot of any store.
@@ -374,29 +344,29 @@ both_engines! {
                 .begin()
                 .await
                 .context("Failed to begin the purge")?;
-            for kind in purge_kinds(plan) {
+            for (field, table, condition, binds) in purge_kinds(plan) {
+                let verb = if dry_run { "SELECT COUNT(*)" } else { "DELETE" };
+                let sql = format!("{verb} FROM {table} WHERE {condition}");
+                let mut query = sqlx::query(&sql);
+                for value in binds {
+                    query = query.bind(value);
+                }
                 let n = if dry_run {
-                    let mut query = sqlx::query_scalar::<_, i64>(&kind.count_sql);
-                    for value in &kind.binds {
-                        query = query.bind(*value);
-                    }
-                    let n = query
+                    use sqlx::Row;
+                    let count: i64 = query
                         .fetch_one(&mut *tx)
                         .await
-                        .with_context(|| format!("Failed to count {}", kind.kind))?;
-                    u64::try_from(n).unwrap_or(0)
+                        .and_then(|row| row.try_get(0))
+                        .with_context(|| format!("Failed to count in {table}"))?;
+                    u64::try_from(count).unwrap_or(0)
                 } else {
-                    let mut query = sqlx::query(&kind.delete_sql);
-                    for value in &kind.binds {
-                        query = query.bind(*value);
-                    }
                     query
                         .execute(&mut *tx)
                         .await
-                        .with_context(|| format!("Failed to purge {}", kind.kind))?
+                        .with_context(|| format!("Failed to purge {table}"))?
                         .rows_affected()
                 };
-                add(&mut report, kind.kind, n);
+                *field(&mut report) += n;
             }
             tx.commit().await.context("Failed to commit the purge")?;
             Ok(report)

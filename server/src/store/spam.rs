@@ -15,7 +15,6 @@ pub trait SpamStore {
 
 both_engines! {
     impl SpamStore {
-        #[tracing::instrument(skip(self))]
         async fn count_real_messages_since(&self, since: i64) -> anyhow::Result<i64> {
             sqlx::query_scalar(
                 "SELECT COUNT(*) FROM contact_messages WHERE created_at >= $1 AND spam_reason IS NULL",

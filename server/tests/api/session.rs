@@ -13,7 +13,7 @@ impl TestApp {
     /// Creates the owner directly in the database.
     pub async fn create_owner(&self, email: &str, secret: &str) {
         let hash = password::hash_blocking(&SecretString::from(secret)).unwrap();
-        self.db.upsert_owner(email, &hash, 0).await.unwrap();
+        self.db.save_owner(email, &hash, 0, true).await.unwrap();
     }
 
     pub async fn sign_in(&self, email: &str, secret: &str) -> reqwest::Response {
