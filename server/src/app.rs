@@ -118,6 +118,7 @@ impl Application {
         let insights = Arc::new(crate::insights::Insights::new(
             db.clone(),
             settings.insights.clone(),
+            crate::clock::Clock::ahead_by(settings.clock.clock_offset),
         ));
         let page = Arc::new(crate::content::render::PageRenderer::start(
             pages.clone(),
@@ -225,8 +226,9 @@ impl Application {
                     .await
             })
         });
-        let background =
-            crate::ops::start(&self.state.db, &self.state.settings.ops, until_stopped());
+        let settings = &self.state.settings;
+        let clock = crate::clock::Clock::ahead_by(settings.clock.clock_offset);
+        let background = crate::ops::start(&self.state.db, &settings.ops, clock, until_stopped());
         let insights = self.state.insights.clone();
         let insights_writer = tokio::spawn(insights.clone().run());
 

@@ -32,6 +32,8 @@ pub enum MessagesCommand {
         #[command(flatten)]
         retention: crate::config::ops::RetentionSettings,
         #[command(flatten)]
+        clock: crate::config::ClockSettings,
+        #[command(flatten)]
         database: DatabaseSettings,
     },
 }
@@ -63,11 +65,18 @@ pub async fn run(command: MessagesCommand) -> anyhow::Result<()> {
         MessagesCommand::Purge {
             dry_run,
             retention,
+            clock,
             database,
         } => {
             crate::cli::backup::require_existing(&database.url)?;
             let db = crate::store::connect(&database.url).await?;
-            let report = crate::ops::retention::purge(&db, &retention, dry_run).await;
+            let report = crate::ops::retention::purge(
+                &db,
+                &retention,
+                crate::clock::Clock::ahead_by(clock.clock_offset),
+                dry_run,
+            )
+            .await;
             db.close().await;
             let report = report?;
             let kept = if retention.retention_days == 0 {

@@ -61,17 +61,6 @@ pub struct InsightsSettings {
         default_value_t = 10_000
     )]
     pub max_networks: usize,
-
-    /// For tests: insights act as if the clock were this many seconds ahead.
-    #[arg(
-        long = "insights-clock-offset",
-        env = "PORTFOLIO_INSIGHTS_CLOCK_OFFSET",
-        value_name = "SECONDS",
-        default_value_t = 0,
-        hide = true,
-        allow_hyphen_values = true
-    )]
-    pub insights_clock_offset: i64,
 }
 
 impl Default for InsightsSettings {
@@ -84,7 +73,6 @@ impl Default for InsightsSettings {
             keys_per_network: 20,
             downloads_per_network: 20,
             max_networks: 10_000,
-            insights_clock_offset: 0,
         }
     }
 }

@@ -101,6 +101,24 @@ pub struct Settings {
 
     #[command(flatten)]
     pub limits: LimitSettings,
+
+    #[command(flatten)]
+    pub clock: ClockSettings,
+}
+
+/// For tests: retention and insights act as if the clock were this many seconds ahead (see
+/// `clock::Clock`), so that a test can move them through days without editing rows.
+#[derive(Debug, Clone, Copy, Default, Args)]
+pub struct ClockSettings {
+    #[arg(
+        long,
+        env = "PORTFOLIO_CLOCK_OFFSET",
+        value_name = "SECONDS",
+        default_value_t = 0,
+        hide = true,
+        allow_hyphen_values = true
+    )]
+    pub clock_offset: i64,
 }
 
 /// How long the server waits for slow clients, and how many it serves at once.
@@ -399,6 +417,7 @@ impl Settings {
             trust_proxy: false,
             ops: ops::OpsSettings::default(),
             limits: LimitSettings::default(),
+            clock: ClockSettings::default(),
         }
     }
 

@@ -59,17 +59,6 @@ pub struct RetentionSettings {
         default_value_t = 30
     )]
     pub retention_days: u32,
-
-    /// For tests: retention acts as if the clock were this many seconds ahead.
-    #[arg(
-        long,
-        env = "PORTFOLIO_RETENTION_CLOCK_OFFSET",
-        value_name = "SECONDS",
-        default_value_t = 0,
-        hide = true,
-        allow_hyphen_values = true
-    )]
-    pub retention_clock_offset: i64,
 }
 
 impl Default for OpsSettings {
@@ -87,10 +76,7 @@ impl Default for OpsSettings {
 
 impl Default for RetentionSettings {
     fn default() -> Self {
-        Self {
-            retention_days: 30,
-            retention_clock_offset: 0,
-        }
+        Self { retention_days: 30 }
     }
 }
 

@@ -99,12 +99,14 @@ pub struct Insights {
     /// What each network may add to the day.
     budgets: Mutex<budget::Budgets>,
     classifier: visitor::Classifier,
+    clock: crate::clock::Clock,
 }
 
 impl Insights {
-    pub fn new(db: Db, settings: InsightsSettings) -> Self {
+    pub fn new(db: Db, settings: InsightsSettings, clock: crate::clock::Clock) -> Self {
         Self {
             db,
+            clock,
             pending: Mutex::new(InsightsBatch::default()),
             salt: tokio::sync::Mutex::new(None),
             flushing: tokio::sync::Mutex::new(None),
@@ -123,8 +125,7 @@ impl Insights {
 
     /// Now in Unix milliseconds, on the insights clock.
     pub fn now_ms(&self) -> i64 {
-        crate::clock::now_ms()
-            .saturating_add(self.settings.insights_clock_offset.saturating_mul(1000))
+        self.clock.now_ms()
     }
 
     /// The day, in the owner's time zone, that a time falls on.

@@ -26,9 +26,10 @@ const BACKUP_GRACE: Duration = Duration::from_secs(60);
 pub fn start(
     db: &Db,
     ops: &OpsSettings,
+    clock: crate::clock::Clock,
     stop: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Background {
-    let retention = tokio::spawn(retention::run(db.clone(), ops.retention.clone()));
+    let retention = tokio::spawn(retention::run(db.clone(), ops.retention.clone(), clock));
     let backups = ops.backup_dir.as_ref().map(|dir| {
         let schedule = backup::Schedule {
             dir: dir.clone(),

@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use crate::clock::Clock;
 use crate::config::ops::RetentionSettings;
 use crate::store::ops::{PurgePlan, PurgeReport};
 use crate::store::Db;
@@ -12,9 +13,8 @@ const DAY_MS: i64 = 24 * 60 * 60 * 1000;
 const EVERY: Duration = Duration::from_secs(60 * 60);
 
 /// The plan at the retention clock's "now".
-pub fn plan(settings: &RetentionSettings) -> PurgePlan {
-    let now =
-        crate::clock::now_ms().saturating_add(settings.retention_clock_offset.saturating_mul(1000));
+pub fn plan(settings: &RetentionSettings, clock: Clock) -> PurgePlan {
+    let now = clock.now_ms();
     let cutoff = (settings.retention_days > 0)
         .then(|| now.saturating_sub(i64::from(settings.retention_days) * DAY_MS));
     PurgePlan {
@@ -30,15 +30,16 @@ pub fn plan(settings: &RetentionSettings) -> PurgePlan {
 pub async fn purge(
     db: &Db,
     settings: &RetentionSettings,
+    clock: Clock,
     dry_run: bool,
 ) -> anyhow::Result<PurgeReport> {
-    db.purge(&plan(settings), dry_run).await
+    db.purge(&plan(settings, clock), dry_run).await
 }
 
 /// Purges at start-up and every hour until aborted.
-pub async fn run(db: Db, settings: RetentionSettings) {
+pub async fn run(db: Db, settings: RetentionSettings, clock: Clock) {
     loop {
-        match purge(&db, &settings, false).await {
+        match purge(&db, &settings, clock, false).await {
             Ok(report) if report.total() > 0 => tracing::info!(%report, "retention purged"),
             Ok(_) => {}
             Err(error) => {

@@ -499,7 +499,7 @@ async fn after_the_day_rolls_over_the_salt_and_seen_hashes_are_gone_and_the_aggr
 
     // Tomorrow, on another instance of the same database.
     let tomorrow = spawn_app_on(old_dir, database_url, |s| {
-        s.insights.insights_clock_offset = DAY_SECS;
+        s.clock.clock_offset = DAY_SECS;
     })
     .await;
     tomorrow.signed_in().await;

@@ -450,7 +450,7 @@ async fn retention_deletes_exactly_what_is_past_its_time_and_dry_run_deletes_not
             "purge",
             "--database-url",
             &app.database_url,
-            "--retention-clock-offset",
+            "--clock-offset",
             &offset,
         ];
         args.extend_from_slice(extra);
@@ -551,7 +551,7 @@ async fn serve_purges_at_start_up_by_its_clock() {
         app.database_url.clone(),
         |s| {
             s.ops.retention.retention_days = 45;
-            s.ops.retention.retention_clock_offset = 20 * DAY_SECS;
+            s.clock.clock_offset = 20 * DAY_SECS;
         },
     )
     .await;
