@@ -15,7 +15,7 @@ use crate::store::media::{MediaFileRow, MediaRow, ResumeRow};
 /// Every table `db copy` moves, parents first: its name (a field of [`Dump`]), its rows' type,
 /// the columns written (the type's fields), the order its rows are read in, and a column written
 /// with a fixed value (the one-row tables' id). `copied_tables!(then, args...)` hands the list to
-/// the macro `then`, which makes something of each table: [`Dump`] here, and in `queries.rs` the
+/// the macro `then`, which makes something of each table: [`Dump`] and, below, the
 /// reads and writes of `db copy`, the same text for both engines.
 macro_rules! copied_tables {
     ($then:ident $(, $arg:ident)*) => {
