@@ -150,7 +150,8 @@ impl Application {
         // there (they took 4 to 5 MB of idle memory when they came after it).
         crate::auth::password::warm_up().await;
         crate::ops::memory::release_free_memory();
-        crate::ops::memory::start_idle_trim();
+        let quiet = state.insights.clone();
+        crate::ops::memory::start_idle_trim(move || quiet.release_caches());
         Ok(Self {
             listener,
             tls,

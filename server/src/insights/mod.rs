@@ -123,6 +123,11 @@ impl Insights {
         }
     }
 
+    /// Drops what is kept only to be fast under load (see [`visitor::Classifier`]).
+    pub fn release_caches(&self) {
+        self.classifier.release();
+    }
+
     /// Now in Unix milliseconds, on the insights clock.
     pub fn now_ms(&self) -> i64 {
         self.clock.now_ms()

@@ -20,8 +20,9 @@ pub fn note_request() {
 /// Hands the allocator's free memory back once the server has been quiet for [`QUIET`], once per
 /// quiet spell: what a burst of traffic left in the worker threads' arenas (a few MB after the
 /// soak of `make bench`) is not kept while nobody asks for anything, and a busy server never
-/// pays for a trim.
-pub fn start_idle_trim() {
+/// pays for a trim. `release` runs first: it drops what the features keep only to be fast under
+/// load (the User-Agent classifier's caches).
+pub fn start_idle_trim(release: impl Fn() + Send + 'static) {
     tokio::spawn(async move {
         let mut seen = REQUESTS.load(Ordering::Relaxed);
         let mut trimmed = true;
@@ -33,6 +34,7 @@ pub fn start_idle_trim() {
                 trimmed = false;
             } else if !trimmed {
                 trimmed = true;
+                release();
                 tokio::task::spawn_blocking(release_free_memory);
             }
         }
