@@ -16,29 +16,20 @@ pub const PROBE_EVERY_WHILE_READY: Duration = Duration::from_secs(5);
 pub const PROBE_EVERY_WHILE_FAILING: Duration = Duration::from_secs(1);
 
 /// The store's health, shared by every request and task of one server.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct StorageHealth {
-    ready: AtomicBool,
+    /// Whether the last write failed for the storage's own reasons: not ready meanwhile.
+    failing: AtomicBool,
     /// Writes refused for the storage's own reasons since start-up.
     failures: AtomicU64,
     /// Wakes the probe when a write has failed.
     pub(super) failed: Notify,
 }
 
-impl Default for StorageHealth {
-    fn default() -> Self {
-        Self {
-            ready: AtomicBool::new(true),
-            failures: AtomicU64::new(0),
-            failed: Notify::new(),
-        }
-    }
-}
-
 impl StorageHealth {
     /// Whether the last write (the probe's or a request's) worked.
     pub fn is_ready(&self) -> bool {
-        self.ready.load(Ordering::Relaxed)
+        !self.failing.load(Ordering::Relaxed)
     }
 
     /// Writes refused for the storage's own reasons since start-up.
@@ -58,7 +49,7 @@ impl StorageHealth {
     /// A write failed for the storage's own reasons: not ready until a write works again.
     pub fn write_failed(&self) {
         self.failures.fetch_add(1, Ordering::Relaxed);
-        if self.ready.swap(false, Ordering::Relaxed) {
+        if !self.failing.swap(true, Ordering::Relaxed) {
             tracing::warn!("writes to the database fail: not ready until one works again");
         }
         self.failed.notify_one();
@@ -67,12 +58,12 @@ impl StorageHealth {
     pub(super) fn probed(&self, result: anyhow::Result<()>) {
         match result {
             Ok(()) => {
-                if !self.ready.swap(true, Ordering::Relaxed) {
+                if self.failing.swap(false, Ordering::Relaxed) {
                     tracing::info!("writes to the database work again: ready");
                 }
             }
             Err(error) => {
-                if self.ready.swap(false, Ordering::Relaxed) {
+                if !self.failing.swap(true, Ordering::Relaxed) {
                     tracing::warn!(error = %format!("{error:#}"), "the storage probe failed: not ready");
                 } else {
                     tracing::debug!(error = %format!("{error:#}"), "the storage probe still fails");
