@@ -45,14 +45,7 @@ pub fn start_idle_trim(release: impl Fn() + Send + 'static) {
 /// soon as it is freed.
 const MMAP_THRESHOLD: i32 = 4 << 20;
 
-/// At most this many malloc arenas: glibc's default is eight per core, and each blocking thread
-/// that starts (a password check, an upload, SQLite's writer) could get an arena of its own,
-/// whose freed pages stay mapped. Measured on the release binary, idle memory after the ten-minute
-/// soak of `make soak` grew about 0.2 MB a minute with the default, each step a new arena's heap.
-const ARENA_MAX: i32 = 2;
-
-/// Fixes glibc's `mmap` threshold at [`MMAP_THRESHOLD`] and its arenas at [`ARENA_MAX`] (call it
-/// once, first thing in `main`).
+/// Fixes glibc's `mmap` threshold at [`MMAP_THRESHOLD`] (call it once, first thing in `main`).
 /// By default glibc raises the threshold to the size of the largest mmapped block freed so far:
 /// after the first password check, each later Argon2 block (19 MiB) came from a thread's arena,
 /// whose top `malloc_trim` never trims, so an idle server stayed 20 MB larger for good (the soak
@@ -65,7 +58,6 @@ pub fn hand_large_blocks_back() {
     #[allow(unsafe_code)]
     unsafe {
         libc::mallopt(libc::M_MMAP_THRESHOLD, MMAP_THRESHOLD);
-        libc::mallopt(libc::M_ARENA_MAX, ARENA_MAX);
     }
 }
 
