@@ -150,8 +150,14 @@ impl Application {
         // there (they took 4 to 5 MB of idle memory when they came after it).
         crate::auth::password::warm_up().await;
         crate::ops::memory::release_free_memory();
-        let quiet = state.insights.clone();
-        crate::ops::memory::start_idle_trim(move || quiet.release_caches());
+        let (insights, db) = (state.insights.clone(), state.db.clone());
+        crate::ops::memory::start_idle_trim(move || {
+            let (insights, db) = (insights.clone(), db.clone());
+            async move {
+                insights.release_caches();
+                db.close_idle_readers().await;
+            }
+        });
         Ok(Self {
             listener,
             tls,

@@ -20,9 +20,13 @@ pub fn note_request() {
 /// Hands the allocator's free memory back once the server has been quiet for [`QUIET`], once per
 /// quiet spell: what a burst of traffic left in the worker threads' arenas (a few MB after the
 /// soak of `make bench`) is not kept while nobody asks for anything, and a busy server never
-/// pays for a trim. `release` runs first: it drops what the features keep only to be fast under
-/// load (the User-Agent classifier's caches).
-pub fn start_idle_trim(release: impl Fn() + Send + 'static) {
+/// pays for a trim. `release` runs first: it drops what is kept only to be fast under load (the
+/// User-Agent classifier's caches, the store's idle reading connections).
+pub fn start_idle_trim<F, R>(release: F)
+where
+    F: Fn() -> R + Send + 'static,
+    R: std::future::Future<Output = ()> + Send,
+{
     tokio::spawn(async move {
         let mut seen = REQUESTS.load(Ordering::Relaxed);
         let mut trimmed = true;
@@ -34,7 +38,7 @@ pub fn start_idle_trim(release: impl Fn() + Send + 'static) {
                 trimmed = false;
             } else if !trimmed {
                 trimmed = true;
-                release();
+                release().await;
                 tokio::task::spawn_blocking(release_free_memory);
             }
         }

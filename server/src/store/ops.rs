@@ -153,6 +153,13 @@ pub trait OpsStore: Send + Sync + 'static {
     async fn outbox_stats(&self) -> anyhow::Result<OutboxStats>;
 
     fn pool_use(&self) -> PoolUse;
+
+    /// Closes the connections that read and sit idle, handing back what each keeps (on SQLite a
+    /// thread, its page cache and its prepared statements); the next read opens one again. For a
+    /// quiet server (see `ops::memory`); nothing on PostgreSQL, whose memory is the server's.
+    async fn close_idle_readers(&self) -> usize {
+        0
+    }
 }
 
 /// Where a kind's count goes in the report.
@@ -393,6 +400,19 @@ both_engines! {
         }
     }
     sqlite {
+        async fn close_idle_readers(&self) -> usize {
+            // An in-memory database reads through its writer, which stays open.
+            if self.file.is_none() {
+                return 0;
+            }
+            let mut closed = 0;
+            while let Some(connection) = self.reader().try_acquire() {
+                let _ = connection.close().await;
+                closed += 1;
+            }
+            closed
+        }
+
         fn check_in_place(&self) -> anyhow::Result<()> {
             let Some((path, opened)) = &self.file else {
                 return Ok(());
