@@ -8,7 +8,7 @@ use portfolio::store::{Dump, COPIED_TABLES, UNCOPIED_TABLES};
 use serde_json::{json, Value};
 
 use crate::contact::{form_with, post_contact};
-use crate::helpers::{binary, postgres_server, spawn_app, spawn_app_on};
+use crate::helpers::{binary, on_postgres, postgres_server, spawn_app, spawn_app_on};
 use crate::session::{EMAIL, PASSWORD};
 
 fn serve_once(workdir: &std::path::Path, database_url: &str) -> Output {
@@ -118,6 +118,46 @@ async fn search_ignores_case_for_every_letter() {
             .collect();
         assert_eq!(names, [expected], "{query}");
     }
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn idle_reading_connections_close_when_asked_and_reads_go_on() {
+    let app = spawn_app().await;
+    app.signed_in().await;
+    assert_eq!(
+        post_contact(&app, &form_with("name", json!("Ada")))
+            .await
+            .status(),
+        201
+    );
+    assert_eq!(
+        app.messages("").await["messages"].as_array().unwrap().len(),
+        1
+    );
+    if on_postgres() {
+        assert_eq!(
+            app.db.close_idle_readers().await,
+            0,
+            "PostgreSQL keeps its connections"
+        );
+    } else {
+        // A connection goes back to the pool just after the answer that used it.
+        let mut closed = 0;
+        for _ in 0..40 {
+            closed += app.db.close_idle_readers().await;
+            if closed > 0 {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        assert!(closed > 0, "the SQLite readers used above were idle");
+    }
+    // The next read opens a connection again.
+    assert_eq!(
+        app.messages("").await["messages"].as_array().unwrap().len(),
+        1
+    );
     app.shutdown().await;
 }
 
