@@ -12,6 +12,9 @@ static REQUESTS: AtomicU64 = AtomicU64::new(0);
 /// How long no request must begin before the allocator's free memory is handed back.
 const QUIET: Duration = Duration::from_secs(10);
 
+/// How long the hand-back waits for the threads that `release` ended to be gone.
+const THREADS_END: Duration = Duration::from_secs(1);
+
 /// Counts one request (called by the request log for each).
 pub fn note_request() {
     REQUESTS.fetch_add(1, Ordering::Relaxed);
@@ -39,6 +42,9 @@ where
             } else if !trimmed {
                 trimmed = true;
                 release().await;
+                // The threads of the connections just closed free what they held as they end,
+                // after the close is answered: the hand-back waits for them.
+                tokio::time::sleep(THREADS_END).await;
                 tokio::task::spawn_blocking(release_free_memory);
             }
         }
