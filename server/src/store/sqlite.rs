@@ -150,7 +150,9 @@ impl SqliteStore {
             .busy_timeout(Duration::from_secs(5));
 
         let filename = options.get_filename().to_path_buf();
-        if filename.as_path() != Path::new(":memory:") {
+        // An in-memory database exists for one connection only: it reads through the writer.
+        let in_memory = filename.as_path() == Path::new(":memory:");
+        if !in_memory {
             if let Some(parent) = filename.parent().filter(|p| !p.as_os_str().is_empty()) {
                 std::fs::create_dir_all(parent).with_context(|| {
                     format!(
@@ -178,15 +180,14 @@ impl SqliteStore {
             writer.close().await;
             writer = open(options.clone().pragma("max_page_count", pages.to_string())).await?;
         }
-        // An in-memory database exists for one connection only: it reads through the writer.
-        let pool = if in_memory(url.expose()) {
+        let pool = if in_memory {
             writer.clone()
         } else {
             open_readers(options, 8)
                 .await
                 .with_context(|| format!("database-url: cannot open {}", filename.display()))?
         };
-        let file = if in_memory(url.expose()) {
+        let file = if in_memory {
             None
         } else {
             let metadata = std::fs::metadata(&filename)
@@ -283,13 +284,6 @@ pub(super) async fn open_readers(
         .after_release(|connection, _| Box::pin(clean_or_replace(connection)))
         .connect_with(options.create_if_missing(false).pragma("query_only", "ON"))
         .await
-}
-
-/// Whether the URL names an in-memory database, which only one connection can see.
-pub(super) fn in_memory(url: &str) -> bool {
-    SqliteConnectOptions::from_str(url)
-        .map(|o| o.get_filename() == std::path::Path::new(":memory:"))
-        .unwrap_or(false)
 }
 
 struct Job {
