@@ -30,7 +30,7 @@ function Harness({
 afterEach(cleanup);
 
 describe('a list form', () => {
-  it('adds an item with a fresh id, focuses its first field, moves and removes items', async () => {
+  it('adds an item with a fresh id and opens it with its first field focused, opens and removes items', async () => {
     let latest = structuredClone(defaultDocument);
     render(<Harness form={SocialForm} onChange={(d) => (latest = d)} />);
     const before = defaultDocument.social.length;
@@ -45,10 +45,15 @@ describe('a list form', () => {
     await act(() => new Promise((resolve) => requestAnimationFrame(resolve)));
     expect(document.activeElement?.id).toBe(screen.getAllByLabelText('Site name').at(-1)?.id);
 
-    const [first, second] = defaultDocument.social;
-    fireEvent.click(screen.getByRole('button', { name: `Move link ${second!.label} up` }));
-    expect(latest.social.slice(0, 2).map((s) => s.id)).toEqual([second!.id, first!.id]);
-    expect((screen.getByRole('button', { name: `Move link ${second!.label} up` }) as HTMLButtonElement).disabled).toBe(true);
+    // Only the new item is open; a title opens its item, and each has a handle to drag it by.
+    expect(screen.getAllByLabelText('Site name')).toHaveLength(1);
+    const [first] = defaultDocument.social;
+    const title = screen.getByRole('button', { name: new RegExp(`^Link 1: ${first!.label}`) });
+    expect(title.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(title);
+    expect(title.getAttribute('aria-expanded')).toBe('true');
+    expect(screen.getAllByLabelText('Site name')).toHaveLength(2);
+    expect(screen.getByRole('button', { name: `Reorder link ${first!.label}` }).getAttribute('aria-roledescription')).toBe('sortable');
 
     fireEvent.click(screen.getByRole('button', { name: `Remove link ${first!.label}` }));
     expect(latest.social.map((s) => s.id)).not.toContain(first!.id);

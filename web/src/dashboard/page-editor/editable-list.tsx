@@ -1,13 +1,17 @@
 /**
  * One list of the document in the editor (skills, links, projects, jobs, schools, awards): the
- * list's own problem, each item in a titled group with its fields and its Up, Down and Remove
- * buttons, and a button that adds an item and focuses its first field.
+ * list's own problem, then each item folded to its title, with its drag handle and Remove; a
+ * title opens the item's fields. An item with a problem is open, and a new item opens with its
+ * first field focused.
  */
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import { ChevronDown } from 'lucide-react';
 import type { ContentDocument } from '../../content/document';
-import { fieldId, Group } from './fields';
-import { ListControls, moveItem } from './list-controls';
+import { fieldId } from './fields';
 import { focusLater, ListProblem, type Edit } from './list-form-parts';
+import { problemsUnder } from './parts';
+import { ProblemCount } from './problem-count';
+import { moveItem, SortableList, useListKeys } from './sortable-list';
 import type { Problems } from './validate';
 
 export function EditableList<T>({
@@ -17,7 +21,7 @@ export function EditableList<T>({
   problems,
   edit,
   level = 3,
-  className = 'space-y-4',
+  grid = false,
   title,
   name,
   fields,
@@ -33,9 +37,10 @@ export function EditableList<T>({
   of: (draft: ContentDocument) => T[];
   problems: Problems;
   edit: Edit;
-  /** The heading level of each item's group. */
+  /** The heading level of each item's title. */
   level?: 3 | 4;
-  className?: string;
+  /** Two columns from medium widths (short items, such as skills). */
+  grid?: boolean;
   /** Each item's heading, e.g. `Skill 1: React`. */
   title: (item: T, i: number) => string;
   /** The item in words for its buttons, e.g. `skill React`. */
@@ -51,35 +56,79 @@ export function EditableList<T>({
   /** Runs in the draft after an item is removed (dropping media nothing uses any more). */
   afterRemove?: (draft: ContentDocument) => void;
 }) {
+  const list = useListKeys(items.length);
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
+  const toggle = (key: string) =>
+    setOpen((current) => {
+      const next = new Set(current);
+      if (!next.delete(key)) next.add(key);
+      return next;
+    });
+  const Heading = `h${level}` as 'h3' | 'h4';
   return (
     <>
       <ListProblem path={path} problems={problems} />
-      <ol className={className}>
-        {items.map((item, i) => (
-          <li key={i}>
-            <Group level={level} id={fieldId(`${path}[${i}]`)} title={title(item, i)}>
-              {fields(item, i, `${path}[${i}]`)}
-              <ListControls
-                listPath={path}
-                index={i}
-                count={items.length}
-                name={name(item, i)}
-                onMove={(to) => edit((d) => moveItem(of(d), i, to))}
-                onRemove={() =>
-                  edit((d) => {
-                    of(d).splice(i, 1);
-                    afterRemove?.(d);
-                  })
-                }
-              />
-            </Group>
-          </li>
-        ))}
-      </ol>
+      <SortableList
+        keys={list.keys}
+        name={(i) => name(items[i]!, i)}
+        grid={grid}
+        className={grid ? 'grid gap-3 md:grid-cols-2' : 'space-y-3'}
+        onMove={(from, to) => {
+          list.move(from, to);
+          edit((d) => moveItem(of(d), from, to));
+        }}
+      >
+        {(i, key, handle) => {
+          const item = items[i]!;
+          const itemPath = `${path}[${i}]`;
+          const id = fieldId(itemPath);
+          const count = problemsUnder(problems, itemPath);
+          const expanded = open.has(key) || count > 0;
+          return (
+            <section aria-labelledby={`${id}-heading`} id={id} tabIndex={-1} className="rounded-lg border border-gray-800 bg-gray-950/40">
+              <div className="flex items-center gap-1 p-1">
+                {handle}
+                <Heading id={`${id}-heading`} className="min-w-0 flex-1 text-base font-semibold text-white">
+                  <button
+                    type="button"
+                    aria-expanded={expanded}
+                    aria-controls={`${id}-fields`}
+                    onClick={() => toggle(key)}
+                    className="flex min-h-11 w-full items-center gap-2 rounded-lg px-2 text-left hover:bg-gray-800"
+                  >
+                    <ChevronDown aria-hidden="true" className={`size-4 shrink-0 transition-transform ${expanded ? '' : '-rotate-90'}`} />
+                    <span className="truncate">{title(item, i)}</span>
+                    {count > 0 && <ProblemCount count={count} />}
+                  </button>
+                </Heading>
+                <button
+                  type="button"
+                  className="btn btn-ghost px-3 text-red-300"
+                  aria-label={`Remove ${name(item, i)}`}
+                  onClick={() => {
+                    list.remove(i);
+                    edit((d) => {
+                      of(d).splice(i, 1);
+                      afterRemove?.(d);
+                    });
+                  }}
+                >
+                  Remove
+                </button>
+              </div>
+              <div id={`${id}-fields`} hidden={!expanded} className="space-y-4 border-t border-gray-800 p-4">
+                {expanded && fields(item, i, itemPath)}
+              </div>
+            </section>
+          );
+        }}
+      </SortableList>
       <button
         type="button"
         className="btn btn-secondary"
         onClick={() => {
+          const key = list.append();
+          setOpen((current) => new Set(current).add(key));
           edit((d) => void of(d).push(create(d)));
           focusLater(`${path}[${items.length}].${firstField}`);
         }}

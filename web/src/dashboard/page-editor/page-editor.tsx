@@ -1,50 +1,98 @@
 /**
- * The dashboard's Page tab: the content document as forms, checked as the server checks it,
- * saved as the draft (with `If-Match`, so another tab's save is never overwritten), previewed,
- * published, and reverted. Loaded lazily: neither `/` nor the inbox downloads it (nor Ajv's code).
+ * The dashboard's Page tab: the content document as one part at a time (a list of the parts, each
+ * at its own address), checked as the server checks it and saved as the owner types (with
+ * `If-Match`, so another tab's save is merged, never overwritten), previewed beside the form at a
+ * phone's or a desktop's width, published, and reverted. Loaded lazily: neither `/` nor the inbox
+ * downloads it (nor Ajv's code, nor dnd-kit's).
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { fieldId } from './fields';
+import { countByPart, DEFAULT_PART, isPart, partOf, previewAnchor, type PartId } from './parts';
 import { PreviewFrame } from './preview-frame';
-import { ProfileForm } from './profile-form';
+import { AboutPart, ContactPart, PhrasesPart, ProfilePart } from './profile-form';
 import { ProjectsForm } from './projects-form';
+import { PublishButton, VersionsPart } from './publish-panel';
+import { ResumeField } from './resume-field';
+import { SaveStatus } from './save-status';
+import { SectionNav } from './section-nav';
 import { SkillsForm } from './skills-form';
 import { SocialForm } from './social-form';
 import { TimelineForm } from './timeline-form';
-import { PublishPanel } from './publish-panel';
-import { ResumeField } from './resume-field';
-import { useDraft } from './use-draft';
+import { useDraft, type DraftState } from './use-draft';
+import type { ListFormProps } from './list-form-parts';
+
+function PartForm({ part, props }: { part: PartId; props: ListFormProps }) {
+  switch (part) {
+    case 'profile':
+      return <ProfilePart {...props} />;
+    case 'phrases':
+      return <PhrasesPart {...props} />;
+    case 'about':
+      return <AboutPart {...props} />;
+    case 'contact':
+      return <ContactPart {...props} />;
+    case 'links':
+      return <SocialForm {...props} />;
+    case 'skills':
+      return <SkillsForm {...props} />;
+    case 'projects':
+      return <ProjectsForm {...props} />;
+    case 'experience':
+    case 'education':
+      return <TimelineForm list={part} {...props} />;
+    case 'resume':
+      return <ResumeField path={props.document.resume.path} />;
+    case 'versions':
+      return null;
+  }
+}
 
 export function PageEditor({ onUnauthorized }: { onUnauthorized: () => void }) {
   const draft = useDraft(onUnauthorized);
-  const [generation, setGeneration] = useState(0);
-  const [saveStatus, setSaveStatus] = useState<string | null>(null);
-  const summaryRef = useRef<HTMLDivElement>(null);
-  const { document, problems, save, reload } = draft;
-  const problemList = Object.entries(problems);
+  const [params, setParams] = useSearchParams();
+  const asked = params.get('part');
+  const part: PartId = isPart(asked) ? asked : DEFAULT_PART;
+  const [published, setPublished] = useState(0);
+  const { document, problems, flush } = draft;
+  const counts = useMemo(() => (document ? countByPart(problems, document) : {}), [problems, document]);
 
-  const saveNow = useCallback(async (): Promise<boolean> => {
-    setSaveStatus(null);
-    const outcome = await save();
-    if (outcome === 'saved') {
-      setSaveStatus('Draft saved. Visitors see it once you publish.');
-      setGeneration((g) => g + 1);
-    }
-    if (outcome === 'invalid') requestAnimationFrame(() => summaryRef.current?.focus());
-    return outcome === 'saved';
-  }, [save]);
+  // The preview shows each saved revision, and is loaded again after a publish.
+  const generation = `${draft.revision}-${published}`;
 
-  // Ctrl+S / Cmd+S saves, as in any editor.
+  // Focus goes to the part's heading after a link of the list, or to a field after a problem's link.
+  const focusNext = useRef<string | null>(null);
+  useEffect(() => {
+    const target = focusNext.current;
+    if (!target) return;
+    const element = target === 'part' ? window.document.querySelector<HTMLElement>('#editor-part h2') : window.document.getElementById(target);
+    if (!element) return;
+    focusNext.current = null;
+    if (target === 'part') element.tabIndex = -1;
+    element.focus();
+    if (target !== 'part') element.scrollIntoView({ block: 'center' });
+  });
+
+  const goTo = useCallback(
+    (path: string) => {
+      if (!document) return;
+      focusNext.current = fieldId(path);
+      setParams({ view: 'page', part: partOf(path, document) });
+    },
+    [document, setParams],
+  );
+
+  // Ctrl+S / Cmd+S saves at once, as in any editor.
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 's') {
         event.preventDefault();
-        void saveNow();
+        void flush();
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [saveNow]);
+  }, [flush]);
 
   if (draft.loadError) {
     return (
@@ -53,7 +101,7 @@ export function PageEditor({ onUnauthorized }: { onUnauthorized: () => void }) {
         <p role="alert" className="field-error">
           The draft could not be loaded: {draft.loadError}
         </p>
-        <button type="button" className="btn btn-secondary mt-4" onClick={() => void reload()}>
+        <button type="button" className="btn btn-secondary mt-4" onClick={() => void draft.reload()}>
           Try again
         </button>
       </div>
@@ -70,129 +118,119 @@ export function PageEditor({ onUnauthorized }: { onUnauthorized: () => void }) {
     );
   }
 
-  const { recovery } = draft;
+  const problemList = Object.entries(problems);
   return (
-    <div className="container-page py-6 md:py-8">
-      <div className="flex flex-wrap items-center justify-between gap-4">
-        <div>
+    <div className="mx-auto w-full max-w-[100rem] px-4 py-4 md:px-6">
+      <div className="flex flex-wrap items-center justify-between gap-x-6 gap-y-2">
+        <div className="flex flex-wrap items-baseline gap-x-4 gap-y-1">
           <h1 className="text-heading font-bold text-white">Page</h1>
-          <p className="text-sm text-gray-400">
-            Edit what your page says. Saving keeps a draft; visitors see it once you publish.
-          </p>
+          <SaveStatus draft={draft} />
         </div>
+        <PublishButton saveFirst={flush} onPublished={() => setPublished((n) => n + 1)} onUnauthorized={onUnauthorized} />
       </div>
+      <Notices draft={draft} />
+      {problemList.length > 0 && (
+        <div className="mt-3 rounded-lg border border-red-800 bg-red-950/40 p-3 text-sm text-red-100">
+          <p className="font-semibold">
+            Not saved until {problemList.length === 1 ? 'one field is' : `${problemList.length} fields are`} fixed:
+          </p>
+          <ul className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
+            {problemList.slice(0, 8).map(([path, problem]) => (
+              <li key={path}>
+                <a
+                  className="link text-red-100"
+                  href={`?view=page&part=${partOf(path, document)}`}
+                  onClick={(event) => {
+                    event.preventDefault();
+                    goTo(path);
+                  }}
+                >
+                  {path}: {problem}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
 
-      <div className="mt-4 space-y-3">
-        {recovery?.kind === 'restored' && (
-          <div role="status" className="flex flex-wrap items-center gap-3 rounded-lg border border-blue-800 bg-blue-950/50 p-3 text-sm text-blue-100">
-            <p>Your unsaved changes from before the page was reloaded are restored. Save the draft to keep them.</p>
-            <button type="button" className="btn btn-ghost px-3" onClick={draft.discardUnsaved}>
-              Discard them
-            </button>
-          </div>
-        )}
-        {recovery?.kind === 'offered' && (
-          <div role="alert" className="flex flex-wrap items-center gap-3 rounded-lg border border-amber-700 bg-amber-950/50 p-3 text-sm text-amber-100">
-            <p>
-              Unsaved changes from before a reload were found, but the draft was saved elsewhere since they were made.
-              Restoring them replaces what is shown with them.
-            </p>
-            <button type="button" className="btn btn-secondary px-3" onClick={draft.restoreOffered}>
-              Restore my unsaved changes
-            </button>
-            <button type="button" className="btn btn-ghost px-3" onClick={draft.discardUnsaved}>
-              Discard them
-            </button>
-          </div>
-        )}
-        {draft.conflict && (
-          <div role="alert" className="rounded-lg border border-amber-700 bg-amber-950/50 p-3 text-sm text-amber-100">
-            <p className="font-semibold">Not saved: this draft was changed elsewhere, in another tab or on another device.</p>
-            <p className="mt-1">
-              Nothing was overwritten. Load the newer draft to see it (your changes here are replaced), then make your change
-              again.
-            </p>
-            <button type="button" className="btn btn-secondary mt-2 px-3" onClick={() => void reload()}>
-              Load the newer draft
-            </button>
-          </div>
-        )}
-        <div ref={summaryRef} tabIndex={-1} role={problemList.length > 0 ? 'alert' : undefined}>
-          {problemList.length > 0 && (
-            <div className="rounded-lg border border-red-800 bg-red-950/40 p-3 text-sm text-red-100">
-              <p className="font-semibold">
-                Not saved: {problemList.length === 1 ? 'one field needs' : `${problemList.length} fields need`} attention.
-              </p>
-              <ul className="mt-1 list-disc pl-5">
-                {problemList.slice(0, 12).map(([path, problem]) => (
-                  <li key={path}>
-                    <a
-                      className="link text-red-100"
-                      href={`#${fieldId(path)}`}
-                      onClick={(event) => {
-                        // Focus the field itself (the address keeps the dashboard's view).
-                        const field = window.document.getElementById(fieldId(path));
-                        if (!field) return;
-                        event.preventDefault();
-                        field.focus();
-                        field.scrollIntoView({ block: 'center' });
-                      }}
-                    >
-                      {path}: {problem}
-                    </a>
-                  </li>
-                ))}
-              </ul>
-            </div>
+      <div className="mt-4 grid gap-6 lg:grid-cols-[11rem_minmax(0,1fr)_minmax(20rem,26rem)]">
+        <SectionNav part={part} counts={counts} onOpen={() => (focusNext.current = 'part')} />
+        <div id="editor-part" className="min-w-0">
+          {part === 'versions' ? (
+            <VersionsPart
+              generation={generation}
+              onReverted={() => void draft.reload()}
+              onUnauthorized={onUnauthorized}
+            />
+          ) : (
+            <form
+              aria-label="Page content"
+              noValidate
+              onSubmit={(event) => {
+                event.preventDefault();
+                void flush();
+              }}
+            >
+              <PartForm part={part} props={{ document, problems, edit: draft.edit }} />
+            </form>
           )}
         </div>
-      </div>
-
-      <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,1fr)_26rem]">
-        <form
-          aria-label="Page content"
-          noValidate
-          className="space-y-6"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void saveNow();
-          }}
-        >
-          <ProfileForm document={document} problems={problems} edit={draft.edit} />
-          <SocialForm document={document} problems={problems} edit={draft.edit} />
-          <SkillsForm document={document} problems={problems} edit={draft.edit} />
-          <ProjectsForm document={document} problems={problems} edit={draft.edit} />
-          <TimelineForm list="experience" document={document} problems={problems} edit={draft.edit} />
-          <TimelineForm list="education" document={document} problems={problems} edit={draft.edit} />
-          <ResumeField path={document.resume.path} />
-          <div className="sticky bottom-0 z-10 -mx-2 flex flex-wrap items-center gap-3 rounded-t-xl border-t border-gray-800 bg-gray-950/95 p-3 backdrop-blur">
-            <button type="submit" className="btn btn-primary" disabled={draft.saving}>
-              {draft.saving ? 'Saving…' : 'Save draft'}
-            </button>
-            <p aria-live="polite" className="text-sm text-gray-300">
-              {draft.saveError ? (
-                <span className="text-red-300">Not saved: {draft.saveError}</span>
-              ) : draft.dirty ? (
-                'Unsaved changes'
-              ) : (
-                saveStatus ?? `Draft revision ${draft.revision}, saved.`
-              )}
-            </p>
-          </div>
-        </form>
-        <aside className="space-y-6 lg:sticky lg:top-20 lg:self-start" aria-label="Publish and preview">
-          <PublishPanel
-            dirty={draft.dirty}
-            saveFirst={async () => !draft.dirty || (await saveNow())}
-            onPublished={() => setGeneration((g) => g + 1)}
-            onReverted={() => {
-              void reload().then(() => setGeneration((g) => g + 1));
-            }}
-            onUnauthorized={onUnauthorized}
-          />
-          <PreviewFrame generation={generation} />
+        <aside aria-label="Preview" className="lg:sticky lg:top-20 lg:self-start">
+          <PreviewFrame generation={generation} anchor={previewAnchor(part)} />
         </aside>
       </div>
+    </div>
+  );
+}
+
+/** What the owner has to choose: edits from before a reload, or places changed here and elsewhere. */
+function Notices({ draft }: { draft: DraftState }) {
+  const { recovery, conflict } = draft;
+  return (
+    <div className="space-y-3 empty:hidden [&:not(:empty)]:mt-3">
+      {recovery?.kind === 'restored' && (
+        <div role="alert" className="flex flex-wrap items-center gap-3 rounded-lg border border-blue-800 bg-blue-950/50 p-3 text-sm text-blue-100">
+          <p>Changes you made before the page was reloaded had not been saved. They are shown here.</p>
+          <button type="button" className="btn btn-secondary px-3" onClick={draft.keepRestored}>
+            Keep and save them
+          </button>
+          <button type="button" className="btn btn-ghost px-3" onClick={draft.discardUnsaved}>
+            Discard them
+          </button>
+        </div>
+      )}
+      {recovery?.kind === 'offered' && (
+        <div role="alert" className="flex flex-wrap items-center gap-3 rounded-lg border border-amber-700 bg-amber-950/50 p-3 text-sm text-amber-100">
+          <p>
+            Unsaved changes from before a reload were found, but the draft was saved elsewhere since they were made.
+            Restoring them replaces what is shown with them.
+          </p>
+          <button type="button" className="btn btn-secondary px-3" onClick={draft.restoreOffered}>
+            Restore my unsaved changes
+          </button>
+          <button type="button" className="btn btn-ghost px-3" onClick={draft.discardUnsaved}>
+            Discard them
+          </button>
+        </div>
+      )}
+      {conflict && (
+        <div role="alert" className="rounded-lg border border-amber-700 bg-amber-950/50 p-3 text-sm text-amber-100">
+          <p className="font-semibold">Not saved: the draft was changed elsewhere too, in another tab or on another device.</p>
+          <p className="mt-1">
+            Nothing was overwritten. Both changed {conflict.clashes.map((c) => c || 'the whole draft').join(', ')}. Every other
+            change, from here and from elsewhere, is kept. Which version of {conflict.clashes.length === 1 ? 'it' : 'them'} do
+            you want?
+          </p>
+          <div className="mt-2 flex flex-wrap gap-2">
+            <button type="button" className="btn btn-secondary px-3" onClick={() => draft.resolve('mine')}>
+              Keep mine
+            </button>
+            <button type="button" className="btn btn-ghost px-3" onClick={() => draft.resolve('theirs')}>
+              Take the other version
+            </button>
+          </div>
+        </div>
+      )}
     </div>
   );
 }

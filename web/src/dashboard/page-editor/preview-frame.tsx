@@ -1,14 +1,40 @@
 /**
- * The draft as visitors will see it, rendered by the server (`/api/content/draft/preview`).
- * An iframe cannot tell a failed load from a page, so the address is asked first and a failure
- * is said in words.
+ * The draft as visitors will see it, rendered by the server (`/api/content/draft/preview`), at a
+ * phone's or a desktop's real width scaled to fit beside the form, and scrolled to the section of
+ * the part being edited. An iframe cannot tell a failed load from a page, so the address is asked
+ * first and a failure is said in words.
  */
-import { useEffect, useState } from 'react';
+import { Monitor, Smartphone } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
 import { PREVIEW_URL, previewAvailable } from '../../api/content';
 
-export function PreviewFrame({ generation }: { generation: number }) {
+export const WIDTHS = {
+  phone: { label: 'Phone', width: 390, height: 844, Icon: Smartphone },
+  desktop: { label: 'Desktop', width: 1280, height: 800, Icon: Monitor },
+} as const;
+type Width = keyof typeof WIDTHS;
+
+/** The box's size, as it changes. */
+function useSize(ref: React.RefObject<HTMLElement | null>) {
+  const [size, setSize] = useState({ width: 0, height: 0 });
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const observer = new ResizeObserver(([entry]) => {
+      if (entry) setSize({ width: entry.contentRect.width, height: entry.contentRect.height });
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref]);
+  return size;
+}
+
+export function PreviewFrame({ generation, anchor }: { generation: string; anchor: string }) {
   const [state, setState] = useState<'checking' | 'ready' | 'unavailable'>('checking');
   const [retry, setRetry] = useState(0);
+  const [width, setWidth] = useState<Width>('phone');
+  const box = useRef<HTMLDivElement>(null);
+  const size = useSize(box);
   useEffect(() => {
     let live = true;
     void previewAvailable().then((ok) => {
@@ -18,30 +44,53 @@ export function PreviewFrame({ generation }: { generation: number }) {
       live = false;
     };
   }, [generation, retry]);
+  const shown = WIDTHS[width];
+  const scale = size.width > 0 ? Math.min(1, size.width / shown.width) : 1;
   return (
-    <section aria-labelledby="preview-title" className="rounded-xl border border-gray-800 bg-gray-900/40 p-4">
-      <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
-        <h2 id="preview-title" className="text-xl font-bold text-white">
+    <section aria-labelledby="preview-title" className="rounded-xl border border-gray-800 bg-gray-900/40 p-3">
+      <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
+        <h2 id="preview-title" className="text-lg font-bold text-white">
           Preview
         </h2>
-        <button type="button" className="btn btn-ghost px-3" onClick={() => setRetry((n) => n + 1)}>
-          Reload preview
-        </button>
+        <div className="flex gap-1" role="group" aria-label="Preview width">
+          {(Object.keys(WIDTHS) as Width[]).map((w) => {
+            const { label, Icon } = WIDTHS[w];
+            return (
+              <button
+                key={w}
+                type="button"
+                aria-pressed={w === width}
+                onClick={() => setWidth(w)}
+                className={`btn px-3 ${w === width ? 'btn-secondary text-white' : 'btn-ghost'}`}
+              >
+                <Icon aria-hidden="true" className="size-4" />
+                {label}
+              </button>
+            );
+          })}
+          <button type="button" className="btn btn-ghost px-3" onClick={() => setRetry((n) => n + 1)}>
+            Reload
+          </button>
+        </div>
       </div>
       {state === 'unavailable' ? (
         <p role="status" className="rounded-lg border border-amber-700/60 bg-amber-950/40 p-3 text-sm text-amber-100">
-          The preview could not be loaded. Your draft is not affected: save it and press Reload preview, or publish and
-          open the site to see it.
+          The preview could not be loaded. Your draft is not affected: press Reload, or publish and open the site to see it.
         </p>
       ) : (
-        state === 'ready' && (
-          <iframe
-            key={`${generation}-${retry}`}
-            title="Preview of the draft"
-            src={PREVIEW_URL}
-            className="h-[36rem] w-full rounded-lg border border-gray-800 bg-white"
-          />
-        )
+        <div ref={box} className="h-[min(70dvh,44rem)] overflow-hidden rounded-lg border border-gray-800 bg-white">
+          {state === 'ready' && (
+            <iframe
+              key={`${generation}-${retry}`}
+              title={`Preview of the draft, ${shown.label.toLowerCase()} width`}
+              src={`${PREVIEW_URL}#${anchor}`}
+              width={shown.width}
+              height={size.height > 0 ? Math.round(size.height / scale) : shown.height}
+              style={{ transform: `scale(${scale})`, transformOrigin: '0 0' }}
+              className="block border-0"
+            />
+          )}
+        </div>
       )}
     </section>
   );

@@ -1,16 +1,14 @@
-/** The profile, the typewriter's phrases, the about text and the contact details. */
+/** The profile, the typewriter's phrases, the about text and the contact details: a part each. */
 import type { ContentDocument } from '../../content/document';
 import { Group, TextField } from './fields';
 import { ImageField } from './image-field';
-import { ListControls, moveItem } from './list-controls';
+import { focusLater, type Edit, type ListFormProps } from './list-form-parts';
+import { moveItem, SortableList, useListKeys } from './sortable-list';
 import type { Problems } from './validate';
 
-type Edit = (change: (draft: ContentDocument) => void) => void;
-
-export function ProfileForm({ document, problems, edit }: { document: ContentDocument; problems: Problems; edit: Edit }) {
-  const { profile, contact } = document;
+export function ProfilePart({ document, problems, edit }: ListFormProps) {
+  const { profile } = document;
   return (
-    <>
       <Group title="Profile">
         <TextField
           path="profile.name"
@@ -62,7 +60,11 @@ export function ProfileForm({ document, problems, edit }: { document: ContentDoc
           onPoint={(d, id) => void (d.profile.photo = id)}
         />
       </Group>
+  );
+}
 
+export function PhrasesPart({ document, problems, edit }: ListFormProps) {
+  return (
       <Group title="Typewriter phrases">
         <p className="text-sm text-gray-400">The hero cycles through these, in order.</p>
         <StringList
@@ -75,7 +77,11 @@ export function ProfileForm({ document, problems, edit }: { document: ContentDoc
           addLabel="Add a phrase"
         />
       </Group>
+  );
+}
 
+export function AboutPart({ document, problems, edit }: ListFormProps) {
+  return (
       <Group title="About">
         <StringList
           listPath="about.paragraphs"
@@ -88,7 +94,12 @@ export function ProfileForm({ document, problems, edit }: { document: ContentDoc
           multiline
         />
       </Group>
+  );
+}
 
+export function ContactPart({ document, problems, edit }: ListFormProps) {
+  const { contact } = document;
+  return (
       <Group title="Contact">
         <TextField
           path="contact.email"
@@ -117,11 +128,10 @@ export function ProfileForm({ document, problems, edit }: { document: ContentDoc
           onChange={(v) => edit((d) => void (d.contact.phone.dial = v))}
         />
       </Group>
-    </>
   );
 }
 
-/** A list of texts (phrases, paragraphs) with add, reorder and remove. */
+/** A list of texts (phrases, paragraphs): each with its drag handle and Remove, and an add button. */
 function StringList({
   listPath,
   items,
@@ -141,32 +151,57 @@ function StringList({
   addLabel: string;
   multiline?: boolean;
 }) {
+  const list = useListKeys(items.length);
   return (
     <div className="space-y-4">
       {problems[listPath] && <p className="field-error">{problems[listPath]}</p>}
-      <ol className="space-y-4">
-        {items.map((item, i) => (
-          <li key={i} className="space-y-2">
-            <TextField
-              path={`${listPath}[${i}]`}
-              label={itemLabel(i)}
-              multiline={multiline}
-              value={item}
-              problem={problems[`${listPath}[${i}]`]}
-              onChange={(v) => edit((d) => void (select(d)[i] = v))}
-            />
-            <ListControls
-              listPath={listPath}
-              index={i}
-              count={items.length}
-              name={itemLabel(i).toLowerCase()}
-              onMove={(to) => edit((d) => moveItem(select(d), i, to))}
-              onRemove={() => edit((d) => void select(d).splice(i, 1))}
-            />
-          </li>
-        ))}
-      </ol>
-      <button type="button" className="btn btn-secondary" onClick={() => edit((d) => void select(d).push(''))}>
+      <SortableList
+        keys={list.keys}
+        name={(i) => itemLabel(i).toLowerCase()}
+        className="space-y-3"
+        onMove={(from, to) => {
+          list.move(from, to);
+          edit((d) => moveItem(select(d), from, to));
+        }}
+      >
+        {(i, _key, handle) => (
+          <div className="flex items-start gap-1">
+            <div className="pt-7">{handle}</div>
+            <div className="min-w-0 flex-1">
+              <TextField
+                path={`${listPath}[${i}]`}
+                label={itemLabel(i)}
+                multiline={multiline}
+                value={items[i]!}
+                problem={problems[`${listPath}[${i}]`]}
+                onChange={(v) => edit((d) => void (select(d)[i] = v))}
+              />
+            </div>
+            <div className="pt-7">
+              <button
+                type="button"
+                className="btn btn-ghost px-3 text-red-300"
+                aria-label={`Remove ${itemLabel(i).toLowerCase()}`}
+                onClick={() => {
+                  list.remove(i);
+                  edit((d) => void select(d).splice(i, 1));
+                }}
+              >
+                Remove
+              </button>
+            </div>
+          </div>
+        )}
+      </SortableList>
+      <button
+        type="button"
+        className="btn btn-secondary"
+        onClick={() => {
+          list.append();
+          edit((d) => void select(d).push(''));
+          focusLater(`${listPath}[${items.length}]`);
+        }}
+      >
         {addLabel}
       </button>
     </div>

@@ -1,31 +1,17 @@
-/** Publishing the draft, the kept versions, and reverting to one (each asked first). */
+/**
+ * Publishing the draft (a button beside the save status, asked first) and the Versions part:
+ * the kept versions, and reverting to one (asked first).
+ */
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError } from '../../api/client';
 import { listVersions, publishDraft, revertTo, type Version } from '../../api/content';
 import { ConfirmDialog } from './confirm-dialog';
+import { Group } from './fields';
 
 const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
-export function PublishPanel({
-  dirty,
-  saveFirst,
-  onPublished,
-  onReverted,
-  onUnauthorized,
-}: {
-  dirty: boolean;
-  /** Saves the edits; true when they are saved (or there were none). */
-  saveFirst: () => Promise<boolean>;
-  onPublished: () => void;
-  onReverted: () => void;
-  onUnauthorized: () => void;
-}) {
-  const [versions, setVersions] = useState<Version[] | null>(null);
-  const [asking, setAsking] = useState<'publish' | number | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [status, setStatus] = useState<string | null>(null);
+function useFailure(onUnauthorized: () => void) {
   const [error, setError] = useState<string | null>(null);
-
   const fail = useCallback(
     (cause: unknown) => {
       if (cause instanceof ApiError && cause.status === 401) onUnauthorized();
@@ -33,6 +19,88 @@ export function PublishPanel({
     },
     [onUnauthorized],
   );
+  return { error, setError, fail };
+}
+
+export function PublishButton({
+  saveFirst,
+  onPublished,
+  onUnauthorized,
+}: {
+  /** Saves what is not saved yet; true when the draft is saved. */
+  saveFirst: () => Promise<boolean>;
+  onPublished: () => void;
+  onUnauthorized: () => void;
+}) {
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [status, setStatus] = useState<string | null>(null);
+  const { error, setError, fail } = useFailure(onUnauthorized);
+
+  async function publish() {
+    setBusy(true);
+    setStatus(null);
+    setError(null);
+    try {
+      if (!(await saveFirst())) {
+        setError('Not published: the draft could not be saved (see its status).');
+        return;
+      }
+      const version = await publishDraft();
+      setStatus(`Published version ${version.version}. Visitors now see it.`);
+      onPublished();
+    } catch (cause) {
+      fail(cause);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="flex flex-wrap items-center gap-3">
+      <div aria-live="polite" className="text-sm">
+        {status && (
+          <p role="status" className="text-emerald-300">
+            {status}
+          </p>
+        )}
+      </div>
+      {error && (
+        <p role="alert" className="text-sm text-red-300">
+          {error}
+        </p>
+      )}
+      <button type="button" className="btn btn-primary" disabled={busy} onClick={() => setAsking(true)}>
+        Publish
+      </button>
+      <ConfirmDialog
+        open={asking}
+        title="Publish the draft?"
+        confirmLabel="Publish now"
+        onConfirm={() => void publish()}
+        onClose={() => setAsking(false)}
+      >
+        <p>Visitors will see the draft as it is now.</p>
+      </ConfirmDialog>
+    </div>
+  );
+}
+
+export function VersionsPart({
+  generation,
+  onReverted,
+  onUnauthorized,
+}: {
+  /** Changes when a version is published, to list it. */
+  generation: string;
+  onReverted: () => void;
+  onUnauthorized: () => void;
+}) {
+  const [versions, setVersions] = useState<Version[] | null>(null);
+  const [asking, setAsking] = useState<number | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [status, setStatus] = useState<string | null>(null);
+  const { error, setError, fail } = useFailure(onUnauthorized);
 
   const refresh = useCallback(
     (signal?: AbortSignal) =>
@@ -45,27 +113,7 @@ export function PublishPanel({
     const controller = new AbortController();
     void refresh(controller.signal);
     return () => controller.abort();
-  }, [refresh]);
-
-  async function publish() {
-    setBusy(true);
-    setStatus(null);
-    setError(null);
-    try {
-      if (!(await saveFirst())) {
-        setError('The draft was not published: save it first (see the problems above).');
-        return;
-      }
-      const version = await publishDraft();
-      setStatus(`Published version ${version.version}. Visitors now see it.`);
-      onPublished();
-      await refresh();
-    } catch (cause) {
-      fail(cause);
-    } finally {
-      setBusy(false);
-    }
-  }
+  }, [refresh, generation]);
 
   async function revert(n: number) {
     setBusy(true);
@@ -84,19 +132,11 @@ export function PublishPanel({
   }
 
   return (
-    <section aria-labelledby="publish-title" className="rounded-xl border border-gray-800 bg-gray-900/40 p-4">
-      <h2 id="publish-title" className="text-xl font-bold text-white">
-        Publish
-      </h2>
-      <p className="mt-1 text-sm text-gray-400">
-        Visitors see the published version. {dirty ? 'Your unsaved changes are saved first.' : ''}
-      </p>
-      <button type="button" className="btn btn-primary mt-3" disabled={busy} onClick={() => setAsking('publish')}>
-        Publish
-      </button>
+    <Group title="Versions">
+      <p className="text-sm text-gray-400">Visitors see the newest published version. Reverting publishes an earlier one again.</p>
       <div aria-live="polite">
         {status && (
-          <p role="status" className="mt-3 text-sm text-emerald-300">
+          <p role="status" className="text-sm text-emerald-300">
             {status}
           </p>
         )}
@@ -106,14 +146,12 @@ export function PublishPanel({
           {error}
         </p>
       )}
-
-      <h3 className="mt-6 text-base font-semibold text-white">Versions</h3>
       {versions === null ? (
-        <p className="mt-2 text-sm text-gray-400">Loading…</p>
+        <p className="text-sm text-gray-400">Loading…</p>
       ) : versions.length === 0 ? (
-        <p className="mt-2 text-sm text-gray-400">Nothing published yet: visitors see the default content.</p>
+        <p className="text-sm text-gray-400">Nothing published yet: visitors see the default content.</p>
       ) : (
-        <table className="mt-2 w-full text-left text-sm">
+        <table className="w-full text-left text-sm">
           <caption className="sr-only">Published versions, newest first</caption>
           <thead>
             <tr className="text-gray-400">
@@ -156,26 +194,14 @@ export function PublishPanel({
       )}
 
       <ConfirmDialog
-        open={asking === 'publish'}
-        title="Publish the draft?"
-        confirmLabel="Publish now"
-        onConfirm={() => void publish()}
-        onClose={() => setAsking((a) => (a === 'publish' ? null : a))}
-      >
-        <p>Visitors will see the draft as it is{dirty ? ', with your unsaved changes saved first' : ''}.</p>
-      </ConfirmDialog>
-      <ConfirmDialog
-        open={typeof asking === 'number'}
-        title={typeof asking === 'number' ? `Revert to version ${asking}?` : 'Revert?'}
+        open={asking !== null}
+        title={asking !== null ? `Revert to version ${asking}?` : 'Revert?'}
         confirmLabel="Revert"
-        onConfirm={() => typeof asking === 'number' && void revert(asking)}
-        onClose={() => setAsking((a) => (typeof a === 'number' ? null : a))}
+        onConfirm={() => asking !== null && void revert(asking)}
+        onClose={() => setAsking(null)}
       >
-        <p>
-          Its content is published again as a new version and becomes the draft.
-          {dirty ? ' Your unsaved changes here are discarded.' : ''}
-        </p>
+        <p>Its content is published again as a new version and becomes the draft.</p>
       </ConfirmDialog>
-    </section>
+    </Group>
   );
 }

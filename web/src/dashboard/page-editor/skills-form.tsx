@@ -14,7 +14,7 @@ export function SkillsForm({ document, problems, edit }: ListFormProps) {
         of={(d) => d.skills}
         problems={problems}
         edit={edit}
-        className="grid gap-4 md:grid-cols-2"
+        grid
         title={(skill, i) => `Skill ${i + 1}: ${skill.name || 'untitled'}`}
         name={(skill, i) => `skill ${skill.name || i + 1}`}
         fields={(skill, i, p) => {

@@ -16,7 +16,6 @@ function Awards({ list, i, entry, document, problems, edit }: ListFormProps & { 
         problems={problems}
         edit={edit}
         level={4}
-        className="space-y-3"
         title={(award, j) => `Award ${j + 1}: ${award.title || 'untitled'}`}
         name={(award, j) => `award ${award.title || j + 1}`}
         fields={(award, j, p) => (

@@ -1,26 +1,41 @@
 /**
- * The draft being edited: loaded with its ETag, saved with `If-Match`, a stale save (409)
- * reported and never retried over the newer draft. Unsaved edits are kept in localStorage,
- * keyed to the ETag they started from, so a reload brings them back.
+ * The draft being edited, saved to the server as the owner types: a second after the last edit,
+ * with `If-Match`, so a save never overwrites a draft saved elsewhere since. Such a save (409)
+ * merges: the newer draft is loaded, and every change made on one side only is kept (`merge.ts`);
+ * the places changed on both sides are named, and the owner picks a side for them. Edits not yet
+ * saved are also kept in localStorage, keyed to the ETag they started from, so a reload (or a
+ * server that was away) brings them back.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError } from '../../api/client';
 import type { ContentDocument } from '../../content/document';
 import { loadDraft, saveDraft, type DraftAnswer } from '../../api/content';
+import { merge3 } from './merge';
 import { problemsOf, type Problems } from './validate';
 
 export const UNSAVED_KEY = 'portfolio:page-editor:unsaved';
+/** How long after the last edit the draft is saved. */
+export const AUTOSAVE_MS = 1000;
+/** How long after a failed save (the server away) it is tried again. */
+const RETRY_MS = 5000;
 
 interface Unsaved {
   etag: string;
   document: ContentDocument;
 }
 
-/** What the owner is told about edits found from before a reload. */
+/** What the owner is told about edits found from before a reload, until they choose. */
 export type Recovery =
+  /** Edits made from the draft as it still is. */
   | { kind: 'restored' }
-  /** Edits made from an older draft: the owner chooses. */
+  /** Edits made from an older draft. */
   | { kind: 'offered'; unsaved: Unsaved };
+
+/** Both sides changed the same places: the newer draft, and the places. */
+export interface Conflict {
+  theirs: DraftAnswer;
+  clashes: string[];
+}
 
 export type SaveOutcome = 'saved' | 'invalid' | 'conflict' | 'failed';
 
@@ -33,6 +48,10 @@ function readUnsaved(): Unsaved | null {
   }
 }
 
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
 export function useDraft(onUnauthorized: () => void) {
   const [loadError, setLoadError] = useState<string | null>(null);
   const [base, setBase] = useState<ContentDocument | null>(null);
@@ -42,10 +61,16 @@ export function useDraft(onUnauthorized: () => void) {
   const [recovery, setRecovery] = useState<Recovery | null>(null);
   const [showProblems, setShowProblems] = useState(false);
   const [serverProblems, setServerProblems] = useState<Problems>({});
-  const [conflict, setConflict] = useState<string | null>(null);
+  const [conflict, setConflict] = useState<Conflict | null>(null);
+  const [merged, setMerged] = useState(false);
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState<string | null>(null);
   const [savedAt, setSavedAt] = useState(0);
+  // The latest edits, for a save that answers after more were made.
+  const latest = useRef<ContentDocument | null>(null);
+  useEffect(() => {
+    latest.current = document;
+  }, [document]);
 
   const fail = useCallback(
     (cause: unknown, set: (message: string) => void) => {
@@ -55,7 +80,7 @@ export function useDraft(onUnauthorized: () => void) {
     [onUnauthorized],
   );
 
-  const adopt = useCallback((answer: { document: ContentDocument; etag: string; revision: number }) => {
+  const adopt = useCallback((answer: DraftAnswer) => {
     setBase(answer.document);
     setDocument(answer.document);
     setEtag(answer.etag);
@@ -63,6 +88,7 @@ export function useDraft(onUnauthorized: () => void) {
     setServerProblems({});
     setShowProblems(false);
     setConflict(null);
+    setMerged(false);
     setSaveError(null);
   }, []);
 
@@ -72,7 +98,7 @@ export function useDraft(onUnauthorized: () => void) {
       adopt(answer);
       setLoadError(null);
       const unsaved = recover ? readUnsaved() : null;
-      if (unsaved && JSON.stringify(unsaved.document) !== JSON.stringify(answer.document)) {
+      if (unsaved && !same(unsaved.document, answer.document)) {
         if (unsaved.etag === answer.etag) {
           setDocument(unsaved.document);
           setRecovery({ kind: 'restored' });
@@ -107,10 +133,7 @@ export function useDraft(onUnauthorized: () => void) {
     [take, fail],
   );
 
-  const dirty = useMemo(
-    () => document !== null && base !== null && JSON.stringify(document) !== JSON.stringify(base),
-    [document, base],
-  );
+  const dirty = useMemo(() => document !== null && base !== null && !same(document, base), [document, base]);
 
   // Keep unsaved edits across a reload, and warn before leaving with them.
   const offered = recovery?.kind === 'offered';
@@ -142,11 +165,37 @@ export function useDraft(onUnauthorized: () => void) {
       return next;
     });
     setServerProblems({});
+    setMerged(false);
   }, []);
+
+  /** Takes the newer draft as the base, with these edits over it (saved next). */
+  const rebase = useCallback((theirs: DraftAnswer, document: ContentDocument) => {
+    setBase(theirs.document);
+    setEtag(theirs.etag);
+    setRevision(theirs.revision);
+    setDocument(document);
+    setConflict(null);
+  }, []);
+
+  /** After a 409: the newer draft, merged with the edits here when they touch other places. */
+  const meet = useCallback(
+    async (sentFrom: ContentDocument) => {
+      const theirs = await loadDraft();
+      const mine = latest.current ?? sentFrom;
+      const { document: together, clashes } = merge3(sentFrom, mine, theirs.document);
+      if (clashes.length > 0) {
+        setConflict({ theirs, clashes });
+        return;
+      }
+      rebase(theirs, together);
+      setMerged(true);
+    },
+    [rebase],
+  );
 
   const savingRef = useRef(false);
   const save = useCallback(async (): Promise<SaveOutcome> => {
-    if (!document || savingRef.current) return 'failed';
+    if (!document || !base || savingRef.current) return 'failed';
     setSaveError(null);
     if (Object.keys(problemsOf(document)).length > 0) {
       setShowProblems(true);
@@ -157,6 +206,7 @@ export function useDraft(onUnauthorized: () => void) {
     try {
       const answer = await saveDraft(document, etag);
       setBase(answer.document);
+      // Edits made while it was on its way stay, and are saved next.
       setDocument((current) => (current === document ? answer.document : current));
       setEtag(answer.etag);
       setRevision(answer.revision);
@@ -165,7 +215,12 @@ export function useDraft(onUnauthorized: () => void) {
       return 'saved';
     } catch (cause) {
       if (cause instanceof ApiError && cause.status === 409) {
-        setConflict(cause.message);
+        try {
+          await meet(base);
+        } catch (again) {
+          fail(again, setSaveError);
+          return 'failed';
+        }
         return 'conflict';
       }
       if (cause instanceof ApiError && cause.status === 422 && Object.keys(cause.fields).length > 0) {
@@ -179,14 +234,39 @@ export function useDraft(onUnauthorized: () => void) {
       savingRef.current = false;
       setSaving(false);
     }
-  }, [document, etag, fail]);
+  }, [document, base, etag, fail, meet]);
 
+  // Autosave: a second after the last edit; paused while the owner has a choice to make.
+  const waiting = recovery !== null || conflict !== null;
+  const invalidShown = showProblems && Object.keys(problems).length > 0;
+  useEffect(() => {
+    if (!dirty || saving || waiting) return;
+    const timer = setTimeout(() => void save(), saveError ? RETRY_MS : AUTOSAVE_MS);
+    return () => clearTimeout(timer);
+    // A failed save is tried again after a while, each failure setting `saveError` anew.
+  }, [dirty, saving, waiting, save, saveError, invalidShown]);
+
+  /** Saves now (Save, Ctrl+S, Publish): true when nothing is left unsaved. */
+  const flush = useCallback(async (): Promise<boolean> => {
+    if (!dirty) return true;
+    return (await save()) === 'saved';
+  }, [dirty, save]);
+
+  /** The owner's pick for the places changed on both sides; every other change is kept either way. */
+  const resolve = useCallback(
+    (prefer: 'mine' | 'theirs') => {
+      if (!conflict || !base || !latest.current) return;
+      rebase(conflict.theirs, merge3(base, latest.current, conflict.theirs.document, prefer).document);
+    },
+    [conflict, base, rebase],
+  );
+
+  const keepRestored = useCallback(() => setRecovery(null), []);
   const restoreOffered = useCallback(() => {
     if (recovery?.kind !== 'offered') return;
     setDocument(recovery.unsaved.document);
-    setRecovery({ kind: 'restored' });
+    setRecovery(null);
   }, [recovery]);
-
   const discardUnsaved = useCallback(() => {
     localStorage.removeItem(UNSAVED_KEY);
     setRecovery(null);
@@ -200,20 +280,22 @@ export function useDraft(onUnauthorized: () => void) {
     revision,
     dirty,
     problems,
-    serverProblems,
     showProblems,
     conflict,
+    merged,
     saving,
     saveError,
     savedAt,
     recovery,
     edit,
     save,
+    flush,
+    resolve,
     /** Loads the draft as saved on the server, dropping the edits here. */
     reload,
+    keepRestored,
     restoreOffered,
     discardUnsaved,
-    dismissRecovery: () => setRecovery(null),
   };
 }
 
