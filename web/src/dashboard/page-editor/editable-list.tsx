@@ -10,7 +10,7 @@ import type { ContentDocument } from '../../content/document';
 import { fieldId } from './fields';
 import { focusLater, ListProblem, type Edit } from './list-form-parts';
 import { problemsUnder } from './parts';
-import { ProblemCount } from './problem-count';
+import { ProblemCount, withProblems } from './problem-count';
 import { moveItem, SortableList, useListKeys } from './sortable-list';
 import type { Problems } from './validate';
 
@@ -93,6 +93,7 @@ export function EditableList<T>({
                     type="button"
                     aria-expanded={expanded}
                     aria-controls={`${id}-fields`}
+                    aria-label={withProblems(title(item, i), count)}
                     onClick={() => toggle(key)}
                     className="flex min-h-11 w-full items-center gap-2 rounded-lg px-2 text-left hover:bg-gray-800"
                   >

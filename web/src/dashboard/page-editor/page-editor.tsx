@@ -60,17 +60,19 @@ export function PageEditor({ onUnauthorized }: { onUnauthorized: () => void }) {
   // The preview shows each saved revision, and is loaded again after a publish.
   const generation = `${draft.revision}-${published}`;
 
-  // Focus goes to the part's heading after a link of the list, or to a field after a problem's link.
+  // Focus goes to a part's heading after its link in the list (`part:<id>`), or to a field after a
+  // problem's link (its id), once that part is shown.
   const focusNext = useRef<string | null>(null);
   useEffect(() => {
     const target = focusNext.current;
     if (!target) return;
-    const element = target === 'part' ? window.document.querySelector<HTMLElement>('#editor-part h2') : window.document.getElementById(target);
+    const heading = target === `part:${part}`;
+    const element = heading ? window.document.querySelector<HTMLElement>('#editor-part h2') : window.document.getElementById(target);
     if (!element) return;
     focusNext.current = null;
-    if (target === 'part') element.tabIndex = -1;
+    if (heading) element.tabIndex = -1;
     element.focus();
-    if (target !== 'part') element.scrollIntoView({ block: 'center' });
+    if (!heading) element.scrollIntoView({ block: 'center' });
   });
 
   const goTo = useCallback(
@@ -154,7 +156,7 @@ export function PageEditor({ onUnauthorized }: { onUnauthorized: () => void }) {
       )}
 
       <div className="mt-4 grid gap-6 lg:grid-cols-[11rem_minmax(0,1fr)_minmax(20rem,26rem)]">
-        <SectionNav part={part} counts={counts} onOpen={() => (focusNext.current = 'part')} />
+        <SectionNav part={part} counts={counts} onOpen={(id) => (focusNext.current = `part:${id}`)} />
         <div id="editor-part" className="min-w-0">
           {part === 'versions' ? (
             <VersionsPart

@@ -1,9 +1,18 @@
-/** How many problems a part or an item has, as a small red tag (read after its title). */
+/** How many problems a part or an item has, as a small red tag. */
 export function ProblemCount({ count }: { count: number }) {
   return (
-    <span className="shrink-0 rounded-full bg-red-950 px-2 py-0.5 text-xs font-semibold text-red-200">
-      <span className="sr-only">, </span>
-      {count === 1 ? '1 problem' : `${count} problems`}
+    <span aria-hidden="true" className="shrink-0 rounded-full bg-red-950 px-2 py-0.5 text-xs font-semibold text-red-200">
+      {problemsText(count)}
     </span>
   );
+}
+
+
+export function problemsText(count: number): string {
+  return count === 1 ? '1 problem' : `${count} problems`;
+}
+
+/** A title with its problems, as a screen reader reads it (the tag itself is hidden from it). */
+export function withProblems(title: string, count: number): string | undefined {
+  return count > 0 ? `${title}, ${problemsText(count)}` : undefined;
 }

@@ -55,13 +55,23 @@ function ProjectFields({ project, i, document, problems, edit }: ListFormProps &
   const technologyProblem = Object.entries(problems).find(([path]) => path.startsWith(`${p}.technologies`))?.[1];
   return (
     <>
-      <TextField
-        path={`${p}.title`}
-        label="Title"
-        value={project.title}
-        problem={problems[`${p}.title`]}
-        onChange={(v) => edit((d) => void (d.projects[i]!.title = v))}
-      />
+      <div className="grid gap-4 md:grid-cols-2">
+        <TextField
+          path={`${p}.title`}
+          label="Title"
+          value={project.title}
+          problem={problems[`${p}.title`]}
+          onChange={(v) => edit((d) => void (d.projects[i]!.title = v))}
+        />
+        <TextField
+          path={`${p}.id`}
+          label="Id"
+          hint="Lowercase letters, digits and hyphens. Clicks are counted by it: keep it."
+          value={project.id}
+          problem={problems[`${p}.id`]}
+          onChange={(v) => edit((d) => void (d.projects[i]!.id = v))}
+        />
+      </div>
       <TextField
         path={`${p}.description`}
         label="Description"
@@ -79,45 +89,41 @@ function ProjectFields({ project, i, document, problems, edit }: ListFormProps &
         edit={edit}
         onPoint={(d, id) => void (d.projects[i]!.image = id)}
       />
-      <TextField
-        path={`${p}.codeUrl`}
-        label="Code address"
-        type="url"
-        value={project.codeUrl}
-        problem={problems[`${p}.codeUrl`]}
-        onChange={(v) => edit((d) => void (d.projects[i]!.codeUrl = v))}
-      />
-      <TextField
-        path={`${p}.demoUrl`}
-        label="Live demo address"
-        type="url"
-        value={project.demoUrl}
-        problem={problems[`${p}.demoUrl`]}
-        onChange={(v) => edit((d) => void (d.projects[i]!.demoUrl = v))}
-      />
-      <SelectField
-        path={`${p}.stack`}
-        label="Stack"
-        hint="Which filter of the Projects section shows it."
-        value={project.stack}
-        options={STACKS}
-        problem={problems[`${p}.stack`]}
-        onChange={(v) => edit((d) => void (d.projects[i]!.stack = v as Stack))}
-      />
-      <TechnologiesField
-        path={`${p}.technologies`}
-        technologies={project.technologies}
-        problem={technologyProblem}
-        onChange={(list) => edit((d) => void (d.projects[i]!.technologies = list))}
-      />
-      <TextField
-        path={`${p}.id`}
-        label="Id"
-        hint="Lowercase letters, digits and hyphens; clicks on its links are counted by it, so keep it when the title changes."
-        value={project.id}
-        problem={problems[`${p}.id`]}
-        onChange={(v) => edit((d) => void (d.projects[i]!.id = v))}
-      />
+      <div className="grid gap-4 md:grid-cols-2">
+        <TextField
+          path={`${p}.codeUrl`}
+          label="Code address"
+          type="url"
+          value={project.codeUrl}
+          problem={problems[`${p}.codeUrl`]}
+          onChange={(v) => edit((d) => void (d.projects[i]!.codeUrl = v))}
+        />
+        <TextField
+          path={`${p}.demoUrl`}
+          label="Live demo address"
+          type="url"
+          value={project.demoUrl}
+          problem={problems[`${p}.demoUrl`]}
+          onChange={(v) => edit((d) => void (d.projects[i]!.demoUrl = v))}
+        />
+      </div>
+      <div className="grid gap-4 md:grid-cols-2">
+        <SelectField
+          path={`${p}.stack`}
+          label="Stack"
+          hint="Which filter of the Projects section shows it."
+          value={project.stack}
+          options={STACKS}
+          problem={problems[`${p}.stack`]}
+          onChange={(v) => edit((d) => void (d.projects[i]!.stack = v as Stack))}
+        />
+        <TechnologiesField
+          path={`${p}.technologies`}
+          technologies={project.technologies}
+          problem={technologyProblem}
+          onChange={(list) => edit((d) => void (d.projects[i]!.technologies = list))}
+        />
+      </div>
     </>
   );
 }

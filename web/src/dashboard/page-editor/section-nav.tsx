@@ -1,7 +1,7 @@
 /** The parts of the document as links (`?view=page&part=…`), the current one marked, each with its problems counted. */
 import { Link } from 'react-router';
 import { PARTS, type PartId } from './parts';
-import { ProblemCount } from './problem-count';
+import { ProblemCount, withProblems } from './problem-count';
 
 export function SectionNav({
   part,
@@ -10,8 +10,8 @@ export function SectionNav({
 }: {
   part: PartId;
   counts: Partial<Record<PartId, number>>;
-  /** A link was followed (focus then moves to the part). */
-  onOpen: () => void;
+  /** A part's link was followed (focus then moves to the part). */
+  onOpen: (id: PartId) => void;
 }) {
   return (
     <nav aria-label="Parts of the page" className="lg:sticky lg:top-20 lg:self-start">
@@ -24,7 +24,8 @@ export function SectionNav({
               <Link
                 to={{ search: `?view=page&part=${id}` }}
                 aria-current={current ? 'page' : undefined}
-                onClick={onOpen}
+                aria-label={withProblems(label, count)}
+                onClick={() => onOpen(id)}
                 className={`flex min-h-11 items-center justify-between gap-2 rounded-lg px-3 text-sm font-medium no-underline ${
                   current ? 'bg-gray-800 text-white' : 'text-gray-300 hover:bg-gray-900 hover:text-white'
                 } ${id === 'versions' ? 'lg:mt-3' : ''}`}

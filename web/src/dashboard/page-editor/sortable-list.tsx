@@ -24,7 +24,7 @@ import {
 } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { GripVertical } from 'lucide-react';
-import { useCallback, useState, type ReactNode } from 'react';
+import { useCallback, useRef, useState, type ReactNode } from 'react';
 
 export function moveItem<T>(list: T[], from: number, to: number): void {
   if (to < 0 || to >= list.length || from === to) return;
@@ -93,11 +93,20 @@ export function SortableList({
     useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
   );
   const at = (id: UniqueIdentifier) => keys.indexOf(String(id));
+  // Whether the lifted item has left its place: until then, being over it is not news (the
+  // pick-up is what is heard).
+  const left = useRef(false);
   const of = `of ${keys.length}`;
   const announcements: Announcements = {
-    onDragStart: ({ active }) => `Picked up ${name(at(active.id))}, at position ${at(active.id) + 1} ${of}.`,
-    onDragOver: ({ active, over }) =>
-      over ? `${capital(name(at(active.id)))} is over position ${at(over.id) + 1} ${of}.` : `${capital(name(at(active.id)))} is over no position.`,
+    onDragStart: ({ active }) => {
+      left.current = false;
+      return `Picked up ${name(at(active.id))}, at position ${at(active.id) + 1} ${of}.`;
+    },
+    onDragOver: ({ active, over }) => {
+      if (over?.id === active.id && !left.current) return undefined;
+      left.current = true;
+      return over ? `${capital(name(at(active.id)))} is over position ${at(over.id) + 1} ${of}.` : `${capital(name(at(active.id)))} is over no position.`;
+    },
     onDragEnd: ({ active, over }) =>
       over
         ? `${capital(name(at(active.id)))} dropped at position ${at(over.id) + 1} ${of}.`
