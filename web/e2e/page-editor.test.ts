@@ -607,6 +607,8 @@ describe('a page published from the editor', () => {
         mimeType: 'image/png',
         buffer: Buffer.from(encodePng(pixels, 800, 500) as Uint8Array),
       });
+      // The upload is re-encoded by the server; its preview shows once the project points at it.
+      await project.locator('img[src^="/media/"]').waitFor();
       await project.getByLabel('Alt text of the screenshot').fill('The screenshot project');
       await publish(owner.page);
       const live = await published(suite.server);

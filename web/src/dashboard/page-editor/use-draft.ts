@@ -193,15 +193,14 @@ export function useDraft(onUnauthorized: () => void) {
     [rebase],
   );
 
-  const savingRef = useRef(false);
-  const save = useCallback(async (): Promise<SaveOutcome> => {
-    if (!document || !base || savingRef.current) return 'failed';
+  const saveNow = useCallback(async (): Promise<SaveOutcome> => {
+    if (!document || !base) return 'failed';
+    if (same(document, base)) return 'saved';
     setSaveError(null);
     if (Object.keys(problemsOf(document)).length > 0) {
       setShowProblems(true);
       return 'invalid';
     }
-    savingRef.current = true;
     setSaving(true);
     try {
       const answer = await saveDraft(document, etag);
@@ -231,10 +230,20 @@ export function useDraft(onUnauthorized: () => void) {
       fail(cause, setSaveError);
       return 'failed';
     } finally {
-      savingRef.current = false;
       setSaving(false);
     }
   }, [document, base, etag, fail, meet]);
+
+  // One save at a time: a second call while one is on its way gets that one.
+  const inFlight = useRef<Promise<SaveOutcome> | null>(null);
+  const save = useCallback((): Promise<SaveOutcome> => {
+    if (inFlight.current) return inFlight.current;
+    const saving = saveNow().finally(() => {
+      inFlight.current = null;
+    });
+    inFlight.current = saving;
+    return saving;
+  }, [saveNow]);
 
   // Autosave: a second after the last edit; paused while the owner has a choice to make.
   const waiting = recovery !== null || conflict !== null;
@@ -246,11 +255,20 @@ export function useDraft(onUnauthorized: () => void) {
     // A failed save is tried again after a while, each failure setting `saveError` anew.
   }, [dirty, saving, waiting, save, saveError, invalidShown]);
 
-  /** Saves now (Save, Ctrl+S, Publish): true when nothing is left unsaved. */
+  /**
+   * Saves now (Ctrl+S, Publish): after a save on its way, the edits made since; true when nothing
+   * is left unsaved.
+   */
+  const latestSave = useRef(save);
+  useEffect(() => {
+    latestSave.current = save;
+  }, [save]);
   const flush = useCallback(async (): Promise<boolean> => {
-    if (!dirty) return true;
-    return (await save()) === 'saved';
-  }, [dirty, save]);
+    while (inFlight.current) await inFlight.current;
+    // A render after the save's answer: the save of the latest edits.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    return (await latestSave.current()) === 'saved';
+  }, []);
 
   /** The owner's pick for the places changed on both sides; every other change is kept either way. */
   const resolve = useCallback(
