@@ -10,6 +10,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+pub use super::appearance::{Appearance, Scheme, Sections, ACCENT_PATTERN, DEFAULT_ACCENT};
+
 /// A stable id: lower case letters, digits and dashes, starting with a letter or digit.
 pub const ID_PATTERN: &str = "^[a-z0-9][a-z0-9-]{0,40}$";
 /// Where an image's file is: a file bundled with the site (`images/…`, under
@@ -50,6 +52,9 @@ pub struct ContentDocument {
     #[schemars(length(max = 200))]
     pub media: Vec<MediaItem>,
     pub resume: Resume,
+    /// How the page looks; a document stored without it looks as the page did before it existed.
+    #[serde(default)]
+    pub appearance: Appearance,
 }
 
 /// Who the site is about.

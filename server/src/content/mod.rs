@@ -2,6 +2,7 @@
 //! ([`validate`]), stored as a draft and published versions (`store::ContentStore`), and kept in
 //! memory as published ([`live`]), and `/` rendered from it ([`render`]).
 
+pub mod appearance;
 pub mod document;
 pub mod head;
 pub mod live;

@@ -80,6 +80,9 @@ pub fn typescript_file() -> String {
         MediaItem::decl(),
         MediaSource::decl(),
         Resume::decl(),
+        Appearance::decl(),
+        Scheme::decl(),
+        Sections::decl(),
     ];
     let mut text = String::from(
         "// Generated from server/src/content/document.rs: do not edit. Regenerate with\n\

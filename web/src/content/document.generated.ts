@@ -29,7 +29,11 @@ education: Array<TimelineEntry>,
 /**
  * Every image the document uses, referred to by its id.
  */
-media: Array<MediaItem>, resume: Resume, };
+media: Array<MediaItem>, resume: Resume, 
+/**
+ * How the page looks; a document stored without it looks as the page did before it existed.
+ */
+appearance: Appearance, };
 
 export type Profile = { 
 /**
@@ -135,3 +139,45 @@ export type Resume = {
  * Path of the PDF served by the site.
  */
 path: string, };
+
+export type Appearance = { 
+/**
+ * The colour scheme a visitor sees until they choose one: `dark` (today's page), `light`, or `system` (the visitor's system setting).
+ */
+scheme: Scheme, 
+/**
+ * The accent colour, `#rrggbb`: primary buttons, links, the active item, focus rings.
+ */
+accent: string, 
+/**
+ * Which sections of the page show.
+ */
+sections: Sections, 
+/**
+ * Whether the hero shows the "Available for new projects" badge.
+ */
+available: boolean, };
+
+export type Scheme = "dark" | "light" | "system";
+
+export type Sections = { 
+/**
+ * Whether the About section shows.
+ */
+about: boolean, 
+/**
+ * Whether the Skills section shows.
+ */
+skills: boolean, 
+/**
+ * Whether the Projects section shows.
+ */
+projects: boolean, 
+/**
+ * Whether the Experience section (work and education) shows.
+ */
+experience: boolean, 
+/**
+ * Whether the Contact section shows.
+ */
+contact: boolean, };

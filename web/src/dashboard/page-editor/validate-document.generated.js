@@ -7,25 +7,318 @@ const cjs = (m) => (m.default && m.default.__esModule ? m.default : m);
 
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$comment":"Generated from server/src/content/document.rs: do not edit. Regenerate with `make generate` (UPDATE_CONTENT_SCHEMA=1 cargo test --locked --lib content::tests).","$defs":{"About":{"additionalProperties":false,"description":"The about section's text.","properties":{"paragraphs":{"items":{"maxLength":1500,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":6,"minItems":1,"type":"array"}},"required":["paragraphs"],"type":"object"},"Award":{"additionalProperties":false,"description":"An award and its certificate.","properties":{"certificate":{"description":"The id of the certificate's image in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"title":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","certificate"],"type":"object"},"Contact":{"additionalProperties":false,"description":"How to reach the owner.","properties":{"email":{"format":"email","maxLength":254,"minLength":3,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"phone":{"$ref":"#/$defs/Phone"}},"required":["email","phone"],"type":"object"},"Location":{"additionalProperties":false,"description":"Where the owner is: as shown, and what a maps search looks for.","properties":{"display":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"mapsQuery":{"maxLength":200,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["display","mapsQuery"],"type":"object"},"MediaItem":{"additionalProperties":false,"description":"An image in one or more widths.","properties":{"alt":{"description":"What the image shows, for people who cannot see it (empty for a decorative one).","maxLength":200,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"height":{"format":"uint32","maximum":10000,"minimum":1,"type":"integer"},"id":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"sources":{"description":"The files, smallest first.","items":{"$ref":"#/$defs/MediaSource"},"maxItems":6,"minItems":1,"type":"array"},"width":{"description":"The largest width, in pixels; with `height`, the aspect ratio the page reserves.","format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["id","alt","width","height","sources"],"type":"object"},"MediaSource":{"additionalProperties":false,"description":"One file of an image.","properties":{"src":{"maxLength":300,"pattern":"^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$","type":"string"},"width":{"description":"Its width in pixels.","format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["src","width"],"type":"object"},"Phone":{"additionalProperties":false,"description":"A phone number as dialled (`+919000000000`) and as shown (`+91 90000 00000`).","properties":{"dial":{"pattern":"^\\+?[0-9]{3,20}$","type":"string"},"display":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["dial","display"],"type":"object"},"Profile":{"additionalProperties":false,"description":"Who the site is about.","properties":{"location":{"$ref":"#/$defs/Location"},"name":{"description":"Full name: the hero, the about section, the footer and link previews.","maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"photo":{"description":"The id of the owner's photo in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"role":{"description":"Job title: the about section, link previews and search engines.","maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"summary":{"description":"One or two sentences for the meta description and link previews.","maxLength":300,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","role","summary","location","photo"],"type":"object"},"Project":{"additionalProperties":false,"description":"A project of the Projects section.","properties":{"codeUrl":{"description":"Code repository.","format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"demoUrl":{"description":"Live demo.","format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":{"maxLength":600,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"id":{"description":"Stable id: clicks on its links are counted as `project:<id>:code` and `project:<id>:demo`,\nso keep it when the title changes.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"image":{"description":"The id of its screenshot in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"stack":{"$ref":"#/$defs/Stack"},"technologies":{"items":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":12,"type":"array"},"title":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","title","description","image","codeUrl","demoUrl","technologies","stack"],"type":"object"},"Resume":{"additionalProperties":false,"description":"The resume every Download Resume button links to.","properties":{"path":{"description":"Path of the PDF served by the site.","maxLength":200,"pattern":"^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$","type":"string"}},"required":["path"],"type":"object"},"Skill":{"additionalProperties":false,"description":"A technology of the Skills section.","properties":{"logo":{"description":"The id of its logo in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"name":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","logo"],"type":"object"},"SocialLink":{"additionalProperties":false,"description":"A profile elsewhere (GitHub, LinkedIn, X …).","properties":{"id":{"description":"Stable id (`github`, `linkedin`, `twitter` …): clicks are counted by it.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"label":{"description":"The site's name, e.g. `GitHub`.","maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"url":{"format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","label","url"],"type":"object"},"Stack":{"description":"Which filter of the Projects section shows a project.","enum":["frontend","backend","fullstack"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"TimelineEntry":{"additionalProperties":false,"description":"A job or a school.","properties":{"awards":{"default":[],"description":"Each becomes a link that opens its certificate.","items":{"$ref":"#/$defs/Award"},"maxItems":10,"type":"array"},"date":{"description":"As shown, e.g. `2021 - 2023`.","maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":{"maxLength":1000,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"place":{"maxLength":120,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"title":{"maxLength":120,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","place","date","description"],"type":"object"}},"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"description":"The whole page's content.","properties":{"about":{"$ref":"#/$defs/About"},"contact":{"$ref":"#/$defs/Contact"},"education":{"description":"Education, newest first.","items":{"$ref":"#/$defs/TimelineEntry"},"maxItems":30,"type":"array"},"experience":{"description":"Work experience, newest first.","items":{"$ref":"#/$defs/TimelineEntry"},"maxItems":30,"type":"array"},"media":{"description":"Every image the document uses, referred to by its id.","items":{"$ref":"#/$defs/MediaItem"},"maxItems":200,"type":"array"},"profile":{"$ref":"#/$defs/Profile"},"projects":{"description":"The projects of the Projects section, in order.","items":{"$ref":"#/$defs/Project"},"maxItems":30,"type":"array"},"resume":{"$ref":"#/$defs/Resume"},"skills":{"description":"The technologies of the Skills section, in order.","items":{"$ref":"#/$defs/Skill"},"maxItems":60,"type":"array"},"social":{"description":"Links to the owner's profiles elsewhere; clicks are counted as `social:<id>`.","items":{"$ref":"#/$defs/SocialLink"},"maxItems":10,"type":"array"},"typewriterPhrases":{"description":"The phrases the hero's typewriter cycles through.","items":{"maxLength":60,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":10,"minItems":1,"type":"array"}},"required":["profile","typewriterPhrases","about","contact","social","skills","projects","experience","education","media","resume"],"title":"ContentDocument","type":"object"};
+const schema31 = {"$comment":"Generated from server/src/content/document.rs: do not edit. Regenerate with `make generate` (UPDATE_CONTENT_SCHEMA=1 cargo test --locked --lib content::tests).","$defs":{"About":{"additionalProperties":false,"description":"The about section's text.","properties":{"paragraphs":{"items":{"maxLength":1500,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":6,"minItems":1,"type":"array"}},"required":["paragraphs"],"type":"object"},"Appearance":{"additionalProperties":false,"description":"How the page looks.","properties":{"accent":{"description":"The accent colour, `#rrggbb`: primary buttons, links, the active item, focus rings.","pattern":"^#[0-9a-fA-F]{6}$","type":"string"},"available":{"description":"Whether the hero shows the \"Available for new projects\" badge.","type":"boolean"},"scheme":{"$ref":"#/$defs/Scheme","description":"The colour scheme a visitor sees until they choose one: `dark` (today's page), `light`, or `system` (the visitor's system setting)."},"sections":{"$ref":"#/$defs/Sections","description":"Which sections of the page show."}},"required":["scheme","accent","sections","available"],"type":"object"},"Award":{"additionalProperties":false,"description":"An award and its certificate.","properties":{"certificate":{"description":"The id of the certificate's image in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"title":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","certificate"],"type":"object"},"Contact":{"additionalProperties":false,"description":"How to reach the owner.","properties":{"email":{"format":"email","maxLength":254,"minLength":3,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"phone":{"$ref":"#/$defs/Phone"}},"required":["email","phone"],"type":"object"},"Location":{"additionalProperties":false,"description":"Where the owner is: as shown, and what a maps search looks for.","properties":{"display":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"mapsQuery":{"maxLength":200,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["display","mapsQuery"],"type":"object"},"MediaItem":{"additionalProperties":false,"description":"An image in one or more widths.","properties":{"alt":{"description":"What the image shows, for people who cannot see it (empty for a decorative one).","maxLength":200,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"height":{"format":"uint32","maximum":10000,"minimum":1,"type":"integer"},"id":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"sources":{"description":"The files, smallest first.","items":{"$ref":"#/$defs/MediaSource"},"maxItems":6,"minItems":1,"type":"array"},"width":{"description":"The largest width, in pixels; with `height`, the aspect ratio the page reserves.","format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["id","alt","width","height","sources"],"type":"object"},"MediaSource":{"additionalProperties":false,"description":"One file of an image.","properties":{"src":{"maxLength":300,"pattern":"^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$","type":"string"},"width":{"description":"Its width in pixels.","format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["src","width"],"type":"object"},"Phone":{"additionalProperties":false,"description":"A phone number as dialled (`+919000000000`) and as shown (`+91 90000 00000`).","properties":{"dial":{"pattern":"^\\+?[0-9]{3,20}$","type":"string"},"display":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["dial","display"],"type":"object"},"Profile":{"additionalProperties":false,"description":"Who the site is about.","properties":{"location":{"$ref":"#/$defs/Location"},"name":{"description":"Full name: the hero, the about section, the footer and link previews.","maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"photo":{"description":"The id of the owner's photo in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"role":{"description":"Job title: the about section, link previews and search engines.","maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"summary":{"description":"One or two sentences for the meta description and link previews.","maxLength":300,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","role","summary","location","photo"],"type":"object"},"Project":{"additionalProperties":false,"description":"A project of the Projects section.","properties":{"codeUrl":{"description":"Code repository.","format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"demoUrl":{"description":"Live demo.","format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":{"maxLength":600,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"id":{"description":"Stable id: clicks on its links are counted as `project:<id>:code` and `project:<id>:demo`,\nso keep it when the title changes.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"image":{"description":"The id of its screenshot in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"stack":{"$ref":"#/$defs/Stack"},"technologies":{"items":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":12,"type":"array"},"title":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","title","description","image","codeUrl","demoUrl","technologies","stack"],"type":"object"},"Resume":{"additionalProperties":false,"description":"The resume every Download Resume button links to.","properties":{"path":{"description":"Path of the PDF served by the site.","maxLength":200,"pattern":"^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$","type":"string"}},"required":["path"],"type":"object"},"Scheme":{"description":"A colour scheme: `dark`, `light`, or `system` (the visitor's system setting).","enum":["dark","light","system"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"Sections":{"additionalProperties":false,"description":"Which sections of the page show (the hero always does); the navigation follows.","properties":{"about":{"description":"Whether the About section shows.","type":"boolean"},"contact":{"description":"Whether the Contact section shows.","type":"boolean"},"experience":{"description":"Whether the Experience section (work and education) shows.","type":"boolean"},"projects":{"description":"Whether the Projects section shows.","type":"boolean"},"skills":{"description":"Whether the Skills section shows.","type":"boolean"}},"required":["about","skills","projects","experience","contact"],"type":"object"},"Skill":{"additionalProperties":false,"description":"A technology of the Skills section.","properties":{"logo":{"description":"The id of its logo in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"name":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","logo"],"type":"object"},"SocialLink":{"additionalProperties":false,"description":"A profile elsewhere (GitHub, LinkedIn, X …).","properties":{"id":{"description":"Stable id (`github`, `linkedin`, `twitter` …): clicks are counted by it.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"label":{"description":"The site's name, e.g. `GitHub`.","maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"url":{"format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","label","url"],"type":"object"},"Stack":{"description":"Which filter of the Projects section shows a project.","enum":["frontend","backend","fullstack"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"TimelineEntry":{"additionalProperties":false,"description":"A job or a school.","properties":{"awards":{"default":[],"description":"Each becomes a link that opens its certificate.","items":{"$ref":"#/$defs/Award"},"maxItems":10,"type":"array"},"date":{"description":"As shown, e.g. `2021 - 2023`.","maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":{"maxLength":1000,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"place":{"maxLength":120,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"title":{"maxLength":120,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","place","date","description"],"type":"object"}},"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"description":"The whole page's content.","properties":{"about":{"$ref":"#/$defs/About"},"appearance":{"$ref":"#/$defs/Appearance","default":{"accent":"#155dfc","available":true,"scheme":"dark","sections":{"about":true,"contact":true,"experience":true,"projects":true,"skills":true}},"description":"How the page looks; a document stored without it looks as the page did before it existed."},"contact":{"$ref":"#/$defs/Contact"},"education":{"description":"Education, newest first.","items":{"$ref":"#/$defs/TimelineEntry"},"maxItems":30,"type":"array"},"experience":{"description":"Work experience, newest first.","items":{"$ref":"#/$defs/TimelineEntry"},"maxItems":30,"type":"array"},"media":{"description":"Every image the document uses, referred to by its id.","items":{"$ref":"#/$defs/MediaItem"},"maxItems":200,"type":"array"},"profile":{"$ref":"#/$defs/Profile"},"projects":{"description":"The projects of the Projects section, in order.","items":{"$ref":"#/$defs/Project"},"maxItems":30,"type":"array"},"resume":{"$ref":"#/$defs/Resume"},"skills":{"description":"The technologies of the Skills section, in order.","items":{"$ref":"#/$defs/Skill"},"maxItems":60,"type":"array"},"social":{"description":"Links to the owner's profiles elsewhere; clicks are counted as `social:<id>`.","items":{"$ref":"#/$defs/SocialLink"},"maxItems":10,"type":"array"},"typewriterPhrases":{"description":"The phrases the hero's typewriter cycles through.","items":{"maxLength":60,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":10,"minItems":1,"type":"array"}},"required":["profile","typewriterPhrases","about","contact","social","skills","projects","experience","education","media","resume"],"title":"ContentDocument","type":"object"};
 const schema32 = {"additionalProperties":false,"description":"The about section's text.","properties":{"paragraphs":{"items":{"maxLength":1500,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":6,"minItems":1,"type":"array"}},"required":["paragraphs"],"type":"object"};
-const schema43 = {"additionalProperties":false,"description":"The resume every Download Resume button links to.","properties":{"path":{"description":"Path of the PDF served by the site.","maxLength":200,"pattern":"^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$","type":"string"}},"required":["path"],"type":"object"};
-const schema44 = {"additionalProperties":false,"description":"A technology of the Skills section.","properties":{"logo":{"description":"The id of its logo in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"name":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","logo"],"type":"object"};
-const schema45 = {"additionalProperties":false,"description":"A profile elsewhere (GitHub, LinkedIn, X …).","properties":{"id":{"description":"Stable id (`github`, `linkedin`, `twitter` …): clicks are counted by it.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"label":{"description":"The site's name, e.g. `GitHub`.","maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"url":{"format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","label","url"],"type":"object"};
+const schema46 = {"additionalProperties":false,"description":"The resume every Download Resume button links to.","properties":{"path":{"description":"Path of the PDF served by the site.","maxLength":200,"pattern":"^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$","type":"string"}},"required":["path"],"type":"object"};
+const schema47 = {"additionalProperties":false,"description":"A technology of the Skills section.","properties":{"logo":{"description":"The id of its logo in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"name":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","logo"],"type":"object"};
+const schema48 = {"additionalProperties":false,"description":"A profile elsewhere (GitHub, LinkedIn, X …).","properties":{"id":{"description":"Stable id (`github`, `linkedin`, `twitter` …): clicks are counted by it.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"label":{"description":"The site's name, e.g. `GitHub`.","maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"url":{"format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","label","url"],"type":"object"};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = cjs(m0).default;
 const pattern4 = new RegExp("^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$", "u");
-const pattern31 = new RegExp("^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$", "u");
-const pattern8 = new RegExp("^[a-z0-9][a-z0-9-]{0,40}$", "u");
-const schema33 = {"additionalProperties":false,"description":"How to reach the owner.","properties":{"email":{"format":"email","maxLength":254,"minLength":3,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"phone":{"$ref":"#/$defs/Phone"}},"required":["email","phone"],"type":"object"};
-const schema34 = {"additionalProperties":false,"description":"A phone number as dialled (`+919000000000`) and as shown (`+91 90000 00000`).","properties":{"dial":{"pattern":"^\\+?[0-9]{3,20}$","type":"string"},"display":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["dial","display"],"type":"object"};
-const formats0 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
-const pattern6 = new RegExp("^\\+?[0-9]{3,20}$", "u");
+const pattern33 = new RegExp("^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$", "u");
+const pattern10 = new RegExp("^[a-z0-9][a-z0-9-]{0,40}$", "u");
+const schema33 = {"additionalProperties":false,"description":"How the page looks.","properties":{"accent":{"description":"The accent colour, `#rrggbb`: primary buttons, links, the active item, focus rings.","pattern":"^#[0-9a-fA-F]{6}$","type":"string"},"available":{"description":"Whether the hero shows the \"Available for new projects\" badge.","type":"boolean"},"scheme":{"$ref":"#/$defs/Scheme","description":"The colour scheme a visitor sees until they choose one: `dark` (today's page), `light`, or `system` (the visitor's system setting)."},"sections":{"$ref":"#/$defs/Sections","description":"Which sections of the page show."}},"required":["scheme","accent","sections","available"],"type":"object"};
+const schema34 = {"description":"A colour scheme: `dark`, `light`, or `system` (the visitor's system setting).","enum":["dark","light","system"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"};
+const schema35 = {"additionalProperties":false,"description":"Which sections of the page show (the hero always does); the navigation follows.","properties":{"about":{"description":"Whether the About section shows.","type":"boolean"},"contact":{"description":"Whether the Contact section shows.","type":"boolean"},"experience":{"description":"Whether the Experience section (work and education) shows.","type":"boolean"},"projects":{"description":"Whether the Projects section shows.","type":"boolean"},"skills":{"description":"Whether the Skills section shows.","type":"boolean"}},"required":["about","skills","projects","experience","contact"],"type":"object"};
+const pattern5 = new RegExp("^#[0-9a-fA-F]{6}$", "u");
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate21.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.scheme === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "scheme"},message:"must have required property '"+"scheme"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.accent === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "accent"},message:"must have required property '"+"accent"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.sections === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sections"},message:"must have required property '"+"sections"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.available === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "available"},message:"must have required property '"+"available"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((key0 === "accent") || (key0 === "available")) || (key0 === "scheme")) || (key0 === "sections"))){
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.accent !== undefined){
+let data0 = data.accent;
+if(typeof data0 === "string"){
+if(!pattern5.test(data0)){
+const err5 = {instancePath:instancePath+"/accent",schemaPath:"#/properties/accent/pattern",keyword:"pattern",params:{pattern: "^#[0-9a-fA-F]{6}$"},message:"must match pattern \""+"^#[0-9a-fA-F]{6}$"+"\""};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/accent",schemaPath:"#/properties/accent/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.available !== undefined){
+if(typeof data.available !== "boolean"){
+const err7 = {instancePath:instancePath+"/available",schemaPath:"#/properties/available/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.scheme !== undefined){
+let data2 = data.scheme;
+if(!(((data2 === "dark") || (data2 === "light")) || (data2 === "system"))){
+const err8 = {instancePath:instancePath+"/scheme",schemaPath:"#/$defs/Scheme/enum",keyword:"enum",params:{allowedValues: schema34.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(typeof data2 === "string"){
+if(!pattern4.test(data2)){
+const err9 = {instancePath:instancePath+"/scheme",schemaPath:"#/$defs/Scheme/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/scheme",schemaPath:"#/$defs/Scheme/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.sections !== undefined){
+let data3 = data.sections;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.about === undefined){
+const err11 = {instancePath:instancePath+"/sections",schemaPath:"#/$defs/Sections/required",keyword:"required",params:{missingProperty: "about"},message:"must have required property '"+"about"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data3.skills === undefined){
+const err12 = {instancePath:instancePath+"/sections",schemaPath:"#/$defs/Sections/required",keyword:"required",params:{missingProperty: "skills"},message:"must have required property '"+"skills"+"'"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data3.projects === undefined){
+const err13 = {instancePath:instancePath+"/sections",schemaPath:"#/$defs/Sections/required",keyword:"required",params:{missingProperty: "projects"},message:"must have required property '"+"projects"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data3.experience === undefined){
+const err14 = {instancePath:instancePath+"/sections",schemaPath:"#/$defs/Sections/required",keyword:"required",params:{missingProperty: "experience"},message:"must have required property '"+"experience"+"'"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data3.contact === undefined){
+const err15 = {instancePath:instancePath+"/sections",schemaPath:"#/$defs/Sections/required",keyword:"required",params:{missingProperty: "contact"},message:"must have required property '"+"contact"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+for(const key1 in data3){
+if(!(((((key1 === "about") || (key1 === "contact")) || (key1 === "experience")) || (key1 === "projects")) || (key1 === "skills"))){
+const err16 = {instancePath:instancePath+"/sections",schemaPath:"#/$defs/Sections/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data3.about !== undefined){
+if(typeof data3.about !== "boolean"){
+const err17 = {instancePath:instancePath+"/sections/about",schemaPath:"#/$defs/Sections/properties/about/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data3.contact !== undefined){
+if(typeof data3.contact !== "boolean"){
+const err18 = {instancePath:instancePath+"/sections/contact",schemaPath:"#/$defs/Sections/properties/contact/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data3.experience !== undefined){
+if(typeof data3.experience !== "boolean"){
+const err19 = {instancePath:instancePath+"/sections/experience",schemaPath:"#/$defs/Sections/properties/experience/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data3.projects !== undefined){
+if(typeof data3.projects !== "boolean"){
+const err20 = {instancePath:instancePath+"/sections/projects",schemaPath:"#/$defs/Sections/properties/projects/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data3.skills !== undefined){
+if(typeof data3.skills !== "boolean"){
+const err21 = {instancePath:instancePath+"/sections/skills",schemaPath:"#/$defs/Sections/properties/skills/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/sections",schemaPath:"#/$defs/Sections/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+validate21.errors = vErrors;
+return errors === 0;
+}
+validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema36 = {"additionalProperties":false,"description":"How to reach the owner.","properties":{"email":{"format":"email","maxLength":254,"minLength":3,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"phone":{"$ref":"#/$defs/Phone"}},"required":["email","phone"],"type":"object"};
+const schema37 = {"additionalProperties":false,"description":"A phone number as dialled (`+919000000000`) and as shown (`+91 90000 00000`).","properties":{"dial":{"pattern":"^\\+?[0-9]{3,20}$","type":"string"},"display":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["dial","display"],"type":"object"};
+const formats0 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+const pattern8 = new RegExp("^\\+?[0-9]{3,20}$", "u");
+
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate23.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -158,7 +451,7 @@ errors++;
 if(data1.dial !== undefined){
 let data2 = data1.dial;
 if(typeof data2 === "string"){
-if(!pattern6.test(data2)){
+if(!pattern8.test(data2)){
 const err11 = {instancePath:instancePath+"/phone/dial",schemaPath:"#/$defs/Phone/properties/dial/pattern",keyword:"pattern",params:{pattern: "^\\+?[0-9]{3,20}$"},message:"must match pattern \""+"^\\+?[0-9]{3,20}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -248,18 +541,18 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate21.errors = vErrors;
+validate23.errors = vErrors;
 return errors === 0;
 }
-validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema35 = {"additionalProperties":false,"description":"A job or a school.","properties":{"awards":{"default":[],"description":"Each becomes a link that opens its certificate.","items":{"$ref":"#/$defs/Award"},"maxItems":10,"type":"array"},"date":{"description":"As shown, e.g. `2021 - 2023`.","maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":{"maxLength":1000,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"place":{"maxLength":120,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"title":{"maxLength":120,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","place","date","description"],"type":"object"};
-const schema36 = {"additionalProperties":false,"description":"An award and its certificate.","properties":{"certificate":{"description":"The id of the certificate's image in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"title":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","certificate"],"type":"object"};
+const schema38 = {"additionalProperties":false,"description":"A job or a school.","properties":{"awards":{"default":[],"description":"Each becomes a link that opens its certificate.","items":{"$ref":"#/$defs/Award"},"maxItems":10,"type":"array"},"date":{"description":"As shown, e.g. `2021 - 2023`.","maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":{"maxLength":1000,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"place":{"maxLength":120,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"title":{"maxLength":120,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","place","date","description"],"type":"object"};
+const schema39 = {"additionalProperties":false,"description":"An award and its certificate.","properties":{"certificate":{"description":"The id of the certificate's image in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"title":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","certificate"],"type":"object"};
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate23.evaluated;
+const evaluated0 = validate25.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -371,7 +664,7 @@ errors++;
 if(data1.certificate !== undefined){
 let data2 = data1.certificate;
 if(typeof data2 === "string"){
-if(!pattern8.test(data2)){
+if(!pattern10.test(data2)){
 const err9 = {instancePath:instancePath+"/awards/" + i0+"/certificate",schemaPath:"#/$defs/Award/properties/certificate/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
@@ -653,19 +946,19 @@ vErrors.push(err33);
 }
 errors++;
 }
-validate23.errors = vErrors;
+validate25.errors = vErrors;
 return errors === 0;
 }
-validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema37 = {"additionalProperties":false,"description":"An image in one or more widths.","properties":{"alt":{"description":"What the image shows, for people who cannot see it (empty for a decorative one).","maxLength":200,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"height":{"format":"uint32","maximum":10000,"minimum":1,"type":"integer"},"id":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"sources":{"description":"The files, smallest first.","items":{"$ref":"#/$defs/MediaSource"},"maxItems":6,"minItems":1,"type":"array"},"width":{"description":"The largest width, in pixels; with `height`, the aspect ratio the page reserves.","format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["id","alt","width","height","sources"],"type":"object"};
-const schema38 = {"additionalProperties":false,"description":"One file of an image.","properties":{"src":{"maxLength":300,"pattern":"^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$","type":"string"},"width":{"description":"Its width in pixels.","format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["src","width"],"type":"object"};
-const pattern16 = new RegExp("^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$", "u");
+const schema40 = {"additionalProperties":false,"description":"An image in one or more widths.","properties":{"alt":{"description":"What the image shows, for people who cannot see it (empty for a decorative one).","maxLength":200,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"height":{"format":"uint32","maximum":10000,"minimum":1,"type":"integer"},"id":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"sources":{"description":"The files, smallest first.","items":{"$ref":"#/$defs/MediaSource"},"maxItems":6,"minItems":1,"type":"array"},"width":{"description":"The largest width, in pixels; with `height`, the aspect ratio the page reserves.","format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["id","alt","width","height","sources"],"type":"object"};
+const schema41 = {"additionalProperties":false,"description":"One file of an image.","properties":{"src":{"maxLength":300,"pattern":"^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$","type":"string"},"width":{"description":"Its width in pixels.","format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["src","width"],"type":"object"};
+const pattern18 = new RegExp("^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$", "u");
 
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate26.evaluated;
+const evaluated0 = validate28.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -808,7 +1101,7 @@ errors++;
 if(data.id !== undefined){
 let data2 = data.id;
 if(typeof data2 === "string"){
-if(!pattern8.test(data2)){
+if(!pattern10.test(data2)){
 const err12 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
@@ -902,7 +1195,7 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(!pattern16.test(data5)){
+if(!pattern18.test(data5)){
 const err20 = {instancePath:instancePath+"/sources/" + i0+"/src",schemaPath:"#/$defs/MediaSource/properties/src/pattern",keyword:"pattern",params:{pattern: "^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$"},message:"must match pattern \""+"^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$"+"\""};
 if(vErrors === null){
 vErrors = [err20];
@@ -1029,18 +1322,18 @@ vErrors.push(err30);
 }
 errors++;
 }
-validate26.errors = vErrors;
+validate28.errors = vErrors;
 return errors === 0;
 }
-validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema39 = {"additionalProperties":false,"description":"Who the site is about.","properties":{"location":{"$ref":"#/$defs/Location"},"name":{"description":"Full name: the hero, the about section, the footer and link previews.","maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"photo":{"description":"The id of the owner's photo in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"role":{"description":"Job title: the about section, link previews and search engines.","maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"summary":{"description":"One or two sentences for the meta description and link previews.","maxLength":300,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","role","summary","location","photo"],"type":"object"};
-const schema40 = {"additionalProperties":false,"description":"Where the owner is: as shown, and what a maps search looks for.","properties":{"display":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"mapsQuery":{"maxLength":200,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["display","mapsQuery"],"type":"object"};
+const schema42 = {"additionalProperties":false,"description":"Who the site is about.","properties":{"location":{"$ref":"#/$defs/Location"},"name":{"description":"Full name: the hero, the about section, the footer and link previews.","maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"photo":{"description":"The id of the owner's photo in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"role":{"description":"Job title: the about section, link previews and search engines.","maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"summary":{"description":"One or two sentences for the meta description and link previews.","maxLength":300,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","role","summary","location","photo"],"type":"object"};
+const schema43 = {"additionalProperties":false,"description":"Where the owner is: as shown, and what a maps search looks for.","properties":{"display":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"mapsQuery":{"maxLength":200,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["display","mapsQuery"],"type":"object"};
 
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate28.evaluated;
+const evaluated0 = validate30.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1295,7 +1588,7 @@ errors++;
 if(data.photo !== undefined){
 let data4 = data.photo;
 if(typeof data4 === "string"){
-if(!pattern8.test(data4)){
+if(!pattern10.test(data4)){
 const err22 = {instancePath:instancePath+"/photo",schemaPath:"#/properties/photo/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
 if(vErrors === null){
 vErrors = [err22];
@@ -1418,19 +1711,19 @@ vErrors.push(err32);
 }
 errors++;
 }
-validate28.errors = vErrors;
+validate30.errors = vErrors;
 return errors === 0;
 }
-validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema41 = {"additionalProperties":false,"description":"A project of the Projects section.","properties":{"codeUrl":{"description":"Code repository.","format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"demoUrl":{"description":"Live demo.","format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":{"maxLength":600,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"id":{"description":"Stable id: clicks on its links are counted as `project:<id>:code` and `project:<id>:demo`,\nso keep it when the title changes.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"image":{"description":"The id of its screenshot in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"stack":{"$ref":"#/$defs/Stack"},"technologies":{"items":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":12,"type":"array"},"title":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","title","description","image","codeUrl","demoUrl","technologies","stack"],"type":"object"};
-const schema42 = {"description":"Which filter of the Projects section shows a project.","enum":["frontend","backend","fullstack"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"};
+const schema44 = {"additionalProperties":false,"description":"A project of the Projects section.","properties":{"codeUrl":{"description":"Code repository.","format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"demoUrl":{"description":"Live demo.","format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":{"maxLength":600,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"id":{"description":"Stable id: clicks on its links are counted as `project:<id>:code` and `project:<id>:demo`,\nso keep it when the title changes.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"image":{"description":"The id of its screenshot in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"stack":{"$ref":"#/$defs/Stack"},"technologies":{"items":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":12,"type":"array"},"title":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","title","description","image","codeUrl","demoUrl","technologies","stack"],"type":"object"};
+const schema45 = {"description":"Which filter of the Projects section shows a project.","enum":["frontend","backend","fullstack"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"};
 const formats2 = cjs(m1).fullFormats.uri;
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate30.evaluated;
+const evaluated0 = validate32.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1668,7 +1961,7 @@ errors++;
 if(data.id !== undefined){
 let data3 = data.id;
 if(typeof data3 === "string"){
-if(!pattern8.test(data3)){
+if(!pattern10.test(data3)){
 const err21 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
 if(vErrors === null){
 vErrors = [err21];
@@ -1693,7 +1986,7 @@ errors++;
 if(data.image !== undefined){
 let data4 = data.image;
 if(typeof data4 === "string"){
-if(!pattern8.test(data4)){
+if(!pattern10.test(data4)){
 const err23 = {instancePath:instancePath+"/image",schemaPath:"#/properties/image/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
 if(vErrors === null){
 vErrors = [err23];
@@ -1718,7 +2011,7 @@ errors++;
 if(data.stack !== undefined){
 let data5 = data.stack;
 if(!(((data5 === "frontend") || (data5 === "backend")) || (data5 === "fullstack"))){
-const err25 = {instancePath:instancePath+"/stack",schemaPath:"#/$defs/Stack/enum",keyword:"enum",params:{allowedValues: schema42.enum},message:"must be equal to one of the allowed values"};
+const err25 = {instancePath:instancePath+"/stack",schemaPath:"#/$defs/Stack/enum",keyword:"enum",params:{allowedValues: schema45.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1877,10 +2170,10 @@ vErrors.push(err38);
 }
 errors++;
 }
-validate30.errors = vErrors;
+validate32.errors = vErrors;
 return errors === 0;
 }
-validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -2134,16 +2427,22 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data.contact !== undefined){
-if(!(validate21(data.contact, {instancePath:instancePath+"/contact",parentData:data,parentDataProperty:"contact",rootData,dynamicAnchors}))){
+if(data.appearance !== undefined){
+if(!(validate21(data.appearance, {instancePath:instancePath+"/appearance",parentData:data,parentDataProperty:"appearance",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
 }
+if(data.contact !== undefined){
+if(!(validate23(data.contact, {instancePath:instancePath+"/contact",parentData:data,parentDataProperty:"contact",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+errors = vErrors.length;
+}
+}
 if(data.education !== undefined){
-let data4 = data.education;
-if(Array.isArray(data4)){
-if(data4.length > 30){
+let data5 = data.education;
+if(Array.isArray(data5)){
+if(data5.length > 30){
 const err22 = {instancePath:instancePath+"/education",schemaPath:"#/properties/education/maxItems",keyword:"maxItems",params:{limit: 30},message:"must NOT have more than 30 items"};
 if(vErrors === null){
 vErrors = [err22];
@@ -2153,10 +2452,10 @@ vErrors.push(err22);
 }
 errors++;
 }
-const len1 = data4.length;
+const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate23(data4[i1], {instancePath:instancePath+"/education/" + i1,parentData:data4,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+if(!(validate25(data5[i1], {instancePath:instancePath+"/education/" + i1,parentData:data5,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
 }
@@ -2173,9 +2472,9 @@ errors++;
 }
 }
 if(data.experience !== undefined){
-let data6 = data.experience;
-if(Array.isArray(data6)){
-if(data6.length > 30){
+let data7 = data.experience;
+if(Array.isArray(data7)){
+if(data7.length > 30){
 const err24 = {instancePath:instancePath+"/experience",schemaPath:"#/properties/experience/maxItems",keyword:"maxItems",params:{limit: 30},message:"must NOT have more than 30 items"};
 if(vErrors === null){
 vErrors = [err24];
@@ -2185,10 +2484,10 @@ vErrors.push(err24);
 }
 errors++;
 }
-const len2 = data6.length;
+const len2 = data7.length;
 for(let i2=0; i2<len2; i2++){
-if(!(validate23(data6[i2], {instancePath:instancePath+"/experience/" + i2,parentData:data6,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+if(!(validate25(data7[i2], {instancePath:instancePath+"/experience/" + i2,parentData:data7,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
 }
@@ -2205,9 +2504,9 @@ errors++;
 }
 }
 if(data.media !== undefined){
-let data8 = data.media;
-if(Array.isArray(data8)){
-if(data8.length > 200){
+let data9 = data.media;
+if(Array.isArray(data9)){
+if(data9.length > 200){
 const err26 = {instancePath:instancePath+"/media",schemaPath:"#/properties/media/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
 if(vErrors === null){
 vErrors = [err26];
@@ -2217,10 +2516,10 @@ vErrors.push(err26);
 }
 errors++;
 }
-const len3 = data8.length;
+const len3 = data9.length;
 for(let i3=0; i3<len3; i3++){
-if(!(validate26(data8[i3], {instancePath:instancePath+"/media/" + i3,parentData:data8,parentDataProperty:i3,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+if(!(validate28(data9[i3], {instancePath:instancePath+"/media/" + i3,parentData:data9,parentDataProperty:i3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
 }
 }
@@ -2237,15 +2536,15 @@ errors++;
 }
 }
 if(data.profile !== undefined){
-if(!(validate28(data.profile, {instancePath:instancePath+"/profile",parentData:data,parentDataProperty:"profile",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+if(!(validate30(data.profile, {instancePath:instancePath+"/profile",parentData:data,parentDataProperty:"profile",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
 errors = vErrors.length;
 }
 }
 if(data.projects !== undefined){
-let data11 = data.projects;
-if(Array.isArray(data11)){
-if(data11.length > 30){
+let data12 = data.projects;
+if(Array.isArray(data12)){
+if(data12.length > 30){
 const err28 = {instancePath:instancePath+"/projects",schemaPath:"#/properties/projects/maxItems",keyword:"maxItems",params:{limit: 30},message:"must NOT have more than 30 items"};
 if(vErrors === null){
 vErrors = [err28];
@@ -2255,10 +2554,10 @@ vErrors.push(err28);
 }
 errors++;
 }
-const len4 = data11.length;
+const len4 = data12.length;
 for(let i4=0; i4<len4; i4++){
-if(!(validate30(data11[i4], {instancePath:instancePath+"/projects/" + i4,parentData:data11,parentDataProperty:i4,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+if(!(validate32(data12[i4], {instancePath:instancePath+"/projects/" + i4,parentData:data12,parentDataProperty:i4,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
 }
@@ -2275,9 +2574,9 @@ errors++;
 }
 }
 if(data.resume !== undefined){
-let data13 = data.resume;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(data13.path === undefined){
+let data14 = data.resume;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.path === undefined){
 const err30 = {instancePath:instancePath+"/resume",schemaPath:"#/$defs/Resume/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
 if(vErrors === null){
 vErrors = [err30];
@@ -2287,7 +2586,7 @@ vErrors.push(err30);
 }
 errors++;
 }
-for(const key2 in data13){
+for(const key2 in data14){
 if(!(key2 === "path")){
 const err31 = {instancePath:instancePath+"/resume",schemaPath:"#/$defs/Resume/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
@@ -2299,10 +2598,10 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data13.path !== undefined){
-let data14 = data13.path;
-if(typeof data14 === "string"){
-if(func2(data14) > 200){
+if(data14.path !== undefined){
+let data15 = data14.path;
+if(typeof data15 === "string"){
+if(func2(data15) > 200){
 const err32 = {instancePath:instancePath+"/resume/path",schemaPath:"#/$defs/Resume/properties/path/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err32];
@@ -2312,7 +2611,7 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(!pattern31.test(data14)){
+if(!pattern33.test(data15)){
 const err33 = {instancePath:instancePath+"/resume/path",schemaPath:"#/$defs/Resume/properties/path/pattern",keyword:"pattern",params:{pattern: "^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$"},message:"must match pattern \""+"^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$"+"\""};
 if(vErrors === null){
 vErrors = [err33];
@@ -2347,9 +2646,9 @@ errors++;
 }
 }
 if(data.skills !== undefined){
-let data15 = data.skills;
-if(Array.isArray(data15)){
-if(data15.length > 60){
+let data16 = data.skills;
+if(Array.isArray(data16)){
+if(data16.length > 60){
 const err36 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/maxItems",keyword:"maxItems",params:{limit: 60},message:"must NOT have more than 60 items"};
 if(vErrors === null){
 vErrors = [err36];
@@ -2359,11 +2658,11 @@ vErrors.push(err36);
 }
 errors++;
 }
-const len5 = data15.length;
+const len5 = data16.length;
 for(let i5=0; i5<len5; i5++){
-let data16 = data15[i5];
-if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-if(data16.name === undefined){
+let data17 = data16[i5];
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if(data17.name === undefined){
 const err37 = {instancePath:instancePath+"/skills/" + i5,schemaPath:"#/$defs/Skill/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err37];
@@ -2373,7 +2672,7 @@ vErrors.push(err37);
 }
 errors++;
 }
-if(data16.logo === undefined){
+if(data17.logo === undefined){
 const err38 = {instancePath:instancePath+"/skills/" + i5,schemaPath:"#/$defs/Skill/required",keyword:"required",params:{missingProperty: "logo"},message:"must have required property '"+"logo"+"'"};
 if(vErrors === null){
 vErrors = [err38];
@@ -2383,7 +2682,7 @@ vErrors.push(err38);
 }
 errors++;
 }
-for(const key3 in data16){
+for(const key3 in data17){
 if(!((key3 === "logo") || (key3 === "name"))){
 const err39 = {instancePath:instancePath+"/skills/" + i5,schemaPath:"#/$defs/Skill/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
@@ -2395,10 +2694,10 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data16.logo !== undefined){
-let data17 = data16.logo;
-if(typeof data17 === "string"){
-if(!pattern8.test(data17)){
+if(data17.logo !== undefined){
+let data18 = data17.logo;
+if(typeof data18 === "string"){
+if(!pattern10.test(data18)){
 const err40 = {instancePath:instancePath+"/skills/" + i5+"/logo",schemaPath:"#/$defs/Skill/properties/logo/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
 if(vErrors === null){
 vErrors = [err40];
@@ -2420,10 +2719,10 @@ vErrors.push(err41);
 errors++;
 }
 }
-if(data16.name !== undefined){
-let data18 = data16.name;
-if(typeof data18 === "string"){
-if(func2(data18) > 40){
+if(data17.name !== undefined){
+let data19 = data17.name;
+if(typeof data19 === "string"){
+if(func2(data19) > 40){
 const err42 = {instancePath:instancePath+"/skills/" + i5+"/name",schemaPath:"#/$defs/Skill/properties/name/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
 if(vErrors === null){
 vErrors = [err42];
@@ -2433,7 +2732,7 @@ vErrors.push(err42);
 }
 errors++;
 }
-if(func2(data18) < 1){
+if(func2(data19) < 1){
 const err43 = {instancePath:instancePath+"/skills/" + i5+"/name",schemaPath:"#/$defs/Skill/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err43];
@@ -2443,7 +2742,7 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(!pattern4.test(data18)){
+if(!pattern4.test(data19)){
 const err44 = {instancePath:instancePath+"/skills/" + i5+"/name",schemaPath:"#/$defs/Skill/properties/name/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err44];
@@ -2490,9 +2789,9 @@ errors++;
 }
 }
 if(data.social !== undefined){
-let data19 = data.social;
-if(Array.isArray(data19)){
-if(data19.length > 10){
+let data20 = data.social;
+if(Array.isArray(data20)){
+if(data20.length > 10){
 const err48 = {instancePath:instancePath+"/social",schemaPath:"#/properties/social/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"};
 if(vErrors === null){
 vErrors = [err48];
@@ -2502,11 +2801,11 @@ vErrors.push(err48);
 }
 errors++;
 }
-const len6 = data19.length;
+const len6 = data20.length;
 for(let i6=0; i6<len6; i6++){
-let data20 = data19[i6];
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-if(data20.id === undefined){
+let data21 = data20[i6];
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if(data21.id === undefined){
 const err49 = {instancePath:instancePath+"/social/" + i6,schemaPath:"#/$defs/SocialLink/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err49];
@@ -2516,7 +2815,7 @@ vErrors.push(err49);
 }
 errors++;
 }
-if(data20.label === undefined){
+if(data21.label === undefined){
 const err50 = {instancePath:instancePath+"/social/" + i6,schemaPath:"#/$defs/SocialLink/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
 if(vErrors === null){
 vErrors = [err50];
@@ -2526,7 +2825,7 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(data20.url === undefined){
+if(data21.url === undefined){
 const err51 = {instancePath:instancePath+"/social/" + i6,schemaPath:"#/$defs/SocialLink/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
 if(vErrors === null){
 vErrors = [err51];
@@ -2536,7 +2835,7 @@ vErrors.push(err51);
 }
 errors++;
 }
-for(const key4 in data20){
+for(const key4 in data21){
 if(!(((key4 === "id") || (key4 === "label")) || (key4 === "url"))){
 const err52 = {instancePath:instancePath+"/social/" + i6,schemaPath:"#/$defs/SocialLink/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
@@ -2548,10 +2847,10 @@ vErrors.push(err52);
 errors++;
 }
 }
-if(data20.id !== undefined){
-let data21 = data20.id;
-if(typeof data21 === "string"){
-if(!pattern8.test(data21)){
+if(data21.id !== undefined){
+let data22 = data21.id;
+if(typeof data22 === "string"){
+if(!pattern10.test(data22)){
 const err53 = {instancePath:instancePath+"/social/" + i6+"/id",schemaPath:"#/$defs/SocialLink/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
 if(vErrors === null){
 vErrors = [err53];
@@ -2573,10 +2872,10 @@ vErrors.push(err54);
 errors++;
 }
 }
-if(data20.label !== undefined){
-let data22 = data20.label;
-if(typeof data22 === "string"){
-if(func2(data22) > 40){
+if(data21.label !== undefined){
+let data23 = data21.label;
+if(typeof data23 === "string"){
+if(func2(data23) > 40){
 const err55 = {instancePath:instancePath+"/social/" + i6+"/label",schemaPath:"#/$defs/SocialLink/properties/label/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
 if(vErrors === null){
 vErrors = [err55];
@@ -2586,7 +2885,7 @@ vErrors.push(err55);
 }
 errors++;
 }
-if(func2(data22) < 1){
+if(func2(data23) < 1){
 const err56 = {instancePath:instancePath+"/social/" + i6+"/label",schemaPath:"#/$defs/SocialLink/properties/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err56];
@@ -2596,7 +2895,7 @@ vErrors.push(err56);
 }
 errors++;
 }
-if(!pattern4.test(data22)){
+if(!pattern4.test(data23)){
 const err57 = {instancePath:instancePath+"/social/" + i6+"/label",schemaPath:"#/$defs/SocialLink/properties/label/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err57];
@@ -2618,10 +2917,10 @@ vErrors.push(err58);
 errors++;
 }
 }
-if(data20.url !== undefined){
-let data23 = data20.url;
-if(typeof data23 === "string"){
-if(func2(data23) > 500){
+if(data21.url !== undefined){
+let data24 = data21.url;
+if(typeof data24 === "string"){
+if(func2(data24) > 500){
 const err59 = {instancePath:instancePath+"/social/" + i6+"/url",schemaPath:"#/$defs/SocialLink/properties/url/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
 if(vErrors === null){
 vErrors = [err59];
@@ -2631,7 +2930,7 @@ vErrors.push(err59);
 }
 errors++;
 }
-if(!pattern4.test(data23)){
+if(!pattern4.test(data24)){
 const err60 = {instancePath:instancePath+"/social/" + i6+"/url",schemaPath:"#/$defs/SocialLink/properties/url/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err60];
@@ -2641,7 +2940,7 @@ vErrors.push(err60);
 }
 errors++;
 }
-if(!(formats2(data23))){
+if(!(formats2(data24))){
 const err61 = {instancePath:instancePath+"/social/" + i6+"/url",schemaPath:"#/$defs/SocialLink/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
 if(vErrors === null){
 vErrors = [err61];
@@ -2688,9 +2987,9 @@ errors++;
 }
 }
 if(data.typewriterPhrases !== undefined){
-let data24 = data.typewriterPhrases;
-if(Array.isArray(data24)){
-if(data24.length > 10){
+let data25 = data.typewriterPhrases;
+if(Array.isArray(data25)){
+if(data25.length > 10){
 const err65 = {instancePath:instancePath+"/typewriterPhrases",schemaPath:"#/properties/typewriterPhrases/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"};
 if(vErrors === null){
 vErrors = [err65];
@@ -2700,7 +2999,7 @@ vErrors.push(err65);
 }
 errors++;
 }
-if(data24.length < 1){
+if(data25.length < 1){
 const err66 = {instancePath:instancePath+"/typewriterPhrases",schemaPath:"#/properties/typewriterPhrases/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err66];
@@ -2710,11 +3009,11 @@ vErrors.push(err66);
 }
 errors++;
 }
-const len7 = data24.length;
+const len7 = data25.length;
 for(let i7=0; i7<len7; i7++){
-let data25 = data24[i7];
-if(typeof data25 === "string"){
-if(func2(data25) > 60){
+let data26 = data25[i7];
+if(typeof data26 === "string"){
+if(func2(data26) > 60){
 const err67 = {instancePath:instancePath+"/typewriterPhrases/" + i7,schemaPath:"#/properties/typewriterPhrases/items/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"};
 if(vErrors === null){
 vErrors = [err67];
@@ -2724,7 +3023,7 @@ vErrors.push(err67);
 }
 errors++;
 }
-if(func2(data25) < 1){
+if(func2(data26) < 1){
 const err68 = {instancePath:instancePath+"/typewriterPhrases/" + i7,schemaPath:"#/properties/typewriterPhrases/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err68];
@@ -2734,7 +3033,7 @@ vErrors.push(err68);
 }
 errors++;
 }
-if(!pattern4.test(data25)){
+if(!pattern4.test(data26)){
 const err69 = {instancePath:instancePath+"/typewriterPhrases/" + i7,schemaPath:"#/properties/typewriterPhrases/items/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err69];
