@@ -154,6 +154,9 @@ async function runPublished() {
     const name = 'Ada Bench-Lovelace';
     document.profile.name = name;
     document.projects.unshift({ ...document.projects[0], id: 'bench-project', title: 'Published from the bench' });
+    // Issue 28: the published page is the light scheme (the default document is the dark one), with an accent of its own.
+    document.appearance.scheme = 'light';
+    document.appearance.accent = '#0f766e';
     await call('/api/content/draft', {
       method: 'PUT',
       headers: { cookie, 'content-type': 'application/json', 'if-match': draft.headers.get('etag') },
@@ -175,7 +178,11 @@ async function runPublished() {
       `\nPublished from the dashboard's API: answered (and / served) in ${publishMs.toFixed(0)} ms; ` +
         `the server's render took ${Number(renderMs).toFixed(1)} ms, the link preview ${Number(previewMs).toFixed(1)} ms`,
     );
-    const lighthouse = await lighthouseOn(`${server.url}/`, 'the page published from the dashboard', 'lighthouse-published.json');
+    const lighthouse = await lighthouseOn(
+      `${server.url}/`,
+      'the page published from the dashboard (the light scheme, accent #0f766e)',
+      'lighthouse-published.json',
+    );
     return { publishMs, renderMs: Number(renderMs), lighthouse };
   } finally {
     await server.stop();
@@ -525,12 +532,12 @@ async function runPeers(site) {
   ];
   const perfect = (run) => run && run.scores.every((score) => score === 100);
   if (site.lighthouse) {
-    goals.push(['Lighthouse 100/100/100/100 with LCP <= 1.2 s on /', perfect(site.lighthouse) && site.lighthouse.lcp <= 1200]);
+    goals.push(['Lighthouse 100/100/100/100 with LCP <= 1.2 s on / (the dark scheme)', perfect(site.lighthouse) && site.lighthouse.lcp <= 1200]);
   }
   if (site.published) {
     const { publishMs, renderMs, lighthouse } = site.published;
     goals.push(
-      ['Lighthouse 100/100/100/100 on a page published from the dashboard', perfect(lighthouse)],
+      ['Lighthouse 100/100/100/100 on a page published from the dashboard, in the light scheme', perfect(lighthouse)],
       ['publish to served < 1 s', publishMs < 1000],
       ['render < 50 ms', renderMs < 50],
     );

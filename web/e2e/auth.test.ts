@@ -130,7 +130,7 @@ describe('signing in and out', () => {
   });
 
   test('signing out in one tab signs the other tab out', async () => {
-    const context = await browser.newContext({ viewport: DESKTOP });
+    const context = await browser.newContext({ viewport: DESKTOP, colorScheme: 'dark' });
     const first = await context.newPage();
     await first.goto(server.url + '/login');
     await fillLogin(first, EMAIL, PASSWORD);
@@ -147,7 +147,7 @@ describe('signing in and out', () => {
   });
 
   test('signing in in one tab takes the other tab from /login to the dashboard', async () => {
-    const context = await browser.newContext({ viewport: DESKTOP });
+    const context = await browser.newContext({ viewport: DESKTOP, colorScheme: 'dark' });
     const waiting = await context.newPage();
     await waiting.goto(server.url + '/login');
     await waiting.getByRole('heading', { name: 'Login to your account' }).waitFor();

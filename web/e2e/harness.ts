@@ -143,13 +143,17 @@ export interface WatchedPage {
   close: () => Promise<void>;
 }
 
-/** Opens a page in a fresh context that records console errors and requests to other hosts. */
+/**
+ * Opens a page in a fresh context that records console errors and requests to other hosts. The
+ * browser's scheme is dark unless a test asks for another (the page's light scheme has tests of
+ * its own, in schemes.test.ts).
+ */
 export async function openPage(
   browser: Browser,
   server: RunningServer,
   options: BrowserContextOptions = {},
 ): Promise<WatchedPage> {
-  const context = await browser.newContext({ viewport: DESKTOP, ...options });
+  const context = await browser.newContext({ viewport: DESKTOP, colorScheme: 'dark', ...options });
   const page = await context.newPage();
   const errors: string[] = [];
   const foreignRequests: string[] = [];

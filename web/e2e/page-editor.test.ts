@@ -31,6 +31,7 @@ const PARTS = [
   ['Experience', 'experience'],
   ['Education', 'education'],
   ['Resume', 'resume'],
+  ['Appearance', 'appearance'],
   ['Versions', 'versions'],
 ] as const;
 
@@ -506,7 +507,7 @@ describe('the page editor', () => {
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `${label}: the editor is ${overflow} px wider than the phone`);
       const small = await page
-        .locator('main button, main input:not([type=file]), main select, main a')
+        .locator('main button, main input:not([type=file], [type=radio], [type=checkbox]), main select, main a')
         .evaluateAll((elements) =>
           elements
             .filter((e) => e.getBoundingClientRect().height > 0 && e.getBoundingClientRect().height < 44)
@@ -617,7 +618,7 @@ describe('a page published from the editor', () => {
       await owner.close();
 
       // With JavaScript off the server's page carries both.
-      const noScript = await suite.browser.newContext({ javaScriptEnabled: false });
+      const noScript = await suite.browser.newContext({ javaScriptEnabled: false, colorScheme: 'dark' });
       const still = await noScript.newPage();
       await still.goto(suite.server.url + '/');
       await still.getByRole('heading', { level: 1, name: /Robin Published/ }).waitFor();

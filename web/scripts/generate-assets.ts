@@ -38,7 +38,10 @@ async function shoot(page: Page, html: string, width: number, height: number, ou
 const base = `<!doctype html><meta charset="utf-8"><style>*{box-sizing:border-box;margin:0;padding:0}body{font-family:'DejaVu Sans',sans-serif;-webkit-font-smoothing:antialiased}</style>`;
 
 // ---------------------------------------------------------------- logos
-const LOGOS: { file: string; icon?: keyof typeof icons; color?: string }[] = [
+// `onLight`: a logo whose colour vanishes on the light scheme's white cards gets a variant,
+// `<file>-on-light.svg`, which the page shows in that scheme instead (see lightVariant in
+// src/content/media.ts).
+const LOGOS: { file: string; icon?: keyof typeof icons; color?: string; onLight?: string }[] = [
   { file: 'html5', icon: 'siHtml5' },
   { file: 'css3', icon: 'siCss', color: '#A77BDB' },
   { file: 'bootstrap', icon: 'siBootstrap', color: '#A07BE0' },
@@ -49,21 +52,19 @@ const LOGOS: { file: string; icon?: keyof typeof icons; color?: string }[] = [
   { file: 'vite', icon: 'siVite', color: '#B57BFF' },
   { file: 'firebase', icon: 'siFirebase', color: '#FF7A1A' },
   { file: 'git', icon: 'siGit' },
-  { file: 'vercel', icon: 'siVercel', color: '#F3F4F6' },
+  { file: 'vercel', icon: 'siVercel', color: '#F3F4F6', onLight: '#030712' },
   { file: 'nodedotjs', icon: 'siNodedotjs', color: '#7CC05F' },
-  { file: 'express', icon: 'siExpress', color: '#F3F4F6' },
+  { file: 'express', icon: 'siExpress', color: '#F3F4F6', onLight: '#1E2939' },
 ];
 
 function writeLogos() {
   const dir = join(images, 'logos');
   mkdirSync(dir, { recursive: true });
-  for (const { file, icon, color } of LOGOS) {
+  for (const { file, icon, color, onLight } of LOGOS) {
     const data = icons[icon!] as { path: string; hex: string };
-    const fill = color ?? `#${data.hex}`;
-    writeFileSync(
-      join(dir, `${file}.svg`),
-      `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path fill="${fill}" d="${data.path}"/></svg>\n`,
-    );
+    const svg = (fill: string) => `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path fill="${fill}" d="${data.path}"/></svg>\n`;
+    writeFileSync(join(dir, `${file}.svg`), svg(color ?? `#${data.hex}`));
+    if (onLight) writeFileSync(join(dir, `${file}-on-light.svg`), svg(onLight));
   }
   // Adobe's marks are not in simple-icons: a plain monogram tile stands in for AEM.
   writeFileSync(
@@ -82,7 +83,7 @@ function writeLogos() {
  */
 export const ICON_NAMES = [
   'arrow-right', 'award', 'briefcase', 'check', 'code', 'copy', 'download', 'external-link', 'github',
-  'graduation-cap', 'linkedin', 'mail', 'map-pin', 'menu', 'phone', 'twitter', 'user', 'x',
+  'graduation-cap', 'linkedin', 'mail', 'map-pin', 'menu', 'moon', 'phone', 'sun', 'twitter', 'user', 'x',
 ] as const;
 
 async function writeIcons() {

@@ -131,6 +131,9 @@ const beasties = new Beasties({
   pruneSource: false,
   inlineFonts: false,
   reduceInlineStyles: false,
+  // The light scheme's rules match only once the inline script has set data-scheme on <html>,
+  // before the first paint: they are inlined whatever the pre-rendered HTML holds.
+  allowRules: [/data-scheme/],
   logLevel: 'warn',
 });
 const picked = await beasties.process(
@@ -165,7 +168,12 @@ writeFileSync(join(dist, 'index.html'), fill(indexTemplate, { head, hints, html:
 const shellHead = head
   .replace(/\s*<link rel="canonical"[^>]*>/, '')
   .replace('<meta name="description"', '<meta name="robots" content="noindex" />\n    <meta name="description"');
+// The app's own pages (the login, the dashboard, the error page) are dark only: they leave out the
+// scheme script, so a visitor's light choice is the public page's.
+const SCHEME_SCRIPT = /\s*<script>\(function\(\)\{var d=document\.documentElement[^<]*<\/script>/;
+if (!SCHEME_SCRIPT.test(page)) throw new Error('index.html lacks the scheme script');
 const shellTemplate = page
+  .replace(SCHEME_SCRIPT, '')
   .replace(/\s*<\/head>/, (end) => `${preloads('src/app.tsx')}${end}`)
   .replace(ROOT, '<div id="root"></div>')
   .replace(/\s*<\/body>/, (end) => `${MARK.data}${end}`);

@@ -14,7 +14,9 @@ export type IconName =
   | 'mail'
   | 'map-pin'
   | 'menu'
+  | 'moon'
   | 'phone'
+  | 'sun'
   | 'twitter'
   | 'user'
   | 'x';

@@ -1,5 +1,7 @@
 import { useEffect, useId, useState } from 'react';
+import type { Sections } from '../content/document';
 import { Icon } from './icon';
+import { SchemeToggle } from './scheme-toggle';
 
 export const NAV_ITEMS = [
   { id: 'home', label: 'Home' },
@@ -14,10 +16,11 @@ type SectionId = (typeof NAV_ITEMS)[number]['id'];
 
 /**
  * The fixed top navigation. Exactly one item is current (Home at first); choosing one makes it
- * current, lets the browser scroll to its anchor and closes the mobile menu. Below 900 px the
+ * current, lets the browser scroll to its anchor and closes the mobile menu. A section the owner
+ * hides has no item. Below 900 px the
  * items move into a menu opened by a button.
  */
-export function Navigation({ brand, resume }: { brand: string; resume: string }) {
+export function Navigation({ brand, resume, sections }: { brand: string; resume: string; sections: Sections }) {
   const [active, setActive] = useState<SectionId>('home');
   const [open, setOpen] = useState(false);
   const menuId = useId();
@@ -37,7 +40,7 @@ export function Navigation({ brand, resume }: { brand: string; resume: string })
     setOpen(false);
   };
 
-  const items = NAV_ITEMS.map(({ id, label }) => {
+  const items = NAV_ITEMS.filter(({ id }) => id === 'home' || sections[id]).map(({ id, label }) => {
     const current = active === id;
     return (
       <li key={id}>
@@ -84,6 +87,7 @@ export function Navigation({ brand, resume }: { brand: string; resume: string })
         </div>
 
         <div className="flex items-center gap-2">
+          <SchemeToggle />
           <a href={resume} download className="btn btn-primary hidden md:inline-flex md:px-4 md:text-sm">
             <Icon name="download" className="size-4" />
             Download Resume

@@ -43,3 +43,13 @@ export function imageFor(document: ContentDocument, id: string): ResponsiveImage
     alt: item.alt,
   };
 }
+
+/**
+ * A bundled logo's variant for the light scheme (`logos/vercel-on-light.svg` beside
+ * `logos/vercel.svg`), for a logo whose colour would vanish on a white card; undefined when it has
+ * none (it reads on both).
+ */
+export function lightVariant(document: ContentDocument, id: string): string | undefined {
+  const src = document.media.find((entry) => entry.id === id)?.sources[0]?.src;
+  return src?.endsWith('.svg') ? bundled[src.replace(/\.svg$/, '-on-light.svg')] : undefined;
+}

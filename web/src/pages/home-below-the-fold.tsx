@@ -1,3 +1,4 @@
+import { useContent } from '../content/context';
 import { Projects } from '../sections/projects';
 import { Experience } from '../sections/experience';
 import { Contact } from '../sections/contact';
@@ -8,11 +9,12 @@ import { Contact } from '../sections/contact';
  * just after the rest of the page.
  */
 export default function HomeBelowTheFold() {
+  const { sections } = useContent().appearance;
   return (
     <>
-      <Projects />
-      <Experience />
-      <Contact />
+      {sections.projects && <Projects />}
+      {sections.experience && <Experience />}
+      {sections.contact && <Contact />}
     </>
   );
 }

@@ -17,9 +17,10 @@ function fragment(hash: string): string {
   }
 }
 
-/** The public portfolio page: the sections in the navigation's order, then the footer. */
+/** The public portfolio page: the sections the owner shows, in the navigation's order, then the footer. */
 export function HomePage() {
   const content = useContent();
+  const { sections } = content.appearance;
   // A deep link such as /#contact: the browser looked for the anchor before the page was drawn.
   useEffect(() => {
     const id = fragment(window.location.hash);
@@ -32,17 +33,21 @@ export function HomePage() {
   // Time). A tap on a section not yet hydrated hydrates it first, and the tap is replayed.
   return (
     <>
-      <Navigation brand={content.profile.name} resume={content.resume.path} />
+      <Navigation brand={content.profile.name} resume={content.resume.path} sections={sections} />
       <main id="main" tabIndex={-1} className="outline-none">
         <Suspense fallback={null}>
           <Hero />
         </Suspense>
-        <Suspense fallback={null}>
-          <About />
-        </Suspense>
-        <Suspense fallback={null}>
-          <Skills />
-        </Suspense>
+        {sections.about && (
+          <Suspense fallback={null}>
+            <About />
+          </Suspense>
+        )}
+        {sections.skills && (
+          <Suspense fallback={null}>
+            <Skills />
+          </Suspense>
+        )}
         <Suspense fallback={null}>
           <BelowTheFold />
         </Suspense>

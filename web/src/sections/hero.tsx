@@ -8,18 +8,21 @@ import { Typewriter } from '../components/typewriter';
 export function Hero() {
   const content = useContent();
   const photo = imageFor(content, content.profile.photo);
+  const { sections, available } = content.appearance;
   return (
     <section id="home" aria-labelledby="home-title" className="relative overflow-hidden pt-28 pb-20 md:pt-36 md:pb-28">
       <div aria-hidden="true" className="hero-glow pointer-events-none absolute inset-0 -z-10" />
       <div className="container-page grid items-center gap-12 md:grid-cols-[minmax(0,1.25fr)_minmax(0,1fr)] md:gap-16">
         <div className="order-2 md:order-1">
-          <p className="inline-flex items-center gap-2 rounded-full border border-blue-500/30 bg-blue-500/10 px-3 py-1 text-sm font-medium text-blue-200">
-            <span aria-hidden="true" className="relative flex size-2">
-              <span className="status-ping absolute inline-flex size-full rounded-full bg-emerald-400 opacity-75" />
-              <span className="relative inline-flex size-2 rounded-full bg-emerald-400" />
-            </span>
-            Available for new projects
-          </p>
+          {available && (
+            <p className="inline-flex items-center gap-2 rounded-full border border-blue-500/30 bg-blue-500/10 px-3 py-1 text-sm font-medium text-blue-200">
+              <span aria-hidden="true" className="relative flex size-2">
+                <span className="status-ping absolute inline-flex size-full rounded-full bg-emerald-400 opacity-75" />
+                <span className="relative inline-flex size-2 rounded-full bg-emerald-400" />
+              </span>
+              Available for new projects
+            </p>
+          )}
           <h1 id="home-title" className="mt-6 text-title font-extrabold tracking-tight md:text-display">
             Hi, I&apos;m <span className="text-blue-500">{content.profile.name}</span>
           </h1>
@@ -32,15 +35,21 @@ export function Hero() {
             Node.js), style them with Tailwind CSS, and care about clean, well-tested JavaScript that is a pleasure to
             maintain.
           </p>
-          <div className="mt-8 flex flex-wrap gap-3">
-            <a href="#projects" className="btn btn-primary">
-              View My Work
-              <Icon name="arrow-right" className="size-4" />
-            </a>
-            <a href="#contact" className="btn btn-secondary">
-              Contact
-            </a>
-          </div>
+          {(sections.projects || sections.contact) && (
+            <div className="mt-8 flex flex-wrap gap-3">
+              {sections.projects && (
+                <a href="#projects" className="btn btn-primary">
+                  View My Work
+                  <Icon name="arrow-right" className="size-4" />
+                </a>
+              )}
+              {sections.contact && (
+                <a href="#contact" className={`btn ${sections.projects ? 'btn-secondary' : 'btn-primary'}`}>
+                  Contact
+                </a>
+              )}
+            </div>
+          )}
           <div className="mt-8">
             <SocialLinks kinds={['github', 'linkedin']} label="Profiles" />
           </div>

@@ -1,7 +1,7 @@
 import { useContent } from '../content/context';
-import { imageFor } from '../content/media';
+import { imageFor, lightVariant } from '../content/media';
 
-/** A card per technology: its logo and its name. */
+/** A card per technology: its logo (in the light scheme, its variant for white cards if it has one) and its name. */
 export function Skills() {
   const content = useContent();
   return (
@@ -12,12 +12,26 @@ export function Skills() {
         </h2>
         <p className="lead mt-6">The tools I reach for every day, from markup to deployment.</p>
         <ul className="mt-10 grid grid-cols-2 gap-4 sm:grid-cols-4 md:grid-cols-7">
-          {content.skills.map((skill) => (
-            <li key={skill.name} className="card flex flex-col items-center gap-3 px-3 py-6 text-center">
-              <img src={imageFor(content, skill.logo)?.src} alt="" width={40} height={40} loading="lazy" decoding="async" className="size-10" />
-              <span className="text-sm font-medium text-gray-100">{skill.name}</span>
-            </li>
-          ))}
+          {content.skills.map((skill) => {
+            const onLight = lightVariant(content, skill.logo);
+            return (
+              <li key={skill.name} className="card flex flex-col items-center gap-3 px-3 py-6 text-center">
+                <img
+                  src={imageFor(content, skill.logo)?.src}
+                  alt=""
+                  width={40}
+                  height={40}
+                  loading="lazy"
+                  decoding="async"
+                  className={onLight ? 'size-10 only-dark' : 'size-10'}
+                />
+                {onLight && (
+                  <img src={onLight} alt="" width={40} height={40} loading="lazy" decoding="async" className="size-10 only-light" />
+                )}
+                <span className="text-sm font-medium text-gray-100">{skill.name}</span>
+              </li>
+            );
+          })}
         </ul>
       </div>
     </section>

@@ -7,6 +7,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { AppearancePart } from './appearance-form';
 import { fieldId } from './fields';
 import { countByPart, DEFAULT_PART, isPart, partOf, previewAnchor, type PartId } from './parts';
 import { PreviewFrame } from './preview-frame';
@@ -43,6 +44,8 @@ function PartForm({ part, props }: { part: PartId; props: ListFormProps }) {
       return <TimelineForm list={part} {...props} />;
     case 'resume':
       return <ResumeField path={props.document.resume.path} />;
+    case 'appearance':
+      return <AppearancePart {...props} />;
     case 'versions':
       return null;
   }
@@ -178,7 +181,7 @@ export function PageEditor({ onUnauthorized }: { onUnauthorized: () => void }) {
           )}
         </div>
         <aside aria-label="Preview" className="lg:sticky lg:top-20 lg:self-start">
-          <PreviewFrame generation={generation} anchor={previewAnchor(part)} />
+          <PreviewFrame generation={generation} anchor={previewAnchor(part)} scheme={document.appearance.scheme === 'light' ? 'light' : 'dark'} />
         </aside>
       </div>
     </div>

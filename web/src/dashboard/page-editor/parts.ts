@@ -17,6 +17,7 @@ export const PARTS = [
   { id: 'experience', label: 'Experience', anchor: 'experience' },
   { id: 'education', label: 'Education', anchor: 'experience' },
   { id: 'resume', label: 'Resume', anchor: 'home' },
+  { id: 'appearance', label: 'Appearance', anchor: 'home' },
   { id: 'versions', label: 'Versions', anchor: 'home' },
 ] as const;
 
@@ -46,6 +47,7 @@ const BY_FIELD: [prefix: string, part: PartId][] = [
   ['experience', 'experience'],
   ['education', 'education'],
   ['resume', 'resume'],
+  ['appearance', 'appearance'],
 ];
 
 function byField(path: string): PartId | undefined {

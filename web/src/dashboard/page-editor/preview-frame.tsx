@@ -1,7 +1,7 @@
 /**
  * The draft as visitors will see it, rendered by the server (`/api/content/draft/preview`), at a
  * phone's or a desktop's real width scaled to fit beside the form, and scrolled to the section of
- * the part being edited. An iframe cannot tell a failed load from a page, so the address is asked
+ * the part being edited, in either scheme. An iframe cannot tell a failed load from a page, so the address is asked
  * first and a failure is said in words.
  */
 import { Monitor, Smartphone } from 'lucide-react';
@@ -13,6 +13,7 @@ export const WIDTHS = {
   desktop: { label: 'Desktop', width: 1280, height: 800, Icon: Monitor },
 } as const;
 type Width = keyof typeof WIDTHS;
+type Scheme = 'dark' | 'light';
 
 /** The box's size, as it changes. */
 function useSize(ref: React.RefObject<HTMLElement | null>) {
@@ -29,11 +30,17 @@ function useSize(ref: React.RefObject<HTMLElement | null>) {
   return size;
 }
 
-export function PreviewFrame({ generation, anchor }: { generation: string; anchor: string }) {
+export function PreviewFrame({ generation, anchor, scheme: first }: { generation: string; anchor: string; scheme: Scheme }) {
   const [state, setState] = useState<'checking' | 'ready' | 'unavailable'>('checking');
   const [retry, setRetry] = useState(0);
   const [width, setWidth] = useState<Width>('phone');
+  const [chosen, setScheme] = useState<Scheme | null>(null);
+  const scheme = chosen ?? first;
   const box = useRef<HTMLDivElement>(null);
+  const frame = useRef<HTMLIFrameElement>(null);
+  // The page inside is ours (same origin): its scheme is set as the visitor's toggle sets it.
+  const applyScheme = () => frame.current?.contentDocument?.documentElement.setAttribute('data-scheme', scheme);
+  useEffect(applyScheme);
   const size = useSize(box);
   useEffect(() => {
     let live = true;
@@ -72,6 +79,19 @@ export function PreviewFrame({ generation, anchor }: { generation: string; ancho
             Reload
           </button>
         </div>
+        <div className="flex gap-1" role="group" aria-label="Preview scheme">
+          {(['dark', 'light'] as const).map((s) => (
+            <button
+              key={s}
+              type="button"
+              aria-pressed={s === scheme}
+              onClick={() => setScheme(s)}
+              className={`btn px-3 ${s === scheme ? 'btn-secondary text-white' : 'btn-ghost'}`}
+            >
+              {s === 'dark' ? 'Dark' : 'Light'}
+            </button>
+          ))}
+        </div>
       </div>
       {state === 'unavailable' ? (
         <p role="status" className="rounded-lg border border-amber-700/60 bg-amber-950/40 p-3 text-sm text-amber-100">
@@ -81,6 +101,8 @@ export function PreviewFrame({ generation, anchor }: { generation: string; ancho
         <div ref={box} className="h-[min(70dvh,44rem)] overflow-hidden rounded-lg border border-gray-800 bg-white">
           {state === 'ready' && (
             <iframe
+              ref={frame}
+              onLoad={applyScheme}
               key={`${generation}-${retry}`}
               title={`Preview of the draft, ${shown.label.toLowerCase()} width`}
               src={`${PREVIEW_URL}#${anchor}`}

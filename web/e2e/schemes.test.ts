@@ -1,0 +1,152 @@
+/**
+ * Browser tests of the page's two schemes: the visitor's toggle (nothing stored before it is
+ * pressed, the choice kept after), the owner's default (dark, light or the visitor's system
+ * setting) painted from the first frame, and both schemes free of axe findings.
+ */
+import assert from 'node:assert/strict';
+import { inflateSync } from 'node:zlib';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { openPage, serverAndBrowser, type RunningServer } from './harness.ts';
+import { hydrated } from './page-support.ts';
+import { axeViolations, OWNER_ENV, ownerCookie } from './helpers.ts';
+
+const DARK_PAGE = 'rgb(3, 7, 18)';
+const LIGHT_PAGE = 'rgb(249, 250, 251)';
+
+/** The colour of the screenshot's top-left pixel (a 1x1 PNG: its one row needs no unfiltering). */
+async function cornerPixel(page: Page): Promise<[number, number, number]> {
+  const png = await page.screenshot({ clip: { x: 2, y: 80, width: 1, height: 1 }, type: 'png' });
+  let offset = 8;
+  const data: Buffer[] = [];
+  while (offset < png.length) {
+    const length = png.readUInt32BE(offset);
+    const type = png.toString('ascii', offset + 4, offset + 8);
+    if (type === 'IDAT') data.push(png.subarray(offset + 8, offset + 8 + length));
+    offset += 12 + length;
+  }
+  const raw = inflateSync(Buffer.concat(data));
+  return [raw[1]!, raw[2]!, raw[3]!];
+}
+
+/**
+ * Records the page's background and scheme at its first animation frame, which comes before the
+ * first paint: what the visitor sees first.
+ */
+async function recordFirstFrame(page: Page) {
+  await page.addInitScript(() => {
+    requestAnimationFrame(() => {
+      (window as unknown as { firstFrame: string }).firstFrame = JSON.stringify({
+        scheme: document.documentElement.getAttribute('data-scheme'),
+        background: getComputedStyle(document.documentElement).backgroundColor,
+      });
+    });
+  });
+}
+
+async function firstFrame(page: Page): Promise<{ scheme: string | null; background: string }> {
+  await page.waitForFunction(() => (window as unknown as { firstFrame?: string }).firstFrame);
+  return JSON.parse(await page.evaluate(() => (window as unknown as { firstFrame: string }).firstFrame)) as {
+    scheme: string | null;
+    background: string;
+  };
+}
+
+async function storage(page: Page): Promise<{ local: number; session: number; cookies: number }> {
+  const counts = await page.evaluate(() => ({ local: localStorage.length, session: sessionStorage.length }));
+  return { ...counts, cookies: (await page.context().cookies()).length };
+}
+
+/** Publishes the placeholder document with its appearance changed, through the API. */
+async function publishAppearance(server: RunningServer, change: (appearance: Record<string, unknown>) => void) {
+  const cookie = await ownerCookie(server);
+  const draft = (await (await fetch(`${server.url}/api/content/draft`, { headers: { Cookie: cookie } })).json()) as {
+    revision: number;
+    document: { appearance: Record<string, unknown> };
+  };
+  change(draft.document.appearance);
+  const headers = { Cookie: cookie, 'Content-Type': 'application/json', Origin: server.url };
+  const put = await fetch(`${server.url}/api/content/draft`, {
+    method: 'PUT',
+    headers: { ...headers, 'If-Match': `"${draft.revision}"` },
+    body: JSON.stringify(draft.document),
+  });
+  assert.equal(put.status, 200, await put.text());
+  const publish = await fetch(`${server.url}/api/content/publish`, { method: 'POST', headers });
+  assert.equal(publish.status, 200, await publish.text());
+  // The server renders the new page within a second.
+  for (let tries = 0; tries < 50; tries += 1) {
+    const html = await (await fetch(`${server.url}/`)).text();
+    if (html.includes(`"scheme":"${String(draft.document.appearance.scheme)}"`)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.fail('the published appearance never reached the page');
+}
+
+describe('the schemes', () => {
+  const suite = serverAndBrowser({ env: OWNER_ENV });
+
+  test('the page is dark by default; the toggle turns it light, remembers only then, and the choice survives a reload', async () => {
+    const { page, errors, close } = await openPage(suite.browser, suite.server, { colorScheme: 'light' });
+    await recordFirstFrame(page);
+    await page.goto(suite.server.url + '/');
+    await hydrated(page);
+    // The owner's default (dark) wins over the browser's light setting, from the first frame.
+    assert.deepEqual(await firstFrame(page), { scheme: 'dark', background: DARK_PAGE });
+    const toggle = page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Light scheme' });
+    assert.equal(await toggle.getAttribute('aria-pressed'), 'false');
+    // Nothing is stored before the visitor presses anything.
+    assert.deepEqual(await storage(page), { local: 0, session: 0, cookies: 0 });
+    assert.deepEqual(await axeViolations(page), []);
+
+    await toggle.click();
+    assert.equal(await toggle.getAttribute('aria-pressed'), 'true');
+    assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor), LIGHT_PAGE);
+    assert.deepEqual(await storage(page), { local: 1, session: 0, cookies: 0 });
+    assert.equal(await page.evaluate(() => localStorage.getItem('portfolio:scheme')), 'light');
+    // Colours only: nothing moved.
+    const heading = await page.getByRole('heading', { level: 1 }).boundingBox();
+    await toggle.click();
+    assert.deepEqual(await page.getByRole('heading', { level: 1 }).boundingBox(), heading);
+    await toggle.click();
+    assert.deepEqual(await axeViolations(page), [], 'the light scheme');
+
+    await page.reload();
+    await hydrated(page);
+    assert.deepEqual(await firstFrame(page), { scheme: 'light', background: LIGHT_PAGE });
+    assert.equal(await toggle.getAttribute('aria-pressed'), 'true');
+    assert.deepEqual(await cornerPixel(page), [249, 250, 251]);
+    assert.deepEqual(errors, []);
+    await close();
+  });
+
+  test("with the owner's default set to the system, a browser that prefers light sees light from the first frame", async () => {
+    await publishAppearance(suite.server, (appearance) => void (appearance.scheme = 'system'));
+    for (const [preference, scheme, background, pixel] of [
+      ['light', 'light', LIGHT_PAGE, [249, 250, 251]],
+      ['dark', 'dark', DARK_PAGE, [3, 7, 18]],
+    ] as const) {
+      const { page, errors, close } = await openPage(suite.browser, suite.server, { colorScheme: preference });
+      await recordFirstFrame(page);
+      await page.goto(suite.server.url + '/');
+      assert.equal(await page.locator('meta[name="color-scheme"]').getAttribute('content'), 'light dark');
+      assert.deepEqual(await firstFrame(page), { scheme, background });
+      assert.deepEqual(await cornerPixel(page), pixel);
+      await hydrated(page);
+      assert.deepEqual(await storage(page), { local: 0, session: 0, cookies: 0 });
+      assert.deepEqual(await axeViolations(page), [], `${preference} preferred`);
+      assert.deepEqual(errors, []);
+      await close();
+    }
+    await publishAppearance(suite.server, (appearance) => void (appearance.scheme = 'dark'));
+  });
+
+  test("with the owner's default set to light, the page is light even without JavaScript", async () => {
+    await publishAppearance(suite.server, (appearance) => void (appearance.scheme = 'light'));
+    const { page, close } = await openPage(suite.browser, suite.server, { javaScriptEnabled: false });
+    await page.goto(suite.server.url + '/');
+    assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor), LIGHT_PAGE);
+    await close();
+    await publishAppearance(suite.server, (appearance) => void (appearance.scheme = 'dark'));
+  });
+});
