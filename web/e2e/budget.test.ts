@@ -61,8 +61,10 @@ export const BEACON_BYTES = 400;
 // cost no wrappers of their own: 74.9 KB (76,680 bytes) measured. Waiting for the photo's
 // Element Timing entry before React's code is requested, so that Lighthouse's largest paint
 // counts none of it, added 111 bytes net: 76,791 bytes measured. Issue 12's budget is 75 KB.
-const INITIAL_JS_BUDGET = 75 * KB;
-test('the landing page loads at most 75 KB of gzipped JavaScript, the insights beacon included', () => {
+// Issue 28 raised it by 512 bytes (it allowed 1 KB): the visitor's scheme toggle, the sections
+// the owner hides and the logos' light variants added 470 bytes, 77,261 measured.
+const INITIAL_JS_BUDGET = 75 * KB + 512;
+test('the landing page loads at most 75.5 KB of gzipped JavaScript, the insights beacon included', () => {
   const total = initialFiles().js.reduce((sum, file) => sum + gzipped(file), 0);
   console.log(`initial JavaScript: ${(total / KB).toFixed(1)} KB gzipped (${total} bytes)`);
   assert.ok(total <= INITIAL_JS_BUDGET, `initial JavaScript is ${(total / KB).toFixed(1)} KB gzipped`);
@@ -111,12 +113,15 @@ test('the landing page inlines the rules its HTML uses, at most 8 KB gzipped, an
   assert.ok(size <= 8 * KB, `the inline CSS is ${(size / KB).toFixed(1)} KB gzipped`);
 });
 
-// A TCP connection's first round trip carries about 14 KB (ten segments); the response's headers
-// (the CSP among them) take about 1.2 KB of it. 11.2 KB measured, Brotli, as the server sends it.
-test('the HTML of / fits in the first round trip: at most 12.5 KB as sent (Brotli)', () => {
+// A TCP connection's first round trip carries ten segments of 1,460 bytes (14,600); the
+// response's headers (the CSP among them) take about 1.25 KB of it. 11.2 KB measured, Brotli, as
+// the server sends it, when this budget was 12.5 KB; about 12.7 KB before issue 28, whose light
+// scheme (its inline rules, 196 bytes, and the script that sets the scheme before the first
+// paint, 143) took it to 13,070 bytes: the budget is 13 KB, which with the headers still fits.
+test('the HTML of / fits in the first round trip: at most 13 KB as sent (Brotli)', () => {
   const size = readFileSync(join(dist, 'index.html.br')).length;
   console.log(`index.html: ${(landing.length / KB).toFixed(1)} KB, ${(size / KB).toFixed(1)} KB with Brotli (${size} bytes)`);
-  assert.ok(size <= 12.5 * KB, `index.html.br is ${(size / KB).toFixed(1)} KB`);
+  assert.ok(size <= 13 * KB, `index.html.br is ${(size / KB).toFixed(1)} KB`);
 });
 
 test('the other pages link the same stylesheet, cacheable, rather than inline it', () => {

@@ -133,7 +133,9 @@ const beasties = new Beasties({
   reduceInlineStyles: false,
   // The light scheme's rules match only once the inline script has set data-scheme on <html>,
   // before the first paint: they are inlined whatever the pre-rendered HTML holds.
-  allowRules: [/data-scheme/],
+  // (Those of states below the fold, a card's hover or the contact form's fields, come with the
+  // stylesheet that the lazily loaded sections fetch.)
+  allowRules: [/^:root\[data-scheme=['"]?light['"]?\]$/, /data-scheme.*(\.btn-primary|\.card$|\.hero-glow|\.only-)/],
   logLevel: 'warn',
 });
 const picked = await beasties.process(
@@ -170,7 +172,7 @@ const shellHead = head
   .replace('<meta name="description"', '<meta name="robots" content="noindex" />\n    <meta name="description"');
 // The app's own pages (the login, the dashboard, the error page) are dark only: they leave out the
 // scheme script, so a visitor's light choice is the public page's.
-const SCHEME_SCRIPT = /\s*<script>\(function\(\)\{var d=document\.documentElement[^<]*<\/script>/;
+const SCHEME_SCRIPT = /\s*<script>\(\(\)=>\{let d=document\.documentElement[^<]*<\/script>/;
 if (!SCHEME_SCRIPT.test(page)) throw new Error('index.html lacks the scheme script');
 const shellTemplate = page
   .replace(SCHEME_SCRIPT, '')
