@@ -1,7 +1,8 @@
 //! Checks a content document at the boundary. The shape is checked by deserialising (serde names
 //! the path of a missing or mistyped field); the bounds (lengths, counts, patterns, URLs) by
 //! walking the document beside the JSON Schema generated from its types, so they are written
-//! once, in `document.rs`; then what a schema cannot say: ids unique, references that resolve.
+//! once, in `document.rs`; then what a schema cannot say: ids unique, references that resolve,
+//! an accent colour that text can be read on.
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -25,6 +26,7 @@ pub fn check(document: &ContentDocument) -> Result<(), FieldErrors> {
     let mut errors = FieldErrors::new();
     walk(&value, schema, schema, String::new(), &mut errors);
     check_ids(document, &mut errors);
+    check_accent(document, &mut errors);
     if errors.is_empty() {
         Ok(())
     } else {
@@ -227,6 +229,17 @@ fn check_ids(document: &ContentDocument, errors: &mut FieldErrors) {
     }
 }
 
+/// The accent's contrast with the text and the backgrounds it meets, in either scheme (see
+/// [`super::appearance::accent_problems`]); an accent that is not `#rrggbb` already failed its pattern.
+fn check_accent(document: &ContentDocument, errors: &mut FieldErrors) {
+    let problems = super::appearance::accent_problems(&document.appearance);
+    if !problems.is_empty() {
+        errors
+            .entry("appearance.accent".to_owned())
+            .or_insert_with(|| problems.join("; "));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -270,6 +283,26 @@ mod tests {
         });
         assert!(errors.contains_key("projects[1].id"), "{errors:?}");
         assert!(errors.contains_key("skills[3].logo"), "{errors:?}");
+    }
+
+    #[test]
+    fn an_accent_without_contrast_is_refused_with_its_ratio() {
+        let errors = errors_of(|d| d.appearance.accent = "#ffcc00".into());
+        assert_eq!(
+            errors["appearance.accent"],
+            "white text on the accent #ffcc00 has a contrast of 1.5:1; it needs at least 4.5:1; \
+             the light scheme's focus ring #ffcc00 on #f9fafb has a contrast of 1.4:1; it needs at least 3:1"
+        );
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        // Not `#rrggbb`: the pattern says so, once.
+        let errors = errors_of(|d| d.appearance.accent = "blue".into());
+        assert_eq!(
+            errors["appearance.accent"],
+            format!("must match {}", crate::content::document::ACCENT_PATTERN)
+        );
+        let mut document = crate::content::document::default_document().clone();
+        document.appearance.accent = "#0F766E".into();
+        check(&document).expect("a teal accent passes");
     }
 
     #[test]

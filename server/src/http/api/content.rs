@@ -210,6 +210,8 @@ async fn publish_document(
     document: &ContentDocument,
     as_draft: bool,
 ) -> Result<Version, ApiError> {
+    // A draft was checked when saved; checked again, as the rules may have grown since.
+    validate::check(document).map_err(ApiError::Validation)?;
     let json = serde_json::to_string(document).map_err(anyhow::Error::from)?;
     // Rendered before it is stored: a document the page cannot be drawn from is never
     // published, and visitors keep the last good page.
@@ -236,7 +238,7 @@ async fn publish_document(
         (status = 200, description = "The draft is now the published version", body = Version),
         (status = 401, description = "No valid session", body = ErrorBody),
         (status = 403, description = "Not from the site's own pages", body = ErrorBody),
-        (status = 422, description = "The page could not be rendered from the draft; nothing was published", body = ErrorBody),
+        (status = 422, description = "The draft is not valid (each field named by its path), or the page could not be rendered from it; nothing was published", body = ErrorBody),
     ))]
 async fn publish(
     State(state): State<AppState>,
@@ -320,7 +322,7 @@ async fn versions(
         (status = 401, description = "No valid session", body = ErrorBody),
         (status = 403, description = "Not from the site's own pages", body = ErrorBody),
         (status = 404, description = "No such version is kept", body = ErrorBody),
-        (status = 422, description = "n is not a whole number, or the page could not be rendered from that version", body = ErrorBody),
+        (status = 422, description = "n is not a whole number, or that version is not valid or the page could not be rendered from it", body = ErrorBody),
     ))]
 async fn revert(
     State(state): State<AppState>,
