@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { openPage, serverAndBrowser, type RunningServer } from './harness.ts';
 import { hydrated } from './page-support.ts';
-import { axeViolations, OWNER_ENV, ownerCookie } from './helpers.ts';
+import { axeViolations, OWNER_ENV, ownerCookie, signIn } from './helpers.ts';
 
 const DARK_PAGE = 'rgb(3, 7, 18)';
 const LIGHT_PAGE = 'rgb(249, 250, 251)';
@@ -148,5 +148,44 @@ describe('the schemes', () => {
     assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor), LIGHT_PAGE);
     await close();
     await publishAppearance(suite.server, (appearance) => void (appearance.scheme = 'dark'));
+  });
+
+  test('an accent that fails contrast is refused with its ratio; a hidden section leaves the page and the navigation', async () => {
+    const owner = await openPage(suite.browser, suite.server);
+    await signIn(owner.page, suite.server);
+    await owner.page.goto(`${suite.server.url}/dashboard?view=page&part=appearance`);
+    const part = owner.page.getByRole('region', { name: 'Appearance' });
+    const accent = part.getByLabel('Accent colour');
+    await accent.fill('#ffcc00');
+    await part.getByText(/^Accent colour: .*#ffcc00.* contrast of 1\.\d:1; it needs at least 4\.5:1/).waitFor();
+    assert.equal(await accent.getAttribute('aria-invalid'), 'true');
+    await owner.page.getByRole('navigation', { name: 'Parts of the page' }).getByRole('link', { name: 'Appearance, 1 problem' }).waitFor();
+    assert.deepEqual(await axeViolations(owner.page, { exclude: 'iframe' }), []);
+
+    await accent.fill('#0f766e');
+    await part.getByRole('checkbox', { name: 'Projects' }).uncheck();
+    await part.getByRole('checkbox', { name: /Available for new projects/ }).uncheck();
+    await owner.page.getByRole('status').filter({ hasText: /^All changes saved/ }).waitFor({ timeout: 10_000 });
+    await owner.page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await owner.page.getByRole('dialog', { name: 'Publish the draft?' }).getByRole('button', { name: 'Publish now' }).click();
+    await owner.page.getByRole('status').filter({ hasText: /^Published version \d+/ }).waitFor();
+    await owner.close();
+
+    const { page, errors, close } = await openPage(suite.browser, suite.server);
+    await page.goto(suite.server.url + '/');
+    await hydrated(page);
+    assert.equal(await page.locator('#projects').count(), 0);
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    assert.deepEqual(await nav.getByRole('list').first().getByRole('link').allInnerTexts(), ['Home', 'About', 'Skills', 'Experience', 'Contact']);
+    assert.equal(await page.getByRole('link', { name: 'View My Work' }).count(), 0);
+    assert.equal(await page.getByText('Available for new projects').count(), 0);
+    // The accent is the page's: the primary buttons are drawn in it.
+    const button = page.locator('#home .btn-primary').first();
+    assert.equal(await button.evaluate((e) => getComputedStyle(e).backgroundColor), 'rgb(15, 118, 110)');
+    assert.deepEqual(await axeViolations(page), []);
+    await nav.getByRole('button', { name: 'Light scheme' }).click();
+    assert.deepEqual(await axeViolations(page), [], 'the light scheme, with the accent');
+    assert.deepEqual(errors, []);
+    await close();
   });
 });
