@@ -84,10 +84,7 @@ impl Application {
                 let router = with_request_timeout(router, &settings);
                 Some((
                     redirect_listener,
-                    traced(
-                        security::apply(router, false, &[]),
-                        TrustRequestId::default(),
-                    ),
+                    traced(security::apply(router, false), TrustRequestId::default()),
                 ))
             }
             _ => None,
@@ -141,10 +138,7 @@ impl Application {
             .layer(Extension(pages.clone()))
             .layer(Extension(files));
         let router = with_request_timeout(router, &state.settings);
-        let router = traced(
-            security::apply(router, https, pages.style_hashes()),
-            trust_request_id,
-        );
+        let router = traced(security::apply(router, https), trust_request_id);
         // Last: the sign-in's dummy hash, whose 19 MiB block, once freed, makes the C allocator
         // keep later large allocations on its heap for good; none of start-up's are left to go
         // there (they took 4 to 5 MB of idle memory when they came after it).

@@ -2,7 +2,9 @@
 //! and a precompressed body chosen by `Accept-Encoding`. The two HTML pages, `robots.txt` and
 //! `sitemap.xml` carry the public URL, rendered into them once at start-up. The client routes
 //! come from the build (`routes.json`), so a path that is neither a route nor a file is a 404.
-//! The landing page's stylesheet is inline: its hash, taken here, goes into the CSP.
+//! The landing page's stylesheet and the head's scheme script are inline: each HTML page's inline
+//! styles and scripts are hashed here when the page is made, and the hashes go with every answer
+//! that serves it, so the CSP on that answer allows exactly them.
 
 use std::io::Write;
 use std::sync::Arc;
@@ -58,8 +60,6 @@ pub struct Pages {
     preview: ArcSwap<Asset>,
     /// The client routes, as the build listed them.
     routes: Routes,
-    /// The CSP hash source of every inline `<style>` of the HTML pages.
-    style_hashes: Vec<String>,
     /// Every embedded file, its headers made once (no work per request but a lookup).
     assets: std::collections::HashMap<&'static str, Asset>,
 }
@@ -213,6 +213,9 @@ impl Asset {
 
 struct Page {
     content_type: HeaderValue,
+    /// The hash sources of an HTML page's inline styles and scripts, which go with every answer
+    /// that serves it (for the CSP, see `http::layers::security`); none for other pages.
+    inline: Arc<InlineHashes>,
     etag: HeaderValue,
     identity: Body,
     brotli: Body,
@@ -252,12 +255,6 @@ impl Pages {
             ),
         );
         let routes = Routes::from_build();
-        let mut hashes = style_hashes(&index.identity.bytes);
-        for hash in style_hashes(&shell.identity.bytes) {
-            if !hashes.contains(&hash) {
-                hashes.push(hash);
-            }
-        }
         Self {
             base,
             index: ArcSwap::from_pointee(index),
@@ -267,13 +264,13 @@ impl Pages {
             manifest: ArcSwap::from_pointee(Asset::generated(MANIFEST_TYPE, Vec::new(), false)),
             preview: ArcSwap::from_pointee(Asset::generated("image/png", Vec::new(), false)),
             routes,
-            style_hashes: hashes,
             assets: Asset::all(),
         }
     }
 
-    /// Serves `/` and the app shell as composed for a newly published document (its hashed
-    /// inline style is the build template's, already in the CSP).
+    /// Serves `/` and the app shell as composed for a newly published document; the hashes of
+    /// their inline styles and scripts are taken with them, so the CSP served with a page is
+    /// always that page's.
     pub fn show(&self, composed: Composed) {
         // At start-up with the build's own document the pages are already these: compressing
         // them again (Brotli at its best, the slow part) would only delay start-up.
@@ -305,48 +302,105 @@ impl Pages {
         html.replace(PUBLIC_URL_PLACEHOLDER, &self.base)
     }
 
-    /// The hash sources (`sha256-…`) of the pages' inline `<style>` elements, which the
-    /// Content-Security-Policy must list for the browser to apply them.
-    pub fn style_hashes(&self) -> &[String] {
-        &self.style_hashes
-    }
-
     /// The public URL the pages were rendered for, without a trailing slash.
     pub fn base(&self) -> &str {
         &self.base
     }
 }
 
-/// The CSP hash source (`sha256-` and the base64 of the SHA-256) of the text of each `<style>`
-/// element in `html`, taken over its exact bytes as the browser does. The pages are our build's
-/// output, which writes the element in lower case.
-fn style_hashes(html: &[u8]) -> Vec<String> {
+/// The CSP hash sources (`sha256-` and the base64 of the SHA-256, without quotes) of a page's
+/// inline elements: what its Content-Security-Policy must list for the browser to apply them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct InlineHashes {
+    /// Each `<style>` element's text.
+    pub styles: Vec<String>,
+    /// Each `<script>` element the browser runs that has no `src`: its `type` absent (or empty),
+    /// `module` or `text/javascript`. Data blocks (`application/json`, `application/ld+json`)
+    /// never run and are left out.
+    pub scripts: Vec<String>,
+}
+
+impl InlineHashes {
+    pub fn is_empty(&self) -> bool {
+        self.styles.is_empty() && self.scripts.is_empty()
+    }
+}
+
+/// The hash sources of the inline `<style>` and `<script>` elements of `html`, each taken over
+/// the element's exact text as the browser does, in the order they come, without repeats. The
+/// pages are our build's output, which writes the elements in lower case.
+pub fn inline_hashes(html: &[u8]) -> InlineHashes {
     let html = String::from_utf8_lossy(html);
-    let mut hashes = Vec::new();
-    let mut rest: &str = &html;
-    while let Some(start) = rest.find("<style") {
-        rest = &rest[start + "<style".len()..];
-        if !rest.starts_with(['>', ' ', '\t', '\n', '\r']) {
-            continue; // another element whose name begins with "style"
+    let mut hashes = InlineHashes::default();
+    for (_, text) in elements(&html, "style") {
+        push_hash(&mut hashes.styles, text);
+    }
+    for (attributes, text) in elements(&html, "script") {
+        let runs = attribute(attributes, "src").is_none()
+            && attribute(attributes, "type").is_none_or(|kind| {
+                let kind = kind.trim().to_ascii_lowercase();
+                kind.is_empty() || kind == "module" || kind == "text/javascript"
+            });
+        if runs {
+            push_hash(&mut hashes.scripts, text);
+        }
+    }
+    hashes
+}
+
+fn push_hash(hashes: &mut Vec<String>, text: &str) {
+    let digest = Sha256::digest(text.as_bytes());
+    let hash = format!(
+        "sha256-{}",
+        base64::engine::general_purpose::STANDARD.encode(digest)
+    );
+    if !hashes.contains(&hash) {
+        hashes.push(hash);
+    }
+}
+
+/// Each `<name …>…</name>` element of `html`: its opening tag's attributes and its text.
+fn elements<'a>(html: &'a str, name: &str) -> Vec<(&'a str, &'a str)> {
+    let (open, close) = (format!("<{name}"), format!("</{name}"));
+    let mut found = Vec::new();
+    let mut rest = html;
+    while let Some(start) = rest.find(&open) {
+        rest = &rest[start + open.len()..];
+        if !rest.starts_with(['>', ' ', '\t', '\n', '\r', '/']) {
+            continue; // another element whose name begins with this one's
         }
         let Some(open_end) = rest.find('>') else {
             break;
         };
+        let attributes = &rest[..open_end];
         rest = &rest[open_end + 1..];
-        let Some(close) = rest.find("</style") else {
+        let Some(end) = rest.find(&close) else {
             break;
         };
-        let digest = Sha256::digest(&rest.as_bytes()[..close]);
-        let hash = format!(
-            "sha256-{}",
-            base64::engine::general_purpose::STANDARD.encode(digest)
-        );
-        if !hashes.contains(&hash) {
-            hashes.push(hash);
-        }
-        rest = &rest[close..];
+        found.push((attributes, &rest[..end]));
+        rest = &rest[end..];
     }
-    hashes
+    found
+}
+
+/// The value of the attribute `name` in an opening tag's attributes (empty for one without a
+/// value), `None` when it is absent. Names are matched ignoring case, as HTML does.
+fn attribute<'a>(attributes: &'a str, name: &str) -> Option<&'a str> {
+    static ATTRIBUTE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    ATTRIBUTE
+        .get_or_init(|| {
+            regex::Regex::new(r#"([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?"#)
+                .expect("a valid pattern")
+        })
+        .captures_iter(attributes)
+        .find(|found| found[1].eq_ignore_ascii_case(name))
+        .map(|found| {
+            found
+                .get(2)
+                .or_else(|| found.get(3))
+                .or_else(|| found.get(4))
+                .map_or("", |value| value.as_str())
+        })
 }
 
 /// `scheme://host[:port][/path]` without a trailing slash, query or fragment, so that it can be
@@ -360,6 +414,11 @@ fn base_url(url: &Url) -> String {
 
 impl Page {
     fn new(content_type: &'static str, text: String) -> Self {
+        let inline = Arc::new(if content_type.starts_with("text/html") {
+            inline_hashes(text.as_bytes())
+        } else {
+            InlineHashes::default()
+        });
         let identity = Bytes::from(text.into_bytes());
         let etag = format!("\"{}\"", hex::encode(&Sha256::digest(&identity)[..16]));
         let mut brotli = Vec::new();
@@ -379,6 +438,7 @@ impl Page {
         let gzip = gzip.finish().expect("compressing into memory cannot fail");
         Self {
             content_type: HeaderValue::from_static(content_type),
+            inline,
             etag: HeaderValue::from_str(&etag).expect("hex digits in quotes make a header value"),
             identity: Body::new(identity),
             brotli: Body::new(Bytes::from(brotli)),
@@ -413,6 +473,9 @@ impl Page {
     }
 
     fn headers(&self, response: &mut Response, extra: Option<(HeaderName, HeaderValue)>) {
+        if !self.inline.is_empty() {
+            response.extensions_mut().insert(self.inline.clone());
+        }
         let out = response.headers_mut();
         out.insert(header::CONTENT_TYPE, self.content_type.clone());
         out.insert(header::CACHE_CONTROL, HeaderValue::from_static(REVALIDATE));
@@ -630,7 +693,7 @@ fn accepts(header_value: &str, token: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{accepts, base_url, percent_decode, style_hashes, Routes};
+    use super::{accepts, base_url, inline_hashes, percent_decode, Page, Routes};
 
     fn routes(patterns: &[&str]) -> Routes {
         Routes::new(Some(patterns.iter().map(|p| (*p).to_owned()).collect()))
@@ -695,13 +758,56 @@ mod tests {
         let html = b"<head><style>body{color:red}</style><stylesheet></stylesheet>\
             <style media=\"print\">\n</style><style>body{color:red}</style></head>";
         assert_eq!(
-            style_hashes(html),
+            inline_hashes(html).styles,
             [
                 "sha256-FcQqt3aNlV7AZnGV4zkQRVeCeJOxbMPnQSx258L803E=",
                 "sha256-AbpHGcgLb+kRsJGnwFEktk7uzpZOCcBY74+YBdrKVGs=",
             ]
         );
-        assert!(style_hashes(b"<p>no style</p>").is_empty());
+        assert!(inline_hashes(b"<p>no style</p>").is_empty());
+    }
+
+    #[test]
+    fn inline_scripts_that_run_are_hashed_and_data_blocks_and_files_are_not() {
+        // `printf '%s' 'alert(1)' | openssl dgst -sha256 -binary | base64`
+        let alert = "sha256-bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI=";
+        for script in [
+            "<script>alert(1)</script>",
+            "<script type=\"module\">alert(1)</script>",
+            "<script type='text/javascript'>alert(1)</script>",
+            "<script TYPE=\"Module\" nonce>alert(1)</script>",
+            "<script type=\"\">alert(1)</script>",
+        ] {
+            let hashes = inline_hashes(script.as_bytes());
+            assert_eq!(hashes.scripts, [alert], "{script}");
+            assert!(hashes.styles.is_empty());
+        }
+        for script in [
+            "<script type=\"application/json\" id=\"content-data\">alert(1)</script>",
+            "<script type=\"application/ld+json\">alert(1)</script>",
+            "<script type=\"module\" crossorigin src=\"/assets/index.js\"></script>",
+            "<script src=/a.js>alert(1)</script>",
+            "<scripts>alert(1)</scripts>",
+            "<noscript>alert(1)</noscript>",
+        ] {
+            assert!(inline_hashes(script.as_bytes()).is_empty(), "{script}");
+        }
+        // The text between the tags exactly, whitespace and all; one hash for repeats.
+        let page = "<head><script>\nalert(1)\n</script><script>alert(1)</script>\
+                    <script>alert(1)</script></head>";
+        assert_eq!(inline_hashes(page.as_bytes()).scripts.len(), 2);
+    }
+
+    #[test]
+    fn an_html_page_carries_its_hashes_and_other_pages_none() {
+        let html = Page::new(
+            "text/html; charset=utf-8",
+            "<style>body{color:red}</style><script>alert(1)</script>".to_owned(),
+        );
+        assert_eq!(html.inline.styles.len(), 1);
+        assert_eq!(html.inline.scripts.len(), 1);
+        let text = Page::new("text/plain; charset=utf-8", "<style>x</style>".to_owned());
+        assert!(text.inline.is_empty());
     }
 
     #[test]

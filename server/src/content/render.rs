@@ -13,6 +13,7 @@ use rquickjs::{CatchResultExt, Context, Function, Runtime};
 use rust_embed::RustEmbed;
 use tokio::sync::{oneshot, Mutex};
 
+use super::appearance::{accent_style, Appearance, Scheme};
 use super::document::ContentDocument;
 use super::head;
 use crate::site::{Composed, Pages, PUBLIC_URL_PLACEHOLDER};
@@ -240,6 +241,46 @@ pub fn photo_path(document: &ContentDocument, media: &HashMap<String, String>) -
     }
 }
 
+/// What the build's template for `/` says of the colour scheme: dark, the page as it was made.
+const DARK_SCHEME: &str = "<meta name=\"color-scheme\" content=\"dark\" />";
+const ROOT_ELEMENT: &str = "<html lang=\"en\">";
+
+/// The template for `/` as the document's appearance wants it: the scheme a visitor sees until
+/// they choose one (the `color-scheme` meta, which the head's script reads, and for light
+/// `data-scheme` on `<html>` already), and the accent's shades as an inline `<style>` last in the
+/// head. The default appearance leaves the template as it is, byte for byte. Applied to the
+/// template, which holds no text of the document's, so no text of the owner's can be taken for
+/// these tags.
+fn with_appearance<'a>(template: &'a str, appearance: &Appearance) -> std::borrow::Cow<'a, str> {
+    let scheme = match appearance.scheme {
+        Scheme::Dark => None,
+        Scheme::Light => Some(("light", "<html lang=\"en\" data-scheme=\"light\">")),
+        Scheme::System => Some(("light dark", ROOT_ELEMENT)),
+    };
+    let style = accent_style(appearance);
+    if scheme.is_none() && style.is_none() {
+        return std::borrow::Cow::Borrowed(template);
+    }
+    let mut page = template.to_owned();
+    if let Some((content, root)) = scheme {
+        page = page
+            .replacen(
+                DARK_SCHEME,
+                &format!("<meta name=\"color-scheme\" content=\"{content}\" />"),
+                1,
+            )
+            .replacen(ROOT_ELEMENT, root, 1);
+    }
+    if let Some(css) = style {
+        // On its own line, indented as the head's other elements are.
+        page = match page.find("\n  </head>") {
+            Some(at) => format!("{}\n    <style>{css}</style>{}", &page[..at], &page[at..]),
+            None => page.replacen("</head>", &format!("<style>{css}</style></head>"), 1),
+        };
+    }
+    std::borrow::Cow::Owned(page)
+}
+
 fn fill(template: &str, parts: &[(&str, &str)]) -> String {
     let mut page = template.to_owned();
     for (marker, value) in parts {
@@ -282,9 +323,11 @@ impl PageRenderer {
         let head = head::head_tags(document, base);
         let photo = photo_path(document, &t.media);
         let json_ld = head::json_ld_tag(document, base, photo.as_deref());
+        // The app's own pages (the shell: sign-in, dashboard, error page) keep the build's look.
+        let index = with_appearance(&t.index, &document.appearance);
         Ok(Composed {
             index: fill(
-                &t.index,
+                &index,
                 &[
                     (HEAD, &head),
                     (HINTS, &hints),
@@ -385,7 +428,8 @@ pub struct Prepared {
 
 #[cfg(test)]
 mod tests {
-    use super::{build_file, data_block, split_hints, Engine};
+    use super::{build_file, data_block, split_hints, with_appearance, Engine};
+    use crate::content::appearance::{Appearance, Scheme};
 
     #[tokio::test]
     async fn the_servers_render_of_the_default_document_equals_the_builds_byte_for_byte() {
@@ -434,6 +478,109 @@ mod tests {
             composed.shell == built("app.html"),
             "app.html differs from the build's"
         );
+    }
+
+    const TEMPLATE: &str = "<!doctype html>\n<html lang=\"en\">\n  <head>\n    \
+        <meta name=\"color-scheme\" content=\"dark\" />\n    <style>a{}</style>\n  </head>\n  \
+        <body></body>\n</html>\n";
+
+    #[test]
+    fn the_default_appearance_leaves_the_template_as_it_is() {
+        let page = with_appearance(TEMPLATE, &Appearance::default());
+        assert!(matches!(page, std::borrow::Cow::Borrowed(_)));
+        assert_eq!(page, TEMPLATE);
+        let upper = Appearance {
+            accent: "#155DFC".into(),
+            ..Appearance::default()
+        };
+        assert_eq!(with_appearance(TEMPLATE, &upper), TEMPLATE);
+    }
+
+    #[test]
+    fn the_scheme_sets_the_meta_and_light_marks_the_root() {
+        let light = Appearance {
+            scheme: Scheme::Light,
+            ..Appearance::default()
+        };
+        assert_eq!(
+            with_appearance(TEMPLATE, &light),
+            TEMPLATE
+                .replace("content=\"dark\"", "content=\"light\"")
+                .replace(
+                    "<html lang=\"en\">",
+                    "<html lang=\"en\" data-scheme=\"light\">"
+                )
+        );
+        let system = Appearance {
+            scheme: Scheme::System,
+            ..Appearance::default()
+        };
+        assert_eq!(
+            with_appearance(TEMPLATE, &system),
+            TEMPLATE.replace("content=\"dark\"", "content=\"light dark\"")
+        );
+    }
+
+    #[test]
+    fn another_accent_adds_its_style_last_in_the_head() {
+        let teal = Appearance {
+            accent: "#0f766e".into(),
+            ..Appearance::default()
+        };
+        let css = crate::content::appearance::accent_style(&teal).unwrap();
+        assert_eq!(
+            with_appearance(TEMPLATE, &teal),
+            TEMPLATE.replace(
+                "<style>a{}</style>\n  </head>",
+                &format!("<style>a{{}}</style>\n    <style>{css}</style>\n  </head>")
+            )
+        );
+    }
+
+    #[test]
+    fn the_builds_template_says_what_the_scheme_replaces() {
+        let template = build_file("index.html").expect("the build's template for /");
+        for expected in [super::DARK_SCHEME, super::ROOT_ELEMENT, "\n  </head>"] {
+            assert_eq!(template.matches(expected).count(), 1, "{expected}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_documents_appearance_is_on_its_page_and_not_on_the_shell() {
+        let url = url::Url::parse(crate::site::PUBLIC_URL_PLACEHOLDER).unwrap();
+        let pages = std::sync::Arc::new(crate::site::Pages::render(&url));
+        let renderer = super::PageRenderer::start(pages, None).unwrap();
+        let default = crate::content::document::default_document();
+        let mut document = default.clone();
+        document.appearance.scheme = Scheme::Light;
+        document.appearance.accent = "#0f766e".into();
+        let composed = renderer.compose(&document).await.unwrap();
+        let index = &composed.index;
+        assert!(index.contains("<html lang=\"en\" data-scheme=\"light\">"));
+        assert!(index.contains("<meta name=\"color-scheme\" content=\"light\" />"));
+        assert!(!index.contains("content=\"dark\""));
+        let css = crate::content::appearance::accent_style(&document.appearance).unwrap();
+        assert!(index.contains(&format!("\n    <style>{css}</style>\n  </head>")));
+        assert_eq!(
+            crate::site::inline_hashes(index.as_bytes()).styles.len(),
+            2,
+            "the build's stylesheet and the accent's"
+        );
+        let built =
+            |name| String::from_utf8(crate::site::file(name).unwrap().into_owned()).unwrap();
+        let default_shell = renderer.compose(default).await.unwrap().shell;
+        assert_eq!(
+            composed.shell.replace(
+                &super::data_block(&serde_json::to_string(&document).unwrap()),
+                ""
+            ),
+            default_shell.replace(
+                &super::data_block(&serde_json::to_string(default).unwrap()),
+                ""
+            ),
+            "the shell keeps the build's look"
+        );
+        assert!(default_shell == built("app.html"));
     }
 
     #[test]

@@ -269,16 +269,19 @@ async fn preview(
     let composed = renderer.compose(&draft.document).await?;
     // A picture of the page: its scripts would take the preview's address for an unknown
     // route, and count a visit.
-    let html = module_scripts().replace_all(&composed.index, "");
+    let html = pages.with_base(&module_scripts().replace_all(&composed.index, ""));
+    // Its inline styles and scripts (the accent's shades, the scheme script), for its policy.
+    let inline = Arc::new(crate::site::inline_hashes(html.as_bytes()));
     let mut response = (
         [(
             CONTENT_TYPE,
             HeaderValue::from_static("text/html; charset=utf-8"),
         )],
-        pages.with_base(&html),
+        html,
     )
         .into_response();
     response.extensions_mut().insert(FramedBySelf);
+    response.extensions_mut().insert(inline);
     Ok(response)
 }
 

@@ -5,31 +5,48 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{ready, Context, Poll};
 
+use arc_swap::ArcSwapOption;
 use axum::http::{header, HeaderName, HeaderValue, Request};
 use axum::response::Response;
 use axum::Router;
 use pin_project_lite::pin_project;
 use tower::{Layer, Service};
 
-/// Scripts and styles only from our own origin; no inline script, no plugins, no framing.
-/// Inline `style` attributes set through React's `style` prop go through the CSSOM and need no
-/// `'unsafe-inline'`. JSON-LD blocks are data, never run. The pre-rendered page's inline
-/// `<style>` is allowed by its hash, added by [`content_security_policy`].
+use crate::site::InlineHashes;
+
+/// Scripts and styles only from our own origin, no plugins, no framing. Inline `style`
+/// attributes set through React's `style` prop go through the CSSOM and need no
+/// `'unsafe-inline'`. JSON data blocks (the document, the JSON-LD) are data, never run. A page's
+/// inline `<style>` and `<script>` elements are allowed by their hashes, added for the page that
+/// carries them by [`content_security_policy`]; never by `'unsafe-inline'`.
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
      style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; \
      manifest-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; \
      form-action 'self'";
 
-/// The policy with `style-src` also allowing the given `<style>` elements, each by its hash
-/// source (`'sha256-…'`, see [`crate::site::Pages::style_hashes`]); never `'unsafe-inline'`.
-pub fn content_security_policy(style_hashes: &[String]) -> String {
-    let mut style_src = String::from("style-src 'self'");
-    for hash in style_hashes {
-        style_src.push_str(" '");
-        style_src.push_str(hash);
-        style_src.push('\'');
-    }
-    CONTENT_SECURITY_POLICY.replacen("style-src 'self'", &style_src, 1)
+/// The policy with `script-src` and `style-src` also allowing a page's inline elements, each by
+/// its hash source (`'sha256-…'`, see [`crate::site::inline_hashes`]); never `'unsafe-inline'`.
+pub fn content_security_policy(inline: &InlineHashes) -> String {
+    let with = |directive: &str, hashes: &[String]| {
+        let mut sources = directive.to_owned();
+        for hash in hashes {
+            sources.push_str(" '");
+            sources.push_str(hash);
+            sources.push('\'');
+        }
+        sources
+    };
+    CONTENT_SECURITY_POLICY
+        .replacen(
+            "script-src 'self'",
+            &with("script-src 'self'", &inline.scripts),
+            1,
+        )
+        .replacen(
+            "style-src 'self'",
+            &with("style-src 'self'", &inline.styles),
+            1,
+        )
 }
 
 /// Every powerful feature off: the portfolio needs none of them.
@@ -43,12 +60,13 @@ pub const PERMISSIONS_POLICY: &str = "accelerometer=(), autoplay=(), camera=(), 
 pub const STRICT_TRANSPORT_SECURITY: &str = "max-age=63072000; includeSubDomains";
 
 /// The headers, as (name, value) pairs; `Strict-Transport-Security` only when `https`. The
-/// policy allows the inline `<style>` elements whose hashes are given.
-pub fn headers(https: bool, style_hashes: &[String]) -> Vec<(HeaderName, HeaderValue)> {
-    let policy = HeaderValue::from_str(&content_security_policy(style_hashes))
-        .expect("base64 hashes keep the policy a valid header value");
+/// policy allows no inline element: a page that has some carries their hashes (see [`apply`]).
+pub fn headers(https: bool) -> Vec<(HeaderName, HeaderValue)> {
     let mut headers = vec![
-        (header::CONTENT_SECURITY_POLICY, policy),
+        (
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+        ),
         (
             header::X_CONTENT_TYPE_OPTIONS,
             HeaderValue::from_static("nosniff"),
@@ -81,15 +99,16 @@ pub fn headers(https: bool, style_hashes: &[String]) -> Vec<(HeaderName, HeaderV
     headers
 }
 
-/// Wraps `router` so that every response it gives carries the security headers, its policy
-/// allowing the inline `<style>` elements whose hashes are given. The headers are made once; each
-/// response gets them in one pass.
-pub fn apply<S: Clone + Send + Sync + 'static>(
-    router: Router<S>,
-    https: bool,
-    style_hashes: &[String],
-) -> Router<S> {
-    router.layer(SecurityHeadersLayer(headers(https, style_hashes).into()))
+/// Wraps `router` so that every response it gives carries the security headers. A page served
+/// with its [`InlineHashes`] in its extensions (the site's HTML pages, the draft preview) gets a
+/// policy that allows exactly its inline styles and scripts, so a page and its policy never
+/// disagree, even while a publish replaces the page. The headers are made once; each response
+/// gets them in one pass.
+pub fn apply<S: Clone + Send + Sync + 'static>(router: Router<S>, https: bool) -> Router<S> {
+    router.layer(SecurityHeadersLayer {
+        headers: headers(https).into(),
+        last_page: Arc::default(),
+    })
 }
 
 /// In a response's extensions: this page may be framed by the site's own pages (the draft
@@ -98,10 +117,17 @@ pub fn apply<S: Clone + Send + Sync + 'static>(
 #[derive(Clone, Copy, Debug)]
 pub struct FramedBySelf;
 
+/// The last page's hashes and the policy made of them: the page at `/` is the same one request
+/// after request, so its policy is made once, not per answer.
+type LastPage = Arc<ArcSwapOption<(Arc<InlineHashes>, HeaderValue)>>;
+
 /// Sets the given headers on every response, replacing any of the same name but a
 /// `Content-Security-Policy` the handler set.
 #[derive(Clone)]
-struct SecurityHeadersLayer(Arc<[(HeaderName, HeaderValue)]>);
+struct SecurityHeadersLayer {
+    headers: Arc<[(HeaderName, HeaderValue)]>,
+    last_page: LastPage,
+}
 
 impl<S> Layer<S> for SecurityHeadersLayer {
     type Service = SecurityHeaders<S>;
@@ -109,7 +135,8 @@ impl<S> Layer<S> for SecurityHeadersLayer {
     fn layer(&self, inner: S) -> Self::Service {
         SecurityHeaders {
             inner,
-            headers: self.0.clone(),
+            headers: self.headers.clone(),
+            last_page: self.last_page.clone(),
         }
     }
 }
@@ -118,6 +145,7 @@ impl<S> Layer<S> for SecurityHeadersLayer {
 struct SecurityHeaders<S> {
     inner: S,
     headers: Arc<[(HeaderName, HeaderValue)]>,
+    last_page: LastPage,
 }
 
 impl<S, B> Service<Request<B>> for SecurityHeaders<S>
@@ -136,6 +164,7 @@ where
         WithHeaders {
             inner: self.inner.call(request),
             headers: self.headers.clone(),
+            last_page: self.last_page.clone(),
         }
     }
 }
@@ -145,7 +174,21 @@ pin_project! {
         #[pin]
         inner: F,
         headers: Arc<[(HeaderName, HeaderValue)]>,
+        last_page: LastPage,
     }
+}
+
+/// The policy for a page with these inline elements, made once per page.
+fn page_policy(last_page: &LastPage, inline: &Arc<InlineHashes>) -> HeaderValue {
+    if let Some(last) = &*last_page.load() {
+        if Arc::ptr_eq(&last.0, inline) {
+            return last.1.clone();
+        }
+    }
+    let policy = HeaderValue::from_str(&content_security_policy(inline))
+        .expect("base64 hashes keep the policy a valid header value");
+    last_page.store(Some(Arc::new((inline.clone(), policy.clone()))));
+    policy
 }
 
 impl<F, E> Future for WithHeaders<F>
@@ -158,24 +201,31 @@ where
         let this = self.project();
         let mut response = ready!(this.inner.poll(cx))?;
         let framed = response.extensions().get::<FramedBySelf>().is_some();
+        let inline = response.extensions().get::<Arc<InlineHashes>>().cloned();
         let out = response.headers_mut();
         for (name, value) in this.headers.iter() {
-            // A handler's own policy is a stricter one (an uploaded SVG's): it stays.
-            if name == header::CONTENT_SECURITY_POLICY && out.contains_key(name) {
-                continue;
+            let mut value = value.clone();
+            if name == header::CONTENT_SECURITY_POLICY {
+                // A handler's own policy is a stricter one (an uploaded SVG's): it stays.
+                if out.contains_key(name) {
+                    continue;
+                }
+                if let Some(inline) = &inline {
+                    value = page_policy(this.last_page, inline);
+                }
+                if framed {
+                    value = value
+                        .to_str()
+                        .ok()
+                        .map(|policy| {
+                            policy.replacen("frame-ancestors 'none'", "frame-ancestors 'self'", 1)
+                        })
+                        .and_then(|policy| HeaderValue::from_str(&policy).ok())
+                        .unwrap_or(value);
+                }
+            } else if framed && name == header::X_FRAME_OPTIONS {
+                value = HeaderValue::from_static("SAMEORIGIN");
             }
-            let value = match (framed, name) {
-                (true, &header::CONTENT_SECURITY_POLICY) => value
-                    .to_str()
-                    .ok()
-                    .map(|policy| {
-                        policy.replacen("frame-ancestors 'none'", "frame-ancestors 'self'", 1)
-                    })
-                    .and_then(|policy| HeaderValue::from_str(&policy).ok())
-                    .unwrap_or_else(|| value.clone()),
-                (true, &header::X_FRAME_OPTIONS) => HeaderValue::from_static("SAMEORIGIN"),
-                _ => value.clone(),
-            };
             out.insert(name.clone(), value);
         }
         Poll::Ready(Ok(response))
@@ -201,22 +251,92 @@ mod tests {
     }
 
     #[test]
-    fn style_hashes_join_style_src_and_nothing_else() {
-        let hashes = ["sha256-abc=".to_owned(), "sha256-def=".to_owned()];
-        let policy = content_security_policy(&hashes);
-        assert!(policy.contains("style-src 'self' 'sha256-abc=' 'sha256-def='; img-src"));
+    fn inline_hashes_join_their_own_directive_and_nothing_else() {
+        let inline = InlineHashes {
+            styles: vec!["sha256-abc=".to_owned(), "sha256-def=".to_owned()],
+            scripts: vec!["sha256-ghi=".to_owned()],
+        };
+        let policy = content_security_policy(&inline);
+        assert!(policy.contains("; style-src 'self' 'sha256-abc=' 'sha256-def='; img-src"));
+        assert!(policy.contains("; script-src 'self' 'sha256-ghi='; style-src"));
         assert!(!policy.contains("unsafe"));
-        assert_eq!(content_security_policy(&[]), CONTENT_SECURITY_POLICY);
         assert_eq!(
-            policy.replace(" 'sha256-abc=' 'sha256-def='", ""),
+            content_security_policy(&InlineHashes::default()),
             CONTENT_SECURITY_POLICY
         );
+        assert_eq!(
+            policy
+                .replace(" 'sha256-abc=' 'sha256-def='", "")
+                .replace(" 'sha256-ghi='", ""),
+            CONTENT_SECURITY_POLICY
+        );
+    }
+
+    #[tokio::test]
+    async fn a_page_gets_the_policy_of_its_own_inline_elements() {
+        use tower::ServiceExt as _;
+
+        let page = |styles: &[&str], scripts: &[&str]| {
+            Arc::new(InlineHashes {
+                styles: styles.iter().map(|s| (*s).to_owned()).collect(),
+                scripts: scripts.iter().map(|s| (*s).to_owned()).collect(),
+            })
+        };
+        let first = page(&["sha256-one="], &["sha256-run="]);
+        let second = page(&["sha256-two="], &[]);
+        let served = Arc::new(std::sync::Mutex::new(Some(first.clone())));
+        let router = {
+            let served = served.clone();
+            apply(
+                Router::new().route(
+                    "/",
+                    axum::routing::get(move || {
+                        let inline = served.lock().unwrap().clone();
+                        async move {
+                            let mut response = Response::new(axum::body::Body::empty());
+                            if let Some(inline) = inline {
+                                response.extensions_mut().insert(inline);
+                            }
+                            response
+                        }
+                    }),
+                ),
+                false,
+            )
+        };
+        let policy = |router: Router| async move {
+            let response = router
+                .oneshot(Request::get("/").body(axum::body::Body::empty()).unwrap())
+                .await
+                .unwrap();
+            response.headers()[header::CONTENT_SECURITY_POLICY]
+                .to_str()
+                .unwrap()
+                .to_owned()
+        };
+        assert_eq!(
+            policy(router.clone()).await,
+            content_security_policy(&first)
+        );
+        // Again, from the kept policy.
+        assert_eq!(
+            policy(router.clone()).await,
+            content_security_policy(&first)
+        );
+        // A page published since: its own hashes, none of the last one's.
+        *served.lock().unwrap() = Some(second.clone());
+        let now = policy(router.clone()).await;
+        assert_eq!(now, content_security_policy(&second));
+        assert!(!now.contains("sha256-one=") && !now.contains("sha256-run="));
+        // An answer that is no page: no inline element allowed.
+        *served.lock().unwrap() = None;
+        assert_eq!(policy(router).await, CONTENT_SECURITY_POLICY);
     }
 
     #[test]
     fn hsts_is_only_sent_over_https() {
         let has_hsts = |https| {
-            headers(https, &[])
+            headers(https)
                 .iter()
                 .any(|(name, _)| name == header::STRICT_TRANSPORT_SECURITY)
         };
