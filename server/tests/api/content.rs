@@ -326,3 +326,251 @@ async fn the_draft_preview_is_the_draft_rendered_as_the_page_for_the_owner_only(
     assert!(!page.text().await.unwrap().contains("Draft Owner"));
     app.shutdown().await;
 }
+
+/// The default document with a custom appearance: light, a teal accent that passes the contrast
+/// check, and the Projects section hidden.
+fn teal_and_light() -> Value {
+    let mut document = default_document();
+    document["appearance"]["scheme"] = "light".into();
+    document["appearance"]["accent"] = "#0f766e".into();
+    document["appearance"]["sections"]["projects"] = false.into();
+    document
+}
+
+/// The accent's `<style>` text for `document`, as the server writes it into the page.
+fn accent_css(document: &Value) -> String {
+    let appearance: portfolio::content::appearance::Appearance =
+        serde_json::from_value(document["appearance"].clone()).unwrap();
+    portfolio::content::appearance::accent_style(&appearance).expect("a custom accent's style")
+}
+
+/// The sources of one directive of a Content-Security-Policy.
+fn directive(policy: &str, name: &str) -> Vec<String> {
+    policy
+        .split(';')
+        .map(str::trim)
+        .find_map(|directive| directive.strip_prefix(&format!("{name} ")))
+        .unwrap_or_else(|| panic!("{name} in {policy}"))
+        .split(' ')
+        .map(str::to_owned)
+        .collect()
+}
+
+fn hash_source(text: &str) -> String {
+    use base64::Engine as _;
+    use sha2::{Digest, Sha256};
+    format!(
+        "'sha256-{}'",
+        base64::engine::general_purpose::STANDARD.encode(Sha256::digest(text))
+    )
+}
+
+#[tokio::test]
+async fn an_accent_white_text_cannot_be_read_on_is_422_with_its_ratio_and_nothing_is_saved() {
+    let app = spawn_app().await;
+    app.signed_in().await;
+    let mut document = default_document();
+    document["appearance"]["accent"] = "#ffcc00".into();
+    let answer = app.put_draft(&document, Some("0")).await;
+    assert_eq!(answer.status(), 422);
+    let body: Value = answer.json().await.unwrap();
+    let fields = body["error"]["fields"].as_object().unwrap();
+    assert_eq!(fields.len(), 1, "{body}");
+    let problem = fields["appearance.accent"].as_str().unwrap();
+    assert!(
+        problem.contains(
+            "white text on the accent #ffcc00 has a contrast of 1.5:1; it needs at least 4.5:1"
+        ),
+        "{problem}"
+    );
+    // Nothing was saved: the draft is still the published document, at revision 0.
+    let draft: Value = app.get("/api/content/draft").await.json().await.unwrap();
+    assert_eq!(draft["revision"], 0);
+    assert_eq!(draft["document"], default_document());
+    let drafts: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM content_draft")
+        .fetch_one(&app.sql)
+        .await
+        .unwrap();
+    assert_eq!(drafts, 0);
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_published_appearance_is_on_the_page_and_its_style_in_the_pages_policy() {
+    let app = spawn_app().await;
+    let before = app.get("/").await;
+    let old_policy = before.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let html = before.text().await.unwrap();
+    assert!(html.contains("<html lang=\"en\">"));
+    assert!(html.contains("<meta name=\"color-scheme\" content=\"dark\" />"));
+
+    app.signed_in().await;
+    let document = teal_and_light();
+    assert_eq!(app.put_draft(&document, Some("0")).await.status(), 200);
+    let published = app.send(Method::POST, "/api/content/publish", None).await;
+    assert_eq!(published.status(), 200);
+    let served: Value = app.get("/api/content").await.json().await.unwrap();
+    assert_eq!(served["document"], document);
+    assert_eq!(
+        served["document"]["appearance"]["sections"]["projects"],
+        false
+    );
+
+    let css = accent_css(&document);
+    assert!(css.starts_with(":root{--color-blue-50:#"), "{css}");
+    assert!(css.contains(";--color-blue-600:#0f766e;"), "{css}");
+    for path in ["/", "/api/content/draft/preview"] {
+        let page = app.get(path).await;
+        assert_eq!(page.status(), 200, "{path}");
+        let policy = page.headers()["content-security-policy"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        let html = page.text().await.unwrap();
+        assert!(
+            html.contains("<html lang=\"en\" data-scheme=\"light\">"),
+            "{path}"
+        );
+        assert!(
+            html.contains("<meta name=\"color-scheme\" content=\"light\" />"),
+            "{path}"
+        );
+        assert!(!html.contains("content=\"dark\""), "{path}");
+        assert!(
+            html.contains(&format!("\n    <style>{css}</style>\n  </head>")),
+            "{path}: the accent's style, last in the head"
+        );
+        // The policy served with the page allows the new style by its hash, with the build's.
+        let style_src = directive(&policy, "style-src");
+        assert!(style_src.contains(&hash_source(&css)), "{path}: {policy}");
+        assert_eq!(
+            style_src.len(),
+            3,
+            "{path}: 'self' and two styles: {policy}"
+        );
+        assert!(!policy.contains("unsafe"), "{policy}");
+    }
+    // The style allowed before the publish is the build's, still allowed: the policy grew by one.
+    let new_policy = app.get("/").await.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    for old in directive(&old_policy, "style-src") {
+        assert!(directive(&new_policy, "style-src").contains(&old), "{old}");
+    }
+    // The app's own pages keep the build's look.
+    let shell = app.get("/login").await.text().await.unwrap();
+    assert!(shell.contains("<meta name=\"color-scheme\" content=\"dark\" />"));
+    assert!(!shell.contains("data-scheme=\"light\"") && !shell.contains(&css));
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_document_stored_without_appearance_is_read_back_with_todays_look() {
+    let app = spawn_app().await;
+    app.signed_in().await;
+    let page_before = app.get("/").await.text().await.unwrap();
+    let mut old = default_document();
+    old.as_object_mut().unwrap().remove("appearance");
+    assert_eq!(app.put_draft(&old, Some("0")).await.status(), 200);
+    let draft: Value = app.get("/api/content/draft").await.json().await.unwrap();
+    assert_eq!(
+        draft["document"],
+        default_document(),
+        "the default appearance"
+    );
+    assert_eq!(
+        draft["document"]["appearance"],
+        serde_json::json!({
+            "scheme": "dark",
+            "accent": "#155dfc",
+            "sections": {"about": true, "skills": true, "projects": true, "experience": true, "contact": true},
+            "available": true,
+        })
+    );
+    assert_eq!(
+        app.send(Method::POST, "/api/content/publish", None)
+            .await
+            .status(),
+        200
+    );
+    let served: Value = app.get("/api/content").await.json().await.unwrap();
+    assert_eq!(served["version"], 1);
+    assert_eq!(served["document"], default_document());
+    assert_eq!(app.get("/").await.text().await.unwrap(), page_before);
+
+    // A version stored behind the API's back by an older release, read at start-up.
+    let json = serde_json::to_string(&old).unwrap();
+    app.db
+        .publish_content(&json, 1_700_000_000_000, 20, true)
+        .await
+        .unwrap();
+    let again = crate::helpers::spawn_app_on(
+        tempfile::tempdir().unwrap(),
+        app.database_url.clone(),
+        |_| {},
+    )
+    .await;
+    let served: Value = again.get("/api/content").await.json().await.unwrap();
+    assert_eq!(served["version"], 2);
+    assert_eq!(served["document"], default_document());
+    again.shutdown().await;
+    app.shutdown().await;
+}
+
+/// `portfolio content <args>` on the app's database.
+fn content_command(app: &crate::helpers::TestApp, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(crate::helpers::binary())
+        .arg("content")
+        .args(args)
+        .env("PORTFOLIO_DATABASE_URL", &app.database_url)
+        .output()
+        .expect("the command runs")
+}
+
+#[tokio::test]
+async fn export_and_import_keep_the_appearance_and_import_refuses_an_unreadable_accent() {
+    let app = spawn_app().await;
+    let dir = app.data_path();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+
+    // Nothing published: the default document, its appearance written out.
+    let output = content_command(&app, &["export", "--output", &path("before.json")]);
+    assert!(output.status.success(), "{output:?}");
+    let exported: Value =
+        serde_json::from_str(&std::fs::read_to_string(path("before.json")).unwrap()).unwrap();
+    assert_eq!(exported, default_document());
+
+    let document = teal_and_light();
+    std::fs::write(path("teal.json"), document.to_string()).unwrap();
+    let output = content_command(&app, &["import", &path("teal.json"), "--publish"]);
+    assert!(output.status.success(), "{output:?}");
+    let output = content_command(&app, &["export", "--output", &path("after.json")]);
+    assert!(output.status.success(), "{output:?}");
+    let exported: Value =
+        serde_json::from_str(&std::fs::read_to_string(path("after.json")).unwrap()).unwrap();
+    assert_eq!(exported, document);
+    assert_eq!(exported["appearance"]["scheme"], "light");
+    // And the exported file imports as it is.
+    let output = content_command(&app, &["import", &path("after.json")]);
+    assert!(output.status.success(), "{output:?}");
+
+    let mut unreadable = document.clone();
+    unreadable["appearance"]["accent"] = "#FFCC00".into();
+    std::fs::write(path("yellow.json"), unreadable.to_string()).unwrap();
+    let output = content_command(&app, &["import", &path("yellow.json"), "--publish"]);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("appearance.accent:"), "{stderr}");
+    assert!(stderr.contains("has a contrast of 1.5:1"), "{stderr}");
+    assert!(stderr.contains("nothing was imported"), "{stderr}");
+    let versions: Value = {
+        app.signed_in().await;
+        app.get("/api/content/versions").await.json().await.unwrap()
+    };
+    assert_eq!(versions["versions"].as_array().unwrap().len(), 1);
+    app.shutdown().await;
+}
