@@ -70,7 +70,15 @@ mod tests {
         let mut schemas = Vec::new();
         <ContentDocument as utoipa::ToSchema>::schemas(&mut schemas);
         let names: Vec<&str> = schemas.iter().map(|(n, _)| n.as_str()).collect();
-        for name in ["ContentDocument", "Project", "MediaItem", "Stack"] {
+        for name in [
+            "ContentDocument",
+            "Project",
+            "MediaItem",
+            "Stack",
+            "Appearance",
+            "Scheme",
+            "Sections",
+        ] {
             assert!(names.contains(&name), "{name} missing from {names:?}");
         }
         let definitions = schema_value()["$defs"].as_object().map_or(0, |d| d.len());
