@@ -264,9 +264,11 @@ fn ratio(value: f64) -> String {
 /// What is wrong with the accent's contrast, one message per failing pair, each with its measured
 /// ratio (empty when it passes, or when the accent is not `#rrggbb`, which the schema reports).
 /// Whichever scheme the page starts in, a visitor can choose the other, so both are checked.
-/// Only the first and the last read the accent's own lightness (the other shades take the
-/// ladder's), so a light accent can fail them but a dark one never does:
+/// The first, the second and the last read the accent's own lightness (the other shades take the
+/// ladder's): a light accent can fail the first and the last, a dark one the second:
 /// - white text on the accent (primary buttons): 4.5:1;
+/// - the accent itself on the dark page (the section headings' bars, the buttons' edges: WCAG's
+///   non-text contrast): 3:1;
 /// - the dark scheme's accent text (shade 500) on gray-900 and gray-950: 4.5:1;
 /// - the light scheme's accent text (shade 700) on white and on gray-100: 4.5:1;
 /// - the focus ring: shade 400 on gray-950 (dark), shade 600 on gray-50 (light): 3:1.
@@ -277,12 +279,18 @@ pub fn accent_problems(appearance: &Appearance) -> Vec<String> {
     let accent_hex = hex(accent);
     let palette = palette(accent);
     let at = |wanted| shade(&palette, wanted);
-    let checks: [(String, Rgb, Rgb, f64); 7] = [
+    let checks: [(String, Rgb, Rgb, f64); 8] = [
         (
             format!("white text on the accent {accent_hex}"),
             WHITE,
             accent,
             TEXT,
+        ),
+        (
+            format!("the accent {accent_hex} on the dark page #030712"),
+            accent,
+            GRAY_950,
+            NON_TEXT,
         ),
         (
             format!("the dark scheme's accent text {} on #101828", hex(at(500))),
@@ -444,11 +452,20 @@ mod tests {
     }
 
     #[test]
-    fn a_very_dark_accent_passes_as_its_other_shades_keep_the_ladders_lightness() {
+    fn a_very_dark_accent_fails_only_on_the_dark_page() {
         // White text on it is 18.6:1 and its focus ring on gray-50 17.8:1; the shades the dark
-        // scheme reads (400, 500) are as light as blue's, whatever the accent's own lightness.
+        // scheme reads (400, 500) are as light as blue's, whatever the accent's own lightness;
+        // but the accent itself (the headings' bars) vanishes on the dark page.
         let navy = with_accent("#0a0a40");
-        assert_eq!(accent_problems(&navy), Vec::<String>::new());
+        assert_eq!(
+            accent_problems(&navy),
+            vec!["the accent #0a0a40 on the dark page #030712 has a contrast of 1:1; it needs at least 3:1".to_owned()]
+        );
+        // Indigo-600 passes.
+        assert_eq!(
+            accent_problems(&with_accent("#4f39f6")),
+            Vec::<String>::new()
+        );
         let shades = palette(parse_hex("#0a0a40").unwrap());
         assert!(contrast(shade(&shades, 500), GRAY_900) >= TEXT);
         assert!(contrast(shade(&shades, 400), GRAY_950) >= NON_TEXT);
