@@ -244,6 +244,9 @@ pub fn photo_path(document: &ContentDocument, media: &HashMap<String, String>) -
 /// What the build's template for `/` says of the colour scheme: dark, the page as it was made.
 const DARK_SCHEME: &str = "<meta name=\"color-scheme\" content=\"dark\" />";
 const ROOT_ELEMENT: &str = "<html lang=\"en\">";
+/// The browser's toolbar colour: the dark page's, or the light page's for a light default.
+const DARK_THEME_COLOR: &str = "<meta name=\"theme-color\" content=\"#030712\" />";
+const LIGHT_THEME_COLOR: &str = "<meta name=\"theme-color\" content=\"#f9fafb\" />";
 
 /// The template for `/` as the document's appearance wants it: the scheme a visitor sees until
 /// they choose one (the `color-scheme` meta, which the head's script reads, and for light
@@ -270,6 +273,9 @@ fn with_appearance<'a>(template: &'a str, appearance: &Appearance) -> std::borro
                 1,
             )
             .replacen(ROOT_ELEMENT, root, 1);
+        if appearance.scheme == Scheme::Light {
+            page = page.replacen(DARK_THEME_COLOR, LIGHT_THEME_COLOR, 1);
+        }
     }
     if let Some(css) = style {
         // On its own line, indented as the head's other elements are.
@@ -540,7 +546,12 @@ mod tests {
     #[test]
     fn the_builds_template_says_what_the_scheme_replaces() {
         let template = build_file("index.html").expect("the build's template for /");
-        for expected in [super::DARK_SCHEME, super::ROOT_ELEMENT, "\n  </head>"] {
+        for expected in [
+            super::DARK_SCHEME,
+            super::ROOT_ELEMENT,
+            super::DARK_THEME_COLOR,
+            "\n  </head>",
+        ] {
             assert_eq!(template.matches(expected).count(), 1, "{expected}");
         }
     }
@@ -558,6 +569,7 @@ mod tests {
         let index = &composed.index;
         assert!(index.contains("<html lang=\"en\" data-scheme=\"light\">"));
         assert!(index.contains("<meta name=\"color-scheme\" content=\"light\" />"));
+        assert!(index.contains(super::LIGHT_THEME_COLOR));
         assert!(!index.contains("content=\"dark\""));
         let css = crate::content::appearance::accent_style(&document.appearance).unwrap();
         assert!(index.contains(&format!("\n    <style>{css}</style>\n  </head>")));
