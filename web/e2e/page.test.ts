@@ -236,9 +236,16 @@ describe('the portfolio page', () => {
         const cards = skills.locator('li');
         const expected = ['HTML5', 'CSS3', 'Bootstrap', 'JavaScript', 'React', 'Tailwind CSS', 'Material UI', 'Vite', 'Firebase', 'Git', 'Vercel', 'Node.js', 'Express', 'AEM'];
         assert.deepEqual((await cards.allTextContents()).map((t) => t.trim()), expected);
-        const logos = await skills.locator('li img').evaluateAll((imgs) => imgs.map((img) => img.getAttribute('src') ?? ''));
+        const logos = await skills.locator('li img:not(.only-light)').evaluateAll((imgs) => imgs.map((img) => img.getAttribute('src') ?? ''));
         assert.equal(logos.length, 14);
         assert.ok(logos.every((src) => /^\/assets\/.+\.svg$/.test(src)), logos.join(' '));
+        // Two logos that would vanish on the light scheme's white cards have a variant for it, hidden in the dark.
+        const variants = skills.locator('li img.only-light');
+        assert.deepEqual(
+          (await variants.evaluateAll((imgs) => imgs.map((img) => img.getAttribute('src') ?? ''))).map((src) => src.replace(/-[\w-]{8}\.svg$/, '')),
+          ['/assets/vercel-on-light', '/assets/express-on-light'],
+        );
+        assert.deepEqual(await variants.evaluateAll((imgs) => imgs.map((img) => getComputedStyle(img).display)), ['none', 'none']);
 
         const experience = page.locator('#experience');
         const work = experience.locator('div', { has: page.getByRole('heading', { name: 'Work Experience' }) }).last();

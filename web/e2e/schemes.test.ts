@@ -74,6 +74,16 @@ async function firstFrameIs(page: Page, scheme: string, background: readonly num
   assert.ok(near(first.background, background), `the first frame's background is ${first.background.join(', ')}`);
 }
 
+/** Waits for the colour transitions a switch of scheme starts (links ease into their new colour). */
+async function transitionsDone(page: Page) {
+  await page.evaluate(async () => {
+    // Transitions only (the badge's ping runs for ever); one replaced by another ends as aborted.
+    while (document.getAnimations().some((a) => a instanceof CSSTransition && a.playState === 'running')) {
+      await Promise.allSettled(document.getAnimations().filter((a) => a instanceof CSSTransition).map((a) => a.finished));
+    }
+  });
+}
+
 async function storage(page: Page): Promise<{ local: number; session: number; cookies: number }> {
   const counts = await page.evaluate(() => ({ local: localStorage.length, session: sessionStorage.length }));
   return { ...counts, cookies: (await page.context().cookies()).length };
@@ -131,6 +141,7 @@ describe('the schemes', () => {
     await toggle.click();
     assert.deepEqual(await page.getByRole('heading', { level: 1 }).boundingBox(), heading);
     await toggle.click();
+    await transitionsDone(page);
     assert.deepEqual(await axeViolations(page), [], 'the light scheme');
 
     await page.reload();
@@ -206,6 +217,7 @@ describe('the schemes', () => {
     assert.equal(await button.evaluate((e) => getComputedStyle(e).backgroundColor), 'rgb(15, 118, 110)');
     assert.deepEqual(await axeViolations(page), []);
     await nav.getByRole('button', { name: 'Light scheme' }).click();
+    await transitionsDone(page);
     assert.deepEqual(await axeViolations(page), [], 'the light scheme, with the accent');
     assert.deepEqual(errors, []);
     await close();

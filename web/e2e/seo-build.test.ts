@@ -78,13 +78,19 @@ test('the JSON-LD Person carries the profile', () => {
   assert.deepEqual(person.sameAs, Object.values(profile.links));
 });
 
-test('the built pages need no inline script (only data blocks); only / has a <style> element (its stylesheet, hashed into the CSP)', () => {
+test('the built pages run one inline script, the scheme\'s on / (hashed into the CSP); only / has a <style> element (its stylesheet, hashed too)', () => {
   for (const page of [html, shell]) {
-    for (const [tag] of page.matchAll(/<script\b[^>]*>/g)) {
+    const inline = [...page.matchAll(/<script\b([^>]*)>([^<]*)<\/script>/g)].filter(([, attributes]) => {
       // JSON-LD and the content document are data blocks, which browsers never run.
-      const data = tag.includes('type="application/ld+json"') || tag.includes('type="application/json"');
-      assert.ok(/\bsrc="/.test(tag) || data, `an inline script: ${tag}`);
-    }
+      const data = attributes.includes('type="application/ld+json"') || attributes.includes('type="application/json"');
+      return !/\bsrc="/.test(attributes) && !data;
+    });
+    const expected = page === html ? ['(()=>{let d=document.documentElement'] : [];
+    assert.deepEqual(
+      inline.map(([, , body]) => body.slice(0, expected[0]?.length ?? 0)),
+      expected,
+      page === html ? '/ runs only the script that sets the scheme' : 'app.html runs no inline script',
+    );
   }
   assert.equal([...html.matchAll(/<style[\s>]/g)].length, 1, 'one <style> element on /');
   assert.ok(!/<style[\s>]/.test(shell), 'no <style> element in app.html');

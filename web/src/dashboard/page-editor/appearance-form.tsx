@@ -4,7 +4,7 @@
  * "Available for new projects" badge.
  */
 import type { Scheme, Sections } from '../../content/document';
-import { fieldId, Group, TextField } from './fields';
+import { CheckboxField, fieldId, Group, TextField } from './fields';
 import type { ListFormProps } from './list-form-parts';
 
 const SCHEMES: { value: Scheme; label: string; hint: string }[] = [
@@ -83,38 +83,24 @@ export function AppearancePart({ document, problems, edit }: ListFormProps) {
         <legend className="field-label">Sections shown</legend>
         <p className="mb-2 text-sm text-gray-400">A hidden section leaves the page and the navigation; its content stays here.</p>
         <div className="grid gap-2 sm:grid-cols-2">
-          {SECTIONS.map(({ key, label }) => {
-            const id = fieldId(`appearance.sections.${key}`);
-            return (
-              <div key={key} className="flex min-h-11 items-center gap-3">
-                <input
-                  id={id}
-                  type="checkbox"
-                  checked={appearance.sections[key]}
-                  onChange={(e) => edit((d) => void (d.appearance.sections[key] = e.target.checked))}
-                  className="size-5 accent-blue-600"
-                />
-                <label htmlFor={id} className="flex min-h-11 flex-1 items-center text-sm font-medium text-gray-100">
-                  {label}
-                </label>
-              </div>
-            );
-          })}
+          {SECTIONS.map(({ key, label }) => (
+            <CheckboxField
+              key={key}
+              path={`appearance.sections.${key}`}
+              label={label}
+              checked={appearance.sections[key]}
+              onChange={(checked) => edit((d) => void (d.appearance.sections[key] = checked))}
+            />
+          ))}
         </div>
       </fieldset>
 
-      <div className="flex min-h-11 items-center gap-3">
-        <input
-          id={fieldId('appearance.available')}
-          type="checkbox"
-          checked={appearance.available}
-          onChange={(e) => edit((d) => void (d.appearance.available = e.target.checked))}
-          className="size-5 accent-blue-600"
-        />
-        <label htmlFor={fieldId('appearance.available')} className="flex min-h-11 flex-1 items-center text-sm font-medium text-gray-100">
-          Show the “Available for new projects” badge
-        </label>
-      </div>
+      <CheckboxField
+        path="appearance.available"
+        label="Show the “Available for new projects” badge"
+        checked={appearance.available}
+        onChange={(checked) => edit((d) => void (d.appearance.available = checked))}
+      />
     </Group>
   );
 }

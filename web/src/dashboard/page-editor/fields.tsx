@@ -114,6 +114,19 @@ export function SelectField({
   );
 }
 
+/** A checkbox with its label, the whole row a 44 px target. */
+export function CheckboxField({ path, label, checked, onChange }: { path: string; label: string; checked: boolean; onChange: (checked: boolean) => void }) {
+  const id = fieldId(path);
+  return (
+    <div className="flex min-h-11 items-center gap-3">
+      <input id={id} type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} className="size-5 accent-blue-600" />
+      <label htmlFor={id} className="flex min-h-11 flex-1 items-center text-sm font-medium text-gray-100">
+        {label}
+      </label>
+    </div>
+  );
+}
+
 /** A titled group of fields (a part of the document, or one item of a list). */
 export function Group({ title, level = 2, children, id }: { title: string; level?: 2 | 3 | 4; children: ReactNode; id?: string }) {
   const Heading = `h${level}` as 'h2' | 'h3' | 'h4';

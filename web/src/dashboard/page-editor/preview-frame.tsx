@@ -15,6 +15,36 @@ export const WIDTHS = {
 type Width = keyof typeof WIDTHS;
 type Scheme = 'dark' | 'light';
 
+/** Buttons of which one is pressed: the preview's width, its scheme. */
+function PressedGroup<T extends string>({
+  label,
+  options,
+  value,
+  onChange,
+}: {
+  label: string;
+  options: { value: T; label: string; Icon?: typeof Monitor }[];
+  value: T;
+  onChange: (value: T) => void;
+}) {
+  return (
+    <div className="flex gap-1" role="group" aria-label={label}>
+      {options.map((option) => (
+        <button
+          key={option.value}
+          type="button"
+          aria-pressed={option.value === value}
+          onClick={() => onChange(option.value)}
+          className={`btn px-3 ${option.value === value ? 'btn-secondary text-white' : 'btn-ghost'}`}
+        >
+          {option.Icon && <option.Icon aria-hidden="true" className="size-4" />}
+          {option.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
 /** The box's size, as it changes. */
 function useSize(ref: React.RefObject<HTMLElement | null>) {
   const [size, setSize] = useState({ width: 0, height: 0 });
@@ -59,39 +89,24 @@ export function PreviewFrame({ generation, anchor, scheme: first }: { generation
         <h2 id="preview-title" className="text-lg font-bold text-white">
           Preview
         </h2>
-        <div className="flex gap-1" role="group" aria-label="Preview width">
-          {(Object.keys(WIDTHS) as Width[]).map((w) => {
-            const { label, Icon } = WIDTHS[w];
-            return (
-              <button
-                key={w}
-                type="button"
-                aria-pressed={w === width}
-                onClick={() => setWidth(w)}
-                className={`btn px-3 ${w === width ? 'btn-secondary text-white' : 'btn-ghost'}`}
-              >
-                <Icon aria-hidden="true" className="size-4" />
-                {label}
-              </button>
-            );
-          })}
-          <button type="button" className="btn btn-ghost px-3" onClick={() => setRetry((n) => n + 1)}>
-            Reload
-          </button>
-        </div>
-        <div className="flex gap-1" role="group" aria-label="Preview scheme">
-          {(['dark', 'light'] as const).map((s) => (
-            <button
-              key={s}
-              type="button"
-              aria-pressed={s === scheme}
-              onClick={() => setScheme(s)}
-              className={`btn px-3 ${s === scheme ? 'btn-secondary text-white' : 'btn-ghost'}`}
-            >
-              {s === 'dark' ? 'Dark' : 'Light'}
-            </button>
-          ))}
-        </div>
+        <PressedGroup
+          label="Preview width"
+          options={(Object.keys(WIDTHS) as Width[]).map((w) => ({ value: w, label: WIDTHS[w].label, Icon: WIDTHS[w].Icon }))}
+          value={width}
+          onChange={setWidth}
+        />
+        <PressedGroup
+          label="Preview scheme"
+          options={[
+            { value: 'dark', label: 'Dark' },
+            { value: 'light', label: 'Light' },
+          ]}
+          value={scheme}
+          onChange={setScheme}
+        />
+        <button type="button" className="btn btn-ghost px-3" onClick={() => setRetry((n) => n + 1)}>
+          Reload
+        </button>
       </div>
       {state === 'unavailable' ? (
         <p role="status" className="rounded-lg border border-amber-700/60 bg-amber-950/40 p-3 text-sm text-amber-100">
