@@ -80,14 +80,14 @@ test('the JSON-LD Person carries the profile', () => {
 
 test('the built pages run one inline script, the scheme\'s on / (hashed into the CSP); only / has a <style> element (its stylesheet, hashed too)', () => {
   for (const page of [html, shell]) {
-    const inline = [...page.matchAll(/<script\b([^>]*)>([^<]*)<\/script>/g)].filter(([, attributes]) => {
+    const inline = [...page.matchAll(/<script\b([^>]*)>([^<]*)<\/script>/g)].filter(([, attributes = '']) => {
       // JSON-LD and the content document are data blocks, which browsers never run.
       const data = attributes.includes('type="application/ld+json"') || attributes.includes('type="application/json"');
       return !/\bsrc="/.test(attributes) && !data;
     });
     const expected = page === html ? ['(()=>{let d=document.documentElement'] : [];
     assert.deepEqual(
-      inline.map(([, , body]) => body.slice(0, expected[0]?.length ?? 0)),
+      inline.map(([, , body = '']) => body.slice(0, expected[0]?.length ?? 0)),
       expected,
       page === html ? '/ runs only the script that sets the scheme' : 'app.html runs no inline script',
     );
