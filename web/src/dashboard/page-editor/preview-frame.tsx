@@ -5,7 +5,7 @@
  * first and a failure is said in words.
  */
 import { Monitor, Smartphone } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { PREVIEW_URL, previewAvailable } from '../../api/content';
 
 export const WIDTHS = {
@@ -68,9 +68,20 @@ export function PreviewFrame({ generation, anchor, scheme: first }: { generation
   const scheme = chosen ?? first;
   const box = useRef<HTMLDivElement>(null);
   const frame = useRef<HTMLIFrameElement>(null);
-  // The page inside is ours (same origin): its scheme is set as the visitor's toggle sets it.
-  const applyScheme = () => frame.current?.contentDocument?.documentElement.setAttribute('data-scheme', scheme);
-  useEffect(applyScheme);
+  // The page inside is ours (same origin): its scheme is set as the visitor's toggle sets it, and
+  // it is scrolled to the part's section. Not by a #fragment in its address: the page would bring
+  // the section into view with scrollIntoView, which scrolls the editor around the frame too.
+  const follow = useCallback(() => {
+    const inner = frame.current?.contentWindow;
+    const document = frame.current?.contentDocument;
+    if (!inner || !document) return;
+    document.documentElement.setAttribute('data-scheme', scheme);
+    const section = document.getElementById(anchor);
+    const top = section && anchor !== 'home' ? section.getBoundingClientRect().top + inner.scrollY - 72 : 0;
+    inner.scrollTo({ top, behavior: 'instant' });
+  }, [anchor, scheme]);
+  // When the part or the scheme changes; a newly loaded page, from its onLoad.
+  useEffect(follow, [follow]);
   const size = useSize(box);
   useEffect(() => {
     let live = true;
@@ -117,10 +128,10 @@ export function PreviewFrame({ generation, anchor, scheme: first }: { generation
           {state === 'ready' && (
             <iframe
               ref={frame}
-              onLoad={applyScheme}
+              onLoad={follow}
               key={`${generation}-${retry}`}
               title={`Preview of the draft, ${shown.label.toLowerCase()} width`}
-              src={`${PREVIEW_URL}#${anchor}`}
+              src={PREVIEW_URL}
               width={shown.width}
               height={size.height > 0 ? Math.round(size.height / scale) : shown.height}
               style={{ transform: `scale(${scale})`, transformOrigin: '0 0' }}
