@@ -22,6 +22,7 @@ use url::Url;
 
 use crate::conditional::is_fresh;
 use crate::error::ApiError;
+use crate::http::layers::security::{InlineHashes, PagePolicy};
 
 #[derive(RustEmbed)]
 #[folder = "../web/dist/"]
@@ -213,9 +214,13 @@ impl Asset {
 
 struct Page {
     content_type: HeaderValue,
-    /// The hash sources of an HTML page's inline styles and scripts, which go with every answer
-    /// that serves it (for the CSP, see `http::layers::security`); none for other pages.
-    inline: Arc<InlineHashes>,
+    /// The hash sources of an HTML page's inline styles and scripts; none for other pages. The
+    /// answers carry the policy made of them; the tests read them.
+    #[cfg_attr(not(test), expect(dead_code))]
+    inline: InlineHashes,
+    /// The CSP allowing them, made once with the page, which goes with every answer that
+    /// serves it (see `http::layers::security`).
+    policy: Option<PagePolicy>,
     etag: HeaderValue,
     identity: Body,
     brotli: Body,
@@ -308,24 +313,6 @@ impl Pages {
     }
 }
 
-/// The CSP hash sources (`sha256-` and the base64 of the SHA-256, without quotes) of a page's
-/// inline elements: what its Content-Security-Policy must list for the browser to apply them.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct InlineHashes {
-    /// Each `<style>` element's text.
-    pub styles: Vec<String>,
-    /// Each `<script>` element the browser runs that has no `src`: its `type` absent (or empty),
-    /// `module` or `text/javascript`. Data blocks (`application/json`, `application/ld+json`)
-    /// never run and are left out.
-    pub scripts: Vec<String>,
-}
-
-impl InlineHashes {
-    pub fn is_empty(&self) -> bool {
-        self.styles.is_empty() && self.scripts.is_empty()
-    }
-}
-
 /// The hash sources of the inline `<style>` and `<script>` elements of `html`, each taken over
 /// the element's exact text as the browser does, in the order they come, without repeats. The
 /// pages are our build's output, which writes the elements in lower case.
@@ -414,11 +401,12 @@ fn base_url(url: &Url) -> String {
 
 impl Page {
     fn new(content_type: &'static str, text: String) -> Self {
-        let inline = Arc::new(if content_type.starts_with("text/html") {
+        let inline = if content_type.starts_with("text/html") {
             inline_hashes(text.as_bytes())
         } else {
             InlineHashes::default()
-        });
+        };
+        let policy = PagePolicy::for_page(&inline);
         let identity = Bytes::from(text.into_bytes());
         let etag = format!("\"{}\"", hex::encode(&Sha256::digest(&identity)[..16]));
         let mut brotli = Vec::new();
@@ -439,6 +427,7 @@ impl Page {
         Self {
             content_type: HeaderValue::from_static(content_type),
             inline,
+            policy,
             etag: HeaderValue::from_str(&etag).expect("hex digits in quotes make a header value"),
             identity: Body::new(identity),
             brotli: Body::new(Bytes::from(brotli)),
@@ -473,8 +462,8 @@ impl Page {
     }
 
     fn headers(&self, response: &mut Response, extra: Option<(HeaderName, HeaderValue)>) {
-        if !self.inline.is_empty() {
-            response.extensions_mut().insert(self.inline.clone());
+        if let Some(policy) = &self.policy {
+            response.extensions_mut().insert(policy.clone());
         }
         let out = response.headers_mut();
         out.insert(header::CONTENT_TYPE, self.content_type.clone());

@@ -21,7 +21,7 @@ use crate::content::{validate, ContentDocument, KEPT_VERSIONS, MAX_DOCUMENT_BYTE
 use crate::error::{ApiError, ErrorBody};
 use crate::http::extract::json::ApiJson;
 use crate::http::extract::path::ApiPath;
-use crate::http::layers::security::FramedBySelf;
+use crate::http::layers::security::{FramedBySelf, PagePolicy};
 use crate::http::state::AppState;
 use crate::site::Pages;
 use crate::store::content::VersionRow;
@@ -271,7 +271,7 @@ async fn preview(
     // route, and count a visit.
     let html = pages.with_base(&module_scripts().replace_all(&composed.index, ""));
     // Its inline styles and scripts (the accent's shades, the scheme script), for its policy.
-    let inline = Arc::new(crate::site::inline_hashes(html.as_bytes()));
+    let policy = PagePolicy::for_page(&crate::site::inline_hashes(html.as_bytes()));
     let mut response = (
         [(
             CONTENT_TYPE,
@@ -281,7 +281,9 @@ async fn preview(
     )
         .into_response();
     response.extensions_mut().insert(FramedBySelf);
-    response.extensions_mut().insert(inline);
+    if let Some(policy) = policy {
+        response.extensions_mut().insert(policy);
+    }
     Ok(response)
 }
 

@@ -5,14 +5,11 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{ready, Context, Poll};
 
-use arc_swap::ArcSwapOption;
 use axum::http::{header, HeaderName, HeaderValue, Request};
 use axum::response::Response;
 use axum::Router;
 use pin_project_lite::pin_project;
 use tower::{Layer, Service};
-
-use crate::site::InlineHashes;
 
 /// Scripts and styles only from our own origin, no plugins, no framing. Inline `style`
 /// attributes set through React's `style` prop go through the CSSOM and need no
@@ -23,6 +20,43 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'
      style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; \
      manifest-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; \
      form-action 'self'";
+
+/// The CSP hash sources (`sha256-` and the base64 of the SHA-256, without quotes) of a page's
+/// inline elements: what its Content-Security-Policy must list for the browser to apply them
+/// (taken from a page by [`crate::site::inline_hashes`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct InlineHashes {
+    /// Each `<style>` element's text.
+    pub styles: Vec<String>,
+    /// Each `<script>` element the browser runs that has no `src`: its `type` absent (or empty),
+    /// `module` or `text/javascript`. Data blocks (`application/json`, `application/ld+json`)
+    /// never run and are left out.
+    pub scripts: Vec<String>,
+}
+
+impl InlineHashes {
+    pub fn is_empty(&self) -> bool {
+        self.styles.is_empty() && self.scripts.is_empty()
+    }
+}
+
+/// In a response's extensions: the policy of a page with inline elements, made once with the
+/// page (not per answer), which the layer serves in place of the strict default.
+#[derive(Clone, Debug)]
+pub struct PagePolicy(HeaderValue);
+
+impl PagePolicy {
+    /// The policy allowing exactly these inline elements; none when there are none (the default
+    /// policy then serves).
+    pub fn for_page(inline: &InlineHashes) -> Option<Self> {
+        (!inline.is_empty()).then(|| {
+            Self(
+                HeaderValue::from_str(&content_security_policy(inline))
+                    .expect("base64 hashes keep the policy a valid header value"),
+            )
+        })
+    }
+}
 
 /// The policy with `script-src` and `style-src` also allowing a page's inline elements, each by
 /// its hash source (`'sha256-…'`, see [`crate::site::inline_hashes`]); never `'unsafe-inline'`.
@@ -100,15 +134,12 @@ pub fn headers(https: bool) -> Vec<(HeaderName, HeaderValue)> {
 }
 
 /// Wraps `router` so that every response it gives carries the security headers. A page served
-/// with its [`InlineHashes`] in its extensions (the site's HTML pages, the draft preview) gets a
-/// policy that allows exactly its inline styles and scripts, so a page and its policy never
+/// with its [`PagePolicy`] in its extensions (the site's HTML pages, the draft preview) gets that
+/// policy, which allows exactly its inline styles and scripts, so a page and its policy never
 /// disagree, even while a publish replaces the page. The headers are made once; each response
 /// gets them in one pass.
 pub fn apply<S: Clone + Send + Sync + 'static>(router: Router<S>, https: bool) -> Router<S> {
-    router.layer(SecurityHeadersLayer {
-        headers: headers(https).into(),
-        last_page: Arc::default(),
-    })
+    router.layer(SecurityHeadersLayer(headers(https).into()))
 }
 
 /// In a response's extensions: this page may be framed by the site's own pages (the draft
@@ -117,17 +148,10 @@ pub fn apply<S: Clone + Send + Sync + 'static>(router: Router<S>, https: bool) -
 #[derive(Clone, Copy, Debug)]
 pub struct FramedBySelf;
 
-/// The last page's hashes and the policy made of them: the page at `/` is the same one request
-/// after request, so its policy is made once, not per answer.
-type LastPage = Arc<ArcSwapOption<(Arc<InlineHashes>, HeaderValue)>>;
-
 /// Sets the given headers on every response, replacing any of the same name but a
 /// `Content-Security-Policy` the handler set.
 #[derive(Clone)]
-struct SecurityHeadersLayer {
-    headers: Arc<[(HeaderName, HeaderValue)]>,
-    last_page: LastPage,
-}
+struct SecurityHeadersLayer(Arc<[(HeaderName, HeaderValue)]>);
 
 impl<S> Layer<S> for SecurityHeadersLayer {
     type Service = SecurityHeaders<S>;
@@ -135,8 +159,7 @@ impl<S> Layer<S> for SecurityHeadersLayer {
     fn layer(&self, inner: S) -> Self::Service {
         SecurityHeaders {
             inner,
-            headers: self.headers.clone(),
-            last_page: self.last_page.clone(),
+            headers: self.0.clone(),
         }
     }
 }
@@ -145,7 +168,6 @@ impl<S> Layer<S> for SecurityHeadersLayer {
 struct SecurityHeaders<S> {
     inner: S,
     headers: Arc<[(HeaderName, HeaderValue)]>,
-    last_page: LastPage,
 }
 
 impl<S, B> Service<Request<B>> for SecurityHeaders<S>
@@ -164,7 +186,6 @@ where
         WithHeaders {
             inner: self.inner.call(request),
             headers: self.headers.clone(),
-            last_page: self.last_page.clone(),
         }
     }
 }
@@ -174,21 +195,7 @@ pin_project! {
         #[pin]
         inner: F,
         headers: Arc<[(HeaderName, HeaderValue)]>,
-        last_page: LastPage,
     }
-}
-
-/// The policy for a page with these inline elements, made once per page.
-fn page_policy(last_page: &LastPage, inline: &Arc<InlineHashes>) -> HeaderValue {
-    if let Some(last) = &*last_page.load() {
-        if Arc::ptr_eq(&last.0, inline) {
-            return last.1.clone();
-        }
-    }
-    let policy = HeaderValue::from_str(&content_security_policy(inline))
-        .expect("base64 hashes keep the policy a valid header value");
-    last_page.store(Some(Arc::new((inline.clone(), policy.clone()))));
-    policy
 }
 
 impl<F, E> Future for WithHeaders<F>
@@ -201,7 +208,10 @@ where
         let this = self.project();
         let mut response = ready!(this.inner.poll(cx))?;
         let framed = response.extensions().get::<FramedBySelf>().is_some();
-        let inline = response.extensions().get::<Arc<InlineHashes>>().cloned();
+        let page = response
+            .extensions()
+            .get::<PagePolicy>()
+            .map(|page| page.0.clone());
         let out = response.headers_mut();
         for (name, value) in this.headers.iter() {
             let mut value = value.clone();
@@ -210,8 +220,8 @@ where
                 if out.contains_key(name) {
                     continue;
                 }
-                if let Some(inline) = &inline {
-                    value = page_policy(this.last_page, inline);
+                if let Some(page) = &page {
+                    value = page.clone();
                 }
                 if framed {
                     value = value
@@ -294,8 +304,10 @@ mod tests {
                         let inline = served.lock().unwrap().clone();
                         async move {
                             let mut response = Response::new(axum::body::Body::empty());
-                            if let Some(inline) = inline {
-                                response.extensions_mut().insert(inline);
+                            if let Some(policy) =
+                                inline.and_then(|inline| PagePolicy::for_page(&inline))
+                            {
+                                response.extensions_mut().insert(policy);
                             }
                             response
                         }
