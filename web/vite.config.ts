@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { stringTableParts } from './scripts/string-table-parts.mjs';
 
 /**
  * React Router 7's package exports point every condition at its development build, whose
@@ -18,7 +19,7 @@ const reactRouterProduction = [
 ];
 
 export default defineConfig(({ command }) => ({
-  plugins: [react(), tailwindcss()],
+  plugins: [stringTableParts(), react(), tailwindcss()],
   resolve: {
     alias: command === 'build' ? reactRouterProduction : [],
   },

@@ -63,8 +63,11 @@ export const BEACON_BYTES = 400;
 // counts none of it, added 111 bytes net: 76,791 bytes measured. Issue 12's budget is 75 KB.
 // Issue 28 raised it by 512 bytes (it allowed 1 KB): the visitor's scheme toggle, the sections
 // the owner hides and the logos' light variants added 470 bytes, 77,261 measured.
-const INITIAL_JS_BUDGET = 75 * KB + 512;
-test('the landing page loads at most 75.5 KB of gzipped JavaScript, the insights beacon included', () => {
+// Issue 29 raised it explicitly to 78,839 bytes (76,791 + 2 KB): the fixed texts moved into string
+// tables (each chunk carries the English texts of its own sections, `en.json?…&part`), the language
+// switch and the translator with its plural rules: 78,798 measured.
+const INITIAL_JS_BUDGET = 76_791 + 2 * KB;
+test('the landing page loads at most 77 KB (78,839 bytes) of gzipped JavaScript, the insights beacon included', () => {
   const total = initialFiles().js.reduce((sum, file) => sum + gzipped(file), 0);
   console.log(`initial JavaScript: ${(total / KB).toFixed(1)} KB gzipped (${total} bytes)`);
   assert.ok(total <= INITIAL_JS_BUDGET, `initial JavaScript is ${(total / KB).toFixed(1)} KB gzipped`);

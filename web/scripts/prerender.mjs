@@ -133,9 +133,16 @@ const beasties = new Beasties({
   reduceInlineStyles: false,
   // The light scheme's rules match only once the inline script has set data-scheme on <html>,
   // before the first paint: they are inlined whatever the pre-rendered HTML holds.
-  // (Those of states below the fold, a card's hover or the contact form's fields, come with the
-  // stylesheet that the lazily loaded sections fetch.)
-  allowRules: [/^:root\[data-scheme=['"]?light['"]?\]$/, /data-scheme.*(\.btn-primary|\.card$|\.hero-glow|\.only-)/],
+  // So are those of the language switch and of right to left, which the default page, in one
+  // left-to-right language, does not draw (the offer to switch comes later, with its chunk). (Those of states below the fold, a
+  // card's hover or the contact form's fields, come with the stylesheet that the lazily loaded
+  // sections fetch.)
+  allowRules: [
+    /^:root\[data-scheme=['"]?light['"]?\]$/,
+    /data-scheme.*(\.btn-primary|\.card$|\.hero-glow|\.only-)/,
+    /\.lang-link/,
+    /\[dir=['"]?rtl/,
+  ],
   logLevel: 'warn',
 });
 const picked = await beasties.process(

@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { ContentProvider } from './content/context';
+import { embeddedLocale, LocaleProvider } from './i18n/locale';
 import type { ContentDocument } from './content/document.generated';
 import { router } from './router';
 
@@ -13,7 +14,9 @@ export function renderApp(container: HTMLElement, content: ContentDocument): voi
   createRoot(container).render(
     <StrictMode>
       <ContentProvider document={content}>
-        <RouterProvider router={router} />
+        <LocaleProvider locale={embeddedLocale()}>
+          <RouterProvider router={router} />
+        </LocaleProvider>
       </ContentProvider>
     </StrictMode>,
   );

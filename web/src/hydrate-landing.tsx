@@ -1,11 +1,12 @@
 import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { ContentProvider } from './content/context';
+import { embeddedLocale, LocaleProvider } from './i18n/locale';
 import type { ContentDocument } from './content/document.generated';
 import { Landing } from './pages/landing';
 
 /**
- * The pre-rendered `/`, hydrated without the router: a chunk of its own, which `main.tsx` loads
+ * The pre-rendered `/` (or a language's `/de/` …), hydrated without the router: a chunk of its own, which `main.tsx` loads
  * once the first screen is drawn.
  */
 export function hydrateLanding(container: HTMLElement, content: ContentDocument): void {
@@ -13,7 +14,9 @@ export function hydrateLanding(container: HTMLElement, content: ContentDocument)
     container,
     <StrictMode>
       <ContentProvider document={content}>
-        <Landing />
+        <LocaleProvider locale={embeddedLocale()}>
+          <Landing />
+        </LocaleProvider>
       </ContentProvider>
     </StrictMode>,
   );

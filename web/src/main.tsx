@@ -35,11 +35,12 @@ async function firstScreenPainted(root: HTMLElement): Promise<void> {
   await nextFrame();
 }
 
-// `/` arrives pre-rendered (see build-facts.tsx) and is hydrated without the router, from a chunk
+// `/` and each language's page (`/de/` …) arrive pre-rendered (see build-facts.tsx and the server's
+// content/render.rs) and are hydrated without the router, from a chunk
 // loaded once the page is drawn. Every other route arrives as an empty shell and is rendered by
 // the router, a chunk loaded only then.
 let started: Promise<void>;
-if (container.firstElementChild && location.pathname === '/') {
+if (container.firstElementChild && /^\/([a-z0-9-]+\/)?$/.test(location.pathname)) {
   const root = container;
   started = firstScreenPainted(root)
     .then(() => Promise.all([import('./hydrate-landing'), embeddedDocument()]))

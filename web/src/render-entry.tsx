@@ -9,17 +9,24 @@
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server.browser';
 import { ContentProvider } from './content/context';
+import { englishLocale, LocaleProvider, type Locale } from './i18n/locale';
 import { bundled } from './content/media';
 import type { ContentDocument } from './content/document.generated';
 import { Landing } from './pages/landing';
 
-/** The HTML of `/` for a content document given as JSON. */
-export function renderLanding(documentJson: string): string {
+/**
+ * The HTML of a language's page for its content document given as JSON, and its locale (the
+ * server's `locale-data` block; absent or `null` for the plain English page).
+ */
+export function renderLanding(documentJson: string, localeJson?: string | null): string {
   const document = JSON.parse(documentJson) as ContentDocument;
+  const locale = (localeJson ? (JSON.parse(localeJson) as Locale | null) : null) ?? englishLocale;
   return renderToString(
     <StrictMode>
       <ContentProvider document={document}>
-        <Landing />
+        <LocaleProvider locale={locale}>
+          <Landing />
+        </LocaleProvider>
       </ContentProvider>
     </StrictMode>,
   );

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef } from 'react';
 import { Icon } from './icon';
 import type { ResponsiveImage } from '../content/media';
+import { useTexts } from '../i18n/locale';
 
 export interface OpenAward {
   /** The timeline entry the award belongs to, e.g. "Analyst". */
@@ -20,6 +21,7 @@ export interface OpenAward {
 export default function AwardDialog({ award, onClose }: { award: OpenAward; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  const texts = useTexts();
 
   // Mounted when an award is chosen: open as a modal at once.
   useEffect(() => {
@@ -59,7 +61,7 @@ export default function AwardDialog({ award, onClose }: { award: OpenAward; onCl
           </div>
           <button type="button" className="btn btn-secondary" onClick={() => ref.current?.close()} autoFocus>
             <Icon name="x" className="size-4" />
-            Close
+            {texts.t('award.close')}
           </button>
         </div>
         {award.image && (

@@ -1,30 +1,50 @@
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError } from '../api/client';
 import type { ContactMessage } from '../api/contact';
+import { addEnglish, useTexts, type Translator } from '../i18n/locale';
+import englishTexts from '../i18n/en.json?form,wait&part';
+
+addEnglish(englishTexts);
 
 type Field = keyof ContactMessage;
 
-const LABELS: Record<Field, string> = { name: 'Name', email: 'Email', subject: 'Subject', message: 'Message' };
+const FIELDS: readonly Field[] = ['name', 'email', 'subject', 'message'];
 
-const SUCCESS_MESSAGE = 'Your response has securely sent!';
+/** The most characters each field takes, as the server counts them. */
+const MAX_LENGTH: Record<Field, number> = { name: 100, email: 254, subject: 200, message: 5000 };
 
-function waitText(seconds: number): string {
-  if (seconds < 90) return seconds === 1 ? '1 second' : `${seconds} seconds`;
-  return `${Math.ceil(seconds / 60)} minutes`;
+/**
+ * What is wrong with a field the server refused, told from the page's string table by the value
+ * sent (the server's 422 names the field; its English sentence is never shown).
+ */
+function problem(texts: Translator, name: Field, value: string): string {
+  const label = texts.t(`form.${name}`);
+  if (value.trim() === '') return texts.t('form.required', { label });
+  if ([...value].length > MAX_LENGTH[name]) return texts.t('form.tooLong', { label, max: MAX_LENGTH[name] });
+  return texts.t(name === 'email' ? 'form.invalidEmail' : 'form.invalid', { label });
 }
 
-/** A sentence for the alert above the button; field problems are shown by their fields. */
-function describe(error: unknown, fieldCount: number): string {
-  const kept = 'Your message was not sent, but your text is still here.';
-  if (!(error instanceof ApiError)) return `Something went wrong. ${kept}`;
-  if (error.status === 422 && fieldCount > 0) return 'Please correct the fields marked below.';
+function waitText(texts: Translator, seconds: number): string {
+  if (seconds < 90) return texts.plural('wait.seconds', seconds);
+  return texts.plural('wait.minutes', Math.ceil(seconds / 60));
+}
+
+/**
+ * A sentence for the alert above the button, from the page's string table by the error's stable
+ * status and code (never the server's English text); field problems are shown by their fields.
+ */
+function describe(texts: Translator, error: unknown, fieldCount: number): string {
+  const kept = texts.t('form.kept');
+  if (!(error instanceof ApiError)) return `${texts.t('form.failed')} ${kept}`;
+  if (error.status === 422 && fieldCount > 0) return texts.t('form.fixFields');
   if (error.status === 429) {
-    const wait = error.retryAfter === null ? 'a moment' : waitText(error.retryAfter);
-    return `You have sent too many messages. Please wait ${wait} and try again. ${kept}`;
+    const wait = error.retryAfter === null ? texts.t('wait.moment') : waitText(texts, error.retryAfter);
+    return `${texts.t('form.tooMany', { wait })} ${kept}`;
   }
-  if (error.status === 0) return `${error.message} ${kept}`;
-  if (error.status >= 500) return `Something went wrong on our side. Please try again in a moment. ${kept}`;
-  return `${error.message} ${kept}`;
+  if (error.status === 0) return `${texts.t('form.network')} ${kept}`;
+  if (error.code === 'storage_unavailable') return `${texts.t('form.storage')} ${kept}`;
+  if (error.status >= 500) return `${texts.t('form.server')} ${kept}`;
+  return `${texts.t('form.failed')} ${kept}`;
 }
 
 /**
@@ -34,6 +54,7 @@ function describe(error: unknown, fieldCount: number): string {
  */
 export function ContactForm() {
   const id = useId();
+  const texts = useTexts();
   const [sending, setSending] = useState(false);
   const [sent, setSent] = useState(false);
   const [alert, setAlert] = useState('');
@@ -77,13 +98,13 @@ export function ContactForm() {
     } catch (error) {
       const fields: Partial<Record<Field, string>> = {};
       if (error instanceof ApiError && error.status === 422) {
-        for (const [name, problem] of Object.entries(error.fields)) {
-          if (name in LABELS) fields[name as Field] = `${LABELS[name as Field]} ${problem}.`;
+        for (const name of FIELDS) {
+          if (name in error.fields) fields[name] = problem(texts, name, text(name));
         }
       }
       setFieldErrors(fields);
-      setAlert(describe(error, Object.keys(fields).length));
-      const first = (Object.keys(LABELS) as Field[]).find((name) => fields[name]);
+      setAlert(describe(texts, error, Object.keys(fields).length));
+      const first = FIELDS.find((name) => fields[name]);
       if (first) form.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
     } finally {
       sendingRef.current = false;
@@ -103,7 +124,7 @@ export function ContactForm() {
     return (
       <div className="grid gap-1">
         <label htmlFor={inputId} className="field-label">
-          {LABELS[name]}
+          {texts.t(`form.${name}`)}
         </label>
         {input({
           id: inputId,
@@ -124,22 +145,24 @@ export function ContactForm() {
   }
 
   return (
-    <form className="relative grid gap-4" aria-label="Contact form" onSubmit={onSubmit} onFocus={() => load().catch(() => {})}>
-      {field('name', (props) => <input {...props} type="text" autoComplete="name" maxLength={100} />)}
-      {field('email', (props) => <input {...props} type="email" autoComplete="email" maxLength={254} />)}
-      {field('subject', (props) => <input {...props} type="text" maxLength={200} />)}
-      {field('message', (props) => <textarea {...props} rows={5} maxLength={5000} />)}
+    <form className="relative grid gap-4" aria-label={texts.t('form.label')} onSubmit={onSubmit} onFocus={() => load().catch(() => {})}>
+      {field('name', (props) => <input {...props} type="text" autoComplete="name" maxLength={MAX_LENGTH.name} />)}
+      {field('email', (props) => <input {...props} type="email" autoComplete="email" maxLength={MAX_LENGTH.email} />)}
+      {field('subject', (props) => <input {...props} type="text" maxLength={MAX_LENGTH.subject} />)}
+      {field('message', (props) => <textarea {...props} rows={5} maxLength={MAX_LENGTH.message} />)}
       {/* Honeypot: off screen and hidden from assistive technology; only robots fill it in. */}
-      <div aria-hidden="true" className="absolute -left-[10000px] top-0 h-px w-px overflow-hidden">
+      <div aria-hidden="true" className="absolute -start-[10000px] top-0 h-px w-px overflow-hidden">
         <label htmlFor={`${id}-website`}>Website</label>
         <input id={`${id}-website`} name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
       </div>
       <p role="alert" className="field-error">
         {alert}
       </p>
-      <p role="status">{sent ? SUCCESS_MESSAGE : ''}</p>
+      <p role="status">{sent ? texts.t('form.sent') : ''}</p>
       <button type="submit" className="btn btn-primary" disabled={sending}>
-        {progress !== null ? `Preparing… ${Math.floor(progress * 100)}%` : sending ? 'Sending…' : 'Send Message'}
+        {progress !== null
+          ? texts.t('form.preparing', { percent: Math.floor(progress * 100) })
+          : texts.t(sending ? 'form.sending' : 'form.send')}
       </button>
     </form>
   );

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useTexts } from '../i18n/locale';
 
 /**
  * The body of the error pages: the router's heading (the spec's "Unexpected Application Error!"),
@@ -23,7 +24,7 @@ export function ErrorNotice({
   return (
     <div className="container-page py-20 md:py-28">
       <p className="text-sm font-semibold tracking-widest text-blue-400 uppercase">{label}</p>
-      <h1 className="section-title mt-3">Unexpected Application Error!</h1>
+      <h1 className="section-title mt-3">{useTexts().t('error.heading')}</h1>
       <p className="mt-8 text-xl font-semibold text-white">{title}</p>
       <div className="lead mt-3">{children}</div>
       <div className="mt-8 flex flex-wrap gap-3">{actions}</div>

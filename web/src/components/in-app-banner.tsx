@@ -2,6 +2,10 @@ import { useState } from 'react';
 import { Icon } from './icon';
 import { androidIntentUrl, isAndroid, isInAppBrowser } from './in-app-browser';
 import { useIsClient } from './use-media-query';
+import { addEnglish, useTexts } from '../i18n/locale';
+import englishTexts from '../i18n/en.json?banner&part';
+
+addEnglish(englishTexts);
 
 type Mode = { kind: 'android'; href: string } | { kind: 'copy' };
 
@@ -23,6 +27,7 @@ function wasDismissed(): boolean {
 export default function InAppBanner() {
   const client = useIsClient();
   const [dismissed, setDismissed] = useState(false);
+  const texts = useTexts();
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
 
   if (!client || dismissed || !isInAppBrowser(navigator.userAgent) || wasDismissed()) return null;
@@ -50,16 +55,17 @@ export default function InAppBanner() {
 
   return (
     <section
-      aria-label="Open in your browser"
+      aria-label={texts.t('banner.label')}
       className="fixed inset-x-3 bottom-3 z-50 mx-auto max-w-xl rounded-xl border border-gray-700 bg-gray-900/95 p-4 shadow-2xl shadow-black/50 backdrop-blur"
     >
       <div className="flex items-start gap-3">
         <p className="flex-1 text-sm text-gray-200">
-          You are in an app&apos;s built-in browser. For the best experience (downloads, the contact form), open this
-          site in your browser via the <strong className="text-white">menu</strong> (⋯) or the{' '}
-          <strong className="text-white">share</strong> icon.
+          {texts.rich('banner.text', {
+            menu: <strong className="text-white">{texts.t('banner.menu')}</strong>,
+            share: <strong className="text-white">{texts.t('banner.share')}</strong>,
+          })}
         </p>
-        <button type="button" className="icon-btn -mt-1 -mr-1 border-transparent" aria-label="Dismiss" onClick={dismiss}>
+        <button type="button" className="icon-btn -mt-1 -me-1 border-transparent" aria-label={texts.t('banner.dismiss')} onClick={dismiss}>
           <Icon name="x" className="size-5" />
         </button>
       </div>
@@ -67,19 +73,19 @@ export default function InAppBanner() {
         {mode.kind === 'android' ? (
           <a className="btn btn-primary" href={mode.href}>
             <Icon name="external-link" className="size-4" />
-            Open in browser
+            {texts.t('banner.open')}
           </a>
         ) : (
           <button type="button" className="btn btn-primary" onClick={copy}>
             {copied === 'yes' ? <Icon name="check" className="size-4" /> : <Icon name="copy" className="size-4" />}
-            Open in browser
+            {texts.t('banner.open')}
           </button>
         )}
         <p role="status" className="text-sm text-gray-300">
-          {copied === 'yes' && 'Link copied: paste it into your browser.'}
+          {copied === 'yes' && texts.t('banner.copied')}
           {copied === 'failed' && (
             <>
-              Copy this link into your browser: <span className="break-all text-white">{window.location.href}</span>
+              {texts.rich('banner.copy', { link: <span className="break-all text-white">{window.location.href}</span> })}
             </>
           )}
         </p>

@@ -1,18 +1,41 @@
 import { useEffect, useId, useState } from 'react';
 import type { Sections } from '../content/document';
+import { useLocale, useTexts } from '../i18n/locale';
 import { Icon } from './icon';
 import { SchemeToggle } from './scheme-toggle';
 
-export const NAV_ITEMS = [
-  { id: 'home', label: 'Home' },
-  { id: 'about', label: 'About' },
-  { id: 'skills', label: 'Skills' },
-  { id: 'projects', label: 'Projects' },
-  { id: 'experience', label: 'Experience' },
-  { id: 'contact', label: 'Contact' },
-] as const;
+export const NAV_ITEMS = ['home', 'about', 'skills', 'projects', 'experience', 'contact'] as const;
 
-type SectionId = (typeof NAV_ITEMS)[number]['id'];
+type SectionId = (typeof NAV_ITEMS)[number];
+
+/**
+ * A link per published language, each to its own pre-rendered page: the language's short tag on
+ * screen, its name in itself for screen readers and as a tooltip, in its own language.
+ */
+function LanguageSwitch() {
+  const { tag, languages } = useLocale();
+  const texts = useTexts();
+  if (languages.length < 2) return null;
+  return (
+    <ul aria-label={texts.t('nav.languages')} className="flex items-center">
+      {languages.map((language) => (
+        <li key={language.tag}>
+          <a
+            href={language.href}
+            lang={language.tag}
+            hrefLang={language.tag}
+            title={language.name}
+            aria-current={language.tag === tag ? 'page' : undefined}
+            className="lang-link"
+          >
+            <span aria-hidden="true">{language.tag.split('-')[0]}</span>
+            <span className="sr-only">{language.name}</span>
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 /**
  * The fixed top navigation. Exactly one item is current (Home at first); choosing one makes it
@@ -21,6 +44,7 @@ type SectionId = (typeof NAV_ITEMS)[number]['id'];
  * items move into a menu opened by a button.
  */
 export function Navigation({ brand, resume, sections }: { brand: string; resume: string; sections: Sections }) {
+  const texts = useTexts();
   const [active, setActive] = useState<SectionId>('home');
   const [open, setOpen] = useState(false);
   const menuId = useId();
@@ -40,7 +64,7 @@ export function Navigation({ brand, resume, sections }: { brand: string; resume:
     setOpen(false);
   };
 
-  const items = NAV_ITEMS.filter(({ id }) => id === 'home' || sections[id]).map(({ id, label }) => {
+  const items = NAV_ITEMS.filter((id) => id === 'home' || sections[id]).map((id) => {
     const current = active === id;
     return (
       <li key={id}>
@@ -54,7 +78,7 @@ export function Navigation({ brand, resume, sections }: { brand: string; resume:
               : 'text-gray-300 hover:bg-gray-800 hover:text-white md:text-gray-400 md:hover:bg-transparent'
           }`}
         >
-          {label}
+          {texts.t(`nav.${id}`)}
         </a>
       </li>
     );
@@ -62,10 +86,10 @@ export function Navigation({ brand, resume, sections }: { brand: string; resume:
 
   return (
     <header className="fixed inset-x-0 top-0 z-40 border-b border-gray-800/80 bg-gray-950/85 backdrop-blur-md">
-      <a href="#main" className="sr-only-focusable btn btn-primary absolute top-2 left-2 z-50">
-        Skip to content
+      <a href="#main" className="sr-only-focusable btn btn-primary absolute top-2 start-2 z-50">
+        {texts.t('nav.skip')}
       </a>
-      <nav aria-label="Main" className="container-page flex h-16 items-center justify-between gap-4">
+      <nav aria-label={texts.t('nav.label')} className="container-page flex h-16 items-center justify-between gap-4">
         <a
           href="#home"
           onClick={() => choose('home')}
@@ -82,22 +106,23 @@ export function Navigation({ brand, resume, sections }: { brand: string; resume:
           <ul className="grid gap-1 md:flex md:items-center">{items}</ul>
           <a href={resume} download className="btn btn-primary mt-4 w-full md:hidden" onClick={() => setOpen(false)}>
             <Icon name="download" className="size-4" />
-            Download Resume
+            {texts.t('resume.download')}
           </a>
         </div>
 
         <div className="flex items-center gap-2">
+          <LanguageSwitch />
           <SchemeToggle />
           <a href={resume} download className="btn btn-primary hidden md:inline-flex md:px-4 md:text-sm">
             <Icon name="download" className="size-4" />
-            Download Resume
+            {texts.t('resume.download')}
           </a>
           <button
             type="button"
             className="icon-btn md:hidden"
             aria-expanded={open}
             aria-controls={menuId}
-            aria-label={open ? 'Close menu' : 'Open menu'}
+            aria-label={texts.t(open ? 'nav.closeMenu' : 'nav.openMenu')}
             onClick={() => setOpen((value) => !value)}
           >
             {open ? <Icon name="x" className="size-5" /> : <Icon name="menu" className="size-5" />}

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { Icon } from './icon';
+import { useTexts } from '../i18n/locale';
 
 /** The one key the page ever stores, and only once the visitor presses the toggle. */
 export const SCHEME_KEY = 'portfolio:scheme';
@@ -23,13 +24,14 @@ function current(): Scheme {
  * says whether it is pressed only once it runs in the browser.
  */
 export function SchemeToggle() {
+  const texts = useTexts();
   const scheme = useSyncExternalStore<Scheme | null>(subscribe, current, () => null);
   const light = scheme === 'light';
   return (
     <button
       type="button"
       className="icon-btn"
-      aria-label="Light scheme"
+      aria-label={texts.t('nav.lightScheme')}
       aria-pressed={scheme === null ? undefined : light}
       onClick={() => {
         const next: Scheme = light ? 'dark' : 'light';

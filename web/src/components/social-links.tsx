@@ -1,5 +1,6 @@
 import { Icon } from './icon';
 import { useContent } from '../content/context';
+import { useTexts } from '../i18n/locale';
 
 export type SocialKind = 'github' | 'linkedin' | 'twitter' | 'email';
 
@@ -8,6 +9,7 @@ const NAMES = { github: 'GitHub', linkedin: 'LinkedIn', twitter: 'X (Twitter)', 
 /** A row of 44 px icon links to the owner's profiles; each has an accessible name. */
 export function SocialLinks({ kinds, label }: { kinds: readonly SocialKind[]; label: string }) {
   const { profile, contact, social } = useContent();
+  const texts = useTexts();
   const url = (kind: SocialKind) => (kind === 'email' ? `mailto:${contact.email}` : social.find((link) => link.id === kind)?.url);
   return (
     <ul aria-label={label} className="flex flex-wrap gap-3">
@@ -22,7 +24,9 @@ export function SocialLinks({ kinds, label }: { kinds: readonly SocialKind[]; la
               className="icon-btn"
               href={href}
               data-track={`social:${kind}`}
-              aria-label={kind === 'email' ? `Email ${profile.name}` : `${profile.name} on ${NAMES[kind]}`}
+              aria-label={
+                kind === 'email' ? texts.t('social.email', { name: profile.name }) : texts.t('social.on', { name: profile.name, site: NAMES[kind] })
+              }
               {...(external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
             >
               <Icon name={kind === 'email' ? 'mail' : kind} />

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { Award, TimelineEntry } from '../content/document.generated';
 import { Icon } from './icon';
+import { useTexts } from '../i18n/locale';
 
 /** A titled vertical timeline; entries with awards get a button per award. */
 export function Timeline({
@@ -17,6 +18,7 @@ export function Timeline({
   /** Called when an award is about to be chosen (hover, focus): a chance to fetch the dialog early. */
   onAwardIntent?: () => void;
 }) {
+  const texts = useTexts();
   return (
     <div>
       <h3 className="flex items-center gap-3 text-xl font-semibold">
@@ -25,19 +27,19 @@ export function Timeline({
         </span>
         {title}
       </h3>
-      <ol className="mt-8 grid gap-8 border-l border-gray-700 pl-6 sm:pl-8">
+      <ol className="mt-8 grid gap-8 border-s border-gray-700 ps-6 sm:ps-8">
         {entries.map((entry) => (
           <li key={entry.title} className="relative">
             <span
               aria-hidden="true"
-              className="absolute top-2 -left-[calc(1.5rem+5px)] size-2.5 rounded-full bg-blue-500 ring-4 ring-gray-950 sm:-left-[calc(2rem+5px)]"
+              className="absolute top-2 -start-[calc(1.5rem+5px)] size-2.5 rounded-full bg-blue-500 ring-4 ring-gray-950 sm:-start-[calc(2rem+5px)]"
             />
             <p className="text-sm font-medium text-blue-300">{entry.date}</p>
             <h4 className="mt-1 text-lg font-semibold text-white">{entry.title}</h4>
             <p className="text-sm text-gray-400">{entry.place}</p>
             <p className="mt-3 max-w-[65ch] text-gray-300">{entry.description}</p>
             {entry.awards.length > 0 && (
-              <ul aria-label={`Awards for ${entry.title}`} className="mt-4 flex flex-wrap gap-2">
+              <ul aria-label={texts.t('experience.awardsFor', { title: entry.title })} className="mt-4 flex flex-wrap gap-2">
                 {entry.awards.map((award) => (
                   <li key={award.title}>
                     <button

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { ErrorNotice } from '../components/error-notice';
 import { useContent } from '../content/context';
+import { homeOf, useLocale, useTexts } from '../i18n/locale';
 
 /**
  * The designed error page: an unknown address (`notFound`) or a page that failed while
@@ -10,15 +11,18 @@ import { useContent } from '../content/context';
  */
 export function ErrorView({ notFound }: { notFound: boolean }) {
   const { profile } = useContent();
+  const texts = useTexts();
+  const home = homeOf(useLocale());
+  const documentTitle = texts.t(notFound ? 'error.notFound.documentTitle' : 'error.failed.documentTitle');
   useEffect(() => {
-    document.title = `${notFound ? 'Page not found' : 'Something went wrong'} · ${profile.name}`;
-  }, [notFound, profile.name]);
+    document.title = `${documentTitle} · ${profile.name}`;
+  }, [documentTitle, profile.name]);
 
   return (
     <div className="flex min-h-dvh flex-col bg-gray-950">
       <header className="border-b border-gray-800/80 bg-gray-950">
         <div className="container-page flex h-16 items-center">
-          <a href="/" className="inline-flex min-h-11 items-center text-lg font-bold tracking-tight whitespace-nowrap text-white">
+          <a href={home} className="inline-flex min-h-11 items-center text-lg font-bold tracking-tight whitespace-nowrap text-white">
             {profile.name}
             <span className="text-blue-500">.</span>
           </a>
@@ -27,32 +31,32 @@ export function ErrorView({ notFound }: { notFound: boolean }) {
       <main id="main" className="flex flex-1 items-center">
         {notFound ? (
           <ErrorNotice
-            label="Error 404"
-            title="This page doesn't exist."
+            label={texts.t('error.notFound.label')}
+            title={texts.t('error.notFound.title')}
             actions={
-              <a href="/" className="btn btn-primary">
-                Back to the portfolio
+              <a href={home} className="btn btn-primary">
+                {texts.t('error.back')}
               </a>
             }
           >
-            <p>The address may be mistyped, or the page may have moved. Everything is on the portfolio's one page.</p>
+            <p>{texts.t('error.notFound.body')}</p>
           </ErrorNotice>
         ) : (
           <ErrorNotice
-            label="Error"
-            title="Something went wrong on this page."
+            label={texts.t('error.failed.label')}
+            title={texts.t('error.failed.title')}
             actions={
               <>
-                <a href="/" className="btn btn-primary">
-                  Back to the portfolio
+                <a href={home} className="btn btn-primary">
+                  {texts.t('error.back')}
                 </a>
                 <button type="button" className="btn btn-secondary" onClick={() => window.location.reload()}>
-                  Reload the page
+                  {texts.t('error.reload')}
                 </button>
               </>
             }
           >
-            <p>It is not something you did. Reloading often puts it right; the portfolio is one click away.</p>
+            <p>{texts.t('error.failed.body')}</p>
           </ErrorNotice>
         )}
       </main>

@@ -1,15 +1,17 @@
 import { Icon } from '../components/icon';
 import { useContent } from '../content/context';
+import { useTexts } from '../i18n/locale';
 
 /** Who the owner is, in two paragraphs, with the resume one click away. */
 export function About() {
   const content = useContent();
+  const texts = useTexts();
   return (
     <section id="about" aria-labelledby="about-title" className="section bg-gray-900">
       <div className="container-page grid gap-12 md:grid-cols-[minmax(0,1.5fr)_minmax(0,1fr)] md:items-center">
         <div>
           <h2 id="about-title" className="section-title">
-            About Me
+            {texts.t('about.title')}
           </h2>
           <p className="mt-8 text-xl font-semibold text-blue-300">{content.profile.role}</p>
           {content.about.paragraphs.map((paragraph) => (
@@ -25,7 +27,7 @@ export function About() {
                 <Icon name="user" className="size-5" />
               </span>
               <div className="min-w-0">
-                <p className="text-sm text-gray-400">Name</p>
+                <p className="text-sm text-gray-400">{texts.t('about.name')}</p>
                 <p className="font-semibold text-white">{content.profile.name}</p>
               </div>
             </li>
@@ -34,14 +36,14 @@ export function About() {
                 <Icon name="mail" className="size-5" />
               </span>
               <div className="min-w-0">
-                <p className="text-sm text-gray-400">Email</p>
+                <p className="text-sm text-gray-400">{texts.t('about.email')}</p>
                 <p className="font-semibold [overflow-wrap:anywhere] text-white">{content.contact.email}</p>
               </div>
             </li>
           </ul>
           <a href={content.resume.path} download className="btn btn-primary mt-6 w-full">
             <Icon name="download" className="size-4" />
-            Download Resume
+            {texts.t('resume.download')}
           </a>
         </div>
       </div>

@@ -2,31 +2,33 @@ import { Icon, type IconName } from '../components/icon';
 import { useContent } from '../content/context';
 import { ContactForm } from '../components/contact-form';
 import { SocialLinks } from '../components/social-links';
+import { addEnglish, useTexts } from '../i18n/locale';
+import englishTexts from '../i18n/en.json?contact&part';
+
+addEnglish(englishTexts);
 
 const mapsUrl = (query: string) => `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(query)}`;
 
 /** 'Get in Touch': how to reach the owner directly, and the contact form. */
 export function Contact() {
   const { contact, profile } = useContent();
+  const texts = useTexts();
   const rows: { icon: IconName; label: string; text: string; href: string; external: boolean }[] = [
-    { icon: 'mail', label: 'Email', text: contact.email, href: `mailto:${contact.email}`, external: false },
-    { icon: 'phone', label: 'Phone', text: contact.phone.display, href: `tel:${contact.phone.dial}`, external: false },
-    { icon: 'map-pin', label: 'Location', text: profile.location.display, href: mapsUrl(profile.location.mapsQuery), external: true },
+    { icon: 'mail', label: texts.t('contact.email'), text: contact.email, href: `mailto:${contact.email}`, external: false },
+    { icon: 'phone', label: texts.t('contact.phone'), text: contact.phone.display, href: `tel:${contact.phone.dial}`, external: false },
+    { icon: 'map-pin', label: texts.t('contact.location'), text: profile.location.display, href: mapsUrl(profile.location.mapsQuery), external: true },
   ];
 
   return (
     <section id="contact" aria-labelledby="contact-title" className="section bg-gray-900">
       <div className="container-page">
         <h2 id="contact-title" className="section-title">
-          Get in Touch
+          {texts.t('contact.title')}
         </h2>
-        <p className="lead mt-6">
-          Have a project in mind, a role to fill, or a suggestion about my work? Send me a message: I read every one and
-          usually reply within a day or two.
-        </p>
+        <p className="lead mt-6">{texts.t('contact.lead')}</p>
         <div className="mt-12 grid gap-8 md:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
           <div className="card p-6 md:p-8">
-            <h3 className="text-xl font-semibold">Contact Information</h3>
+            <h3 className="text-xl font-semibold">{texts.t('contact.info')}</h3>
             <ul className="mt-6 grid gap-5">
               {rows.map(({ icon, label, text, href, external }) => (
                 <li key={label} className="flex items-center gap-4">
@@ -46,9 +48,9 @@ export function Contact() {
                 </li>
               ))}
             </ul>
-            <h3 className="mt-8 text-lg font-semibold">Follow Me</h3>
+            <h3 className="mt-8 text-lg font-semibold">{texts.t('contact.follow')}</h3>
             <div className="mt-4">
-              <SocialLinks kinds={['github', 'linkedin', 'twitter']} label="Follow Me" />
+              <SocialLinks kinds={['github', 'linkedin', 'twitter']} label={texts.t('contact.follow')} />
             </div>
           </div>
           <div className="rounded-xl border border-gray-800 bg-gray-800/30 p-6 md:p-8">

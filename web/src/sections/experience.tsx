@@ -5,6 +5,10 @@ import { useContent } from '../content/context';
 import type { Award, TimelineEntry } from '../content/document.generated';
 import { imageFor } from '../content/media';
 import type { OpenAward } from '../components/award-dialog';
+import { addEnglish, useTexts } from '../i18n/locale';
+import englishTexts from '../i18n/en.json?experience,award&part';
+
+addEnglish(englishTexts);
 
 // The dialog's code is fetched on demand: on the first hover or focus of an award, at the latest on the click.
 const loadDialog = () => import('../components/award-dialog');
@@ -13,6 +17,7 @@ const AwardDialog = lazy(loadDialog);
 /** Work experience and education as two timelines, side by side from 900 px, stacked below. */
 export function Experience() {
   const content = useContent();
+  const texts = useTexts();
   const [open, setOpen] = useState<OpenAward | null>(null);
   const close = useCallback(() => setOpen(null), []);
   const prefetch = () => void loadDialog();
@@ -24,18 +29,18 @@ export function Experience() {
     <section id="experience" aria-labelledby="experience-title" className="section">
       <div className="container-page">
         <h2 id="experience-title" className="section-title">
-          Experience &amp; Education
+          {texts.t('experience.title')}
         </h2>
         <div className="mt-12 grid gap-12 md:grid-cols-2 md:gap-10">
           <Timeline
-            title="Work Experience"
+            title={texts.t('experience.work')}
             icon={<Icon name="briefcase" className="size-5" />}
             entries={content.experience}
             onAward={show}
             onAwardIntent={prefetch}
           />
           <Timeline
-            title="Education"
+            title={texts.t('experience.education')}
             icon={<Icon name="graduation-cap" className="size-5" />}
             entries={content.education}
             onAward={show}

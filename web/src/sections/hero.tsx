@@ -3,10 +3,12 @@ import { useContent } from '../content/context';
 import { imageFor } from '../content/media';
 import { SocialLinks } from '../components/social-links';
 import { Typewriter } from '../components/typewriter';
+import { useTexts } from '../i18n/locale';
 
 /** The first screen: who, what, and the two ways forward. The photo is the page's only eager image. */
 export function Hero() {
   const content = useContent();
+  const texts = useTexts();
   const photo = imageFor(content, content.profile.photo);
   const { sections, available } = content.appearance;
   return (
@@ -20,38 +22,34 @@ export function Hero() {
                 <span className="status-ping absolute inline-flex size-full rounded-full bg-emerald-400 opacity-75" />
                 <span className="relative inline-flex size-2 rounded-full bg-emerald-400" />
               </span>
-              Available for new projects
+              {texts.t('hero.available')}
             </p>
           )}
           <h1 id="home-title" className="mt-6 text-title font-extrabold tracking-tight md:text-display">
-            Hi, I&apos;m <span className="text-blue-500">{content.profile.name}</span>
+            {texts.rich('hero.greeting', { name: <span className="text-blue-500">{content.profile.name}</span> })}
           </h1>
           <p className="mt-4 min-h-[1.6em] text-xl font-semibold text-gray-200 md:text-2xl">
-            <span className="text-gray-400">I&apos;m a </span>
+            <span className="text-gray-400">{texts.t('hero.iAm')}</span>
             <Typewriter phrases={content.typewriterPhrases} className="text-white" />
           </p>
-          <p className="lead mt-6">
-            I build fast, accessible web applications end to end with the MERN stack (MongoDB, Express, React and
-            Node.js), style them with Tailwind CSS, and care about clean, well-tested JavaScript that is a pleasure to
-            maintain.
-          </p>
+          <p className="lead mt-6">{texts.t('hero.lead')}</p>
           {(sections.projects || sections.contact) && (
             <div className="mt-8 flex flex-wrap gap-3">
               {sections.projects && (
                 <a href="#projects" className="btn btn-primary">
-                  View My Work
-                  <Icon name="arrow-right" className="size-4" />
+                  {texts.t('hero.viewWork')}
+                  <Icon name="arrow-right" className="size-4 mirror-rtl" />
                 </a>
               )}
               {sections.contact && (
                 <a href="#contact" className={`btn ${sections.projects ? 'btn-secondary' : 'btn-primary'}`}>
-                  Contact
+                  {texts.t('hero.contact')}
                 </a>
               )}
             </div>
           )}
           <div className="mt-8">
-            <SocialLinks kinds={['github', 'linkedin']} label="Profiles" />
+            <SocialLinks kinds={['github', 'linkedin']} label={texts.t('hero.profiles')} />
           </div>
         </div>
         <div className="order-1 flex justify-center md:order-2 md:justify-end">

@@ -3,11 +3,18 @@ import { Icon } from '../components/icon';
 import { useContent } from '../content/context';
 import { imageFor } from '../content/media';
 import { categories, projectsFor, type Category } from '../content/projects';
+import { addEnglish, useTexts } from '../i18n/locale';
+import englishTexts from '../i18n/en.json?projects&part';
+
+addEnglish(englishTexts);
 
 /** The projects, filterable by stack. Each card is 450 px high with its screenshot, labels and links. */
 export function Projects() {
   const [category, setCategory] = useState<Category>('All');
+  // The count is announced once a filter is chosen; the page arrives with the status empty.
+  const [filtered, setFiltered] = useState(false);
   const content = useContent();
+  const texts = useTexts();
   const shown = projectsFor(category, content.projects).map((project) => ({
     ...project,
     picture: imageFor(content, project.image),
@@ -17,24 +24,27 @@ export function Projects() {
     <section id="projects" aria-labelledby="projects-title" className="section bg-gray-900">
       <div className="container-page">
         <h2 id="projects-title" className="section-title">
-          My Projects
+          {texts.t('projects.title')}
         </h2>
-        <p className="lead mt-6">A selection of things I have designed, built and shipped, front to back.</p>
-        <div role="group" aria-label="Filter projects by stack" className="mt-8 flex flex-wrap gap-2">
+        <p className="lead mt-6">{texts.t('projects.lead')}</p>
+        <div role="group" aria-label={texts.t('projects.filter')} className="mt-8 flex flex-wrap gap-2">
           {categories.map((name) => (
             <button
               key={name}
               type="button"
               aria-pressed={category === name}
-              onClick={() => setCategory(name)}
+              onClick={() => {
+                setCategory(name);
+                setFiltered(true);
+              }}
               className={`btn ${category === name ? 'btn-primary' : 'btn-secondary'}`}
             >
-              {name}
+              {texts.t(`projects.${name.toLowerCase() as Lowercase<Category>}`)}
             </button>
           ))}
         </div>
         <p className="sr-only" role="status">
-          {`${shown.length} ${shown.length === 1 ? 'project' : 'projects'} shown`}
+          {filtered ? texts.plural('projects.shown', shown.length) : ''}
         </p>
         <ul className="mt-10 grid gap-6 sm:grid-cols-2">
           {shown.map((project) => (
@@ -55,10 +65,10 @@ export function Projects() {
               <div className="flex min-h-0 flex-1 flex-col p-5">
                 <div className="flex items-center justify-between gap-3">
                   <h3 className="text-lg font-semibold">{project.title}</h3>
-                  <span className="text-xs font-medium tracking-wide text-blue-300 uppercase">{project.stack}</span>
+                  <span className="text-xs font-medium tracking-wide text-blue-300 uppercase">{texts.t(`projects.${project.stack}`)}</span>
                 </div>
                 <p className="mt-2 line-clamp-3 text-sm text-gray-400">{project.description}</p>
-                <ul aria-label="Technologies" className="mt-3 flex flex-wrap gap-1.5">
+                <ul aria-label={texts.t('projects.technologies')} className="mt-3 flex flex-wrap gap-1.5">
                   {project.technologies.map((tech) => (
                     <li key={tech} className="tag">
                       {tech}
@@ -71,22 +81,22 @@ export function Projects() {
                     data-track={`project:${project.id}:code`}
                     target="_blank"
                     rel="noopener noreferrer"
-                    aria-label={`Code of ${project.title} (opens in a new tab)`}
+                    aria-label={texts.t('projects.codeOf', { title: project.title })}
                     className="btn btn-secondary flex-1 px-3 md:text-sm"
                   >
                     <Icon name="code" className="size-4" />
-                    Code
+                    {texts.t('projects.code')}
                   </a>
                   <a
                     href={project.demoUrl}
                     data-track={`project:${project.id}:demo`}
                     target="_blank"
                     rel="noopener noreferrer"
-                    aria-label={`Live demo of ${project.title} (opens in a new tab)`}
+                    aria-label={texts.t('projects.demoOf', { title: project.title })}
                     className="btn btn-primary flex-1 px-3 md:text-sm"
                   >
                     <Icon name="external-link" className="size-4" />
-                    Live Demo
+                    {texts.t('projects.demo')}
                   </a>
                 </div>
               </div>
