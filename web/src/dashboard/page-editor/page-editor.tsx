@@ -8,6 +8,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { AppearancePart } from './appearance-form';
+import { LanguagesPart } from './languages-form';
 import { fieldId } from './fields';
 import { countByPart, DEFAULT_PART, isPart, partOf, previewAnchor, type PartId } from './parts';
 import { PreviewFrame } from './preview-frame';
@@ -44,6 +45,8 @@ function PartForm({ part, props }: { part: PartId; props: ListFormProps }) {
       return <TimelineForm list={part} {...props} />;
     case 'resume':
       return <ResumeField path={props.document.resume.path} />;
+    case 'languages':
+      return <LanguagesPart {...props} />;
     case 'appearance':
       return <AppearancePart {...props} />;
     case 'versions':

@@ -17,6 +17,7 @@ export const PARTS = [
   { id: 'experience', label: 'Experience', anchor: 'experience' },
   { id: 'education', label: 'Education', anchor: 'experience' },
   { id: 'resume', label: 'Resume', anchor: 'home' },
+  { id: 'languages', label: 'Languages', anchor: 'home' },
   { id: 'appearance', label: 'Appearance', anchor: 'home' },
   { id: 'versions', label: 'Versions', anchor: 'home' },
 ] as const;
@@ -48,6 +49,9 @@ const BY_FIELD: [prefix: string, part: PartId][] = [
   ['education', 'education'],
   ['resume', 'resume'],
   ['appearance', 'appearance'],
+  ['language', 'languages'],
+  ['languages', 'languages'],
+  ['strings', 'languages'],
 ];
 
 function byField(path: string): PartId | undefined {

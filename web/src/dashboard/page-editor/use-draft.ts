@@ -12,6 +12,7 @@ import type { ContentDocument } from '../../content/document';
 import { loadDraft, saveDraft, type DraftAnswer } from '../../api/content';
 import { merge3 } from './merge';
 import { problemsOf, type Problems } from './validate';
+import { followItems } from './translations';
 
 export const UNSAVED_KEY = 'portfolio:page-editor:unsaved';
 /** How long after the last edit the draft is saved. */
@@ -161,7 +162,9 @@ export function useDraft(onUnauthorized: () => void) {
     setDocument((current) => {
       if (!current) return current;
       const next = structuredClone(current);
+      const follow = followItems(next);
       change(next);
+      follow();
       return next;
     });
     setServerProblems({});

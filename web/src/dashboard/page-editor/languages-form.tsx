@@ -1,0 +1,347 @@
+/**
+ * The Languages part: the languages the page is published in besides the default one, each
+ * translated side by side with the default texts (the document's fields, then the page's fixed
+ * texts), published once nothing is missing.
+ */
+import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { ChevronDown } from 'lucide-react';
+import type { ContentDocument } from '../../content/document';
+import english from '../../i18n/en.json';
+import { ConfirmDialog } from './confirm-dialog';
+import { CheckboxField, fieldId, Group } from './fields';
+import type { ListFormProps } from './list-form-parts';
+import { defaultTag, languagesOf, missingTexts, textFields, type LanguageEntry, type Multilingual } from './translations';
+import type { Problems } from './validate';
+
+/** The string tables built into the page: the tags whose fixed texts need no filling in. */
+const TABLES = import.meta.glob<Record<string, string>>(['../../i18n/*.json', '!../../i18n/en.json'], { import: 'default' });
+const tableFile = (tag: string) => `../../i18n/${tag}.json`;
+
+/** The built-in table for a tag (its own, else its primary language's), if there is one. */
+function builtInFile(tag: string): string | undefined {
+  const lower = tag.toLowerCase();
+  return [lower, lower.split('-')[0]!].map(tableFile).find((file) => file in TABLES);
+}
+
+const BUILT_IN = Object.keys(TABLES).map((file) => file.slice('../../i18n/'.length, -'.json'.length));
+
+const RTL = new Set(['ar', 'he', 'fa', 'ur', 'ps', 'sd', 'ug', 'yi', 'dv', 'ckb']);
+const RTL_SCRIPTS = /-(arab|hebr|thaa|syrc|nkoo|adlm|rohg)(-|$)/i;
+export function directionOf(tag: string): 'ltr' | 'rtl' {
+  return RTL.has(tag.toLowerCase().split('-')[0]!) || RTL_SCRIPTS.test(tag) ? 'rtl' : 'ltr';
+}
+
+/** A language's name in English, e.g. `German`; the tag itself when the browser does not know it. */
+function nameOf(tag: string): string {
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'language' }).of(tag) ?? tag;
+  } catch {
+    return tag;
+  }
+}
+
+/** The English fixed texts, one per key (a plural's `#other` form stands for it). */
+const FIXED_KEYS = Object.keys(english).filter((key) => !key.includes('#') || key.endsWith('#other'));
+
+/** Why `tag` cannot be added, or null. */
+function tagProblem(tag: string, document: ContentDocument): string | null {
+  if (!/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(tag)) return 'Enter a language tag such as de, ar or pt-BR.';
+  try {
+    Intl.getCanonicalLocales(tag);
+  } catch {
+    return `${tag} is not a language tag. Enter one such as de, ar or pt-BR.`;
+  }
+  const lower = tag.toLowerCase();
+  if (lower === defaultTag(document).toLowerCase()) return `${tag} is the page's default language already.`;
+  if (languagesOf(document).some((l) => l.tag.toLowerCase() === lower)) return `${nameOf(tag)} is in the list already.`;
+  if (languagesOf(document).length >= 10) return 'A page has at most 10 languages besides the default.';
+  return null;
+}
+
+function AddLanguage({ document, edit }: Pick<ListFormProps, 'document' | 'edit'>) {
+  const id = useId();
+  const [tag, setTag] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const wanted = tag.trim();
+    const why = tagProblem(wanted, document);
+    setProblem(why);
+    if (why) return;
+    const [canonical] = Intl.getCanonicalLocales(wanted);
+    edit((d) => {
+      const doc = d as ContentDocument & Multilingual;
+      (doc.languages ??= []).push({ tag: canonical!, published: false, texts: {}, strings: {} });
+    });
+    setTag('');
+    requestAnimationFrame(() => window.document.getElementById(`language-${canonical}-heading`)?.focus());
+  };
+  return (
+    <form onSubmit={onSubmit} className="grid gap-2" aria-label="Add a language">
+      <label htmlFor={`${id}-tag`} className="field-label">
+        Add a language
+      </label>
+      <div className="flex flex-wrap gap-2">
+        <input
+          id={`${id}-tag`}
+          className="field-input max-w-60"
+          list={`${id}-suggestions`}
+          value={tag}
+          autoComplete="off"
+          placeholder="de, ar, pt-BR …"
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={`${id}-hint${problem ? ` ${id}-error` : ''}`}
+          onChange={(event) => setTag(event.target.value)}
+        />
+        <button type="submit" className="btn btn-secondary">
+          Add language
+        </button>
+      </div>
+      <datalist id={`${id}-suggestions`}>
+        {BUILT_IN.map((builtIn) => (
+          <option key={builtIn} value={builtIn}>
+            {nameOf(builtIn)}
+          </option>
+        ))}
+      </datalist>
+      <p id={`${id}-hint`} className="text-sm text-gray-400">
+        Any language tag. {BUILT_IN.map(nameOf).join(', ')} come with the page&apos;s fixed texts (navigation, buttons, form
+        messages) translated; for any other language you fill those in too.
+      </p>
+      {problem && (
+        <p id={`${id}-error`} role="alert" className="field-error">
+          {problem}
+        </p>
+      )}
+    </form>
+  );
+}
+
+/** A field's translation beside its text in the default language. */
+function TranslationRow({
+  path,
+  label,
+  original,
+  value,
+  tag,
+  sourceTag,
+  problem,
+  placeholder,
+  onChange,
+}: {
+  path: string;
+  label: string;
+  original: string;
+  value: string;
+  tag: string;
+  sourceTag: string;
+  problem: string | undefined;
+  placeholder?: string;
+  onChange: (value: string) => void;
+}) {
+  const id = fieldId(path);
+  const long = original.length > 80;
+  const common = {
+    id,
+    value,
+    lang: tag,
+    dir: directionOf(tag),
+    placeholder,
+    'aria-invalid': problem ? true : undefined,
+    'aria-describedby': `${id}-original${problem ? ` ${id}-error` : ''}`,
+    className: 'field-input',
+    onChange: (event: { target: { value: string } }) => onChange(event.target.value),
+  };
+  return (
+    <div className="grid gap-2 border-t border-gray-800 pt-3 md:grid-cols-2 md:gap-4">
+      <div>
+        <p className="field-label">{label}</p>
+        <p id={`${id}-original`} lang={sourceTag} dir={directionOf(sourceTag)} className="text-sm whitespace-pre-line text-gray-300">
+          {original}
+        </p>
+      </div>
+      <div>
+        <label htmlFor={id} className="field-label">
+          {label}, in {nameOf(tag)}
+        </label>
+        {long ? <textarea {...common} rows={4} /> : <input {...common} autoComplete="off" />}
+        {problem && (
+          <p id={`${id}-error`} className="field-error">
+            {label}: {problem}
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** A disclosure: a heading button that shows and hides what follows. */
+function Section({ id, title, children, open, onToggle }: { id: string; title: string; children: ReactNode; open: boolean; onToggle: () => void }) {
+  return (
+    <section aria-labelledby={`${id}-title`} className="mt-4">
+      <h4 id={`${id}-title`}>
+        <button
+          type="button"
+          aria-expanded={open}
+          aria-controls={id}
+          onClick={onToggle}
+          className="flex min-h-11 w-full items-center gap-2 rounded-lg px-2 text-start font-semibold text-white hover:bg-gray-800"
+        >
+          <ChevronDown aria-hidden="true" className={`size-4 shrink-0 transition-transform ${open ? '' : '-rotate-90'}`} />
+          {title}
+        </button>
+      </h4>
+      <div id={id} hidden={!open} className="mt-2 grid gap-3">
+        {open && children}
+      </div>
+    </section>
+  );
+}
+
+function LanguageItem({
+  document,
+  language,
+  index,
+  problems,
+  edit,
+}: ListFormProps & { language: LanguageEntry; index: number; problems: Problems }) {
+  const at = `languages[${index}]`;
+  const tag = language.tag;
+  const sourceTag = defaultTag(document);
+  const missing = missingTexts(document, language);
+  const file = builtInFile(tag);
+  const [table, setTable] = useState<Record<string, string> | null>(null);
+  useEffect(() => {
+    let live = true;
+    void (file ? TABLES[file]!() : Promise.resolve({})).then((loaded) => live && setTable(loaded));
+    return () => {
+      live = false;
+    };
+  }, [file]);
+  const missingFixed = file ? [] : FIXED_KEYS.filter((key) => !language.strings[key]?.trim());
+  const problemsHere = Object.keys(problems).filter((path) => path.startsWith(`${at}.`)).length;
+  const [openTexts, setOpenTexts] = useState(missing.length > 0 || problemsHere > 0);
+  const [openFixed, setOpenFixed] = useState(!file);
+  const [removing, setRemoving] = useState(false);
+  const change = (update: (entry: LanguageEntry) => void) =>
+    edit((d) => {
+      const entry = languagesOf(d)[index];
+      if (entry) update(entry);
+    });
+  const name = nameOf(tag);
+  const path = `/${tag.toLowerCase()}/`;
+  return (
+    <section aria-labelledby={`language-${tag}-heading`} className="rounded-lg border border-gray-800 p-4" id={fieldId(at)}>
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+        <h3 id={`language-${tag}-heading`} tabIndex={-1} className="flex-1 text-lg font-semibold text-white">
+          {name} ({tag})
+        </h3>
+        <button type="button" className="btn btn-ghost px-3 text-red-300" onClick={() => setRemoving(true)}>
+          Remove {name}
+        </button>
+      </div>
+      <CheckboxField
+        path={`${at}.published`}
+        label={`Publish ${name} at ${path}`}
+        checked={language.published}
+        onChange={(checked) => change((entry) => void (entry.published = checked))}
+      />
+      {missing.length + missingFixed.length === 0 ? (
+        <p className="text-sm text-emerald-300">Every text is translated.</p>
+      ) : (
+        <div className="text-sm text-amber-200" id={`${fieldId(at)}-missing`}>
+          <p>
+            {missing.length + missingFixed.length === 1 ? 'One text is' : `${missing.length + missingFixed.length} texts are`} missing
+            before {name} can be published:
+          </p>
+          <ul className="mt-1 list-disc ps-5" aria-label={`Missing in ${name}`}>
+            {missing.slice(0, 12).map((field) => (
+              <li key={field.path}>{field.label}</li>
+            ))}
+            {missingFixed.slice(0, 12 - Math.min(12, missing.length)).map((key) => (
+              <li key={key}>Fixed text “{english[key as keyof typeof english]}”</li>
+            ))}
+            {missing.length + missingFixed.length > 12 && <li>and {missing.length + missingFixed.length - 12} more</li>}
+          </ul>
+        </div>
+      )}
+      <Section id={`${fieldId(at)}-texts`} title={`Translate the page into ${name}`} open={openTexts} onToggle={() => setOpenTexts((o) => !o)}>
+        {textFields(document).map((field) => (
+          <TranslationRow
+            key={field.path}
+            path={`${at}.texts.${field.path}`}
+            label={field.label}
+            original={field.value}
+            value={language.texts[field.path] ?? ''}
+            tag={tag}
+            sourceTag={sourceTag}
+            problem={problems[`${at}.texts.${field.path}`]}
+            onChange={(value) =>
+              change((entry) => {
+                if (value === '') delete entry.texts[field.path];
+                else entry.texts[field.path] = value;
+              })
+            }
+          />
+        ))}
+      </Section>
+      <Section
+        id={`${fieldId(at)}-fixed`}
+        title={file ? `Fixed texts in ${name} (built in; change any)` : `Fixed texts in ${name} (fill in each)`}
+        open={openFixed}
+        onToggle={() => setOpenFixed((o) => !o)}
+      >
+        {FIXED_KEYS.map((key) => (
+          <TranslationRow
+            key={key}
+            path={`${at}.strings.${key}`}
+            label={key}
+            original={english[key as keyof typeof english]}
+            value={language.strings[key] ?? ''}
+            placeholder={table?.[key]}
+            tag={tag}
+            sourceTag="en"
+            problem={problems[`${at}.strings.${key}`]}
+            onChange={(value) =>
+              change((entry) => {
+                if (value === '') delete entry.strings[key];
+                else entry.strings[key] = value;
+              })
+            }
+          />
+        ))}
+      </Section>
+      <ConfirmDialog
+        open={removing}
+        title={`Remove ${name}?`}
+        confirmLabel={`Remove ${name}`}
+        onConfirm={() =>
+          edit((d) => {
+            languagesOf(d).splice(index, 1);
+          })
+        }
+        onClose={() => setRemoving(false)}
+      >
+        <p>Its translations go with it. Once you publish, {path} is no longer served.</p>
+      </ConfirmDialog>
+    </section>
+  );
+}
+
+export function LanguagesPart({ document, problems, edit }: ListFormProps) {
+  const languages = languagesOf(document);
+  const tag = defaultTag(document);
+  return (
+    <Group title="Languages">
+      <p className="text-sm text-gray-300">
+        The page is in {nameOf(tag)} ({tag}) at <code>/</code>. Each language you add and publish gets a page of its own, at{' '}
+        <code>/de/</code> for German and so on, pre-rendered like <code>/</code>, with a link to it in the navigation. Visitors whose
+        browser prefers it are offered it, never sent there.
+      </p>
+      <AddLanguage document={document} edit={edit} />
+      {languages.map((language, index) => (
+        <LanguageItem key={language.tag} document={document} language={language} index={index} problems={problems} edit={edit} />
+      ))}
+    </Group>
+  );
+}

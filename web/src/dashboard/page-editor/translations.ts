@@ -1,0 +1,141 @@
+/**
+ * The document's languages as the editor handles them: which fields are translated (the server's
+ * list, `server/src/content/language.rs`), what a language still lacks, and translations kept on
+ * their items when a list is reordered or an item removed (they are keyed by the field's path,
+ * `projects[2].title`, so a move rewrites the keys).
+ */
+import type { ContentDocument } from '../../content/document';
+
+/** One language besides the default, as the document stores it. */
+export interface LanguageEntry {
+  tag: string;
+  published: boolean;
+  /** Translations by the path of the field they translate. */
+  texts: Record<string, string | undefined>;
+  /** The owner's own fixed texts, over the built-in table. */
+  strings: Record<string, string | undefined>;
+}
+
+/** The fields of the document as the languages part reads them (stored documents may lack them). */
+export interface Multilingual {
+  language?: string;
+  strings?: Record<string, string | undefined>;
+  languages?: LanguageEntry[];
+}
+
+export const languagesOf = (document: ContentDocument): LanguageEntry[] => (document as Multilingual).languages ?? [];
+export const defaultTag = (document: ContentDocument): string => (document as Multilingual).language ?? 'en';
+
+/** A text field a language translates: its path, what it says in the default language, and its name in the editor. */
+export interface TextField {
+  path: string;
+  value: string;
+  label: string;
+}
+
+/** Every translated field of `document`, in the order the editor shows them. */
+export function textFields(document: ContentDocument): TextField[] {
+  const fields: TextField[] = [];
+  const add = (path: string, value: string, label: string) => fields.push({ path, value, label });
+  add('profile.role', document.profile.role, 'Profile: role');
+  add('profile.summary', document.profile.summary, 'Profile: summary');
+  add('profile.location.display', document.profile.location.display, 'Profile: location');
+  document.typewriterPhrases.forEach((phrase, i) => add(`typewriterPhrases[${i}]`, phrase, `Typewriter phrase ${i + 1}`));
+  document.about.paragraphs.forEach((text, i) => add(`about.paragraphs[${i}]`, text, `About: paragraph ${i + 1}`));
+  document.projects.forEach((project, i) => {
+    add(`projects[${i}].title`, project.title, `Project ${i + 1}: title`);
+    add(`projects[${i}].description`, project.description, `Project ${i + 1}: description`);
+  });
+  for (const [list, name] of [
+    ['experience', 'Job'],
+    ['education', 'School'],
+  ] as const) {
+    document[list].forEach((entry, i) => {
+      const at = `${list}[${i}]`;
+      add(`${at}.title`, entry.title, `${name} ${i + 1}: title`);
+      add(`${at}.place`, entry.place, `${name} ${i + 1}: place`);
+      add(`${at}.date`, entry.date, `${name} ${i + 1}: dates`);
+      add(`${at}.description`, entry.description, `${name} ${i + 1}: description`);
+      entry.awards.forEach((award, j) => add(`${at}.awards[${j}].title`, award.title, `${name} ${i + 1}: award ${j + 1}`));
+    });
+  }
+  document.media.forEach((item, i) => {
+    if (item.alt) add(`media[${i}].alt`, item.alt, `Image “${item.id}”: description`);
+  });
+  return fields;
+}
+
+/** The fields a language has no translation for (those empty in the default language need none). */
+export function missingTexts(document: ContentDocument, language: LanguageEntry): TextField[] {
+  return textFields(document).filter((field) => field.value.trim() !== '' && !language.texts[field.path]?.trim());
+}
+
+/** The path of every item of the document's lists of objects, by the item itself. */
+function objectPaths(document: ContentDocument): Map<object, string> {
+  const paths = new Map<object, string>();
+  const walk = (list: readonly object[], at: string) => list.forEach((item, i) => paths.set(item, `${at}[${i}]`));
+  walk(document.projects, 'projects');
+  walk(document.media, 'media');
+  for (const list of ['experience', 'education'] as const) {
+    walk(document[list], list);
+    document[list].forEach((entry, i) => walk(entry.awards, `${list}[${i}].awards`));
+  }
+  return paths;
+}
+
+const STRING_LISTS = [
+  ['typewriterPhrases', (d: ContentDocument) => d.typewriterPhrases],
+  ['about.paragraphs', (d: ContentDocument) => d.about.paragraphs],
+] as const;
+
+/**
+ * Where each string of a list went: the same index while the list kept its length (an edit in
+ * place), else the first unclaimed equal string of the old list (a move or a removal).
+ */
+function stringMoves(before: readonly string[], after: readonly string[], at: string, moves: Map<string, string | null>) {
+  if (before.length === after.length) return;
+  const claimed = new Set<number>();
+  const found = new Map<number, number>();
+  after.forEach((text, j) => {
+    const i = before.findIndex((old, k) => old === text && !claimed.has(k));
+    if (i >= 0) {
+      claimed.add(i);
+      found.set(i, j);
+    }
+  });
+  before.forEach((_, i) => moves.set(`${at}[${i}]`, found.has(i) ? `${at}[${found.get(i)}]` : null));
+}
+
+/** The item's path (`experience[1].awards[0]`, `about.paragraphs[2]`) and the field within it of a translation's key. */
+function split(key: string): [item: string, rest: string] {
+  const end = key.lastIndexOf(']');
+  return end < 0 ? [key, ''] : [key.slice(0, end + 1), key.slice(end + 1)];
+}
+
+/**
+ * Makes an edit of `draft` (which may move and remove list items) keep each translation on its
+ * item: call before the edit, and call what it returns after it.
+ */
+export function followItems(draft: ContentDocument): () => void {
+  const languages = languagesOf(draft);
+  if (languages.length === 0) return () => {};
+  const before = objectPaths(draft);
+  const strings = STRING_LISTS.map(([, of]) => [...of(draft)]);
+  return () => {
+    const moves = new Map<string, string | null>();
+    const after = objectPaths(draft);
+    for (const [item, path] of before) moves.set(path, after.get(item) ?? null);
+    STRING_LISTS.forEach(([at, of], n) => stringMoves(strings[n]!, of(draft), at, moves));
+    // Kept: each translation of a field the document still has, under that field's path now.
+    const fields = new Set(textFields(draft).map((field) => field.path));
+    for (const language of languages) {
+      const texts: Record<string, string | undefined> = {};
+      for (const [key, text] of Object.entries(language.texts)) {
+        const [item, rest] = split(key);
+        const to = moves.has(item) ? moves.get(item) : item;
+        if (to && fields.has(`${to}${rest}`)) texts[`${to}${rest}`] = text;
+      }
+      language.texts = texts;
+    }
+  };
+}
