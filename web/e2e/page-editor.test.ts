@@ -31,6 +31,7 @@ const PARTS = [
   ['Experience', 'experience'],
   ['Education', 'education'],
   ['Resume', 'resume'],
+  ['Languages', 'languages'],
   ['Appearance', 'appearance'],
   ['Versions', 'versions'],
 ] as const;
