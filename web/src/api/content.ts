@@ -79,8 +79,8 @@ export function uploadProblem(cause: unknown, what: string): string {
 export const PREVIEW_URL = '/api/content/draft/preview';
 
 /** Whether the draft's preview answers (an iframe cannot tell a 404 from a page). */
-export function previewAvailable(): Promise<boolean> {
-  return request(PREVIEW_URL, { method: 'HEAD', headers: { Accept: 'text/html' } }).then(
+export function previewAvailable(url: string = PREVIEW_URL): Promise<boolean> {
+  return request(url, { method: 'HEAD', headers: { Accept: 'text/html' } }).then(
     () => true,
     () => false,
   );

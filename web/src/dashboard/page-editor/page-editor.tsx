@@ -9,6 +9,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { AppearancePart } from './appearance-form';
 import { LanguagesPart } from './languages-form';
+import { defaultTag, languagesOf } from './translations';
 import { fieldId } from './fields';
 import { countByPart, DEFAULT_PART, isPart, partOf, previewAnchor, type PartId } from './parts';
 import { PreviewFrame } from './preview-frame';
@@ -184,7 +185,12 @@ export function PageEditor({ onUnauthorized }: { onUnauthorized: () => void }) {
           )}
         </div>
         <aside aria-label="Preview" className="lg:sticky lg:top-20 lg:self-start">
-          <PreviewFrame generation={generation} anchor={previewAnchor(part)} scheme={document.appearance.scheme === 'light' ? 'light' : 'dark'} />
+          <PreviewFrame
+            generation={generation}
+            anchor={previewAnchor(part)}
+            scheme={document.appearance.scheme === 'light' ? 'light' : 'dark'}
+            languages={[defaultTag(document), ...languagesOf(document).map((language) => language.tag)]}
+          />
         </aside>
       </div>
     </div>

@@ -60,12 +60,26 @@ function useSize(ref: React.RefObject<HTMLElement | null>) {
   return size;
 }
 
-export function PreviewFrame({ generation, anchor, scheme: first }: { generation: string; anchor: string; scheme: Scheme }) {
+export function PreviewFrame({
+  generation,
+  anchor,
+  scheme: first,
+  languages,
+}: {
+  generation: string;
+  anchor: string;
+  scheme: Scheme;
+  /** The draft's languages, the default first: with more than one, the preview shows the one chosen. */
+  languages: readonly string[];
+}) {
   const [state, setState] = useState<'checking' | 'ready' | 'unavailable'>('checking');
   const [retry, setRetry] = useState(0);
   const [width, setWidth] = useState<Width>('phone');
   const [chosen, setScheme] = useState<Scheme | null>(null);
   const scheme = chosen ?? first;
+  const [pickedLanguage, setLanguage] = useState(languages[0]!);
+  const language = languages.includes(pickedLanguage) ? pickedLanguage : languages[0]!;
+  const url = language === languages[0] ? PREVIEW_URL : `${PREVIEW_URL}?language=${encodeURIComponent(language)}`;
   const box = useRef<HTMLDivElement>(null);
   const frame = useRef<HTMLIFrameElement>(null);
   // The page inside is ours (same origin): its scheme is set as the visitor's toggle sets it, and
@@ -85,13 +99,13 @@ export function PreviewFrame({ generation, anchor, scheme: first }: { generation
   const size = useSize(box);
   useEffect(() => {
     let live = true;
-    void previewAvailable().then((ok) => {
+    void previewAvailable(url).then((ok) => {
       if (live) setState(ok ? 'ready' : 'unavailable');
     });
     return () => {
       live = false;
     };
-  }, [generation, retry]);
+  }, [generation, retry, url]);
   const shown = WIDTHS[width];
   const scale = size.width > 0 ? Math.min(1, size.width / shown.width) : 1;
   return (
@@ -115,6 +129,14 @@ export function PreviewFrame({ generation, anchor, scheme: first }: { generation
           value={scheme}
           onChange={setScheme}
         />
+        {languages.length > 1 && (
+          <PressedGroup
+            label="Preview language"
+            options={languages.map((tag) => ({ value: tag, label: tag }))}
+            value={language}
+            onChange={setLanguage}
+          />
+        )}
         <button type="button" className="btn btn-ghost px-3" onClick={() => setRetry((n) => n + 1)}>
           Reload
         </button>
@@ -129,9 +151,9 @@ export function PreviewFrame({ generation, anchor, scheme: first }: { generation
             <iframe
               ref={frame}
               onLoad={follow}
-              key={`${generation}-${retry}`}
+              key={`${generation}-${retry}-${language}`}
               title={`Preview of the draft, ${shown.label.toLowerCase()} width`}
-              src={PREVIEW_URL}
+              src={url}
               width={shown.width}
               height={size.height > 0 ? Math.round(size.height / scale) : shown.height}
               style={{ transform: `scale(${scale})`, transformOrigin: '0 0' }}
