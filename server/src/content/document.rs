@@ -4,6 +4,7 @@
 //! (`web/src/content/document.generated.ts`) are generated from them, and the server's
 //! validation walks that same schema (see [`super::validate`]).
 
+use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use schemars::JsonSchema;
@@ -22,6 +23,13 @@ pub const MEDIA_SRC_PATTERN: &str = "^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|av
 pub const SITE_PATH_PATTERN: &str = "^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$";
 /// How a phone number is dialled: `+` and digits.
 pub const DIAL_PATTERN: &str = "^\\+?[0-9]{3,20}$";
+/// A BCP 47 language tag, as the page's `lang` takes it: a primary language subtag of two or
+/// three letters, then subtags of two to eight letters or digits (`de`, `pt-BR`, `zh-Hant-TW`).
+pub const LANGUAGE_TAG_PATTERN: &str = "^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$";
+/// The default language when a document names none.
+pub const DEFAULT_LANGUAGE: &str = "en";
+/// Languages besides the default one.
+pub const MAX_LANGUAGES: usize = 10;
 
 /// The whole page's content.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
@@ -55,6 +63,77 @@ pub struct ContentDocument {
     /// How the page looks; a document stored without it looks as the page did before it existed.
     #[serde(default)]
     pub appearance: Appearance,
+    /// The BCP 47 tag of the language the document's texts are written in, served at `/`.
+    #[serde(
+        default = "default_language",
+        skip_serializing_if = "is_default_language"
+    )]
+    #[schemars(regex(pattern = LANGUAGE_TAG_PATTERN), length(max = 35))]
+    #[ts(as = "Option<String>", optional)]
+    pub language: String,
+    /// The owner's own wording of the page's fixed texts in the default language (`nav.about`,
+    /// `projects.shown#other` …), over the built-in ones of `web/src/i18n/`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[schemars(schema_with = "strings_schema")]
+    #[ts(as = "Option<BTreeMap<String, String>>", optional)]
+    pub strings: BTreeMap<String, String>,
+    /// The page in other languages, each served at `/<tag in lower case>/` once published.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = 10))]
+    #[ts(as = "Option<Vec<Language>>", optional)]
+    pub languages: Vec<Language>,
+}
+
+fn default_language() -> String {
+    DEFAULT_LANGUAGE.to_owned()
+}
+
+fn is_default_language(tag: &String) -> bool {
+    tag == DEFAULT_LANGUAGE
+}
+
+/// The page in another language: the document's texts translated, keyed by their paths
+/// (`profile.role`, `projects[2].description`), and the page's fixed texts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Language {
+    /// Its BCP 47 tag (`de`, `pt-BR`); the page is served at the tag in lower case (`/pt-br/`).
+    #[schemars(regex(pattern = LANGUAGE_TAG_PATTERN), length(max = 35))]
+    pub tag: String,
+    /// Served, listed in the alternates and the sitemap; a published language has every text
+    /// translated.
+    #[serde(default)]
+    pub published: bool,
+    /// The translations of the document's texts, by the path of the text they translate. A
+    /// missing or empty one shows the default language's text (allowed until published).
+    #[serde(default)]
+    #[schemars(schema_with = "texts_schema")]
+    pub texts: BTreeMap<String, String>,
+    /// The page's fixed texts in this language, over the built-in ones for its tag; a language
+    /// without built-in texts needs all of them.
+    #[serde(default)]
+    #[schemars(schema_with = "strings_schema")]
+    pub strings: BTreeMap<String, String>,
+}
+
+/// Translations by path: at most 2000, each key at most 100 characters, each text at most 1500.
+fn texts_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "type": "object",
+        "maxProperties": 2000,
+        "propertyNames": { "type": "string", "maxLength": 100 },
+        "additionalProperties": { "type": "string", "maxLength": 1500 }
+    })
+}
+
+/// Fixed texts by key: at most 300, each key at most 100 characters, each text at most 1500.
+fn strings_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "type": "object",
+        "maxProperties": 300,
+        "propertyNames": { "type": "string", "maxLength": 100 },
+        "additionalProperties": { "type": "string", "maxLength": 1500 }
+    })
 }
 
 /// Who the site is about.

@@ -5,6 +5,7 @@
 pub mod appearance;
 pub mod document;
 pub mod head;
+pub mod language;
 pub mod live;
 pub mod preview;
 pub mod render;
@@ -78,6 +79,7 @@ mod tests {
             "Appearance",
             "Scheme",
             "Sections",
+            "Language",
         ] {
             assert!(names.contains(&name), "{name} missing from {names:?}");
         }

@@ -83,6 +83,7 @@ pub fn typescript_file() -> String {
         Appearance::decl(),
         Scheme::decl(),
         Sections::decl(),
+        Language::decl(),
     ];
     let mut text = String::from(
         "// Generated from server/src/content/document.rs: do not edit. Regenerate with\n\

@@ -27,6 +27,15 @@ pub fn check(document: &ContentDocument) -> Result<(), FieldErrors> {
     walk(&value, schema, schema, String::new(), &mut errors);
     check_ids(document, &mut errors);
     check_accent(document, &mut errors);
+    // Each language's page is checked as a document of its own: a translation keeps within the
+    // bounds of the text it translates.
+    let check_page = |page: &ContentDocument| {
+        let mut problems = FieldErrors::new();
+        let value = serde_json::to_value(page).expect("a document serialises");
+        walk(&value, schema, schema, String::new(), &mut problems);
+        problems
+    };
+    super::language::check(document, check_page, &mut errors);
     if errors.is_empty() {
         Ok(())
     } else {
@@ -108,15 +117,33 @@ fn walk(value: &Value, schema: &Value, root: &Value, path: String, errors: &mut 
             }
         }
         Value::Object(fields) => {
-            if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
-                for (key, field) in fields {
-                    if let Some(field_schema) = properties.get(key) {
-                        let field_path = if path.is_empty() {
-                            key.clone()
-                        } else {
-                            format!("{path}.{key}")
-                        };
-                        walk(field, field_schema, root, field_path, errors);
+            let count = fields.len() as u64;
+            if let Some(max) = number("maxProperties").filter(|&max| count > max) {
+                fail(format!(
+                    "must have at most {max} entr{}",
+                    if max == 1 { "y" } else { "ies" }
+                ));
+            }
+            let properties = schema.get("properties").and_then(Value::as_object);
+            // A map's entries: its keys by `propertyNames`, its values by `additionalProperties`.
+            let names = schema.get("propertyNames");
+            let values = schema.get("additionalProperties").filter(|s| s.is_object());
+            for (key, field) in fields {
+                let field_path = if path.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{path}.{key}")
+                };
+                match properties.and_then(|properties| properties.get(key)) {
+                    Some(field_schema) => walk(field, field_schema, root, field_path, errors),
+                    None => {
+                        if let Some(names) = names {
+                            let name = Value::String(key.clone());
+                            walk(&name, names, root, field_path.clone(), errors);
+                        }
+                        if let Some(values) = values {
+                            walk(field, values, root, field_path, errors);
+                        }
                     }
                 }
             }
@@ -332,5 +359,168 @@ mod tests {
         ] {
             assert!(!pattern_matches(pattern, bad), "{bad}");
         }
+    }
+
+    use crate::content::document::Language;
+    use crate::content::language::tests::with_language;
+
+    #[test]
+    fn a_complete_published_language_passes() {
+        check(&with_language("de", true)).expect("German, complete, is valid");
+        check(&with_language("ar", true)).expect("Arabic, complete, is valid");
+        let mut unpublished = with_language("fr", false);
+        unpublished.languages[0].texts.clear();
+        check(&unpublished).expect("an unpublished language may be incomplete");
+    }
+
+    #[test]
+    fn a_published_language_names_each_missing_translation() {
+        let mut document = with_language("fr", true);
+        let texts = &mut document.languages[0].texts;
+        texts.remove("profile.role");
+        texts.insert("projects[1].title".into(), String::new());
+        let errors = check(&document).expect_err("incomplete");
+        assert_eq!(errors["languages[0].texts.profile.role"], "is missing");
+        assert_eq!(errors["languages[0].texts.projects[1].title"], "is missing");
+        assert_eq!(errors.len(), 2, "{errors:?}");
+
+        // More texts than are named one by one.
+        for i in 0..10 {
+            let mut project = document.projects[0].clone();
+            project.id = format!("extra-{i}");
+            document.projects.push(project);
+        }
+        document.languages[0].texts.clear();
+        let errors = check(&document).expect_err("nothing translated");
+        let named = errors
+            .keys()
+            .filter(|k| k.starts_with("languages[0].texts."))
+            .count();
+        assert_eq!(named, 50, "{errors:?}");
+        let total = crate::content::language::text_fields(&document)
+            .iter()
+            .filter(|(_, text)| !text.is_empty())
+            .count();
+        assert!(total > 50);
+        // In document order: the first ones are named.
+        assert!(errors.contains_key("languages[0].texts.profile.role"));
+        assert!(!errors.contains_key("languages[0].texts.media[6].alt"));
+        assert_eq!(
+            errors["languages[0].texts"],
+            format!("{} more are missing", total - 50)
+        );
+    }
+
+    #[test]
+    fn a_translation_keeps_within_its_fields_bounds_and_names_a_text_the_document_has() {
+        let mut document = with_language("de", false);
+        let texts = &mut document.languages[0].texts;
+        texts.insert("profile.role".into(), "x".repeat(101));
+        texts.insert("media[0].alt".into(), "bell\u{7}".into());
+        texts.insert("projects[99].title".into(), "Nirgends".into());
+        texts.insert("profile.name".into(), "Name".into());
+        texts.insert("k".repeat(101), "x".into());
+        texts.insert("about.paragraphs[0]".into(), "y".repeat(1501));
+        let errors = check(&document).expect_err("invalid translations");
+        assert_eq!(
+            errors["languages[0].texts.profile.role"],
+            "must be at most 100 characters"
+        );
+        assert_eq!(
+            errors["languages[0].texts.media[0].alt"],
+            "must not contain control characters"
+        );
+        assert_eq!(
+            errors["languages[0].texts.projects[99].title"],
+            "is not a text of the document"
+        );
+        assert_eq!(
+            errors["languages[0].texts.profile.name"],
+            "is not a text of the document"
+        );
+        assert_eq!(
+            errors[&format!("languages[0].texts.{}", "k".repeat(101))],
+            "must be at most 100 characters"
+        );
+        assert_eq!(
+            errors["languages[0].texts.about.paragraphs[0]"],
+            "must be at most 1500 characters"
+        );
+    }
+
+    #[test]
+    fn tags_are_unique_never_the_default_and_never_a_route() {
+        let mut document = with_language("de", false);
+        for tag in ["DE", "en", "api"] {
+            document.languages.push(Language {
+                tag: tag.into(),
+                published: false,
+                texts: Default::default(),
+                strings: Default::default(),
+            });
+        }
+        document.languages.push(Language {
+            tag: "not a tag".into(),
+            published: false,
+            texts: Default::default(),
+            strings: Default::default(),
+        });
+        let errors = check(&document).expect_err("bad tags");
+        assert!(errors["languages[1].tag"].contains("already"), "{errors:?}");
+        assert!(errors["languages[2].tag"].contains("default"), "{errors:?}");
+        assert!(errors["languages[3].tag"].contains("/api/"), "{errors:?}");
+        assert!(
+            errors["languages[4].tag"].starts_with("must match"),
+            "{errors:?}"
+        );
+        assert!(!errors.contains_key("languages[0].tag"));
+        for _ in 0..6 {
+            document.languages.push(document.languages[0].clone());
+        }
+        let errors = check(&document).expect_err("too many");
+        assert_eq!(errors["languages"], "must have at most 10 items");
+    }
+
+    #[test]
+    fn fixed_texts_are_the_pages_and_a_language_without_built_in_ones_brings_them_all() {
+        let mut document = with_language("de", true);
+        document.languages[0]
+            .strings
+            .insert("foo".into(), "x".into());
+        document.strings.insert("nav.homee".into(), "x".into());
+        document
+            .strings
+            .insert("projects.shown#few".into(), "{count} shown".into());
+        let errors = check(&document).expect_err("unknown keys");
+        assert_eq!(
+            errors["languages[0].strings.foo"],
+            "is not a text of the page"
+        );
+        assert_eq!(errors["strings.nav.homee"], "is not a text of the page");
+        assert_eq!(errors.len(), 2, "{errors:?}");
+
+        let mut swahili = with_language("sw", true);
+        let errors = check(&swahili).expect_err("no built-in texts");
+        assert_eq!(errors["languages[0].strings.languageName"], "is missing");
+        assert!(errors.contains_key("languages[0].strings.projects.shown#other"));
+        assert!(!errors.contains_key("languages[0].strings.projects.shown#one"));
+        let english: BTreeMap<String, String> =
+            serde_json::from_str(crate::content::language::BUILT_IN[0].1).unwrap();
+        swahili.languages[0].strings = english
+            .into_iter()
+            .filter(|(key, _)| !key.ends_with("#one"))
+            .collect();
+        check(&swahili).expect("complete");
+        swahili.languages[0].published = false;
+        swahili.languages[0].strings.clear();
+        check(&swahili).expect("an unpublished language may lack them");
+
+        // The default language too, when it has no built-in texts.
+        let mut default = crate::content::document::default_document().clone();
+        default.language = "sw".into();
+        let errors = check(&default).expect_err("the default language's texts");
+        assert_eq!(errors["strings.languageName"], "is missing");
+        default.language = "de-CH".into();
+        check(&default).expect("German is built in");
     }
 }

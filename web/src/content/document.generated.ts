@@ -33,7 +33,20 @@ media: Array<MediaItem>, resume: Resume,
 /**
  * How the page looks; a document stored without it looks as the page did before it existed.
  */
-appearance: Appearance, };
+appearance: Appearance, 
+/**
+ * The BCP 47 tag of the language the document's texts are written in, served at `/`.
+ */
+language?: string, 
+/**
+ * The owner's own wording of the page's fixed texts in the default language (`nav.about`,
+ * `projects.shown#other` …), over the built-in ones of `web/src/i18n/`.
+ */
+strings?: { [key in string]?: string }, 
+/**
+ * The page in other languages, each served at `/<tag in lower case>/` once published.
+ */
+languages?: Array<Language>, };
 
 export type Profile = { 
 /**
@@ -181,3 +194,24 @@ experience: boolean,
  * Whether the Contact section shows.
  */
 contact: boolean, };
+
+export type Language = { 
+/**
+ * Its BCP 47 tag (`de`, `pt-BR`); the page is served at the tag in lower case (`/pt-br/`).
+ */
+tag: string, 
+/**
+ * Served, listed in the alternates and the sitemap; a published language has every text
+ * translated.
+ */
+published: boolean, 
+/**
+ * The translations of the document's texts, by the path of the text they translate. A
+ * missing or empty one shows the default language's text (allowed until published).
+ */
+texts: { [key in string]?: string }, 
+/**
+ * The page's fixed texts in this language, over the built-in ones for its tag; a language
+ * without built-in texts needs all of them.
+ */
+strings: { [key in string]?: string }, };
