@@ -1,6 +1,7 @@
-//! The 1200x630 link preview (`/og-image.png`): the owner's name, role, summary and photo (or
+//! The 1200x630 link preview (`/og-image.png`, and `/<tag>/og-image.png` for each published
+//! language whose texts its font can draw): the owner's name, role, summary and photo (or
 //! initials without one), drawn from an SVG template by `resvg` with a bundled font, at
-//! start-up and at each publish.
+//! start-up and at each publish; mirrored for a language written right to left.
 
 use std::sync::{Arc, OnceLock};
 
@@ -13,8 +14,8 @@ use super::head::{PREVIEW_HEIGHT, PREVIEW_WIDTH};
 
 const FONT_FAMILY: &str = "DejaVu Sans";
 // DejaVu Sans, as the build's icons use, embedded so the binary needs no font on the host:
-// subset to the Latin, Greek and Cyrillic scripts and common punctuation, without hinting
-// (resvg does not hint), 221 KB instead of 1.46 MB. How they were made: fonts/README.md.
+// subset to the Latin, Greek, Cyrillic, Hebrew and Arabic scripts and common punctuation,
+// without hinting (resvg does not hint), 293 KB instead of 1.46 MB. How they were made: fonts/README.md.
 const REGULAR: &[u8] = include_bytes!("fonts/DejaVuSans.ttf");
 const BOLD: &[u8] = include_bytes!("fonts/DejaVuSans-Bold.ttf");
 
@@ -29,6 +30,128 @@ fn fonts() -> Arc<usvg::fontdb::Database> {
             Arc::new(db)
         })
         .clone()
+}
+
+/// The characters a font maps to a glyph, read from its `cmap` table (formats 4 and 12, the
+/// Unicode ones), as sorted inclusive ranges.
+fn covered(font: &[u8]) -> Vec<(u32, u32)> {
+    let u16_at = |at: usize| -> Option<u32> {
+        Some(u32::from(u16::from_be_bytes(
+            font.get(at..at + 2)?.try_into().ok()?,
+        )))
+    };
+    let u32_at = |at: usize| -> Option<u32> {
+        Some(u32::from_be_bytes(font.get(at..at + 4)?.try_into().ok()?))
+    };
+    let cmap = (0..u16_at(4).unwrap_or(0) as usize).find_map(|i| {
+        let record = 12 + 16 * i;
+        (font.get(record..record + 4)? == b"cmap").then(|| u32_at(record + 8))?
+    });
+    let Some(cmap) = cmap.map(|offset| offset as usize) else {
+        return Vec::new();
+    };
+    let mut ranges = Vec::new();
+    for i in 0..u16_at(cmap + 2).unwrap_or(0) as usize {
+        let record = cmap + 4 + 8 * i;
+        let (Some(platform), Some(encoding), Some(offset)) =
+            (u16_at(record), u16_at(record + 2), u32_at(record + 4))
+        else {
+            break;
+        };
+        if !(platform == 0 || (platform == 3 && (encoding == 1 || encoding == 10))) {
+            continue;
+        }
+        let table = cmap + offset as usize;
+        match u16_at(table) {
+            Some(4) => {
+                let segments = u16_at(table + 6).unwrap_or(0) as usize / 2;
+                let ends = table + 14;
+                let starts = ends + 2 * segments + 2;
+                let deltas = starts + 2 * segments;
+                let range_offsets = deltas + 2 * segments;
+                for s in 0..segments {
+                    let (Some(start), Some(end), Some(delta), Some(range_offset)) = (
+                        u16_at(starts + 2 * s),
+                        u16_at(ends + 2 * s),
+                        u16_at(deltas + 2 * s),
+                        u16_at(range_offsets + 2 * s),
+                    ) else {
+                        break;
+                    };
+                    for c in start..=end.min(0xfffe) {
+                        let glyph = if range_offset == 0 {
+                            (c + delta) & 0xffff
+                        } else {
+                            let at = range_offsets
+                                + 2 * s
+                                + range_offset as usize
+                                + 2 * (c - start) as usize;
+                            match u16_at(at) {
+                                Some(0) | None => 0,
+                                Some(glyph) => (glyph + delta) & 0xffff,
+                            }
+                        };
+                        if glyph != 0 {
+                            ranges.push((c, c));
+                        }
+                    }
+                }
+            }
+            Some(12) => {
+                let groups = u32_at(table + 12).unwrap_or(0) as usize;
+                for g in 0..groups.min(100_000) {
+                    let group = table + 16 + 12 * g;
+                    match (u32_at(group), u32_at(group + 4)) {
+                        (Some(start), Some(end)) if start <= end => ranges.push((start, end)),
+                        _ => break,
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    ranges.sort_unstable();
+    let mut merged: Vec<(u32, u32)> = Vec::new();
+    for (start, end) in ranges {
+        match merged.last_mut() {
+            Some(last) if start <= last.1.saturating_add(1) => last.1 = last.1.max(end),
+            _ => merged.push((start, end)),
+        }
+    }
+    merged
+}
+
+/// Whether `font` (the regular or the bold face) has a glyph for every character of `text` that
+/// is drawn at all (spaces and the invisible format characters need none).
+fn draws(font: &[u8], text: &str) -> bool {
+    static REGULAR_COVERS: OnceLock<Vec<(u32, u32)>> = OnceLock::new();
+    static BOLD_COVERS: OnceLock<Vec<(u32, u32)>> = OnceLock::new();
+    let ranges = if std::ptr::eq(font, BOLD) {
+        BOLD_COVERS.get_or_init(|| covered(BOLD))
+    } else {
+        REGULAR_COVERS.get_or_init(|| covered(REGULAR))
+    };
+    text.chars()
+        .filter(|&c| {
+            !(c.is_whitespace()
+                || c.is_control()
+                || ('\u{200b}'..='\u{200f}').contains(&c)
+                || ('\u{202a}'..='\u{202e}').contains(&c)
+                || ('\u{2060}'..='\u{2069}').contains(&c))
+        })
+        .all(|c| {
+            let c = u32::from(c);
+            let at = ranges.partition_point(|&(_, end)| end < c);
+            ranges.get(at).is_some_and(|&(start, _)| start <= c)
+        })
+}
+
+/// Whether the preview's font can draw the texts of `document` the preview shows: the name (in
+/// bold), the role and the summary. A page in a language whose script the font lacks takes the
+/// default language's preview instead of one of empty boxes.
+pub fn can_draw(document: &ContentDocument) -> bool {
+    let profile = &document.profile;
+    draws(BOLD, &profile.name) && draws(REGULAR, &profile.role) && draws(REGULAR, &profile.summary)
 }
 
 /// Text escaped for SVG (XML) content and attributes.
@@ -113,7 +236,23 @@ fn svg(document: &ContentDocument, photo: Option<&[u8]>) -> String {
         .take(2)
         .flat_map(char::to_uppercase)
         .collect();
-    let (cx, cy, r) = (945, 315, 165);
+    // A page written right to left is drawn mirrored: the portrait on the left, the text
+    // aligned right (resvg lays text out left to right; each text is embedded right to left,
+    // so a line mixing scripts reads in the right order).
+    let rtl = super::language::direction(&document.language) == "rtl";
+    let (cx, cy, r) = (if rtl { 255 } else { 945 }, 315, 165);
+    let (text_x, bar_x, anchor) = if rtl {
+        (1120, 1056, " text-anchor=\"end\"")
+    } else {
+        (80, 80, "")
+    };
+    let line = |text: &str| {
+        if rtl {
+            format!("\u{202b}{}\u{202c}", escape(text))
+        } else {
+            escape(text)
+        }
+    };
     let portrait = match photo.and_then(data_url) {
         Some(href) => format!(
             "<image x=\"{x}\" y=\"{y}\" width=\"{d}\" height=\"{d}\" preserveAspectRatio=\"xMidYMid slice\" clip-path=\"url(#round)\" href=\"{href}\"/>",
@@ -130,11 +269,11 @@ fn svg(document: &ContentDocument, photo: Option<&[u8]>) -> String {
     let summary = wrap(&profile.summary, 26.0, 640.0, 4)
         .iter()
         .enumerate()
-        .map(|(i, line)| {
+        .map(|(i, text)| {
             format!(
-                "<text x=\"80\" y=\"{}\" font-size=\"26\" fill=\"#d1d5db\">{}</text>",
+                "<text x=\"{text_x}\" y=\"{}\"{anchor} font-size=\"26\" fill=\"#d1d5db\">{}</text>",
                 310 + name_size + i * 38,
-                escape(line)
+                line(text)
             )
         })
         .collect::<Vec<_>>()
@@ -152,17 +291,17 @@ fn svg(document: &ContentDocument, photo: Option<&[u8]>) -> String {
   </defs>
   <rect width="{width}" height="{height}" fill="url(#bg)"/>
   <rect width="{width}" height="{height}" fill="url(#glow)"/>
-  <rect x="80" y="120" width="64" height="6" rx="3" fill="#3b82f6"/>
-  <text x="80" y="{name_y}" font-size="{name_size}" font-weight="bold" fill="#ffffff">{name}</text>
-  <text x="80" y="{role_y}" font-size="36" fill="#60a5fa">{role}</text>
+  <rect x="{bar_x}" y="120" width="64" height="6" rx="3" fill="#3b82f6"/>
+  <text x="{text_x}" y="{name_y}"{anchor} font-size="{name_size}" font-weight="bold" fill="#ffffff">{name}</text>
+  <text x="{text_x}" y="{role_y}"{anchor} font-size="36" fill="#60a5fa">{role}</text>
   {summary}
   <circle cx="{cx}" cy="{cy}" r="{ring}" fill="none" stroke="#3b82f6" stroke-width="6"/>
   {portrait}
 </svg>"##,
         name_y = 160 + name_size,
         role_y = 230 + name_size,
-        name = escape(&profile.name),
-        role = escape(&profile.role),
+        name = line(&profile.name),
+        role = line(&profile.role),
         ring = r + 10,
     )
 }
@@ -257,5 +396,66 @@ mod tests {
         let source = svg(&document, None);
         assert!(source.contains("&lt;script&gt;&amp;"));
         assert!(preview_png(&document, None).is_ok());
+    }
+
+    #[test]
+    fn the_fonts_cover_latin_greek_cyrillic_hebrew_and_arabic_and_say_what_they_lack() {
+        for text in [
+            "Ada Lovelace",
+            "Ελληνικά",
+            "Кириллица",
+            "עברית",
+            "العربية",
+            "Ølé – “ok” …",
+        ] {
+            assert!(draws(REGULAR, text), "{text}");
+            assert!(draws(BOLD, text), "{text}");
+        }
+        for text in ["日本語", "한국어", "हिन्दी", "ไทย", "🙂"] {
+            assert!(!draws(REGULAR, text), "{text}");
+        }
+        let mut document = default_document().clone();
+        assert!(can_draw(&document));
+        document.profile.role = "ソフトウェア開発者".to_owned();
+        assert!(!can_draw(&document));
+    }
+
+    /// The columns holding pixels of the role's blue (#60a5fa) on the role's line.
+    fn role_columns(png: &[u8], name_size: u32) -> Vec<u32> {
+        let image = decoded(png);
+        let y0 = 230 + name_size - 30;
+        (0..1200)
+            .filter(|&x| {
+                (y0..y0 + 36).any(|y| {
+                    let p = image.pixel(x, y).unwrap();
+                    p.blue() > 200 && p.red() < 140 && p.green() > 130 && p.green() < 200
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_page_written_right_to_left_is_drawn_mirrored_and_shaped() {
+        let mut document = default_document().clone();
+        document.language = "ar".to_owned();
+        document.profile.role = "مطورة برمجيات".to_owned();
+        let png = preview_png(&document, None).expect("drawn");
+        let columns = role_columns(&png, 72);
+        assert!(!columns.is_empty(), "the role is drawn");
+        // Aligned right, ending at x = 1120, clear of the portrait now on the left.
+        let (first, last) = (columns[0], *columns.last().unwrap());
+        assert!(last <= 1121 && last > 1100, "{first}..{last}");
+        assert!(first > 500, "{first}..{last}");
+        // Joined letters: fewer gaps between columns than separate letters would leave.
+        let gaps = columns.windows(2).filter(|w| w[1] > w[0] + 1).count();
+        assert!(gaps < 8, "{gaps} gaps: the letters are not joined");
+        if let Some(dir) = std::env::var_os("PREVIEW_OUT") {
+            std::fs::write(std::path::Path::new(&dir).join("ar.png"), &png).unwrap();
+            document.language = "he".to_owned();
+            document.profile.role = "מפתחת תוכנה".to_owned();
+            document.profile.summary = "מפתחת אתרים ואפליקציות מהירים ונגישים עם React.".to_owned();
+            let png = preview_png(&document, None).unwrap();
+            std::fs::write(std::path::Path::new(&dir).join("he.png"), &png).unwrap();
+        }
     }
 }
