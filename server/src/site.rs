@@ -38,11 +38,15 @@ const REVALIDATE: &str = "no-cache";
 /// JSON-LD); replaced by the real one at start-up. `.invalid` can never resolve (RFC 2606).
 pub const PUBLIC_URL_PLACEHOLDER: &str = "https://portfolio.invalid";
 
-/// The pages for one document: `/` around its render, and the app shell, both with the
-/// document as JSON data.
+/// The pages for one document: `/` around its render, each published language's page, and the
+/// app shell, all with their document as JSON data.
 pub struct Composed {
     pub index: String,
     pub shell: String,
+    /// Each published language's page but the default one, by its path segment (`de`, `pt-br`).
+    pub languages: Vec<(String, String)>,
+    /// Every published language's tag and path (`/`, `/de/`), the default first: the sitemap.
+    pub published: Vec<(String, String)>,
 }
 
 /// The pages whose text depends on the public URL, rendered and compressed once at start-up.
@@ -53,12 +57,16 @@ pub struct Pages {
     index: ArcSwap<Page>,
     /// Every other client route: the same head and scripts around an empty root.
     shell: ArcSwap<Page>,
+    /// `/<tag>/`: each published language's page but the default one's, by its path segment.
+    languages: ArcSwap<std::collections::HashMap<String, Arc<Page>>>,
     robots: Page,
-    sitemap: Page,
-    /// `/manifest.webmanifest` and `/og-image.png`: made from the published document at
-    /// start-up and at each publish (see `content::render`).
+    /// `/sitemap.xml`: `/` and each published language's page.
+    sitemap: ArcSwap<Page>,
+    /// `/manifest.webmanifest`, `/og-image.png` and each language's `/<tag>/og-image.png`: made
+    /// from the published document at start-up and at each publish (see `content::render`).
     manifest: ArcSwap<Asset>,
     preview: ArcSwap<Asset>,
+    language_previews: ArcSwap<std::collections::HashMap<String, Asset>>,
     /// The client routes, as the build listed them.
     routes: Routes,
     /// Every embedded file, its headers made once (no work per request but a lookup).
@@ -250,24 +258,18 @@ impl Pages {
             "text/plain; charset=utf-8",
             format!("User-agent: *\nDisallow: /api/\n\nSitemap: {base}/sitemap.xml\n"),
         );
-        let sitemap = Page::new(
-            "application/xml; charset=utf-8",
-            format!(
-                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
-                 <urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n\
-                 \x20 <url><loc>{base}/</loc></url>\n\
-                 </urlset>\n"
-            ),
-        );
+        let sitemap = Page::new("application/xml; charset=utf-8", sitemap(&base, &[]));
         let routes = Routes::from_build();
         Self {
             base,
             index: ArcSwap::from_pointee(index),
             shell: ArcSwap::from_pointee(shell),
+            languages: ArcSwap::from_pointee(Default::default()),
             robots,
-            sitemap,
+            sitemap: ArcSwap::from_pointee(sitemap),
             manifest: ArcSwap::from_pointee(Asset::generated(MANIFEST_TYPE, Vec::new(), false)),
             preview: ArcSwap::from_pointee(Asset::generated("image/png", Vec::new(), false)),
+            language_previews: ArcSwap::from_pointee(Default::default()),
             routes,
             assets: Asset::all(),
         }
@@ -285,19 +287,53 @@ impl Pages {
             self.shell
                 .store(Arc::new(Page::new("text/html; charset=utf-8", shell)));
         }
+        // Each language's page made again only when it changed, as `/` is.
+        let served = self.languages.load_full();
+        let languages = composed
+            .languages
+            .into_iter()
+            .map(|(segment, html)| {
+                let html = html.replace(PUBLIC_URL_PLACEHOLDER, &self.base);
+                let page = match served.get(&segment) {
+                    Some(page) if page.identity.bytes == html.as_bytes() => page.clone(),
+                    _ => Arc::new(Page::new("text/html; charset=utf-8", html)),
+                };
+                (segment, page)
+            })
+            .collect();
+        let sitemap = sitemap(&self.base, &composed.published);
+        if self.sitemap.load().identity.bytes != sitemap.as_bytes() {
+            self.sitemap.store(Arc::new(Page::new(
+                "application/xml; charset=utf-8",
+                sitemap,
+            )));
+        }
+        self.languages.store(Arc::new(languages));
         if self.index.load().identity.bytes != index.as_bytes() {
             self.index
                 .store(Arc::new(Page::new("text/html; charset=utf-8", index)));
         }
     }
 
-    /// Serves the manifest and the link preview made for a newly published document.
-    pub fn show_files(&self, manifest: String, preview: Vec<u8>) {
+    /// Serves the manifest and the link previews made for a newly published document: the
+    /// default language's, and each language's by its path segment.
+    pub fn show_files(
+        &self,
+        manifest: String,
+        preview: Vec<u8>,
+        languages: Vec<(String, Vec<u8>)>,
+    ) {
         self.manifest.store(Arc::new(Asset::generated(
             MANIFEST_TYPE,
             manifest.into_bytes(),
             true,
         )));
+        self.language_previews.store(Arc::new(
+            languages
+                .into_iter()
+                .map(|(segment, png)| (segment, Asset::generated("image/png", png, false)))
+                .collect(),
+        ));
         self.preview
             .store(Arc::new(Asset::generated("image/png", preview, false)));
     }
@@ -311,6 +347,44 @@ impl Pages {
     pub fn base(&self) -> &str {
         &self.base
     }
+}
+
+/// The sitemap: `/` alone, as before languages existed, or, with more than one published
+/// language, each language's page with its alternates and `x-default` (`/`).
+fn sitemap(base: &str, published: &[(String, String)]) -> String {
+    if published.len() < 2 {
+        return format!(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+             <urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n\
+             \x20 <url><loc>{base}/</loc></url>\n\
+             </urlset>\n"
+        );
+    }
+    let escape = crate::content::head::escape_html;
+    let mut alternates = String::new();
+    for (tag, path) in published {
+        alternates.push_str(&format!(
+            "    <xhtml:link rel=\"alternate\" hreflang=\"{}\" href=\"{base}{}\"/>\n",
+            escape(tag),
+            escape(path)
+        ));
+    }
+    alternates.push_str(&format!(
+        "    <xhtml:link rel=\"alternate\" hreflang=\"x-default\" href=\"{base}/\"/>\n"
+    ));
+    let mut xml = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+         <urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" \
+         xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n",
+    );
+    for (_, path) in published {
+        xml.push_str(&format!(
+            "  <url>\n    <loc>{base}{}</loc>\n{alternates}  </url>\n",
+            escape(path)
+        ));
+    }
+    xml.push_str("</urlset>\n");
+    xml
 }
 
 /// The hash sources of the inline `<style>` and `<script>` elements of `html`, each taken over
@@ -528,10 +602,13 @@ pub fn respond(pages: &Pages, request: &Request) -> Response {
         "" | "index.html" => return pages.index.load().respond(headers, None),
         "app.html" => return pages.shell.load().respond(headers, Some(noindex())),
         "robots.txt" => return pages.robots.respond(headers, None),
-        "sitemap.xml" => return pages.sitemap.respond(headers, None),
+        "sitemap.xml" => return pages.sitemap.load().respond(headers, None),
         "manifest.webmanifest" => return pages.manifest.load().respond(headers),
         "og-image.png" => return pages.preview.load().respond(headers),
         _ => {}
+    }
+    if let Some(response) = language_page(pages, request, name) {
+        return response;
     }
     if let Some(asset) = pages.assets.get(name) {
         return asset.respond(headers);
@@ -550,6 +627,39 @@ pub fn respond(pages: &Pages, request: &Request) -> Response {
             .into_response();
     }
     pages.shell.load().not_found(headers, Some(noindex()))
+}
+
+/// A published language's page (`de/`), its link preview (`de/og-image.png`), or a redirect from
+/// its path without the slash (`de`, 308 to `/de/`); `None` for any other path.
+fn language_page(pages: &Pages, request: &Request, name: &str) -> Option<Response> {
+    let headers = request.headers();
+    if let Some(segment) = name.strip_suffix('/') {
+        return pages
+            .languages
+            .load()
+            .get(segment)
+            .map(|page| page.respond(headers, None));
+    }
+    if let Some(segment) = name.strip_suffix(crate::content::head::PREVIEW_PATH) {
+        return pages
+            .language_previews
+            .load()
+            .get(segment)
+            .map(|asset| asset.respond(headers));
+    }
+    if !pages.languages.load().contains_key(name) {
+        return None;
+    }
+    let location = match request.uri().query() {
+        Some(query) => format!("/{name}/?{query}"),
+        None => format!("/{name}/"),
+    };
+    let mut response = new_response(axum::body::Body::empty());
+    *response.status_mut() = StatusCode::PERMANENT_REDIRECT;
+    let out = response.headers_mut();
+    out.insert(header::LOCATION, HeaderValue::from_str(&location).ok()?);
+    out.insert(header::CACHE_CONTROL, HeaderValue::from_static(REVALIDATE));
+    Some(response)
 }
 
 /// The client routes as URL patterns (`/`, `/login`, `/posts/:id`, `/docs/*`), listed by the

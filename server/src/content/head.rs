@@ -33,34 +33,95 @@ pub fn title(document: &ContentDocument) -> String {
     format!("{} · {}", document.profile.name, document.profile.role)
 }
 
+/// Which language's page a head is for, and the page's other languages.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PageLanguage {
+    /// The page's BCP 47 tag.
+    pub tag: String,
+    /// Where the page is served: `/`, or `/<tag in lower case>/`.
+    pub path: String,
+    /// Where its link preview is served: [`PREVIEW_PATH`] or `/<tag>/og-image.png`.
+    pub preview: String,
+    /// Every published language's tag and path, the default first, when there is more than one;
+    /// else empty (no alternates).
+    pub alternates: Vec<(String, String)>,
+    /// Whether the document has languages besides the default one: the JSON-LD then names the
+    /// page's language.
+    pub multilingual: bool,
+}
+
+impl PageLanguage {
+    /// The page of a document in English alone, as it was before languages existed.
+    pub fn plain() -> Self {
+        Self {
+            tag: super::document::DEFAULT_LANGUAGE.to_owned(),
+            path: "/".to_owned(),
+            preview: PREVIEW_PATH.to_owned(),
+            alternates: Vec::new(),
+            multilingual: false,
+        }
+    }
+
+    /// `og:locale`: the tag with `_` (`pt_BR`); English as `en_US`, as the page always said.
+    fn og_locale(&self) -> String {
+        if self.tag == "en" {
+            "en_US".to_owned()
+        } else {
+            self.tag.replace('-', "_")
+        }
+    }
+}
+
 /// The tags of the head, one per line, indented as the page's template indents its head.
-/// `base` is the public URL without a trailing slash.
-pub fn head_tags(document: &ContentDocument, base: &str) -> String {
+/// `base` is the public URL without a trailing slash; `document` is the page's own (localized).
+pub fn head_tags(document: &ContentDocument, base: &str, language: &PageLanguage) -> String {
     let profile = &document.profile;
     let t = escape_html(&title(document));
     let description = escape_html(&profile.summary);
-    let image = format!("{base}{PREVIEW_PATH}");
+    let image = format!("{base}{}", escape_html(&language.preview));
+    let url = format!("{base}{}", escape_html(&language.path));
     let image_alt = escape_html(&format!("{}, {}", profile.name, profile.role));
     let name = escape_html(&profile.name);
     let mut words = profile.name.split(' ');
     let first_name = escape_html(words.next().unwrap_or_default());
     let last_name = escape_html(&words.collect::<Vec<_>>().join(" "));
+    let mut alternates: Vec<String> = language
+        .alternates
+        .iter()
+        .map(|(tag, path)| {
+            format!(
+                "<link rel=\"alternate\" hreflang=\"{}\" href=\"{base}{}\" />",
+                escape_html(tag),
+                escape_html(path)
+            )
+        })
+        .collect();
+    if !alternates.is_empty() {
+        alternates.push(format!(
+            "<link rel=\"alternate\" hreflang=\"x-default\" href=\"{base}/\" />"
+        ));
+    }
+    let og_locale = escape_html(&language.og_locale());
     [
         format!("<title>{t}</title>"),
         format!("<meta name=\"description\" content=\"{description}\" />"),
         format!("<meta name=\"author\" content=\"{name}\" />"),
-        format!("<link rel=\"canonical\" href=\"{base}/\" />"),
+        format!("<link rel=\"canonical\" href=\"{url}\" />"),
+    ]
+    .into_iter()
+    .chain(alternates)
+    .chain([
         "<meta property=\"og:type\" content=\"profile\" />".to_owned(),
         format!("<meta property=\"og:site_name\" content=\"{name}\" />"),
         format!("<meta property=\"og:title\" content=\"{t}\" />"),
         format!("<meta property=\"og:description\" content=\"{description}\" />"),
-        format!("<meta property=\"og:url\" content=\"{base}/\" />"),
+        format!("<meta property=\"og:url\" content=\"{url}\" />"),
         format!("<meta property=\"og:image\" content=\"{image}\" />"),
         "<meta property=\"og:image:type\" content=\"image/png\" />".to_owned(),
         format!("<meta property=\"og:image:width\" content=\"{PREVIEW_WIDTH}\" />"),
         format!("<meta property=\"og:image:height\" content=\"{PREVIEW_HEIGHT}\" />"),
         format!("<meta property=\"og:image:alt\" content=\"{image_alt}\" />"),
-        "<meta property=\"og:locale\" content=\"en_US\" />".to_owned(),
+        format!("<meta property=\"og:locale\" content=\"{og_locale}\" />"),
         format!("<meta property=\"profile:first_name\" content=\"{first_name}\" />"),
         format!("<meta property=\"profile:last_name\" content=\"{last_name}\" />"),
         "<meta name=\"twitter:card\" content=\"summary_large_image\" />".to_owned(),
@@ -72,7 +133,8 @@ pub fn head_tags(document: &ContentDocument, base: &str) -> String {
         "<link rel=\"icon\" href=\"/icon-32.png\" sizes=\"32x32\" type=\"image/png\" />".to_owned(),
         "<link rel=\"apple-touch-icon\" href=\"/apple-touch-icon.png\" />".to_owned(),
         "<link rel=\"manifest\" href=\"/manifest.webmanifest\" />".to_owned(),
-    ]
+    ])
+    .collect::<Vec<_>>()
     .join("\n    ")
 }
 
@@ -93,11 +155,19 @@ struct Person<'a> {
     image: Option<String>,
     #[serde(rename = "sameAs")]
     same_as: Vec<&'a str>,
+    #[serde(rename = "inLanguage", skip_serializing_if = "Option::is_none")]
+    in_language: Option<&'a str>,
 }
 
 /// The JSON-LD of the owner: data for search engines, never executed, so the CSP allows it.
 /// `photo` is the site path of the owner's photo, if the document has one.
-pub fn json_ld(document: &ContentDocument, base: &str, photo: Option<&str>) -> String {
+/// `language` is named (`inLanguage`) when the document has several.
+pub fn json_ld(
+    document: &ContentDocument,
+    base: &str,
+    photo: Option<&str>,
+    language: Option<&str>,
+) -> String {
     let profile = &document.profile;
     let person = Person {
         context: "https://schema.org",
@@ -113,6 +183,7 @@ pub fn json_ld(document: &ContentDocument, base: &str, photo: Option<&str>) -> S
             .iter()
             .map(|link| link.url.as_str())
             .collect(),
+        in_language: language,
     };
     // `<` escaped so that no value can close the script element.
     serde_json::to_string(&person)
@@ -121,10 +192,15 @@ pub fn json_ld(document: &ContentDocument, base: &str, photo: Option<&str>) -> S
 }
 
 /// The `<script type="application/ld+json">` element, placed at the end of the body.
-pub fn json_ld_tag(document: &ContentDocument, base: &str, photo: Option<&str>) -> String {
+pub fn json_ld_tag(
+    document: &ContentDocument,
+    base: &str,
+    photo: Option<&str>,
+    language: Option<&str>,
+) -> String {
     format!(
         "<script type=\"application/ld+json\">{}</script>",
-        json_ld(document, base, photo)
+        json_ld(document, base, photo, language)
     )
 }
 
@@ -195,7 +271,7 @@ mod tests {
         let mut document = default_document().clone();
         document.profile.name = "Ada \"Countess\" <Lovelace>".to_owned();
         document.profile.role = "Analyst & Poet".to_owned();
-        let head = head_tags(&document, BASE);
+        let head = head_tags(&document, BASE, &PageLanguage::plain());
         assert!(head.starts_with(
             "<title>Ada &quot;Countess&quot; &lt;Lovelace&gt; · Analyst &amp; Poet</title>\n    "
         ));
@@ -214,7 +290,7 @@ mod tests {
     fn the_json_ld_cannot_close_its_script_element() {
         let mut document = default_document().clone();
         document.profile.summary = "</script><script>alert(1)</script>".to_owned();
-        let tag = json_ld_tag(&document, BASE, Some("/assets/me.webp"));
+        let tag = json_ld_tag(&document, BASE, Some("/assets/me.webp"), None);
         assert_eq!(tag.matches("</script>").count(), 1, "{tag}");
         let json = tag
             .strip_prefix("<script type=\"application/ld+json\">")
@@ -235,7 +311,7 @@ mod tests {
 
     #[test]
     fn without_a_photo_the_person_has_no_image() {
-        let json = json_ld(default_document(), BASE, None);
+        let json = json_ld(default_document(), BASE, None, None);
         assert!(!json.contains("\"image\""));
     }
 
@@ -251,5 +327,33 @@ mod tests {
         assert_eq!(value["icons"][3]["purpose"], "maskable");
         assert!(value["icons"][0].get("purpose").is_none());
         assert!(text.ends_with("}\n"));
+    }
+
+    #[test]
+    fn a_languages_head_has_its_canonical_alternates_locale_and_preview() {
+        let language = PageLanguage {
+            tag: "pt-BR".to_owned(),
+            path: "/pt-br/".to_owned(),
+            preview: "/pt-br/og-image.png".to_owned(),
+            alternates: vec![
+                ("en".to_owned(), "/".to_owned()),
+                ("pt-BR".to_owned(), "/pt-br/".to_owned()),
+            ],
+            multilingual: true,
+        };
+        let head = head_tags(default_document(), BASE, &language);
+        assert!(head.contains("<link rel=\"canonical\" href=\"https://example.com/pt-br/\" />\n    <link rel=\"alternate\" hreflang=\"en\" href=\"https://example.com/\" />\n    <link rel=\"alternate\" hreflang=\"pt-BR\" href=\"https://example.com/pt-br/\" />\n    <link rel=\"alternate\" hreflang=\"x-default\" href=\"https://example.com/\" />"), "{head}");
+        assert!(
+            head.contains("<meta property=\"og:url\" content=\"https://example.com/pt-br/\" />")
+        );
+        assert!(head.contains("<meta property=\"og:locale\" content=\"pt_BR\" />"));
+        assert!(head.contains(
+            "<meta property=\"og:image\" content=\"https://example.com/pt-br/og-image.png\" />"
+        ));
+        let plain = head_tags(default_document(), BASE, &PageLanguage::plain());
+        assert!(!plain.contains("hreflang"));
+        assert!(plain.contains("<meta property=\"og:locale\" content=\"en_US\" />"));
+        let json = json_ld(default_document(), BASE, None, Some("pt-BR"));
+        assert!(json.ends_with(",\"inLanguage\":\"pt-BR\"}"), "{json}");
     }
 }

@@ -15,7 +15,8 @@ use tokio::sync::{oneshot, Mutex};
 
 use super::appearance::{accent_style, Appearance, Scheme};
 use super::document::ContentDocument;
-use super::head;
+use super::head::{self, PageLanguage, PREVIEW_PATH};
+use super::language;
 use crate::site::{Composed, Pages, PUBLIC_URL_PLACEHOLDER};
 
 /// What the build writes for the server alone: the render bundle, the page templates, the
@@ -42,6 +43,8 @@ pub fn build_file(name: &str) -> Option<String> {
 
 struct Job {
     document: String,
+    /// The page's locale as JSON, for a page that has one.
+    locale: Option<String>,
     reply: oneshot::Sender<anyhow::Result<String>>,
 }
 
@@ -81,7 +84,7 @@ impl Engine {
                 let (_runtime, context) = engine;
                 for job in queue {
                     let started = Instant::now();
-                    let result = render_in(&context, &job.document);
+                    let result = render_in(&context, &job.document, job.locale.as_deref());
                     if let Ok(html) = &result {
                         tracing::info!(
                             ms = started.elapsed().as_secs_f64() * 1000.0,
@@ -101,10 +104,21 @@ impl Engine {
 
     /// The HTML of `/` for a document given as JSON: the render bundle's `renderLanding`.
     pub async fn render(&self, document_json: String) -> anyhow::Result<String> {
+        self.render_with(document_json, None).await
+    }
+
+    /// The HTML of a language's page: `renderLanding(documentJson, localeJson)`; without a
+    /// locale, `renderLanding(documentJson)` as before languages existed.
+    pub async fn render_with(
+        &self,
+        document_json: String,
+        locale_json: Option<String>,
+    ) -> anyhow::Result<String> {
         let (reply, answer) = oneshot::channel();
         self.jobs
             .send(Job {
                 document: document_json,
+                locale: locale_json,
                 reply,
             })
             .map_err(|_| anyhow!("the render thread has stopped"))?;
@@ -135,17 +149,23 @@ fn load(bundle: Vec<u8>) -> anyhow::Result<(Runtime, Context)> {
     Ok((runtime, context))
 }
 
-fn render_in(context: &Context, document_json: &str) -> anyhow::Result<String> {
+fn render_in(
+    context: &Context,
+    document_json: &str,
+    locale_json: Option<&str>,
+) -> anyhow::Result<String> {
     context.with(|ctx| {
         let render: Function = ctx
             .globals()
             .get("renderLanding")
             .catch(&ctx)
             .map_err(|e| anyhow!("renderLanding is gone: {e}"))?;
-        let result = render
-            .call::<_, String>((document_json,))
-            .catch(&ctx)
-            .map_err(|e| anyhow!("rendering / failed: {e}"));
+        let result = match locale_json {
+            Some(locale) => render.call::<_, String>((document_json, locale)),
+            None => render.call::<_, String>((document_json,)),
+        }
+        .catch(&ctx)
+        .map_err(|e| anyhow!("rendering / failed: {e}"));
         let messages: String = ctx
             .eval("globalThis.__messages.splice(0).join('\\n')")
             .unwrap_or_default();
@@ -192,6 +212,15 @@ pub fn data_block(document_json: &str) -> String {
     format!(
         "\n    <script type=\"application/json\" id=\"content-data\">{}</script>",
         document_json.replace('<', "\\u003c")
+    )
+}
+
+/// The page's locale (see [`super::language::locale`]) as a second JSON data block, escaped as
+/// [`data_block`] escapes the document.
+pub fn locale_block(locale_json: &str) -> String {
+    format!(
+        "\n    <script type=\"application/json\" id=\"locale-data\">{}</script>",
+        locale_json.replace('<', "\\u003c")
     )
 }
 
@@ -287,6 +316,56 @@ fn with_appearance<'a>(template: &'a str, appearance: &Appearance) -> std::borro
     std::borrow::Cow::Owned(page)
 }
 
+/// What the build's template for `/` says of the language, and what a page in another language
+/// (or a document with several) replaces it with: its tag and direction. Applied after
+/// [`with_appearance`], whose root element begins the same way, so the two compose.
+const ROOT_LANGUAGE: &str = "<html lang=\"en\"";
+
+fn with_language<'a>(
+    template: std::borrow::Cow<'a, str>,
+    tag: &str,
+    dir: &str,
+) -> std::borrow::Cow<'a, str> {
+    let root = format!(
+        "<html lang=\"{}\" dir=\"{}\"",
+        head::escape_html(tag),
+        head::escape_html(dir)
+    );
+    std::borrow::Cow::Owned(template.replacen(ROOT_LANGUAGE, &root, 1))
+}
+
+/// What the head of the page in `tag` says of languages (see [`PageLanguage`]).
+fn page_language(document: &ContentDocument, page: &ContentDocument, tag: &str) -> PageLanguage {
+    let default = document.language.eq_ignore_ascii_case(tag);
+    let published = language::published_tags(document);
+    PageLanguage {
+        tag: page.language.clone(),
+        path: language::href(document, tag),
+        preview: if !default && super::preview::can_draw(page) {
+            format!("/{}{PREVIEW_PATH}", language::segment(tag))
+        } else {
+            PREVIEW_PATH.to_owned()
+        },
+        alternates: if published.len() > 1 {
+            published
+                .iter()
+                .map(|tag| (tag.clone(), language::href(document, tag)))
+                .collect()
+        } else {
+            Vec::new()
+        },
+        multilingual: !document.languages.is_empty(),
+    }
+}
+
+/// One language's page: its HTML, and the head and data blocks the app shell takes from the
+/// default language's.
+struct LanguagePage {
+    html: String,
+    head: String,
+    data: String,
+}
+
 fn fill(template: &str, parts: &[(&str, &str)]) -> String {
     let mut page = template.to_owned();
     for (marker, value) in parts {
@@ -317,39 +396,105 @@ impl PageRenderer {
         })
     }
 
-    /// Both pages for `document`, ready to serve but for the public URL.
+    /// Every page for `document` (`/`, each published language's, and the app shell), ready to
+    /// serve but for the public URL.
     pub async fn compose(&self, document: &ContentDocument) -> anyhow::Result<Composed> {
-        let json = serde_json::to_string(document).context("Failed to serialise the document")?;
-        let rendered = self.engine.render(json.clone()).await?;
-        let (hints, body) = split_hints(&rendered);
-        let data = data_block(&json);
-        let t = &self.templates;
-        // Written with the build's placeholder URL, which the site replaces with the public one.
-        let base = PUBLIC_URL_PLACEHOLDER;
-        let head = head::head_tags(document, base);
-        let photo = photo_path(document, &t.media);
-        let json_ld = head::json_ld_tag(document, base, photo.as_deref());
-        // The app's own pages (the shell: sign-in, dashboard, error page) keep the build's look.
-        let index = with_appearance(&t.index, &document.appearance);
+        let default = self.compose_language(document, &document.language).await?;
+        let mut languages = Vec::new();
+        for other in document.languages.iter().filter(|l| l.published) {
+            let page = self.compose_language(document, &other.tag).await?;
+            languages.push((language::segment(&other.tag), page.html));
+        }
+        let published = language::published_tags(document)
+            .into_iter()
+            .map(|tag| {
+                let path = language::href(document, &tag);
+                (tag, path)
+            })
+            .collect();
         Ok(Composed {
-            index: fill(
-                &index,
-                &[
-                    (HEAD, &head),
-                    (HINTS, &hints),
-                    (HTML, body),
-                    (DATA, &data),
-                    (JSON_LD, &json_ld),
-                ],
+            index: default.html,
+            // The app's own pages (the shell: sign-in, dashboard, error page) keep the build's
+            // look, with the default language's texts.
+            shell: fill(
+                &self.templates.shell,
+                &[(HEAD, &shell_head(&default.head)), (DATA, &default.data)],
             ),
-            shell: fill(&t.shell, &[(HEAD, &shell_head(&head)), (DATA, &data)]),
+            languages,
+            published,
         })
     }
 
-    /// The manifest and the link preview for `document`; the preview, drawn by resvg, off the
+    /// The page of `document` in the language `tag` (the default one or any of its languages,
+    /// published or not), ready to serve but for the public URL: the draft preview.
+    pub async fn compose_page(
+        &self,
+        document: &ContentDocument,
+        tag: &str,
+    ) -> anyhow::Result<String> {
+        Ok(self.compose_language(document, tag).await?.html)
+    }
+
+    async fn compose_language(
+        &self,
+        document: &ContentDocument,
+        tag: &str,
+    ) -> anyhow::Result<LanguagePage> {
+        let page = language::localize(document, tag)
+            .with_context(|| format!("the document has no language {tag:?}"))?;
+        let json = serde_json::to_string(&page).context("Failed to serialise the document")?;
+        let locale = language::locale(document, tag)
+            .map(|locale| serde_json::to_string(&locale))
+            .transpose()
+            .context("Failed to serialise the locale")?;
+        let rendered = self
+            .engine
+            .render_with(json.clone(), locale.clone())
+            .await?;
+        let (hints, body) = split_hints(&rendered);
+        let mut data = data_block(&json);
+        if let Some(locale) = &locale {
+            data.push_str(&locale_block(locale));
+        }
+        let t = &self.templates;
+        // Written with the build's placeholder URL, which the site replaces with the public one.
+        let base = PUBLIC_URL_PLACEHOLDER;
+        let about = page_language(document, &page, tag);
+        let head = head::head_tags(&page, base, &about);
+        let photo = photo_path(&page, &t.media);
+        let json_ld = head::json_ld_tag(
+            &page,
+            base,
+            photo.as_deref(),
+            about.multilingual.then_some(about.tag.as_str()),
+        );
+        let mut index = with_appearance(&t.index, &page.appearance);
+        // `<html lang="en">` as built, unless the page says otherwise.
+        let plain =
+            document.language == super::document::DEFAULT_LANGUAGE && document.languages.is_empty();
+        if !plain {
+            index = with_language(index, &about.tag, language::direction(&about.tag));
+        }
+        let html = fill(
+            &index,
+            &[
+                (HEAD, &head),
+                (HINTS, &hints),
+                (HTML, body),
+                (DATA, &data),
+                (JSON_LD, &json_ld),
+            ],
+        );
+        Ok(LanguagePage { html, head, data })
+    }
+
+    /// The manifest and the link previews for `document` (the default language's, and each
+    /// published language's whose texts the preview's font can draw); drawn by resvg, off the
     /// async threads.
-    async fn files(&self, document: &ContentDocument) -> anyhow::Result<(String, Vec<u8>)> {
-        let photo = match photo_path(document, &self.templates.media) {
+    async fn files(&self, document: &ContentDocument) -> anyhow::Result<Files> {
+        let default = language::localize(document, &document.language)
+            .context("the document has its own language")?;
+        let photo = match photo_path(&default, &self.templates.media) {
             Some(path) if path.starts_with("/media/") => match &self.db {
                 Some(db) => db
                     .media_file(path.trim_start_matches("/media/"))
@@ -362,14 +507,31 @@ impl PageRenderer {
             }
             None => None,
         };
-        let manifest = head::manifest(document);
-        let document = document.clone();
-        let preview = tokio::task::spawn_blocking(move || {
-            super::preview::preview_png(&document, photo.as_deref())
+        let manifest = head::manifest(&default);
+        let mut pages = Vec::new();
+        for other in document.languages.iter().filter(|l| l.published) {
+            if let Some(page) = language::localize(document, &other.tag) {
+                if super::preview::can_draw(&page) {
+                    pages.push((language::segment(&other.tag), page));
+                }
+            }
+        }
+        tokio::task::spawn_blocking(move || {
+            let preview = super::preview::preview_png(&default, photo.as_deref())?;
+            let mut languages = Vec::new();
+            for (segment, page) in pages {
+                let png = super::preview::preview_png(&page, photo.as_deref())
+                    .with_context(|| format!("the link preview of /{segment}/"))?;
+                languages.push((segment, png));
+            }
+            Ok(Files {
+                manifest,
+                preview,
+                languages,
+            })
         })
         .await
-        .context("the link preview's task failed")??;
-        Ok((manifest, preview))
+        .context("the link preview's task failed")?
     }
 
     /// Renders `document` (published as `version`) and serves it, unless the pages already show
@@ -390,11 +552,10 @@ impl PageRenderer {
         let started = Instant::now();
         let composed = self.compose(document).await?;
         let render = started.elapsed();
-        let (manifest, preview) = self.files(document).await?;
+        let files = self.files(document).await?;
         Ok(Prepared {
             composed,
-            manifest,
-            preview,
+            files,
             render,
             draw: started.elapsed() - render,
         })
@@ -408,7 +569,9 @@ impl PageRenderer {
             return;
         }
         let started = Instant::now();
-        self.pages.show_files(prepared.manifest, prepared.preview);
+        let files = prepared.files;
+        self.pages
+            .show_files(files.manifest, files.preview, files.languages);
         self.pages.show(prepared.composed);
         *shown = version;
         drop(shown);
@@ -423,11 +586,18 @@ impl PageRenderer {
     }
 }
 
+/// The files made from a document: the manifest, the link preview, and each published
+/// language's preview by its path segment.
+struct Files {
+    manifest: String,
+    preview: Vec<u8>,
+    languages: Vec<(String, Vec<u8>)>,
+}
+
 /// A document's pages and files, rendered and ready to serve.
 pub struct Prepared {
     composed: Composed,
-    manifest: String,
-    preview: Vec<u8>,
+    files: Files,
     render: std::time::Duration,
     draw: std::time::Duration,
 }
@@ -609,5 +779,44 @@ mod tests {
         assert_eq!(hints, "\n    <link rel=\"preload\" as=\"image\"/>");
         assert_eq!(body, "<div>x</div>");
         assert_eq!(split_hints("<div>x</div>"), (String::new(), "<div>x</div>"));
+    }
+
+    #[tokio::test]
+    async fn each_published_language_is_composed_with_its_root_head_and_data() {
+        use crate::content::language::tests::with_language;
+        let url = url::Url::parse(crate::site::PUBLIC_URL_PLACEHOLDER).unwrap();
+        let pages = std::sync::Arc::new(crate::site::Pages::render(&url));
+        let renderer = super::PageRenderer::start(pages, None).unwrap();
+        let mut document = with_language("ar", true);
+        document
+            .languages
+            .extend(with_language("de", false).languages);
+        document.appearance.scheme = Scheme::Light;
+        let composed = renderer.compose(&document).await.unwrap();
+        let segments: Vec<&str> = composed.languages.iter().map(|(s, _)| s.as_str()).collect();
+        assert_eq!(segments, ["ar"], "only the published languages");
+        assert_eq!(
+            composed.published,
+            [
+                ("en".to_owned(), "/".to_owned()),
+                ("ar".to_owned(), "/ar/".to_owned())
+            ]
+        );
+        let arabic = &composed.languages[0].1;
+        // The language and the scheme compose on the root element.
+        assert!(arabic.contains("<html lang=\"ar\" dir=\"rtl\" data-scheme=\"light\">"));
+        assert!(composed
+            .index
+            .contains("<html lang=\"en\" dir=\"ltr\" data-scheme=\"light\">"));
+        assert!(arabic.contains("<script type=\"application/json\" id=\"locale-data\">"));
+        assert!(!arabic.contains("\"de 0\""), "no other language's texts");
+        assert!(arabic.contains("\"ar 0\""));
+        assert!(!composed.index.contains("\"ar 0\""));
+        // The shell keeps the build's root and carries the default language's data.
+        assert!(composed.shell.contains("<html lang=\"en\">"));
+        assert!(composed.shell.contains("id=\"locale-data\""));
+        assert!(!composed.shell.contains("\"ar 0\""));
+        // Each page's inline styles and scripts, for its own policy.
+        assert!(!crate::site::inline_hashes(arabic.as_bytes()).is_empty());
     }
 }

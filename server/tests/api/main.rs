@@ -16,6 +16,7 @@ mod helpers;
 mod inbox;
 mod insights;
 mod instances;
+mod languages;
 mod media;
 mod ops;
 mod owner;

@@ -9,7 +9,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -21,6 +21,7 @@ use crate::content::{validate, ContentDocument, KEPT_VERSIONS, MAX_DOCUMENT_BYTE
 use crate::error::{ApiError, ErrorBody};
 use crate::http::extract::json::ApiJson;
 use crate::http::extract::path::ApiPath;
+use crate::http::extract::query::{ApiQuery, QueryParams};
 use crate::http::layers::security::{FramedBySelf, PagePolicy};
 use crate::http::state::AppState;
 use crate::site::Pages;
@@ -250,26 +251,54 @@ async fn publish(
     ))
 }
 
+/// Which language of the draft to preview.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct PreviewQuery {
+    /// The tag of one of the draft's languages (published or not), or of its default language;
+    /// the default language when absent.
+    #[param(max_length = 35, pattern = r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$")]
+    language: Option<String>,
+}
+
+impl QueryParams for PreviewQuery {}
+
 #[utoipa::path(get, path = "/content/draft/preview", tag = "content",
+    params(PreviewQuery),
     responses(
-        (status = 200, description = "The draft rendered as `/` would show it, without scripts; \
-            only the site's own pages may frame it", content_type = "text/html", body = String),
+        (status = 200, description = "The draft rendered as its page in that language would show \
+            it, without scripts; only the site's own pages may frame it", content_type = "text/html", body = String),
         (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 422, description = "The draft has no such language, or the query names an unknown parameter", body = ErrorBody),
     ))]
 async fn preview(
     State(state): State<AppState>,
     Extension(pages): Extension<Arc<Pages>>,
     _owner: Owner,
+    ApiQuery(query): ApiQuery<PreviewQuery>,
 ) -> Result<Response, ApiError> {
     let draft = read_draft(&state).await?;
+    let tag = match query.language {
+        Some(tag) => {
+            if crate::content::language::localize(&draft.document, &tag).is_none() {
+                return Err(ApiError::field(
+                    "language",
+                    "is not a language of the draft",
+                ));
+            }
+            tag
+        }
+        None => draft.document.language.clone(),
+    };
     let renderer = state
         .content
         .page()
         .ok_or_else(|| anyhow::anyhow!("this server renders no page"))?;
-    let composed = renderer.compose(&draft.document).await?;
+    let page = renderer.compose_page(&draft.document, &tag).await?;
     // A picture of the page: its scripts would take the preview's address for an unknown
     // route, and count a visit.
-    let html = pages.with_base(&module_scripts().replace_all(&composed.index, ""));
+    let html = pages.with_base(&module_scripts().replace_all(&page, ""));
     // Its inline styles and scripts (the accent's shades, the scheme script), for its policy.
     let policy = PagePolicy::for_page(&crate::site::inline_hashes(html.as_bytes()));
     let mut response = (
