@@ -3,7 +3,7 @@
  * translated side by side with the default texts (the document's fields, then the page's fixed
  * texts), published once nothing is missing.
  */
-import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import { ChevronDown } from 'lucide-react';
 import type { ContentDocument } from '../../content/document';
 import english from '../../i18n/en.json';
@@ -62,8 +62,8 @@ function AddLanguage({ document, edit }: Pick<ListFormProps, 'document' | 'edit'
   const id = useId();
   const [tag, setTag] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
+  // Inside the part's form, so not a form of its own: the button adds, and so does Enter in the field.
+  const add = () => {
     const wanted = tag.trim();
     const why = tagProblem(wanted, document);
     setProblem(why);
@@ -77,7 +77,7 @@ function AddLanguage({ document, edit }: Pick<ListFormProps, 'document' | 'edit'
     requestAnimationFrame(() => window.document.getElementById(`language-${canonical}-heading`)?.focus());
   };
   return (
-    <form onSubmit={onSubmit} className="grid gap-2" aria-label="Add a language">
+    <div className="grid gap-2">
       <label htmlFor={`${id}-tag`} className="field-label">
         Add a language
       </label>
@@ -92,8 +92,13 @@ function AddLanguage({ document, edit }: Pick<ListFormProps, 'document' | 'edit'
           aria-invalid={problem ? true : undefined}
           aria-describedby={`${id}-hint${problem ? ` ${id}-error` : ''}`}
           onChange={(event) => setTag(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key !== 'Enter') return;
+            event.preventDefault();
+            add();
+          }}
         />
-        <button type="submit" className="btn btn-secondary">
+        <button type="button" className="btn btn-secondary" onClick={add}>
           Add language
         </button>
       </div>
@@ -113,7 +118,7 @@ function AddLanguage({ document, edit }: Pick<ListFormProps, 'document' | 'edit'
           {problem}
         </p>
       )}
-    </form>
+    </div>
   );
 }
 

@@ -1,0 +1,211 @@
+/**
+ * Browser tests of the page in several languages, against the real server: the owner adds German
+ * and Arabic in the editor, translates and publishes them; `/de/` and `/ar/` are pre-rendered in
+ * their language (Arabic right to left, its layout mirrored), linked by the switch, `hreflang`
+ * and the sitemap; an incomplete language is refused with its missing fields named; a browser
+ * that prefers German is offered the German page on `/`, never sent there; the contact form's
+ * errors on `/de/` are German.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Locator, Page } from 'playwright-core';
+import { openPage, serverAndBrowser, type RunningServer } from './harness.ts';
+import { hydrated } from './page-support.ts';
+import { axeViolations, OWNER_ENV, ownerCookie, signIn } from './helpers.ts';
+
+const GERMAN_ROLE = 'Webentwickler';
+const ARABIC_ROLE = 'مطور ويب';
+
+async function openLanguages(page: Page, server: RunningServer) {
+  await signIn(page, server);
+  await page.goto(`${server.url}/dashboard?view=page&part=languages`);
+  await page.getByRole('heading', { level: 2, name: 'Languages' }).waitFor();
+}
+
+async function addLanguage(page: Page, tag: string, name: string): Promise<Locator> {
+  await page.getByRole('combobox', { name: 'Add a language' }).fill(tag);
+  await page.getByRole('button', { name: 'Add language' }).click();
+  const region = page.getByRole('region', { name: `${name} (${tag})` });
+  await region.waitFor();
+  return region;
+}
+
+/** Fills every translation of a language: `role` for the role, `prefix` and the field's number for the rest. */
+async function translate(region: Locator, role: string, prefix: string) {
+  const fields = region.locator('input[id*="-texts-"], textarea[id*="-texts-"]');
+  const count = await fields.count();
+  assert.ok(count > 20, `${count} fields to translate`);
+  for (let i = 0; i < count; i += 1) {
+    const field = fields.nth(i);
+    const id = (await field.getAttribute('id')) ?? '';
+    await field.fill(id.endsWith('-texts-profile-role') ? role : `${prefix} ${i + 1}`);
+  }
+}
+
+async function allSaved(page: Page) {
+  await page.getByRole('status').filter({ hasText: /^All changes saved/ }).waitFor({ timeout: 15_000 });
+}
+
+async function publish(page: Page) {
+  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Publish the draft?' });
+  await dialog.getByRole('button', { name: 'Publish now' }).click();
+  await page.getByRole('status').filter({ hasText: /^Published version \d+/ }).waitFor();
+}
+
+/** Publishes, through the API, the default document with German added and translated. */
+async function publishGerman(server: RunningServer) {
+  const cookie = await ownerCookie(server);
+  const draft = (await (await fetch(`${server.url}/api/content/draft`, { headers: { Cookie: cookie } })).json()) as {
+    revision: number;
+    document: Record<string, unknown>;
+  };
+  const { textFields } = await import('../src/dashboard/page-editor/translations.ts');
+  const texts: Record<string, string> = {};
+  for (const field of textFields(draft.document as never)) texts[field.path] = field.path === 'profile.role' ? GERMAN_ROLE : 'Text';
+  draft.document.languages = [{ tag: 'de', published: true, texts, strings: {} }];
+  const headers = { Cookie: cookie, 'Content-Type': 'application/json', Origin: server.url };
+  const put = await fetch(`${server.url}/api/content/draft`, {
+    method: 'PUT',
+    headers: { ...headers, 'If-Match': `"${draft.revision}"` },
+    body: JSON.stringify(draft.document),
+  });
+  assert.equal(put.status, 200, await put.text());
+  const published = await fetch(`${server.url}/api/content/publish`, { method: 'POST', headers });
+  assert.equal(published.status, 200, await published.text());
+  for (let tries = 0; tries < 50; tries += 1) {
+    if ((await fetch(`${server.url}/de/`)).status === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.fail('/de/ was never served');
+}
+
+/** Where an element is across the page, from the left edge: its centre's x. */
+async function centre(locator: Locator): Promise<number> {
+  const box = await locator.boundingBox();
+  assert.ok(box, 'the element is drawn');
+  return box.x + box.width / 2;
+}
+
+describe('the page in several languages', () => {
+  const suite = serverAndBrowser({ env: OWNER_ENV });
+
+  test('the owner adds German and Arabic, translates and publishes them; each has its page, Arabic mirrored', async () => {
+    const { page, errors, close } = await openPage(suite.browser, suite.server);
+    await openLanguages(page, suite.server);
+    const german = await addLanguage(page, 'de', 'German');
+    const arabic = await addLanguage(page, 'ar', 'Arabic');
+
+    // Arabic, published before it is translated: refused, and the missing fields are named.
+    await arabic.getByLabel('Publish Arabic at /ar/').check();
+    const missing = arabic.getByRole('list', { name: 'Missing in Arabic' });
+    await missing.getByText('Profile: role', { exact: true }).waitFor();
+    await page.getByRole('status').filter({ hasText: /^Not saved/ }).waitFor({ timeout: 15_000 });
+    await page.getByText(/languages\[1\]\.texts\.profile\.role|Profile: role, in Arabic/).first().waitFor();
+    await arabic.getByLabel('Publish Arabic at /ar/').uncheck();
+    await allSaved(page);
+
+    // Side by side: the default text beside each translation's field.
+    const roleField = german.getByLabel('Profile: role, in German');
+    assert.equal(await roleField.getAttribute('lang'), 'de');
+    await translate(german, GERMAN_ROLE, 'Deutsch');
+    await translate(arabic, ARABIC_ROLE, 'نص');
+    assert.equal(await arabic.getByLabel('Profile: role, in Arabic').getAttribute('dir'), 'rtl');
+    await german.getByText('Every text is translated.').waitFor();
+    await arabic.getByText('Every text is translated.').waitFor();
+    await german.getByLabel('Publish German at /de/').check();
+    await arabic.getByLabel('Publish Arabic at /ar/').check();
+    await allSaved(page);
+    assert.deepEqual(await axeViolations(page, { exclude: 'iframe' }), []);
+    await publish(page);
+
+    // /de/: German texts, its own language, and the switch to the others.
+    await page.goto(`${suite.server.url}/de/`);
+    await hydrated(page);
+    assert.equal(await page.locator('html').getAttribute('lang'), 'de');
+    await page.getByText(GERMAN_ROLE, { exact: true }).first().waitFor();
+    await page.getByRole('heading', { level: 2, name: 'Über mich' }).waitFor();
+    await page.getByRole('link', { name: 'Lebenslauf herunterladen' }).first().waitFor();
+    const head = await page.locator('head').innerHTML();
+    for (const [lang, path] of [
+      ['en', '/'],
+      ['de', '/de/'],
+      ['ar', '/ar/'],
+      ['x-default', '/'],
+    ] as const) {
+      assert.match(head, new RegExp(`<link rel="alternate" hreflang="${lang}" href="[^"]*${path.replace(/\//g, '\\/')}"`), lang);
+    }
+    assert.ok(!(await page.content()).includes(ARABIC_ROLE), 'the German page holds no Arabic text');
+    const languages = page.getByRole('list', { name: 'Sprachen' });
+    assert.equal(await languages.getByRole('link', { name: 'Deutsch' }).getAttribute('aria-current'), 'page');
+
+    // The desktop layout on / (the text left of the photo), then mirrored on /ar/.
+    await page.goto(`${suite.server.url}/`);
+    await hydrated(page);
+    const englishTitle = await centre(page.getByRole('heading', { level: 1 }));
+    const englishPhoto = await centre(page.locator('#home img').first());
+    assert.ok(englishTitle < englishPhoto, 'in English the title is left of the photo');
+    await page.getByRole('list', { name: 'Languages' }).getByRole('link', { name: 'العربية' }).click();
+    await page.waitForURL('**/ar/');
+    await hydrated(page);
+    assert.equal(await page.locator('html').getAttribute('lang'), 'ar');
+    assert.equal(await page.locator('html').getAttribute('dir'), 'rtl');
+    await page.getByText(ARABIC_ROLE, { exact: true }).first().waitFor();
+    await page.getByRole('heading', { level: 2, name: 'تواصل معي' }).waitFor();
+    const arabicTitle = await centre(page.getByRole('heading', { level: 1 }));
+    const arabicPhoto = await centre(page.locator('#home img').first());
+    assert.ok(arabicTitle > arabicPhoto, `in Arabic the title is right of the photo (${arabicTitle} vs ${arabicPhoto})`);
+    const brand = await centre(page.getByRole('navigation').getByRole('link').first());
+    assert.ok(brand > 640, 'the brand sits at the right end of the navigation');
+    assert.deepEqual(await axeViolations(page), []);
+
+    const sitemap = await (await fetch(`${suite.server.url}/sitemap.xml`)).text();
+    for (const path of ['/de/', '/ar/']) assert.ok(sitemap.includes(`${path}</loc>`), `the sitemap lists ${path}`);
+    assert.match(sitemap, /hreflang="x-default"/);
+    // The one refused save (Arabic published while incomplete) is the browser's only console error.
+    assert.deepEqual(errors, ['console: Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)']);
+    await close();
+  });
+
+  test('a browser that prefers German is offered /de/ on / and stays on /', async () => {
+    await publishGerman(suite.server);
+    const { page, errors, close } = await openPage(suite.browser, suite.server, { locale: 'de-DE' });
+    await page.goto(`${suite.server.url}/`);
+    await hydrated(page);
+    const offer = page.getByRole('region', { name: 'Diese Seite gibt es auch auf Deutsch.' });
+    await offer.waitFor();
+    assert.equal(new URL(page.url()).pathname, '/', 'never redirected');
+    assert.equal(await offer.getAttribute('lang'), 'de');
+    await offer.getByRole('button', { name: 'Nein, danke' }).click();
+    await offer.waitFor({ state: 'detached' });
+    assert.equal(new URL(page.url()).pathname, '/');
+    // On the German page itself nothing is offered.
+    await page.goto(`${suite.server.url}/de/`);
+    await hydrated(page);
+    await page.waitForTimeout(300);
+    assert.equal(await page.getByRole('region', { name: /auf Deutsch/ }).count(), 0);
+    assert.deepEqual(errors, []);
+    await close();
+  });
+
+  test('a contact error on /de/ is shown in German', async () => {
+    await publishGerman(suite.server);
+    const { page, close } = await openPage(suite.browser, suite.server, { locale: 'de-DE' });
+    await page.goto(`${suite.server.url}/de/`);
+    await hydrated(page);
+    const form = page.getByRole('form', { name: 'Kontaktformular' });
+    await form.scrollIntoViewIfNeeded();
+    const subject = form.getByLabel('Betreff', { exact: true });
+    await subject.evaluate((input) => input.removeAttribute('maxlength'));
+    await form.getByLabel('Name', { exact: true }).fill('Ada Lovelace');
+    await form.getByLabel('E-Mail', { exact: true }).fill('ada@example.com');
+    await subject.fill('s'.repeat(201));
+    await form.getByLabel('Nachricht', { exact: true }).fill('Guten Tag, ich habe eine Frage zu Ihrem Projekt.');
+    const answer = page.waitForResponse('**/api/contact');
+    await form.getByRole('button', { name: 'Nachricht senden' }).click();
+    assert.equal((await answer).status(), 422);
+    await form.getByText('Betreff darf höchstens 200 Zeichen lang sein.').waitFor();
+    await form.getByRole('alert').filter({ hasText: 'Bitte korrigieren Sie die unten markierten Felder.' }).waitFor();
+    await close();
+  });
+});
