@@ -260,8 +260,8 @@ pub struct LocaleLanguage {
     pub offer: Table,
 }
 
-/// What a page in one language knows of languages: its tag, direction and fixed texts, and every
-/// published language.
+/// What a page in one language knows of languages: its tag, direction, the fixed texts that differ
+/// from the English built into the page's script, and every published language.
 #[derive(Debug, Serialize)]
 pub struct Locale {
     pub tag: String,
@@ -305,9 +305,16 @@ pub fn locale(document: &ContentDocument, tag: &str) -> Option<Locale> {
             }
         })
         .collect();
+    // The page's script has the English texts built in and falls back to them: only the texts that
+    // differ travel in the page (an English page carries the owner's changes alone).
+    let english = built_in_table("en");
+    let strings = table(document, &own_tag)
+        .into_iter()
+        .filter(|(key, text)| english.and_then(|table| table.get(key)) != Some(text))
+        .collect();
     Some(Locale {
         dir: direction(&own_tag),
-        strings: table(document, &own_tag),
+        strings,
         languages,
         tag: own_tag,
     })
@@ -675,5 +682,17 @@ pub mod tests {
             serde_json::from_str(&locale_json(&document, "en")).unwrap();
         assert_eq!(english_page["tag"], "en");
         assert_eq!(english_page["languages"], json["languages"]);
+        // Only the texts that differ from the English the page's script has built in.
+        assert_eq!(english_page["strings"], serde_json::json!({}));
+        assert_eq!(json["strings"]["nav.home"], "الرئيسية");
+        document
+            .strings
+            .insert("nav.home".into(), "Start here".into());
+        let changed: serde_json::Value =
+            serde_json::from_str(&locale_json(&document, "en")).unwrap();
+        assert_eq!(
+            changed["strings"],
+            serde_json::json!({ "nav.home": "Start here" })
+        );
     }
 }
