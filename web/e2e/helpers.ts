@@ -42,6 +42,37 @@ export async function ownerCookie(server: RunningServer): Promise<string> {
     .join('; ');
 }
 
+/**
+ * Changes the owner's draft through the API, as the editor saves it, publishes it, and waits until
+ * `served` says the server shows it (it renders the new pages within a second).
+ */
+export async function publishDraft(
+  server: RunningServer,
+  change: (document: Record<string, unknown>) => void,
+  served: () => Promise<boolean>,
+): Promise<void> {
+  const cookie = await ownerCookie(server);
+  const draft = (await (await fetch(`${server.url}/api/content/draft`, { headers: { Cookie: cookie } })).json()) as {
+    revision: number;
+    document: Record<string, unknown>;
+  };
+  change(draft.document);
+  const headers = { Cookie: cookie, 'Content-Type': 'application/json', Origin: server.url };
+  const put = await fetch(`${server.url}/api/content/draft`, {
+    method: 'PUT',
+    headers: { ...headers, 'If-Match': `"${draft.revision}"` },
+    body: JSON.stringify(draft.document),
+  });
+  assert.equal(put.status, 200, await put.text());
+  const publish = await fetch(`${server.url}/api/content/publish`, { method: 'POST', headers });
+  assert.equal(publish.status, 200, await publish.text());
+  for (let tries = 0; tries < 50; tries += 1) {
+    if (await served()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.fail('the published draft never reached the page');
+}
+
 let nextClient = 1;
 
 /**

@@ -11,7 +11,7 @@ import { describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { openPage, serverAndBrowser, type RunningServer } from './harness.ts';
 import { hydrated } from './page-support.ts';
-import { axeViolations, OWNER_ENV, ownerCookie, signIn } from './helpers.ts';
+import { axeViolations, OWNER_ENV, publishDraft, signIn } from './helpers.ts';
 
 const GERMAN_ROLE = 'Webentwickler';
 const ARABIC_ROLE = 'مطور ويب';
@@ -55,29 +55,16 @@ async function publish(page: Page) {
 
 /** Publishes, through the API, the default document with German added and translated. */
 async function publishGerman(server: RunningServer) {
-  const cookie = await ownerCookie(server);
-  const draft = (await (await fetch(`${server.url}/api/content/draft`, { headers: { Cookie: cookie } })).json()) as {
-    revision: number;
-    document: Record<string, unknown>;
-  };
   const { textFields } = await import('../src/dashboard/page-editor/translations.ts');
-  const texts: Record<string, string> = {};
-  for (const field of textFields(draft.document as never)) texts[field.path] = field.path === 'profile.role' ? GERMAN_ROLE : 'Text';
-  draft.document.languages = [{ tag: 'de', published: true, texts, strings: {} }];
-  const headers = { Cookie: cookie, 'Content-Type': 'application/json', Origin: server.url };
-  const put = await fetch(`${server.url}/api/content/draft`, {
-    method: 'PUT',
-    headers: { ...headers, 'If-Match': `"${draft.revision}"` },
-    body: JSON.stringify(draft.document),
-  });
-  assert.equal(put.status, 200, await put.text());
-  const published = await fetch(`${server.url}/api/content/publish`, { method: 'POST', headers });
-  assert.equal(published.status, 200, await published.text());
-  for (let tries = 0; tries < 50; tries += 1) {
-    if ((await fetch(`${server.url}/de/`)).status === 200) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  assert.fail('/de/ was never served');
+  await publishDraft(
+    server,
+    (document) => {
+      const texts: Record<string, string> = {};
+      for (const field of textFields(document as never)) texts[field.path] = field.path === 'profile.role' ? GERMAN_ROLE : 'Text';
+      document.languages = [{ tag: 'de', published: true, texts, strings: {} }];
+    },
+    async () => (await fetch(`${server.url}/de/`)).status === 200,
+  );
 }
 
 /** Where an element is across the page, from the left edge: its centre's x. */

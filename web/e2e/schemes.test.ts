@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { openPage, serverAndBrowser, type RunningServer } from './harness.ts';
 import { hydrated } from './page-support.ts';
-import { axeViolations, OWNER_ENV, ownerCookie, signIn } from './helpers.ts';
+import { axeViolations, OWNER_ENV, publishDraft, signIn } from './helpers.ts';
 
 /** The page's background in each scheme, as sRGB bytes. */
 const DARK_PAGE = [3, 7, 18];
@@ -91,28 +91,16 @@ async function storage(page: Page): Promise<{ local: number; session: number; co
 
 /** Publishes the placeholder document with its appearance changed, through the API. */
 async function publishAppearance(server: RunningServer, change: (appearance: Record<string, unknown>) => void) {
-  const cookie = await ownerCookie(server);
-  const draft = (await (await fetch(`${server.url}/api/content/draft`, { headers: { Cookie: cookie } })).json()) as {
-    revision: number;
-    document: { appearance: Record<string, unknown> };
-  };
-  change(draft.document.appearance);
-  const headers = { Cookie: cookie, 'Content-Type': 'application/json', Origin: server.url };
-  const put = await fetch(`${server.url}/api/content/draft`, {
-    method: 'PUT',
-    headers: { ...headers, 'If-Match': `"${draft.revision}"` },
-    body: JSON.stringify(draft.document),
-  });
-  assert.equal(put.status, 200, await put.text());
-  const publish = await fetch(`${server.url}/api/content/publish`, { method: 'POST', headers });
-  assert.equal(publish.status, 200, await publish.text());
-  // The server renders the new page within a second.
-  for (let tries = 0; tries < 50; tries += 1) {
-    const html = await (await fetch(`${server.url}/`)).text();
-    if (html.includes(`"scheme":"${String(draft.document.appearance.scheme)}"`)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  assert.fail('the published appearance never reached the page');
+  let scheme = '';
+  await publishDraft(
+    server,
+    (document) => {
+      const appearance = document.appearance as Record<string, unknown>;
+      change(appearance);
+      scheme = String(appearance.scheme);
+    },
+    async () => (await (await fetch(`${server.url}/`)).text()).includes(`"scheme":"${scheme}"`),
+  );
 }
 
 describe('the schemes', () => {
