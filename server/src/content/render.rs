@@ -206,22 +206,23 @@ impl Templates {
     }
 }
 
-/// The document as a JSON data block, which browsers never run (so the CSP needs nothing for
-/// it): `<` is escaped so no text in it can end the element.
-pub fn data_block(document_json: &str) -> String {
+/// A JSON data block, which browsers never run (so the CSP needs nothing for it): `<` is escaped
+/// so no text in it can end the element.
+fn json_block(id: &str, json: &str) -> String {
     format!(
-        "\n    <script type=\"application/json\" id=\"content-data\">{}</script>",
-        document_json.replace('<', "\\u003c")
+        "\n    <script type=\"application/json\" id=\"{id}\">{}</script>",
+        json.replace('<', "\\u003c")
     )
 }
 
-/// The page's locale (see [`super::language::locale`]) as a second JSON data block, escaped as
-/// [`data_block`] escapes the document.
+/// The document as the page's `content-data` block.
+pub fn data_block(document_json: &str) -> String {
+    json_block("content-data", document_json)
+}
+
+/// The page's locale (see [`super::language::locale`]) as a second block, `locale-data`.
 pub fn locale_block(locale_json: &str) -> String {
-    format!(
-        "\n    <script type=\"application/json\" id=\"locale-data\">{}</script>",
-        locale_json.replace('<', "\\u003c")
-    )
+    json_block("locale-data", locale_json)
 }
 
 /// React's resource hints (the hero photo's preload), which it emits ahead of the markup when

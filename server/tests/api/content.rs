@@ -5,7 +5,7 @@ use std::io::Read;
 use reqwest::Method;
 use serde_json::Value;
 
-use crate::helpers::spawn_app;
+use crate::helpers::{content_command, spawn_app};
 
 fn default_document() -> Value {
     serde_json::from_str(portfolio::content::DEFAULT_DOCUMENT_JSON).expect("the default document")
@@ -519,16 +519,6 @@ async fn a_document_stored_without_appearance_is_read_back_with_todays_look() {
     assert_eq!(served["document"], default_document());
     again.shutdown().await;
     app.shutdown().await;
-}
-
-/// `portfolio content <args>` on the app's database.
-fn content_command(app: &crate::helpers::TestApp, args: &[&str]) -> std::process::Output {
-    std::process::Command::new(crate::helpers::binary())
-        .arg("content")
-        .args(args)
-        .env("PORTFOLIO_DATABASE_URL", &app.database_url)
-        .output()
-        .expect("the command runs")
 }
 
 #[tokio::test]

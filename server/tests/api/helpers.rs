@@ -250,6 +250,16 @@ pub fn binary() -> &'static str {
     env!("CARGO_BIN_EXE_portfolio")
 }
 
+/// `portfolio content <args>` on the app's database.
+pub fn content_command(app: &TestApp, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(binary())
+        .arg("content")
+        .args(args)
+        .env("PORTFOLIO_DATABASE_URL", &app.database_url)
+        .output()
+        .expect("the command runs")
+}
+
 /// Reads a spawned server's log lines until it says where it listens, and returns that URL.
 pub fn listening_url(lines: &mut impl Iterator<Item = std::io::Result<String>>) -> String {
     loop {

@@ -5,7 +5,7 @@
 use reqwest::Method;
 use serde_json::{json, Map, Value};
 
-use crate::helpers::{spawn_app, TestApp};
+use crate::helpers::{content_command, spawn_app, TestApp};
 
 const GERMAN_ROLE: &str = "Full-Stack-Entwicklerin";
 const ARABIC_ROLE: &str = "مطورة برمجيات متكاملة";
@@ -282,16 +282,6 @@ async fn fixed_texts_must_be_the_pages_and_complete_where_none_are_built_in() {
     let locale = data_block(&html, "locale-data").unwrap();
     assert_eq!(locale["languages"][1]["name"], "Kiswahili");
     app.shutdown().await;
-}
-
-/// `portfolio content <args>` on the app's database.
-fn content_command(app: &TestApp, args: &[&str]) -> std::process::Output {
-    std::process::Command::new(crate::helpers::binary())
-        .arg("content")
-        .args(args)
-        .env("PORTFOLIO_DATABASE_URL", &app.database_url)
-        .output()
-        .expect("the command runs")
 }
 
 #[tokio::test]

@@ -5,12 +5,12 @@
  */
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { ChevronDown } from 'lucide-react';
-import type { ContentDocument } from '../../content/document';
+import type { ContentDocument, Language } from '../../content/document';
 import english from '../../i18n/en.json';
 import { ConfirmDialog } from './confirm-dialog';
 import { CheckboxField, fieldId, Group } from './fields';
 import type { ListFormProps } from './list-form-parts';
-import { defaultTag, languagesOf, missingTexts, textFields, type LanguageEntry, type Multilingual } from './translations';
+import { defaultTag, languagesOf, missingTexts, textFields } from './translations';
 import type { Problems } from './validate';
 
 /** The string tables built into the page: the tags whose fixed texts need no filling in. */
@@ -69,10 +69,7 @@ function AddLanguage({ document, edit }: Pick<ListFormProps, 'document' | 'edit'
     setProblem(why);
     if (why) return;
     const [canonical] = Intl.getCanonicalLocales(wanted);
-    edit((d) => {
-      const doc = d as ContentDocument & Multilingual;
-      (doc.languages ??= []).push({ tag: canonical!, published: false, texts: {}, strings: {} });
-    });
+    edit((d) => void (d.languages ??= []).push({ tag: canonical!, published: false, texts: {}, strings: {} }));
     setTag('');
     requestAnimationFrame(() => window.document.getElementById(`language-${canonical}-heading`)?.focus());
   };
@@ -209,7 +206,7 @@ function LanguageItem({
   index,
   problems,
   edit,
-}: ListFormProps & { language: LanguageEntry; index: number; problems: Problems }) {
+}: ListFormProps & { language: Language; index: number; problems: Problems }) {
   const at = `languages[${index}]`;
   const tag = language.tag;
   const sourceTag = defaultTag(document);
@@ -228,7 +225,7 @@ function LanguageItem({
   const [openTexts, setOpenTexts] = useState(missing.length > 0 || problemsHere > 0);
   const [openFixed, setOpenFixed] = useState(!file);
   const [removing, setRemoving] = useState(false);
-  const change = (update: (entry: LanguageEntry) => void) =>
+  const change = (update: (entry: Language) => void) =>
     edit((d) => {
       const entry = languagesOf(d)[index];
       if (entry) update(entry);

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { defaultDocument, type ContentDocument } from '../../content/document';
+import { defaultDocument, type ContentDocument, type Language } from '../../content/document';
 import { moveItem } from './sortable-list';
-import { followItems, languagesOf, missingTexts, textFields, type LanguageEntry, type Multilingual } from './translations';
+import { followItems, languagesOf, missingTexts, textFields } from './translations';
 
 function withGerman(texts: Record<string, string>): ContentDocument {
-  const document = structuredClone(defaultDocument) as ContentDocument & Multilingual;
+  const document = structuredClone(defaultDocument);
   document.languages = [{ tag: 'de', published: false, texts, strings: {} }];
   return document;
 }
-const german = (document: ContentDocument): LanguageEntry => languagesOf(document)[0]!;
+const german = (document: ContentDocument): Language => languagesOf(document)[0]!;
 function edit(document: ContentDocument, change: (d: ContentDocument) => void): ContentDocument {
   const next = structuredClone(document);
   const follow = followItems(next);

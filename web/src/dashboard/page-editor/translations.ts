@@ -4,27 +4,11 @@
  * their items when a list is reordered or an item removed (they are keyed by the field's path,
  * `projects[2].title`, so a move rewrites the keys).
  */
-import type { ContentDocument } from '../../content/document';
+import type { ContentDocument, Language } from '../../content/document';
 
-/** One language besides the default, as the document stores it. */
-export interface LanguageEntry {
-  tag: string;
-  published: boolean;
-  /** Translations by the path of the field they translate. */
-  texts: Record<string, string | undefined>;
-  /** The owner's own fixed texts, over the built-in table. */
-  strings: Record<string, string | undefined>;
-}
-
-/** The fields of the document as the languages part reads them (stored documents may lack them). */
-export interface Multilingual {
-  language?: string;
-  strings?: Record<string, string | undefined>;
-  languages?: LanguageEntry[];
-}
-
-export const languagesOf = (document: ContentDocument): LanguageEntry[] => (document as Multilingual).languages ?? [];
-export const defaultTag = (document: ContentDocument): string => (document as Multilingual).language ?? 'en';
+/** The document's other languages; a document stored without any has none. */
+export const languagesOf = (document: ContentDocument): Language[] => document.languages ?? [];
+export const defaultTag = (document: ContentDocument): string => document.language ?? 'en';
 
 /** A text field a language translates: its path, what it says in the default language, and its name in the editor. */
 export interface TextField {
@@ -66,7 +50,7 @@ export function textFields(document: ContentDocument): TextField[] {
 }
 
 /** The fields a language has no translation for (those empty in the default language need none). */
-export function missingTexts(document: ContentDocument, language: LanguageEntry): TextField[] {
+export function missingTexts(document: ContentDocument, language: Language): TextField[] {
   return textFields(document).filter((field) => field.value.trim() !== '' && !language.texts[field.path]?.trim());
 }
 
