@@ -177,6 +177,16 @@ pub fn localize(document: &ContentDocument, tag: &str) -> Option<ContentDocument
     Some(page)
 }
 
+/// The document as anyone may read it: without the languages that are not published.
+pub fn published_only(document: &ContentDocument) -> std::borrow::Cow<'_, ContentDocument> {
+    if document.languages.iter().all(|language| language.published) {
+        return std::borrow::Cow::Borrowed(document);
+    }
+    let mut public = document.clone();
+    public.languages.retain(|language| language.published);
+    std::borrow::Cow::Owned(public)
+}
+
 /// `rtl` for a language written right to left (by its primary language, or a right-to-left
 /// script subtag such as `-Arab`), else `ltr`.
 pub fn direction(tag: &str) -> &'static str {

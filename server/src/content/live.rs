@@ -40,7 +40,9 @@ impl Published {
         let body = serde_json::to_vec(&serde_json::json!({
             "version": version,
             "publishedAt": published_at,
-            "document": &document,
+            // The public API shows what the pages show: a language still being translated stays
+            // the owner's until it is published.
+            "document": &super::language::published_only(&document),
         }))
         .expect("a document serialises");
         let digest = Sha256::digest(&body);
