@@ -1,0 +1,2 @@
+/** See unused-properties.mjs. */
+export function withoutUnusedProperties(css: string, html: string): { css: string; removed: string[] };
