@@ -38,15 +38,25 @@ const REVALIDATE: &str = "no-cache";
 /// JSON-LD); replaced by the real one at start-up. `.invalid` can never resolve (RFC 2606).
 pub const PUBLIC_URL_PLACEHOLDER: &str = "https://portfolio.invalid";
 
+/// The file a published page's data is served from, under the page's path (`/page-data.json`,
+/// `/de/page-data.json`): see `content::render`.
+pub const PAGE_DATA_FILE: &str = "page-data.json";
+
 /// The pages for one document: `/` around its render, each published language's page, and the
-/// app shell, all with their document as JSON data.
+/// app shell (its data inline).
 pub struct Composed {
-    pub index: String,
+    pub index: ComposedPage,
     pub shell: String,
     /// Each published language's page but the default one, by its path segment (`de`, `pt-br`).
-    pub languages: Vec<(String, String)>,
+    pub languages: Vec<(String, ComposedPage)>,
     /// Every published language's tag and path (`/`, `/de/`), the default first: the sitemap.
     pub published: Vec<(String, String)>,
+}
+
+/// A published page: its HTML, and its data (`page-data.json` beside it), which the HTML names.
+pub struct ComposedPage {
+    pub html: String,
+    pub data: String,
 }
 
 /// The pages whose text depends on the public URL, rendered and compressed once at start-up.
@@ -57,8 +67,11 @@ pub struct Pages {
     index: ArcSwap<Page>,
     /// Every other client route: the same head and scripts around an empty root.
     shell: ArcSwap<Page>,
-    /// `/<tag>/`: each published language's page but the default one's, by its path segment.
-    languages: ArcSwap<std::collections::HashMap<String, Arc<Page>>>,
+    /// `/page-data.json`: what `/` is hydrated from.
+    data: ArcSwap<Asset>,
+    /// `/<tag>/` and `/<tag>/page-data.json`: each published language's page but the default
+    /// one's, by its path segment.
+    languages: ArcSwap<std::collections::HashMap<String, Arc<(Page, Asset)>>>,
     robots: Page,
     /// `/sitemap.xml`: `/` and each published language's page.
     sitemap: ArcSwap<Page>,
@@ -260,9 +273,13 @@ impl Pages {
         );
         let sitemap = Page::new("application/xml; charset=utf-8", sitemap(&base, &[]));
         let routes = Routes::from_build();
+        let data = page_data(
+            Site::get(PAGE_DATA_FILE).map_or_else(Vec::new, |file| file.data.into_owned()),
+        );
         Self {
             base,
             index: ArcSwap::from_pointee(index),
+            data: ArcSwap::from_pointee(data),
             shell: ArcSwap::from_pointee(shell),
             languages: ArcSwap::from_pointee(Default::default()),
             robots,
@@ -281,22 +298,33 @@ impl Pages {
     pub fn show(&self, composed: Composed) {
         // At start-up with the build's own document the pages are already these: compressing
         // them again (Brotli at its best, the slow part) would only delay start-up.
-        let index = composed.index.replace(PUBLIC_URL_PLACEHOLDER, &self.base);
+        let index = composed
+            .index
+            .html
+            .replace(PUBLIC_URL_PLACEHOLDER, &self.base);
         let shell = composed.shell.replace(PUBLIC_URL_PLACEHOLDER, &self.base);
         if self.shell.load().identity.bytes != shell.as_bytes() {
             self.shell
                 .store(Arc::new(Page::new("text/html; charset=utf-8", shell)));
         }
-        // Each language's page made again only when it changed, as `/` is.
+        // Each language's page made again only when it or its data changed, as `/` is.
         let served = self.languages.load_full();
         let languages = composed
             .languages
             .into_iter()
-            .map(|(segment, html)| {
-                let html = html.replace(PUBLIC_URL_PLACEHOLDER, &self.base);
+            .map(|(segment, page)| {
+                let html = page.html.replace(PUBLIC_URL_PLACEHOLDER, &self.base);
                 let page = match served.get(&segment) {
-                    Some(page) if page.identity.bytes == html.as_bytes() => page.clone(),
-                    _ => Arc::new(Page::new("text/html; charset=utf-8", html)),
+                    Some(served)
+                        if served.0.identity.bytes == html.as_bytes()
+                            && served.1.identity.bytes == page.data.as_bytes() =>
+                    {
+                        served.clone()
+                    }
+                    _ => Arc::new((
+                        Page::new("text/html; charset=utf-8", html),
+                        page_data(page.data.into_bytes()),
+                    )),
                 };
                 (segment, page)
             })
@@ -309,9 +337,17 @@ impl Pages {
             )));
         }
         self.languages.store(Arc::new(languages));
-        if self.index.load().identity.bytes != index.as_bytes() {
-            self.index
-                .store(Arc::new(Page::new("text/html; charset=utf-8", index)));
+        // Both made (compressed) first, then the data swapped in just before the page that
+        // names it: a new page never hydrates from old data, nor the data runs ahead of its page.
+        let data = (self.data.load().identity.bytes != composed.index.data.as_bytes())
+            .then(|| page_data(composed.index.data.into_bytes()));
+        let index = (self.index.load().identity.bytes != index.as_bytes())
+            .then(|| Page::new("text/html; charset=utf-8", index));
+        if let Some(data) = data {
+            self.data.store(Arc::new(data));
+        }
+        if let Some(index) = index {
+            self.index.store(Arc::new(index));
         }
     }
 
@@ -569,6 +605,11 @@ impl Page {
     }
 }
 
+/// A page's data file, `page-data.json`: revalidated, with its ETag and compressed variants.
+fn page_data(json: Vec<u8>) -> Asset {
+    Asset::generated("application/json", json, true)
+}
+
 /// The smallest Brotli window (10 to 24 bits) that holds `length` bytes, with the 16 bytes the
 /// format keeps back.
 fn window_bits(length: usize) -> u32 {
@@ -605,6 +646,7 @@ pub fn respond(pages: &Pages, request: &Request) -> Response {
         "sitemap.xml" => return pages.sitemap.load().respond(headers, None),
         "manifest.webmanifest" => return pages.manifest.load().respond(headers),
         "og-image.png" => return pages.preview.load().respond(headers),
+        PAGE_DATA_FILE => return pages.data.load().respond(headers),
         _ => {}
     }
     if let Some(response) = language_page(pages, request, name) {
@@ -638,7 +680,17 @@ fn language_page(pages: &Pages, request: &Request, name: &str) -> Option<Respons
             .languages
             .load()
             .get(segment)
-            .map(|page| page.respond(headers, None));
+            .map(|page| page.0.respond(headers, None));
+    }
+    if let Some(segment) = name
+        .strip_suffix(PAGE_DATA_FILE)
+        .and_then(|rest| rest.strip_suffix('/'))
+    {
+        return pages
+            .languages
+            .load()
+            .get(segment)
+            .map(|page| page.1.respond(headers));
     }
     if let Some(segment) = name.strip_suffix(crate::content::head::PREVIEW_PATH) {
         return pages
@@ -882,7 +934,8 @@ mod tests {
             assert!(hashes.styles.is_empty());
         }
         for script in [
-            "<script type=\"application/json\" id=\"content-data\">alert(1)</script>",
+            "<script type=\"application/json\" id=\"page-data\">alert(1)</script>",
+            "<script type=\"application/json\" id=\"page-data\" src=\"/page-data.json\"></script>",
             "<script type=\"application/ld+json\">alert(1)</script>",
             "<script type=\"module\" crossorigin src=\"/assets/index.js\"></script>",
             "<script src=/a.js>alert(1)</script>",

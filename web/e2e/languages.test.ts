@@ -7,13 +7,15 @@
  * errors on `/de/` are German.
  */
 import assert from 'node:assert/strict';
+import { get } from 'node:http';
 import { describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { openPage, serverAndBrowser, type RunningServer } from './harness.ts';
 import { hydrated } from './page-support.ts';
 import { axeViolations, OWNER_ENV, publishDraft, signIn } from './helpers.ts';
+import TRANSLATIONS from './fixtures/translations.json' with { type: 'json' };
 
-const GERMAN_ROLE = 'Webentwickler';
+const GERMAN_ROLE = TRANSLATIONS.de['profile.role'];
 const ARABIC_ROLE = 'مطور ويب';
 
 async function openLanguages(page: Page, server: RunningServer) {
@@ -53,18 +55,29 @@ async function publish(page: Page) {
   await page.getByRole('status').filter({ hasText: /^Published version \d+/ }).waitFor();
 }
 
-/** Publishes, through the API, the default document with German added and translated. */
-async function publishGerman(server: RunningServer) {
-  const { textFields } = await import('../src/dashboard/page-editor/translations.ts');
+/**
+ * Publishes, through the API, the default document with these languages added, translated by
+ * hand (`fixtures/translations.json`: German and Arabic as long as real translations are).
+ */
+async function publishTranslated(server: RunningServer, tags: ('de' | 'ar')[]) {
   await publishDraft(
     server,
     (document) => {
-      const texts: Record<string, string> = {};
-      for (const field of textFields(document as never)) texts[field.path] = field.path === 'profile.role' ? GERMAN_ROLE : 'Text';
-      document.languages = [{ tag: 'de', published: true, texts, strings: {} }];
+      document.languages = tags.map((tag) => ({ tag, published: true, texts: TRANSLATIONS[tag], strings: {} }));
     },
-    async () => (await fetch(`${server.url}/de/`)).status === 200,
+    async () => (await fetch(`${server.url}/${tags.at(-1)}/`)).status === 200,
   );
+}
+
+/** A page's HTML as the server sends it to a browser that takes Brotli: its bytes on the wire. */
+function sentWithBrotli(url: string): Promise<{ encoding: string | undefined; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: { 'Accept-Encoding': 'br, gzip' } }, (response) => {
+      let bytes = 0;
+      response.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      response.on('end', () => resolve({ encoding: response.headers['content-encoding'], bytes }));
+    }).on('error', reject);
+  });
 }
 
 /** Where an element is across the page, from the left edge: its centre's x. */
@@ -155,7 +168,7 @@ describe('the page in several languages', () => {
   });
 
   test('a browser that prefers German is offered /de/ on / and stays on /', async () => {
-    await publishGerman(suite.server);
+    await publishTranslated(suite.server, ['de']);
     const { page, errors, close } = await openPage(suite.browser, suite.server, { locale: 'de-DE' });
     await page.goto(`${suite.server.url}/`);
     await hydrated(page);
@@ -176,7 +189,7 @@ describe('the page in several languages', () => {
   });
 
   test('a contact error on /de/ is shown in German', async () => {
-    await publishGerman(suite.server);
+    await publishTranslated(suite.server, ['de']);
     const { page, close } = await openPage(suite.browser, suite.server, { locale: 'de-DE' });
     await page.goto(`${suite.server.url}/de/`);
     await hydrated(page);
@@ -194,5 +207,25 @@ describe('the page in several languages', () => {
     await form.getByText('Betreff darf höchstens 200 Zeichen lang sein.').waitFor();
     await form.getByRole('alert').filter({ hasText: 'Bitte korrigieren Sie die unten markierten Felder.' }).waitFor();
     await close();
+  });
+
+  // The budget of budget.test.ts, on the build's `/`, holds for every language's page as the server
+  // renders it: German runs about a fifth longer than English, and Arabic's letters take two bytes.
+  test('each language\'s page fits the first round trip: /, /de/ and /ar/ at most 13 KB as sent (Brotli), its CSS the same', async () => {
+    await publishTranslated(suite.server, ['de', 'ar']);
+    // The inline stylesheet (its budget: budget.test.ts) is the same in every language.
+    const style = async (path: string) => /<style>[\s\S]*?<\/style>/.exec(await (await fetch(`${suite.server.url}${path}`)).text())?.[0];
+    const english = await style('/');
+    assert.ok(english, '/ has its stylesheet inline');
+    assert.equal(await style('/de/'), english);
+    assert.equal(await style('/ar/'), english);
+    const sizes: Record<string, number> = {};
+    for (const path of ['/', '/de/', '/ar/']) {
+      const { encoding, bytes } = await sentWithBrotli(`${suite.server.url}${path}`);
+      assert.equal(encoding, 'br', `${path} is sent with Brotli`);
+      sizes[path] = bytes;
+    }
+    console.log(`HTML with Brotli, in three languages: ${JSON.stringify(sizes)} bytes`);
+    for (const [path, bytes] of Object.entries(sizes)) assert.ok(bytes <= 13 * 1024, `${path} is ${bytes} bytes with Brotli`);
   });
 });

@@ -99,7 +99,7 @@ async function publishAppearance(server: RunningServer, change: (appearance: Rec
       change(appearance);
       scheme = String(appearance.scheme);
     },
-    async () => (await (await fetch(`${server.url}/`)).text()).includes(`"scheme":"${scheme}"`),
+    async () => (await (await fetch(`${server.url}/page-data.json`)).text()).includes(`"scheme":"${scheme}"`),
   );
 }
 

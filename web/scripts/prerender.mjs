@@ -16,6 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { devOnlyTextIn } from './dev-only-text.mjs';
 import { headTags, jsonLdTag } from './head.mjs';
 import { opaqueIcon, svgToPng } from './images.mjs';
+import { withoutUnusedProperties } from './unused-properties.mjs';
 
 const dist = new URL('../dist/', import.meta.url).pathname;
 const ssrDir = join(dist, '.ssr');
@@ -79,11 +80,19 @@ const MARK = {
   head: '<!--seo-head-->',
   hints: '<!--render-hints-->',
   html: '<!--app-html-->',
-  data: '<!--content-data-->',
+  data: '<!--page-data-->',
   jsonLd: '<!--json-ld-->',
 };
-/** The document as a JSON data block: never executed, so the CSP needs nothing for it. */
-const dataBlock = (json) => `\n    <script type="application/json" id="content-data">${json.replaceAll('<', '\\u003c')}</script>`;
+/**
+ * The page's data (`{document, locale}`, see src/content/embedded.ts) as a JSON data block: never
+ * executed, so the CSP needs nothing for it. Inline in the app's shell; `/` names the file that
+ * holds it (`src`), which a browser does not fetch for a data block: the page's script does, once
+ * the first screen is drawn.
+ */
+const pageDataJson = `{"document":${documentJson},"locale":null}`;
+const dataBlock = (json) => `\n    <script type="application/json" id="page-data">${json.replaceAll('<', '\\u003c')}</script>`;
+const PAGE_DATA_FILE = 'page-data.json';
+const dataLink = `\n    <script type="application/json" id="page-data" src="/${PAGE_DATA_FILE}"></script>`;
 /** React emits resource hints (the hero photo's preload) ahead of the markup when it renders a
  * fragment rather than a whole document: they belong in the head, where they also act sooner. */
 function splitHints(rendered) {
@@ -148,8 +157,9 @@ const beasties = new Beasties({
 const picked = await beasties.process(
   `<!doctype html><html><head><link rel="stylesheet" href="/${stylesheet[1]}"></head><body><div id="root">${body}</div></body></html>`,
 );
-const css = /<style>([\s\S]*?)<\/style>/.exec(picked)?.[1]?.trim();
-if (!css) throw new Error(`Beasties found no rule of ${stylesheet[1]} that / uses`);
+const rules = /<style>([\s\S]*?)<\/style>/.exec(picked)?.[1]?.trim();
+if (!rules) throw new Error(`Beasties found no rule of ${stylesheet[1]} that / uses`);
+const { css } = withoutUnusedProperties(rules, body);
 if (/<\/style/i.test(css)) throw new Error(`${stylesheet[1]} holds "</style", which would end the inline element`);
 const inlineStyle = `\n    <style>${css}</style>`;
 if (/<script(?![^>]*type="application\/ld\+json")/.test(body)) {
@@ -166,10 +176,11 @@ const indexTemplate = page
   .replace(STYLESHEET, '')
   .replace(/\s*<\/head>/, (end) => `${MARK.hints}${heroParsed}${inlineStyle}${end}`)
   .replace(/\s*<\/body>/, (end) => `${MARK.data}\n    ${MARK.jsonLd}${end}`);
-const data = dataBlock(documentJson);
+const data = dataBlock(pageDataJson);
 writeFileSync(join(renderDir, 'index.html'), indexTemplate);
 writeFileSync(join(renderDir, 'default.html'), rendered);
-writeFileSync(join(dist, 'index.html'), fill(indexTemplate, { head, hints, html: body, data, jsonLd }));
+writeFileSync(join(dist, 'index.html'), fill(indexTemplate, { head, hints, html: body, data: dataLink, jsonLd }));
+writeFileSync(join(dist, PAGE_DATA_FILE), pageDataJson);
 
 // The shell for /login, /dashboard and unknown routes: rendered by the client, kept out of search
 // results. The router's chunk (which `/` never loads) is fetched alongside the entry, not after it.

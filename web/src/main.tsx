@@ -1,4 +1,4 @@
-import { embeddedDocument } from './content/embedded';
+import { pageData } from './content/embedded';
 import { startInsights } from './insights/beacon';
 import './index.css';
 
@@ -43,11 +43,11 @@ let started: Promise<void>;
 if (container.firstElementChild && /^\/([a-z0-9-]+\/)?$/.test(location.pathname)) {
   const root = container;
   started = firstScreenPainted(root)
-    .then(() => Promise.all([import('./hydrate-landing'), embeddedDocument()]))
-    .then(([{ hydrateLanding }, content]) => hydrateLanding(root, content));
+    .then(() => Promise.all([import('./hydrate-landing'), pageData()]))
+    .then(([{ hydrateLanding }, data]) => hydrateLanding(root, data));
 } else {
   const root = container;
-  started = Promise.all([import('./app'), embeddedDocument()]).then(([{ renderApp }, content]) => renderApp(root, content));
+  started = Promise.all([import('./app'), pageData()]).then(([{ renderApp }, data]) => renderApp(root, data));
 }
 
 startInsights(started);

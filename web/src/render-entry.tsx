@@ -16,7 +16,7 @@ import { Landing } from './pages/landing';
 
 /**
  * The HTML of a language's page for its content document given as JSON, and its locale (the
- * server's `locale-data` block; absent or `null` for the plain English page).
+ * `locale` of the page's data, see content/embedded.ts; absent or `null` for the plain English page).
  */
 export function renderLanding(documentJson: string, localeJson?: string | null): string {
   const document = JSON.parse(documentJson) as ContentDocument;

@@ -17,7 +17,7 @@ use super::appearance::{accent_style, Appearance, Scheme};
 use super::document::ContentDocument;
 use super::head::{self, PageLanguage, PREVIEW_PATH};
 use super::language;
-use crate::site::{Composed, Pages, PUBLIC_URL_PLACEHOLDER};
+use crate::site::{Composed, ComposedPage, Pages, PAGE_DATA_FILE, PUBLIC_URL_PLACEHOLDER};
 
 /// What the build writes for the server alone: the render bundle, the page templates, the
 /// build's head and the default document's render. Embedded apart from the site, never served.
@@ -180,7 +180,7 @@ fn render_in(
 const HEAD: &str = "<!--seo-head-->";
 const HINTS: &str = "<!--render-hints-->";
 const HTML: &str = "<!--app-html-->";
-const DATA: &str = "<!--content-data-->";
+const DATA: &str = "<!--page-data-->";
 const JSON_LD: &str = "<!--json-ld-->";
 
 /// The build's templates for `/` and for the app shell, and where its bundled images are served.
@@ -215,14 +215,30 @@ fn json_block(id: &str, json: &str) -> String {
     )
 }
 
-/// The document as the page's `content-data` block.
-pub fn data_block(document_json: &str) -> String {
-    json_block("content-data", document_json)
+/// The id of the page's data block (see `web/src/content/embedded.ts`).
+const PAGE_DATA_ID: &str = "page-data";
+
+/// A page's data, `{"document": …, "locale": …}`: what its script hydrates from (`locale` is
+/// `null` for the plain default page, see [`super::language::locale`]).
+pub fn page_data(document_json: &str, locale_json: Option<&str>) -> String {
+    format!(
+        r#"{{"document":{document_json},"locale":{}}}"#,
+        locale_json.unwrap_or("null")
+    )
 }
 
-/// The page's locale (see [`super::language::locale`]) as a second block, `locale-data`.
-pub fn locale_block(locale_json: &str) -> String {
-    json_block("locale-data", locale_json)
+/// The page's data inline, as its data block: the app shell and the draft preview.
+pub fn data_block(page_data: &str) -> String {
+    json_block(PAGE_DATA_ID, page_data)
+}
+
+/// The data block of a published page: it names the file that holds the data (a browser fetches
+/// nothing for a data block; the page's script fetches it once the first screen is drawn), so
+/// the HTML of the first round trip holds only what is drawn.
+fn data_link(page_path: &str) -> String {
+    format!(
+        "\n    <script type=\"application/json\" id=\"{PAGE_DATA_ID}\" src=\"{page_path}{PAGE_DATA_FILE}\"></script>"
+    )
 }
 
 /// React's resource hints (the hero photo's preload), which it emits ahead of the markup when
@@ -400,11 +416,19 @@ impl PageRenderer {
     /// Every page for `document` (`/`, each published language's, and the app shell), ready to
     /// serve but for the public URL.
     pub async fn compose(&self, document: &ContentDocument) -> anyhow::Result<Composed> {
-        let default = self.compose_language(document, &document.language).await?;
+        let default = self
+            .compose_language(document, &document.language, false)
+            .await?;
         let mut languages = Vec::new();
         for other in document.languages.iter().filter(|l| l.published) {
-            let page = self.compose_language(document, &other.tag).await?;
-            languages.push((language::segment(&other.tag), page.html));
+            let page = self.compose_language(document, &other.tag, false).await?;
+            languages.push((
+                language::segment(&other.tag),
+                ComposedPage {
+                    html: page.html,
+                    data: page.data,
+                },
+            ));
         }
         let published = language::published_tags(document)
             .into_iter()
@@ -414,13 +438,19 @@ impl PageRenderer {
             })
             .collect();
         Ok(Composed {
-            index: default.html,
             // The app's own pages (the shell: sign-in, dashboard, error page) keep the build's
-            // look, with the default language's texts.
+            // look, with the default language's texts, their data inline.
             shell: fill(
                 &self.templates.shell,
-                &[(HEAD, &shell_head(&default.head)), (DATA, &default.data)],
+                &[
+                    (HEAD, &shell_head(&default.head)),
+                    (DATA, &data_block(&default.data)),
+                ],
             ),
+            index: ComposedPage {
+                html: default.html,
+                data: default.data,
+            },
             languages,
             published,
         })
@@ -433,13 +463,15 @@ impl PageRenderer {
         document: &ContentDocument,
         tag: &str,
     ) -> anyhow::Result<String> {
-        Ok(self.compose_language(document, tag).await?.html)
+        Ok(self.compose_language(document, tag, true).await?.html)
     }
 
+    /// The page of `document` in `tag`, with its data inline or (published pages) in its file.
     async fn compose_language(
         &self,
         document: &ContentDocument,
         tag: &str,
+        inline: bool,
     ) -> anyhow::Result<LanguagePage> {
         let page = language::localize(document, tag)
             .with_context(|| format!("the document has no language {tag:?}"))?;
@@ -453,10 +485,12 @@ impl PageRenderer {
             .render_with(json.clone(), locale.clone())
             .await?;
         let (hints, body) = split_hints(&rendered);
-        let mut data = data_block(&json);
-        if let Some(locale) = &locale {
-            data.push_str(&locale_block(locale));
-        }
+        let data = page_data(&json, locale.as_deref());
+        let block = if inline {
+            data_block(&data)
+        } else {
+            data_link(&language::href(document, tag))
+        };
         let t = &self.templates;
         // Written with the build's placeholder URL, which the site replaces with the public one.
         let base = PUBLIC_URL_PLACEHOLDER;
@@ -482,7 +516,7 @@ impl PageRenderer {
                 (HEAD, &head),
                 (HINTS, &hints),
                 (HTML, body),
-                (DATA, &data),
+                (DATA, &block),
                 (JSON_LD, &json_ld),
             ],
         );
@@ -648,8 +682,12 @@ mod tests {
         let built =
             |name| String::from_utf8(crate::site::file(name).unwrap().into_owned()).unwrap();
         assert!(
-            composed.index == built("index.html"),
+            composed.index.html == built("index.html"),
             "/ differs from the build's"
+        );
+        assert!(
+            composed.index.data == built("page-data.json"),
+            "/page-data.json differs from the build's"
         );
         assert!(
             composed.shell == built("app.html"),
@@ -737,8 +775,15 @@ mod tests {
         document.appearance.scheme = Scheme::Light;
         document.appearance.accent = "#0f766e".into();
         let composed = renderer.compose(&document).await.unwrap();
-        let index = &composed.index;
+        let index = &composed.index.html;
         assert!(index.contains("<html lang=\"en\" data-scheme=\"light\">"));
+        // The page names its data, which is served beside it, rather than carrying it.
+        assert!(index.contains(
+            "<script type=\"application/json\" id=\"page-data\" src=\"/page-data.json\"></script>"
+        ));
+        let data: serde_json::Value = serde_json::from_str(&composed.index.data).unwrap();
+        assert_eq!(data["document"]["appearance"]["accent"], "#0f766e");
+        assert!(data["locale"].is_null());
         assert!(index.contains("<meta name=\"color-scheme\" content=\"light\" />"));
         assert!(index.contains(super::LIGHT_THEME_COLOR));
         assert!(!index.contains("content=\"dark\""));
@@ -754,11 +799,17 @@ mod tests {
         let default_shell = renderer.compose(default).await.unwrap().shell;
         assert_eq!(
             composed.shell.replace(
-                &super::data_block(&serde_json::to_string(&document).unwrap()),
+                &super::data_block(&super::page_data(
+                    &serde_json::to_string(&document).unwrap(),
+                    None
+                )),
                 ""
             ),
             default_shell.replace(
-                &super::data_block(&serde_json::to_string(default).unwrap()),
+                &super::data_block(&super::page_data(
+                    &serde_json::to_string(default).unwrap(),
+                    None
+                )),
                 ""
             ),
             "the shell keeps the build's look"
@@ -803,19 +854,25 @@ mod tests {
                 ("ar".to_owned(), "/ar/".to_owned())
             ]
         );
-        let arabic = &composed.languages[0].1;
+        let arabic = &composed.languages[0].1.html;
         // The language and the scheme compose on the root element.
         assert!(arabic.contains("<html lang=\"ar\" dir=\"rtl\" data-scheme=\"light\">"));
         assert!(composed
             .index
+            .html
             .contains("<html lang=\"en\" dir=\"ltr\" data-scheme=\"light\">"));
-        assert!(arabic.contains("<script type=\"application/json\" id=\"locale-data\">"));
-        assert!(!arabic.contains("\"de 0\""), "no other language's texts");
-        assert!(arabic.contains("\"ar 0\""));
-        assert!(!composed.index.contains("\"ar 0\""));
+        assert!(arabic.contains("id=\"page-data\" src=\"/ar/page-data.json\""));
+        let data = &composed.languages[0].1.data;
+        assert!(
+            data.contains(r#""locale":{"tag":"ar","dir":"rtl""#),
+            "{data}"
+        );
+        assert!(!data.contains("\"de 0\""), "no other language's texts");
+        assert!(data.contains("\"ar 0\""));
+        assert!(!composed.index.data.contains("\"ar 0\""));
         // The shell keeps the build's root and carries the default language's data.
         assert!(composed.shell.contains("<html lang=\"en\">"));
-        assert!(composed.shell.contains("id=\"locale-data\""));
+        assert!(composed.shell.contains(r#""locale":{"tag":"en""#));
         assert!(!composed.shell.contains("\"ar 0\""));
         // Each page's inline styles and scripts, for its own policy.
         assert!(!crate::site::inline_hashes(arabic.as_bytes()).is_empty());

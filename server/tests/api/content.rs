@@ -243,14 +243,22 @@ async fn a_published_name_is_on_the_served_page_when_publish_returns() {
     );
     assert!(html.contains("<title>Robin Quill · "));
     assert!(html.contains("\"@type\":\"Person\",\"name\":\"Robin Quill\""));
-    // The document for hydration, as data that no text can break out of.
-    let data_start = html
-        .find("<script type=\"application/json\" id=\"content-data\">")
-        .expect("the content data block");
-    let data = &html[data_start..];
-    let data = &data[data.find('>').unwrap() + 1..data.find("</script>").unwrap()];
-    let embedded: Value = serde_json::from_str(data).unwrap();
-    assert_eq!(embedded, renamed("Robin Quill"));
+    // The document for hydration: the page names its data file, served beside it, revalidated.
+    assert!(html.contains(
+        "<script type=\"application/json\" id=\"page-data\" src=\"/page-data.json\"></script>"
+    ));
+    let data = app.get("/page-data.json").await;
+    assert_eq!(data.status(), 200);
+    assert_eq!(data.headers()["content-type"], "application/json");
+    assert_eq!(data.headers()["cache-control"], "no-cache");
+    let data_etag = data.headers()["etag"].to_str().unwrap().to_owned();
+    let embedded: Value = data.json().await.unwrap();
+    assert_eq!(embedded["document"], renamed("Robin Quill"));
+    assert!(embedded["locale"].is_null());
+    let again = app
+        .get_with("/page-data.json", &[("If-None-Match", &data_etag)])
+        .await;
+    assert_eq!(again.status(), 304);
 
     // The precompressed variants are the same page, with the same ETag.
     let br = app.get_with("/", &[("Accept-Encoding", "br")]).await;

@@ -57,11 +57,14 @@ async fn fields_of(response: reqwest::Response) -> Map<String, Value> {
 }
 
 /// The JSON of the data block `id` of a page.
-fn data_block(html: &str, id: &str) -> Option<Value> {
-    let start = html.find(&format!("<script type=\"application/json\" id=\"{id}\">"))?;
-    let rest = &html[start..];
-    let json = &rest[rest.find('>')? + 1..rest.find("</script>")?];
-    Some(serde_json::from_str(json).expect("a data block holds JSON"))
+/// The data a page hydrates from: the file its data block names, fetched as its script fetches it.
+async fn page_data(app: &TestApp, html: &str) -> Value {
+    const BLOCK: &str = "<script type=\"application/json\" id=\"page-data\" src=\"";
+    let start = html.find(BLOCK).expect("the page names its data file") + BLOCK.len();
+    let src = &html[start..start + html[start..].find('"').unwrap()];
+    let response = app.get(src).await;
+    assert_eq!(response.status(), 200, "{src}");
+    response.json().await.unwrap()
 }
 
 fn three_languages() -> Value {
@@ -85,7 +88,8 @@ async fn published_languages_are_served_at_their_paths_with_their_own_head_and_d
     // Without languages, `/` is the page as it always was.
     let plain = app.get("/").await.text().await.unwrap();
     assert!(plain.contains("<html lang=\"en\">"));
-    assert!(!plain.contains("hreflang") && !plain.contains("locale-data"));
+    assert!(!plain.contains("hreflang"));
+    assert!(page_data(&app, &plain).await["locale"].is_null());
     assert_eq!(app.get("/de/").await.status(), 404);
 
     app.signed_in().await;
@@ -100,6 +104,17 @@ async fn published_languages_are_served_at_their_paths_with_their_own_head_and_d
     assert_eq!(save_draft(&app, &document).await.status(), 200);
     let published = app.send(Method::POST, "/api/content/publish", None).await;
     assert_eq!(published.status(), 200);
+
+    // The public API shows the published languages only: French is still the owner's.
+    let public: Value = app.get("/api/content").await.json().await.unwrap();
+    let tags: Vec<&str> = public["document"]["languages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|language| language["tag"].as_str().unwrap())
+        .collect();
+    assert_eq!(tags, ["de", "ar"]);
+    assert!(!public.to_string().contains("Développeuse"));
 
     // German.
     let german = app.get("/de/").await;
@@ -136,11 +151,12 @@ async fn published_languages_are_served_at_their_paths_with_their_own_head_and_d
     )));
     assert!(html.contains("<meta property=\"og:locale\" content=\"de\" />"));
     assert!(html.contains("\"inLanguage\":\"de\""));
-    let content = data_block(&html, "content-data").expect("the content data");
+    let data = page_data(&app, &html).await;
+    let content = &data["document"];
     assert_eq!(content["profile"]["role"], GERMAN_ROLE);
     assert_eq!(content["language"], "de");
     assert!(content.get("languages").is_none() && content.get("strings").is_none());
-    let locale = data_block(&html, "locale-data").expect("the locale data");
+    let locale = &data["locale"];
     assert_eq!(locale["tag"], "de");
     assert_eq!(locale["dir"], "ltr");
     assert!(locale["strings"]["languageName"].is_string());
@@ -157,7 +173,8 @@ async fn published_languages_are_served_at_their_paths_with_their_own_head_and_d
     assert!(html.contains("<html lang=\"ar\" dir=\"rtl\">"));
     assert!(html.contains(ARABIC_ROLE));
     assert!(!html.contains(GERMAN_ROLE));
-    assert_eq!(data_block(&html, "locale-data").unwrap()["dir"], "rtl");
+    assert!(html.contains("src=\"/ar/page-data.json\""));
+    assert_eq!(page_data(&app, &html).await["locale"]["dir"], "rtl");
     assert!(html.contains(&format!(
         "<meta property=\"og:image\" content=\"{base}/ar/og-image.png\" />"
     )));
@@ -168,7 +185,7 @@ async fn published_languages_are_served_at_their_paths_with_their_own_head_and_d
     assert!(html.contains(&format!("<link rel=\"canonical\" href=\"{base}/\" />")));
     assert!(html.contains("hreflang=\"ar\""));
     assert!(!html.contains(GERMAN_ROLE) && !html.contains(ARABIC_ROLE));
-    assert_eq!(data_block(&html, "locale-data").unwrap()["tag"], "en");
+    assert_eq!(page_data(&app, &html).await["locale"]["tag"], "en");
 
     // Without the slash, a redirect; under a language, the usual 404s.
     let bare = app.get("/de?x=1").await;
@@ -178,6 +195,7 @@ async fn published_languages_are_served_at_their_paths_with_their_own_head_and_d
     assert_eq!(app.get("/fr/").await.status(), 404);
     assert_eq!(app.get("/fr").await.status(), 404);
     assert_eq!(app.get("/it/").await.status(), 404);
+    assert_eq!(app.get("/fr/page-data.json").await.status(), 404);
 
     // Conditional GETs and the precompressed page, as for `/`.
     let etag = app.get("/de/").await.headers()["etag"].clone();
@@ -279,7 +297,7 @@ async fn fixed_texts_must_be_the_pages_and_complete_where_none_are_built_in() {
     );
     let html = app.get("/sw/").await.text().await.unwrap();
     assert!(html.contains("<html lang=\"sw\" dir=\"ltr\">"));
-    let locale = data_block(&html, "locale-data").unwrap();
+    let locale = &page_data(&app, &html).await["locale"];
     assert_eq!(locale["languages"][1]["name"], "Kiswahili");
     app.shutdown().await;
 }

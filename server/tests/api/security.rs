@@ -174,10 +174,16 @@ async fn each_inline_script_runs_by_its_hash_alone_and_data_blocks_are_json() {
             let tag = &rest[start..=tag_end];
             let close = tag_end + rest[tag_end..].find("</script>").unwrap();
             let body = &rest[tag_end + 1..close];
-            // Data blocks (JSON-LD, the page's content document) are never run by a browser.
+            // Data blocks (JSON-LD, the page's data, inline or named by `src`) are never run
+            // by a browser.
             let data = tag.contains("type=\"application/ld+json\"")
                 || tag.contains("type=\"application/json\"");
-            if data {
+            if data && tag.contains("src=") {
+                assert!(
+                    body.is_empty(),
+                    "a data block naming its file has no body on {path}"
+                );
+            } else if data {
                 serde_json::from_str::<serde_json::Value>(body)
                     .unwrap_or_else(|e| panic!("a data block on {path} that is not JSON: {e}"));
             } else if tag.contains("src=") {

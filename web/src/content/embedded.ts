@@ -1,16 +1,32 @@
 import type { ContentDocument } from './document.generated';
+import type { Locale } from '../i18n/locale';
 
 /** The id of the JSON data block the server (and the build) put in every page. */
-export const CONTENT_DATA_ID = 'content-data';
+export const PAGE_DATA_ID = 'page-data';
 
 /**
- * The content document the page was rendered from, read from its JSON data block: no request,
- * and no copy of the document in the JavaScript. The Vite dev server's page has no block and
- * takes the default document.
+ * What a page was rendered from: its content document and, for a page whose language is not the
+ * plain default, its locale (fixed texts, published languages).
  */
-export async function embeddedDocument(): Promise<ContentDocument> {
-  const text = document.getElementById(CONTENT_DATA_ID)?.textContent;
-  if (text) return JSON.parse(text) as ContentDocument;
-  if (import.meta.env.DEV) return (await import('./document')).defaultDocument;
-  throw new Error(`The page has no #${CONTENT_DATA_ID} data block.`);
+export interface PageData {
+  document: ContentDocument;
+  locale: Locale | null;
+}
+
+/**
+ * The page's data, from its JSON data block: inline (the app's shell, the draft preview), or, on
+ * the published pages, a file the block names (`src`), fetched once the first screen is drawn, so
+ * that the HTML the first round trip carries holds only what is drawn. No copy of the document is
+ * in the JavaScript. The Vite dev server's page has no block and takes the default document.
+ */
+export async function pageData(): Promise<PageData> {
+  const block = document.getElementById(PAGE_DATA_ID) as HTMLScriptElement | null;
+  if (block?.src) {
+    const response = await fetch(block.src);
+    if (!response.ok) throw new Error(`${block.src} answered ${response.status}`);
+    return (await response.json()) as PageData;
+  }
+  if (block) return JSON.parse(block.textContent!) as PageData;
+  if (import.meta.env.DEV) return { document: (await import('./document')).defaultDocument, locale: null };
+  throw new Error(`The page has no #${PAGE_DATA_ID} data block.`);
 }

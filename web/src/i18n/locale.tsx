@@ -23,7 +23,7 @@ export interface LocaleLanguage {
 
 /**
  * The language a page is in: its fixed texts (the built-in table merged with the owner's), and the
- * published languages. The server puts it in each page as the `locale-data` JSON block; a page
+ * published languages. The server puts it in each page's data (see `content/embedded.ts`); a page
  * without one (one language, the built-in English texts) takes the English table bundled here.
  */
 export interface Locale {
@@ -32,9 +32,6 @@ export interface Locale {
   strings: Strings;
   languages: readonly LocaleLanguage[];
 }
-
-/** The id of the JSON data block the server puts in a page whose language is not the plain default. */
-export const LOCALE_DATA_ID = 'locale-data';
 
 /** The English texts loaded so far: the fallback of every table, and the table of a page without a locale block. */
 const english: Record<string, string> = { ...landing };
@@ -45,12 +42,6 @@ export function addEnglish(texts: Strings): void {
 }
 
 export const englishLocale: Locale = { tag: 'en', dir: 'ltr', strings: english, languages: [] };
-
-/** The page's locale from its data block, or English. */
-export function embeddedLocale(): Locale {
-  const text = document.getElementById(LOCALE_DATA_ID)?.textContent;
-  return text ? (JSON.parse(text) as Locale) : englishLocale;
-}
 
 type Values = Readonly<Record<string, string | number>>;
 
