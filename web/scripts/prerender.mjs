@@ -150,6 +150,7 @@ const beasties = new Beasties({
     /^:root\[data-scheme=['"]?light['"]?\]$/,
     /data-scheme.*(\.btn-primary|\.card$|\.hero-glow|\.only-)/,
     /\.lang-link/,
+    /\.lang-offer/,
     /\[dir=['"]?rtl/,
   ],
   logLevel: 'warn',
