@@ -11,6 +11,10 @@ import type { RunningServer } from './harness.ts';
 export const EMAIL = 'owner@example.com';
 export const PASSWORD = 'violet-harbour-lantern-42';
 /** The environment that makes the server create the owner above at start-up. */
+/** A desktop Chrome's User-Agent: headless Chromium's own names it as headless, which is counted nowhere. */
+export const DESKTOP_CHROME =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36';
+
 export const OWNER_ENV = { PORTFOLIO_OWNER_EMAIL: EMAIL, PORTFOLIO_OWNER_PASSWORD: PASSWORD } as const;
 
 /** Fills in the login form on the current page and presses Login. */

@@ -8,10 +8,8 @@ import { describe, test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { openPage, serverAndBrowser, type RunningServer } from './harness.ts';
-import { axeViolations, OWNER_ENV, ownerCookie, signIn } from './helpers.ts';
+import { axeViolations, DESKTOP_CHROME, OWNER_ENV, ownerCookie, signIn } from './helpers.ts';
 
-export const DESKTOP_CHROME =
-  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36';
 const DESKTOP_FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:132.0) Gecko/20100101 Firefox/132.0';
 
 interface KeyCount {
