@@ -123,7 +123,16 @@ impl Application {
         )?);
         let content = Arc::new(crate::content::live::LiveContent::load(&db, Some(page)).await?);
         content.follow(db.clone());
+        let links = Arc::new(
+            crate::links::Links::start(
+                db.clone(),
+                crate::clock::Clock::ahead_by(settings.clock.clock_offset),
+                settings.insights.time_zone,
+            )
+            .await?,
+        );
         let state = AppState {
+            links,
             content,
             db,
             contact: Arc::new(crate::contact::ContactState::new(&settings)),
@@ -136,6 +145,7 @@ impl Application {
 
         let router = crate::http::router(state.clone())
             .layer(Extension(pages.clone()))
+            .layer(Extension(state.links.directory.clone()))
             .layer(Extension(files));
         let router = with_request_timeout(router, &state.settings);
         let router = traced(security::apply(router, https), trust_request_id);

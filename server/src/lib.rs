@@ -13,6 +13,7 @@ pub mod error;
 pub mod http;
 pub mod insights;
 pub mod json;
+pub mod links;
 pub mod media;
 pub mod net;
 pub mod ops;

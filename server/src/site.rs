@@ -620,8 +620,42 @@ fn window_bits(length: usize) -> u32 {
 /// (marked `noindex`) for any other client route, a JSON 404 under `/api`, a plain 404 for a
 /// missing file, and the app shell with a 404 for any other path, so that the client draws the
 /// designed error page while search engines and link checkers see a real 404.
-pub async fn serve(Extension(pages): Extension<Arc<Pages>>, request: Request) -> Response {
+pub async fn serve(
+    Extension(pages): Extension<Arc<Pages>>,
+    Extension(links): Extension<Arc<crate::links::Directory>>,
+    request: Request,
+) -> Response {
+    let path = request.uri().path();
+    if let Some(slug) = link_slug(path) {
+        if matches!(*request.method(), Method::GET | Method::HEAD) {
+            return link_page(
+                &pages,
+                request.headers(),
+                links.language_of(slug).as_deref(),
+            );
+        }
+    }
     respond(&pages, &request)
+}
+
+/// The slug of an application link's address, `/a/<slug>` (one segment, not empty).
+fn link_slug(path: &str) -> Option<&str> {
+    path.strip_prefix("/a/")
+        .filter(|slug| !slug.is_empty() && !slug.contains('/'))
+}
+
+/// An application link's page: the pre-rendered page of the link's language (the same bytes,
+/// ETag and encodings as at its own path, with that page's canonical and CSP), or `/`'s when
+/// the language is no longer published or the link is not live (`None`: unknown, revoked and
+/// expired links all look alike). Never indexed; nothing is counted here, as a link-preview
+/// fetcher or a mail scanner fetches the page and nothing more (the page's beacon counts).
+pub fn link_page(pages: &Pages, headers: &HeaderMap, language: Option<&str>) -> Response {
+    if let Some(tag) = language {
+        if let Some(page) = pages.languages.load().get(&tag.to_ascii_lowercase()) {
+            return page.0.respond(headers, Some(noindex()));
+        }
+    }
+    pages.index.load().respond(headers, Some(noindex()))
 }
 
 /// What [`serve`] answers to `request`.

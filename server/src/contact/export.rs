@@ -31,13 +31,16 @@ struct Document<'a> {
     created_at: String,
 }
 
-const COLUMNS: [&str; 6] = [
+/// The CSV's columns: the document's, and `via`, the application link the message was sent
+/// through (`Acme, Frontend Developer`; empty for most).
+const COLUMNS: [&str; 7] = [
     "name",
     "Email",
     "subject",
     "message",
     "form-name",
     "createdAt",
+    "via",
 ];
 
 fn rfc3339(ms: i64) -> String {
@@ -91,6 +94,7 @@ fn to_csv(rows: &[ExportRow]) -> anyhow::Result<Vec<u8>> {
                 defuse(doc.message).as_ref(),
                 defuse(doc.form_name).as_ref(),
                 doc.created_at.as_str(),
+                defuse(row.via.as_deref().unwrap_or_default()).as_ref(),
             ])
             .context("Failed to write CSV")?;
     }
@@ -146,6 +150,7 @@ mod tests {
             message: message.into(),
             form_name: "contact".into(),
             created_at: 1_700_000_000_123,
+            via: None,
         }
     }
 
@@ -174,7 +179,7 @@ mod tests {
         let mut lines = text.split("\r\n");
         assert_eq!(
             lines.next().unwrap(),
-            "name,Email,subject,message,form-name,createdAt"
+            "name,Email,subject,message,form-name,createdAt,via"
         );
         assert!(text.contains("\"'=HYPERLINK(\"\"x\"\")\""), "{text}");
         assert!(text.contains("\"a, \"\"b\"\"\r\nc\""), "{text}");

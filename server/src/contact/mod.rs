@@ -3,6 +3,7 @@
 pub mod ceiling;
 pub mod difficulty;
 pub mod export;
+pub mod link_alert;
 pub mod notify;
 pub mod spam;
 pub mod webhook;

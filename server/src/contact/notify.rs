@@ -16,9 +16,10 @@ use secrecy::ExposeSecret;
 use tokio::sync::Notify;
 
 use super::ceiling::{ceiling_text, CEILING_SUBJECT};
+use super::link_alert::LinkAlert;
 use super::webhook::Webhook;
 use crate::config::MailSettings;
-use crate::store::delivery::{PendingDelivery, EMAIL_CHANNEL, KIND_CEILING, KIND_TEST};
+use crate::store::delivery::{PendingDelivery, EMAIL_CHANNEL, KIND_CEILING, KIND_LINK, KIND_TEST};
 use crate::store::Db;
 
 /// The first retry waits `--notify-retry-base`; each later one twice as long as the one before,
@@ -106,6 +107,16 @@ impl Mailer {
                 .header(ContentType::TEXT_PLAIN)
                 .body(ceiling_text(pending.held.unwrap_or(1)))
                 .context("Failed to build the ceiling's notice");
+        }
+        if pending.kind == KIND_LINK {
+            let alert = LinkAlert::of(pending);
+            return Message::builder()
+                .from(self.from.clone())
+                .to(self.to.clone())
+                .subject(one_line(&alert.subject()))
+                .header(ContentType::TEXT_PLAIN)
+                .body(alert.text())
+                .context("Failed to build the link's alert");
         }
         let text = |field: &Option<String>| field.clone().unwrap_or_default();
         let (name, email, subject) = (

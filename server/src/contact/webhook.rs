@@ -214,6 +214,9 @@ fn body(shape: Shape, pending: &PendingDelivery) -> serde_json::Value {
             }
         };
     }
+    if pending.kind == crate::store::delivery::KIND_LINK {
+        return link_body(shape, pending);
+    }
     let text = |field: &Option<String>| field.clone().unwrap_or_default();
     let created_at = pending
         .message_created_at
@@ -253,6 +256,32 @@ fn body(shape: Shape, pending: &PendingDelivery) -> serde_json::Value {
                 })
             }
         }
+    }
+}
+
+/// A link's alert: the link, the event and its time; nothing about the visitor. The owner's
+/// own words (company, role) are escaped in the chat bodies all the same.
+fn link_body(shape: Shape, pending: &PendingDelivery) -> serde_json::Value {
+    let alert = super::link_alert::LinkAlert::of(pending);
+    match shape {
+        Shape::Generic => serde_json::json!({
+            "type": "application_link",
+            "event": alert.event,
+            "link": {
+                "id": pending.link_id,
+                "company": alert.company,
+                "role": alert.role,
+                "path": alert.path,
+            },
+            "at": alert.at,
+        }),
+        Shape::Slack => serde_json::json!({
+            "text": cut(&alert.text_with(&slack_escape(&alert.link_name())), SLACK_MAX_CHARS),
+        }),
+        Shape::Discord => serde_json::json!({
+            "content": cut(&alert.text_with(&discord_escape(&alert.link_name())), DISCORD_MAX_CHARS),
+            "allowed_mentions": { "parse": [] },
+        }),
     }
 }
 
@@ -330,7 +359,50 @@ mod tests {
             message: Some("x".repeat(5000)),
             message_created_at: Some(0),
             held: None,
+            link_id: None,
+            link_event: None,
+            event_at: 0,
+            link_company: None,
+            link_role: None,
+            link_slug: None,
         }
+    }
+
+    #[test]
+    fn a_links_alert_names_the_link_and_the_event_and_nothing_of_the_visitor() {
+        let alert = PendingDelivery {
+            kind: crate::store::delivery::KIND_LINK.into(),
+            message_id: None,
+            name: None,
+            email: None,
+            subject: None,
+            message: None,
+            message_created_at: None,
+            link_id: Some(3),
+            link_event: Some("open".into()),
+            event_at: 1_700_000_000_000,
+            link_company: Some("<!channel> Acme".into()),
+            link_role: Some("Frontend Developer".into()),
+            link_slug: Some("acme-0123456789abcdef".into()),
+            ..pending()
+        };
+        let generic = body(Shape::Generic, &alert);
+        assert_eq!(generic["type"], "application_link");
+        assert_eq!(generic["event"], "open");
+        assert_eq!(generic["link"]["id"], 3);
+        assert_eq!(generic["link"]["path"], "/a/acme-0123456789abcdef");
+        assert_eq!(generic["link"]["role"], "Frontend Developer");
+        assert_eq!(generic["at"], "2023-11-14T22:13:20Z");
+        let slack = body(Shape::Slack, &alert)["text"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert!(
+            slack.contains("&lt;!channel&gt; Acme, Frontend Developer"),
+            "{slack}"
+        );
+        let discord = body(Shape::Discord, &alert);
+        assert_eq!(discord["allowed_mentions"]["parse"], serde_json::json!([]));
     }
 
     #[test]

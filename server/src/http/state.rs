@@ -17,4 +17,6 @@ pub struct AppState {
     pub insights: Arc<crate::insights::Insights>,
     /// The published content, kept in memory and followed across instances.
     pub content: Arc<crate::content::live::LiveContent>,
+    /// Application links: the owner's links, their addresses in memory, their counts.
+    pub links: Arc<crate::links::Links>,
 }

@@ -38,7 +38,7 @@ const BEACON_LIMITS: [RateLimit; 2] = [
 ];
 
 /// The day, in `zone`, that a time in Unix milliseconds falls on.
-fn day_in(zone: chrono_tz::Tz, ms: i64) -> NaiveDate {
+pub fn day_in(zone: chrono_tz::Tz, ms: i64) -> NaiveDate {
     chrono::DateTime::from_timestamp_millis(ms)
         .unwrap_or_default()
         .with_timezone(&zone)
@@ -78,6 +78,43 @@ enum Admitted {
     Click {
         target: Option<String>,
     },
+}
+
+/// A visitor through an application link, as far as the insights' rules admit one.
+#[derive(Debug)]
+pub enum LinkAdmission {
+    /// Insights off, Do Not Track or Global Privacy Control, or a bot: nothing is counted.
+    Ignored,
+    /// Over the network's beacon limit (shared with the insights' beacon).
+    TooMany(Duration),
+    Visitor(LinkVisitor),
+}
+
+/// A visitor that may be counted for an application link today.
+#[derive(Debug)]
+pub struct LinkVisitor {
+    /// Today, in the owner's time zone.
+    pub day: String,
+    /// Whether the network's allowance of new visitors today takes this one (a visitor already
+    /// counted today stays counted): when not, only opens and clicks are counted.
+    pub admitted: bool,
+    network: u64,
+    /// The insights' daily salted hash of the visitor.
+    hash: Vec<u8>,
+}
+
+impl LinkVisitor {
+    /// The visitor's salted hash of the day with `parts` in it (the link's id, what is counted,
+    /// a section): the same visitor and parts give the same hash all day, and nothing else does.
+    pub fn hash_with(&self, parts: &[&str]) -> Vec<u8> {
+        let mut hasher = Sha256::new();
+        hasher.update(&self.hash);
+        for part in parts {
+            hasher.update((part.len() as u64).to_be_bytes());
+            hasher.update(part.as_bytes());
+        }
+        hasher.finalize()[..16].to_vec()
+    }
 }
 
 /// The day's salt, kept in memory once read.
@@ -276,6 +313,54 @@ impl Insights {
         }
         let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
         pending.days.entry(day).or_default().resume_downloads += 1;
+    }
+
+    /// A visitor through an application link, under the insights' rules: nothing for those who
+    /// may not be counted (insights off, `DNT`/`Sec-GPC`, bots and headless browsers), the
+    /// beacon's rate limit of the network, and its allowance of new visitors today.
+    pub async fn admit_link_visitor(
+        &self,
+        ip: IpAddr,
+        headers: &axum::http::HeaderMap,
+        site: &str,
+    ) -> anyhow::Result<LinkAdmission> {
+        let Some(visitor) = self.countable(headers) else {
+            return Ok(LinkAdmission::Ignored);
+        };
+        let network = self.lock_budgets().network_of(ip);
+        if let Err(wait) = self.limiter.check(&format!("{network:016x}")) {
+            return Ok(LinkAdmission::TooMany(wait));
+        }
+        let day = self.today().to_string();
+        let hash = self
+            .visitor_hash(&day, ip, visitor.user_agent, site)
+            .await?;
+        let admitted = self
+            .lock_budgets()
+            .admit(&day, network, budget::Kind::Visitor, &hash);
+        Ok(LinkAdmission::Visitor(LinkVisitor {
+            day,
+            admitted,
+            network,
+            hash,
+        }))
+    }
+
+    /// Whether the visitor's network may add `target` (a click's target through a link) today:
+    /// its allowance of new targets, shared with the insights' clicks.
+    pub fn admit_link_target(&self, visitor: &LinkVisitor, target: &str) -> bool {
+        self.lock_budgets().admit(
+            &visitor.day,
+            visitor.network,
+            budget::Kind::Target,
+            target.as_bytes(),
+        )
+    }
+
+    /// Whether a visit may be tied to an application link at all (a message's): insights on, and
+    /// no `DNT: 1` or `Sec-GPC: 1`.
+    pub fn may_count_links(&self, headers: &axum::http::HeaderMap) -> bool {
+        self.settings.enabled && !visitor::opted_out(headers)
     }
 
     fn lock_budgets(&self) -> std::sync::MutexGuard<'_, budget::Budgets> {

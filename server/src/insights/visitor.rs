@@ -155,6 +155,31 @@ mod tests {
         }
     }
 
+    /// What fetches a link pasted into a chat, a post or a mail, to show its preview: none of
+    /// them is a visitor (an application link counts only the page's own beacon besides).
+    const PREVIEW_FETCHERS: [&str; 12] = [
+        "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)",
+        "Slackbot 1.0 (+https://api.slack.com/robots)",
+        "LinkedInBot/1.0 (compatible; Mozilla/5.0; Apache-HttpClient +http://www.linkedin.com)",
+        "Mozilla/5.0 (Windows NT 6.1; WOW64) SkypeUriPreview Preview/0.5 skype-url-preview@microsoft.com",
+        "facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)",
+        "facebookexternalhit/1.1 Facebot Twitterbot/1.0",
+        "Twitterbot/1.0",
+        "Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)",
+        "WhatsApp/2.23.20.0 A",
+        "TelegramBot (like TwitterBot)",
+        "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+        "Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.6723.69 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+    ];
+
+    #[test]
+    fn link_preview_fetchers_are_not_visitors() {
+        let c = Classifier::new();
+        for ua in PREVIEW_FETCHERS {
+            assert!(c.classify_user_agent(ua).is_none(), "{ua}");
+        }
+    }
+
     #[test]
     fn do_not_track_and_gpc_opt_out() {
         let mut headers = HeaderMap::new();

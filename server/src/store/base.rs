@@ -16,6 +16,7 @@ use super::delivery::DeliveryStore;
 use super::dump::CopyStore;
 use super::engines::{both_engines, Pools};
 use super::insights::InsightsStore;
+use super::links::LinkStore;
 use super::media::MediaStore;
 use super::message::{PendingMessage, StoreMessage};
 use super::model::*;
@@ -51,6 +52,7 @@ pub trait Store:
     + OpsStore
     + DeliveryStore
     + InsightsStore
+    + LinkStore
     + ContentStore
     + MediaStore
     + Send
@@ -256,7 +258,10 @@ both_engines! {
 
         async fn messages_for_export(&self) -> anyhow::Result<Vec<ExportRow>> {
             sqlx::query_as(
-                "SELECT name, email, subject, message, form_name, created_at FROM contact_messages \
+                "SELECT name, email, subject, message, form_name, created_at, \
+                        (SELECT l.company || ', ' || l.role FROM application_links l \
+                         WHERE l.id = contact_messages.link_id) AS via \
+                 FROM contact_messages \
                  WHERE is_spam = FALSE AND deleted_at IS NULL ORDER BY created_at, id",
             )
             .fetch_all(self.reader())

@@ -7,7 +7,7 @@ use async_trait::async_trait;
 
 use crate::store::engines::{both_engines, in_list, Pools};
 
-pub use super::model::{EMAIL_CHANNEL, KIND_CEILING, KIND_MESSAGE, KIND_TEST};
+pub use super::model::{EMAIL_CHANNEL, KIND_CEILING, KIND_LINK, KIND_MESSAGE, KIND_TEST};
 
 /// An outbox row due to be sent, with the message it tells about (none for a test e-mail).
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -25,6 +25,14 @@ pub struct PendingDelivery {
     pub message_created_at: Option<i64>,
     /// For the ceiling's notice: the messages the ceiling has held in Spam in its clock hour, so far.
     pub held: Option<i64>,
+    /// For a link's alert: what happened (`open`, `resume`, `message`), when (the row's
+    /// creation, Unix ms), and the link (its id, company, role and slug).
+    pub link_id: Option<i64>,
+    pub link_event: Option<String>,
+    pub event_at: i64,
+    pub link_company: Option<String>,
+    pub link_role: Option<String>,
+    pub link_slug: Option<String>,
 }
 
 /// The `held` column of [`PendingDelivery`], for the outbox row under `alias` (one text for both
@@ -54,6 +62,9 @@ pub struct DeliveryRow {
     pub sent_at: Option<i64>,
     pub gave_up_at: Option<i64>,
     pub created_at: i64,
+    /// For a link's alert: the link and what happened.
+    pub link_id: Option<i64>,
+    pub link_event: Option<String>,
 }
 
 /// The notifications about messages still waiting, on the channels this server sends to.
@@ -133,7 +144,7 @@ pub trait DeliveryStore: Send + Sync + 'static {
 
 /// The columns of [`DeliveryRow`], in order.
 pub const DELIVERY_COLUMNS: &str = "id, message_id, channel, kind, attempts, next_attempt_at, \
-     leased_until, last_error, sent_at, gave_up_at, created_at";
+     leased_until, last_error, sent_at, gave_up_at, created_at, link_id, link_event";
 
 both_engines! {
     impl DeliveryStore {
@@ -171,8 +182,11 @@ both_engines! {
             .context("Failed to lease the due notifications")?;
             let rows = sqlx::query_as(&format!(
                 "SELECT o.id AS outbox_id, o.channel, o.kind, o.attempts, o.message_id, m.name, \
-                        m.email, m.subject, m.message, m.created_at AS message_created_at, {} \
+                        m.email, m.subject, m.message, m.created_at AS message_created_at, {}, \
+                        o.link_id, o.link_event, o.created_at AS event_at, l.company AS link_company, \
+                        l.role AS link_role, l.slug AS link_slug \
                  FROM notification_outbox o LEFT JOIN contact_messages m ON m.id = o.message_id \
+                 LEFT JOIN application_links l ON l.id = o.link_id \
                  WHERE {} ORDER BY o.id",
                 held_column("o"),
                 in_list!("", "o.id", "$1"),

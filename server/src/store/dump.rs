@@ -21,10 +21,16 @@ macro_rules! copied_tables {
     ($then:ident $(, $arg:ident)*) => {
         $then! { ($($arg),*)
             owner: DumpOwner [id, email, password_hash, created_at, updated_at] by "id";
+            application_links: DumpLink [id, slug, company, role, note, language, expires_at,
+                revoked_at, alert_open, alert_resume, alert_message, created_at, first_opened_at,
+                last_activity_at, revision] by "id";
+            application_link_counts: DumpLinkCount [link_id, day, kind, key, count]
+                by "link_id, day, kind, key";
             contact_messages: DumpMessage [id, name, email, subject, message, form_name, created_at,
-                is_read, is_spam, spam_reason, deleted_at, user_agent, search_text] by "id";
+                is_read, is_spam, spam_reason, deleted_at, user_agent, search_text, link_id] by "id";
             notification_outbox: DumpOutbox [id, message_id, channel, kind, attempts,
-                next_attempt_at, leased_until, last_error, sent_at, gave_up_at, created_at] by "id";
+                next_attempt_at, leased_until, last_error, sent_at, gave_up_at, created_at,
+                link_id, link_event] by "id";
             sessions: DumpSession [token_hash, owner_id, created_at, last_seen_at, idle_expires_at,
                 absolute_expires_at] by "token_hash";
             sign_in_failures: DumpFailure [key, failures, last_failure_at, locked_until,
@@ -180,7 +186,7 @@ both_engines! {
             // Ids made from now on continue after the highest one copied (on SQLite,
             // AUTOINCREMENT's counters follow the highest ids inserted by themselves).
             if Self::ENGINE == Engine::Postgres {
-                for table in ["contact_messages", "notification_outbox"] {
+                for table in ["contact_messages", "notification_outbox", "application_links"] {
                     sqlx::query(&format!(
                         "SELECT setval(pg_get_serial_sequence('{table}', 'id'), \
                          COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)"
@@ -220,6 +226,37 @@ pub struct DumpMessage {
     pub deleted_at: Option<i64>,
     pub user_agent: Option<String>,
     pub search_text: String,
+    pub link_id: Option<i64>,
+}
+
+/// An application link, every column.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct DumpLink {
+    pub id: i64,
+    pub slug: String,
+    pub company: String,
+    pub role: String,
+    pub note: String,
+    pub language: String,
+    pub expires_at: Option<i64>,
+    pub revoked_at: Option<i64>,
+    pub alert_open: bool,
+    pub alert_resume: bool,
+    pub alert_message: bool,
+    pub created_at: i64,
+    pub first_opened_at: Option<i64>,
+    pub last_activity_at: Option<i64>,
+    pub revision: i64,
+}
+
+/// One day's count of an application link (the seen-hashes are never copied).
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct DumpLinkCount {
+    pub link_id: i64,
+    pub day: String,
+    pub kind: String,
+    pub key: String,
+    pub count: i64,
 }
 
 /// An outbox row, every column: the same row the dashboard reads.
@@ -288,5 +325,10 @@ pub const UNCOPIED_TABLES: &[(&str, &str)] = &[
     (
         "insights_seen",
         "the day's salted visitor hashes, deleted when the day ends; no backup holds them",
+    ),
+    (
+        "application_link_seen",
+        "the day's salted hashes of the visitors (and sections) seen through application links, \
+         deleted when the day ends; no backup holds them",
     ),
 ];

@@ -63,8 +63,9 @@ pub trait InsightsStore: Send + Sync + 'static {
     /// a key beyond the day's [`MAX_KEYS_PER_DAY`] of its kind is counted as [`OTHER_KEY`].
     async fn record_insights(&self, batch: &InsightsBatch) -> anyhow::Result<()>;
 
-    /// Deletes the salts and seen-hashes of days before `today`, and the aggregates of days
-    /// before `keep_from` (when given).
+    /// Deletes the salts and seen-hashes (the insights' and the application links') of days
+    /// before `today`, and the aggregates (the links' counts too) of days before `keep_from`
+    /// (when given).
     async fn purge_insights(&self, today: &str, keep_from: Option<&str>) -> anyhow::Result<()>;
 
     /// The stored days from `from` to `to` (inclusive), in order.
@@ -191,6 +192,7 @@ both_engines! {
             for sql in [
                 "DELETE FROM insights_salts WHERE day < $1",
                 "DELETE FROM insights_seen WHERE day < $1",
+                "DELETE FROM application_link_seen WHERE day < $1",
             ] {
                 sqlx::query(sql)
                     .bind(today)
@@ -202,6 +204,7 @@ both_engines! {
                 for sql in [
                     "DELETE FROM insights_daily WHERE day < $1",
                     "DELETE FROM insights_counts WHERE day < $1",
+                    "DELETE FROM application_link_counts WHERE day < $1",
                 ] {
                     sqlx::query(sql)
                         .bind(keep_from)

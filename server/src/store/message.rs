@@ -8,6 +8,7 @@ use anyhow::Context;
 
 use crate::domain::{SpamReason, FORM_NAME};
 use crate::store::engines::{both_engines, Pools};
+use crate::store::links::{AlertEvent, CountKind, LinkSteps};
 use crate::store::model::{
     ceiling_hour, search_text, Inserted, NewMessage, KIND_CEILING, KIND_MESSAGE,
 };
@@ -28,6 +29,8 @@ pub(crate) struct PendingMessage {
     /// The form token's nonce and the challenge's signature, each with its expiry.
     token: Option<(String, i64)>,
     challenge: Option<(String, i64)>,
+    /// The application link's slug and the day to count the message on.
+    link: Option<(String, String)>,
 }
 
 impl PendingMessage {
@@ -55,12 +58,15 @@ impl PendingMessage {
             },
             token: owned(new.proofs.token),
             challenge: owned(new.proofs.challenge),
+            link: new
+                .link
+                .map(|visit| (visit.slug.to_owned(), visit.day.to_owned())),
         }
     }
 }
 
 #[async_trait::async_trait]
-pub(crate) trait StoreMessage: Pools {
+pub(crate) trait StoreMessage: LinkSteps {
     /// Stores `row` inside the caller's open transaction (`connection`); what was stored, once
     /// the caller commits.
     async fn store_message(
@@ -109,10 +115,16 @@ both_engines! {
                 }
             }
             let reason = row.spam_reason.as_deref().or(replayed.map(|reason| reason.code()));
+            // The link, if it is live: the message is stored with it whatever it is; only a real
+            // one is counted for it and alerted.
+            let link = match &row.link {
+                Some((slug, _)) => Self::live_link(&mut *connection, slug, now).await?,
+                None => None,
+            };
             let id: i64 = sqlx::query_scalar(
                 "INSERT INTO contact_messages \
-                 (name, email, subject, message, form_name, created_at, is_spam, spam_reason, user_agent, search_text) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
+                 (name, email, subject, message, form_name, created_at, is_spam, spam_reason, user_agent, search_text, link_id) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
             )
             .bind(&row.name)
             .bind(&row.email)
@@ -124,9 +136,24 @@ both_engines! {
             .bind(reason)
             .bind(&row.user_agent)
             .bind(&row.search_text)
+            .bind(link.map(|link| link.id))
             .fetch_one(&mut *connection)
             .await
             .context("Failed to insert the contact message")?;
+            if let (Some(link), Some((_, day)), None) = (link, &row.link, reason) {
+                Self::add_link_count(&mut *connection, link.id, day, CountKind::Message, "").await?;
+                Self::touch_link(&mut *connection, link.id, now).await?;
+                if link.alert_message {
+                    Self::queue_link_alert(
+                        &mut *connection,
+                        link.id,
+                        AlertEvent::Message,
+                        &row.channels,
+                        now,
+                    )
+                    .await?;
+                }
+            }
             // A real message is told on each channel; of the messages the ceiling holds, the first
             // of each clock hour is (once across instances, by `spam_ceiling_hours`).
             let notify = match reason {

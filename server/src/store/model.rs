@@ -8,8 +8,10 @@ pub const EMAIL_CHANNEL: &str = "email";
 pub const KIND_MESSAGE: &str = "message";
 /// ...of a test e-mail asked for from the dashboard (one attempt, then given up)...
 pub const KIND_TEST: &str = "test";
-/// ...and of the notice that the site-wide ceiling held messages in Spam (one per clock hour).
+/// ...of the notice that the site-wide ceiling held messages in Spam (one per clock hour)...
 pub const KIND_CEILING: &str = "ceiling";
+/// ...and of an application link's alert (its first open, a resume download, a message).
+pub const KIND_LINK: &str = "link";
 
 /// A contact message about to be stored.
 #[derive(Debug, Clone)]
@@ -26,6 +28,17 @@ pub struct NewMessage<'a> {
     pub channels: &'a [String],
     /// The spam proofs it carried that passed their checks, used up with it.
     pub proofs: UsedProofs<'a>,
+    /// The application link the visit came through, when the visitor may be counted: the
+    /// message is stored with it if it is live (and counted for it, and alerted, when real).
+    pub link: Option<LinkVisit<'a>>,
+}
+
+/// A message's application link as the page sent it, and the day (in the owner's time zone) to
+/// count it on.
+#[derive(Debug, Clone, Copy)]
+pub struct LinkVisit<'a> {
+    pub slug: &'a str,
+    pub day: &'a str,
 }
 
 /// A form token and a solved challenge are each good for one message: they are recorded as used
@@ -85,6 +98,8 @@ pub struct ExportRow {
     pub message: String,
     pub form_name: String,
     pub created_at: i64,
+    /// The application link it came through (`Acme, Frontend Developer`), if any.
+    pub via: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -118,11 +133,19 @@ pub struct MessageRow {
     pub spam_reason: Option<String>,
     pub deleted_at: Option<i64>,
     pub user_agent: Option<String>,
+    /// The application link it came through, while that link exists.
+    pub link_id: Option<i64>,
+    pub link_company: Option<String>,
+    pub link_role: Option<String>,
 }
 
-/// The columns of [`MessageRow`], in order.
+/// The columns of [`MessageRow`], in order (the link's read by subqueries, so that the query
+/// stays on `contact_messages` alone).
 pub const MESSAGE_COLUMNS: &str =
-    "id, name, email, subject, message, created_at, is_read, is_spam, spam_reason, deleted_at, user_agent";
+    "id, name, email, subject, message, created_at, is_read, is_spam, spam_reason, deleted_at, \
+     user_agent, link_id, \
+     (SELECT l.company FROM application_links l WHERE l.id = contact_messages.link_id) AS link_company, \
+     (SELECT l.role FROM application_links l WHERE l.id = contact_messages.link_id) AS link_role";
 
 /// Where the previous page ended: the last message's time and id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -198,7 +221,8 @@ pub struct FailureRow {
 }
 
 /// Tables that a SQLite backup (a copy of the whole file) empties: what no backup may hold.
-pub const BACKUP_EXCLUDED_TABLES: [&str; 2] = ["insights_salts", "insights_seen"];
+pub const BACKUP_EXCLUDED_TABLES: [&str; 3] =
+    ["insights_salts", "insights_seen", "application_link_seen"];
 
 #[cfg(test)]
 mod tests {

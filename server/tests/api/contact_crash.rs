@@ -261,7 +261,8 @@ async fn messages_export_writes_csv_safe_against_formula_injection_to_a_file() {
             "subject",
             "message",
             "form-name",
-            "createdAt"
+            "createdAt",
+            "via"
         ]
     );
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
@@ -274,6 +275,6 @@ async fn messages_export_writes_csv_safe_against_formula_injection_to_a_file() {
     assert_eq!(&rows[0][2], "'+1 555, \"quoted\"");
     assert_eq!(&rows[0][3], "'@SUM(A1:A2)\nline two");
     assert_eq!(&rows[1][2], "'-5");
-    assert!(text.starts_with("name,Email,subject,message,form-name,createdAt\r\n"));
+    assert!(text.starts_with("name,Email,subject,message,form-name,createdAt,via\r\n"));
     app.shutdown().await;
 }

@@ -27,6 +27,7 @@ impl TestApp {
                 notify: false,
                 channels: &[],
                 proofs: Default::default(),
+                link: None,
             })
             .await
             .unwrap()

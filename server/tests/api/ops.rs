@@ -409,6 +409,7 @@ async fn retention_deletes_exactly_what_is_past_its_time_and_dry_run_deletes_not
                 notify,
                 channels: if notify { &email } else { &[] },
                 proofs: Default::default(),
+                link: None,
             })
             .await
             .unwrap()
@@ -536,6 +537,7 @@ async fn serve_purges_at_start_up_by_its_clock() {
                 notify: false,
                 channels: &[],
                 proofs: Default::default(),
+                link: None,
             })
             .await
             .unwrap()

@@ -13,7 +13,7 @@ use crate::error::{ApiError, ErrorBody, Result};
 use crate::http::extract::client_ip::ClientIp;
 use crate::http::extract::json::ApiJson;
 use crate::http::state::AppState;
-use crate::store::{NewMessage, UsedProofs};
+use crate::store::{LinkVisit, NewMessage, UsedProofs};
 
 /// The longest User-Agent kept with a message, in characters.
 const MAX_USER_AGENT_CHARS: usize = 512;
@@ -58,6 +58,13 @@ pub struct ContactRequest {
     /// salt, signature}` (the ALTCHA payload). Without it the message is stored as spam.
     #[serde(default)]
     pub altcha: Option<String>,
+    /// The application link the visit came through: its slug, from the page's address
+    /// `/a/<slug>` (at most 64 characters). A message sent through a live link, by a visitor
+    /// without `DNT: 1` or `Sec-GPC: 1`, is stored with it (the owner's inbox shows it); any
+    /// other value is ignored, and the message stored as without it.
+    #[serde(default)]
+    #[schema(example = "acme-3q2-7wX1b_kPz9QeL")]
+    pub link: Option<String>,
 }
 
 /// A form token and a proof-of-work challenge, fetched when the form is first used.
@@ -173,6 +180,14 @@ async fn send_message(
         .and_then(|v| v.to_str().ok())
         .map(|ua| ua.chars().take(MAX_USER_AGENT_CHARS).collect());
     let created_at = now.timestamp_millis();
+    // The link is kept only for a visit that may be counted; a message is never refused for it.
+    let day = state.insights.today().to_string();
+    let link = request
+        .link
+        .as_deref()
+        .filter(|slug| crate::links::slug::is_well_formed(slug))
+        .filter(|_| state.insights.may_count_links(&headers))
+        .map(|slug| LinkVisit { slug, day: &day });
     let stored = state
         .db
         .insert_message(&NewMessage {
@@ -192,6 +207,7 @@ async fn send_message(
                     .as_ref()
                     .map(|c| (c.signature.as_str(), c.expires_at)),
             },
+            link,
         })
         .await?;
     let id = stored.id;

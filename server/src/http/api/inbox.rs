@@ -50,6 +50,22 @@ pub struct ListQuery {
 
 impl QueryParams for ListQuery {}
 
+/// The application link a message was sent through.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Via {
+    id: i64,
+    company: String,
+    role: String,
+}
+
+fn via(row: &MessageRow) -> Option<Via> {
+    Some(Via {
+        id: row.link_id?,
+        company: row.link_company.clone()?,
+        role: row.link_role.clone()?,
+    })
+}
+
 /// A message as the list shows it: the text cut to a preview.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -65,6 +81,8 @@ pub struct MessageSummary {
     is_spam: bool,
     /// When it was moved to the trash (Unix milliseconds), if it was.
     deleted_at: Option<i64>,
+    /// The application link it was sent through, while the link exists; `null` otherwise.
+    via: Option<Via>,
 }
 
 /// A message in full.
@@ -81,11 +99,15 @@ pub struct Message {
     is_spam: bool,
     spam_reason: Option<String>,
     deleted_at: Option<i64>,
+    /// The application link it was sent through, while the link exists; `null` otherwise.
+    via: Option<Via>,
 }
 
 impl From<MessageRow> for Message {
     fn from(row: MessageRow) -> Self {
+        let via = via(&row);
         Self {
+            via,
             id: row.id,
             name: row.name,
             email: row.email,
@@ -106,7 +128,9 @@ impl From<MessageRow> for MessageSummary {
         if preview.len() < row.message.len() {
             preview.push('…');
         }
+        let via = via(&row);
         Self {
+            via,
             id: row.id,
             name: row.name,
             email: row.email,

@@ -128,7 +128,7 @@ impl BeaconEvent {
     }
 }
 
-fn is_content_id(text: &str) -> bool {
+pub(crate) fn is_content_id(text: &str) -> bool {
     (1..=64).contains(&text.len())
         && text.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
         && text
@@ -158,7 +158,7 @@ fn referrer_host(referrer: &str) -> Option<String> {
 }
 
 /// The host visitors reach the site at: the public URL's, or the request's.
-fn site_host(state: &AppState, headers: &HeaderMap) -> String {
+pub(crate) fn site_host(state: &AppState, headers: &HeaderMap) -> String {
     if let Some(host) = state
         .settings
         .public_url

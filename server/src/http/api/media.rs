@@ -499,8 +499,18 @@ pub async fn resume(
     if request.method() == Method::GET && response.status() == StatusCode::OK {
         let client = client_of(&state, &request);
         state.insights.record_download(request.headers(), client);
+        if let Some(slug) = via(request.uri().query()) {
+            super::links::count_resume(&state, &slug, client, request.headers()).await;
+        }
     }
     response
+}
+
+/// The application link a download came through: `?via=<slug>`.
+fn via(query: Option<&str>) -> Option<String> {
+    url::form_urlencoded::parse(query?.as_bytes())
+        .find(|(name, _)| name == "via")
+        .map(|(_, slug)| slug.into_owned())
 }
 
 /// The client of a request, as [`ClientIp`] reads it (for the download count, whose handler

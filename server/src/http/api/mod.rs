@@ -7,6 +7,7 @@ pub mod delivery;
 pub mod health;
 pub mod inbox;
 pub mod insights;
+pub mod links;
 pub mod media;
 pub mod session;
 
@@ -38,6 +39,7 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
                 .merge(inbox::router())
                 .merge(delivery::router())
                 .merge(insights::router())
+                .merge(links::router())
                 .merge(content::router())
                 .merge(media::router()),
         )

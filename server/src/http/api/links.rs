@@ -1,0 +1,779 @@
+//! `/api/links`: the owner's application links (list, make, read with its days, change, delete,
+//! export as CSV) and the page's beacon for them (`POST /api/links/visits`, public).
+
+use std::collections::BTreeMap;
+
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Deserializer, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::auth::Owner;
+use crate::error::{ApiError, ErrorBody, FieldErrors, Result};
+use crate::http::api::insights::{site_host, MAX_BEACON_BYTES};
+use crate::http::extract::client_ip::ClientIp;
+use crate::http::extract::json::ApiJson;
+use crate::http::extract::path::ApiPath;
+use crate::http::state::AppState;
+use crate::insights::LinkAdmission;
+use crate::links::form::{self, LinkForm, RawLink};
+use crate::links::{project_clicks, slug, CreateError, Stage};
+use crate::store::links::{Alerts, LinkChange, LinkEvent, LinkHit, LinkRow, Tally};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    let beacon = OpenApiRouter::new()
+        .routes(routes!(visit))
+        .layer(DefaultBodyLimit::max(MAX_BEACON_BYTES));
+    let owner = OpenApiRouter::new()
+        .routes(routes!(list, create))
+        .routes(routes!(export))
+        .routes(routes!(read, update, delete))
+        .layer(crate::http::layers::no_store::no_store());
+    beacon.merge(owner)
+}
+
+/// Where a link stands: `sent` (never opened), `opened`, `engaged` (a section past the first
+/// came into view, a link was clicked or the resume downloaded) or `wrote` (a message was sent
+/// through it). A revoked or expired link keeps its state.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum LinkState {
+    Sent,
+    Opened,
+    Engaged,
+    Wrote,
+}
+
+impl LinkState {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Sent => "sent",
+            Self::Opened => "opened",
+            Self::Engaged => "engaged",
+            Self::Wrote => "wrote",
+        }
+    }
+}
+
+impl From<Stage> for LinkState {
+    fn from(stage: Stage) -> Self {
+        match stage {
+            Stage::Sent => Self::Sent,
+            Stage::Opened => Self::Opened,
+            Stage::Engaged => Self::Engaged,
+            Stage::Wrote => Self::Wrote,
+        }
+    }
+}
+
+/// Which events are told to the owner (by e-mail and the webhooks, when configured).
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+pub struct LinkAlerts {
+    /// The first open.
+    open: bool,
+    /// A resume download (the first of each day).
+    resume: bool,
+    /// A message sent during a visit through the link.
+    message: bool,
+}
+
+/// A link's counts over every day.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LinkTotals {
+    opens: i64,
+    /// Distinct visitors, counted once a day each.
+    visitors: i64,
+    resume_downloads: i64,
+    /// Clicks on a project's links (targets starting `project:`).
+    project_clicks: i64,
+    messages: i64,
+    /// Each section's id (e.g. `projects`) and how many times it came into view (once a
+    /// visitor a day).
+    sections: BTreeMap<String, i64>,
+}
+
+/// An application link.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Link {
+    id: i64,
+    #[schema(example = "acme-3q2-7wX1b_kPz9QeL")]
+    slug: String,
+    /// Where it is served: `/a/<slug>`.
+    #[schema(example = "/a/acme-3q2-7wX1b_kPz9QeL")]
+    path: String,
+    company: String,
+    role: String,
+    note: String,
+    /// The language of the page it serves (`/` when that language is no longer published).
+    language: String,
+    /// Unix milliseconds; `null` when it never expires.
+    expires_at: Option<i64>,
+    /// Unix milliseconds; `null` while it is live.
+    revoked_at: Option<i64>,
+    created_at: i64,
+    first_opened_at: Option<i64>,
+    last_activity_at: Option<i64>,
+    state: LinkState,
+    alerts: LinkAlerts,
+    totals: LinkTotals,
+}
+
+impl Link {
+    fn new(row: LinkRow, tally: &Tally) -> Self {
+        let state = Stage::of(&row, tally).into();
+        Self {
+            id: row.id,
+            path: format!("/a/{}", row.slug),
+            slug: row.slug,
+            company: row.company,
+            role: row.role,
+            note: row.note,
+            language: row.language,
+            expires_at: row.expires_at,
+            revoked_at: row.revoked_at,
+            created_at: row.created_at,
+            first_opened_at: row.first_opened_at,
+            last_activity_at: row.last_activity_at,
+            state,
+            alerts: LinkAlerts {
+                open: row.alert_open,
+                resume: row.alert_resume,
+                message: row.alert_message,
+            },
+            totals: LinkTotals {
+                opens: tally.opens,
+                visitors: tally.visitors,
+                resume_downloads: tally.resume_downloads,
+                project_clicks: project_clicks(tally),
+                messages: tally.messages,
+                sections: tally.sections.clone(),
+            },
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LinkList {
+    /// The most recently active first (a link never opened by when it was made).
+    links: Vec<Link>,
+}
+
+/// One day's counts of a link.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LinkDay {
+    /// `YYYY-MM-DD` in the owner's time zone (`--insights-time-zone`).
+    day: String,
+    opens: i64,
+    visitors: i64,
+    resume_downloads: i64,
+    project_clicks: i64,
+    messages: i64,
+    sections: BTreeMap<String, i64>,
+    /// Each clicked target (e.g. `project:shop:demo`) and its clicks.
+    clicks: BTreeMap<String, i64>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LinkDetail {
+    link: Link,
+    /// The days with activity of the last 90, oldest first.
+    days: Vec<LinkDay>,
+}
+
+/// Which events to tell the owner about; those left out stay as they are (all on for a new link).
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AlertsChange {
+    #[serde(default)]
+    open: Option<bool>,
+    #[serde(default)]
+    resume: Option<bool>,
+    #[serde(default)]
+    message: Option<bool>,
+}
+
+/// A new link.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct NewLinkRequest {
+    /// 1 to 100 characters once trimmed, one line.
+    #[schema(min_length = 1, max_length = 100, example = "Acme")]
+    company: String,
+    /// 1 to 100 characters once trimmed, one line.
+    #[schema(min_length = 1, max_length = 100, example = "Frontend Developer")]
+    role: String,
+    /// The owner's own words, at most 1,000 characters.
+    #[serde(default)]
+    #[schema(max_length = 1000)]
+    note: Option<String>,
+    /// A published language's tag (the page's default language when left out).
+    #[serde(default)]
+    language: Option<String>,
+    /// When it stops working (Unix milliseconds, in the future); never when left out.
+    #[serde(default)]
+    #[schema(minimum = 0, maximum = 253_402_300_799_999_i64)]
+    expires_at: Option<i64>,
+    #[serde(default)]
+    alerts: Option<AlertsChange>,
+}
+
+/// `Some(value)` for a field that is present, `null` included, so that `null` can clear it.
+fn present<'de, D, T>(deserializer: D) -> std::result::Result<Option<Option<T>>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(deserializer).map(Some)
+}
+
+/// What to change; fields left out stay as they are.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct LinkUpdate {
+    /// At most 1,000 characters.
+    #[serde(default)]
+    #[schema(max_length = 1000)]
+    note: Option<String>,
+    /// Unix milliseconds (a time past expires the link now); `null` clears the expiry.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<i64>, minimum = 0, maximum = 253_402_300_799_999_i64)]
+    expires_at: Option<Option<i64>>,
+    /// `true` revokes the link (its address then shows the page and counts nothing), `false`
+    /// makes it live again.
+    #[serde(default)]
+    revoked: Option<bool>,
+    #[serde(default)]
+    alerts: Option<AlertsChange>,
+}
+
+fn alerts_from(change: Option<&AlertsChange>) -> Alerts {
+    let change = change.map_or_else(AlertsChange::default, |c| AlertsChange {
+        open: c.open,
+        resume: c.resume,
+        message: c.message,
+    });
+    let all = Alerts::default();
+    Alerts {
+        open: change.open.unwrap_or(all.open),
+        resume: change.resume.unwrap_or(all.resume),
+        message: change.message.unwrap_or(all.message),
+    }
+}
+
+/// Every link with its totals and state, the most recently active first.
+#[utoipa::path(get, path = "/links", tag = "links",
+    responses(
+        (status = 200, body = LinkList),
+        (status = 401, description = "No valid session", body = ErrorBody),
+    ))]
+async fn list(State(state): State<AppState>, _owner: Owner) -> Result<ApiJson<LinkList>> {
+    let links = state
+        .links
+        .list()
+        .await?
+        .into_iter()
+        .map(|(row, tally)| Link::new(row, &tally))
+        .collect();
+    Ok(ApiJson(LinkList { links }))
+}
+
+/// Makes a link for one application; its address serves the page in its language at once.
+#[utoipa::path(post, path = "/links", tag = "links", request_body = NewLinkRequest,
+    responses(
+        (status = 201, description = "Made", body = Link),
+        (status = 400, description = "Malformed JSON", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
+        (status = 409, description = "Already 1,000 links: delete some first", body = ErrorBody),
+        (status = 413, description = "Body over 16 KB", body = ErrorBody),
+        (status = 415, description = "Not JSON", body = ErrorBody),
+        (status = 422, description = "Fields not valid, each named", body = ErrorBody),
+    ))]
+async fn create(
+    State(state): State<AppState>,
+    _owner: Owner,
+    ApiJson(request): ApiJson<NewLinkRequest>,
+) -> Result<(StatusCode, ApiJson<Link>)> {
+    let published = state.content.current();
+    let form = LinkForm::parse(
+        RawLink {
+            company: &request.company,
+            role: &request.role,
+            note: request.note.as_deref(),
+            language: request.language.as_deref(),
+            expires_at: request.expires_at,
+            alerts: alerts_from(request.alerts.as_ref()),
+        },
+        &published.document,
+        state.links.now_ms(),
+    )
+    .map_err(ApiError::Validation)?;
+    let row = state
+        .links
+        .create(&form)
+        .await
+        .map_err(|error| match error {
+            CreateError::TooMany => ApiError::Conflict(error.to_string()),
+            CreateError::Store(error) => error.into(),
+        })?;
+    tracing::info!(id = row.id, "the owner made an application link");
+    Ok((
+        StatusCode::CREATED,
+        ApiJson(Link::new(row, &Tally::default())),
+    ))
+}
+
+/// The `{id}` of `/links/{id}`.
+#[derive(Debug, Deserialize)]
+pub struct LinkId {
+    id: i64,
+}
+
+/// One link with its days of the last 90 that had activity.
+#[utoipa::path(get, path = "/links/{id}", tag = "links",
+    params(("id" = i64, Path, description = "The link's id")),
+    responses(
+        (status = 200, body = LinkDetail),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 404, description = "No such link", body = ErrorBody),
+        (status = 422, description = "The id is not a whole number", body = ErrorBody),
+    ))]
+async fn read(
+    State(state): State<AppState>,
+    _owner: Owner,
+    ApiPath(LinkId { id }): ApiPath<LinkId>,
+) -> Result<ApiJson<LinkDetail>> {
+    let (row, totals, days) = state.links.detail(id).await?.ok_or(ApiError::NotFound)?;
+    let days = days
+        .into_iter()
+        .map(|(day, tally)| LinkDay {
+            day,
+            opens: tally.opens,
+            visitors: tally.visitors,
+            resume_downloads: tally.resume_downloads,
+            project_clicks: project_clicks(&tally),
+            messages: tally.messages,
+            sections: tally.sections,
+            clicks: tally.clicks,
+        })
+        .collect();
+    Ok(ApiJson(LinkDetail {
+        link: Link::new(row, &totals),
+        days,
+    }))
+}
+
+/// Changes a link's note, expiry or alerts, or revokes it (and back).
+#[utoipa::path(patch, path = "/links/{id}", tag = "links", request_body = LinkUpdate,
+    params(("id" = i64, Path, description = "The link's id")),
+    responses(
+        (status = 200, body = Link),
+        (status = 400, description = "Malformed JSON", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
+        (status = 404, description = "No such link", body = ErrorBody),
+        (status = 413, description = "Body over 16 KB", body = ErrorBody),
+        (status = 415, description = "Not JSON", body = ErrorBody),
+        (status = 422, description = "The id or a field is not valid, each named", body = ErrorBody),
+    ))]
+async fn update(
+    State(state): State<AppState>,
+    _owner: Owner,
+    ApiPath(LinkId { id }): ApiPath<LinkId>,
+    ApiJson(update): ApiJson<LinkUpdate>,
+) -> Result<ApiJson<Link>> {
+    let mut errors = FieldErrors::new();
+    let note = update
+        .note
+        .as_deref()
+        .map(form::note)
+        .transpose()
+        .map_err(|e| errors.insert("note".into(), e))
+        .ok()
+        .flatten();
+    let expires_at = match update.expires_at {
+        Some(Some(at)) => match form::expiry(at) {
+            Ok(at) => Some(Some(at)),
+            Err(problem) => {
+                errors.insert("expiresAt".into(), problem);
+                None
+            }
+        },
+        other => other,
+    };
+    if !errors.is_empty() {
+        return Err(ApiError::Validation(errors));
+    }
+    let alerts = update.alerts.as_ref();
+    let change = LinkChange {
+        note,
+        expires_at,
+        revoked_at: update
+            .revoked
+            .map(|revoked| revoked.then(|| state.links.now_ms())),
+        alert_open: alerts.and_then(|a| a.open),
+        alert_resume: alerts.and_then(|a| a.resume),
+        alert_message: alerts.and_then(|a| a.message),
+    };
+    if !state.links.change(id, &change).await? {
+        return Err(ApiError::NotFound);
+    }
+    let (row, totals, _) = state.links.detail(id).await?.ok_or(ApiError::NotFound)?;
+    Ok(ApiJson(Link::new(row, &totals)))
+}
+
+/// Deletes a link and its counts; messages sent through it stay, without it.
+#[utoipa::path(delete, path = "/links/{id}", tag = "links",
+    params(("id" = i64, Path, description = "The link's id")),
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
+        (status = 404, description = "No such link", body = ErrorBody),
+        (status = 422, description = "The id is not a whole number", body = ErrorBody),
+    ))]
+async fn delete(
+    State(state): State<AppState>,
+    _owner: Owner,
+    ApiPath(LinkId { id }): ApiPath<LinkId>,
+) -> Result<StatusCode> {
+    if state.links.delete(id).await? {
+        tracing::info!(id, "the owner deleted an application link");
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(ApiError::NotFound)
+    }
+}
+
+/// The columns of the CSV export.
+const CSV_COLUMNS: [&str; 18] = [
+    "company",
+    "role",
+    "state",
+    "path",
+    "language",
+    "created_at",
+    "first_opened_at",
+    "last_activity_at",
+    "expires_at",
+    "revoked_at",
+    "opens",
+    "visitors",
+    "resume_downloads",
+    "project_clicks",
+    "messages",
+    "sections",
+    "alerts",
+    "note",
+];
+
+fn rfc3339(ms: Option<i64>) -> String {
+    ms.and_then(chrono::DateTime::from_timestamp_millis)
+        .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+        .unwrap_or_default()
+}
+
+/// Every link with its totals and state as a CSV attachment (cells a spreadsheet would run as
+/// formulas defused, as in the messages' export).
+#[utoipa::path(get, path = "/links.csv", tag = "links",
+    responses(
+        (status = 200, description = "A CSV attachment", content((String = "text/csv"))),
+        (status = 401, description = "No valid session", body = ErrorBody),
+    ))]
+async fn export(State(state): State<AppState>, _owner: Owner) -> Result<Response> {
+    let links = state.links.list().await?;
+    let rows = links.into_iter().map(|(row, tally)| {
+        let link = Link::new(row, &tally);
+        let sections = link
+            .totals
+            .sections
+            .iter()
+            .map(|(section, n)| format!("{section}: {n}"))
+            .collect::<Vec<_>>()
+            .join("; ");
+        let alerts = [
+            ("open", link.alerts.open),
+            ("resume", link.alerts.resume),
+            ("message", link.alerts.message),
+        ]
+        .iter()
+        .filter(|(_, on)| *on)
+        .map(|(name, _)| *name)
+        .collect::<Vec<_>>()
+        .join(" ");
+        [
+            link.company,
+            link.role,
+            link.state.as_str().to_owned(),
+            link.path,
+            link.language,
+            rfc3339(Some(link.created_at)),
+            rfc3339(link.first_opened_at),
+            rfc3339(link.last_activity_at),
+            rfc3339(link.expires_at),
+            rfc3339(link.revoked_at),
+            link.totals.opens.to_string(),
+            link.totals.visitors.to_string(),
+            link.totals.resume_downloads.to_string(),
+            link.totals.project_clicks.to_string(),
+            link.totals.messages.to_string(),
+            sections,
+            alerts,
+            link.note,
+        ]
+    });
+    let body = crate::contact::export::csv_table(&CSV_COLUMNS, rows)?;
+    let date = chrono::DateTime::from_timestamp_millis(state.links.now_ms())
+        .unwrap_or_default()
+        .format("%Y-%m-%d");
+    let disposition = format!("attachment; filename=\"links-{date}.csv\"");
+    Ok((
+        [
+            (
+                CONTENT_TYPE,
+                HeaderValue::from_static("text/csv; charset=utf-8"),
+            ),
+            (
+                CONTENT_DISPOSITION,
+                HeaderValue::from_str(&disposition).expect("an ASCII file name"),
+            ),
+        ],
+        body,
+    )
+        .into_response())
+}
+
+/// What the page reports about a visit through a link.
+#[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum VisitKind {
+    /// The visitor is there: after a scroll, a pointer or key event, or 5 seconds visible.
+    Open,
+    /// A section came into view.
+    Section,
+    /// A counted link was clicked.
+    Click,
+}
+
+/// One event of a visit through an application link.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LinkVisit {
+    /// The link's slug, from its address `/a/<slug>` (1 to 64 of `A-Z`, `a-z`, `0-9`, `-`, `_`).
+    #[schema(pattern = "^[A-Za-z0-9_-]{1,64}$", example = "acme-3q2-7wX1b_kPz9QeL")]
+    slug: String,
+    kind: VisitKind,
+    /// For a click: the link's stable content id, e.g. `project:shop:demo` (1 to 64 of `a-z`,
+    /// `0-9`, `:`, `.`, `_`, `-`, starting with a letter or digit).
+    #[serde(default)]
+    #[schema(
+        pattern = "^[a-z0-9][a-z0-9:._-]{0,63}$",
+        example = "project:shop:demo"
+    )]
+    target: Option<String>,
+    /// For a section: its id, e.g. `projects` (the same characters as a target).
+    #[serde(default)]
+    #[schema(pattern = "^[a-z0-9][a-z0-9:._-]{0,63}$", example = "projects")]
+    section: Option<String>,
+}
+
+/// The event as checked: what to count.
+enum Visit {
+    Open,
+    Section(String),
+    Click(String),
+}
+
+impl LinkVisit {
+    fn parse(self) -> Result<(String, Visit)> {
+        let mut errors = FieldErrors::new();
+        if !slug::is_well_formed(&self.slug) {
+            errors.insert(
+                "slug".into(),
+                "must be 1 to 64 of A-Z, a-z, 0-9, '-' and '_'".into(),
+            );
+        }
+        let id_problem =
+            "must be 1 to 64 of a-z, 0-9, ':', '.', '_' and '-', starting with a letter or digit";
+        let mut only = |name: &str, value: &Option<String>, kind: &str| {
+            if value.is_some() {
+                errors.insert(name.into(), format!("is only for a {kind}"));
+            }
+        };
+        let visit = match self.kind {
+            VisitKind::Open => {
+                only("target", &self.target, "click");
+                only("section", &self.section, "section");
+                Some(Visit::Open)
+            }
+            VisitKind::Section => {
+                only("target", &self.target, "click");
+                match self.section {
+                    Some(section) if crate::http::api::insights::is_content_id(&section) => {
+                        Some(Visit::Section(section))
+                    }
+                    Some(_) => {
+                        errors.insert("section".into(), id_problem.into());
+                        None
+                    }
+                    None => {
+                        errors.insert("section".into(), "is required for a section".into());
+                        None
+                    }
+                }
+            }
+            VisitKind::Click => {
+                only("section", &self.section, "section");
+                match self.target {
+                    Some(target) if crate::http::api::insights::is_content_id(&target) => {
+                        Some(Visit::Click(target))
+                    }
+                    Some(_) => {
+                        errors.insert("target".into(), id_problem.into());
+                        None
+                    }
+                    None => {
+                        errors.insert("target".into(), "is required for a click".into());
+                        None
+                    }
+                }
+            }
+        };
+        match visit {
+            Some(visit) if errors.is_empty() => Ok((self.slug, visit)),
+            _ => Err(ApiError::Validation(errors)),
+        }
+    }
+}
+
+/// Counts an event of a visit through a link: an open (and a new visitor today), a section that
+/// came into view (once a visitor a day), a click. The answer is 204 whether or not anything was
+/// counted: nothing is for an unknown, revoked or expired link, with insights off, for `DNT: 1`
+/// or `Sec-GPC: 1`, for bots, headless browsers and link-preview fetchers. Each network shares
+/// the insights beacon's rate limit and allowances.
+#[utoipa::path(
+    post,
+    path = "/links/visits",
+    tag = "links",
+    request_body = LinkVisit,
+    responses(
+        (status = 204, description = "Received (counted unless there is nothing to count)"),
+        (status = 400, description = "Malformed JSON", body = ErrorBody),
+        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
+        (status = 413, description = "Body over 2 KB", body = ErrorBody),
+        (status = 415, description = "Not JSON", body = ErrorBody),
+        (status = 422, description = "Fields not valid, each named", body = ErrorBody),
+        (status = 429, description = "Too many events from this network; see Retry-After", body = ErrorBody),
+    )
+)]
+async fn visit(
+    State(state): State<AppState>,
+    ClientIp(client): ClientIp,
+    headers: HeaderMap,
+    ApiJson(visit): ApiJson<LinkVisit>,
+) -> Result<StatusCode> {
+    let (slug, visit) = visit.parse()?;
+    let site = site_host(&state, &headers);
+    let visitor = match state
+        .insights
+        .admit_link_visitor(client, &headers, &site)
+        .await?
+    {
+        LinkAdmission::Ignored => return Ok(StatusCode::NO_CONTENT),
+        LinkAdmission::TooMany(wait) => {
+            return Err(ApiError::TooManyRequests {
+                retry_after_secs: wait.as_secs().max(1),
+                message: "Too many events from your connection.".to_owned(),
+            })
+        }
+        LinkAdmission::Visitor(visitor) => visitor,
+    };
+    // An address this instance does not serve as a live link's counts nothing, without a
+    // query; the transaction checks again.
+    if state.links.directory.language_of(&slug).is_none() {
+        return Ok(StatusCode::NO_CONTENT);
+    }
+    let event = match visit {
+        Visit::Open => LinkEvent::Open {
+            visitor: visitor
+                .admitted
+                .then(|| visitor.hash_with(&[&slug, "visitor"])),
+        },
+        Visit::Section(section) if visitor.admitted => LinkEvent::Section {
+            seen: visitor.hash_with(&[&slug, "section", &section]),
+            section,
+        },
+        Visit::Click(target) if state.insights.admit_link_target(&visitor, &target) => {
+            LinkEvent::Click { target }
+        }
+        // Past the network's allowance for today.
+        Visit::Section(_) | Visit::Click(_) => return Ok(StatusCode::NO_CONTENT),
+    };
+    let outcome = state
+        .links
+        .record(&LinkHit {
+            slug: &slug,
+            day: &visitor.day,
+            now: state.links.now_ms(),
+            event,
+            channels: &state.contact.channels,
+        })
+        .await?;
+    if outcome.alerted {
+        state.contact.outbox_wake.notify_one();
+    }
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Counts a resume download through the link `slug` (`/resume.pdf?via=<slug>`), for a visitor
+/// who may be counted, and queues its alert (the first of the day). Failures are logged: the
+/// download is never held up by them.
+pub async fn count_resume(
+    state: &AppState,
+    slug: &str,
+    client: std::net::IpAddr,
+    headers: &HeaderMap,
+) {
+    if !slug::is_well_formed(slug) || state.links.directory.language_of(slug).is_none() {
+        return;
+    }
+    let counted = async {
+        let site = site_host(state, headers);
+        let LinkAdmission::Visitor(visitor) = state
+            .insights
+            .admit_link_visitor(client, headers, &site)
+            .await?
+        else {
+            return Ok(());
+        };
+        let outcome = state
+            .links
+            .record(&LinkHit {
+                slug,
+                day: &visitor.day,
+                now: state.links.now_ms(),
+                event: LinkEvent::Resume,
+                channels: &state.contact.channels,
+            })
+            .await?;
+        if outcome.alerted {
+            state.contact.outbox_wake.notify_one();
+        }
+        Ok::<_, anyhow::Error>(())
+    };
+    match tokio::time::timeout(std::time::Duration::from_secs(2), counted).await {
+        Ok(Ok(())) => {}
+        Ok(Err(error)) => {
+            state.db.health().report(&error);
+            tracing::warn!(error = %format!("{error:#}"), "a resume download through a link was not counted");
+        }
+        Err(_) => tracing::warn!("counting a resume download through a link took too long"),
+    }
+}

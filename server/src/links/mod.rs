@@ -1,0 +1,206 @@
+//! Application links: one address per application the owner sends (`/a/<slug>`), which serves the
+//! page in the link's language and tells the owner, per day and never per visit, that it was
+//! opened, by how many visitors, which sections came into view, which project links were
+//! clicked, whether the resume was downloaded and a message sent through it; and alerts the
+//! owner through the outbox. Counting follows the insights' rules (no cookie, no stored address,
+//! nobody who asks not to be counted, no bots); each event is written in a transaction of its own,
+//! which is where the first open is claimed, once across instances.
+
+pub mod directory;
+pub mod form;
+pub mod slug;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use chrono::Days;
+
+use crate::store::links::{HitOutcome, LinkChange, LinkCountRow, LinkHit, LinkRow, NewLink, Tally};
+use crate::store::Db;
+
+pub use directory::Directory;
+pub use form::LinkForm;
+
+/// The most links kept at once: the list, its totals and the pages' addresses stay small.
+pub const MAX_LINKS: i64 = 1000;
+/// The detail of a link shows this many days, today included.
+pub const DAYS_SHOWN: u64 = 90;
+/// The first section of the page: coming into view tells nothing more than the open.
+pub const FIRST_SECTION: &str = "home";
+
+/// Where a link stands, from the owner's point of view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// Never opened.
+    Sent,
+    /// Opened, nothing more.
+    Opened,
+    /// A section past the first came into view, a link was clicked or the resume downloaded.
+    Engaged,
+    /// A message was sent through it.
+    Wrote,
+}
+
+impl Stage {
+    pub fn of(row: &LinkRow, tally: &Tally) -> Self {
+        if tally.messages > 0 {
+            Self::Wrote
+        } else if tally
+            .sections
+            .keys()
+            .any(|section| section != FIRST_SECTION)
+            || tally.clicks.values().any(|n| *n > 0)
+            || tally.resume_downloads > 0
+        {
+            Self::Engaged
+        } else if row.first_opened_at.is_some() {
+            Self::Opened
+        } else {
+            Self::Sent
+        }
+    }
+}
+
+/// Clicks on a project's links (`project:…` targets), of all those counted.
+pub fn project_clicks(tally: &Tally) -> i64 {
+    tally
+        .clicks
+        .iter()
+        .filter(|(target, _)| target.starts_with("project:"))
+        .map(|(_, n)| n)
+        .sum()
+}
+
+/// Why a link could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum CreateError {
+    #[error("there are already {MAX_LINKS} links: delete some first")]
+    TooMany,
+    #[error(transparent)]
+    Store(#[from] anyhow::Error),
+}
+
+pub struct Links {
+    db: Db,
+    pub directory: Arc<Directory>,
+    clock: crate::clock::Clock,
+    /// The owner's time zone, whose days the counts are kept in (the insights').
+    time_zone: chrono_tz::Tz,
+}
+
+impl Links {
+    /// The links' service, with the pages' addresses read and followed across instances.
+    pub async fn start(
+        db: Db,
+        clock: crate::clock::Clock,
+        time_zone: chrono_tz::Tz,
+    ) -> anyhow::Result<Self> {
+        let directory = Arc::new(Directory::new(clock));
+        directory.refresh(&db, true).await?;
+        directory.follow(db.clone());
+        Ok(Self {
+            db,
+            directory,
+            clock,
+            time_zone,
+        })
+    }
+
+    /// Now, on the clock links and insights share.
+    pub fn now_ms(&self) -> i64 {
+        self.clock.now_ms()
+    }
+
+    /// Makes a link (a new slug drawn in the unlikely case that one is taken) and serves its
+    /// address at once on this instance.
+    pub async fn create(&self, form: &LinkForm) -> Result<LinkRow, CreateError> {
+        if self.db.count_links().await? >= MAX_LINKS {
+            return Err(CreateError::TooMany);
+        }
+        let created_at = self.now_ms();
+        for _ in 0..3 {
+            let slug = slug::new_slug(&form.company);
+            let new = NewLink {
+                slug: &slug,
+                company: &form.company,
+                role: &form.role,
+                note: &form.note,
+                language: &form.language,
+                expires_at: form.expires_at,
+                alerts: form.alerts,
+                created_at,
+            };
+            if let Some(row) = self.db.insert_link(&new).await? {
+                self.directory.refresh(&self.db, true).await?;
+                return Ok(row);
+            }
+        }
+        Err(anyhow::anyhow!("three new slugs in a row were taken").into())
+    }
+
+    /// Changes a link; whether it exists.
+    pub async fn change(&self, id: i64, change: &LinkChange) -> anyhow::Result<bool> {
+        let found = self.db.update_link(id, change).await?;
+        if found {
+            self.directory.refresh(&self.db, true).await?;
+        }
+        Ok(found)
+    }
+
+    /// Deletes a link with its counts; its messages stay, without it.
+    pub async fn delete(&self, id: i64) -> anyhow::Result<bool> {
+        let found = self.db.delete_link(id).await?;
+        if found {
+            self.directory.refresh(&self.db, true).await?;
+        }
+        Ok(found)
+    }
+
+    /// Every link with its totals, the most recently active first.
+    pub async fn list(&self) -> anyhow::Result<Vec<(LinkRow, Tally)>> {
+        let rows = self.db.links().await?;
+        let mut totals: BTreeMap<i64, Tally> = BTreeMap::new();
+        for count in self.db.link_totals(None).await? {
+            add(totals.entry(count.link_id).or_default(), &count);
+        }
+        Ok(rows
+            .into_iter()
+            .map(|row| {
+                let tally = totals.remove(&row.id).unwrap_or_default();
+                (row, tally)
+            })
+            .collect())
+    }
+
+    /// One link with its totals and its days with activity of the last [`DAYS_SHOWN`], oldest first.
+    pub async fn detail(
+        &self,
+        id: i64,
+    ) -> anyhow::Result<Option<(LinkRow, Tally, Vec<(String, Tally)>)>> {
+        let Some(row) = self.db.find_link(id).await? else {
+            return Ok(None);
+        };
+        let mut totals = Tally::default();
+        for count in self.db.link_totals(Some(id)).await? {
+            add(&mut totals, &count);
+        }
+        let today = crate::insights::day_in(self.time_zone, self.now_ms());
+        let first = today
+            .checked_sub_days(Days::new(DAYS_SHOWN - 1))
+            .unwrap_or(chrono::NaiveDate::MIN);
+        let mut days: BTreeMap<String, Tally> = BTreeMap::new();
+        for count in self.db.link_days(id, &first.to_string()).await? {
+            add(days.entry(count.day.clone()).or_default(), &count);
+        }
+        Ok(Some((row, totals, days.into_iter().collect())))
+    }
+
+    /// Counts one event through a link (nothing for a link that is not live).
+    pub async fn record(&self, hit: &LinkHit<'_>) -> anyhow::Result<HitOutcome> {
+        self.db.record_link_hit(hit).await
+    }
+}
+
+fn add(tally: &mut Tally, count: &LinkCountRow) {
+    tally.add(&count.kind, &count.key, count.count);
+}
