@@ -24,7 +24,7 @@ fn closed_port() -> u16 {
     probe.local_addr().unwrap().port()
 }
 
-fn mail_to(s: &mut Settings, url: String) {
+pub fn mail_to(s: &mut Settings, url: String) {
     s.mail.smtp_url = Some(url.into());
     s.mail.notify_email = Some(OWNER.to_owned());
 }
@@ -62,7 +62,7 @@ impl TestApp {
 }
 
 /// Polls `check` every 50 ms until it gives a value, for at most `secs` seconds.
-async fn eventually<T, F, Fut>(secs: u64, what: &str, mut check: F) -> T
+pub async fn eventually<T, F, Fut>(secs: u64, what: &str, mut check: F) -> T
 where
     F: FnMut() -> Fut,
     Fut: std::future::Future<Output = Option<T>>,
@@ -353,15 +353,15 @@ async fn bad_input_is_a_json_error_naming_the_field_and_a_session_is_needed() {
 type Posts = Arc<Mutex<Vec<(String, Vec<u8>)>>>;
 
 /// A local webhook receiver: keeps every post and answers with the status it is told.
-struct Receiver {
-    url: String,
+pub struct Receiver {
+    pub url: String,
     posts: Posts,
     status: Arc<std::sync::atomic::AtomicU16>,
     task: tokio::task::JoinHandle<()>,
 }
 
 impl Receiver {
-    async fn start() -> Self {
+    pub async fn start() -> Self {
         use axum::http::HeaderMap;
         let posts: Posts = Arc::default();
         let status = Arc::new(std::sync::atomic::AtomicU16::new(200));
@@ -405,12 +405,12 @@ impl Receiver {
             .store(status, std::sync::atomic::Ordering::SeqCst);
     }
 
-    fn posts(&self) -> Vec<(String, Vec<u8>)> {
+    pub fn posts(&self) -> Vec<(String, Vec<u8>)> {
         self.posts.lock().unwrap().clone()
     }
 
     /// The bodies that came with a valid signature, as JSON; panics on a bad one.
-    fn verified_bodies(&self) -> Vec<Value> {
+    pub fn verified_bodies(&self) -> Vec<Value> {
         self.posts()
             .iter()
             .map(|(signature, body)| {
@@ -437,7 +437,7 @@ impl Drop for Receiver {
     }
 }
 
-fn webhook_to(s: &mut Settings, url: &str) {
+pub fn webhook_to(s: &mut Settings, url: &str) {
     s.delivery.webhook_urls = vec![url.to_owned().into()];
     s.delivery.webhook_secret = Some(SECRET.to_owned().into());
     s.delivery.notify_retry_base = Duration::from_millis(50);

@@ -7,7 +7,7 @@ use crate::contact::{count, post_contact, valid_form};
 use crate::helpers::{on_postgres, spawn_app, spawn_app_on, spawn_app_with, TestApp};
 
 pub const DESKTOP_UA: &str = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36";
-const PHONE_UA: &str = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1";
+pub const PHONE_UA: &str = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1";
 const DAY_SECS: i64 = 24 * 60 * 60;
 
 impl TestApp {
@@ -52,7 +52,7 @@ impl TestApp {
 }
 
 /// A client whose connections come from `local`, a loopback address.
-fn from(local: &str) -> reqwest::Client {
+pub fn from(local: &str) -> reqwest::Client {
     reqwest::Client::builder()
         .local_address(local.parse::<std::net::IpAddr>().unwrap())
         .build()
@@ -528,7 +528,7 @@ async fn after_the_day_rolls_over_the_salt_and_seen_hashes_are_gone_and_the_aggr
 }
 
 /// Stops the app and hands back its data folder, for another instance on the same database.
-async fn take_dir(mut app: TestApp) -> tempfile::TempDir {
+pub async fn take_dir(mut app: TestApp) -> tempfile::TempDir {
     let dir = std::mem::replace(&mut app.data_dir, tempfile::tempdir().unwrap());
     app.shutdown().await;
     dir

@@ -10,7 +10,7 @@ use crate::helpers::{content_command, spawn_app, TestApp};
 const GERMAN_ROLE: &str = "Full-Stack-Entwicklerin";
 const ARABIC_ROLE: &str = "مطورة برمجيات متكاملة";
 
-fn default_document() -> Value {
+pub fn default_document() -> Value {
     serde_json::from_str(portfolio::content::DEFAULT_DOCUMENT_JSON).expect("the default document")
 }
 
@@ -25,7 +25,7 @@ fn translatable_paths() -> Vec<String> {
 }
 
 /// A language with every text translated: `<prefix> <n>`, the role as given.
-fn language(tag: &str, prefix: &str, role: &str, published: bool) -> Value {
+pub fn language(tag: &str, prefix: &str, role: &str, published: bool) -> Value {
     let mut texts = Map::new();
     for (i, path) in translatable_paths().into_iter().enumerate() {
         texts.insert(path, json!(format!("{prefix} {i}")));
@@ -34,7 +34,7 @@ fn language(tag: &str, prefix: &str, role: &str, published: bool) -> Value {
     json!({ "tag": tag, "published": published, "texts": texts, "strings": {} })
 }
 
-async fn save_draft(app: &TestApp, document: &Value) -> reqwest::Response {
+pub async fn save_draft(app: &TestApp, document: &Value) -> reqwest::Response {
     let revision: Value = app.get("/api/content/draft").await.json().await.unwrap();
     app.client
         .put(app.url("/api/content/draft"))

@@ -17,6 +17,7 @@ mod inbox;
 mod insights;
 mod instances;
 mod languages;
+mod links;
 mod media;
 mod ops;
 mod owner;
