@@ -88,7 +88,12 @@ async function lighthouseOn(url, title, reportName) {
     ],
   });
   try {
-    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error' });
+    let result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error' });
+    // A run whose trace Lighthouse could not read (NO_NAVSTART, say) measured nothing: once more.
+    if (result.lhr.runtimeError) {
+      console.log(`\nLighthouse on ${url} failed to measure (${result.lhr.runtimeError.code}); running it again`);
+      result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error' });
+    }
     const lhr = result.lhr;
     mkdirSync(reportDir, { recursive: true });
     writeFileSync(join(reportDir, reportName), result.report);
