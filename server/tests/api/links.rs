@@ -21,7 +21,7 @@ const DAY_SECS: i64 = 24 * 60 * 60;
 
 impl TestApp {
     /// Makes a link as the owner (the client must be signed in); its JSON.
-    async fn create_link(&self, body: &Value) -> Value {
+    pub async fn create_link(&self, body: &Value) -> Value {
         let response = self.post_json("/api/links", body).await;
         assert_eq!(response.status(), 201, "{:?}", response.text().await);
         response.json().await.unwrap()
@@ -47,7 +47,7 @@ impl TestApp {
         request.send().await.expect("the beacon is sent")
     }
 
-    async fn link_visit(&self, body: &Value) -> reqwest::Response {
+    pub async fn link_visit(&self, body: &Value) -> reqwest::Response {
         self.link_visit_with(body, &[("User-Agent", DESKTOP_UA)])
             .await
     }

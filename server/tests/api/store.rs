@@ -201,8 +201,16 @@ async fn db_copy_moves_everything_from_sqlite_to_postgresql_and_back_with_every_
         app.sign_in(EMAIL, "wrong password here").await.status(),
         401
     );
+    // An application link, opened (its counts, its first-open alert) and written through.
+    let link = app
+        .create_link(&json!({"company": "Acme", "role": "Dev", "note": "n"}))
+        .await;
+    let slug = link["slug"].as_str().unwrap().to_owned();
+    let opened = app.link_visit(&json!({"slug": slug, "kind": "open"})).await;
+    assert_eq!(opened.status(), 204);
     let mut ids = Vec::new();
     for (field, value) in [
+        ("link", json!(slug)),
         ("message", json!("Hello 😀 <b>html</b>\nsecond line")),
         ("website", json!("i am a bot")),
         ("name", json!("Zoë")),
@@ -218,7 +226,7 @@ async fn db_copy_moves_everything_from_sqlite_to_postgresql_and_back_with_every_
     let trashed = app
         .send(
             reqwest::Method::PATCH,
-            &format!("/api/messages/{}", ids[2]),
+            &format!("/api/messages/{}", ids[3]),
             Some(&json!({"deleted": true})),
         )
         .await;
@@ -268,7 +276,7 @@ async fn db_copy_moves_everything_from_sqlite_to_postgresql_and_back_with_every_
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    assert!(String::from_utf8_lossy(&output.stdout).contains("contact_messages: 3"));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("contact_messages: 4"));
     assert_eq!(dump_of(&postgres).await, original);
 
     // A target with data is refused without --replace, and taken with it.
@@ -301,7 +309,12 @@ async fn db_copy_moves_everything_from_sqlite_to_postgresql_and_back_with_every_
     let moved = spawn_app_on(tempfile::tempdir().unwrap(), postgres.clone(), |_| {}).await;
     assert_eq!(moved.sign_in(EMAIL, PASSWORD).await.status(), 200);
     let page = moved.messages("").await;
-    assert_eq!(page["messages"].as_array().unwrap().len(), 1, "{page}");
+    assert_eq!(page["messages"].as_array().unwrap().len(), 2, "{page}");
+    assert_eq!(page["messages"][1]["via"]["company"], "Acme", "{page}");
+    let next_link = moved
+        .create_link(&json!({"company": "Next", "role": "Dev"}))
+        .await;
+    assert_eq!(next_link["id"], link["id"].as_i64().unwrap() + 1);
     let response = post_contact(&moved, &form_with("name", json!("After the move"))).await;
     assert_eq!(response.status(), 201);
     let new_id = response.json::<Value>().await.unwrap()["id"]
