@@ -191,8 +191,10 @@ describe("the owner's Insights tab", () => {
     assert.match(csv[30] ?? '', /,2,3,1,0$/);
 
     assert.deepEqual(await axeViolations(page), []);
-    // The tabs follow the keyboard back to the inbox.
+    // The tabs follow the keyboard back to the applications, then the inbox.
     await page.getByRole('tab', { name: 'Insights' }).press('ArrowLeft');
+    await page.getByRole('heading', { name: 'Applications', level: 1 }).waitFor();
+    await page.getByRole('tab', { name: 'Applications' }).press('ArrowLeft');
     await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
     assert.deepEqual(errors, []);
     await close();

@@ -35,16 +35,18 @@ async function firstScreenPainted(root: HTMLElement): Promise<void> {
   await nextFrame();
 }
 
-// `/` and each language's page (`/de/` …) arrive pre-rendered (see build-facts.tsx and the server's
-// content/render.rs) and are hydrated without the router, from a chunk
-// loaded once the page is drawn. Every other route arrives as an empty shell and is rendered by
-// the router, a chunk loaded only then.
+// `/`, each language's page (`/de/` …) and an application link's (`/a/<slug>`, one of those) arrive
+// pre-rendered (see build-facts.tsx and the server's content/render.rs) and are hydrated without
+// the router, from a chunk loaded once the page is drawn; a link's visit is counted by a chunk of
+// its own. Every other route arrives as the shell, its root empty, and is rendered by the router,
+// a chunk loaded only then.
 let started: Promise<void>;
-if (container.firstElementChild && /^\/([a-z0-9-]+\/)?$/.test(location.pathname)) {
+if (container.firstElementChild) {
   const root = container;
   started = firstScreenPainted(root)
     .then(() => Promise.all([import('./hydrate-landing'), pageData()]))
     .then(([{ hydrateLanding }, data]) => hydrateLanding(root, data));
+  if (location.pathname[2] === '/') void started.then(() => import('./links/visit')).then((visit) => visit.startVisit());
 } else {
   const root = container;
   started = Promise.all([import('./app'), pageData()]).then(([{ renderApp }, data]) => renderApp(root, data));

@@ -1,5 +1,6 @@
 /** `POST /api/contact`: the contact form's one call. Types mirror the server's JSON. */
 import { api } from './client';
+import { currentLink } from '../links/current';
 
 /** What the visitor wrote. */
 export interface ContactMessage {
@@ -25,10 +26,13 @@ export interface ContactCreated {
   createdAt: string;
 }
 
-/** Sends a message; resolves once the server has stored it, or throws an `ApiError`. */
+/**
+ * Sends a message; resolves once the server has stored it, or throws an `ApiError`. A message sent
+ * during a visit through an application link names the link (`link`, its slug).
+ */
 export function sendContactMessage(message: ContactMessage, signals: SpamSignals): Promise<ContactCreated> {
   return api<ContactCreated>('/api/contact', {
     method: 'POST',
-    body: { ...message, 'form-name': 'contact', ...signals },
+    body: { ...message, 'form-name': 'contact', ...signals, link: currentLink() },
   });
 }

@@ -1,6 +1,11 @@
 /** The owner's inbox: `/api/messages`. Types mirror the server's JSON. */
 import { api } from './client';
 
+/** "via Acme, Frontend Developer": the application link a message came through. */
+export function viaText(via: MessageSummary['via']): string | null {
+  return via ? `via ${via.company}, ${via.role}` : null;
+}
+
 export type Folder = 'inbox' | 'spam' | 'trash';
 
 export interface MessageSummary {
@@ -14,6 +19,8 @@ export interface MessageSummary {
   isRead: boolean;
   isSpam: boolean;
   deletedAt: number | null;
+  /** The application link of the visit it was sent during, if any. */
+  via: { id: number; company: string; role: string } | null;
 }
 
 export interface Message extends Omit<MessageSummary, 'preview'> {

@@ -7,6 +7,7 @@ import { AccountMenu } from '../dashboard/account/account-menu';
 import { DashboardTabs, PANEL_ID, tabId, type DashboardView } from '../dashboard/shared/dashboard-tabs';
 import { InboxView } from '../dashboard/inbox/inbox-view';
 import { InsightsView } from '../dashboard/insights/insights-view';
+import { ApplicationsView } from '../dashboard/applications/applications-view';
 import { useInbox } from '../dashboard/inbox/use-inbox';
 import { useDelivery } from '../dashboard/inbox/use-delivery';
 import { throwIfTestAsks } from '../components/test-render-error';
@@ -17,7 +18,7 @@ const PageEditor = lazy(() => import('../dashboard/page-editor/page-editor').the
 // In the dashboard's chunk, so that visitors never download it.
 export { DashboardError } from './dashboard-error';
 
-/** The owner's private dashboard, loaded lazily in its own chunk: the inbox of contact messages, the visitor insights and the page's editor. */
+/** The owner's private dashboard, loaded lazily in its own chunk: the inbox of contact messages, the application links, the visitor insights and the page's editor. */
 export function DashboardPage() {
   throwIfTestAsks('dashboard');
   const owner = useLoaderData() as Owner;
@@ -25,7 +26,7 @@ export function DashboardPage() {
   const [signingOut, setSigningOut] = useState(false);
   const [params, setParams] = useSearchParams();
   const asked = params.get('view');
-  const view: DashboardView = asked === 'insights' || asked === 'page' ? asked : 'inbox';
+  const view: DashboardView = asked === 'applications' || asked === 'insights' || asked === 'page' ? asked : 'inbox';
   const select = useCallback(
     (next: DashboardView) => setParams(next === 'inbox' ? {} : { view: next }, { replace: true }),
     [setParams],
@@ -70,7 +71,9 @@ export function DashboardPage() {
       </header>
       <main>
         <div id={PANEL_ID} role="tabpanel" aria-labelledby={tabId(view)}>
-          {view === 'insights' ? (
+          {view === 'applications' ? (
+            <ApplicationsView onUnauthorized={toLogin} />
+          ) : view === 'insights' ? (
             <InsightsView onUnauthorized={toLogin} />
           ) : view === 'page' ? (
             <Suspense

@@ -1,4 +1,4 @@
-import type { MessageSummary } from '../../api/inbox';
+import { viaText, type MessageSummary } from '../../api/inbox';
 import type { MessageDelivery } from '../../api/notifications';
 import { DeliveryBadge } from './delivery-status';
 import { isoDate, shortDate } from '../shared/format';
@@ -40,6 +40,7 @@ export function MessageList({
               <span className={`mt-0.5 block truncate text-sm ${m.isRead ? 'text-gray-300' : 'font-medium text-gray-100'}`}>
                 {m.subject || '(no subject)'}
               </span>
+              {m.via && <span className="mt-0.5 block truncate text-xs font-medium text-blue-300">{viaText(m.via)}</span>}
               <span className="mt-0.5 block truncate text-sm text-gray-400">{m.preview}</span>
               <DeliveryBadge status={statuses.get(m.id)} isSpam={m.isSpam} />
             </button>

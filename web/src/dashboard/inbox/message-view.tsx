@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { ArrowLeft, MailOpen, Reply, RotateCcw, ShieldAlert, ShieldCheck, Trash2 } from 'lucide-react';
-import type { Message } from '../../api/inbox';
+import { viaText, type Message } from '../../api/inbox';
 import type { Inbox } from './use-inbox';
 import type { DeliveryState } from './use-delivery';
 import { DeliveryDetails } from './delivery-status';
@@ -33,6 +33,12 @@ export function MessageView({ inbox, message, delivery }: { inbox: Inbox; messag
         <dd className="text-gray-100">
           <time dateTime={isoDate(message.createdAt)}>{fullDate(message.createdAt)}</time>
         </dd>
+        {message.via && (
+          <>
+            <dt className="text-gray-400">Application</dt>
+            <dd className="text-gray-100">{viaText(message.via)}</dd>
+          </>
+        )}
         <dt className="text-gray-400">Notification</dt>
         <DeliveryDetails status={delivery.statuses.get(message.id)} isSpam={message.isSpam} onRetry={delivery.retry} />
         {message.isSpam && message.spamReason && (

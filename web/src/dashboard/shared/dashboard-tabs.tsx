@@ -1,9 +1,10 @@
 import { useRef, type KeyboardEvent } from 'react';
 
-export type DashboardView = 'inbox' | 'insights' | 'page';
+export type DashboardView = 'inbox' | 'applications' | 'insights' | 'page';
 
 const TABS: { id: DashboardView; label: string }[] = [
   { id: 'inbox', label: 'Inbox' },
+  { id: 'applications', label: 'Applications' },
   { id: 'insights', label: 'Insights' },
   { id: 'page', label: 'Page' },
 ];

@@ -1,0 +1,216 @@
+/**
+ * Browser tests of application links against the real server: the owner creates a link in the
+ * Applications view; a visitor (a desktop Chrome) opens it, scrolls to the projects, follows a
+ * project's demo, downloads the resume and writes; the owner sees each, the inbox names the link,
+ * and the first open is announced once, by e-mail and by webhook. A headless browser's visit and a
+ * revoked link count nothing; the visitor's browser keeps no cookie and no storage.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, openPage, startServer, type RunningServer } from './harness.ts';
+import { axeViolations, DESKTOP_CHROME, EMAIL, OWNER_ENV, ownerCookie, signIn } from './helpers.ts';
+import { hydrated } from './page-support.ts';
+import { freePort, TestSmtp, TestWebhook } from './receivers.ts';
+
+interface Link {
+  id: number;
+  path: string;
+  state: string;
+  firstOpenedAt: number | null;
+  totals: { opens: number; visitors: number; resumeDownloads: number; projectClicks: number; messages: number; sections: Record<string, number> };
+}
+
+/** The owner's links, through the API with the owner's session. */
+async function links(server: RunningServer): Promise<Link[]> {
+  const response = await fetch(`${server.url}/api/links`, { headers: { Cookie: await ownerCookie(server) } });
+  assert.equal(response.status, 200);
+  return ((await response.json()) as { links: Link[] }).links;
+}
+
+/** Waits until the link at `path` satisfies `ready` (beacons are sent without waiting for their answers). */
+async function linkWhen(server: RunningServer, path: string, ready: (link: Link) => boolean): Promise<Link> {
+  let last: Link | undefined;
+  for (let i = 0; i < 80; i += 1) {
+    last = (await links(server)).find((link) => link.path === path);
+    if (last && ready(last)) return last;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.fail(`the link never got there: ${JSON.stringify(last)}`);
+}
+
+/** Creates a link in the Applications view; returns its full address. */
+async function createInView(page: Page, server: RunningServer, company: string, role: string): Promise<string> {
+  await page.goto(`${server.url}/dashboard?view=applications`);
+  const form = page.getByRole('form', { name: 'New link' });
+  await form.getByLabel('Company').fill(company);
+  await form.getByLabel('Role').fill(role);
+  await form.getByRole('button', { name: 'Create link' }).click();
+  const ready = page.getByRole('status').filter({ hasText: `The link for ${company}, ${role} is ready` });
+  await ready.waitFor();
+  return (await ready.locator('code').textContent()) ?? '';
+}
+
+describe('application links', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  const webhook = new TestWebhook();
+  let mail: TestSmtp;
+
+  before(async () => {
+    mail = new TestSmtp(await freePort());
+    await mail.start();
+    await webhook.start();
+    server = await startServer({
+      args: [
+        '--smtp-url',
+        `smtp://127.0.0.1:${mail.port}?tls=none`,
+        '--notify-email',
+        EMAIL,
+        '--webhook-url',
+        webhook.url,
+        '--webhook-secret',
+        'a key that signs the webhook posts, long enough',
+      ],
+      env: OWNER_ENV,
+    });
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    await mail?.stop();
+    await webhook.stop();
+  });
+
+  test('a visitor opens a link, looks at the projects, follows a demo, downloads the resume and writes; the owner sees each, alerted once', async () => {
+    const owner = await openPage(browser, server);
+    await signIn(owner.page, server);
+    const address = await createInView(owner.page, server, 'Acme', 'Frontend Developer');
+    const path = new URL(address).pathname;
+    assert.match(path, /^\/a\/acme-[A-Za-z0-9_-]{11,}$/, 'a prefix that is no language, and at least 64 random bits');
+    const item = owner.page.getByRole('listitem').filter({ hasText: 'Acme, Frontend Developer' });
+    await item.getByText('Sent', { exact: true }).waitFor();
+    assert.deepEqual(await axeViolations(owner.page), []);
+
+    // The link's page: the published page, kept out of search engines, its canonical the page's own.
+    const fetched = await fetch(address);
+    assert.equal(fetched.status, 200);
+    assert.equal(fetched.headers.get('x-robots-tag'), 'noindex');
+    assert.match(await fetched.text(), new RegExp(`<link rel="canonical" href="[^"]*/" />`));
+    assert.equal((await linkWhen(server, path, () => true)).totals.opens, 0, 'a fetch without the page counts nothing');
+
+    // The visitor, a desktop Chrome: opening counts once they scroll.
+    const visitor = await openPage(browser, server, { userAgent: DESKTOP_CHROME, acceptDownloads: true });
+    await visitor.page.goto(address);
+    await hydrated(visitor.page);
+    await visitor.page.locator('#projects').scrollIntoViewIfNeeded();
+    await linkWhen(server, path, (link) => link.totals.opens === 1 && (link.totals.sections.projects ?? 0) === 1);
+    // A project's demo (kept on the page: tests never reach other sites) and the resume.
+    await visitor.page.evaluate(() =>
+      document.addEventListener('click', (event) => {
+        if ((event.target as Element).closest('a[data-track]')) event.preventDefault();
+      }),
+    );
+    await visitor.page.getByRole('link', { name: 'Live demo of Food Recipes (opens in a new tab)' }).click();
+    const download = visitor.page.waitForEvent('download');
+    await visitor.page.getByRole('link', { name: 'Download Resume' }).first().click();
+    assert.equal((await download).suggestedFilename(), 'resume.pdf');
+    // A message, sent from the page.
+    const form = visitor.page.getByRole('form', { name: 'Contact form' });
+    await form.scrollIntoViewIfNeeded();
+    await form.getByLabel('Name', { exact: true }).fill('Wile E. Coyote');
+    await form.getByLabel('Email', { exact: true }).fill('wile@acme.example');
+    await form.getByLabel('Subject', { exact: true }).fill('Your application');
+    await form.getByLabel('Message', { exact: true }).fill('We liked your projects. Can we talk on Monday?');
+    const sent = visitor.page.waitForResponse('**/api/contact');
+    await form.getByRole('button', { name: 'Send Message' }).click();
+    assert.equal((await sent).status(), 201);
+    const link = await linkWhen(
+      server,
+      path,
+      (l) => l.totals.projectClicks === 1 && l.totals.resumeDownloads === 1 && l.totals.messages === 1,
+    );
+    assert.equal(link.state, 'wrote');
+    assert.equal(link.totals.visitors, 1);
+    assert.ok(link.firstOpenedAt);
+    // Nothing is kept in the visitor's browser.
+    assert.deepEqual(await visitor.page.context().cookies(), []);
+    assert.deepEqual(await visitor.page.evaluate(() => [localStorage.length, sessionStorage.length]), [0, 0]);
+    assert.deepEqual(visitor.errors, []);
+    assert.deepEqual(visitor.foreignRequests, []);
+    await visitor.close();
+
+    // The owner's view: the state, the figures, how far they got.
+    await owner.page.reload();
+    await item.getByText('Wrote', { exact: true }).waitFor();
+    for (const [label, value] of [
+      ['Opens:', '1'],
+      ['Visitors:', '1'],
+      ['Project links:', '1'],
+      ['Resume downloads:', '1'],
+      ['Messages:', '1'],
+    ]) {
+      assert.equal(await item.locator('dt', { hasText: label }).locator('xpath=following-sibling::dd').textContent(), value, label);
+    }
+    await item.getByRole('button', { name: 'Details' }).click();
+    await item.getByRole('list', { name: 'Sections seen' }).getByText('Projects: 1').waitFor();
+    await item.getByRole('region', { name: 'Daily figures for Acme, Frontend Developer' }).waitFor();
+    assert.deepEqual(await axeViolations(owner.page), []);
+
+    // The inbox names the link.
+    await owner.page.goto(`${server.url}/dashboard`);
+    const message = owner.page.getByRole('listitem').filter({ hasText: 'Your application' });
+    await message.getByText('via Acme, Frontend Developer').waitFor();
+    await message.getByRole('button').click();
+    await owner.page.getByRole('article').getByText('via Acme, Frontend Developer').waitFor();
+
+    // The first open was announced once, by e-mail and by webhook, naming the link and nothing of the visitor.
+    const announced = async () => {
+      const mails = mail.messages.filter((text) => /opened/i.test(text) && text.includes('Acme'));
+      const hooks = webhook.bodies.filter((body) => JSON.stringify(body).includes('"open"'));
+      return { mails, hooks };
+    };
+    let alerts = await announced();
+    for (let i = 0; i < 100 && (alerts.mails.length === 0 || alerts.hooks.length === 0); i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      alerts = await announced();
+    }
+    assert.equal(alerts.mails.length, 1, 'one e-mail of the first open');
+    assert.equal(alerts.hooks.length, 1, 'one webhook call of the first open');
+    assert.ok(!alerts.mails[0]!.includes('wile@acme.example') && !JSON.stringify(alerts.hooks[0]).includes('127.0.0.1'));
+    await owner.close();
+  });
+
+  test('a headless browser\'s visit and a revoked link count nothing', async () => {
+    const owner = await openPage(browser, server);
+    await signIn(owner.page, server);
+    const address = await createInView(owner.page, server, 'Initech', 'Web Developer');
+    const path = new URL(address).pathname;
+
+    // Headless Chromium, as it names itself: a scanner, not a person.
+    const headless = await openPage(browser, server);
+    await headless.page.goto(address);
+    await hydrated(headless.page);
+    await headless.page.locator('#projects').scrollIntoViewIfNeeded();
+    await headless.page.waitForTimeout(1000);
+    await headless.close();
+    assert.equal((await linkWhen(server, path, () => true)).totals.opens, 0);
+
+    // Revoked: the page is the same, and nothing counts.
+    const item = owner.page.getByRole('listitem').filter({ hasText: 'Initech, Web Developer' });
+    await item.getByRole('button', { name: 'Revoke' }).click();
+    await item.getByText(/Revoked/).waitFor();
+    const visitor = await openPage(browser, server, { userAgent: DESKTOP_CHROME });
+    const answer = await visitor.page.goto(address);
+    assert.equal(answer?.status(), 200);
+    await hydrated(visitor.page);
+    await visitor.page.locator('#projects').scrollIntoViewIfNeeded();
+    await visitor.page.waitForTimeout(1000);
+    await visitor.close();
+    const link = await linkWhen(server, path, () => true);
+    assert.equal(link.totals.opens, 0);
+    assert.equal(link.state, 'sent');
+    await owner.close();
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * A visit through an application link (`/a/<slug>`), the page's part: a chunk loaded only on such
+ * an address, once the page is hydrated. It tells the server, by beacon, that a person opened the
+ * page (after their first scroll, pointer or key, or 5 seconds visible: link-preview fetchers and
+ * mail scanners do none of it), which sections came into view, and which counted links they
+ * followed; the resume link carries the link along, and so does the contact form (see
+ * `api/contact.ts`). Nothing is stored in the browser.
+ */
+import { currentLink } from './current';
+
+const ENDPOINT = '/api/links/visits';
+/** How long the page must be visible before a visitor who does nothing still counts as opening it. */
+export const VISIBLE_MS = 5000;
+
+type Visit = { kind: 'open' } | { kind: 'section'; section: string } | { kind: 'click'; target: string };
+
+function send(slug: string, visit: Visit): void {
+  try {
+    navigator.sendBeacon(ENDPOINT, new Blob([JSON.stringify({ slug, ...visit })], { type: 'application/json' }));
+  } catch {
+    // A link's counts are never worth an error.
+  }
+}
+
+/** Calls `opened` once: at the first scroll, pointer or key, or after `VISIBLE_MS` of the page visible. */
+function whenPersonArrives(opened: () => void): void {
+  const events = ['scroll', 'pointerdown', 'keydown', 'touchstart'] as const;
+  let done = false;
+  let visibleFor = 0;
+  let since = document.visibilityState === 'visible' ? performance.now() : null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const finish = () => {
+    if (done) return;
+    done = true;
+    clearTimeout(timer);
+    for (const name of events) removeEventListener(name, finish, true);
+    document.removeEventListener('visibilitychange', onVisibility);
+    opened();
+  };
+  const arm = () => {
+    clearTimeout(timer);
+    if (since !== null) timer = setTimeout(finish, VISIBLE_MS - visibleFor);
+  };
+  const onVisibility = () => {
+    if (document.visibilityState === 'visible') since = performance.now();
+    else if (since !== null) {
+      visibleFor += performance.now() - since;
+      since = null;
+    }
+    arm();
+  };
+  for (const name of events) addEventListener(name, finish, { capture: true, passive: true });
+  document.addEventListener('visibilitychange', onVisibility);
+  arm();
+}
+
+/** Starts counting this visit, when the address is a link's. */
+export function startVisit(): void {
+  const slug = currentLink();
+  if (!slug) return;
+  whenPersonArrives(() => {
+    send(slug, { kind: 'open' });
+    // Each section once, as it comes into view, from the opening on.
+    const seen = new Set<string>();
+    const observer = new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) {
+          const id = entry.target.id;
+          if (!entry.isIntersecting || seen.has(id)) continue;
+          seen.add(id);
+          observer.unobserve(entry.target);
+          send(slug, { kind: 'section', section: id });
+        }
+      },
+      { threshold: 0.25 },
+    );
+    for (const section of document.querySelectorAll('main section[id]')) observer.observe(section);
+  });
+  // Counted links (a project's demo or code, a profile) and the resume, which carries the link to
+  // the server that counts the download.
+  const follow = (event: Event) => {
+    const anchor = (event.target as Element | null)?.closest?.('a');
+    if (!anchor) return;
+    const target = anchor.getAttribute('data-track');
+    if (target) send(slug, { kind: 'click', target });
+    if (anchor.pathname === '/resume.pdf' && anchor.origin === location.origin) {
+      anchor.search = `?via=${encodeURIComponent(slug)}`;
+    }
+  };
+  document.addEventListener('click', follow, { capture: true, passive: true });
+  document.addEventListener('auxclick', follow, { capture: true, passive: true });
+}
