@@ -17,6 +17,11 @@ pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     if result.is_ok() && deserializer.end().is_err() {
         return Err(malformed());
     }
+    // Every body the API takes is an object; serde would also fill a struct from an array, by
+    // position (`[null, true]`), which no client means.
+    if result.is_ok() && bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
+        return Err(ApiError::field("body", "must be a JSON object"));
+    }
     result.map_err(|error| {
         let inner = error.inner();
         if inner.is_syntax() || inner.is_eof() || inner.is_io() {
@@ -79,6 +84,21 @@ mod tests {
     fn a_wrong_type_names_the_field() {
         let error = parse::<Form>(br#"{"name": 5}"#).unwrap_err();
         assert_eq!(fields(error)[0].0, "name");
+    }
+
+    #[test]
+    fn an_array_is_no_object_even_when_its_items_fit() {
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Change {
+            read: Option<bool>,
+        }
+        let error = parse::<Change>(b" [true]").unwrap_err();
+        assert_eq!(
+            fields(error),
+            [("body".to_owned(), "must be a JSON object".to_owned())]
+        );
+        assert!(parse::<Change>(br#"{"read": true}"#).is_ok());
     }
 
     #[test]

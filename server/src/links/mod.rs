@@ -131,7 +131,7 @@ impl Links {
                 created_at,
             };
             if let Some(row) = self.db.insert_link(&new).await? {
-                self.directory.refresh(&self.db, true).await?;
+                self.serve_changes().await;
                 return Ok(row);
             }
         }
@@ -142,7 +142,7 @@ impl Links {
     pub async fn change(&self, id: i64, change: &LinkChange) -> anyhow::Result<bool> {
         let found = self.db.update_link(id, change).await?;
         if found {
-            self.directory.refresh(&self.db, true).await?;
+            self.serve_changes().await;
         }
         Ok(found)
     }
@@ -151,9 +151,17 @@ impl Links {
     pub async fn delete(&self, id: i64) -> anyhow::Result<bool> {
         let found = self.db.delete_link(id).await?;
         if found {
-            self.directory.refresh(&self.db, true).await?;
+            self.serve_changes().await;
         }
         Ok(found)
+    }
+
+    /// Reads the addresses again after a change made here. The change is stored already: should
+    /// reading fail, the next poll (within [`directory::POLL_INTERVAL`]) serves it.
+    async fn serve_changes(&self) {
+        if let Err(error) = self.directory.refresh(&self.db, true).await {
+            tracing::warn!(error = %format!("{error:#}"), "the application links changed but could not be read again yet");
+        }
     }
 
     /// Every link with its totals, the most recently active first.

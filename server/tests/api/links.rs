@@ -264,6 +264,10 @@ async fn bad_input_is_a_422_naming_each_field() {
         (json!({ "note": "n".repeat(1001) }), "note"),
         (json!({ "revoked": "yes" }), "revoked"),
         (json!({ "company": "Other" }), "company"),
+        (json!([null, null]), "body"),
+        (json!({ "alerts": [null, true] }), "alerts"),
+        (json!({ "alerts": { "open": 1 } }), "alerts.open"),
+        (json!({ "alerts": { "sms": true } }), "sms"),
     ] {
         let response = app.send(Method::PATCH, &path, Some(&body)).await;
         assert_eq!(response.status(), 422, "{body}");

@@ -188,15 +188,44 @@ pub struct LinkDetail {
 }
 
 /// Which events to tell the owner about; those left out stay as they are (all on for a new link).
-#[derive(Debug, Default, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Default, ToSchema)]
 pub struct AlertsChange {
-    #[serde(default)]
     open: Option<bool>,
-    #[serde(default)]
     resume: Option<bool>,
-    #[serde(default)]
     message: Option<bool>,
+}
+
+/// Read from an object only: serde's derive would also fill it from an array, by position.
+impl<'de> Deserialize<'de> for AlertsChange {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &["open", "resume", "message"];
+        struct Fields;
+        impl<'de> serde::de::Visitor<'de> for Fields {
+            type Value = AlertsChange;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object of open, resume and message")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> std::result::Result<AlertsChange, A::Error> {
+                let mut alerts = AlertsChange::default();
+                while let Some(key) = map.next_key::<String>()? {
+                    let slot = match key.as_str() {
+                        "open" => &mut alerts.open,
+                        "resume" => &mut alerts.resume,
+                        "message" => &mut alerts.message,
+                        _ => return Err(serde::de::Error::unknown_field(&key, FIELDS)),
+                    };
+                    *slot = map.next_value()?;
+                }
+                Ok(alerts)
+            }
+        }
+        deserializer.deserialize_map(Fields)
+    }
 }
 
 /// A new link.
