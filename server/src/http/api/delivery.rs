@@ -43,8 +43,8 @@ pub struct Delivery {
     message_id: Option<i64>,
     /// `email` or `webhook`.
     channel: String,
-    /// `message`, `test` for a test e-mail, or `ceiling` for the notice that the hourly ceiling
-    /// held messages in Spam.
+    /// `message`, `test` for a test e-mail, `ceiling` for the notice that the hourly ceiling
+    /// held messages in Spam, or `link` for an application link's alert.
     kind: String,
     /// `sent`; `pending` (not tried yet); `sending` (being tried now); `retrying` (failed, will
     /// be tried again at `nextAttemptAt`); `failed` (a test e-mail that failed: not tried again).
