@@ -25,8 +25,9 @@ pub const BUILT_IN: &[(&str, &str)] = &[
 /// The CLDR plural categories: a key `k#other` of the English table allows `k#<category>`.
 const PLURAL_CATEGORIES: [&str; 6] = ["zero", "one", "two", "few", "many", "other"];
 
-/// Path segments a language's page can never have: the server's own routes.
-const RESERVED: [&str; 5] = ["api", "login", "dashboard", "media", "assets"];
+/// Path segments a language's page can never have: the server's own routes, and `a`, the prefix
+/// of application links (`/a/<slug>`).
+const RESERVED: [&str; 6] = ["api", "login", "dashboard", "media", "assets", "a"];
 
 type Table = BTreeMap<String, String>;
 
@@ -704,5 +705,26 @@ pub mod tests {
             changed["strings"],
             serde_json::json!({ "nav.home": "Start here" })
         );
+    }
+
+    #[test]
+    fn a_language_can_never_take_the_address_of_the_servers_own_pages_or_links() {
+        for tag in ["a", "api", "Dashboard"] {
+            let mut document = default_document().clone();
+            document.languages.push(Language {
+                tag: tag.into(),
+                published: false,
+                texts: BTreeMap::new(),
+                strings: BTreeMap::new(),
+            });
+            let mut errors = BTreeMap::new();
+            check(&document, |_| BTreeMap::new(), &mut errors);
+            let lower = tag.to_ascii_lowercase();
+            assert_eq!(
+                errors.get("languages[0].tag").map(String::as_str),
+                Some(format!("/{lower}/ is the address of the server's own pages").as_str()),
+                "{tag}: {errors:?}"
+            );
+        }
     }
 }
