@@ -620,6 +620,31 @@ enum Visit {
     Click(String),
 }
 
+/// A section's or a click's content id, required for its kind: `None`, with the field named in
+/// `errors`, when it is missing or not one.
+fn content_id(field: &str, value: Option<String>, errors: &mut FieldErrors) -> Option<String> {
+    match value {
+        Some(id) if crate::http::api::insights::is_content_id(&id) => Some(id),
+        Some(_) => {
+            errors.insert(
+                field.into(),
+                "must be 1 to 64 of a-z, 0-9, ':', '.', '_' and '-', starting with a letter or digit"
+                    .into(),
+            );
+            None
+        }
+        None => {
+            let kind = if field == "section" {
+                "section"
+            } else {
+                "click"
+            };
+            errors.insert(field.into(), format!("is required for a {kind}"));
+            None
+        }
+    }
+}
+
 impl LinkVisit {
     fn parse(self) -> Result<(String, Visit)> {
         let mut errors = FieldErrors::new();
@@ -629,8 +654,6 @@ impl LinkVisit {
                 "must be 1 to 64 of A-Z, a-z, 0-9, '-' and '_'".into(),
             );
         }
-        let id_problem =
-            "must be 1 to 64 of a-z, 0-9, ':', '.', '_' and '-', starting with a letter or digit";
         let mut only = |name: &str, value: &Option<String>, kind: &str| {
             if value.is_some() {
                 errors.insert(name.into(), format!("is only for a {kind}"));
@@ -644,35 +667,11 @@ impl LinkVisit {
             }
             VisitKind::Section => {
                 only("target", &self.target, "click");
-                match self.section {
-                    Some(section) if crate::http::api::insights::is_content_id(&section) => {
-                        Some(Visit::Section(section))
-                    }
-                    Some(_) => {
-                        errors.insert("section".into(), id_problem.into());
-                        None
-                    }
-                    None => {
-                        errors.insert("section".into(), "is required for a section".into());
-                        None
-                    }
-                }
+                content_id("section", self.section, &mut errors).map(Visit::Section)
             }
             VisitKind::Click => {
                 only("section", &self.section, "section");
-                match self.target {
-                    Some(target) if crate::http::api::insights::is_content_id(&target) => {
-                        Some(Visit::Click(target))
-                    }
-                    Some(_) => {
-                        errors.insert("target".into(), id_problem.into());
-                        None
-                    }
-                    None => {
-                        errors.insert("target".into(), "is required for a click".into());
-                        None
-                    }
-                }
+                content_id("target", self.target, &mut errors).map(Visit::Click)
             }
         };
         match visit {
