@@ -119,7 +119,7 @@ async function lighthouseOn(url, title, reportName) {
       console.log(`  ${String(item.label).padEnd(12)} ${String(item.requestCount).padStart(3)} requests  ${kb(item.transferSize).padStart(9)}`);
     }
     const scores = Object.values(lhr.categories).map((category) => Math.round(category.score * 100));
-    return { scores, lcp: lhr.audits['largest-contentful-paint'].numericValue };
+    return { scores, lcp: lhr.audits['largest-contentful-paint'].numericValue, failed: [...new Set(failed.map((audit) => audit.id))] };
   } finally {
     await chrome.kill();
   }
@@ -578,10 +578,16 @@ async function runPeers(site) {
     const { publishMs, renderMs, lighthouse, languages } = site.published;
     goals.push(
       ['Lighthouse 100/100/100/100 on a page published from the dashboard, in the light scheme', perfect(lighthouse)],
-      ...Object.entries(languages).map(([path, run]) => [
-        `Lighthouse 100/100/100/100 on ${path.startsWith('/a/') ? "an application link's page" : `${path}, a published language`}`,
-        perfect(run),
-      ]),
+      ...Object.entries(languages).map(([path, run]) =>
+        path.startsWith('/a/')
+          ? [
+              // A link's page is kept out of search engines (X-Robots-Tag: noindex), which is the one
+              // SEO audit it must fail.
+              "Lighthouse 100/100/100 on an application link's page, SEO short only of indexing (noindex by design)",
+              run && run.scores.slice(0, 3).every((score) => score === 100) && run.failed.join() === 'is-crawlable',
+            ]
+          : [`Lighthouse 100/100/100/100 on ${path}, a published language`, perfect(run)],
+      ),
       ['publish to served < 1 s', publishMs < 1000],
       ['render < 50 ms', renderMs < 50],
     );
