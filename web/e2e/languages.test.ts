@@ -12,7 +12,7 @@ import { describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { openPage, serverAndBrowser, type RunningServer } from './harness.ts';
 import { hydrated } from './page-support.ts';
-import { axeViolations, OWNER_ENV, publishDraft, signIn } from './helpers.ts';
+import { axeViolations, DESKTOP_CHROME, OWNER_ENV, ownerCookie, publishDraft, signIn } from './helpers.ts';
 import TRANSLATIONS from './fixtures/translations.json' with { type: 'json' };
 
 const GERMAN_ROLE = TRANSLATIONS.de['profile.role'];
@@ -207,6 +207,26 @@ describe('the page in several languages', () => {
     await form.getByText('Betreff darf höchstens 200 Zeichen lang sein.').waitFor();
     await form.getByRole('alert').filter({ hasText: 'Bitte korrigieren Sie die unten markierten Felder.' }).waitFor();
     await close();
+  });
+
+  test('a visit to /de/ counts in the insights as one to / does', async () => {
+    await publishTranslated(suite.server, ['de']);
+    const pageViews = async () => {
+      const response = await fetch(`${suite.server.url}/api/insights?days=7`, { headers: { Cookie: await ownerCookie(suite.server) } });
+      return ((await response.json()) as { totals: { pageViews: number } }).totals.pageViews;
+    };
+    const before = await pageViews();
+    const { page, close } = await openPage(suite.browser, suite.server, { userAgent: DESKTOP_CHROME });
+    await page.goto(`${suite.server.url}/de/`);
+    await hydrated(page);
+    await close();
+    let after = before;
+    // Counts are written every few seconds.
+    for (let i = 0; i < 100 && after === before; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      after = await pageViews();
+    }
+    assert.equal(after, before + 1);
   });
 
   // The budget of budget.test.ts, on the build's `/`, holds for every language's page as the server

@@ -40,16 +40,15 @@ async function firstScreenPainted(root: HTMLElement): Promise<void> {
 // the router, from a chunk loaded once the page is drawn; a link's visit is counted by a chunk of
 // its own. Every other route arrives as the shell, its root empty, and is rendered by the router,
 // a chunk loaded only then.
-let started: Promise<void>;
 if (container.firstElementChild) {
   const root = container;
-  started = firstScreenPainted(root)
+  const started = firstScreenPainted(root)
     .then(() => Promise.all([import('./hydrate-landing'), pageData()]))
     .then(([{ hydrateLanding }, data]) => hydrateLanding(root, data));
+  // Visitor insights count the page once it is hydrated (the app's own pages count nothing).
+  startInsights(started);
   if (location.pathname[2] === '/') void started.then(() => import('./links/visit')).then((visit) => visit.startVisit());
 } else {
   const root = container;
-  started = Promise.all([import('./app'), pageData()]).then(([{ renderApp }, data]) => renderApp(root, data));
+  void Promise.all([import('./app'), pageData()]).then(([{ renderApp }, data]) => renderApp(root, data));
 }
-
-startInsights(started);

@@ -1,5 +1,5 @@
 /**
- * Visitor insights, the page's part: one beacon when `/` loads and one per click on a link marked
+ * Visitor insights, the page's part: one beacon when the page (`/`, `/de/` …) loads and one per click on a link marked
  * `data-track` (a stable content id). `navigator.sendBeacon` never delays the visitor and the page
  * works the same when it fails. Nothing is stored in the browser, and nothing is sent when the
  * visitor asks not to be tracked (the server checks `DNT` and `Sec-GPC` too).
@@ -24,7 +24,7 @@ function optedOut(): boolean {
 }
 
 /**
- * Counts this load of `/` once `viewAfter` settles (the landing passes its hydration, so the beacon
+ * Counts this load of the page (`/`, a language's, a link's) once `viewAfter` settles (the landing passes its hydration, so the beacon
  * never competes with the first screen for the network) and, from now on, clicks on counted links.
  */
 export function startInsights(viewAfter: Promise<unknown> = Promise.resolve()): void {
@@ -40,10 +40,8 @@ export function startInsights(viewAfter: Promise<unknown> = Promise.resolve()): 
     const value = query.get(param);
     if (value) view[field] = value.slice(0, 200);
   }
-  if (location.pathname === '/') {
-    const sendView = () => send(view);
-    void viewAfter.then(sendView, sendView);
-  }
+  const sendView = () => send(view);
+  void viewAfter.then(sendView, sendView);
   document.addEventListener(
     'click',
     (click) => {
