@@ -14,7 +14,7 @@ TEST_BIN := target/debug/portfolio
 WEB_DEPS := web/node_modules/.package-lock.json
 WEB_SOURCES := $(shell find web/src web/public web/scripts -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run test setup web server chromium postgresql python-venv bench-tools fuzz lint imports fmt-check clippy typecheck eslint unit-web test-build cargo-test generate generated e2e bench soak clean
+.PHONY: run test setup web server openssl-dev chromium postgresql python-venv bench-tools fuzz lint imports fmt-check clippy typecheck eslint unit-web test-build cargo-test generate generated e2e bench soak clean
 
 run: server ## Build everything and serve on http://127.0.0.1:8080 with SQLite under ./data/
 	./$(BIN) serve
@@ -28,8 +28,11 @@ web/dist/index.html: $(WEB_DEPS) $(WEB_SOURCES)
 
 web: web/dist/index.html
 
-server: web
+server: web openssl-dev
 	$(CARGO) build --release --locked
+
+openssl-dev: ## Debian's OpenSSL headers and pkg-config, which passkeys (webauthn-rs) build against
+	@{ command -v pkg-config >/dev/null && pkg-config --exists openssl; } || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libssl-dev pkg-config; }
 
 chromium: ## Debian's Chromium for the browser tests
 	@command -v /usr/bin/chromium >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
@@ -48,7 +51,7 @@ fuzz: test-build python-venv
 fmt-check:
 	$(CARGO) fmt --all --check
 
-clippy: web
+clippy: web openssl-dev
 	$(CARGO) clippy --locked --all-targets -- -D warnings
 
 typecheck: $(WEB_DEPS)
@@ -69,7 +72,7 @@ unit-web: $(WEB_DEPS)
 
 # The unit tests and the server suite on SQLite, and at the same time the server suite on
 # PostgreSQL in a throwaway cluster; each line of output says which.
-test-build: web postgresql
+test-build: web postgresql openssl-dev
 	$(CARGO) test --locked --workspace --no-run
 
 cargo-test: test-build
@@ -86,7 +89,7 @@ cargo-test: test-build
 GENERATED := web/src/content/document.schema.json web/src/content/document.generated.ts \
 	web/src/dashboard/page-editor/validate-document.generated.js
 
-generate: web ## Write every generated file again from its source
+generate: web openssl-dev ## Write every generated file again from its source
 	UPDATE_CONTENT_SCHEMA=1 $(CARGO) test --locked --lib content::tests::the_generated_schema_and_types_are_up_to_date
 	cd web && node scripts/document-validator.mjs
 

@@ -27,6 +27,13 @@ pub enum ApiError {
     Unauthorized,
     #[error("{0}")]
     Forbidden(String),
+    /// A change that asks for the password or a passkey again, within the last few minutes.
+    #[error("Confirm it is you: enter your password or use a passkey, then try again.")]
+    ReauthenticationRequired,
+    /// A sign-in step refused (a pending sign-in expired or used, a passkey refused): 401 with
+    /// its own code, so a page can tell it from a missing session.
+    #[error("{message}")]
+    SignInRefused { code: &'static str, message: String },
     #[error("not found")]
     NotFound,
     #[error("this method is not allowed here")]
@@ -90,7 +97,8 @@ impl ApiError {
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::Unauthorized => StatusCode::UNAUTHORIZED,
-            Self::Forbidden(_) => StatusCode::FORBIDDEN,
+            Self::Forbidden(_) | Self::ReauthenticationRequired => StatusCode::FORBIDDEN,
+            Self::SignInRefused { .. } => StatusCode::UNAUTHORIZED,
             Self::NotFound => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Self::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
@@ -112,6 +120,8 @@ impl ApiError {
             Self::UnsupportedMediaType => "unsupported_media_type",
             Self::Unauthorized => "unauthorized",
             Self::Forbidden(_) => "forbidden",
+            Self::ReauthenticationRequired => "reauthentication_required",
+            Self::SignInRefused { code, .. } => code,
             Self::NotFound => "not_found",
             Self::MethodNotAllowed => "method_not_allowed",
             Self::RequestTimeout => "request_timeout",

@@ -84,6 +84,39 @@ test('an application link\'s visit is counted by a chunk of its own, which `/` d
   console.log(`a link's visit chunk: ${gzipped(visit.file)} bytes gzipped`);
 });
 
+/** The entry, the router, the login page's chunk and everything they import statically: what `/login` downloads. */
+function loginFiles(): string[] {
+  const files = new Set<string>();
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (!chunk || files.has(chunk.file)) return;
+    files.add(chunk.file);
+    chunk.imports?.forEach(visit);
+  };
+  ['index.html', 'src/app.tsx', 'src/pages/login.tsx'].forEach(visit);
+  return [...files];
+}
+
+// Issue 31: 112,786 bytes measured before the login page offered passkeys (its button and the
+// e-mail field's autofill), the second factor's code step and an e-mailed reset link; the issue
+// allows 1.5 KB more. The reset page (`/login/reset`) and everything that registers a passkey or
+// sets the second factor up are chunks of their own (the reset page's, the dashboard's).
+const LOGIN_JS_BUDGET = 112_786 + 1.5 * KB;
+test('the login page loads at most 111.6 KB (114,322 bytes) of gzipped JavaScript', () => {
+  const files = loginFiles();
+  const total = files.reduce((sum, file) => sum + gzipped(file), 0);
+  console.log(`login page JavaScript: ${(total / KB).toFixed(1)} KB gzipped (${total} bytes)`);
+  assert.ok(total <= LOGIN_JS_BUDGET, `the login page's JavaScript is ${total} bytes gzipped`);
+  for (const file of files) {
+    const text = readFileSync(join(dist, file), 'utf8');
+    assert.ok(!text.includes('parseCreationOptionsFromJSON'), `${file} registers no passkey`);
+    assert.ok(!text.includes('/api/session/reset'), `${file} holds no reset page`);
+  }
+  const dashboard = manifest['src/pages/dashboard.tsx'];
+  assert.ok(dashboard?.isDynamicEntry, 'the dashboard is a lazily loaded chunk');
+  assert.ok(readFileSync(join(dist, dashboard.file), 'utf8').includes('parseCreationOptionsFromJSON'), 'the dashboard chunk registers passkeys');
+});
+
 test('the insights beacon is part of the initial JavaScript', () => {
   const { js } = initialFiles();
   assert.ok(js.some((file) => readFileSync(join(dist, file), 'utf8').includes('/api/insights/events')));

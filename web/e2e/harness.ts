@@ -24,14 +24,19 @@ export interface RunningServer {
   output: () => string;
   /** Runs another command of the same binary against the same database. */
   cli: (args: string[], input?: string) => { status: number | null; stdout: string; stderr: string };
-  stop: () => Promise<void>;
+  /** Stops the server and removes its folder, unless `keepData` (to start another on it). */
+  stop: (keepData?: boolean) => Promise<void>;
 }
 
-/** Starts the server on a free port with a fresh database and resolves once it is listening. */
+/**
+ * Starts the server on a free port with a fresh database and resolves once it is listening.
+ * `port` picks the port (for a public URL that names it); `dataDir` starts it on the database of
+ * an earlier server of the test's, which then removes the folder itself.
+ */
 export async function startServer(
-  options: { args?: string[]; env?: Record<string, string> } = {},
+  options: { args?: string[]; env?: Record<string, string>; port?: number; dataDir?: string } = {},
 ): Promise<RunningServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'portfolio-e2e-'));
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'portfolio-e2e-'));
   const databaseUrl = `sqlite://${join(dataDir, 'portfolio.db')}`;
   const env = { ...process.env, RUST_LOG: 'info', ...options.env };
   const child = spawn(
@@ -39,7 +44,7 @@ export async function startServer(
     [
       'serve',
       '--listen',
-      '127.0.0.1:0',
+      `127.0.0.1:${options.port ?? 0}`,
       '--database-url',
       databaseUrl,
       // Every test of a suite visits from 127.0.0.1: as one network, dozens of visits would make
@@ -83,13 +88,13 @@ export async function startServer(
       });
       return { status: result.status, stdout: result.stdout, stderr: result.stderr };
     },
-    stop: async () => {
+    stop: async (keepData = false) => {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         await exited;
       }
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!keepData && !options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -33,6 +33,13 @@ export const routes: RouteObject[] = [
         },
       },
       {
+        path: 'login/reset',
+        lazy: async () => {
+          const { ResetPasswordPage } = await import('./pages/reset-password');
+          return { Component: ResetPasswordPage };
+        },
+      },
+      {
         path: 'dashboard',
         id: 'dashboard',
         loader: requireOwner,

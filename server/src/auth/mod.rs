@@ -1,30 +1,83 @@
-//! Owner accounts: password hashing, sessions and sign-in throttling.
+//! Owner accounts: password hashing, sessions and sign-in throttling, the second factor,
+//! passkeys and password-reset links.
 
 pub mod device;
 pub mod owner;
+pub mod passkey;
 pub mod password;
+pub mod reset;
+pub mod second_factor;
 pub mod session;
 pub mod throttle;
 
+use std::net::SocketAddr;
 use std::sync::OnceLock;
 
+use crate::clock::SharedClock;
 use crate::config::Settings;
 use crate::store::Db;
 
 pub use session::Owner;
 
 /// In-memory state of the auth feature, shared by all requests.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct AuthState {
     /// The salt that client addresses are hashed with; read from the database at start-up.
     client_salt: OnceLock<Vec<u8>>,
     /// The key that signs known-device cookies; read from the database at start-up.
     device_key: OnceLock<Vec<u8>>,
+    /// The owner's WebAuthn user handle; read from the database at start-up.
+    webauthn_user: OnceLock<webauthn_rs::prelude::Uuid>,
+    /// The clock every sign-in feature reads (a test may move it).
+    pub clock: SharedClock,
+    /// This site as a WebAuthn relying party, when it can be one (see
+    /// [`passkey::relying_party`]).
+    relying_party: Option<webauthn_rs::prelude::Webauthn>,
+    /// The name authenticator apps show for this site's codes: the public URL's host.
+    issuer: String,
 }
 
 impl AuthState {
-    pub fn new(_settings: &Settings) -> Self {
-        Self::default()
+    /// The auth feature's state for a server with these settings, listening on `listen`.
+    pub fn new(settings: &Settings, listen: SocketAddr) -> Self {
+        let relying_party = passkey::relying_party(
+            settings.public_url.as_ref(),
+            listen,
+            settings.tls_cert.is_some(),
+        );
+        let issuer = settings
+            .public_url
+            .as_ref()
+            .and_then(|url| url.host_str())
+            .map_or_else(|| "Portfolio".to_owned(), str::to_owned);
+        Self {
+            client_salt: OnceLock::new(),
+            device_key: OnceLock::new(),
+            webauthn_user: OnceLock::new(),
+            clock: SharedClock::ahead_by(settings.clock.clock_offset),
+            relying_party,
+            issuer,
+        }
+    }
+
+    /// Now, on the sign-in features' clock.
+    pub fn now_ms(&self) -> i64 {
+        self.clock.now_ms()
+    }
+
+    /// This site as a WebAuthn relying party, if passkeys are possible here.
+    pub fn relying_party(&self) -> Option<&webauthn_rs::prelude::Webauthn> {
+        self.relying_party.as_ref()
+    }
+
+    /// The owner's WebAuthn user handle.
+    pub fn webauthn_user(&self) -> webauthn_rs::prelude::Uuid {
+        self.webauthn_user.get().copied().unwrap_or_default()
+    }
+
+    /// The issuer named in the second factor's `otpauth://` address.
+    pub fn issuer(&self) -> &str {
+        &self.issuer
     }
 
     pub fn client_salt(&self) -> &[u8] {
@@ -64,6 +117,8 @@ pub async fn bootstrap(db: &Db, auth: &AuthState, settings: &Settings) -> anyhow
     let _ = auth.client_salt.set(salt);
     let device_key = db.secret("device_cookie_key").await?;
     let _ = auth.device_key.set(device_key);
+    let webauthn_user = db.secret("webauthn_user_id").await?;
+    let _ = auth.webauthn_user.set(passkey::user_id(&webauthn_user));
 
     if db.owner_exists().await? {
         return Ok(());

@@ -46,32 +46,50 @@ impl From<anyhow::Error> for SetPasswordError {
 }
 
 /// Checks `secret` against the password rules, hashes it and stores it for `whose`. Every session
-/// of that owner ends: setting a password is also the answer to a stolen one.
+/// of that owner ends, and every sign-in waiting for its second factor: setting a password is
+/// also the answer to a stolen one.
 pub async fn set_password(
     db: &Db,
     whose: Whose<'_>,
     secret: SecretString,
 ) -> Result<PasswordSet, SetPasswordError> {
+    let hash = checked_hash(secret).await?;
+    store_password(db, whose, &hash).await
+}
+
+/// The first half of [`set_password`]: the rules checked, the password hashed (for a caller with
+/// something to do between the two, such as using up a reset link).
+pub async fn checked_hash(secret: SecretString) -> Result<String, SetPasswordError> {
     if let Some(problem) = password::weakness(secret.expose_secret()) {
         return Err(SetPasswordError::Weak(problem));
     }
-    let hash = password::hash(secret).await?;
+    Ok(password::hash(secret).await?)
+}
+
+/// The second half of [`set_password`]: a hash from [`checked_hash`] stored for `whose`, and
+/// every session and pending sign-in of that owner ended.
+pub async fn store_password(
+    db: &Db,
+    whose: Whose<'_>,
+    hash: &str,
+) -> Result<PasswordSet, SetPasswordError> {
     let id = match whose {
         Whose::Owner(id) => {
-            db.set_owner_password(id, &hash, now_ms()).await?;
+            db.set_owner_password(id, hash, now_ms()).await?;
             id
         }
         Whose::Email(email) => db
-            .save_owner(email, &hash, now_ms(), true)
+            .save_owner(email, hash, now_ms(), true)
             .await?
             .context("the owner was not saved")?,
         Whose::FirstOwner(email) => {
-            return Ok(match db.save_owner(email, &hash, now_ms(), false).await? {
+            return Ok(match db.save_owner(email, hash, now_ms(), false).await? {
                 Some(_) => PasswordSet::Created,
                 None => PasswordSet::OwnerExists,
             });
         }
     };
     let ended = db.delete_owner_sessions(id, None).await?;
+    db.delete_pending_sign_ins(id).await?;
     Ok(PasswordSet::Set { id, ended })
 }

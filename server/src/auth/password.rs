@@ -128,7 +128,7 @@ pub fn weakness(password: &str) -> Option<String> {
 fn is_repetition(text: &str) -> bool {
     let chars: Vec<char> = text.chars().collect();
     (1..=4).any(|unit| {
-        chars.len() % unit == 0 && chars.chunks(unit).all(|chunk| chunk == &chars[..unit])
+        chars.len().is_multiple_of(unit) && chars.chunks(unit).all(|chunk| chunk == &chars[..unit])
     })
 }
 

@@ -13,8 +13,6 @@ use crate::config::Settings;
 use crate::error::ApiError;
 use crate::store::{Db, NewSession};
 
-use crate::clock::now_ms;
-
 /// Renewing the idle expiry at most this often spares a write on every request.
 const TOUCH_EVERY_MS: i64 = 60_000;
 
@@ -103,9 +101,45 @@ pub fn token_from(jar: &CookieJar, settings: &Settings) -> Option<String> {
         .filter(|v| !v.is_empty() && v.len() <= 128)
 }
 
-/// Starts a session for the owner; returns its token.
-pub async fn start(db: &Db, settings: &Settings, owner_id: i64) -> anyhow::Result<String> {
-    let now = now_ms();
+/// How a session signed in, as the session list shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// The password alone (no second factor is on).
+    Password,
+    /// The password, then a one-time or recovery code.
+    PasswordAndCode,
+    /// A passkey (both factors at once).
+    Passkey,
+}
+
+impl Method {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Password => "password",
+            Self::PasswordAndCode => "password+code",
+            Self::Passkey => "passkey",
+        }
+    }
+}
+
+/// Where a new session comes from: its browser's family and device class (from the User-Agent;
+/// never its address) and how it signed in.
+#[derive(Debug, Clone)]
+pub struct Origin {
+    pub browser: String,
+    pub device: &'static str,
+    pub method: Method,
+}
+
+/// Starts a session for the owner at `now` (which also counts as its last re-authentication);
+/// returns its token.
+pub async fn start(
+    db: &Db,
+    settings: &Settings,
+    now: i64,
+    owner_id: i64,
+    origin: &Origin,
+) -> anyhow::Result<String> {
     db.delete_expired_sessions(now).await?;
     // Failure counters past their window are forgotten at the same time.
     db.purge_sign_in_failures(now - super::throttle::FORGET_AFTER_MS, now)
@@ -119,6 +153,9 @@ pub async fn start(db: &Db, settings: &Settings, owner_id: i64) -> anyhow::Resul
         now,
         idle_expires_at: (now + idle).min(absolute),
         absolute_expires_at: absolute,
+        browser: &origin.browser,
+        device: origin.device,
+        method: origin.method.as_str(),
     })
     .await?;
     Ok(token)
@@ -135,14 +172,31 @@ pub struct Owner {
     pub email: String,
     /// The hash of this request's session token.
     pub session: String,
+    /// When this session last proved the password or a passkey (its sign-in counts).
+    pub reauthenticated_at: i64,
 }
 
-/// The owner whose session cookie is in `jar`, renewing the session's idle expiry; Unauthorized
-/// without a valid one.
-pub async fn owner_from(db: &Db, settings: &Settings, jar: &CookieJar) -> Result<Owner, ApiError> {
+/// How long a re-authentication (or a sign-in) lets the owner make the changes that ask for one:
+/// adding or removing a passkey, turning the second factor off, new recovery codes.
+pub const REAUTH_WINDOW_MS: i64 = 5 * 60_000;
+
+impl Owner {
+    /// Whether this session proved the password or a passkey within [`REAUTH_WINDOW_MS`].
+    pub fn recently_authenticated(&self, now: i64) -> bool {
+        now - self.reauthenticated_at < REAUTH_WINDOW_MS && self.reauthenticated_at <= now
+    }
+}
+
+/// The owner whose session cookie is in `jar` at `now`, renewing the session's idle expiry;
+/// Unauthorized without a valid one.
+pub async fn owner_from(
+    db: &Db,
+    settings: &Settings,
+    jar: &CookieJar,
+    now: i64,
+) -> Result<Owner, ApiError> {
     let token = token_from(jar, settings).ok_or(ApiError::Unauthorized)?;
     let hash = token_hash(&token);
-    let now = now_ms();
     let session = db
         .find_valid_session(&hash, now)
         .await?
@@ -156,5 +210,52 @@ pub async fn owner_from(db: &Db, settings: &Settings, jar: &CookieJar) -> Result
         id: session.owner_id,
         email: session.email,
         session: hash,
+        reauthenticated_at: session.reauthenticated_at,
     })
+}
+
+/// A pending sign-in (the password was right; the second factor's code is still to come) lasts
+/// this long, and its cookie as long.
+pub const PENDING_MS: i64 = 5 * 60_000;
+
+/// The pending sign-in's cookie: HttpOnly, SameSite=Strict, `__Host-` over HTTPS. It allows
+/// nothing but sending a code (`POST /api/session/code`).
+pub fn pending_cookie_name(settings: &Settings) -> &'static str {
+    if settings.is_https() {
+        "__Host-portfolio_pending"
+    } else {
+        "portfolio_pending"
+    }
+}
+
+/// `Set-Cookie` for a pending sign-in's token.
+pub fn set_pending_cookie(settings: &Settings, token: &str) -> HeaderValue {
+    cookie(
+        pending_cookie_name(settings),
+        token,
+        true,
+        (PENDING_MS / 1000) as u64,
+        settings,
+    )
+}
+
+/// `Set-Cookie` that removes the pending sign-in's cookie.
+pub fn clear_pending_cookie(settings: &Settings) -> HeaderValue {
+    cookie(pending_cookie_name(settings), "", true, 0, settings)
+}
+
+/// The pending sign-in's token the request carries, if any.
+pub fn pending_token_from(jar: &CookieJar, settings: &Settings) -> Option<String> {
+    jar.get(pending_cookie_name(settings))
+        .map(|c| c.value().to_owned())
+        .filter(|v| !v.is_empty() && v.len() <= 128)
+}
+
+/// A session's id in the session list: a hash of its token's hash, so the list never shows
+/// (and deleting one never takes) the token or the stored hash.
+pub fn public_id(token_hash: &str) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(b"session-id:");
+    hasher.update(token_hash.as_bytes());
+    hex::encode(&hasher.finalize()[..16])
 }

@@ -1,4 +1,5 @@
-//! `portfolio owner ...`: create the owner or replace the owner's password.
+//! `portfolio owner ...`: create the owner or replace the owner's password; for an owner who lost
+//! their devices, switch the second factor off and remove the passkeys.
 
 use std::io::{IsTerminal, Read};
 
@@ -23,12 +24,83 @@ pub enum OwnerCommand {
         #[command(flatten)]
         database: DatabaseSettings,
     },
+    /// The second factor (codes from an authenticator app).
+    #[command(subcommand)]
+    SecondFactor(SecondFactorCommand),
+    /// The owner's passkeys.
+    #[command(subcommand)]
+    Passkeys(PasskeysCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SecondFactorCommand {
+    /// Switch the second factor off (its key and recovery codes are deleted): the password alone
+    /// signs in again, for an owner who lost the phone and the recovery codes.
+    Off {
+        #[command(flatten)]
+        database: DatabaseSettings,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PasskeysCommand {
+    /// Remove passkeys so that they sign no one in (for an owner who lost a device).
+    Remove {
+        /// Remove every passkey of the owner.
+        #[arg(long, required = true)]
+        all: bool,
+        #[command(flatten)]
+        database: DatabaseSettings,
+    },
 }
 
 pub async fn run(command: OwnerCommand) -> anyhow::Result<()> {
     match command {
         OwnerCommand::Set { email, database } => set(&email, &database.url).await,
+        OwnerCommand::SecondFactor(SecondFactorCommand::Off { database }) => {
+            second_factor_off(&database.url).await
+        }
+        OwnerCommand::Passkeys(PasskeysCommand::Remove { all: _, database }) => {
+            remove_passkeys(&database.url).await
+        }
     }
+}
+
+/// The owner's id, or an error saying how to create the owner.
+async fn the_owner(db: &store::Db) -> anyhow::Result<i64> {
+    match db.find_owner_by_id(1).await? {
+        Some(owner) => Ok(owner.id),
+        None => {
+            anyhow::bail!("there is no owner yet: create one with `portfolio owner set --email …`")
+        }
+    }
+}
+
+async fn second_factor_off(database_url: &str) -> anyhow::Result<()> {
+    let db = store::connect(database_url).await?;
+    let id = the_owner(&db).await?;
+    let was_on = db.delete_second_factor(id).await?;
+    db.delete_pending_sign_ins(id).await?;
+    db.close().await;
+    if was_on {
+        println!("The second factor is off: the password alone signs in. Set it up again from the dashboard (Account).");
+    } else {
+        println!("The second factor was not on; nothing changed.");
+    }
+    Ok(())
+}
+
+async fn remove_passkeys(database_url: &str) -> anyhow::Result<()> {
+    let db = store::connect(database_url).await?;
+    let id = the_owner(&db).await?;
+    let removed = db.delete_all_passkeys(id).await?;
+    db.close().await;
+    match removed {
+        0 => println!("The owner had no passkey; nothing changed."),
+        1 => println!("1 passkey was removed; it signs no one in any more."),
+        n => println!("{n} passkeys were removed; none of them signs in any more."),
+    }
+    Ok(())
 }
 
 async fn set(email: &str, database_url: &str) -> anyhow::Result<()> {

@@ -79,27 +79,52 @@ impl Classifier {
             return None;
         }
         let parsed = parser.parse(user_agent)?;
-        let device = match parsed.category {
-            "crawler" => return None,
-            "pc" => "desktop",
-            "smartphone" | "mobilephone"
-                if parsed.os == "iPad"
-                    || (parsed.os == "Android" && !user_agent.contains("Mobile")) =>
-            {
-                "tablet"
-            }
-            "smartphone" | "mobilephone" => "phone",
-            _ => "other",
-        };
-        let browser = match parsed.name {
-            "" | "UNKNOWN" => "Other".to_owned(),
-            name => name.chars().take(40).collect(),
-        };
+        if parsed.category == "crawler" {
+            return None;
+        }
+        let (device, browser) = (device_class(&parsed, user_agent), family(&parsed));
         Some(Visitor {
             user_agent,
             device,
             browser,
         })
+    }
+}
+
+/// A device class: `phone`, `tablet`, `desktop` or `other`.
+fn device_class(parsed: &woothee::parser::WootheeResult<'_>, user_agent: &str) -> &'static str {
+    match parsed.category {
+        "pc" => "desktop",
+        "smartphone" | "mobilephone"
+            if parsed.os == "iPad"
+                || (parsed.os == "Android" && !user_agent.contains("Mobile")) =>
+        {
+            "tablet"
+        }
+        "smartphone" | "mobilephone" => "phone",
+        _ => "other",
+    }
+}
+
+/// A browser's family (`Chrome`, `Firefox`, `Safari`, …) or `Other`.
+fn family(parsed: &woothee::parser::WootheeResult<'_>) -> String {
+    match parsed.name {
+        "" | "UNKNOWN" => "Other".to_owned(),
+        name => name.chars().take(40).collect(),
+    }
+}
+
+/// A browser's family and device class as the owner's session list shows them: read as a
+/// visitor's are, but from any User-Agent (a headless browser's or a script's too), so `Other`
+/// and `other` when nothing is known.
+pub fn browser_and_device(user_agent: &str) -> (String, &'static str) {
+    let user_agent = user_agent.trim();
+    if user_agent.is_empty() || user_agent.len() > 1024 {
+        return ("Other".to_owned(), "other");
+    }
+    match woothee::parser::Parser::new().parse(user_agent) {
+        Some(parsed) => (family(&parsed), device_class(&parsed, user_agent)),
+        None => ("Other".to_owned(), "other"),
     }
 }
 
@@ -139,6 +164,17 @@ mod tests {
             "tablet"
         );
         assert_eq!(c.classify_user_agent(FIREFOX).unwrap().browser, "Firefox");
+    }
+
+    #[test]
+    fn a_session_names_any_browser() {
+        assert_eq!(
+            browser_and_device(DESKTOP_CHROME),
+            ("Chrome".to_owned(), "desktop")
+        );
+        assert_eq!(browser_and_device(IPHONE), ("Safari".to_owned(), "phone"));
+        assert_eq!(browser_and_device(""), ("Other".to_owned(), "other"));
+        assert_eq!(browser_and_device("curl/8.5.0").1, "other");
     }
 
     #[test]

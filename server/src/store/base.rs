@@ -1,7 +1,7 @@
 //! The [`Store`] trait, which every part of the server holds as a [`Db`], and opening one; and its
 //! own queries (messages, the owner, sessions, the sign-in throttle, secrets, `db copy`), written
 //! once for both engines ([`both_engines!`]), with a branch only where the dialects differ and
-//! each engine's own way of storing a contact message and counting submissions.
+//! each engine's own way of counting submissions.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -11,6 +11,7 @@ use async_trait::async_trait;
 use rand::RngCore;
 use sqlx::QueryBuilder;
 
+use super::auth::AuthStore;
 use super::content::ContentStore;
 use super::delivery::DeliveryStore;
 use super::dump::CopyStore;
@@ -18,7 +19,6 @@ use super::engines::{both_engines, Pools};
 use super::insights::InsightsStore;
 use super::links::LinkStore;
 use super::media::MediaStore;
-use super::message::{PendingMessage, StoreMessage};
 use super::model::*;
 use super::ops::OpsStore;
 use super::{postgres, spam, sqlite};
@@ -48,6 +48,7 @@ pub async fn connect_tuned(url: &str, tuning: sqlite::SqliteTuning) -> anyhow::R
 #[async_trait]
 pub trait Store:
     spam::SpamStore
+    + AuthStore
     + CopyStore
     + OpsStore
     + DeliveryStore
@@ -79,7 +80,8 @@ pub trait Store:
     /// Returns the new message's id once the transaction is committed (on disk).
     async fn insert_message(&self, new: &NewMessage<'_>) -> anyhow::Result<Inserted>;
 
-    /// What group commit has done, on an engine that batches contact messages (SQLite).
+    /// What group commit has done (see `store::group_commit`); both engines batch contact
+    /// messages.
     fn group_commit_stats(&self) -> Option<GroupCommitStats> {
         None
     }
@@ -254,6 +256,14 @@ both_engines! {
 
         fn is_closed(&self) -> bool {
             self.writer().is_closed()
+        }
+
+        async fn insert_message(&self, new: &NewMessage<'_>) -> anyhow::Result<Inserted> {
+            self.group_commit.insert(new).await
+        }
+
+        fn group_commit_stats(&self) -> Option<GroupCommitStats> {
+            Some(self.group_commit.stats())
         }
 
         async fn messages_for_export(&self) -> anyhow::Result<Vec<ExportRow>> {
@@ -433,15 +443,18 @@ both_engines! {
 
         async fn insert_session(&self, session: &NewSession<'_>) -> anyhow::Result<()> {
             sqlx::query(
-                "INSERT INTO sessions (token_hash, owner_id, created_at, last_seen_at, idle_expires_at, absolute_expires_at)
-                 VALUES ($1, $2, $3, $4, $5, $6)",
+                "INSERT INTO sessions (token_hash, owner_id, created_at, last_seen_at, idle_expires_at, \
+                     absolute_expires_at, browser, device, method, reauthenticated_at)
+                 VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $3)",
             )
             .bind(session.token_hash)
             .bind(session.owner_id)
             .bind(session.now)
-            .bind(session.now)
             .bind(session.idle_expires_at)
             .bind(session.absolute_expires_at)
+            .bind(session.browser)
+            .bind(session.device)
+            .bind(session.method)
             .execute(self.writer())
             .await
             .context("Failed to store a session")?;
@@ -454,7 +467,7 @@ both_engines! {
             now: i64,
         ) -> anyhow::Result<Option<SessionRow>> {
             sqlx::query_as(
-                "SELECT s.owner_id, o.email, s.last_seen_at, s.absolute_expires_at
+                "SELECT s.owner_id, o.email, s.last_seen_at, s.absolute_expires_at, s.reauthenticated_at
                  FROM sessions s JOIN owner o ON o.id = s.owner_id
                  WHERE s.token_hash = $1 AND s.idle_expires_at > $2 AND s.absolute_expires_at > $3",
             )
@@ -610,14 +623,6 @@ both_engines! {
         }
     }
     sqlite {
-        async fn insert_message(&self, new: &NewMessage<'_>) -> anyhow::Result<Inserted> {
-            self.group_commit.insert(new).await
-        }
-
-        fn group_commit_stats(&self) -> Option<GroupCommitStats> {
-            Some(self.group_commit.stats())
-        }
-
         async fn take_submission_slot(
             &self,
             client_key: &str,
@@ -629,19 +634,6 @@ both_engines! {
         }
     }
     postgres {
-        async fn insert_message(&self, new: &NewMessage<'_>) -> anyhow::Result<Inserted> {
-            let mut tx = self
-                .pool
-                .begin()
-                .await
-                .context("Failed to begin the contact transaction")?;
-            let stored = Self::store_message(&mut tx, &PendingMessage::new(new)).await?;
-            tx.commit()
-                .await
-                .context("Failed to commit the contact message")?;
-            Ok(stored)
-        }
-
         async fn take_submission_slot(
             &self,
             client_key: &str,

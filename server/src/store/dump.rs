@@ -7,6 +7,7 @@ use anyhow::Context;
 use sqlx::QueryBuilder;
 
 use crate::config::database::Engine;
+use crate::store::auth::PasskeyRow;
 use crate::store::content::{DraftRow, VersionRow};
 use crate::store::engines::{both_engines, Pools};
 use crate::store::insights::InsightsDayRow;
@@ -32,7 +33,13 @@ macro_rules! copied_tables {
                 next_attempt_at, leased_until, last_error, sent_at, gave_up_at, created_at,
                 link_id, link_event] by "id";
             sessions: DumpSession [token_hash, owner_id, created_at, last_seen_at, idle_expires_at,
-                absolute_expires_at] by "token_hash";
+                absolute_expires_at, browser, device, method, reauthenticated_at] by "token_hash";
+            second_factor: DumpSecondFactor [owner_id, secret, created_at, enabled_at, last_step]
+                by "owner_id";
+            recovery_codes: DumpRecoveryCode [code_hash, owner_id, created_at, used_at]
+                by "code_hash";
+            passkeys: PasskeyRow [id, owner_id, credential_id, name, credential, created_at,
+                last_used_at] by "id";
             sign_in_failures: DumpFailure [key, failures, last_failure_at, locked_until,
                 prev_locked_until] by "key";
             auth_secrets: DumpSecret [name, value] by "name";
@@ -270,6 +277,29 @@ pub struct DumpSession {
     pub last_seen_at: i64,
     pub idle_expires_at: i64,
     pub absolute_expires_at: i64,
+    pub browser: String,
+    pub device: String,
+    pub method: String,
+    pub reauthenticated_at: i64,
+}
+
+/// The second factor's key, every column.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct DumpSecondFactor {
+    pub owner_id: i64,
+    pub secret: Vec<u8>,
+    pub created_at: i64,
+    pub enabled_at: Option<i64>,
+    pub last_step: i64,
+}
+
+/// A recovery code's hash, every column.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct DumpRecoveryCode {
+    pub code_hash: String,
+    pub owner_id: i64,
+    pub created_at: i64,
+    pub used_at: Option<i64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -313,6 +343,18 @@ pub const UNCOPIED_TABLES: &[(&str, &str)] = &[
     (
         "spam_ceiling_hours",
         "the hours in which the owner was told of the ceiling; a copy starts afresh",
+    ),
+    (
+        "pending_sign_ins",
+        "password sign-ins waiting for their code, which lapse within five minutes",
+    ),
+    (
+        "webauthn_challenges",
+        "passkey ceremonies between their two requests, which lapse within five minutes",
+    ),
+    (
+        "password_resets",
+        "the one password-reset link that may be used, which lapses within half an hour",
     ),
     (
         "ops_leases",

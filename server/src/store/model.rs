@@ -67,9 +67,9 @@ pub fn ceiling_hour(at: i64) -> i64 {
     at.div_euclid(60 * 60 * 1000)
 }
 
-/// What SQLite's group commit has done since start-up (see `store::sqlite`): transactions of
-/// contact messages committed, the messages they held, and batches that failed and were
-/// committed one message at a time; and the messages waiting for their commit now.
+/// What the group commit has done since start-up, on either engine (see `store::group_commit`):
+/// transactions of contact messages committed, the messages they held, and batches that failed
+/// and were committed one message at a time; and the messages waiting for their commit now.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct GroupCommitStats {
     pub batches: u64,
@@ -177,6 +177,11 @@ pub struct NewSession<'a> {
     pub now: i64,
     pub idle_expires_at: i64,
     pub absolute_expires_at: i64,
+    /// The browser's family and device class, as the session list shows them.
+    pub browser: &'a str,
+    pub device: &'a str,
+    /// How it signed in: `password`, `password+code` or `passkey`.
+    pub method: &'a str,
 }
 
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -185,6 +190,8 @@ pub struct SessionRow {
     pub email: String,
     pub last_seen_at: i64,
     pub absolute_expires_at: i64,
+    /// When it last proved the password or a passkey (its sign-in counts).
+    pub reauthenticated_at: i64,
 }
 
 /// The numbers of the sign-in throttle, as the stores apply them in SQL.

@@ -40,9 +40,21 @@ pub fn assert_security_headers(headers: &reqwest::header::HeaderMap, https: bool
         .unwrap_or_else(|| panic!("permissions-policy on {what}"))
         .to_str()
         .unwrap();
-    for feature in ["camera=()", "microphone=()", "geolocation=()", "payment=()"] {
+    for feature in [
+        "camera=()",
+        "microphone=()",
+        "geolocation=()",
+        "payment=()",
+        // Passkeys: the site's own pages register and use them.
+        "publickey-credentials-create=(self)",
+        "publickey-credentials-get=(self)",
+    ] {
         assert!(permissions.contains(feature), "{feature} on {what}");
     }
+    assert!(
+        !permissions.contains("publickey-credentials-get=()"),
+        "passkeys are not disabled on {what}"
+    );
     let hsts = headers
         .get("strict-transport-security")
         .map(|v| v.to_str().unwrap().to_owned());

@@ -187,7 +187,8 @@ async fn db_copy_moves_everything_from_sqlite_to_postgresql_and_back_with_every_
         return;
     };
     // A SQLite store with a row in every copied table: the owner, a session, sign-in failures,
-    // real, spam and deleted messages, outbox rows (SMTP is down, so they carry errors).
+    // a passkey, the second factor, real, spam and deleted messages, outbox rows (SMTP is down,
+    // so they carry errors).
     let dir = tempfile::tempdir().unwrap();
     let sqlite = format!("sqlite://{}", dir.path().join("source.db").display());
     let smtp_port = closed_port();
@@ -201,6 +202,15 @@ async fn db_copy_moves_everything_from_sqlite_to_postgresql_and_back_with_every_
         app.sign_in(EMAIL, "wrong password here").await.status(),
         401
     );
+    // The owner's other ways in: a passkey, and the second factor with its recovery codes.
+    let mut key = crate::authenticator::SoftAuthenticator::new(&app.localhost());
+    assert_eq!(
+        app.add_passkey(&app.client, &mut key, "Laptop")
+            .await
+            .status(),
+        201
+    );
+    let (otpauth, _) = app.turn_second_factor_on(&app.client).await;
     // An application link, opened (its counts, its first-open alert) and written through.
     let link = app
         .create_link(&json!({"company": "Acme", "role": "Dev", "note": "n"}))
@@ -305,9 +315,14 @@ async fn db_copy_moves_everything_from_sqlite_to_postgresql_and_back_with_every_
     );
     assert_eq!(dump_of(&back).await, original);
 
-    // On PostgreSQL the owner signs in as before and new ids continue after the copied ones.
+    // On PostgreSQL the owner signs in as before (with the second factor) and new ids continue
+    // after the copied ones.
     let moved = spawn_app_on(tempfile::tempdir().unwrap(), postgres.clone(), |_| {}).await;
-    assert_eq!(moved.sign_in(EMAIL, PASSWORD).await.status(), 200);
+    assert_eq!(moved.sign_in(EMAIL, PASSWORD).await.status(), 202);
+    // The second factor came along: the app's next code (the first one's step is used up).
+    moved.advance(30);
+    let code = moved.code_now(&otpauth);
+    assert_eq!(moved.send_code(&moved.client, &code).await.status(), 200);
     let page = moved.messages("").await;
     assert_eq!(page["messages"].as_array().unwrap().len(), 2, "{page}");
     assert_eq!(page["messages"][1]["via"]["company"], "Acme", "{page}");

@@ -1,9 +1,26 @@
-/** The owner's session: `/api/session`, `/api/sessions` and `/api/session/password`. */
+/** The owner's session: `/api/session`, `/api/sessions` and `/api/session/password`, and the ways in. */
 import { api, ApiError } from './client';
 
 /** The signed-in owner, as `GET /api/session` returns it. */
 export interface Owner {
   email: string;
+}
+
+/** A password sign-in that waits for the second factor's code (`202`). */
+export interface PendingSignIn {
+  secondFactorRequired: true;
+}
+
+/** What the login page may offer besides the password. */
+export interface SignInMethods {
+  passkeys: boolean;
+  emailReset: boolean;
+}
+
+/** A WebAuthn ceremony begun by the server: its id and the options for the browser. */
+export interface Ceremony {
+  challengeId: string;
+  options: { publicKey: unknown; mediation?: string };
 }
 
 /** The current owner, or `null` when no one is signed in. */
@@ -16,8 +33,30 @@ export async function getSession(signal?: AbortSignal): Promise<Owner | null> {
   }
 }
 
-export function signIn(email: string, password: string): Promise<Owner> {
-  return api<Owner>('/api/session', { method: 'POST', body: { email, password } });
+export function signIn(email: string, password: string): Promise<Owner | PendingSignIn> {
+  return api<Owner | PendingSignIn>('/api/session', { method: 'POST', body: { email, password } });
+}
+
+/** The second step of a password sign-in: a one-time or a recovery code. */
+export function submitCode(code: string): Promise<Owner> {
+  return api<Owner>('/api/session/code', { method: 'POST', body: { code } });
+}
+
+export function signInMethods(): Promise<SignInMethods> {
+  return api<SignInMethods>('/api/session/methods');
+}
+
+export function startPasskeySignIn(): Promise<Ceremony> {
+  return api<Ceremony>('/api/session/passkey/start', { method: 'POST' });
+}
+
+export function finishPasskeySignIn(challengeId: string, credential: unknown): Promise<Owner> {
+  return api<Owner>('/api/session/passkey/finish', { method: 'POST', body: { challengeId, credential } });
+}
+
+/** Asks for a reset link; the answer is the same whether or not the address is the owner's. */
+export function forgotPassword(email: string): Promise<void> {
+  return api<void>('/api/session/forgot', { method: 'POST', body: { email } });
 }
 
 export function signOut(): Promise<void> {

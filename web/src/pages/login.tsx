@@ -1,34 +1,63 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
-import { Eye, EyeOff, LoaderCircle } from 'lucide-react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { Eye, EyeOff, KeyRound, LoaderCircle } from 'lucide-react';
 import { ApiError } from '../api/client';
-import { signIn } from '../api/session';
+import {
+  finishPasskeySignIn,
+  forgotPassword,
+  signIn,
+  signInMethods,
+  startPasskeySignIn,
+  submitCode,
+  type SignInMethods,
+} from '../api/session';
 import { announce } from '../auth/auth-channel';
+import { getPasskey, passkeyProblem, passkeysSupported } from '../auth/passkey';
 import { useAuthSync } from '../auth/use-auth-sync';
+import { AuthCard, FormAlert } from './auth-card';
 
-/** The owner's sign-in page. */
+/**
+ * The owner's sign-in page: the e-mail and password (then a code, when the second factor is on),
+ * or a passkey, from its button or from the e-mail field's autofill.
+ */
 export function LoginPage() {
   const navigate = useNavigate();
   const [showPassword, setShowPassword] = useState(false);
   const [showReset, setShowReset] = useState(false);
+  const [askCode, setAskCode] = useState(false);
+  const [methods, setMethods] = useState<SignInMethods | null>(null);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  // Bumped to offer the passkeys' autofill again once a passkey attempt is over.
+  const [autofillRound, setAutofillRound] = useState(0);
+  const autofill = useRef<AbortController | null>(null);
   // A ref, not state, so a second click in the same frame cannot start a second sign-in.
   const submitting = useRef(false);
+  const emailRef = useRef<HTMLInputElement>(null);
   const resetId = useId();
   useAuthSync(false);
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  useEffect(() => {
+    signInMethods().then(setMethods, () => setMethods({ passkeys: false, emailReset: false }));
+  }, []);
+
+  const passkeys = methods?.passkeys === true && passkeysSupported();
+
+  async function signedIn() {
+    announce('signed-in');
+    await navigate('/dashboard', { replace: true });
+  }
+
+  /** Runs one step of signing in, with the page's busy state and its error. */
+  async function attempt(step: () => Promise<void>) {
     if (submitting.current) return;
-    const form = new FormData(event.currentTarget);
     submitting.current = true;
     setPending(true);
     setError(null);
+    setNotice(null);
     try {
-      await signIn(String(form.get('email') ?? ''), String(form.get('password') ?? ''));
-      announce('signed-in');
-      await navigate('/dashboard', { replace: true });
+      await step();
     } catch (cause) {
       setError(messageFor(cause));
     } finally {
@@ -37,31 +66,115 @@ export function LoginPage() {
     }
   }
 
-  return (
-    <div className="flex min-h-dvh flex-col bg-gray-950">
-      <header className="container-page flex h-16 items-center">
-        <Link to="/" className="rounded-md text-lg font-bold tracking-[0.2em] text-white hover:text-blue-300">
-          PORTFOLIO
-        </Link>
-      </header>
-      <main className="flex flex-1 items-start justify-center px-5 pt-8 pb-16 sm:items-center sm:pt-0">
-        <div className="w-full max-w-md rounded-xl border border-gray-800 bg-gray-900/60 p-6 shadow-xl shadow-black/30 sm:p-8">
-          <img src="/favicon.svg" alt="Portfolio logo" width={48} height={48} className="mx-auto size-12" />
-          <h1 className="mt-5 text-center text-2xl font-bold text-white">Login to your account</h1>
-          <p className="mt-2 text-center text-sm text-gray-400">The inbox of your contact messages.</p>
+  async function withPasskey(mediation?: CredentialMediationRequirement, signal?: AbortSignal) {
+    const { challengeId, options } = await startPasskeySignIn();
+    const credential = await getPasskey(options, mediation, signal);
+    await finishPasskeySignIn(challengeId, credential);
+    await signedIn();
+  }
 
-          <form className="mt-8 space-y-5" onSubmit={onSubmit} aria-busy={pending}>
+  // The e-mail field offers the passkeys in its autofill while the page is open.
+  useEffect(() => {
+    if (!passkeys || askCode) return;
+    const controller = new AbortController();
+    autofill.current = controller;
+    void (async () => {
+      if (!(await PublicKeyCredential.isConditionalMediationAvailable?.())) return;
+      try {
+        await withPasskey('conditional', controller.signal);
+      } catch (cause) {
+        // An expired ceremony is offered again, silently; a refused passkey is named. A cancelled
+        // prompt or a refusal ends the offer: the button stays.
+        if (controller.signal.aborted || !(cause instanceof ApiError)) return;
+        if (cause.status === 422) setAutofillRound((round) => round + 1);
+        else setError(cause.message);
+      }
+    })();
+    return () => controller.abort();
+    // withPasskey is remade at each render; the round restarts it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [passkeys, askCode, autofillRound]);
+
+  function onPasskeyButton() {
+    autofill.current?.abort();
+    void attempt(() => withPasskey().finally(() => setAutofillRound((round) => round + 1)));
+  }
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const field = (name: string) => String(form.get(name) ?? '');
+    void attempt(async () => {
+      if (askCode) {
+        try {
+          await submitCode(field('code').trim());
+        } catch (cause) {
+          if (cause instanceof ApiError) {
+            // The pending sign-in is over (five minutes, or used): start again with the password.
+            if (cause.code === 'sign_in_expired') setAskCode(false);
+            if (cause.fields.code) cause.message = `Authentication code: ${cause.fields.code}.`;
+          }
+          throw cause;
+        }
+      } else if ('secondFactorRequired' in (await signIn(field('email'), field('password')))) {
+        autofill.current?.abort();
+        setAskCode(true);
+        return;
+      }
+      await signedIn();
+    });
+  }
+
+  function onForgot() {
+    const email = emailRef.current;
+    // The link goes to the owner's inbox only when the address typed above is the owner's.
+    if (!email?.reportValidity()) return;
+    void attempt(async () => {
+      await forgotPassword(email.value);
+      setNotice("If that is the owner's address, a reset link is on its way. It works for 30 minutes.");
+    });
+  }
+
+  return (
+    <AuthCard
+      title="Login to your account"
+      lead={
+        askCode
+          ? 'Enter the code from your authenticator app, or a recovery code.'
+          : 'The inbox of your contact messages.'
+      }
+    >
+      <form className="mt-8 space-y-5" onSubmit={onSubmit} aria-busy={pending}>
+        {askCode ? (
+          <div>
+            <label htmlFor="login-code" className="field-label">
+              Authentication code
+            </label>
+            <input
+              id="login-code"
+              name="code"
+              required
+              maxLength={64}
+              autoComplete="one-time-code"
+              spellCheck={false}
+              autoFocus
+              className="field-input"
+            />
+          </div>
+        ) : (
+          <>
             <div>
               <label htmlFor="login-email" className="field-label">
                 Email address
               </label>
               <input
+                ref={emailRef}
                 id="login-email"
                 name="email"
                 type="email"
                 required
                 maxLength={254}
-                autoComplete="username"
+                autoComplete={passkeys ? 'username webauthn' : 'username'}
                 spellCheck={false}
                 className="field-input"
               />
@@ -103,39 +216,64 @@ export function LoginPage() {
                 Forgot password?
               </button>
               <div id={resetId} hidden={!showReset} className="mt-3 rounded-lg border border-gray-800 bg-gray-950 p-4 text-sm text-gray-300">
-                <p>Reset it on the server that runs this site, with:</p>
-                <pre className="mt-2 overflow-x-auto rounded-md bg-gray-900 p-3 text-[0.8125rem] text-gray-100">
-                  <code>portfolio owner set --email you@example.com</code>
-                </pre>
-                <p className="mt-2 text-gray-400">
-                  It asks for a new password, signs out every session and lifts any sign-in lock.
-                </p>
+                {methods?.emailReset ? (
+                  <>
+                    <p>A link to set a new password goes to the owner's inbox.</p>
+                    <button type="button" className="btn btn-secondary mt-3" disabled={pending} onClick={onForgot}>
+                      E-mail me a reset link
+                    </button>
+                  </>
+                ) : (
+                  <>
+                    <p>Reset it on the server that runs this site, with:</p>
+                    <pre className="mt-2 overflow-x-auto rounded-md bg-gray-900 p-3 text-[0.8125rem] text-gray-100">
+                      <code>portfolio owner set --email you@example.com</code>
+                    </pre>
+                    <p className="mt-2 text-gray-400">
+                      It asks for a new password, signs out every session and lifts any sign-in lock.
+                    </p>
+                  </>
+                )}
               </div>
             </div>
+          </>
+        )}
 
-            {error && (
-              <p role="alert" className="rounded-lg border border-red-400/40 bg-red-950/40 px-4 py-3 text-sm text-red-200">
-                {error}
-              </p>
-            )}
+        {error && <FormAlert>{error}</FormAlert>}
+        {notice && (
+          <p role="status" className="text-sm text-gray-200">
+            {notice}
+          </p>
+        )}
 
-            <button type="submit" className="btn btn-primary w-full" disabled={pending}>
-              {pending && <LoaderCircle aria-hidden="true" className="size-5 animate-spin motion-reduce:animate-none" />}
-              {pending ? 'Logging in…' : 'Login'}
+        <button type="submit" className="btn btn-primary w-full" disabled={pending}>
+          {pending && <LoaderCircle aria-hidden="true" className="size-5 animate-spin motion-reduce:animate-none" />}
+          {askCode ? 'Verify' : pending ? 'Logging in…' : 'Login'}
+        </button>
+        {askCode ? (
+          <button type="button" className="btn btn-ghost w-full" onClick={() => setAskCode(false)}>
+            Start over
+          </button>
+        ) : (
+          passkeys && (
+            <button type="button" className="btn btn-secondary w-full" disabled={pending} onClick={onPasskeyButton}>
+              <KeyRound aria-hidden="true" className="size-5" />
+              Sign in with a passkey
             </button>
-          </form>
-        </div>
-      </main>
-    </div>
+          )
+        )}
+      </form>
+    </AuthCard>
   );
 }
 
-function messageFor(cause: unknown): string {
-  if (cause instanceof ApiError) {
-    if (cause.status === 429 && cause.retryAfter !== null && !/\d/.test(cause.message)) {
-      return `${cause.message} Try again in ${cause.retryAfter} seconds.`;
-    }
-    return cause.message;
+/**
+ * What to tell the owner of a failed step: the server's words, with the wait when they name none;
+ * nothing when the owner cancelled the browser's passkey prompt.
+ */
+export function messageFor(cause: unknown): string | null {
+  if (cause instanceof ApiError && cause.status === 429 && cause.retryAfter !== null && !/\d/.test(cause.message)) {
+    return `${cause.message} Try again in ${cause.retryAfter} seconds.`;
   }
-  return 'Something went wrong. Please try again.';
+  return passkeyProblem(cause);
 }

@@ -9,6 +9,9 @@ pub mod inbox;
 pub mod insights;
 pub mod links;
 pub mod media;
+pub mod passkeys;
+pub mod recovery;
+pub mod second_factor;
 pub mod session;
 
 use axum::Router;
@@ -36,6 +39,9 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
             OpenApiRouter::new()
                 .merge(contact::router())
                 .merge(session::router())
+                .merge(second_factor::router())
+                .merge(passkeys::router())
+                .merge(recovery::router())
                 .merge(inbox::router())
                 .merge(delivery::router())
                 .merge(insights::router())

@@ -18,6 +18,6 @@ where
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         let state = AppState::from_ref(state);
         let jar = CookieJar::from_headers(&parts.headers);
-        owner_from(&state.db, &state.settings, &jar).await
+        owner_from(&state.db, &state.settings, &jar, state.auth.now_ms()).await
     }
 }

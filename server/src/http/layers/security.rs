@@ -83,12 +83,14 @@ pub fn content_security_policy(inline: &InlineHashes) -> String {
         )
 }
 
-/// Every powerful feature off: the portfolio needs none of them.
+/// Every powerful feature off but passkeys (WebAuthn's `publickey-credentials-create` and
+/// `-get`), which the site's own pages may use and no frame may.
 pub const PERMISSIONS_POLICY: &str = "accelerometer=(), autoplay=(), camera=(), \
      display-capture=(), encrypted-media=(), fullscreen=(), geolocation=(), gyroscope=(), \
      hid=(), idle-detection=(), magnetometer=(), microphone=(), midi=(), payment=(), \
-     picture-in-picture=(), publickey-credentials-get=(), screen-wake-lock=(), serial=(), \
-     usb=(), xr-spatial-tracking=()";
+     picture-in-picture=(), publickey-credentials-create=(self), \
+     publickey-credentials-get=(self), screen-wake-lock=(), serial=(), usb=(), \
+     xr-spatial-tracking=()";
 
 /// Two years, subdomains included: the value the preload list asks for.
 pub const STRICT_TRANSPORT_SECURITY: &str = "max-age=63072000; includeSubDomains";

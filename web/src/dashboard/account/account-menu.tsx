@@ -1,9 +1,13 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { ChevronDown, Download, KeyRound, LogOut, MailCheck, MonitorX } from 'lucide-react';
+import { ChevronDown, Download, KeyRound, LogOut, MailCheck, MonitorX, ShieldCheck } from 'lucide-react';
 import { exportUrl } from '../../api/inbox';
 import { ChangePasswordDialog } from './change-password-dialog';
+import { SecurityDialog } from './security-dialog';
 
-/** The owner's account actions: export, a test e-mail, change password, sign out (here or everywhere). */
+/**
+ * The owner's account actions: export, a test e-mail, change password, sign-in and security (the
+ * signed-in browsers, passkeys, the second factor), sign out (here or everywhere).
+ */
 export function AccountMenu({
   email,
   onSignOut,
@@ -23,6 +27,7 @@ export function AccountMenu({
   const wrapperRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const [open, setOpen] = useState(false);
+  const [security, setSecurity] = useState(false);
   const panelId = useId();
 
   // A disclosure panel: closes on Escape (focus back on its button) and on a click elsewhere.
@@ -100,6 +105,17 @@ export function AccountMenu({
             <KeyRound aria-hidden="true" className="size-4" />
             Change password
           </button>
+          <button
+            type="button"
+            className={item}
+            onClick={() => {
+              setOpen(false);
+              setSecurity(true);
+            }}
+          >
+            <ShieldCheck aria-hidden="true" className="size-4" />
+            Sign-in and security
+          </button>
           <button type="button" className={item} disabled={busy} onClick={onSignOutEverywhere}>
             <MonitorX aria-hidden="true" className="size-4" />
             Sign out everywhere
@@ -112,6 +128,7 @@ export function AccountMenu({
         <span className="sr-only sm:not-sr-only">Sign out</span>
       </button>
       <ChangePasswordDialog dialogRef={dialogRef} onUnauthorized={onUnauthorized} />
+      <SecurityDialog open={security} onClose={() => setSecurity(false)} onUnauthorized={onUnauthorized} />
     </div>
   );
 }

@@ -1,0 +1,570 @@
+//! Passkeys over HTTP: the owner registers them (start, then finish with the browser's answer),
+//! lists, renames and removes them; anyone may sign in with one (a discoverable credential, so the
+//! login page needs no e-mail, and its e-mail field can offer them as autofill); and a signed-in
+//! owner may prove it is them with one instead of the password. Each ceremony's options carry a
+//! `challengeId` that its finish sends back; the ceremony's state waits in the database, single
+//! use, for five minutes. Adding or removing a passkey asks for the password or a passkey within
+//! the last five minutes (`POST /api/session/reauth`, or the passkey re-authentication here).
+
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum_extra::extract::CookieJar;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+use webauthn_rs::prelude::{Passkey, PublicKeyCredential, RegisterPublicKeyCredential, Webauthn};
+
+use super::session::{complete_sign_in, notify_owner, require_recent_authentication, OwnerView};
+use crate::auth::passkey;
+use crate::auth::session::Method;
+use crate::auth::{throttle, Owner};
+use crate::error::{ApiError, ErrorBody};
+use crate::http::extract::client_ip::ClientIp;
+use crate::http::extract::json::ApiJson;
+use crate::http::extract::path::ApiPath;
+use crate::http::layers::no_store::no_store;
+use crate::http::state::AppState;
+use crate::store::auth::{ChallengeRow, NewChallenge, PasskeyRow};
+use crate::store::Db;
+
+const KIND_REGISTER: &str = "register";
+const KIND_SIGN_IN: &str = "sign_in";
+const KIND_REAUTH: &str = "reauth";
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list))
+        .routes(routes!(register_start))
+        .routes(routes!(register_finish))
+        .routes(routes!(rename, remove))
+        .routes(routes!(sign_in_start))
+        .routes(routes!(sign_in_finish))
+        .routes(routes!(reauth_start))
+        .routes(routes!(reauth_finish))
+        .layer(no_store())
+}
+
+/// A passkey as the account page shows it.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PasskeyView {
+    pub id: String,
+    pub name: String,
+    /// When it was added (Unix milliseconds, UTC).
+    pub created_at: i64,
+    /// When it last signed in or confirmed a change (Unix milliseconds), if ever.
+    pub last_used_at: Option<i64>,
+}
+
+impl From<PasskeyRow> for PasskeyView {
+    fn from(row: PasskeyRow) -> Self {
+        Self {
+            id: row.id,
+            name: row.name,
+            created_at: row.created_at,
+            last_used_at: row.last_used_at,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PasskeyList {
+    /// The oldest first.
+    pub passkeys: Vec<PasskeyView>,
+}
+
+/// A ceremony begun: what to hand the browser, and the id to send back with its answer.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Ceremony {
+    /// Send it back with the browser's answer, within five minutes; it works once.
+    pub challenge_id: String,
+    /// WebAuthn's options in their JSON form, `{"publicKey": {...}}` (binary fields base64url),
+    /// for `PublicKeyCredential.parseCreationOptionsFromJSON` / `parseRequestOptionsFromJSON`;
+    /// a sign-in's also say `"mediation": "conditional"` (drop it for a button's sign-in).
+    #[schema(value_type = Object)]
+    pub options: serde_json::Value,
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NameForm {
+    /// 1 to 60 characters, e.g. "Phone" or "Laptop".
+    #[schema(example = "Laptop")]
+    name: String,
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct FinishForm {
+    /// The `challengeId` of the ceremony's start.
+    challenge_id: String,
+    /// The browser's answer: the `PublicKeyCredential` in its JSON form (`credential.toJSON()`).
+    #[schema(value_type = Object)]
+    credential: serde_json::Value,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct PasskeyId {
+    /// A passkey's `id`.
+    id: String,
+}
+
+/// Passkeys need a relying party: a public URL with a domain name, or `localhost`.
+fn relying_party(state: &AppState) -> Result<&Webauthn, ApiError> {
+    state.auth.relying_party().ok_or_else(|| {
+        ApiError::Conflict(
+            "Passkeys need the site's public URL to be a domain name (set --public-url).".into(),
+        )
+    })
+}
+
+/// Stores a ceremony's state and answers its options.
+async fn begin(
+    state: &AppState,
+    ip: std::net::IpAddr,
+    kind: &str,
+    session_hash: Option<&str>,
+    name: Option<&str>,
+    options: &impl Serialize,
+    ceremony_state: &str,
+) -> Result<ApiJson<Ceremony>, ApiError> {
+    let options =
+        serde_json::to_value(options).map_err(|e| ApiError::from(anyhow::Error::from(e)))?;
+    let id = passkey::new_challenge_id();
+    let now = state.auth.now_ms();
+    let client_key = throttle::client_key(state.auth.client_salt(), ip);
+    let stored = state
+        .db
+        .insert_challenge(
+            &NewChallenge {
+                id: &id,
+                kind,
+                session_hash,
+                client_key: &client_key,
+                name,
+                state: ceremony_state,
+                expires_at: now + passkey::CEREMONY_MS,
+            },
+            now,
+            passkey::PER_CLIENT,
+            passkey::IN_ALL,
+        )
+        .await?;
+    if !stored {
+        return Err(ApiError::TooManyRequests {
+            retry_after_secs: 60,
+            message: "Too many passkey prompts at once. Try again in a minute.".into(),
+        });
+    }
+    Ok(ApiJson(Ceremony {
+        challenge_id: id,
+        options,
+    }))
+}
+
+/// What every ceremony's finish begins with: passkeys on, the ceremony's id and the browser's
+/// answer well formed, and the ceremony of its kind used up.
+struct Finish<'a, T> {
+    webauthn: &'a Webauthn,
+    /// The browser's answer.
+    credential: T,
+    ceremony: ChallengeRow,
+    now: i64,
+}
+
+/// Begins a ceremony's finish ([`Finish`]): only the session that began it may finish it, when
+/// `session` names one.
+async fn finish<'a, T: serde::de::DeserializeOwned>(
+    state: &'a AppState,
+    form: FinishForm,
+    kind: &str,
+    session: Option<&str>,
+) -> Result<Finish<'a, T>, ApiError> {
+    let webauthn = relying_party(state)?;
+    too_long(&form.challenge_id)?;
+    let credential = parse(form.credential)?;
+    let now = state.auth.now_ms();
+    let ceremony = state
+        .db
+        .take_challenge(&form.challenge_id, kind, now)
+        .await?
+        .filter(|c| session.is_none_or(|session| c.session_hash.as_deref() == Some(session)))
+        .ok_or_else(ceremony_gone)?;
+    Ok(Finish {
+        webauthn,
+        credential,
+        ceremony,
+        now,
+    })
+}
+
+/// A passkey as it is stored (the library's JSON).
+fn stored_passkey(key: &Passkey) -> Result<String, ApiError> {
+    serde_json::to_string(key).map_err(|e| ApiError::from(anyhow::Error::from(e)))
+}
+
+/// A ceremony that has expired, was used, or never was.
+fn ceremony_gone() -> ApiError {
+    ApiError::field("challengeId", "has expired or was used; start again")
+}
+
+fn parse<T: serde::de::DeserializeOwned>(credential: serde_json::Value) -> Result<T, ApiError> {
+    serde_json::from_value(credential)
+        .map_err(|_| ApiError::field("credential", "is not a WebAuthn credential"))
+}
+
+fn too_long(challenge_id: &str) -> Result<(), ApiError> {
+    if challenge_id.len() > 64 {
+        return Err(ceremony_gone());
+    }
+    Ok(())
+}
+
+/// The owner's passkeys, as the WebAuthn library reads them.
+async fn owner_passkeys(db: &Db, owner_id: i64) -> Result<Vec<Passkey>, ApiError> {
+    let rows = db.passkeys(owner_id).await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for row in rows {
+        out.push(passkey::parse_passkey(&row.credential)?);
+    }
+    Ok(out)
+}
+
+/// The owner's passkeys.
+#[utoipa::path(get, path = "/session/passkeys", tag = "session",
+    responses(
+        (status = 200, description = "The passkeys", body = PasskeyList),
+        (status = 401, description = "No valid session", body = ErrorBody),
+    ))]
+async fn list(
+    State(state): State<AppState>,
+    owner: Owner,
+) -> Result<ApiJson<PasskeyList>, ApiError> {
+    let rows = state.db.passkeys(owner.id).await?;
+    Ok(ApiJson(PasskeyList {
+        passkeys: rows.into_iter().map(PasskeyView::from).collect(),
+    }))
+}
+
+/// Begins adding a passkey named `name`: the options for `navigator.credentials.create`. Asks
+/// for the password or a passkey within the last five minutes.
+#[utoipa::path(post, path = "/session/passkeys/register/start", tag = "session", request_body = NameForm,
+    responses(
+        (status = 200, description = "The options, and the ceremony's id", body = Ceremony),
+        (status = 400, description = "Malformed JSON", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not from the site's own pages, or the password or a passkey is needed again (reauthentication_required)", body = ErrorBody),
+        (status = 409, description = "Passkeys are off: the public URL is not a domain name", body = ErrorBody),
+        (status = 413, description = "Body over 16 KB", body = ErrorBody),
+        (status = 415, description = "Not JSON", body = ErrorBody),
+        (status = 422, description = "The name is empty or too long", body = ErrorBody),
+        (status = 429, description = "Too many ceremonies open at once; see Retry-After", body = ErrorBody),
+    ))]
+async fn register_start(
+    State(state): State<AppState>,
+    owner: Owner,
+    ClientIp(ip): ClientIp,
+    ApiJson(form): ApiJson<NameForm>,
+) -> Result<ApiJson<Ceremony>, ApiError> {
+    let name =
+        passkey::clean_name(&form.name).map_err(|problem| ApiError::field("name", problem))?;
+    let webauthn = relying_party(&state)?;
+    require_recent_authentication(&state, &owner)?;
+    let existing = owner_passkeys(&state.db, owner.id).await?;
+    let (options, ceremony) = passkey::start_registration(
+        webauthn,
+        state.auth.webauthn_user(),
+        &owner.email,
+        &existing,
+    )?;
+    begin(
+        &state,
+        ip,
+        KIND_REGISTER,
+        Some(&owner.session),
+        Some(&name),
+        &options,
+        &ceremony,
+    )
+    .await
+}
+
+/// Finishes adding a passkey with the browser's answer.
+#[utoipa::path(post, path = "/session/passkeys/register/finish", tag = "session", request_body = FinishForm,
+    responses(
+        (status = 201, description = "Added", body = PasskeyView),
+        (status = 400, description = "Malformed JSON", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
+        (status = 409, description = "Passkeys are off, or this passkey is added already", body = ErrorBody),
+        (status = 413, description = "Body over 16 KB", body = ErrorBody),
+        (status = 415, description = "Not JSON", body = ErrorBody),
+        (status = 422, description = "The ceremony has expired or was used, or the credential was refused", body = ErrorBody),
+    ))]
+async fn register_finish(
+    State(state): State<AppState>,
+    owner: Owner,
+    ApiJson(form): ApiJson<FinishForm>,
+) -> Result<Response, ApiError> {
+    let Finish {
+        webauthn,
+        credential,
+        ceremony,
+        now,
+    } = finish::<RegisterPublicKeyCredential>(&state, form, KIND_REGISTER, Some(&owner.session))
+        .await?;
+    let key = match passkey::finish_registration(webauthn, &credential, &ceremony.state)? {
+        Ok(key) => key,
+        Err(reason) => {
+            tracing::info!(reason, "a passkey registration was refused");
+            return Err(ApiError::field("credential", "was refused by the server"));
+        }
+    };
+    let row = PasskeyRow {
+        id: passkey::new_id(),
+        owner_id: owner.id,
+        credential_id: passkey::credential_key(key.cred_id().as_ref()),
+        name: ceremony.name.unwrap_or_else(|| "Passkey".to_owned()),
+        credential: stored_passkey(&key)?,
+        created_at: now,
+        last_used_at: None,
+    };
+    if !state.db.insert_passkey(&row).await? {
+        return Err(ApiError::Conflict("This passkey is added already.".into()));
+    }
+    tracing::info!("the owner added a passkey");
+    notify_owner(
+        &state,
+        "A passkey was added to your portfolio",
+        &format!(
+            "A passkey named \"{}\" can now sign in to your portfolio's dashboard.\n\n\
+             If it was not you, remove it (Account, Passkeys) and change your password at once.\n",
+            row.name
+        ),
+    );
+    Ok((StatusCode::CREATED, ApiJson(PasskeyView::from(row))).into_response())
+}
+
+/// Renames a passkey.
+#[utoipa::path(patch, path = "/session/passkeys/{id}", tag = "session", request_body = NameForm,
+    params(("id" = String, Path, description = "The passkey's id")),
+    responses(
+        (status = 200, description = "Renamed", body = PasskeyView),
+        (status = 400, description = "Malformed JSON", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
+        (status = 404, description = "No such passkey", body = ErrorBody),
+        (status = 413, description = "Body over 16 KB", body = ErrorBody),
+        (status = 415, description = "Not JSON", body = ErrorBody),
+        (status = 422, description = "The name is empty or too long", body = ErrorBody),
+    ))]
+async fn rename(
+    State(state): State<AppState>,
+    owner: Owner,
+    ApiPath(PasskeyId { id }): ApiPath<PasskeyId>,
+    ApiJson(form): ApiJson<NameForm>,
+) -> Result<ApiJson<PasskeyView>, ApiError> {
+    let name =
+        passkey::clean_name(&form.name).map_err(|problem| ApiError::field("name", problem))?;
+    let row = state
+        .db
+        .rename_passkey(owner.id, &id, &name)
+        .await?
+        .ok_or(ApiError::NotFound)?;
+    Ok(ApiJson(PasskeyView::from(row)))
+}
+
+/// Removes a passkey: it signs no one in from now on. Asks for the password or a passkey within
+/// the last five minutes.
+#[utoipa::path(delete, path = "/session/passkeys/{id}", tag = "session",
+    params(("id" = String, Path, description = "The passkey's id")),
+    responses(
+        (status = 204, description = "Removed"),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not from the site's own pages, or the password or a passkey is needed again (reauthentication_required)", body = ErrorBody),
+        (status = 404, description = "No such passkey", body = ErrorBody),
+    ))]
+async fn remove(
+    State(state): State<AppState>,
+    owner: Owner,
+    ApiPath(PasskeyId { id }): ApiPath<PasskeyId>,
+) -> Result<StatusCode, ApiError> {
+    require_recent_authentication(&state, &owner)?;
+    if !state.db.delete_passkey(owner.id, &id).await? {
+        return Err(ApiError::NotFound);
+    }
+    tracing::info!("the owner removed a passkey");
+    notify_owner(
+        &state,
+        "A passkey was removed from your portfolio",
+        "A passkey of your portfolio's dashboard was removed; it signs no one in any more.\n\n\
+         If it was not you, change your password at once, which signs out every other session.\n",
+    );
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Begins a sign-in with a passkey: options for `navigator.credentials.get` that name no
+/// credential, so the browser offers this site's passkeys (from a button, or as the e-mail
+/// field's autofill with `mediation: "conditional"`). No session needed.
+#[utoipa::path(post, path = "/session/passkey/start", tag = "session",
+    responses(
+        (status = 200, description = "The options, and the ceremony's id", body = Ceremony),
+        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
+        (status = 409, description = "Passkeys are off: the public URL is not a domain name", body = ErrorBody),
+        (status = 429, description = "Too many ceremonies open at once from this network; see Retry-After", body = ErrorBody),
+    ))]
+async fn sign_in_start(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+) -> Result<ApiJson<Ceremony>, ApiError> {
+    let webauthn = relying_party(&state)?;
+    let (options, ceremony) = passkey::start_sign_in(webauthn)?;
+    begin(&state, ip, KIND_SIGN_IN, None, None, &options, &ceremony).await
+}
+
+/// The answer to every refused passkey sign-in.
+fn passkey_refused() -> ApiError {
+    ApiError::SignInRefused {
+        code: "passkey_refused",
+        message: "This passkey could not sign you in.".into(),
+    }
+}
+
+/// Finishes a sign-in with a passkey: it counts as both factors (the authenticator verified the
+/// user), so the session begins at once.
+#[utoipa::path(post, path = "/session/passkey/finish", tag = "session", request_body = FinishForm,
+    responses(
+        (status = 200, description = "Signed in; the session cookie is set", body = OwnerView),
+        (status = 400, description = "Malformed JSON", body = ErrorBody),
+        (status = 401, description = "The passkey is unknown (removed?) or its answer was refused (passkey_refused)", body = ErrorBody),
+        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
+        (status = 409, description = "Passkeys are off", body = ErrorBody),
+        (status = 413, description = "Body over 16 KB", body = ErrorBody),
+        (status = 415, description = "Not JSON", body = ErrorBody),
+        (status = 422, description = "The ceremony has expired or was used, or the credential is malformed", body = ErrorBody),
+    ))]
+async fn sign_in_finish(
+    State(state): State<AppState>,
+    jar: CookieJar,
+    headers: HeaderMap,
+    ApiJson(form): ApiJson<FinishForm>,
+) -> Result<Response, ApiError> {
+    let Finish {
+        webauthn,
+        credential,
+        ceremony,
+        now,
+    } = finish::<PublicKeyCredential>(&state, form, KIND_SIGN_IN, None).await?;
+    let db = &state.db;
+    let Some((user, credential_id)) = passkey::identify(webauthn, &credential) else {
+        return Err(passkey_refused());
+    };
+    if user != state.auth.webauthn_user() {
+        tracing::info!("a passkey sign-in named another user");
+        return Err(passkey_refused());
+    }
+    let Some(row) = db.find_passkey_by_credential(&credential_id).await? else {
+        tracing::info!("a passkey sign-in used an unknown passkey");
+        return Err(passkey_refused());
+    };
+    let key = passkey::parse_passkey(&row.credential)?;
+    let key = match passkey::finish_sign_in(webauthn, &credential, &ceremony.state, key)? {
+        Ok(key) => key,
+        Err(reason) => {
+            tracing::info!(reason, "a passkey sign-in was refused");
+            return Err(passkey_refused());
+        }
+    };
+    db.passkey_used(&row.id, &stored_passkey(&key)?, now)
+        .await?;
+    let owner = db
+        .find_owner_by_id(row.owner_id)
+        .await?
+        .ok_or_else(passkey_refused)?;
+    complete_sign_in(&state, &jar, &headers, &owner, Method::Passkey).await
+}
+
+/// Begins proving it is the owner with one of their passkeys (instead of the password), for the
+/// changes that ask for it: options naming the owner's passkeys.
+#[utoipa::path(post, path = "/session/reauth/passkey/start", tag = "session",
+    responses(
+        (status = 200, description = "The options, and the ceremony's id", body = Ceremony),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
+        (status = 409, description = "Passkeys are off, or the owner has none", body = ErrorBody),
+        (status = 429, description = "Too many ceremonies open at once; see Retry-After", body = ErrorBody),
+    ))]
+async fn reauth_start(
+    State(state): State<AppState>,
+    owner: Owner,
+    ClientIp(ip): ClientIp,
+) -> Result<ApiJson<Ceremony>, ApiError> {
+    let webauthn = relying_party(&state)?;
+    let keys = owner_passkeys(&state.db, owner.id).await?;
+    if keys.is_empty() {
+        return Err(ApiError::Conflict(
+            "There is no passkey to use: use the password.".into(),
+        ));
+    }
+    let (options, ceremony) = passkey::start_reauth(webauthn, &keys)?;
+    begin(
+        &state,
+        ip,
+        KIND_REAUTH,
+        Some(&owner.session),
+        None,
+        &options,
+        &ceremony,
+    )
+    .await
+}
+
+/// Finishes proving it is the owner with a passkey: the changes that ask for it are allowed for
+/// five minutes.
+#[utoipa::path(post, path = "/session/reauth/passkey/finish", tag = "session", request_body = FinishForm,
+    responses(
+        (status = 204, description = "Confirmed for five minutes"),
+        (status = 400, description = "Malformed JSON", body = ErrorBody),
+        (status = 401, description = "No valid session, or the passkey's answer was refused (passkey_refused)", body = ErrorBody),
+        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
+        (status = 409, description = "Passkeys are off", body = ErrorBody),
+        (status = 413, description = "Body over 16 KB", body = ErrorBody),
+        (status = 415, description = "Not JSON", body = ErrorBody),
+        (status = 422, description = "The ceremony has expired or was used, or the credential is malformed", body = ErrorBody),
+    ))]
+async fn reauth_finish(
+    State(state): State<AppState>,
+    owner: Owner,
+    ApiJson(form): ApiJson<FinishForm>,
+) -> Result<StatusCode, ApiError> {
+    let Finish {
+        webauthn,
+        credential,
+        ceremony,
+        now,
+    } = finish::<PublicKeyCredential>(&state, form, KIND_REAUTH, Some(&owner.session)).await?;
+    let db = &state.db;
+    let (credential_id, result) =
+        match passkey::finish_reauth(webauthn, &credential, &ceremony.state)? {
+            Ok(found) => found,
+            Err(reason) => {
+                tracing::info!(reason, "a passkey re-authentication was refused");
+                return Err(passkey_refused());
+            }
+        };
+    let row = db
+        .find_passkey_by_credential(&credential_id)
+        .await?
+        .filter(|row| row.owner_id == owner.id)
+        .ok_or_else(passkey_refused)?;
+    let mut key = passkey::parse_passkey(&row.credential)?;
+    key.update_credential(&result);
+    db.passkey_used(&row.id, &stored_passkey(&key)?, now)
+        .await?;
+    db.set_session_reauthenticated(&owner.session, now).await?;
+    tracing::info!("the owner confirmed it is them with a passkey");
+    Ok(StatusCode::NO_CONTENT)
+}

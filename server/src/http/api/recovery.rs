@@ -1,0 +1,219 @@
+//! A way back in: which ways in this server offers (`GET /api/session/methods`), "Forgot
+//! password?" (`POST /api/session/forgot`, the same answer whatever the address) and setting a
+//! new password from the e-mailed link (`POST /api/session/reset`), which never signs in, asks
+//! for a code when the second factor is on, and ends every session.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum_extra::extract::CookieJar;
+use secrecy::SecretString;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::session::{checked_code, hashing_error, notify_owner};
+use crate::auth::{owner, password, reset, second_factor, session, throttle};
+use crate::error::{ApiError, ErrorBody};
+use crate::http::extract::client_ip::ClientIp;
+use crate::http::extract::json::ApiJson;
+use crate::http::layers::no_store::no_store;
+use crate::http::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(methods))
+        .routes(routes!(forgot))
+        .routes(routes!(reset_password))
+        .layer(no_store())
+}
+
+/// The ways in the login page may offer besides the e-mail and password.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Methods {
+    /// "Sign in with a passkey" works here (the public URL is a domain name, or `localhost`).
+    pub passkeys: bool,
+    /// "Forgot password?" can e-mail a link (e-mail notifications and a public URL are set);
+    /// without it, the page explains `portfolio owner set` instead.
+    pub email_reset: bool,
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ForgotForm {
+    #[schema(example = "you@example.com")]
+    email: String,
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ResetForm {
+    /// The token from the link's fragment (after `#`).
+    token: String,
+    /// The new password (the rules of `portfolio owner set`).
+    #[schema(value_type = String, format = Password)]
+    password: SecretString,
+    /// With the second factor on: a one-time or recovery code.
+    #[serde(default)]
+    code: Option<String>,
+}
+
+/// Whether e-mailed reset links are possible: a mailer and a public URL to build links from.
+fn email_reset(state: &AppState) -> bool {
+    state.contact.mailer.get().is_some() && state.settings.public_url.is_some()
+}
+
+/// The ways in this server offers besides the e-mail and password; no session needed.
+#[utoipa::path(get, path = "/session/methods", tag = "session",
+    responses((status = 200, description = "The ways in", body = Methods)))]
+async fn methods(State(state): State<AppState>) -> ApiJson<Methods> {
+    ApiJson(Methods {
+        passkeys: state.auth.relying_party().is_some(),
+        email_reset: email_reset(&state),
+    })
+}
+
+/// "Forgot password?": when the address is the owner's and e-mail is set up, e-mails a link to
+/// set a new password (to the notification address, where security notices go), at most one
+/// every five minutes, a new one voiding the old. The answer is the same, at once, whatever the
+/// address; the work happens after it.
+#[utoipa::path(post, path = "/session/forgot", tag = "session", request_body = ForgotForm,
+    responses(
+        (status = 202, description = "Taken (the same answer whether or not a link is sent)"),
+        (status = 400, description = "Malformed JSON", body = ErrorBody),
+        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
+        (status = 413, description = "Body over 16 KB", body = ErrorBody),
+        (status = 415, description = "Not JSON", body = ErrorBody),
+        (status = 422, description = "The e-mail is missing or too long", body = ErrorBody),
+    ))]
+async fn forgot(
+    State(state): State<AppState>,
+    ApiJson(form): ApiJson<ForgotForm>,
+) -> Result<StatusCode, ApiError> {
+    let email = form.email.trim().to_owned();
+    if email.is_empty() {
+        return Err(ApiError::field("email", "is required"));
+    }
+    if email.len() > 254 {
+        return Err(ApiError::field(
+            "email",
+            "must be at most 254 characters long",
+        ));
+    }
+    if email_reset(&state) {
+        tokio::spawn(async move {
+            if let Err(error) = send_link(&state, &email).await {
+                tracing::warn!(error = %format!("{error:#}"), "a password-reset link was not sent");
+            }
+        });
+    }
+    Ok(StatusCode::ACCEPTED)
+}
+
+/// Makes and e-mails a link when `email` is the owner's and none was sent within five minutes.
+async fn send_link(state: &AppState, email: &str) -> anyhow::Result<()> {
+    let (Some(mailer), Some(public_url)) = (
+        state.contact.mailer.get(),
+        state.settings.public_url.as_ref(),
+    ) else {
+        return Ok(());
+    };
+    let Some(owner) = state.db.find_owner_by_email(email).await? else {
+        tracing::info!("a password reset was asked for an address that is not the owner's");
+        return Ok(());
+    };
+    let token = session::new_token();
+    let now = state.auth.now_ms();
+    if !state
+        .db
+        .begin_password_reset(
+            owner.id,
+            &session::token_hash(&token),
+            now,
+            now + reset::VALID_MS,
+            now - reset::EVERY_MS,
+        )
+        .await?
+    {
+        tracing::info!("a password reset was asked again within five minutes: no e-mail");
+        return Ok(());
+    }
+    mailer.send_notice_in_background(
+        reset::SUBJECT,
+        reset::text(&reset::link(public_url, &token)),
+    );
+    tracing::info!("a password-reset link was e-mailed to the owner");
+    Ok(())
+}
+
+/// Sets a new password with an e-mailed link's token: the link works once and for 30 minutes;
+/// with the second factor on, a one-time or recovery code is needed too (a missing one is a 422
+/// naming `code`, and the link still works). It never signs in: every session ends, and the owner
+/// gets a notice.
+#[utoipa::path(post, path = "/session/reset", tag = "session", request_body = ResetForm,
+    responses(
+        (status = 204, description = "The password is set; every session was signed out"),
+        (status = 400, description = "Malformed JSON", body = ErrorBody),
+        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
+        (status = 413, description = "Body over 16 KB", body = ErrorBody),
+        (status = 415, description = "Not JSON", body = ErrorBody),
+        (status = 422, description = "The link has expired or was used (token), the password is too weak (password), or a code is needed or wrong (code)", body = ErrorBody),
+        (status = 429, description = "Too many wrong codes; see Retry-After", body = ErrorBody),
+        (status = 503, description = "Every password-hashing slot is busy; see Retry-After", body = ErrorBody),
+    ))]
+async fn reset_password(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    jar: CookieJar,
+    ApiJson(form): ApiJson<ResetForm>,
+) -> Result<Response, ApiError> {
+    use secrecy::ExposeSecret;
+    let gone = || ApiError::field("token", "has expired or was used; ask for a new link");
+    if form.token.is_empty() || form.token.len() > 128 {
+        return Err(gone());
+    }
+    if let Some(problem) = password::weakness(form.password.expose_secret()) {
+        return Err(ApiError::field("password", problem));
+    }
+    let db = &state.db;
+    let hash = session::token_hash(&form.token);
+    let owner_id = db
+        .find_password_reset(&hash, state.auth.now_ms())
+        .await?
+        .ok_or_else(gone)?;
+    let owner_row = db.find_owner_by_id(owner_id).await?.ok_or_else(gone)?;
+    if second_factor::is_on(db, owner_id).await? {
+        let code = form.code.as_deref().unwrap_or_default();
+        checked_code(&state, &jar, ip, &owner_row, code).await?;
+    }
+    // Hashed before the link is used up, so that a busy server (503) leaves the link working.
+    let new_hash = owner::checked_hash(form.password)
+        .await
+        .map_err(|error| match error {
+            owner::SetPasswordError::Weak(problem) => ApiError::field("password", problem),
+            owner::SetPasswordError::Failed(error) => hashing_error(error),
+        })?;
+    if !db.take_password_reset(&hash, state.auth.now_ms()).await? {
+        return Err(gone());
+    }
+    let ended = match owner::store_password(db, owner::Whose::Owner(owner_id), &new_hash).await {
+        Ok(owner::PasswordSet::Set { ended, .. }) => ended,
+        Ok(_) => 0,
+        Err(owner::SetPasswordError::Weak(problem)) => {
+            return Err(ApiError::field("password", problem))
+        }
+        Err(owner::SetPasswordError::Failed(error)) => return Err(error.into()),
+    };
+    // The owner proved the mailbox: the account's sign-in lock is lifted, as `owner set` does.
+    db.clear_sign_in_failures(&[&throttle::account_key(&owner_row.email)])
+        .await?;
+    tracing::info!(ended, "the owner set a new password with a reset link");
+    notify_owner(&state, reset::DONE_SUBJECT, reset::DONE_TEXT);
+    Ok((
+        StatusCode::NO_CONTENT,
+        session::clear_cookie(&state.settings),
+    )
+        .into_response())
+}

@@ -1,0 +1,277 @@
+//! `/api/session/second-factor`: the owner sets up time-based one-time codes (a key shown as a QR
+//! code this server draws, confirmed with a first code, which turns it on and gives ten recovery
+//! codes), sees whether it is on, turns it off, and makes new recovery codes. Turning it off and
+//! new recovery codes ask for the password or a passkey again (see `POST /api/session/reauth`).
+
+use axum::extract::State;
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum_extra::extract::CookieJar;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::session::{count_attempt, require_recent_authentication, Attempt};
+use crate::auth::{second_factor, Owner};
+use crate::error::{ApiError, ErrorBody};
+use crate::http::extract::client_ip::ClientIp;
+use crate::http::extract::json::ApiJson;
+use crate::http::layers::no_store::no_store;
+use crate::http::state::AppState;
+
+/// Where the setup's QR code is served.
+const QR_PATH: &str = "/api/session/second-factor/qr.svg";
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(status, turn_off))
+        .routes(routes!(set_up))
+        .routes(routes!(qr_code))
+        .routes(routes!(confirm))
+        .routes(routes!(new_recovery_codes))
+        .layer(no_store())
+}
+
+/// Whether the second factor is on.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SecondFactorStatus {
+    pub enabled: bool,
+    /// Recovery codes not used yet (0 while it is off).
+    pub recovery_codes_left: i64,
+}
+
+/// A setup begun: the key, for the owner's authenticator app.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Setup {
+    /// The key in base32, for typing it in.
+    pub secret: String,
+    /// The `otpauth://totp/…` address the QR code carries.
+    pub uri: String,
+    /// Where this server serves the QR code (an SVG image, same origin).
+    #[schema(example = "/api/session/second-factor/qr.svg")]
+    pub qr_code: String,
+}
+
+/// Recovery codes, shown this once (only their hashes are kept).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RecoveryCodes {
+    /// Ten codes, `xxxx-xxxx-xxxx-xxxx`; each works once, in place of a one-time code.
+    pub recovery_codes: Vec<String>,
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ConfirmForm {
+    /// The six digits the authenticator app shows for the new key.
+    #[schema(example = "123456")]
+    code: String,
+}
+
+/// Whether the second factor is on, and how many recovery codes are left.
+#[utoipa::path(get, path = "/session/second-factor", tag = "session",
+    responses(
+        (status = 200, description = "The second factor's state", body = SecondFactorStatus),
+        (status = 401, description = "No valid session", body = ErrorBody),
+    ))]
+async fn status(
+    State(state): State<AppState>,
+    owner: Owner,
+) -> Result<ApiJson<SecondFactorStatus>, ApiError> {
+    let enabled = second_factor::is_on(&state.db, owner.id).await?;
+    let recovery_codes_left = if enabled {
+        state.db.recovery_codes_left(owner.id).await?
+    } else {
+        0
+    };
+    Ok(ApiJson(SecondFactorStatus {
+        enabled,
+        recovery_codes_left,
+    }))
+}
+
+/// Begins setting the second factor up: a new key (replacing one whose setup was not
+/// confirmed), its `otpauth://` address and the QR code's address. Nothing changes at sign-in
+/// until `POST /api/session/second-factor/confirm` confirms it with a first code.
+#[utoipa::path(post, path = "/session/second-factor/setup", tag = "session",
+    responses(
+        (status = 200, description = "The new key", body = Setup),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
+        (status = 409, description = "The second factor is on already (turn it off first)", body = ErrorBody),
+    ))]
+async fn set_up(State(state): State<AppState>, owner: Owner) -> Result<ApiJson<Setup>, ApiError> {
+    let secret = second_factor::new_secret();
+    if !state
+        .db
+        .begin_second_factor(owner.id, &secret, state.auth.now_ms())
+        .await?
+    {
+        return Err(ApiError::Conflict(
+            "The second factor is on already; turn it off to set it up again.".into(),
+        ));
+    }
+    let totp = second_factor::totp(&secret, state.auth.issuer(), &owner.email)?;
+    tracing::info!("the owner began setting up a second factor");
+    Ok(ApiJson(Setup {
+        secret: second_factor::secret_base32(&totp),
+        uri: second_factor::otpauth_uri(&totp),
+        qr_code: QR_PATH.to_owned(),
+    }))
+}
+
+/// The setup's QR code (the `otpauth://` address), drawn by this server as SVG, while a setup
+/// awaits its first code.
+#[utoipa::path(get, path = "/session/second-factor/qr.svg", tag = "session",
+    responses(
+        (status = 200, description = "The QR code", content_type = "image/svg+xml", body = String),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 404, description = "No setup awaits its first code", body = ErrorBody),
+    ))]
+async fn qr_code(State(state): State<AppState>, owner: Owner) -> Result<Response, ApiError> {
+    let row = state
+        .db
+        .second_factor(owner.id)
+        .await?
+        .filter(|row| row.enabled_at.is_none())
+        .ok_or(ApiError::NotFound)?;
+    let totp = second_factor::totp(&row.secret, state.auth.issuer(), &owner.email)?;
+    let svg = second_factor::qr_svg(&second_factor::otpauth_uri(&totp))?;
+    Ok(([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response())
+}
+
+/// Confirms the setup with the first code the app shows: the second factor is on from now on,
+/// and the answer holds the ten recovery codes, shown this once. Wrong codes are throttled like
+/// passwords.
+#[utoipa::path(post, path = "/session/second-factor/confirm", tag = "session", request_body = ConfirmForm,
+    responses(
+        (status = 200, description = "On; the recovery codes", body = RecoveryCodes),
+        (status = 400, description = "Malformed JSON", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
+        (status = 409, description = "No setup awaits a code (it is on already, or was never begun)", body = ErrorBody),
+        (status = 413, description = "Body over 16 KB", body = ErrorBody),
+        (status = 415, description = "Not JSON", body = ErrorBody),
+        (status = 422, description = "The code is wrong", body = ErrorBody),
+        (status = 429, description = "Too many wrong codes; see Retry-After", body = ErrorBody),
+    ))]
+async fn confirm(
+    State(state): State<AppState>,
+    owner: Owner,
+    ClientIp(ip): ClientIp,
+    jar: CookieJar,
+    ApiJson(form): ApiJson<ConfirmForm>,
+) -> Result<ApiJson<RecoveryCodes>, ApiError> {
+    let db = &state.db;
+    let row = db
+        .second_factor(owner.id)
+        .await?
+        .filter(|row| row.enabled_at.is_none())
+        .ok_or_else(|| {
+            ApiError::Conflict("No setup awaits a code: begin the setup first.".into())
+        })?;
+    let Some(code) = second_factor::as_totp_code(&form.code) else {
+        return Err(ApiError::field(
+            "code",
+            "must be the six digits the app shows",
+        ));
+    };
+    let attempt = Attempt::new(&state, &jar, &owner.email, ip).for_codes();
+    let keys = attempt.keys();
+    count_attempt(
+        &state,
+        &keys,
+        "Too many wrong codes.",
+        "second-factor setup refused: locked after repeated failures",
+        || {},
+    )
+    .await?;
+    let totp = second_factor::totp(&row.secret, state.auth.issuer(), &owner.email)?;
+    let now = state.auth.now_ms();
+    let Some(step) = second_factor::matching_step(&totp, &code, now) else {
+        return Err(ApiError::field("code", "is not correct"));
+    };
+    let codes = second_factor::new_recovery_codes();
+    let hashes: Vec<String> = codes
+        .iter()
+        .map(|c| second_factor::recovery_code_hash(c))
+        .collect();
+    if !db
+        .enable_second_factor(owner.id, &row.secret, step, &hashes, now)
+        .await?
+    {
+        return Err(ApiError::Conflict(
+            "The setup changed meanwhile: begin it again.".into(),
+        ));
+    }
+    db.clear_sign_in_failures(&keys).await?;
+    tracing::info!("the owner turned the second factor on");
+    super::session::notify_owner(
+        &state,
+        "A second factor now protects your portfolio",
+        "Signing in to your portfolio's dashboard with the password now also asks for a code \
+         from your authenticator app (or one of your recovery codes).\n\n\
+         If it was not you, sign in, turn it off and change your password at once.\n",
+    );
+    Ok(ApiJson(RecoveryCodes {
+        recovery_codes: codes,
+    }))
+}
+
+/// Turns the second factor off (its key and recovery codes are deleted). Asks for the password
+/// or a passkey within the last five minutes.
+#[utoipa::path(delete, path = "/session/second-factor", tag = "session",
+    responses(
+        (status = 204, description = "Off (also when it was off)"),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not from the site's own pages, or the password or a passkey is needed again (reauthentication_required)", body = ErrorBody),
+    ))]
+async fn turn_off(State(state): State<AppState>, owner: Owner) -> Result<StatusCode, ApiError> {
+    require_recent_authentication(&state, &owner)?;
+    if state.db.delete_second_factor(owner.id).await? {
+        tracing::info!("the owner turned the second factor off");
+        super::session::notify_owner(
+            &state,
+            "The second factor of your portfolio was turned off",
+            "Signing in to your portfolio's dashboard with the password no longer asks for a code.\n\n\
+             If it was not you, change your password at once, which signs out every other session, \
+             and set the second factor up again.\n",
+        );
+    }
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// New recovery codes, replacing the old ones (which stop working), shown this once. Asks for
+/// the password or a passkey within the last five minutes.
+#[utoipa::path(post, path = "/session/second-factor/recovery-codes", tag = "session",
+    responses(
+        (status = 200, description = "The new codes", body = RecoveryCodes),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not from the site's own pages, or the password or a passkey is needed again (reauthentication_required)", body = ErrorBody),
+        (status = 409, description = "The second factor is off", body = ErrorBody),
+    ))]
+async fn new_recovery_codes(
+    State(state): State<AppState>,
+    owner: Owner,
+) -> Result<ApiJson<RecoveryCodes>, ApiError> {
+    require_recent_authentication(&state, &owner)?;
+    if !second_factor::is_on(&state.db, owner.id).await? {
+        return Err(ApiError::Conflict("The second factor is off.".into()));
+    }
+    let codes = second_factor::new_recovery_codes();
+    let hashes: Vec<String> = codes
+        .iter()
+        .map(|c| second_factor::recovery_code_hash(c))
+        .collect();
+    state
+        .db
+        .replace_recovery_codes(owner.id, &hashes, state.auth.now_ms())
+        .await?;
+    tracing::info!("the owner made new recovery codes");
+    Ok(ApiJson(RecoveryCodes {
+        recovery_codes: codes,
+    }))
+}

@@ -1,0 +1,288 @@
+//! A way back in: "Forgot password?" e-mails a single-use link (at a local SMTP server here) built
+//! from the public URL; the same answer for any address; the link works once, expires, asks for a
+//! code when the second factor is on, never signs in, and ends every session.
+
+use std::time::Duration;
+
+use portfolio::config::Settings;
+use reqwest::Method;
+use serde_json::{json, Value};
+
+use crate::contact_smtp::{ReceivedMail, TestSmtp};
+use crate::delivery::mail_to;
+use crate::helpers::{spawn_app, spawn_app_with, TestApp};
+use crate::session::{EMAIL, PASSWORD};
+
+const PUBLIC_URL: &str = "http://portfolio.test";
+const NEW_PASSWORD: &str = "quiet-meadow-compass-77";
+const RESET_SUBJECT: &str = "Reset your portfolio's password";
+
+fn with_mail(smtp: &TestSmtp) -> impl FnOnce(&mut Settings) + '_ {
+    move |s: &mut Settings| {
+        mail_to(s, smtp.url());
+        s.public_url = Some(PUBLIC_URL.parse().unwrap());
+    }
+}
+
+impl TestApp {
+    pub async fn forgot(&self, email: &str) -> reqwest::Response {
+        self.post_json("/api/session/forgot", &json!({ "email": email }))
+            .await
+    }
+
+    pub async fn reset(
+        &self,
+        token: &str,
+        password: &str,
+        code: Option<&str>,
+    ) -> reqwest::Response {
+        let mut body = json!({ "token": token, "password": password });
+        if let Some(code) = code {
+            body["code"] = json!(code);
+        }
+        // A browser of its own: the reset page, signed in nowhere.
+        self.send_with(
+            &TestApp::other_client(),
+            Method::POST,
+            "/api/session/reset",
+            Some(&body),
+        )
+        .await
+    }
+}
+
+/// The reset e-mails received so far.
+fn reset_mails(smtp: &TestSmtp) -> Vec<ReceivedMail> {
+    smtp.received()
+        .into_iter()
+        .filter(|m| m.header("Subject").as_deref() == Some(RESET_SUBJECT))
+        .collect()
+}
+
+/// Waits for the `n`th reset e-mail and returns the token of its link.
+async fn nth_reset_token(smtp: &TestSmtp, n: usize) -> String {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let mails = reset_mails(smtp);
+        if mails.len() >= n {
+            let body = mails[n - 1].body().replace("=\r\n", "");
+            let start = body
+                .find(&format!("{PUBLIC_URL}/login/reset#"))
+                .unwrap_or_else(|| panic!("the link in {body}"));
+            let link = body[start..].split_whitespace().next().unwrap();
+            return link.split_once('#').unwrap().1.to_owned();
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no reset e-mail #{n}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn the_page_learns_whether_a_link_can_be_emailed() {
+    let app = spawn_app().await;
+    let methods: Value = app.get("/api/session/methods").await.json().await.unwrap();
+    assert_eq!(methods, json!({ "passkeys": true, "emailReset": false }));
+    app.shutdown().await;
+
+    let smtp = TestSmtp::start().await;
+    let app = spawn_app_with(with_mail(&smtp)).await;
+    let methods: Value = app.get("/api/session/methods").await.json().await.unwrap();
+    assert_eq!(methods, json!({ "passkeys": true, "emailReset": true }));
+    app.shutdown().await;
+
+    // E-mail without a public URL: no link can be built.
+    let app = spawn_app_with(|s| mail_to(s, smtp.url())).await;
+    let methods: Value = app.get("/api/session/methods").await.json().await.unwrap();
+    assert_eq!(methods["emailReset"], false);
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_owners_address_gets_a_link_and_any_other_the_same_answer_and_no_email() {
+    let smtp = TestSmtp::start().await;
+    let app = spawn_app_with(with_mail(&smtp)).await;
+    app.create_owner(EMAIL, PASSWORD).await;
+
+    let unknown = app.forgot("someone@example.com").await;
+    assert_eq!(unknown.status(), 202);
+    assert_eq!(unknown.headers()["cache-control"], "no-store");
+    let unknown_body = unknown.text().await.unwrap();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(smtp.received().is_empty(), "no e-mail for another address");
+
+    let owner = app.forgot(" Owner@Example.com ").await;
+    assert_eq!(owner.status(), 202);
+    assert_eq!(owner.text().await.unwrap(), unknown_body, "the same answer");
+    let token = nth_reset_token(&smtp, 1).await;
+    assert!(token.len() >= 43, "256 bits: {token}");
+    let mail = &reset_mails(&smtp)[0];
+    assert_eq!(mail.to, ["owner@example.com"]);
+    // Only the token's hash is stored, and the link nowhere.
+    let stored: String = sqlx::query_scalar("SELECT token_hash FROM password_resets")
+        .fetch_one(&app.sql)
+        .await
+        .unwrap();
+    assert_ne!(stored, token);
+    let outbox: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM notification_outbox")
+        .fetch_one(&app.sql)
+        .await
+        .unwrap();
+    assert_eq!(outbox, 0, "the link is never stored");
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_link_sets_the_password_once_ends_every_session_and_never_signs_in() {
+    let smtp = TestSmtp::start().await;
+    let app = spawn_app_with(with_mail(&smtp)).await;
+    app.signed_in().await;
+    let other = TestApp::other_client();
+    assert_eq!(app.sign_in_with(&other).await.status(), 200);
+
+    assert_eq!(app.forgot(EMAIL).await.status(), 202);
+    let token = nth_reset_token(&smtp, 1).await;
+
+    // A weak password is refused and leaves the link working.
+    let weak = app.reset(&token, "password1234", None).await;
+    assert_eq!(weak.status(), 422);
+    let body: Value = weak.json().await.unwrap();
+    assert!(body["error"]["fields"]["password"].is_string(), "{body}");
+
+    let done = app.reset(&token, NEW_PASSWORD, None).await;
+    assert_eq!(done.status(), 204);
+    let cookies: Vec<String> = done
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap().to_owned())
+        .collect();
+    assert!(
+        cookies.iter().all(|c| c.contains("Max-Age=0")),
+        "never signs in: {cookies:?}"
+    );
+    assert_eq!(app.sessions_in_db().await, 0, "every session ended");
+    assert_eq!(app.get("/api/session").await.status(), 401);
+    assert_eq!(
+        app.send_with(&other, Method::GET, "/api/session", None)
+            .await
+            .status(),
+        401
+    );
+
+    // Works once.
+    let again = app.reset(&token, "another-fine-passphrase-9", None).await;
+    assert_eq!(again.status(), 422);
+    let body: Value = again.json().await.unwrap();
+    assert_eq!(
+        body["error"]["fields"]["token"],
+        "has expired or was used; ask for a new link"
+    );
+
+    assert_eq!(app.sign_in(EMAIL, PASSWORD).await.status(), 401);
+    assert_eq!(app.sign_in(EMAIL, NEW_PASSWORD).await.status(), 200);
+    let mails = smtp.wait_for(2, Duration::from_secs(10)).await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while !smtp
+        .received()
+        .iter()
+        .any(|m| m.header("Subject").as_deref() == Some("Your portfolio's password was reset"))
+    {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the notice: {mails:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_link_expires_after_half_an_hour_and_a_new_one_voids_the_old() {
+    let smtp = TestSmtp::start().await;
+    let app = spawn_app_with(with_mail(&smtp)).await;
+    app.create_owner(EMAIL, PASSWORD).await;
+
+    assert_eq!(app.forgot(EMAIL).await.status(), 202);
+    let first = nth_reset_token(&smtp, 1).await;
+    // Asked again within five minutes: no second e-mail.
+    assert_eq!(app.forgot(EMAIL).await.status(), 202);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(reset_mails(&smtp).len(), 1);
+
+    // Five minutes on, a new link, and the first stops working.
+    app.advance(5 * 60);
+    assert_eq!(app.forgot(EMAIL).await.status(), 202);
+    let second = nth_reset_token(&smtp, 2).await;
+    assert_ne!(first, second);
+    assert_eq!(app.reset(&first, NEW_PASSWORD, None).await.status(), 422);
+
+    // Thirty minutes after it was sent, the second has expired too.
+    app.advance(30 * 60 + 1);
+    let late = app.reset(&second, NEW_PASSWORD, None).await;
+    assert_eq!(late.status(), 422);
+    assert_eq!(app.sign_in(EMAIL, PASSWORD).await.status(), 200);
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn with_the_second_factor_on_the_link_asks_for_a_code() {
+    let smtp = TestSmtp::start().await;
+    let app = spawn_app_with(with_mail(&smtp)).await;
+    app.signed_in().await;
+    let (uri, recovery) = app.turn_second_factor_on(&app.client).await;
+
+    assert_eq!(app.forgot(EMAIL).await.status(), 202);
+    let token = nth_reset_token(&smtp, 1).await;
+
+    let missing = app.reset(&token, NEW_PASSWORD, None).await;
+    assert_eq!(missing.status(), 422);
+    let body: Value = missing.json().await.unwrap();
+    assert_eq!(body["error"]["fields"]["code"], "is required");
+    let wrong_code = if app.code_now(&uri) == "111111" {
+        "222222"
+    } else {
+        "111111"
+    };
+    let wrong = app.reset(&token, NEW_PASSWORD, Some(wrong_code)).await;
+    assert_eq!(wrong.status(), 422);
+    let body: Value = wrong.json().await.unwrap();
+    assert_eq!(body["error"]["fields"]["code"], "is not correct");
+
+    // A recovery code does; the second factor stays on.
+    let done = app.reset(&token, NEW_PASSWORD, Some(&recovery[3])).await;
+    assert_eq!(done.status(), 204);
+    let browser = TestApp::other_client();
+    let pending = app
+        .send_with(
+            &browser,
+            Method::POST,
+            "/api/session",
+            Some(&json!({ "email": EMAIL, "password": NEW_PASSWORD })),
+        )
+        .await;
+    assert_eq!(pending.status(), 202, "the second factor is still on");
+    assert_eq!(
+        app.send_code(&browser, &app.code_now(&uri)).await.status(),
+        200
+    );
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn without_email_nothing_is_sent_and_the_answer_is_the_same() {
+    let app = spawn_app().await;
+    app.create_owner(EMAIL, PASSWORD).await;
+    let response = app.forgot(EMAIL).await;
+    assert_eq!(response.status(), 202);
+    let rows: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM password_resets")
+        .fetch_one(&app.sql)
+        .await
+        .unwrap();
+    assert_eq!(rows, 0);
+    let empty = app.forgot("").await;
+    assert_eq!(empty.status(), 422);
+    app.shutdown().await;
+}

@@ -1,0 +1,480 @@
+//! The second factor: setup from the QR code the server draws (read back as a phone would),
+//! confirmation with a first code, the pending sign-in that allows nothing but a code, codes
+//! computed from the server's settable clock, reuse and wrong codes refused and throttled,
+//! recovery codes that work once, and turning it off only after the password again.
+
+use reqwest::Method;
+use serde_json::{json, Value};
+use totp_rs::TOTP;
+
+use crate::helpers::{owner_command, set_cookies, spawn_app, TestApp};
+use crate::session::{EMAIL, PASSWORD};
+
+/// Reads the QR code in an SVG as a phone's camera would: drawn by resvg, then decoded.
+pub fn read_qr(svg: &str) -> String {
+    use resvg::{tiny_skia, usvg};
+    let tree = usvg::Tree::from_str(svg, &usvg::Options::default()).expect("the SVG parses");
+    let size = tree.size().to_int_size();
+    let scale = 2.0;
+    let (w, h) = (
+        (size.width() as f32 * scale) as u32,
+        (size.height() as f32 * scale) as u32,
+    );
+    let mut pixmap = tiny_skia::Pixmap::new(w, h).unwrap();
+    pixmap.fill(tiny_skia::Color::WHITE);
+    resvg::render(
+        &tree,
+        tiny_skia::Transform::from_scale(scale, scale),
+        &mut pixmap.as_mut(),
+    );
+    let mut image = rqrr::PreparedImage::prepare_from_greyscale(w as usize, h as usize, |x, y| {
+        let pixel = pixmap.pixel(x as u32, y as u32).unwrap();
+        pixel.red()
+    });
+    let grids = image.detect_grids();
+    assert_eq!(grids.len(), 1, "one QR code");
+    grids[0].decode().expect("the QR code decodes").1
+}
+
+/// The code an authenticator app with this `otpauth://` address shows at `now_ms`.
+pub fn code_at(uri: &str, now_ms: i64) -> String {
+    TOTP::from_url(uri)
+        .expect("an otpauth address")
+        .generate(u64::try_from(now_ms / 1000).unwrap())
+}
+
+impl TestApp {
+    /// The code the owner's app shows now, on the server's clock.
+    pub fn code_now(&self, uri: &str) -> String {
+        code_at(uri, self.clock.now_ms())
+    }
+
+    /// Moves the server's sign-in clock `secs` ahead.
+    pub fn advance(&self, secs: i64) {
+        self.clock.advance_ms(secs * 1000);
+    }
+
+    /// With this client signed in: sets the second factor up and confirms it; the `otpauth://`
+    /// address and the recovery codes. The clock then moves to the next step, so that the next
+    /// code is a new one.
+    pub async fn turn_second_factor_on(&self, client: &reqwest::Client) -> (String, Vec<String>) {
+        let setup = self
+            .send_with(
+                client,
+                Method::POST,
+                "/api/session/second-factor/setup",
+                None,
+            )
+            .await;
+        assert_eq!(setup.status(), 200);
+        let setup: Value = setup.json().await.unwrap();
+        let uri = setup["uri"].as_str().unwrap().to_owned();
+        let confirmed = self
+            .send_with(
+                client,
+                Method::POST,
+                "/api/session/second-factor/confirm",
+                Some(&json!({ "code": self.code_now(&uri) })),
+            )
+            .await;
+        assert_eq!(confirmed.status(), 200);
+        let codes = recovery_codes(&confirmed.json().await.unwrap());
+        self.advance(30);
+        (uri, codes)
+    }
+
+    /// With `client`'s session: whether the second factor is on, and the recovery codes left.
+    pub async fn second_factor_of(&self, client: &reqwest::Client) -> Value {
+        self.send_with(client, Method::GET, "/api/session/second-factor", None)
+            .await
+            .json()
+            .await
+            .unwrap()
+    }
+
+    /// A fresh browser the password has signed in as far as the code.
+    pub async fn pending_browser(&self) -> reqwest::Client {
+        let browser = fresh_browser();
+        assert_eq!(self.sign_in_with(&browser).await.status(), 202);
+        browser
+    }
+
+    pub async fn send_code(&self, client: &reqwest::Client, code: &str) -> reqwest::Response {
+        self.send_with(
+            client,
+            Method::POST,
+            "/api/session/code",
+            Some(&json!({ "code": code })),
+        )
+        .await
+    }
+}
+
+/// A fresh server whose owner is signed in with the second factor on; its `otpauth://` address
+/// and recovery codes.
+pub async fn app_with_second_factor() -> (TestApp, String, Vec<String>) {
+    let app = spawn_app().await;
+    app.signed_in().await;
+    let (uri, codes) = app.turn_second_factor_on(&app.client).await;
+    (app, uri, codes)
+}
+
+/// The recovery codes in an answer that shows them.
+fn recovery_codes(body: &Value) -> Vec<String> {
+    body["recoveryCodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().to_owned())
+        .collect()
+}
+
+fn fresh_browser() -> reqwest::Client {
+    TestApp::other_client()
+}
+
+#[tokio::test]
+async fn setup_shows_a_qr_code_of_the_key_and_a_first_code_turns_it_on() {
+    let app = spawn_app().await;
+    app.signed_in().await;
+    let status = app.second_factor_of(&app.client).await;
+    assert_eq!(status, json!({ "enabled": false, "recoveryCodesLeft": 0 }));
+    assert_eq!(
+        app.get("/api/session/second-factor/qr.svg").await.status(),
+        404,
+        "no setup yet"
+    );
+
+    let setup = app
+        .send(Method::POST, "/api/session/second-factor/setup", None)
+        .await;
+    assert_eq!(setup.status(), 200);
+    assert_eq!(setup.headers()["cache-control"], "no-store");
+    let setup: Value = setup.json().await.unwrap();
+    let secret = setup["secret"].as_str().unwrap();
+    let uri = setup["uri"].as_str().unwrap();
+    assert!(secret.len() >= 32, "160 bits in base32: {secret}");
+    assert!(uri.starts_with("otpauth://totp/"), "{uri}");
+    assert!(uri.contains(&format!("secret={secret}")), "{uri}");
+    assert_eq!(setup["qrCode"], "/api/session/second-factor/qr.svg");
+
+    // The QR code is ours (same origin, an SVG), and a phone reads the address from it.
+    let qr = app.get("/api/session/second-factor/qr.svg").await;
+    assert_eq!(qr.status(), 200);
+    assert_eq!(qr.headers()["content-type"], "image/svg+xml");
+    assert_eq!(qr.headers()["cache-control"], "no-store");
+    let scanned = read_qr(&qr.text().await.unwrap());
+    assert_eq!(scanned, uri);
+
+    // A wrong first code leaves it off; the right one (from the scanned key) turns it on.
+    let wrong = app
+        .send(
+            Method::POST,
+            "/api/session/second-factor/confirm",
+            Some(&json!({ "code": "000000" })),
+        )
+        .await;
+    if app.code_now(&scanned) != "000000" {
+        assert_eq!(wrong.status(), 422);
+        let body: Value = wrong.json().await.unwrap();
+        assert_eq!(body["error"]["fields"]["code"], "is not correct");
+    }
+    let confirmed = app
+        .send(
+            Method::POST,
+            "/api/session/second-factor/confirm",
+            Some(&json!({ "code": app.code_now(&scanned) })),
+        )
+        .await;
+    assert_eq!(confirmed.status(), 200);
+    let body: Value = confirmed.json().await.unwrap();
+    let codes: Vec<&str> = body["recoveryCodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    assert_eq!(codes.len(), 10);
+    for code in &codes {
+        // xxxx-xxxx-xxxx-xxxx in base32: 16 characters of 5 bits, 80 bits.
+        assert_eq!(code.len(), 19, "{code}");
+        assert_eq!(code.replace('-', "").len(), 16);
+    }
+    let unique: std::collections::BTreeSet<_> = codes.iter().collect();
+    assert_eq!(unique.len(), 10);
+    // Only hashes are stored.
+    let stored: Vec<String> = sqlx::query_scalar("SELECT code_hash FROM recovery_codes")
+        .fetch_all(&app.sql)
+        .await
+        .unwrap();
+    assert_eq!(stored.len(), 10);
+    for code in &codes {
+        assert!(stored.iter().all(|h| !h.contains(&code.replace('-', ""))));
+    }
+    let status = app.second_factor_of(&app.client).await;
+    assert_eq!(status, json!({ "enabled": true, "recoveryCodesLeft": 10 }));
+    assert_eq!(
+        app.get("/api/session/second-factor/qr.svg").await.status(),
+        404
+    );
+    let again = app
+        .send(Method::POST, "/api/session/second-factor/setup", None)
+        .await;
+    assert_eq!(again.status(), 409, "on already");
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn with_it_on_the_password_gives_only_a_pending_sign_in_that_a_code_completes() {
+    let (app, uri, _) = app_with_second_factor().await;
+
+    let browser = fresh_browser();
+    let pending = app.sign_in_with(&browser).await;
+    assert_eq!(pending.status(), 202);
+    let cookies = set_cookies(&pending);
+    assert!(
+        !cookies.iter().any(|c| c.starts_with("portfolio_session=")),
+        "no session yet: {cookies:?}"
+    );
+    let cookie = cookies
+        .iter()
+        .find(|c| c.starts_with("portfolio_pending="))
+        .expect("the pending sign-in's cookie");
+    for attribute in ["HttpOnly", "SameSite=Strict", "Path=/", "Max-Age=300"] {
+        assert!(cookie.contains(attribute), "{cookie}");
+    }
+    let body: Value = pending.json().await.unwrap();
+    assert_eq!(body, json!({ "secondFactorRequired": true }));
+    // Stored only as a hash.
+    let token = cookie.split(';').next().unwrap().split_once('=').unwrap().1;
+    let stored: String = sqlx::query_scalar("SELECT token_hash FROM pending_sign_ins")
+        .fetch_one(&app.sql)
+        .await
+        .unwrap();
+    assert_ne!(stored, token);
+
+    // It allows nothing but the code.
+    for path in ["/api/session", "/api/messages", "/api/sessions"] {
+        assert_eq!(
+            app.send_with(&browser, Method::GET, path, None)
+                .await
+                .status(),
+            401,
+            "{path}"
+        );
+    }
+
+    let code = app.code_now(&uri);
+    let signed_in = app.send_code(&browser, &code).await;
+    assert_eq!(signed_in.status(), 200);
+    let cookies = set_cookies(&signed_in);
+    assert!(cookies.iter().any(|c| c.starts_with("portfolio_session=")));
+    assert!(cookies
+        .iter()
+        .any(|c| c.starts_with("portfolio_pending=;") && c.contains("Max-Age=0")));
+    assert_eq!(
+        signed_in.json::<Value>().await.unwrap(),
+        json!({ "email": EMAIL })
+    );
+    let me = app
+        .send_with(&browser, Method::GET, "/api/session", None)
+        .await;
+    assert_eq!(me.status(), 200);
+    let mine = app.current_session_of(&browser).await;
+    assert_eq!(mine["method"], "password+code");
+
+    // The pending sign-in worked once.
+    let replay = reqwest::Client::new()
+        .post(app.url("/api/session/code"))
+        .header("Sec-Fetch-Site", "same-origin")
+        .header("Cookie", format!("portfolio_pending={token}"))
+        .json(&json!({ "code": app.code_now(&uri) }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(replay.status(), 401);
+    let body: Value = replay.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "sign_in_expired");
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_used_code_is_refused_and_the_next_steps_code_works() {
+    let (app, uri, _) = app_with_second_factor().await;
+
+    let first = app.pending_browser().await;
+    let code = app.code_now(&uri);
+    assert_eq!(app.send_code(&first, &code).await.status(), 200);
+
+    // The same code again, in the same step, from another browser: refused.
+    let second = app.pending_browser().await;
+    let reused = app.send_code(&second, &code).await;
+    assert_eq!(reused.status(), 422);
+    let body: Value = reused.json().await.unwrap();
+    assert_eq!(body["error"]["fields"]["code"], "is not correct");
+    // Nor a code of an earlier step.
+    let earlier = code_at(&uri, app.clock.now_ms() - 30_000);
+    assert_eq!(app.send_code(&second, &earlier).await.status(), 422);
+
+    // Thirty seconds on, the app shows a new code, which works.
+    app.advance(30);
+    let next = app.code_now(&uri);
+    assert_ne!(next, code);
+    assert_eq!(app.send_code(&second, &next).await.status(), 200);
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn wrong_codes_are_throttled_like_passwords() {
+    let (app, uri, _) = app_with_second_factor().await;
+
+    let browser = app.pending_browser().await;
+    let right = app.code_now(&uri);
+    let wrong = if right == "123456" {
+        "654321"
+    } else {
+        "123456"
+    };
+    let mut statuses = Vec::new();
+    for _ in 0..6 {
+        statuses.push(app.send_code(&browser, wrong).await.status().as_u16());
+    }
+    assert_eq!(statuses[..5], [422; 5], "{statuses:?}");
+    assert_eq!(statuses[5], 429, "{statuses:?}");
+    // While locked, even the right code waits.
+    let locked = app.send_code(&browser, &right).await;
+    assert_eq!(locked.status(), 429);
+    let wait: u64 = locked.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(wait >= 1, "{wait}");
+    let body: Value = locked.json().await.unwrap();
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Too many wrong codes."),
+        "{body}"
+    );
+    // The password's own counter is apart: the password still gets to its check.
+    app.pending_browser().await;
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_recovery_code_works_once_and_the_pending_sign_in_expires_in_five_minutes() {
+    let (app, _, codes) = app_with_second_factor().await;
+
+    let browser = app.pending_browser().await;
+    // Typed loosely: upper case, without the dashes.
+    let typed = codes[0].replace('-', "").to_uppercase();
+    assert_eq!(app.send_code(&browser, &typed).await.status(), 200);
+    let status = app.second_factor_of(&browser).await;
+    assert_eq!(status["recoveryCodesLeft"], 9);
+
+    let again = app.pending_browser().await;
+    assert_eq!(app.send_code(&again, &codes[0]).await.status(), 422);
+    // Five minutes on, the pending sign-in is gone.
+    app.advance(5 * 60 + 1);
+    let late = app.send_code(&again, &codes[1]).await;
+    assert_eq!(late.status(), 401);
+    let body: Value = late.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "sign_in_expired");
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn turning_it_off_and_new_recovery_codes_ask_for_the_password_again() {
+    let (app, _, old_codes) = app_with_second_factor().await;
+    // Within five minutes of signing in, the session may change it; later, not.
+    app.advance(6 * 60);
+    let refused = app
+        .send(Method::DELETE, "/api/session/second-factor", None)
+        .await;
+    assert_eq!(refused.status(), 403);
+    let body: Value = refused.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "reauthentication_required");
+    let refused = app
+        .send(
+            Method::POST,
+            "/api/session/second-factor/recovery-codes",
+            None,
+        )
+        .await;
+    assert_eq!(refused.status(), 403);
+
+    let wrong = app
+        .send(
+            Method::POST,
+            "/api/session/reauth",
+            Some(&json!({ "password": "not-the-password-at-all" })),
+        )
+        .await;
+    assert_eq!(wrong.status(), 422);
+    let confirmed = app
+        .send(
+            Method::POST,
+            "/api/session/reauth",
+            Some(&json!({ "password": PASSWORD })),
+        )
+        .await;
+    assert_eq!(confirmed.status(), 204);
+
+    let fresh = app
+        .send(
+            Method::POST,
+            "/api/session/second-factor/recovery-codes",
+            None,
+        )
+        .await;
+    assert_eq!(fresh.status(), 200);
+    let body: Value = fresh.json().await.unwrap();
+    let new_codes = recovery_codes(&body);
+    assert_eq!(new_codes.len(), 10);
+    // The old codes stop working, the new ones work.
+    let browser = app.pending_browser().await;
+    assert_eq!(app.send_code(&browser, &old_codes[0]).await.status(), 422);
+    assert_eq!(app.send_code(&browser, &new_codes[0]).await.status(), 200);
+
+    assert_eq!(
+        app.send(Method::DELETE, "/api/session/second-factor", None)
+            .await
+            .status(),
+        204
+    );
+    let status = app.second_factor_of(&app.client).await;
+    assert_eq!(status["enabled"], false);
+    // The password alone signs in again.
+    assert_eq!(app.sign_in_with(&fresh_browser()).await.status(), 200);
+    // Setting it up again needs no password: confirming it needs a code.
+    app.advance(5 * 60);
+    let setup = app
+        .send(Method::POST, "/api/session/second-factor/setup", None)
+        .await;
+    assert_eq!(setup.status(), 200);
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_command_line_switches_the_second_factor_off() {
+    let (app, _, _) = app_with_second_factor().await;
+    app.pending_browser().await;
+
+    let output = owner_command(&app, &["second-factor", "off"]);
+    assert!(output.status.success(), "{output:?}");
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(said.contains("The second factor is off"), "{said}");
+    assert_eq!(app.sign_in_with(&fresh_browser()).await.status(), 200);
+    let left: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM recovery_codes")
+        .fetch_one(&app.sql)
+        .await
+        .unwrap();
+    assert_eq!(left, 0);
+
+    let output = owner_command(&app, &["second-factor", "off"]);
+    assert!(output.status.success());
+    assert!(String::from_utf8_lossy(&output.stdout).contains("was not on"));
+    app.shutdown().await;
+}
