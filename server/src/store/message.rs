@@ -1,5 +1,5 @@
-//! The transaction that stores a contact message, written once for both engines: SQLite's group
-//! commit runs it for each message of a batch, PostgreSQL in a transaction of its own. Besides the
+//! The transaction that stores a contact message, written once for both engines: group commit
+//! (`group_commit`) runs it for each message of a batch, on either engine. Besides the
 //! message it uses up the form token and the proof-of-work challenge (so none is accepted twice, on
 //! any instance), queues the owner's notifications, and the owner's notice when the ceiling holds
 //! messages.
@@ -13,7 +13,7 @@ use crate::store::model::{
     ceiling_hour, search_text, Inserted, NewMessage, KIND_CEILING, KIND_MESSAGE,
 };
 
-/// A message ready to insert, owned so it can wait in SQLite's writer queue.
+/// A message ready to insert, owned so it can wait in the writer's queue.
 pub(crate) struct PendingMessage {
     name: String,
     email: String,

@@ -7,6 +7,7 @@
 //! Every method is a small named query (or a few, in one transaction). Times are Unix
 //! milliseconds, UTC, from the server's clock, stored as 64-bit integers on both engines.
 
+pub mod auth;
 mod base;
 pub mod content;
 pub mod copy;
@@ -14,6 +15,7 @@ pub mod delivery;
 mod dump;
 mod engines;
 pub mod fault;
+mod group_commit;
 pub mod health;
 pub mod insights;
 pub mod links;
@@ -26,6 +28,7 @@ pub mod spam;
 pub mod sqlite;
 
 pub use crate::config::database::{DatabaseUrl, Engine};
+pub use auth::AuthStore;
 pub use base::{connect, connect_tuned, start_probe, Db, Store};
 pub use content::ContentStore;
 pub use delivery::DeliveryStore;

@@ -15,6 +15,8 @@ pub struct TestApp {
     pub db: portfolio::store::Db,
     /// Plain SQL on the same database, for checks: `$1`-style parameters read alike on both engines.
     pub sql: sqlx::AnyPool,
+    /// The sign-in features' clock, which a test may move while the server runs.
+    pub clock: portfolio::clock::SharedClock,
     pub database_url: String,
     pub data_dir: tempfile::TempDir,
     stop: Option<oneshot::Sender<()>>,
@@ -52,6 +54,7 @@ pub async fn spawn_app_on(
         .expect("the application builds");
     let port = app.port();
     let db = app.state().db.clone();
+    let clock = app.state().auth.clock.clone();
     let sql = sql_pool(&database_url).await;
     let (stop, stopped) = oneshot::channel::<()>();
     let task = tokio::spawn(app.run_until(async {
@@ -69,6 +72,7 @@ pub async fn spawn_app_on(
         client,
         db,
         sql,
+        clock,
         database_url,
         data_dir,
         stop: Some(stop),
@@ -260,6 +264,26 @@ pub fn content_command(app: &TestApp, args: &[&str]) -> std::process::Output {
         .expect("the command runs")
 }
 
+/// `portfolio owner <args>` on the app's database.
+pub fn owner_command(app: &TestApp, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(binary())
+        .arg("owner")
+        .args(args)
+        .env("PORTFOLIO_DATABASE_URL", &app.database_url)
+        .output()
+        .expect("the command runs")
+}
+
+/// The `Set-Cookie` headers of an answer.
+pub fn set_cookies(response: &reqwest::Response) -> Vec<String> {
+    response
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap().to_owned())
+        .collect()
+}
+
 /// Reads a spawned server's log lines until it says where it listens, and returns that URL.
 pub fn listening_url(lines: &mut impl Iterator<Item = std::io::Result<String>>) -> String {
     loop {
@@ -270,5 +294,31 @@ pub fn listening_url(lines: &mut impl Iterator<Item = std::io::Result<String>>) 
         if let Some(at) = line.find("listening on http://") {
             return line[at + "listening on ".len()..].trim().to_owned();
         }
+    }
+}
+
+/// Makes the database refuse any contact message with this subject, by a trigger of the test's
+/// own that the server knows nothing of (a message refused for its own reason, not the store's).
+pub async fn refuse_subject(app: &TestApp, subject: &str) {
+    let subject = subject.replace('\'', "''");
+    let statements = if on_postgres() {
+        vec![
+            format!(
+                "CREATE FUNCTION refuse_one() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN \
+                 IF NEW.subject = '{subject}' THEN RAISE EXCEPTION 'refused by the test'; END IF; \
+                 RETURN NEW; END $$"
+            ),
+            "CREATE TRIGGER refuse_one BEFORE INSERT ON contact_messages \
+             FOR EACH ROW EXECUTE FUNCTION refuse_one()"
+                .to_owned(),
+        ]
+    } else {
+        vec![format!(
+            "CREATE TRIGGER refuse_one BEFORE INSERT ON contact_messages \
+             WHEN NEW.subject = '{subject}' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
+        )]
+    };
+    for statement in statements {
+        sqlx::query(&statement).execute(&app.sql).await.unwrap();
     }
 }

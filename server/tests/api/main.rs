@@ -1,9 +1,11 @@
 //! Integration tests: the real server on port 0 with its own temporary database, spoken to over HTTP.
 
+mod authenticator;
 mod cli;
 mod connections;
 mod contact;
 mod contact_crash;
+mod contact_group_commit;
 mod contact_outbox;
 mod contact_smtp;
 mod content;
@@ -21,9 +23,13 @@ mod links;
 mod media;
 mod ops;
 mod owner;
+mod passkeys;
+mod password_reset;
+mod second_factor;
 mod security;
 mod seo;
 mod session;
+mod session_list;
 mod site;
 mod spam;
 mod store;
