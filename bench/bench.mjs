@@ -8,13 +8,17 @@
 //     certificate generated here) and redirecting plain HTTP from :80: grade, score and any
 //     failed test. Needs the right to listen on ports below 1024 (root, as on our machines).
 //  4. The peers, side by side (bench/peers/): nginx serving the same web/dist (with the headers we
-//     send, and bare), and an Express 5 + better-sqlite3 contact endpoint, against this server
-//     (the POST also on PostgreSQL), driven by wrk (1 thread, 32 connections, 10 s): GET /, GET
+//     send, and bare), and an Express 5 + better-sqlite3 contact endpoint, against this server,
+//     driven by wrk (1 thread, 32 connections, 10 s): GET /, GET
 //     one hashed asset, POST /api/contact, each in five rounds with the servers taking turns.
 //     Prints the medians of req/s, p50, p99 and CPU per request, the non-2xx/3xx answers, and the
 //     median of the rounds' ratios of ours to each peer; then our RSS idle and after load, the
 //     binary's size, and which goals of issues 12 and 15 are met.
-// BENCH_ONLY=peers runs only 4; BENCH_ONLY=site only 1 to 3; BENCH_ROUNDS=N N rounds.
+//  5. The contact POST on PostgreSQL (a throwaway cluster, synchronous_commit on): our server against
+//     an Express 5 + node-postgres peer (a pool of 10, one INSERT per message) on the same cluster,
+//     in rounds taking turns: req/s, p99, CPU per request, and WAL flushes per message stored.
+// BENCH_ONLY=peers runs only 4 and 5; BENCH_ONLY=postgres only 5; BENCH_ONLY=site only 1 to 3;
+// BENCH_ONLY=observatory only 3; BENCH_ROUNDS=N N rounds.
 // The full Lighthouse reports are written to .bench/lighthouse.json and lighthouse-published.json.
 import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -418,8 +422,9 @@ function wrkWithCpu(pid, url, args) {
 const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
 /** Our server on a throwaway PostgreSQL cluster (scripts/pg-test-cluster, Debian's postgresql,
- * durability as shipped), for the contact POST: PostgreSQL keeps plain transactions, one commit
- * per message. Null, with a line saying why, when no cluster can start here. */
+ * durability as shipped: synchronous_commit on, checked here), for the contact POST, with the
+ * cluster's URL and a `psql` on it as its superuser for the peer and the WAL counts. Null, with a
+ * line saying why, when no cluster can start here. */
 async function servePostgres() {
   const cluster = join(here, '../scripts/pg-test-cluster');
   const dir = mkdtempSync(join(tmpdir(), 'portfolio-bench-pg-'));
@@ -431,22 +436,126 @@ async function servePostgres() {
     rmSync(dir, { recursive: true, force: true });
     return null;
   }
+  const destroy = () => execFileSync(cluster, ['destroy', dir], { stdio: 'ignore' });
+  /** One query's answer, as text, on database `db` of the cluster, as its superuser. */
+  const psql = (sql, db = 'postgres') =>
+    execFileSync('psql', ['-X', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-d', url.replace(/\/postgres$/, `/${db}`), '-c', sql], {
+      encoding: 'utf8',
+    }).trim();
   let server;
   try {
+    const durability = psql('SHOW synchronous_commit');
+    if (durability !== 'on') throw new Error(`the bench's cluster has synchronous_commit ${durability}, not on`);
     server = await start(binary, ['serve', '--database-url', url, '--listen', '127.0.0.1:0', '--trust-proxy'], {
       RUST_LOG: 'warn,portfolio=info',
     });
   } catch (error) {
-    execFileSync(cluster, ['destroy', dir], { stdio: 'ignore' });
+    destroy();
     throw error;
   }
+  // The cluster's processes, for their CPU time: the postmaster and its children (the backends).
+  const postmaster = Number(readFileSync(join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
   return {
     ...server,
+    cluster: { url, psql, postmaster },
     stop: async () => {
       await server.stop();
-      execFileSync(cluster, ['destroy', dir], { stdio: 'ignore' });
+      destroy();
     },
   };
+}
+
+/** The Express 5 + node-postgres peer (bench/peers/express-pg-contact.mjs), on a database of its
+ * own in our server's cluster. */
+async function startExpressPostgres({ url, psql }) {
+  psql('CREATE DATABASE peer');
+  return start(process.execPath, [join(peersDir, 'express-pg-contact.mjs'), url.replace(/\/postgres$/, '/peer')]);
+}
+
+/** The contact POST on PostgreSQL: our server and the Express + pg peer on the same cluster,
+ * ROUNDS rounds each, taking turns; besides req/s, p99 and the server's CPU per request, the
+ * cluster's CPU per request and its WAL flushes per message stored (pg_stat_wal's wal_sync and
+ * wal_write, read before and after each run; PostgreSQL 15 reports a backend's counts once it
+ * has been idle, within 10 s, so each run is followed by 11 s of quiet). */
+async function runPostgres() {
+  const ours = await servePostgres();
+  if (!ours) return;
+  const peer = await startExpressPostgres(ours.cluster).catch(async (error) => {
+    await ours.stop();
+    throw error;
+  });
+  const { psql, postmaster } = ours.cluster;
+  const servers = [
+    { name: 'portfolio, PostgreSQL', server: ours, db: 'postgres' },
+    { name: 'Express + pg', server: peer, db: 'peer' },
+  ];
+  const wal = () => psql('SELECT wal_sync, wal_write FROM pg_stat_wal').split('|').map(Number);
+  const stored = (db) => Number(psql('SELECT COUNT(*) FROM contact_messages', db));
+  const quiet = () => new Promise((r) => setTimeout(r, 11_000));
+  const rounds = [];
+  try {
+    await quiet();
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const { name, server, db } of servers) {
+        const [syncs, writes, messages, pgTicks] = [...wal(), stored(db), cpuTicks(postmaster)];
+        const run = wrkWithCpu(server.pid, `${server.url}/api/contact`, ['-s', join(here, 'contact-post.lua')]);
+        const ticks = cpuTicks(postmaster) - pgTicks;
+        await quiet();
+        const [syncsAfter, writesAfter] = wal();
+        const added = stored(db) - messages;
+        rounds.push({
+          server: name,
+          round,
+          ...run,
+          messages: added,
+          pgCpuUs: added ? (ticks / TICKS_PER_SECOND / added) * 1e6 : NaN,
+          syncs: (syncsAfter - syncs) / added,
+          writes: (writesAfter - writes) / added,
+        });
+      }
+    }
+  } finally {
+    await peer.stop();
+    await ours.stop();
+  }
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const results = servers.map(({ name }) => {
+    const same = rounds.filter((r) => r.server === name);
+    const of = (key) => median(same.map((r) => r[key]));
+    return {
+      name,
+      rps: of('rps'),
+      p99: of('p99'),
+      cpuUs: of('cpuUs'),
+      pgCpuUs: of('pgCpuUs'),
+      syncs: of('syncs'),
+      writes: of('writes'),
+      bad: same.reduce((sum, r) => sum + r.bad, 0),
+      each: same.map((r) => r.rps.toFixed(0)).join(', '),
+    };
+  });
+  const ratios = rounds
+    .filter((r) => r.server === servers[0].name)
+    .map((r) => r.rps / rounds.find((o) => o.server === servers[1].name && o.round === r.round).rps);
+  const [mine, theirs] = results;
+  console.log(
+    `\nPostgreSQL, POST /api/contact: wrk ${WRK.join(' ')} -s contact-post.lua against our server and Express 5 + pg (a pool of 10, ` +
+      `one INSERT per message) on one throwaway cluster (synchronous_commit on); ${ROUNDS} round${ROUNDS === 1 ? '' : 's'}, taking turns: ` +
+      'the medians, then each round\'s req/s. CPU: the server\'s own time per request, and the cluster\'s per message stored. ' +
+      'WAL per message: pg_stat_wal\'s wal_sync (flushes) and wal_write, over the messages stored.',
+  );
+  const row = (cells) => `| ${cells.join(' | ')} |`;
+  console.log(row(['server', 'req/s', 'p99 ms', 'CPU us/req', 'PostgreSQL CPU us/msg', 'WAL flushes/msg', 'WAL writes/msg', 'non-2xx/3xx', 'rounds, req/s']));
+  console.log(row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
+  for (const r of results) {
+    console.log(
+      row([r.name, r.rps.toFixed(0), r.p99.toFixed(2), r.cpuUs.toFixed(1), r.pgCpuUs.toFixed(1), r.syncs.toFixed(3), r.writes.toFixed(3), String(r.bad), r.each]),
+    );
+  }
+  const ratio = median(ratios);
+  const met = ratio >= 3 && mine.p99 < theirs.p99;
+  console.log(`ours / Express + pg: ${ratio.toFixed(2)}x req/s (median of the rounds' ratios), p99 ${mine.p99 < theirs.p99 ? 'below' : 'above'}`);
+  console.log(`Goal:\n  ${met ? 'met    ' : 'NOT met'}  PostgreSQL POST >= 3x Express + pg req/s, p99 below`);
 }
 
 /** Resident memory of a process, in MB. */
@@ -480,10 +589,8 @@ async function runPeers(site) {
   const nginx = await startNginx(await sameHeaders(`${ours.url}${asset}`));
   const bare = await startNginx('');
   const express = await startExpress();
-  const postgres = await servePostgres();
   const servers = [
     { name: 'portfolio', server: ours },
-    ...(postgres ? [{ name: 'portfolio, PostgreSQL', server: postgres, postOnly: true }] : []),
     { name: 'nginx', server: nginx },
     { name: 'nginx, bare', server: bare },
     { name: 'express', server: express },
@@ -499,9 +606,8 @@ async function runPeers(site) {
   try {
     for (const workload of workloads) {
       for (let round = 0; round < ROUNDS; round++) {
-        for (const { name, server, postOnly } of servers) {
+        for (const { name, server } of servers) {
           if (workload.post && name.startsWith('nginx')) continue;
-          if (!workload.post && postOnly) continue;
           rounds.push({ workload: workload.name, server: name, round, ...wrkWithCpu(server.pid, `${server.url}${workload.path}`, workload.args) });
         }
       }
@@ -545,13 +651,7 @@ async function runPeers(site) {
   console.log(row(['---', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
   for (const r of results) {
     const mine = results.find((o) => o.workload === r.workload && o.server === 'portfolio');
-    const expressRow = results.find((o) => o.workload === r.workload && o.server === 'express');
-    const ratio =
-      r.server === 'portfolio'
-        ? ''
-        : r.server.startsWith('portfolio')
-          ? `${r.ratioTo('express').toFixed(2)}x Express (p99 ${r.p99 < expressRow.p99 ? 'below' : 'above'})`
-          : `${mine.ratioTo(r.server).toFixed(2)}x (p99 ${mine.p99 < r.p99 ? 'below' : 'above'})`;
+    const ratio = r.server === 'portfolio' ? '' : `${mine.ratioTo(r.server).toFixed(2)}x (p99 ${mine.p99 < r.p99 ? 'below' : 'above'})`;
     console.log(row([r.workload, r.server, r.rps.toFixed(0), r.p50.toFixed(2), r.p99.toFixed(2), r.cpuUs.toFixed(1), String(r.bad), ratio, r.each]));
   }
   const mb = (n) => `${n.toFixed(1)} MB`;
@@ -599,9 +699,16 @@ async function runPeers(site) {
 if (!existsSync(binary)) throw new Error(`no binary at ${binary}: run \`cargo build --release\` first`);
 const only = process.env.BENCH_ONLY;
 const site = {};
-if (only !== 'peers') {
-  site.lighthouse = await runLighthouse();
-  site.published = await runPublished();
-  await runObservatory();
+if (only === 'observatory') await runObservatory();
+else if (only === 'postgres') await runPostgres();
+else {
+  if (only !== 'peers') {
+    site.lighthouse = await runLighthouse();
+    site.published = await runPublished();
+    await runObservatory();
+  }
+  if (only !== 'site') {
+    await runPeers(site);
+    await runPostgres();
+  }
 }
-if (only !== 'site') await runPeers(site);

@@ -9,7 +9,7 @@ use anyhow::Context;
 use axum::extract::State;
 use axum::http::{header, HeaderMap, Uri};
 use axum::response::{IntoResponse, Redirect, Response};
-use axum::{Extension, Router};
+use axum::Router;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use tokio::net::TcpListener;
@@ -20,7 +20,7 @@ use url::Url;
 use crate::config::Settings;
 use crate::http::layers::request_log::{RequestLogLayer, TrustRequestId};
 use crate::http::layers::security;
-use crate::http::state::AppState;
+use crate::http::state::{AppState, Shared};
 use crate::serve::{self, Limits};
 use crate::site::Pages;
 
@@ -109,7 +109,7 @@ impl Application {
         if settings.trust_proxy {
             limits = limits.trusting(&settings.limits.trusted_proxies);
         }
-        let files = Arc::new(crate::http::api::media::FileCache::new(
+        let files = Arc::new(crate::media::cache::FileCache::new(
             settings.limits.file_cache_bytes,
         ));
         let insights = Arc::new(crate::insights::Insights::new(
@@ -131,22 +131,21 @@ impl Application {
             )
             .await?,
         );
-        let state = AppState {
+        let state = AppState::new(Shared {
             links,
             content,
             db,
             contact: Arc::new(crate::contact::ContactState::new(&settings)),
-            auth: Arc::new(crate::auth::AuthState::new(&settings)),
+            auth: Arc::new(crate::auth::AuthState::new(&settings, local_addr)),
             insights,
             settings: Arc::new(settings),
-        };
+            pages,
+            files,
+        });
         crate::auth::bootstrap(&state.db, &state.auth, &state.settings).await?;
         crate::contact::start(&state.db, &state.contact, &state.settings)?;
 
-        let router = crate::http::router(state.clone())
-            .layer(Extension(pages.clone()))
-            .layer(Extension(state.links.directory.clone()))
-            .layer(Extension(files));
+        let router = crate::http::router(state.clone());
         let router = with_request_timeout(router, &state.settings);
         let router = traced(security::apply(router, https), trust_request_id);
         // Last: the sign-in's dummy hash, whose 19 MiB block, once freed, makes the C allocator

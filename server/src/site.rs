@@ -14,7 +14,6 @@ use axum::body::Bytes;
 use axum::extract::Request;
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::Extension;
 use base64::Engine as _;
 use rust_embed::RustEmbed;
 use sha2::{Digest, Sha256};
@@ -620,22 +619,14 @@ fn window_bits(length: usize) -> u32 {
 /// (marked `noindex`) for any other client route, a JSON 404 under `/api`, a plain 404 for a
 /// missing file, and the app shell with a 404 for any other path, so that the client draws the
 /// designed error page while search engines and link checkers see a real 404.
-pub async fn serve(
-    Extension(pages): Extension<Arc<Pages>>,
-    Extension(links): Extension<Arc<crate::links::Directory>>,
-    request: Request,
-) -> Response {
+pub fn serve(pages: &Pages, links: &crate::links::Directory, request: &Request) -> Response {
     let path = request.uri().path();
     if let Some(slug) = link_slug(path) {
         if matches!(*request.method(), Method::GET | Method::HEAD) {
-            return link_page(
-                &pages,
-                request.headers(),
-                links.language_of(slug).as_deref(),
-            );
+            return link_page(pages, request.headers(), links.language_of(slug).as_deref());
         }
     }
-    respond(&pages, &request)
+    respond(pages, request)
 }
 
 /// The slug of an application link's address, `/a/<slug>` (one segment, not empty).

@@ -144,6 +144,8 @@ describe("the owner's Insights tab", () => {
     await visitHome(visitor.page, suite.server);
     await keepClicksHere(visitor.page);
     await visitor.page.getByRole('link', { name: 'Code of Portfolio (opens in a new tab)' }).click();
+    // Its beacon arrives before the browser is closed (closing it can drop a beacon in flight).
+    await figuresWhen(suite.server, (f) => f.clicks.length >= 1);
     await visitor.close();
     const other = await openPage(suite.browser, suite.server, { userAgent: DESKTOP_FIREFOX });
     await visitHome(other.page, suite.server);

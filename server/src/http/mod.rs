@@ -6,7 +6,8 @@ pub mod extract;
 pub mod layers;
 pub mod state;
 
-use axum::extract::DefaultBodyLimit;
+use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::response::Response;
 use axum::routing::get;
 use axum::{middleware, Json, Router};
 
@@ -46,6 +47,11 @@ pub fn router(state: AppState) -> Router {
         .merge(api)
         .route("/resume.pdf", get(api::media::resume))
         .route("/media/{file}", get(api::media::serve_file))
-        .fallback(crate::site::serve)
+        .fallback(site)
         .with_state(state)
+}
+
+/// Every other address: the embedded site (see [`crate::site::serve`]).
+async fn site(State(state): State<AppState>, request: Request) -> Response {
+    crate::site::serve(&state.pages, &state.links.directory, &request)
 }

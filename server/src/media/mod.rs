@@ -7,6 +7,8 @@
 //! re-encoded); a PDF is taken only as the resume. The CPU-heavy work runs on
 //! the blocking pool, at most [`CONCURRENT_ENCODES`] at a time.
 
+pub mod cache;
+
 use std::io::Cursor;
 
 use image::imageops::FilterType;

@@ -1,13 +1,12 @@
 //! `/api/content`: the page's content as data. The published document is public; the draft,
 //! publishing, the versions and revert are the owner's.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_MATCH};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::Extension;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -24,7 +23,6 @@ use crate::http::extract::path::ApiPath;
 use crate::http::extract::query::{ApiQuery, QueryParams};
 use crate::http::layers::security::{FramedBySelf, PagePolicy};
 use crate::http::state::AppState;
-use crate::site::Pages;
 use crate::store::content::VersionRow;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -274,7 +272,6 @@ impl QueryParams for PreviewQuery {}
     ))]
 async fn preview(
     State(state): State<AppState>,
-    Extension(pages): Extension<Arc<Pages>>,
     _owner: Owner,
     ApiQuery(query): ApiQuery<PreviewQuery>,
 ) -> Result<Response, ApiError> {
@@ -298,7 +295,9 @@ async fn preview(
     let page = renderer.compose_page(&draft.document, &tag).await?;
     // A picture of the page: its scripts would take the preview's address for an unknown
     // route, and count a visit.
-    let html = pages.with_base(&module_scripts().replace_all(&page, ""));
+    let html = state
+        .pages
+        .with_base(&module_scripts().replace_all(&page, ""));
     // Its inline styles and scripts (the accent's shades, the scheme script), for its policy.
     let policy = PagePolicy::for_page(&crate::site::inline_hashes(html.as_bytes()));
     let mut response = (

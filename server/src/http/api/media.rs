@@ -4,10 +4,7 @@
 //! from its bytes (see [`crate::media`]). Served files are held once, however many answers send
 //! them (see [`FileCache`]).
 
-mod cache;
-
 use std::pin::Pin;
-use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use axum::body::{Body, Bytes};
@@ -18,7 +15,6 @@ use axum::http::header::{
 };
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::Extension;
 use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -35,7 +31,7 @@ use crate::http::state::AppState;
 use crate::media::{self, PreparedFile};
 use crate::store::media::{sources_of, MediaFileRow, MediaRow, MediaSourceRow};
 
-pub use cache::FileCache;
+pub use crate::media::cache::FileCache;
 
 /// Where files made from uploads are served.
 pub const MEDIA_PREFIX: &str = "/media/";
@@ -388,7 +384,6 @@ fn shared_body(bytes: Bytes) -> Body {
 /// `/media/{file}`: a file made from an upload, cached for good (its name changes with it).
 pub async fn serve_file(
     State(state): State<AppState>,
-    Extension(files): Extension<Arc<FileCache>>,
     Path(name): Path<String>,
     headers: HeaderMap,
 ) -> Response {
@@ -425,7 +420,8 @@ pub async fn serve_file(
         return (StatusCode::NOT_MODIFIED, out).into_response();
     }
     // The name holds the file's hash: the same name is always the same bytes.
-    let data = files
+    let data = state
+        .files
         .get(&format!("media:{name}"), || async {
             Ok(state.db.media_file(&name).await?.map(|file| file.data))
         })
@@ -486,15 +482,10 @@ pub async fn uploaded_resume(
 
 /// `/resume.pdf`: the uploaded one when there is one, else the bundled file as any file of the
 /// site; counted as a download when it is sent in full to a visitor who may be counted.
-pub async fn resume(
-    State(state): State<AppState>,
-    Extension(pages): Extension<std::sync::Arc<crate::site::Pages>>,
-    Extension(files): Extension<Arc<FileCache>>,
-    request: axum::extract::Request,
-) -> Response {
-    let response = match uploaded_resume(&state, &files, request.headers()).await {
+pub async fn resume(State(state): State<AppState>, request: axum::extract::Request) -> Response {
+    let response = match uploaded_resume(&state, &state.files, request.headers()).await {
         Some(uploaded) => uploaded,
-        None => crate::site::respond(&pages, &request),
+        None => crate::site::respond(&state.pages, &request),
     };
     if request.method() == Method::GET && response.status() == StatusCode::OK {
         let client = client_of(&state, &request);
