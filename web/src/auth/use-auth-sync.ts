@@ -12,7 +12,12 @@ import { forgetSignedIn, maybeSignedIn } from './hint';
 export function useAuthSync(signedIn: boolean): void {
   const navigate = useNavigate();
   useEffect(() => {
-    const go = () => navigate(signedIn ? '/login' : '/dashboard', { replace: true });
+    // A session check that answers after this page has gone (the sign-in went on by itself, say)
+    // must not navigate again: it would undo whatever the next page has done since.
+    let active = true;
+    const go = () => {
+      if (active) void navigate(signedIn ? '/login' : '/dashboard', { replace: true });
+    };
     const stopListening = listen((event) => {
       if (event === (signedIn ? 'signed-out' : 'signed-in')) go();
     });
@@ -32,6 +37,7 @@ export function useAuthSync(signedIn: boolean): void {
     window.addEventListener('focus', recheck);
     document.addEventListener('visibilitychange', recheck);
     return () => {
+      active = false;
       stopListening();
       window.removeEventListener('focus', recheck);
       document.removeEventListener('visibilitychange', recheck);
