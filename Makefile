@@ -14,7 +14,7 @@ TEST_BIN := target/debug/portfolio
 WEB_DEPS := web/node_modules/.package-lock.json
 WEB_SOURCES := $(shell find web/src web/public web/scripts -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run test setup web server openssl-dev chromium postgresql python-venv bench-tools fuzz lint imports fmt-check clippy typecheck eslint unit-web test-build cargo-test generate generated e2e bench soak clean
+.PHONY: run test setup web server dist openssl-dev chromium postgresql python-venv bench-tools fuzz lint imports fmt-check clippy typecheck eslint unit-web test-build cargo-test generate generated e2e bench soak clean
 
 run: server ## Build everything and serve on http://127.0.0.1:8080 with SQLite under ./data/
 	./$(BIN) serve
@@ -30,6 +30,10 @@ web: web/dist/index.html
 
 server: web openssl-dev
 	$(CARGO) build --release --locked
+
+dist: web openssl-dev ## The smallest binary, for packaging: target/dist/portfolio (link-time optimised, slower to build)
+	$(CARGO) build --profile dist --locked
+	@ls -l target/dist/portfolio
 
 openssl-dev: ## Debian's OpenSSL headers and pkg-config, which passkeys (webauthn-rs) build against
 	@{ command -v pkg-config >/dev/null && pkg-config --exists openssl; } || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libssl-dev pkg-config; }
@@ -130,8 +134,8 @@ $(PEER_DEPS): bench/peers/package.json bench/peers/package-lock.json
 	cd bench/peers && $(NPM) ci --build-from-source --nodedir="$$(dirname "$$(dirname "$$(command -v node)")")" --no-audit --no-fund
 	@touch $@
 
-bench-tools: ## Debian's nginx and wrk for the bench's peers (the nginx service is not left running)
-	@command -v nginx >/dev/null && command -v wrk >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx wrk && { $(SUDO) service nginx stop >/dev/null 2>&1 || true; }; }
+bench-tools: ## Debian's nginx and wrk for the bench's peers (the nginx service is not left running), and time(1) for wrk's own CPU time
+	@command -v nginx >/dev/null && command -v wrk >/dev/null && test -x /usr/bin/time || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx wrk time && { $(SUDO) service nginx stop >/dev/null 2>&1 || true; }; }
 
 # BENCH_ONLY=peers skips Lighthouse and the Observatory; BENCH_ONLY=site skips the peers.
 bench: server chromium postgresql bench-tools $(BENCH_DEPS) $(PEER_DEPS) ## Lighthouse and the HTTP Observatory grade (needs ports 443 and 80), then wrk against nginx and an Express peer (and the contact POST on PostgreSQL), then the soak

@@ -1,4 +1,31 @@
-//! Rebuild the binary whenever the built site changes, since it is embedded.
+//! Rebuild the binary whenever the built site changes, since it is embedded; and, on Linux with
+//! glibc, pack the binary's relative relocations (`-z pack-relative-relocs`, DT_RELR): a
+//! position-independent executable lists one relocation per pointer in its read-only data, 2.5 MB
+//! of ours, which the packed form holds in a few kilobytes (glibc 2.36 and binutils 2.38 on).
+use std::process::Command;
+
 fn main() {
     println!("cargo:rerun-if-changed=../web/dist");
+    println!("cargo:rerun-if-env-changed=PORTFOLIO_NO_RELR");
+    let linux_gnu = std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux")
+        && std::env::var("CARGO_CFG_TARGET_ENV").as_deref() == Ok("gnu");
+    if linux_gnu && std::env::var_os("PORTFOLIO_NO_RELR").is_none() && linker_packs_relocations() {
+        println!("cargo:rustc-link-arg-bins=-Wl,-z,pack-relative-relocs");
+    }
+}
+
+/// Whether the system's C toolchain links with `-z pack-relative-relocs` (older ones refuse it).
+fn linker_packs_relocations() -> bool {
+    let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default());
+    let source = out.join("relr-probe.c");
+    if std::fs::write(&source, "int main(void) { return 0; }\n").is_err() {
+        return false;
+    }
+    Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".into()))
+        .arg(&source)
+        .arg("-o")
+        .arg(out.join("relr-probe"))
+        .arg("-Wl,-z,pack-relative-relocs")
+        .output()
+        .is_ok_and(|result| result.status.success())
 }
