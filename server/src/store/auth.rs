@@ -10,38 +10,44 @@ use async_trait::async_trait;
 
 use crate::store::engines::{both_engines, Pools};
 
-/// A signed-in session as the session list shows it.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct SessionListRow {
-    pub token_hash: String,
-    pub created_at: i64,
-    pub last_seen_at: i64,
-    pub browser: String,
-    pub device: String,
-    pub method: String,
+row! {
+    /// A signed-in session as the session list shows it.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct SessionListRow {
+        pub token_hash: String,
+        pub created_at: i64,
+        pub last_seen_at: i64,
+        pub browser: String,
+        pub device: String,
+        pub method: String,
+    }
 }
 
-/// The owner's time-based one-time codes' key.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct SecondFactorRow {
-    pub secret: Vec<u8>,
-    /// `None` while the setup awaits its first code.
-    pub enabled_at: Option<i64>,
-    pub last_step: i64,
+row! {
+    /// The owner's time-based one-time codes' key.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct SecondFactorRow {
+        pub secret: Vec<u8>,
+        /// `None` while the setup awaits its first code.
+        pub enabled_at: Option<i64>,
+        pub last_step: i64,
+    }
 }
 
-/// A passkey, every column.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct PasskeyRow {
-    pub id: String,
-    pub owner_id: i64,
-    /// The credential id, base64url.
-    pub credential_id: String,
-    pub name: String,
-    /// The credential as the WebAuthn library serialises it (JSON).
-    pub credential: String,
-    pub created_at: i64,
-    pub last_used_at: Option<i64>,
+row! {
+    /// A passkey, every column.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct PasskeyRow {
+        pub id: String,
+        pub owner_id: i64,
+        /// The credential id, base64url.
+        pub credential_id: String,
+        pub name: String,
+        /// The credential as the WebAuthn library serialises it (JSON).
+        pub credential: String,
+        pub created_at: i64,
+        pub last_used_at: Option<i64>,
+    }
 }
 
 /// The columns of [`PasskeyRow`], in order.
@@ -79,12 +85,14 @@ pub struct NewChallenge<'a> {
     pub expires_at: i64,
 }
 
-/// A ceremony as its second request takes it.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct ChallengeRow {
-    pub session_hash: Option<String>,
-    pub name: Option<String>,
-    pub state: String,
+row! {
+    /// A ceremony as its second request takes it.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct ChallengeRow {
+        pub session_hash: Option<String>,
+        pub name: Option<String>,
+        pub state: String,
+    }
 }
 
 #[async_trait]

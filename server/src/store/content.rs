@@ -9,27 +9,33 @@ use async_trait::async_trait;
 use crate::config::database::Engine;
 use crate::store::engines::{both_engines, Pools};
 
-/// The draft: its document (JSON), its revision and when it was saved (Unix ms).
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct DraftRow {
-    pub document: String,
-    pub revision: i64,
-    pub updated_at: i64,
+row! {
+    /// The draft: its document (JSON), its revision and when it was saved (Unix ms).
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct DraftRow {
+        pub document: String,
+        pub revision: i64,
+        pub updated_at: i64,
+    }
 }
 
-/// A published version.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct VersionRow {
-    pub version: i64,
-    pub document: String,
-    pub published_at: i64,
+row! {
+    /// A published version.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct VersionRow {
+        pub version: i64,
+        pub document: String,
+        pub published_at: i64,
+    }
 }
 
-/// A published version without its document, for the list.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct VersionSummary {
-    pub version: i64,
-    pub published_at: i64,
+row! {
+    /// A published version without its document, for the list.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct VersionSummary {
+        pub version: i64,
+        pub published_at: i64,
+    }
 }
 
 #[async_trait]

@@ -9,30 +9,32 @@ use crate::store::engines::{both_engines, in_list, Pools};
 
 pub use super::model::{EMAIL_CHANNEL, KIND_CEILING, KIND_LINK, KIND_MESSAGE, KIND_TEST};
 
-/// An outbox row due to be sent, with the message it tells about (none for a test e-mail).
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct PendingDelivery {
-    pub outbox_id: i64,
-    pub channel: String,
-    pub kind: String,
-    /// Failed attempts so far.
-    pub attempts: i64,
-    pub message_id: Option<i64>,
-    pub name: Option<String>,
-    pub email: Option<String>,
-    pub subject: Option<String>,
-    pub message: Option<String>,
-    pub message_created_at: Option<i64>,
-    /// For the ceiling's notice: the messages the ceiling has held in Spam in its clock hour, so far.
-    pub held: Option<i64>,
-    /// For a link's alert: what happened (`open`, `resume`, `message`), when (the row's
-    /// creation, Unix ms), and the link (its id, company, role and slug).
-    pub link_id: Option<i64>,
-    pub link_event: Option<String>,
-    pub event_at: i64,
-    pub link_company: Option<String>,
-    pub link_role: Option<String>,
-    pub link_slug: Option<String>,
+row! {
+    /// An outbox row due to be sent, with the message it tells about (none for a test e-mail).
+    #[derive(Debug, Clone)]
+    pub struct PendingDelivery {
+        pub outbox_id: i64,
+        pub channel: String,
+        pub kind: String,
+        /// Failed attempts so far.
+        pub attempts: i64,
+        pub message_id: Option<i64>,
+        pub name: Option<String>,
+        pub email: Option<String>,
+        pub subject: Option<String>,
+        pub message: Option<String>,
+        pub message_created_at: Option<i64>,
+        /// For the ceiling's notice: the messages the ceiling has held in Spam in its clock hour, so far.
+        pub held: Option<i64>,
+        /// For a link's alert: what happened (`open`, `resume`, `message`), when (the row's
+        /// creation, Unix ms), and the link (its id, company, role and slug).
+        pub link_id: Option<i64>,
+        pub link_event: Option<String>,
+        pub event_at: i64,
+        pub link_company: Option<String>,
+        pub link_role: Option<String>,
+        pub link_slug: Option<String>,
+    }
 }
 
 /// The `held` column of [`PendingDelivery`], for the outbox row under `alias` (one text for both
@@ -47,36 +49,40 @@ pub(crate) fn held_column(alias: &str) -> String {
     )
 }
 
-/// One outbox row as the dashboard sees it.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct DeliveryRow {
-    pub id: i64,
-    pub message_id: Option<i64>,
-    pub channel: String,
-    pub kind: String,
-    pub attempts: i64,
-    pub next_attempt_at: i64,
-    /// While an instance is sending it.
-    pub leased_until: Option<i64>,
-    pub last_error: Option<String>,
-    pub sent_at: Option<i64>,
-    pub gave_up_at: Option<i64>,
-    pub created_at: i64,
-    /// For a link's alert: the link and what happened.
-    pub link_id: Option<i64>,
-    pub link_event: Option<String>,
+row! {
+    /// One outbox row as the dashboard sees it.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct DeliveryRow {
+        pub id: i64,
+        pub message_id: Option<i64>,
+        pub channel: String,
+        pub kind: String,
+        pub attempts: i64,
+        pub next_attempt_at: i64,
+        /// While an instance is sending it.
+        pub leased_until: Option<i64>,
+        pub last_error: Option<String>,
+        pub sent_at: Option<i64>,
+        pub gave_up_at: Option<i64>,
+        pub created_at: i64,
+        /// For a link's alert: the link and what happened.
+        pub link_id: Option<i64>,
+        pub link_event: Option<String>,
+    }
 }
 
-/// The notifications about messages still waiting, on the channels this server sends to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, sqlx::FromRow)]
-pub struct DeliveryBacklog {
-    pub pending: i64,
-    /// Of those, the ones that failed at least once.
-    pub failing: i64,
-    /// When the oldest waiting one was queued.
-    pub oldest_pending_at: Option<i64>,
-    /// The most failed attempts of any waiting one.
-    pub max_attempts: i64,
+row! {
+    /// The notifications about messages still waiting, on the channels this server sends to.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    pub struct DeliveryBacklog {
+        pub pending: i64,
+        /// Of those, the ones that failed at least once.
+        pub failing: i64,
+        /// When the oldest waiting one was queued.
+        pub oldest_pending_at: Option<i64>,
+        /// The most failed attempts of any waiting one.
+        pub max_attempts: i64,
+    }
 }
 
 /// What "Retry now" did.

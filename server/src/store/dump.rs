@@ -209,121 +209,141 @@ both_engines! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct DumpOwner {
-    pub id: i64,
-    pub email: String,
-    pub password_hash: String,
-    pub created_at: i64,
-    pub updated_at: i64,
+row! {
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct DumpOwner {
+        pub id: i64,
+        pub email: String,
+        pub password_hash: String,
+        pub created_at: i64,
+        pub updated_at: i64,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct DumpMessage {
-    pub id: i64,
-    pub name: String,
-    pub email: String,
-    pub subject: String,
-    pub message: String,
-    pub form_name: String,
-    pub created_at: i64,
-    pub is_read: bool,
-    pub is_spam: bool,
-    pub spam_reason: Option<String>,
-    pub deleted_at: Option<i64>,
-    pub user_agent: Option<String>,
-    pub search_text: String,
-    pub link_id: Option<i64>,
+row! {
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct DumpMessage {
+        pub id: i64,
+        pub name: String,
+        pub email: String,
+        pub subject: String,
+        pub message: String,
+        pub form_name: String,
+        pub created_at: i64,
+        pub is_read: bool,
+        pub is_spam: bool,
+        pub spam_reason: Option<String>,
+        pub deleted_at: Option<i64>,
+        pub user_agent: Option<String>,
+        pub search_text: String,
+        pub link_id: Option<i64>,
+    }
 }
 
-/// An application link, every column.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct DumpLink {
-    pub id: i64,
-    pub slug: String,
-    pub company: String,
-    pub role: String,
-    pub note: String,
-    pub language: String,
-    pub expires_at: Option<i64>,
-    pub revoked_at: Option<i64>,
-    pub alert_open: bool,
-    pub alert_resume: bool,
-    pub alert_message: bool,
-    pub created_at: i64,
-    pub first_opened_at: Option<i64>,
-    pub last_activity_at: Option<i64>,
-    pub revision: i64,
+row! {
+    /// An application link, every column.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct DumpLink {
+        pub id: i64,
+        pub slug: String,
+        pub company: String,
+        pub role: String,
+        pub note: String,
+        pub language: String,
+        pub expires_at: Option<i64>,
+        pub revoked_at: Option<i64>,
+        pub alert_open: bool,
+        pub alert_resume: bool,
+        pub alert_message: bool,
+        pub created_at: i64,
+        pub first_opened_at: Option<i64>,
+        pub last_activity_at: Option<i64>,
+        pub revision: i64,
+    }
 }
 
-/// One day's count of an application link (the seen-hashes are never copied).
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct DumpLinkCount {
-    pub link_id: i64,
-    pub day: String,
-    pub kind: String,
-    pub key: String,
-    pub count: i64,
+row! {
+    /// One day's count of an application link (the seen-hashes are never copied).
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct DumpLinkCount {
+        pub link_id: i64,
+        pub day: String,
+        pub kind: String,
+        pub key: String,
+        pub count: i64,
+    }
 }
 
 /// An outbox row, every column: the same row the dashboard reads.
 pub type DumpOutbox = crate::store::delivery::DeliveryRow;
 
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct DumpSession {
-    pub token_hash: String,
-    pub owner_id: i64,
-    pub created_at: i64,
-    pub last_seen_at: i64,
-    pub idle_expires_at: i64,
-    pub absolute_expires_at: i64,
-    pub browser: String,
-    pub device: String,
-    pub method: String,
-    pub reauthenticated_at: i64,
+row! {
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct DumpSession {
+        pub token_hash: String,
+        pub owner_id: i64,
+        pub created_at: i64,
+        pub last_seen_at: i64,
+        pub idle_expires_at: i64,
+        pub absolute_expires_at: i64,
+        pub browser: String,
+        pub device: String,
+        pub method: String,
+        pub reauthenticated_at: i64,
+    }
 }
 
-/// The second factor's key, every column.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct DumpSecondFactor {
-    pub owner_id: i64,
-    pub secret: Vec<u8>,
-    pub created_at: i64,
-    pub enabled_at: Option<i64>,
-    pub last_step: i64,
+row! {
+    /// The second factor's key, every column.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct DumpSecondFactor {
+        pub owner_id: i64,
+        pub secret: Vec<u8>,
+        pub created_at: i64,
+        pub enabled_at: Option<i64>,
+        pub last_step: i64,
+    }
 }
 
-/// A recovery code's hash, every column.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct DumpRecoveryCode {
-    pub code_hash: String,
-    pub owner_id: i64,
-    pub created_at: i64,
-    pub used_at: Option<i64>,
+row! {
+    /// A recovery code's hash, every column.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct DumpRecoveryCode {
+        pub code_hash: String,
+        pub owner_id: i64,
+        pub created_at: i64,
+        pub used_at: Option<i64>,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct DumpFailure {
-    pub key: String,
-    pub failures: i64,
-    pub last_failure_at: i64,
-    pub locked_until: i64,
-    pub prev_locked_until: i64,
+row! {
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct DumpFailure {
+        pub key: String,
+        pub failures: i64,
+        pub last_failure_at: i64,
+        pub locked_until: i64,
+        pub prev_locked_until: i64,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct DumpSecret {
-    pub name: String,
-    pub value: Vec<u8>,
+row! {
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct DumpSecret {
+        pub name: String,
+        pub value: Vec<u8>,
+    }
 }
 
-/// One day's count of one key (the salts and seen-hashes are never copied).
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct DumpInsightsCount {
-    pub day: String,
-    pub kind: String,
-    pub key: String,
-    pub count: i64,
+row! {
+    /// One day's count of one key (the salts and seen-hashes are never copied).
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct DumpInsightsCount {
+        pub day: String,
+        pub kind: String,
+        pub key: String,
+        pub count: i64,
+    }
 }
 
 /// Tables `db copy` leaves out on purpose, each with the reason.

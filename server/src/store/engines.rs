@@ -26,7 +26,7 @@ pub(crate) trait Pools {
     fn list<T: serde::Serialize>(items: &[T]) -> Self::List<'_, T>;
 
     /// The engine's embedded migrations.
-    fn migrator() -> sqlx::migrate::Migrator;
+    fn migrator() -> &'static sqlx::migrate::Migrator;
 
     /// The text for this engine, where the two differ.
     fn dialect(sqlite: &'static str, postgres: &'static str) -> &'static str {

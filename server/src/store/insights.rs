@@ -37,21 +37,25 @@ impl InsightsBatch {
     }
 }
 
-/// One day's stored figures.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct InsightsDayRow {
-    pub day: String,
-    pub page_views: i64,
-    pub visitors: i64,
-    pub resume_downloads: i64,
+row! {
+    /// One day's stored figures.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct InsightsDayRow {
+        pub day: String,
+        pub page_views: i64,
+        pub visitors: i64,
+        pub resume_downloads: i64,
+    }
 }
 
-/// A key's total over a range of days.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct InsightsCountRow {
-    pub kind: String,
-    pub key: String,
-    pub count: i64,
+row! {
+    /// A key's total over a range of days.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct InsightsCountRow {
+        pub kind: String,
+        pub key: String,
+        pub count: i64,
+    }
 }
 
 #[async_trait]

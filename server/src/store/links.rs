@@ -72,23 +72,25 @@ impl AlertEvent {
     }
 }
 
-/// One link, every column the owner sees.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct LinkRow {
-    pub id: i64,
-    pub slug: String,
-    pub company: String,
-    pub role: String,
-    pub note: String,
-    pub language: String,
-    pub expires_at: Option<i64>,
-    pub revoked_at: Option<i64>,
-    pub alert_open: bool,
-    pub alert_resume: bool,
-    pub alert_message: bool,
-    pub created_at: i64,
-    pub first_opened_at: Option<i64>,
-    pub last_activity_at: Option<i64>,
+row! {
+    /// One link, every column the owner sees.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct LinkRow {
+        pub id: i64,
+        pub slug: String,
+        pub company: String,
+        pub role: String,
+        pub note: String,
+        pub language: String,
+        pub expires_at: Option<i64>,
+        pub revoked_at: Option<i64>,
+        pub alert_open: bool,
+        pub alert_resume: bool,
+        pub alert_message: bool,
+        pub created_at: i64,
+        pub first_opened_at: Option<i64>,
+        pub last_activity_at: Option<i64>,
+    }
 }
 
 /// The columns of [`LinkRow`], in order.
@@ -139,33 +141,39 @@ pub struct LinkChange {
     pub alert_message: Option<bool>,
 }
 
-/// One count of a link: its kind's key summed over the days asked for (`day` empty), or on one day.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct LinkCountRow {
-    pub link_id: i64,
-    pub day: String,
-    pub kind: String,
-    pub key: String,
-    pub count: i64,
+row! {
+    /// One count of a link: its kind's key summed over the days asked for (`day` empty), or on one day.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct LinkCountRow {
+        pub link_id: i64,
+        pub day: String,
+        pub kind: String,
+        pub key: String,
+        pub count: i64,
+    }
 }
 
-/// What a page answering `/a/<slug>` needs to know of a link.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct LinkAddressRow {
-    pub slug: String,
-    pub language: String,
-    pub expires_at: Option<i64>,
-    pub revoked_at: Option<i64>,
+row! {
+    /// What a page answering `/a/<slug>` needs to know of a link.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct LinkAddressRow {
+        pub slug: String,
+        pub language: String,
+        pub expires_at: Option<i64>,
+        pub revoked_at: Option<i64>,
+    }
 }
 
-/// A value that changes whenever a link is made, changed or deleted: how many there are, the
-/// highest id (ids are never reused, so any new link raises it) and the sum of their revisions
-/// (any change raises one).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, sqlx::FromRow)]
-pub struct LinksFingerprint {
-    pub links: i64,
-    pub max_id: i64,
-    pub revisions: i64,
+row! {
+    /// A value that changes whenever a link is made, changed or deleted: how many there are, the
+    /// highest id (ids are never reused, so any new link raises it) and the sum of their revisions
+    /// (any change raises one).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    pub struct LinksFingerprint {
+        pub links: i64,
+        pub max_id: i64,
+        pub revisions: i64,
+    }
 }
 
 /// What a counted event adds, beyond an open and the last activity.
@@ -204,13 +212,15 @@ pub struct HitOutcome {
     pub alerted: bool,
 }
 
-/// A live link as the transaction that counts for it finds it.
-#[derive(Debug, Clone, Copy, sqlx::FromRow)]
-pub(crate) struct LiveLink {
-    pub id: i64,
-    pub alert_open: bool,
-    pub alert_resume: bool,
-    pub alert_message: bool,
+row! {
+    /// A live link as the transaction that counts for it finds it.
+    #[derive(Debug, Clone, Copy)]
+    pub(crate) struct LiveLink {
+        pub id: i64,
+        pub alert_open: bool,
+        pub alert_resume: bool,
+        pub alert_message: bool,
+    }
 }
 
 #[async_trait]

@@ -6,55 +6,65 @@ use async_trait::async_trait;
 
 use crate::store::engines::{both_engines, Pools};
 
-/// An uploaded image, as the media list shows it.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct MediaRow {
-    /// 12 hex digits of the SHA-256 of the uploaded bytes.
-    pub id: String,
-    /// `image` or `svg`.
-    pub kind: String,
-    /// The name the file had on the owner's computer (shown, never used to serve it).
-    pub name: String,
-    /// The widest file's size in pixels.
-    pub width: i64,
-    pub height: i64,
-    /// The widest file's size in bytes.
-    pub bytes: i64,
-    pub created_at: i64,
+row! {
+    /// An uploaded image, as the media list shows it.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct MediaRow {
+        /// 12 hex digits of the SHA-256 of the uploaded bytes.
+        pub id: String,
+        /// `image` or `svg`.
+        pub kind: String,
+        /// The name the file had on the owner's computer (shown, never used to serve it).
+        pub name: String,
+        /// The widest file's size in pixels.
+        pub width: i64,
+        pub height: i64,
+        /// The widest file's size in bytes.
+        pub bytes: i64,
+        pub created_at: i64,
+    }
 }
 
-/// One file made from an upload: `path` is its name under `/media/`.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct MediaFileRow {
-    pub path: String,
-    pub media_id: String,
-    pub content_type: String,
-    pub width: i64,
-    pub data: Vec<u8>,
+row! {
+    /// One file made from an upload: `path` is its name under `/media/`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct MediaFileRow {
+        pub path: String,
+        pub media_id: String,
+        pub content_type: String,
+        pub width: i64,
+        pub data: Vec<u8>,
+    }
 }
 
-/// A file's place in the list, without its bytes.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct MediaSourceRow {
-    pub media_id: String,
-    pub path: String,
-    pub width: i64,
+row! {
+    /// A file's place in the list, without its bytes.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct MediaSourceRow {
+        pub media_id: String,
+        pub path: String,
+        pub width: i64,
+    }
 }
 
-/// A file as it is served.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct ServedFile {
-    pub content_type: String,
-    pub data: Vec<u8>,
+row! {
+    /// A file as it is served.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct ServedFile {
+        pub content_type: String,
+        pub data: Vec<u8>,
+    }
 }
 
-/// The uploaded resume (one at most).
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct ResumeRow {
-    pub data: Vec<u8>,
-    /// Hex SHA-256 of `data`: its ETag.
-    pub sha256: String,
-    pub uploaded_at: i64,
+row! {
+    /// The uploaded resume (one at most).
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct ResumeRow {
+        pub data: Vec<u8>,
+        /// Hex SHA-256 of `data`: its ETag.
+        pub sha256: String,
+        pub uploaded_at: i64,
+    }
 }
 
 #[async_trait]

@@ -7,6 +7,35 @@
 //! Every method is a small named query (or a few, in one transaction). Times are Unix
 //! milliseconds, UTC, from the server's clock, stored as 64-bit integers on both engines.
 
+/// Declares a struct read from a query's row, each field from the column of its name, on either
+/// engine: what `#[derive(sqlx::FromRow)]` wrote, without sqlx's macros crate, which built sqlx
+/// and tokio a second time for the build host (issue 32; see `migrations`).
+macro_rules! row {
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $name:ident {
+            $( $(#[$field_meta:meta])* $field_vis:vis $field:ident : $ty:ty ),* $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        $vis struct $name {
+            $( $(#[$field_meta])* $field_vis $field: $ty ),*
+        }
+
+        impl<'r, R: ::sqlx::Row> ::sqlx::FromRow<'r, R> for $name
+        where
+            &'static str: ::sqlx::ColumnIndex<R>,
+            $( $ty: ::sqlx::Decode<'r, R::Database> + ::sqlx::Type<R::Database>, )*
+        {
+            fn from_row(row: &'r R) -> ::std::result::Result<Self, ::sqlx::Error> {
+                Ok(Self {
+                    $( $field: row.try_get(stringify!($field))?, )*
+                })
+            }
+        }
+    };
+}
+
 pub mod auth;
 mod base;
 pub mod content;
@@ -21,6 +50,7 @@ pub mod insights;
 pub mod links;
 pub mod media;
 mod message;
+pub mod migrations;
 mod model;
 pub mod ops;
 pub mod postgres;

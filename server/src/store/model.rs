@@ -89,17 +89,19 @@ pub fn search_needle(search: &str) -> String {
     search.to_lowercase()
 }
 
-/// A message as exported: the fields of the original product's document.
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct ExportRow {
-    pub name: String,
-    pub email: String,
-    pub subject: String,
-    pub message: String,
-    pub form_name: String,
-    pub created_at: i64,
-    /// The application link it came through (`Acme, Frontend Developer`), if any.
-    pub via: Option<String>,
+row! {
+    /// A message as exported: the fields of the original product's document.
+    #[derive(Debug, Clone)]
+    pub struct ExportRow {
+        pub name: String,
+        pub email: String,
+        pub subject: String,
+        pub message: String,
+        pub form_name: String,
+        pub created_at: i64,
+        /// The application link it came through (`Acme, Frontend Developer`), if any.
+        pub via: Option<String>,
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -120,23 +122,25 @@ impl Folder {
     }
 }
 
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct MessageRow {
-    pub id: i64,
-    pub name: String,
-    pub email: String,
-    pub subject: String,
-    pub message: String,
-    pub created_at: i64,
-    pub is_read: bool,
-    pub is_spam: bool,
-    pub spam_reason: Option<String>,
-    pub deleted_at: Option<i64>,
-    pub user_agent: Option<String>,
-    /// The application link it came through, while that link exists.
-    pub link_id: Option<i64>,
-    pub link_company: Option<String>,
-    pub link_role: Option<String>,
+row! {
+    #[derive(Debug, Clone)]
+    pub struct MessageRow {
+        pub id: i64,
+        pub name: String,
+        pub email: String,
+        pub subject: String,
+        pub message: String,
+        pub created_at: i64,
+        pub is_read: bool,
+        pub is_spam: bool,
+        pub spam_reason: Option<String>,
+        pub deleted_at: Option<i64>,
+        pub user_agent: Option<String>,
+        /// The application link it came through, while that link exists.
+        pub link_id: Option<i64>,
+        pub link_company: Option<String>,
+        pub link_role: Option<String>,
+    }
 }
 
 /// The columns of [`MessageRow`], in order (the link's read by subqueries, so that the query
@@ -163,11 +167,13 @@ pub struct MessageChange {
     pub deleted_at: Option<Option<i64>>,
 }
 
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct OwnerRow {
-    pub id: i64,
-    pub email: String,
-    pub password_hash: String,
+row! {
+    #[derive(Debug, Clone)]
+    pub struct OwnerRow {
+        pub id: i64,
+        pub email: String,
+        pub password_hash: String,
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -184,14 +190,16 @@ pub struct NewSession<'a> {
     pub method: &'a str,
 }
 
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct SessionRow {
-    pub owner_id: i64,
-    pub email: String,
-    pub last_seen_at: i64,
-    pub absolute_expires_at: i64,
-    /// When it last proved the password or a passkey (its sign-in counts).
-    pub reauthenticated_at: i64,
+row! {
+    #[derive(Debug, Clone)]
+    pub struct SessionRow {
+        pub owner_id: i64,
+        pub email: String,
+        pub last_seen_at: i64,
+        pub absolute_expires_at: i64,
+        /// When it last proved the password or a passkey (its sign-in counts).
+        pub reauthenticated_at: i64,
+    }
 }
 
 /// The numbers of the sign-in throttle, as the stores apply them in SQL.
@@ -208,7 +216,7 @@ pub struct ThrottlePolicy {
 }
 
 /// One counted sign-in attempt.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AttemptCount {
     /// Attempts counted so far, this one included.
     pub failures: i64,
@@ -216,15 +224,32 @@ pub struct AttemptCount {
     pub locked_until: i64,
     /// The key's lock before this attempt: it may go on only if that had ended.
     pub prev_locked_until: i64,
-    #[sqlx(skip)]
+    /// Set by the store after the query: whether this attempt may go on.
     pub admitted: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
-pub struct FailureRow {
-    pub failures: i64,
-    pub last_failure_at: i64,
-    pub locked_until: i64,
+impl<'r, R: sqlx::Row> sqlx::FromRow<'r, R> for AttemptCount
+where
+    &'static str: sqlx::ColumnIndex<R>,
+    i64: sqlx::Decode<'r, R::Database> + sqlx::Type<R::Database>,
+{
+    fn from_row(row: &'r R) -> Result<Self, sqlx::Error> {
+        Ok(Self {
+            failures: row.try_get("failures")?,
+            locked_until: row.try_get("locked_until")?,
+            prev_locked_until: row.try_get("prev_locked_until")?,
+            admitted: false,
+        })
+    }
+}
+
+row! {
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct FailureRow {
+        pub failures: i64,
+        pub last_failure_at: i64,
+        pub locked_until: i64,
+    }
 }
 
 /// Tables that a SQLite backup (a copy of the whole file) empties: what no backup may hold.

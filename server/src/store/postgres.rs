@@ -57,7 +57,7 @@ impl PgStore {
                     scrub(&error.to_string(), url)
                 )
             })?;
-        sqlx::migrate!("./migrations/postgres")
+        Self::migrator()
             .run(&pool)
             .await
             .context("Failed to apply the database migrations")?;
@@ -192,7 +192,8 @@ impl Pools for PgStore {
         items
     }
 
-    fn migrator() -> sqlx::migrate::Migrator {
-        sqlx::migrate!("./migrations/postgres")
+    fn migrator() -> &'static sqlx::migrate::Migrator {
+        static MIGRATOR: std::sync::OnceLock<sqlx::migrate::Migrator> = std::sync::OnceLock::new();
+        super::migrations::migrator::<super::migrations::Postgres>(&MIGRATOR)
     }
 }

@@ -169,7 +169,7 @@ impl SqliteStore {
                 .with_context(|| format!("database-url: cannot open {}", filename.display()))
         };
         let mut writer = open(options.clone()).await?;
-        sqlx::migrate!("./migrations/sqlite")
+        Self::migrator()
             .run(&writer)
             .await
             .context("Failed to apply the database migrations")?;
@@ -291,8 +291,9 @@ impl Pools for SqliteStore {
         serde_json::to_string(items).unwrap_or_else(|_| "[]".to_owned())
     }
 
-    fn migrator() -> sqlx::migrate::Migrator {
-        sqlx::migrate!("./migrations/sqlite")
+    fn migrator() -> &'static sqlx::migrate::Migrator {
+        static MIGRATOR: std::sync::OnceLock<sqlx::migrate::Migrator> = std::sync::OnceLock::new();
+        super::migrations::migrator::<super::migrations::Sqlite>(&MIGRATOR)
     }
 }
 

@@ -86,7 +86,7 @@ pub async fn as_person_at(base: &str, body: &Value) -> Value {
 }
 
 /// The stored row of message `id`, every column.
-#[derive(Debug, sqlx::FromRow)]
+#[derive(Debug)]
 pub struct StoredMessage {
     pub id: i64,
     pub name: String,
@@ -100,6 +100,26 @@ pub struct StoredMessage {
     pub spam_reason: Option<String>,
     pub deleted_at: Option<i64>,
     pub user_agent: Option<String>,
+}
+
+impl sqlx::FromRow<'_, sqlx::any::AnyRow> for StoredMessage {
+    fn from_row(row: &sqlx::any::AnyRow) -> Result<Self, sqlx::Error> {
+        use sqlx::Row;
+        Ok(Self {
+            id: row.try_get("id")?,
+            name: row.try_get("name")?,
+            email: row.try_get("email")?,
+            subject: row.try_get("subject")?,
+            message: row.try_get("message")?,
+            form_name: row.try_get("form_name")?,
+            created_at: row.try_get("created_at")?,
+            is_read: row.try_get("is_read")?,
+            is_spam: row.try_get("is_spam")?,
+            spam_reason: row.try_get("spam_reason")?,
+            deleted_at: row.try_get("deleted_at")?,
+            user_agent: row.try_get("user_agent")?,
+        })
+    }
 }
 
 pub async fn stored(db: &sqlx::AnyPool, id: i64) -> StoredMessage {

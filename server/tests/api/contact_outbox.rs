@@ -19,12 +19,24 @@ async fn app_mailing_to(smtp_url: String) -> TestApp {
     .await
 }
 
-#[derive(Debug, sqlx::FromRow)]
+#[derive(Debug)]
 struct OutboxRow {
     message_id: i64,
     attempts: i64,
     sent_at: Option<i64>,
     last_error: Option<String>,
+}
+
+impl sqlx::FromRow<'_, sqlx::any::AnyRow> for OutboxRow {
+    fn from_row(row: &sqlx::any::AnyRow) -> Result<Self, sqlx::Error> {
+        use sqlx::Row;
+        Ok(Self {
+            message_id: row.try_get("message_id")?,
+            attempts: row.try_get("attempts")?,
+            sent_at: row.try_get("sent_at")?,
+            last_error: row.try_get("last_error")?,
+        })
+    }
 }
 
 async fn outbox(app: &TestApp) -> Vec<OutboxRow> {
