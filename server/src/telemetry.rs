@@ -9,7 +9,7 @@
 //! loses at most the last [`DELAY`] of lines.
 
 use std::io::{IsTerminal, Write};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -40,6 +40,25 @@ impl Drop for LogGuard {
     }
 }
 
+/// Where lines written without `tracing`'s formatter go (see [`write_line`]), and in which format:
+/// set by [`init`] when standard output is not a terminal (a terminal keeps tracing's colours).
+static LINES: OnceLock<(Arc<Shared>, LogFormat)> = OnceLock::new();
+
+/// The format of the lines [`write_line`] takes, or `None` when it takes none (no subscriber of
+/// ours, or a terminal): then the line goes through `tracing` as any other.
+pub fn line_format() -> Option<LogFormat> {
+    LINES.get().map(|(_, format)| *format)
+}
+
+/// Adds one whole line, already formatted in [`line_format`], to the batch every other line
+/// joins. The request log writes its line this way: `tracing`'s formatter took a tenth of the
+/// CPU of a static answer (issue 32).
+pub fn write_line(line: &[u8]) {
+    if let Some((shared, _)) = LINES.get() {
+        let _ = (&**shared).write_all(line);
+    }
+}
+
 /// Installs the global subscriber once; later calls (as in tests) are ignored and their guard
 /// holds nothing.
 pub fn init(format: LogFormat) -> LogGuard {
@@ -62,6 +81,9 @@ pub fn init(format: LogFormat) -> LogGuard {
     };
     if installed.is_err() {
         return LogGuard { writer: None };
+    }
+    if !ansi {
+        let _ = LINES.set((shared.clone(), format));
     }
     let writer = shared.clone();
     let thread = std::thread::Builder::new()
