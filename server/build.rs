@@ -14,18 +14,28 @@ fn main() {
     }
 }
 
-/// Whether the system's C toolchain links with `-z pack-relative-relocs` (older ones refuse it).
+/// Whether the system's C toolchain links with `-z pack-relative-relocs` (older ones refuse it)
+/// and the program it makes runs (a glibc before 2.36 cannot load it). Never when
+/// cross-compiling: the probe could not run.
 fn linker_packs_relocations() -> bool {
+    if std::env::var("HOST") != std::env::var("TARGET") {
+        return false;
+    }
     let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default());
     let source = out.join("relr-probe.c");
     if std::fs::write(&source, "int main(void) { return 0; }\n").is_err() {
         return false;
     }
-    Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".into()))
+    let probe = out.join("relr-probe");
+    let linked = Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".into()))
         .arg(&source)
         .arg("-o")
-        .arg(out.join("relr-probe"))
+        .arg(&probe)
         .arg("-Wl,-z,pack-relative-relocs")
         .output()
-        .is_ok_and(|result| result.status.success())
+        .is_ok_and(|result| result.status.success());
+    linked
+        && Command::new(&probe)
+            .status()
+            .is_ok_and(|status| status.success())
 }

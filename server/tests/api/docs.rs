@@ -16,7 +16,7 @@ struct Setting {
     hidden: bool,
 }
 
-/// The arguments of `portfolio serve`, exactly as main.rs builds its subcommand from `Settings`.
+/// The arguments of `portfolio serve`, exactly as `cli::main` builds its subcommand from `Settings`.
 fn serve_settings() -> Vec<Setting> {
     let command = Settings::augment_args(Command::new("serve"));
     command
