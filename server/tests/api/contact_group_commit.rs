@@ -9,11 +9,12 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use sqlx::pool::PoolConnection;
-use sqlx::Any;
 
 use crate::contact::{as_person_at, valid_form};
-use crate::helpers::{on_postgres, refuse_subject, spawn_app_on, PgCluster, TestApp};
+use crate::helpers::{
+    hold_contact_inserts, on_postgres, refuse_subject, spawn_app_on, until_commit_waiting,
+    PgCluster, TestApp,
+};
 
 /// Settings for load from many visitors: each is told apart by `X-Forwarded-For`, no limit or
 /// ceiling stands in the way, and each real message queues a notification (to an SMTP port where
@@ -78,36 +79,6 @@ async fn send_all(app: &TestApp, forms: &[Value]) -> Vec<(u16, Value)> {
     .await
 }
 
-/// Holds the server's writer: SQLite's write lock, or on PostgreSQL a lock on the messages'
-/// table that its `INSERT` waits for; until `ROLLBACK` on the returned connection.
-async fn hold_inserts(app: &TestApp) -> PoolConnection<Any> {
-    let mut lock = app.sql.acquire().await.unwrap();
-    if on_postgres() {
-        sqlx::query("BEGIN").execute(&mut *lock).await.unwrap();
-        sqlx::query("LOCK TABLE contact_messages IN SHARE MODE")
-            .execute(&mut *lock)
-            .await
-            .unwrap();
-    } else {
-        sqlx::query("BEGIN IMMEDIATE")
-            .execute(&mut *lock)
-            .await
-            .unwrap();
-    }
-    lock
-}
-
-/// Waits until `n` messages wait for their commit.
-async fn until_waiting(app: &TestApp, n: u64) {
-    tokio::time::timeout(Duration::from_secs(10), async {
-        while app.db.group_commit_stats().unwrap().waiting < n {
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
-    })
-    .await
-    .unwrap_or_else(|_| panic!("{n} messages queue up behind the lock"));
-}
-
 /// Sends the forms at once, held behind a lock until all of them wait for the writer, behind a
 /// first message (named `first`, left out of [`stored_by_name`]) that the writer is already
 /// trying to commit: so the forms are committed together, in the transaction after it.
@@ -115,16 +86,16 @@ async fn send_held(app: &TestApp, forms: &[Value]) -> Vec<(u16, Value)> {
     let mut first = valid_form();
     first["name"] = json!("first");
     let first = as_person_at(&app.address, &first).await;
-    let mut lock = hold_inserts(app).await;
+    let mut lock = hold_contact_inserts(app).await;
     let first = tokio::spawn({
         let (client, base) = (app.client.clone(), app.address.clone());
         async move { send(&client, &base, 999, &first).await }
     });
-    until_waiting(app, 1).await;
+    until_commit_waiting(app, 1, Duration::from_secs(10)).await;
     // Time for the writer to take it (and meet the lock) before the others come.
     tokio::time::sleep(Duration::from_millis(200)).await;
     let release = async {
-        until_waiting(app, 1 + forms.len() as u64).await;
+        until_commit_waiting(app, 1 + forms.len() as u64, Duration::from_secs(10)).await;
         sqlx::query("ROLLBACK").execute(&mut *lock).await.unwrap();
     };
     let (answers, ()) = tokio::join!(send_all(app, forms), release);

@@ -5,11 +5,11 @@
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use sqlx::pool::PoolConnection;
-use sqlx::Any;
 
 use crate::contact::form_with;
-use crate::helpers::{on_postgres, refuse_subject, spawn_app_with, TestApp};
+use crate::helpers::{
+    hold_contact_inserts, refuse_subject, spawn_app_with, until_commit_waiting, TestApp,
+};
 
 /// Starts a server that reads the client's address from `X-Forwarded-For`, so each message can
 /// come from a visitor of its own and the per-visitor limit stays out of the way.
@@ -34,37 +34,6 @@ async fn send(app: &TestApp, n: u32, subject: &str) -> reqwest::Response {
         .expect("the request is sent")
 }
 
-/// Takes SQLite's write lock from another connection (on PostgreSQL, a lock on the messages'
-/// table that the server's `INSERT` waits for) and keeps it until the connection is dropped after
-/// `ROLLBACK`: messages sent meanwhile wait for the server's writer.
-async fn hold_write_lock(app: &TestApp) -> PoolConnection<Any> {
-    let mut lock = app.sql.acquire().await.unwrap();
-    if on_postgres() {
-        sqlx::query("BEGIN").execute(&mut *lock).await.unwrap();
-        sqlx::query("LOCK TABLE contact_messages IN SHARE MODE")
-            .execute(&mut *lock)
-            .await
-            .unwrap();
-    } else {
-        sqlx::query("BEGIN IMMEDIATE")
-            .execute(&mut *lock)
-            .await
-            .unwrap();
-    }
-    lock
-}
-
-/// Waits until `n` messages wait for their commit in the server's writer.
-async fn until_waiting(app: &TestApp, n: u64) {
-    tokio::time::timeout(Duration::from_secs(4), async {
-        while app.db.group_commit_stats().unwrap().waiting < n {
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
-    })
-    .await
-    .unwrap_or_else(|_| panic!("{n} messages queue up behind the lock"));
-}
-
 /// Sends one message per subject, all at once. They are held behind a write lock until all have
 /// queued, behind a first message that the writer is already trying to commit, so they are
 /// committed together in the next transaction. Returns each answer's status and body, in the
@@ -82,7 +51,7 @@ async fn send_together(app: &TestApp, subjects: &[&str]) -> Vec<(u16, Value)> {
     );
     // The spam checks' keys are made in the database on first use: before the lock.
     assert_eq!(app.get("/api/contact/challenge").await.status(), 200);
-    let mut lock = hold_write_lock(app).await;
+    let mut lock = hold_contact_inserts(app).await;
     let first = tokio::spawn({
         let (client, url, origin) = (
             app.client.clone(),
@@ -102,9 +71,9 @@ async fn send_together(app: &TestApp, subjects: &[&str]) -> Vec<(u16, Value)> {
                 .status()
         }
     });
-    until_waiting(app, 1).await;
+    until_commit_waiting(app, 1, Duration::from_secs(4)).await;
     let release = async {
-        until_waiting(app, 1 + subjects.len() as u64).await;
+        until_commit_waiting(app, 1 + subjects.len() as u64, Duration::from_secs(4)).await;
         sqlx::query("ROLLBACK").execute(&mut *lock).await.unwrap();
     };
     let (answers, ()) = tokio::join!(sends, release);

@@ -322,3 +322,34 @@ pub async fn refuse_subject(app: &TestApp, subject: &str) {
         sqlx::query(&statement).execute(&app.sql).await.unwrap();
     }
 }
+
+/// Holds the server's writer: takes SQLite's write lock from another connection (on PostgreSQL,
+/// a lock on the messages' table that the server's `INSERT` waits for) and keeps it until
+/// `ROLLBACK` on the returned connection: messages sent meanwhile wait for their commit.
+pub async fn hold_contact_inserts(app: &TestApp) -> sqlx::pool::PoolConnection<sqlx::Any> {
+    let mut lock = app.sql.acquire().await.unwrap();
+    if on_postgres() {
+        sqlx::query("BEGIN").execute(&mut *lock).await.unwrap();
+        sqlx::query("LOCK TABLE contact_messages IN SHARE MODE")
+            .execute(&mut *lock)
+            .await
+            .unwrap();
+    } else {
+        sqlx::query("BEGIN IMMEDIATE")
+            .execute(&mut *lock)
+            .await
+            .unwrap();
+    }
+    lock
+}
+
+/// Waits, at most `within`, until `n` messages wait for their commit in the server's writer.
+pub async fn until_commit_waiting(app: &TestApp, n: u64, within: std::time::Duration) {
+    tokio::time::timeout(within, async {
+        while app.db.group_commit_stats().unwrap().waiting < n {
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+    })
+    .await
+    .unwrap_or_else(|_| panic!("{n} messages queue up behind the lock"));
+}
