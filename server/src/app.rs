@@ -252,7 +252,7 @@ impl Application {
                 listener,
                 router,
                 None,
-                limits.clone(),
+                limits.clone().on_the_runtime(),
                 shutdown,
                 GRACE,
             ))

@@ -164,6 +164,12 @@ pub struct LimitSettings {
           value_parser = clap::value_parser!(u64).range(1..))]
     pub max_connections_per_client: u64,
 
+    /// Threads that serve connections, each with an event loop of its own that a connection
+    /// stays on (0: one per core). The API's work runs on the application's shared threads.
+    #[arg(long, env = "PORTFOLIO_CONNECTION_THREADS", default_value_t = 0, value_name = "COUNT",
+          value_parser = clap::value_parser!(u16).range(0..=1024))]
+    pub connection_threads: u16,
+
     /// Bytes of served files (the resume, uploaded media) kept in memory once no answer is
     /// sending them; a file being sent is held once however many answers send it.
     #[arg(long, env = "PORTFOLIO_FILE_CACHE_BYTES", default_value_t = 16 * 1024 * 1024, value_name = "BYTES")]
@@ -198,6 +204,7 @@ impl Default for LimitSettings {
             request_timeout_secs: 30,
             max_connections: 2048,
             max_connections_per_client: 256,
+            connection_threads: 0,
             file_cache_bytes: 16 * 1024 * 1024,
             contact_per_minute: 5,
             contact_per_hour: 20,

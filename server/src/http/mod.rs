@@ -47,6 +47,9 @@ pub fn router(state: AppState) -> Router {
         .merge(api)
         .route("/resume.pdf", get(api::media::resume))
         .route("/media/{file}", get(api::media::serve_file))
+        // Every route may reach the database: its work runs on the application's runtime. The
+        // site (the fallback) is answered from memory on the connection's own thread.
+        .route_layer(layers::app_runtime::AppRuntimeLayer::current())
         .fallback(site)
         .with_state(state)
 }
