@@ -150,37 +150,19 @@ mod tests {
         // kernel hands them in, and each connection's requests on the thread it was given to.
         let mut clients = Vec::new();
         let mut counts = HashMap::<String, usize>::new();
+        let answer = |client: &reqwest::Client, path: &str| {
+            let request = client.get(format!("http://{address}{path}")).send();
+            async move { request.await.unwrap().text().await.unwrap() }
+        };
         for _ in 0..4 {
             let client = reqwest::Client::new();
-            let first = client
-                .get(format!("http://{address}/"))
-                .send()
-                .await
-                .unwrap()
-                .text()
-                .await
-                .unwrap();
+            let first = answer(&client, "/").await;
             for _ in 0..3 {
-                let again = client
-                    .get(format!("http://{address}/page"))
-                    .send()
-                    .await
-                    .unwrap()
-                    .text()
-                    .await
-                    .unwrap();
+                let again = answer(&client, "/page").await;
                 assert_eq!(again, first, "a connection stays on its thread");
             }
-            let app = client
-                .get(format!("http://{address}/app"))
-                .send()
-                .await
-                .unwrap()
-                .text()
-                .await
-                .unwrap();
             assert_eq!(
-                app,
+                answer(&client, "/app").await,
                 format!("{} false", the_test.as_deref().unwrap_or("unnamed")),
                 "a route runs on the application's runtime (here, the test's)"
             );
