@@ -364,27 +364,24 @@ impl ConnectionThreads {
 
     /// Gives a connection to the thread with the fewest open (it closes when no thread takes it).
     fn hand_over(&self, stream: TcpStream, peer: SocketAddr, held: Held) {
-        let Some(thread) = self
+        let thread = self
             .threads
             .iter()
-            .filter(|thread| thread.handover.is_some())
-            .min_by_key(|thread| thread.open.load(Ordering::Relaxed))
-        else {
+            .min_by_key(|thread| thread.open.load(Ordering::Relaxed));
+        let (Some(thread), Ok(stream)) = (thread, stream.into_std()) else {
             return;
         };
-        let Ok(stream) = stream.into_std() else {
+        let Some(handover) = &thread.handover else {
             return;
         };
         thread.open.fetch_add(1, Ordering::Relaxed);
         let counted = Counted(thread.open.clone());
-        if let Some(handover) = &thread.handover {
-            let _ = handover.send(Handover {
-                stream,
-                peer,
-                held,
-                counted,
-            });
-        }
+        let _ = handover.send(Handover {
+            stream,
+            peer,
+            held,
+            counted,
+        });
     }
 
     /// Takes no more connections: each thread drops its receiver of the stop signal.

@@ -239,6 +239,12 @@ impl Line<'_> {
 
     /// The line, ending with a newline, as `tracing`'s formatter in `format` writes it.
     fn write(&self, out: &mut Vec<u8>, format: LogFormat, level: Level, now: SystemTime) {
+        let fields = [
+            ("request_id", self.request_id),
+            ("method", self.method),
+            ("route", self.route),
+            ("path", self.path),
+        ];
         match format {
             LogFormat::Text => {
                 timestamp(out, now);
@@ -248,14 +254,13 @@ impl Line<'_> {
                 } else {
                     b"  INFO "
                 });
-                out.extend_from_slice(b"request request_id=");
-                out.extend_from_slice(self.request_id.as_bytes());
-                out.extend_from_slice(b" method=");
-                out.extend_from_slice(self.method.as_bytes());
-                out.extend_from_slice(b" route=");
-                out.extend_from_slice(self.route.as_bytes());
-                out.extend_from_slice(b" path=");
-                out.extend_from_slice(self.path.as_bytes());
+                out.extend_from_slice(b"request");
+                for (name, value) in fields {
+                    out.push(b' ');
+                    out.extend_from_slice(name.as_bytes());
+                    out.push(b'=');
+                    out.extend_from_slice(value.as_bytes());
+                }
                 out.extend_from_slice(b" status=");
                 decimal(out, u128::from(self.status));
                 out.extend_from_slice(b" latency_ms=");
@@ -268,14 +273,13 @@ impl Line<'_> {
                 } else {
                     b"\",\"level\":\"INFO\""
                 });
-                out.extend_from_slice(b",\"message\":\"request\",\"request_id\":");
-                json_string(out, self.request_id);
-                out.extend_from_slice(b",\"method\":");
-                json_string(out, self.method);
-                out.extend_from_slice(b",\"route\":");
-                json_string(out, self.route);
-                out.extend_from_slice(b",\"path\":");
-                json_string(out, self.path);
+                out.extend_from_slice(b",\"message\":\"request\"");
+                for (name, value) in fields {
+                    out.extend_from_slice(b",\"");
+                    out.extend_from_slice(name.as_bytes());
+                    out.extend_from_slice(b"\":");
+                    json_string(out, value);
+                }
                 out.extend_from_slice(b",\"status\":");
                 decimal(out, u128::from(self.status));
                 out.extend_from_slice(b",\"latency_ms\":");
