@@ -6,6 +6,7 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+#[cfg(test)]
 use ts_rs::TS;
 
 /// An accent colour: `#` and six hexadecimal digits.
@@ -15,7 +16,8 @@ pub const ACCENT_PATTERN: &str = "^#[0-9a-fA-F]{6}$";
 pub const DEFAULT_ACCENT: &str = "#155dfc";
 
 /// How the page looks.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Appearance {
     /// The colour scheme a visitor sees until they choose one: `dark` (today's page), `light`, or `system` (the visitor's system setting).
@@ -42,7 +44,8 @@ impl Default for Appearance {
 }
 
 /// A colour scheme: `dark`, `light`, or `system` (the visitor's system setting).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Scheme {
     #[default]
@@ -52,7 +55,8 @@ pub enum Scheme {
 }
 
 /// Which sections of the page show (the hero always does); the navigation follows.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Sections {
     /// Whether the About section shows.

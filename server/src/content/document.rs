@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+#[cfg(test)]
 use ts_rs::TS;
 
 pub use super::appearance::{Appearance, Scheme, Sections, ACCENT_PATTERN, DEFAULT_ACCENT};
@@ -32,7 +33,8 @@ pub const DEFAULT_LANGUAGE: &str = "en";
 pub const MAX_LANGUAGES: usize = 10;
 
 /// The whole page's content.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ContentDocument {
     pub profile: Profile,
@@ -69,18 +71,18 @@ pub struct ContentDocument {
         skip_serializing_if = "is_default_language"
     )]
     #[schemars(regex(pattern = LANGUAGE_TAG_PATTERN), length(max = 35))]
-    #[ts(as = "Option<String>", optional)]
+    #[cfg_attr(test, ts(as = "Option<String>", optional))]
     pub language: String,
     /// The owner's own wording of the page's fixed texts in the default language (`nav.about`,
     /// `projects.shown#other` …), over the built-in ones of `web/src/i18n/`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     #[schemars(schema_with = "strings_schema")]
-    #[ts(as = "Option<BTreeMap<String, String>>", optional)]
+    #[cfg_attr(test, ts(as = "Option<BTreeMap<String, String>>", optional))]
     pub strings: BTreeMap<String, String>,
     /// The page in other languages, each served at `/<tag in lower case>/` once published.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(length(max = 10))]
-    #[ts(as = "Option<Vec<Language>>", optional)]
+    #[cfg_attr(test, ts(as = "Option<Vec<Language>>", optional))]
     pub languages: Vec<Language>,
 }
 
@@ -94,7 +96,8 @@ fn is_default_language(tag: &String) -> bool {
 
 /// The page in another language: the document's texts translated, keyed by their paths
 /// (`profile.role`, `projects[2].description`), and the page's fixed texts.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Language {
     /// Its BCP 47 tag (`de`, `pt-BR`); the page is served at the tag in lower case (`/pt-br/`).
@@ -137,7 +140,8 @@ fn strings_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
 }
 
 /// Who the site is about.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Profile {
     /// Full name: the hero, the about section, the footer and link previews.
@@ -156,7 +160,8 @@ pub struct Profile {
 }
 
 /// Where the owner is: as shown, and what a maps search looks for.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Location {
     #[schemars(length(min = 1, max = 100))]
@@ -166,7 +171,8 @@ pub struct Location {
 }
 
 /// The about section's text.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct About {
     #[schemars(length(min = 1, max = 6), inner(length(min = 1, max = 1500)))]
@@ -174,7 +180,8 @@ pub struct About {
 }
 
 /// How to reach the owner.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Contact {
     #[schemars(email, length(min = 3, max = 254))]
@@ -183,7 +190,8 @@ pub struct Contact {
 }
 
 /// A phone number as dialled (`+919000000000`) and as shown (`+91 90000 00000`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Phone {
     #[schemars(regex(pattern = DIAL_PATTERN))]
@@ -193,7 +201,8 @@ pub struct Phone {
 }
 
 /// A profile elsewhere (GitHub, LinkedIn, X …).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SocialLink {
     /// Stable id (`github`, `linkedin`, `twitter` …): clicks are counted by it.
@@ -207,7 +216,8 @@ pub struct SocialLink {
 }
 
 /// A technology of the Skills section.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Skill {
     #[schemars(length(min = 1, max = 40))]
@@ -218,7 +228,8 @@ pub struct Skill {
 }
 
 /// Which filter of the Projects section shows a project.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Stack {
     Frontend,
@@ -227,7 +238,8 @@ pub enum Stack {
 }
 
 /// A project of the Projects section.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Project {
     /// Stable id: clicks on its links are counted as `project:<id>:code` and `project:<id>:demo`,
@@ -253,7 +265,8 @@ pub struct Project {
 }
 
 /// A job or a school.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TimelineEntry {
     #[schemars(length(min = 1, max = 120))]
@@ -272,7 +285,8 @@ pub struct TimelineEntry {
 }
 
 /// An award and its certificate.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Award {
     #[schemars(length(min = 1, max = 100))]
@@ -283,7 +297,8 @@ pub struct Award {
 }
 
 /// An image in one or more widths.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MediaItem {
     #[schemars(regex(pattern = ID_PATTERN))]
@@ -302,7 +317,8 @@ pub struct MediaItem {
 }
 
 /// One file of an image.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MediaSource {
     #[schemars(regex(pattern = MEDIA_SRC_PATTERN), length(max = 300))]
@@ -313,7 +329,8 @@ pub struct MediaSource {
 }
 
 /// The resume every Download Resume button links to.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Resume {
     /// Path of the PDF served by the site.

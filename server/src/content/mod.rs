@@ -13,7 +13,7 @@ mod schema;
 pub mod validate;
 
 pub use document::{default_document, ContentDocument, DEFAULT_DOCUMENT_JSON};
-pub use schema::{schema_file, schema_value, typescript_file, NO_CONTROL_PATTERN};
+pub use schema::{schema_file, schema_value, NO_CONTROL_PATTERN};
 
 /// Published versions kept for revert; older ones are deleted at each publish.
 pub const KEPT_VERSIONS: i64 = 20;
@@ -23,6 +23,7 @@ pub const MAX_DOCUMENT_BYTES: usize = 256 * 1024;
 
 #[cfg(test)]
 mod tests {
+    use super::schema::typescript_file;
     use super::*;
     use std::path::Path;
 

@@ -60,7 +60,9 @@ pub fn schema_file() -> String {
     text
 }
 
-/// The TypeScript types as committed under `web/src/content/document.generated.ts`.
+/// The TypeScript types as committed under `web/src/content/document.generated.ts` (made by a
+/// test: ts-rs is a dev-dependency, so the release build compiles none of it).
+#[cfg(test)]
 pub fn typescript_file() -> String {
     use super::document::*;
     use ts_rs::TS;
