@@ -19,7 +19,8 @@
 //     an Express 5 + node-postgres peer (a pool of 10, one INSERT per message) on the same cluster,
 //     in rounds taking turns: req/s, p99, CPU per request, and WAL flushes per message stored.
 // BENCH_ONLY=peers runs only 4 and 5; BENCH_ONLY=postgres only 5; BENCH_ONLY=site only 1 to 3;
-// BENCH_ONLY=observatory only 3; BENCH_ROUNDS=N N rounds.
+// BENCH_ONLY=observatory only 3; BENCH_ONLY=static only 4; BENCH_ROUNDS=N N rounds; BENCH_WORKLOADS
+// and BENCH_PEERS choose among 4's workloads and peers.
 // The full Lighthouse reports are written to .bench/lighthouse.json and lighthouse-published.json.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -308,6 +309,11 @@ const peersDir = join(here, 'peers');
 const WRK = ['-t1', '-c32', '-d10s', '--latency'];
 /** How many times each workload runs against each server (`BENCH_ROUNDS`, 5 unless set). */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5) || 5);
+/** The peers' workloads to run (`BENCH_WORKLOADS`: some of /, /de/, asset, post; all unless set)
+ * and the peers to run them against (`BENCH_PEERS`: some of nginx, "nginx, bare", express), for a
+ * quicker look at one change; the goals of what did not run are not printed. */
+const WORKLOADS = process.env.BENCH_WORKLOADS?.split(',').map((w) => w.trim());
+const PEERS = process.env.BENCH_PEERS?.split(/,(?! bare)/).map((p) => p.trim());
 
 /** A port that was free a moment ago (for nginx, which cannot pick one and tell). */
 function freePort() {
@@ -655,11 +661,11 @@ async function runPeers(site) {
   if (!asset) throw new Error('no hashed entry script in web/dist/index.html');
   const gzip = ['-H', 'Accept-Encoding: gzip'];
   const workloads = [
-    { name: 'GET /', path: '/', args: gzip },
-    { name: 'GET /de/', path: '/de/', args: gzip },
-    { name: `GET ${asset}`, path: asset, args: gzip },
-    { name: 'POST /api/contact', path: '', args: ['-s', join(here, 'contact-post.lua')], post: true },
-  ];
+    { key: '/', name: 'GET /', path: '/', args: gzip },
+    { key: '/de/', name: 'GET /de/', path: '/de/', args: gzip },
+    { key: 'asset', name: `GET ${asset}`, path: asset, args: gzip },
+    { key: 'post', name: 'POST /api/contact', path: '', args: ['-s', join(here, 'contact-post.lua')], post: true },
+  ].filter((w) => !WORKLOADS || WORKLOADS.includes(w.key));
 
   const ours = await serve(['--listen', '127.0.0.1:0', '--trust-proxy'], OWNER_ENV);
   // Idle as started (issue 15's figure), before two more languages' pages are held in memory.
@@ -673,15 +679,10 @@ async function runPeers(site) {
   // nginx twice: sending the headers our server sends on every response (the security headers
   // take 0.9 KB of each answer, which wrk, on the same two cores, must read and parse), and bare,
   // as the issue first measured it.
-  const nginx = await startNginx(await sameHeaders(`${ours.url}${asset}`), pages);
-  const bare = await startNginx('', pages);
-  const express = await startExpress();
-  const servers = [
-    { name: 'portfolio', server: ours },
-    { name: 'nginx', server: nginx },
-    { name: 'nginx, bare', server: bare },
-    { name: 'express', server: express },
-  ];
+  const servers = [{ name: 'portfolio', server: ours }];
+  if (!PEERS || PEERS.includes('nginx')) servers.push({ name: 'nginx', server: await startNginx(await sameHeaders(`${ours.url}${asset}`), pages) });
+  if (!PEERS || PEERS.includes('nginx, bare')) servers.push({ name: 'nginx, bare', server: await startNginx('', pages) });
+  if (!PEERS || PEERS.includes('express')) servers.push({ name: 'express', server: await startExpress() });
   const published = rss(ours.pid);
   const loadStart = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   // Each workload runs ROUNDS times per server, the servers taking turns, and each figure is the
@@ -753,20 +754,21 @@ async function runPeers(site) {
   const mb = (n) => `${n.toFixed(1)} MB`;
   console.log(`\nportfolio: RSS idle ${mb(idle)}, with German and Arabic published ${mb(published)}, after load ${mb(loaded)}; binary ${mb(statSync(binary).size / 1e6)} (${statSync(binary).size} bytes)`);
 
-  const get = (w, s) => results.find((r) => r.workload === workloads[w].name && r.server === s);
-  const postIndex = workloads.findIndex((w) => w.post);
-  const post = [get(postIndex, 'portfolio'), get(postIndex, 'express')];
-  const staticGoals = [0, 1, 2].flatMap((w) => {
-    const ours = get(w, 'portfolio');
-    const nginx = get(w, 'nginx');
+  const get = (workload, s) => results.find((r) => r.workload === workload.name && r.server === s);
+  // The goals of the workloads and peers that ran (all of them unless BENCH_WORKLOADS or BENCH_PEERS).
+  const staticGoals = workloads.flatMap((workload) => {
+    const [ours, nginx] = [get(workload, 'portfolio'), get(workload, 'nginx')];
+    if (workload.post || !nginx) return [];
     return [
-      [`${workloads[w].name}: CPU per request <= nginx's (same headers)`, ours.cpuRatioTo('nginx') <= 1],
-      [`${workloads[w].name}: req/s >= 1.0x nginx (same headers), p99 no worse`, ours.ratioTo('nginx') >= 1 && ours.p99 <= nginx.p99],
+      [`${workload.name}: CPU per request <= nginx's (same headers)`, ours.cpuRatioTo('nginx') <= 1],
+      [`${workload.name}: req/s >= 1.0x nginx (same headers), p99 no worse`, ours.ratioTo('nginx') >= 1 && ours.p99 <= nginx.p99],
     ];
   });
+  const postWorkload = workloads.find((w) => w.post);
+  const post = postWorkload ? [get(postWorkload, 'portfolio'), get(postWorkload, 'express')] : [];
   const goals = [
     ...staticGoals,
-    ['POST >= 3x Express req/s, p99 below', post[0].ratioTo('express') >= 3 && post[0].p99 < post[1].p99],
+    ...(post[1] ? [['POST >= 3x Express req/s, p99 below', post[0].ratioTo('express') >= 3 && post[0].p99 < post[1].p99]] : []),
     // Issue 12 set 20 MB before the page was rendered by an embedded JavaScript engine; issue 15,
     // which embeds it, sets 30 MB with the engine loaded.
     ['idle RSS < 30 MB with the engine loaded (issue 15; issue 12 said 20 MB before it)', idle < 30],
@@ -804,13 +806,13 @@ const site = {};
 if (only === 'observatory') await runObservatory();
 else if (only === 'postgres') await runPostgres();
 else {
-  if (only !== 'peers') {
+  if (only !== 'peers' && only !== 'static') {
     site.lighthouse = await runLighthouse();
     site.published = await runPublished();
     await runObservatory();
   }
   if (only !== 'site') {
     await runPeers(site);
-    await runPostgres();
+    if (only !== 'static') await runPostgres();
   }
 }
