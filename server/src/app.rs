@@ -18,6 +18,7 @@ use tokio_rustls::TlsAcceptor;
 use url::Url;
 
 use crate::config::Settings;
+use crate::http::front::SiteFront;
 use crate::http::layers::request_log::{RequestLogLayer, TrustRequestId};
 use crate::http::layers::security;
 use crate::http::state::{AppState, Shared};
@@ -32,7 +33,8 @@ pub struct Application {
     tls: Option<TlsAcceptor>,
     /// Plain HTTP that redirects to the HTTPS listener.
     redirect: Option<(TcpListener, Router)>,
-    router: Router,
+    /// The router, with the site's front before it (see [`crate::http::front`]).
+    answers: serve::Answers,
     state: AppState,
     /// The private metrics listener (`--metrics-listen`), when on.
     metrics: Option<(TcpListener, Router)>,
@@ -147,7 +149,12 @@ impl Application {
 
         let router = crate::http::router(state.clone());
         let router = with_request_timeout(router, &state.settings);
-        let router = traced(security::apply(router, https), trust_request_id);
+        let router = traced(security::apply(router, https), trust_request_id.clone());
+        let front = SiteFront::new(state.clone(), https, trust_request_id);
+        let answers = serve::Answers {
+            router,
+            front: Some(Arc::new(front)),
+        };
         // Last: the sign-in's dummy hash, whose 19 MiB block, once freed, makes the C allocator
         // keep later large allocations on its heap for good; none of start-up's are left to go
         // there (they took 4 to 5 MB of idle memory when they came after it).
@@ -165,7 +172,7 @@ impl Application {
             listener,
             tls,
             redirect,
-            router,
+            answers,
             state,
             metrics,
             limits,
@@ -262,7 +269,7 @@ impl Application {
         tracing::info!("listening on {scheme}://{addr}");
         serve::serve(
             self.listener,
-            self.router,
+            self.answers,
             self.tls,
             limits,
             until_stopped(),

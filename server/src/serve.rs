@@ -16,6 +16,7 @@
 //!   [`RequestTimeoutLayer`]).
 
 use std::collections::HashMap;
+use std::convert::Infallible;
 use std::future::Future;
 use std::io;
 use std::net::{IpAddr, SocketAddr};
@@ -29,6 +30,7 @@ use axum::body::{Body, Bytes};
 use axum::extract::{ConnectInfo, Request};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
+use futures_util::future::Either;
 use http_body::Frame;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
@@ -92,13 +94,38 @@ impl Limits {
     }
 }
 
-/// Serves `router` on `listener` until `stop` completes, then lets open connections finish for
+/// Answers some requests itself, before the router sees them: the main listener's site, from
+/// memory ([`crate::http::front`]). What it leaves (`None`) goes to the router.
+pub trait Front: Send + Sync + 'static {
+    fn answer(
+        &self,
+        request: &Request<hyper::body::Incoming>,
+        peer: SocketAddr,
+    ) -> Option<Response>;
+}
+
+/// What a listener answers with: its router, and the [`Front`] before it, if any.
+pub struct Answers {
+    pub router: Router,
+    pub front: Option<Arc<dyn Front>>,
+}
+
+impl From<Router> for Answers {
+    fn from(router: Router) -> Self {
+        Self {
+            router,
+            front: None,
+        }
+    }
+}
+
+/// Serves `answers` on `listener` until `stop` completes, then lets open connections finish for
 /// at most `grace`. With `tls`, each connection is a TLS handshake first. Connections are served
 /// on `limits.connection_threads` threads of their own (see [`ConnectionThreads`]), or on the
 /// calling runtime when that is 0.
 pub async fn serve(
     listener: TcpListener,
-    router: Router,
+    answers: impl Into<Answers>,
     tls: Option<TlsAcceptor>,
     limits: Limits,
     stop: impl Future<Output = ()> + Send,
@@ -117,8 +144,10 @@ pub async fn serve(
         .http2()
         .timer(TokioTimer::new())
         .max_concurrent_streams(MAX_STREAMS);
+    let Answers { router, front } = answers.into();
     let connections = Arc::new(Connections {
         router,
+        front,
         builder,
         tls,
         limits: limits.clone(),
@@ -210,6 +239,7 @@ pub async fn serve(
 /// What every connection of a listener shares.
 struct Connections {
     router: Router,
+    front: Option<Arc<dyn Front>>,
     builder: auto::Builder<TokioExecutor>,
     tls: Option<TlsAcceptor>,
     limits: Limits,
@@ -233,10 +263,21 @@ impl Connections {
         let service = {
             let streams = streams.clone();
             let router = self.router.clone();
-            hyper::service::service_fn(move |mut request: Request<_>| {
-                request.extensions_mut().insert(ConnectInfo(peer));
+            let front = self.front.clone();
+            hyper::service::service_fn(move |mut request: Request<hyper::body::Incoming>| {
                 let stream = StreamGuard::open(streams.clone());
-                let answer = router.clone().oneshot(request);
+                let answer = match front
+                    .as_ref()
+                    .and_then(|front| front.answer(&request, peer))
+                {
+                    Some(response) => {
+                        Either::Left(std::future::ready(Ok::<_, Infallible>(response)))
+                    }
+                    None => {
+                        request.extensions_mut().insert(ConnectInfo(peer));
+                        Either::Right(router.clone().oneshot(request))
+                    }
+                };
                 async move {
                     let response = answer.await?;
                     let stream = stream.answering();

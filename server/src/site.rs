@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use arc_swap::ArcSwap;
 use axum::body::Bytes;
-use axum::extract::Request;
+use axum::http::Request;
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use base64::Engine as _;
@@ -239,7 +239,7 @@ struct Page {
     #[cfg_attr(not(test), expect(dead_code))]
     inline: InlineHashes,
     /// The CSP allowing them, made once with the page, which goes with every answer that
-    /// serves it (see `http::layers::security`).
+    /// serves it, in place of the default one (see `http::layers::security`).
     policy: Option<PagePolicy>,
     etag: HeaderValue,
     identity: Body,
@@ -571,10 +571,10 @@ impl Page {
     }
 
     fn headers(&self, response: &mut Response, extra: Option<(HeaderName, HeaderValue)>) {
-        if let Some(policy) = &self.policy {
-            response.extensions_mut().insert(policy.clone());
-        }
         let out = response.headers_mut();
+        if let Some(policy) = &self.policy {
+            out.insert(header::CONTENT_SECURITY_POLICY, policy.value());
+        }
         out.insert(header::CONTENT_TYPE, self.content_type.clone());
         out.insert(header::CACHE_CONTROL, HeaderValue::from_static(REVALIDATE));
         out.insert(header::VARY, VARY);
@@ -619,7 +619,7 @@ fn window_bits(length: usize) -> u32 {
 /// (marked `noindex`) for any other client route, a JSON 404 under `/api`, a plain 404 for a
 /// missing file, and the app shell with a 404 for any other path, so that the client draws the
 /// designed error page while search engines and link checkers see a real 404.
-pub fn serve(pages: &Pages, links: &crate::links::Directory, request: &Request) -> Response {
+pub fn serve<B>(pages: &Pages, links: &crate::links::Directory, request: &Request<B>) -> Response {
     let path = request.uri().path();
     if let Some(slug) = link_slug(path) {
         if matches!(*request.method(), Method::GET | Method::HEAD) {
@@ -650,7 +650,7 @@ pub fn link_page(pages: &Pages, headers: &HeaderMap, language: Option<&str>) -> 
 }
 
 /// What [`serve`] answers to `request`.
-pub fn respond(pages: &Pages, request: &Request) -> Response {
+pub fn respond<B>(pages: &Pages, request: &Request<B>) -> Response {
     let (method, path, headers) = (request.method(), request.uri().path(), request.headers());
     if path == "/api" || path.starts_with("/api/") {
         return ApiError::NotFound.into_response();
@@ -698,7 +698,7 @@ pub fn respond(pages: &Pages, request: &Request) -> Response {
 
 /// A published language's page (`de/`), its link preview (`de/og-image.png`), or a redirect from
 /// its path without the slash (`de`, 308 to `/de/`); `None` for any other path.
-fn language_page(pages: &Pages, request: &Request, name: &str) -> Option<Response> {
+fn language_page<B>(pages: &Pages, request: &Request<B>, name: &str) -> Option<Response> {
     let headers = request.headers();
     if let Some(segment) = name.strip_suffix('/') {
         return pages

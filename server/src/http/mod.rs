@@ -3,6 +3,7 @@
 
 pub mod api;
 pub mod extract;
+pub mod front;
 pub mod layers;
 pub mod state;
 

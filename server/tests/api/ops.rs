@@ -888,11 +888,39 @@ async fn json_logs_parse_line_by_line_and_carry_the_request_id_the_answer_echoes
     assert_eq!(line["route"], "/api/messages");
     assert_eq!(line["status"], 401);
     assert!(line["latency_ms"].as_f64().is_some(), "{line}");
+
+    // The site's answers, given before the router (http/front.rs), are logged the same way.
+    let page = client
+        .get(format!("{}/?from=private-campaign", served.url))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status(), 200);
+    let page_id = page.headers()["x-request-id"].to_str().unwrap().to_owned();
+    assert_eq!(page_id.len(), 32, "{page_id}");
+    let line = loop {
+        let found = served
+            .lines
+            .lock()
+            .unwrap()
+            .iter()
+            .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+            .find(|v| v["message"] == "request" && v["request_id"] == page_id.as_str());
+        if let Some(found) = found {
+            break found;
+        }
+        assert!(std::time::Instant::now() < deadline, "no log line for {page_id}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert_eq!(line["route"], "fallback");
+    assert_eq!(line["path"], "/");
+    assert_eq!(line["method"], "GET");
+    assert_eq!(line["status"], 200);
+    assert!(line["latency_ms"].as_f64().is_some(), "{line}");
     let all = served.lines.lock().unwrap().join("\n");
-    assert!(
-        !all.contains("very-private-words"),
-        "the query string is never logged"
-    );
+    for private in ["very-private-words", "private-campaign"] {
+        assert!(!all.contains(private), "the query string is never logged");
+    }
     for line in served.lines.lock().unwrap().iter() {
         serde_json::from_str::<Value>(line).unwrap_or_else(|e| panic!("{e}: {line}"));
     }
@@ -905,6 +933,11 @@ async fn the_request_id_comes_from_a_trusted_proxy_only() {
         .get_with("/healthz", &[("X-Request-Id", "edge-4f2a.1")])
         .await;
     assert_eq!(response.headers()["x-request-id"], "edge-4f2a.1");
+    // The site's answers (given before the router) take it too.
+    for path in ["/", "/no/such/page", "/robots.txt"] {
+        let response = trusted.get_with(path, &[("X-Request-Id", "edge-4f2a.2")]).await;
+        assert_eq!(response.headers()["x-request-id"], "edge-4f2a.2", "{path}");
+    }
     // A value no proxy would send is replaced.
     for odd in ["a b", &"x".repeat(129)] {
         let response = trusted.get_with("/healthz", &[("X-Request-Id", odd)]).await;

@@ -90,22 +90,14 @@ where
     }
 
     fn call(&mut self, mut request: Request) -> Self::Future {
-        let start = Instant::now();
-        crate::ops::memory::note_request();
         let peer = request
             .extensions()
             .get::<ConnectInfo<SocketAddr>>()
             .map(|ConnectInfo(addr)| addr.ip());
-        let trust = self.trusted.from(peer);
-        let id = request
-            .headers()
-            .get(&X_REQUEST_ID)
-            .filter(|value| trust && acceptable(value))
-            .cloned()
-            .unwrap_or_else(new_id);
+        let begun = Begun::start(&self.trusted, &request, peer);
         request
             .headers_mut()
-            .insert(X_REQUEST_ID.clone(), id.clone());
+            .insert(X_REQUEST_ID.clone(), begun.id.clone());
         let route = request.extensions().get::<MatchedPath>().cloned();
         let method = request.method().clone();
         let uri = request.uri().clone();
@@ -114,19 +106,77 @@ where
         // they go without one: a span costs its formatted fields and its bookkeeping, on the
         // server's busiest path.
         let span = if route.is_some() {
-            tracing::info_span!("request", request_id = %id.to_str().unwrap_or_default())
+            tracing::info_span!("request", request_id = %begun.id.to_str().unwrap_or_default())
         } else {
             tracing::Span::none()
         };
         let inner = span.in_scope(|| self.inner.call(request));
         Logged {
             inner: inner.instrument(span),
-            start,
-            id,
+            begun,
             route,
             method,
             uri,
         }
+    }
+}
+
+/// A request from its start until its answer is logged: what the layer keeps for each request,
+/// and the site's front ([`crate::http::front`]) for the answers it gives without the router.
+pub struct Begun {
+    start: Instant,
+    id: HeaderValue,
+}
+
+impl Begun {
+    /// Starts `request`'s clock and gives it its id: the one it carries when it comes from a
+    /// trusted `peer`, else a new one.
+    pub fn start<B>(
+        trusted: &TrustRequestId,
+        request: &axum::http::Request<B>,
+        peer: Option<IpAddr>,
+    ) -> Self {
+        let start = Instant::now();
+        crate::ops::memory::note_request();
+        let trust = trusted.from(peer);
+        let id = request
+            .headers()
+            .get(&X_REQUEST_ID)
+            .filter(|value| trust && acceptable(value))
+            .cloned()
+            .unwrap_or_else(new_id);
+        Self { start, id }
+    }
+
+    /// Logs the answer to the request (`method` at `path`, matching `route`; `None`: the site,
+    /// the router's fallback) and counts it in the metrics; the answer echoes the request's id.
+    pub fn finish(
+        &self,
+        method: &Method,
+        path: &str,
+        route: Option<&MatchedPath>,
+        response: &mut Response,
+    ) {
+        let latency = self.start.elapsed();
+        let status = response.status().as_u16();
+        let route = route.map_or("fallback", MatchedPath::as_str);
+        if crate::ops::metrics::enabled() {
+            crate::ops::metrics::request(route, status, latency.as_secs_f64());
+        }
+        let line = Line {
+            request_id: self.id.to_str().unwrap_or_default(),
+            method: method.as_str(),
+            route,
+            path,
+            status,
+            latency,
+        };
+        // A load balancer asks for health every few seconds: those lines only at debug level.
+        let probe = matches!(route, "/healthz" | "/readyz") && status < 500;
+        line.log(probe);
+        response
+            .headers_mut()
+            .insert(X_REQUEST_ID.clone(), self.id.clone());
     }
 }
 
@@ -135,8 +185,7 @@ pin_project! {
     pub struct Logged<F> {
         #[pin]
         inner: Instrumented<F>,
-        start: Instant,
-        id: HeaderValue,
+        begun: Begun,
         route: Option<MatchedPath>,
         method: Method,
         uri: Uri,
@@ -152,26 +201,12 @@ where
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.project();
         let mut response = ready!(this.inner.poll(cx))?;
-        let latency = this.start.elapsed();
-        let status = response.status().as_u16();
-        let route = this.route.as_ref().map_or("fallback", MatchedPath::as_str);
-        if crate::ops::metrics::enabled() {
-            crate::ops::metrics::request(route, status, latency.as_secs_f64());
-        }
-        let line = Line {
-            request_id: this.id.to_str().unwrap_or_default(),
-            method: this.method.as_str(),
-            route,
-            path: this.uri.path(),
-            status,
-            latency,
-        };
-        // A load balancer asks for health every few seconds: those lines only at debug level.
-        let probe = matches!(route, "/healthz" | "/readyz") && status < 500;
-        line.log(probe);
-        response
-            .headers_mut()
-            .insert(X_REQUEST_ID.clone(), this.id.clone());
+        this.begun.finish(
+            this.method,
+            this.uri.path(),
+            this.route.as_ref(),
+            &mut response,
+        );
         Poll::Ready(Ok(response))
     }
 }

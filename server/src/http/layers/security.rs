@@ -56,6 +56,13 @@ impl PagePolicy {
             )
         })
     }
+
+    /// The policy itself: a response that carries it as its `Content-Security-Policy` keeps it
+    /// (see [`Headers::set_on`]), as one in the extensions would, without the extensions' map
+    /// made for each answer (the site's pages; a page framed by the site needs the extension).
+    pub fn value(&self) -> HeaderValue {
+        self.0.clone()
+    }
 }
 
 /// The policy with `script-src` and `style-src` also allowing a page's inline elements, each by
@@ -141,7 +148,55 @@ pub fn headers(https: bool) -> Vec<(HeaderName, HeaderValue)> {
 /// disagree, even while a publish replaces the page. The headers are made once; each response
 /// gets them in one pass.
 pub fn apply<S: Clone + Send + Sync + 'static>(router: Router<S>, https: bool) -> Router<S> {
-    router.layer(SecurityHeadersLayer(headers(https).into()))
+    router.layer(SecurityHeadersLayer(Headers::new(https)))
+}
+
+/// The security headers, made once, and how a response gets them: the layer's way, and the
+/// site's front's ([`crate::http::front`]) for the answers it gives without the router.
+#[derive(Clone)]
+pub struct Headers(Arc<[(HeaderName, HeaderValue)]>);
+
+impl Headers {
+    pub fn new(https: bool) -> Self {
+        Self(headers(https).into())
+    }
+
+    /// Sets them on `response`, replacing any of the same name but a `Content-Security-Policy`
+    /// the handler set; a [`PagePolicy`] in its extensions replaces the default policy, and
+    /// [`FramedBySelf`] lets the site's own pages frame it.
+    pub fn set_on(&self, response: &mut Response) {
+        let framed = response.extensions().get::<FramedBySelf>().is_some();
+        let page = response
+            .extensions()
+            .get::<PagePolicy>()
+            .map(|page| page.0.clone());
+        let out = response.headers_mut();
+        for (name, value) in self.0.iter() {
+            let mut value = value.clone();
+            if name == header::CONTENT_SECURITY_POLICY {
+                // A handler's own policy is a stricter one (an uploaded SVG's): it stays.
+                if out.contains_key(name) {
+                    continue;
+                }
+                if let Some(page) = &page {
+                    value = page.clone();
+                }
+                if framed {
+                    value = value
+                        .to_str()
+                        .ok()
+                        .map(|policy| {
+                            policy.replacen("frame-ancestors 'none'", "frame-ancestors 'self'", 1)
+                        })
+                        .and_then(|policy| HeaderValue::from_str(&policy).ok())
+                        .unwrap_or(value);
+                }
+            } else if framed && name == header::X_FRAME_OPTIONS {
+                value = HeaderValue::from_static("SAMEORIGIN");
+            }
+            out.insert(name.clone(), value);
+        }
+    }
 }
 
 /// In a response's extensions: this page may be framed by the site's own pages (the draft
@@ -150,10 +205,9 @@ pub fn apply<S: Clone + Send + Sync + 'static>(router: Router<S>, https: bool) -
 #[derive(Clone, Copy, Debug)]
 pub struct FramedBySelf;
 
-/// Sets the given headers on every response, replacing any of the same name but a
-/// `Content-Security-Policy` the handler set.
+/// Sets the [`Headers`] on every response.
 #[derive(Clone)]
-struct SecurityHeadersLayer(Arc<[(HeaderName, HeaderValue)]>);
+struct SecurityHeadersLayer(Headers);
 
 impl<S> Layer<S> for SecurityHeadersLayer {
     type Service = SecurityHeaders<S>;
@@ -169,7 +223,7 @@ impl<S> Layer<S> for SecurityHeadersLayer {
 #[derive(Clone)]
 struct SecurityHeaders<S> {
     inner: S,
-    headers: Arc<[(HeaderName, HeaderValue)]>,
+    headers: Headers,
 }
 
 impl<S, B> Service<Request<B>> for SecurityHeaders<S>
@@ -196,7 +250,7 @@ pin_project! {
     struct WithHeaders<F> {
         #[pin]
         inner: F,
-        headers: Arc<[(HeaderName, HeaderValue)]>,
+        headers: Headers,
     }
 }
 
@@ -209,37 +263,7 @@ where
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.project();
         let mut response = ready!(this.inner.poll(cx))?;
-        let framed = response.extensions().get::<FramedBySelf>().is_some();
-        let page = response
-            .extensions()
-            .get::<PagePolicy>()
-            .map(|page| page.0.clone());
-        let out = response.headers_mut();
-        for (name, value) in this.headers.iter() {
-            let mut value = value.clone();
-            if name == header::CONTENT_SECURITY_POLICY {
-                // A handler's own policy is a stricter one (an uploaded SVG's): it stays.
-                if out.contains_key(name) {
-                    continue;
-                }
-                if let Some(page) = &page {
-                    value = page.clone();
-                }
-                if framed {
-                    value = value
-                        .to_str()
-                        .ok()
-                        .map(|policy| {
-                            policy.replacen("frame-ancestors 'none'", "frame-ancestors 'self'", 1)
-                        })
-                        .and_then(|policy| HeaderValue::from_str(&policy).ok())
-                        .unwrap_or(value);
-                }
-            } else if framed && name == header::X_FRAME_OPTIONS {
-                value = HeaderValue::from_static("SAMEORIGIN");
-            }
-            out.insert(name.clone(), value);
-        }
+        this.headers.set_on(&mut response);
         Poll::Ready(Ok(response))
     }
 }
