@@ -165,7 +165,8 @@ pub struct LimitSettings {
     pub max_connections_per_client: u64,
 
     /// Threads that serve connections, each with an event loop of its own that a connection
-    /// stays on (0: one per core). The API's work runs on the application's shared threads.
+    /// stays on (0: one fewer than the cores, at least one). The API's work runs on the
+    /// application's shared threads.
     #[arg(long, env = "PORTFOLIO_CONNECTION_THREADS", default_value_t = 0, value_name = "COUNT",
           value_parser = clap::value_parser!(u16).range(0..=1024))]
     pub connection_threads: u16,

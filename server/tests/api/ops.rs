@@ -909,7 +909,10 @@ async fn json_logs_parse_line_by_line_and_carry_the_request_id_the_answer_echoes
         if let Some(found) = found {
             break found;
         }
-        assert!(std::time::Instant::now() < deadline, "no log line for {page_id}");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no log line for {page_id}"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     };
     assert_eq!(line["route"], "fallback");
@@ -935,7 +938,9 @@ async fn the_request_id_comes_from_a_trusted_proxy_only() {
     assert_eq!(response.headers()["x-request-id"], "edge-4f2a.1");
     // The site's answers (given before the router) take it too.
     for path in ["/", "/no/such/page", "/robots.txt"] {
-        let response = trusted.get_with(path, &[("X-Request-Id", "edge-4f2a.2")]).await;
+        let response = trusted
+            .get_with(path, &[("X-Request-Id", "edge-4f2a.2")])
+            .await;
         assert_eq!(response.headers()["x-request-id"], "edge-4f2a.2", "{path}");
     }
     // A value no proxy would send is replaced.
