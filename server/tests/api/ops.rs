@@ -844,6 +844,28 @@ async fn metrics_on_their_own_address_move_after_a_message_a_failed_sign_in_and_
     assert!(!public.text().await.unwrap().contains("http_requests_total"));
 }
 
+/// The JSON log line of the request answered under `id`, once the server has written it (its
+/// lines are written in batches).
+async fn request_line(served: &Served, id: &str) -> Value {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let found = served
+            .lines
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|line| {
+                serde_json::from_str::<Value>(line).unwrap_or_else(|e| panic!("{e}: {line}"))
+            })
+            .find(|v| v["message"] == "request" && v["request_id"] == id);
+        if let Some(found) = found {
+            return found;
+        }
+        assert!(std::time::Instant::now() < deadline, "no log line for {id}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn json_logs_parse_line_by_line_and_carry_the_request_id_the_answer_echoes() {
     let dir = tempfile::tempdir().unwrap();
@@ -868,23 +890,7 @@ async fn json_logs_parse_line_by_line_and_carry_the_request_id_the_answer_echoes
     assert_ne!(id, "chosen-by-the-client");
     assert_eq!(id.len(), 32, "{id}");
 
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    let line = loop {
-        let found = served
-            .lines
-            .lock()
-            .unwrap()
-            .iter()
-            .map(|line| {
-                serde_json::from_str::<Value>(line).unwrap_or_else(|e| panic!("{e}: {line}"))
-            })
-            .find(|v| v["message"] == "request" && v["request_id"] == id.as_str());
-        if let Some(found) = found {
-            break found;
-        }
-        assert!(std::time::Instant::now() < deadline, "no log line for {id}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
+    let line = request_line(&served, &id).await;
     assert_eq!(line["route"], "/api/messages");
     assert_eq!(line["status"], 401);
     assert!(line["latency_ms"].as_f64().is_some(), "{line}");
@@ -898,23 +904,7 @@ async fn json_logs_parse_line_by_line_and_carry_the_request_id_the_answer_echoes
     assert_eq!(page.status(), 200);
     let page_id = page.headers()["x-request-id"].to_str().unwrap().to_owned();
     assert_eq!(page_id.len(), 32, "{page_id}");
-    let line = loop {
-        let found = served
-            .lines
-            .lock()
-            .unwrap()
-            .iter()
-            .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-            .find(|v| v["message"] == "request" && v["request_id"] == page_id.as_str());
-        if let Some(found) = found {
-            break found;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "no log line for {page_id}"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
+    let line = request_line(&served, &page_id).await;
     assert_eq!(line["route"], "fallback");
     assert_eq!(line["path"], "/");
     assert_eq!(line["method"], "GET");
