@@ -10,6 +10,8 @@ use std::net::SocketAddr;
 use axum::http::Request;
 use axum::response::Response;
 
+use crate::http::api::health::{HEALTHZ, READYZ};
+use crate::http::api::media::{MEDIA_PREFIX, RESUME_PATH};
 use crate::http::layers::request_log::{Begun, TrustRequestId};
 use crate::http::layers::security;
 use crate::http::state::AppState;
@@ -22,8 +24,8 @@ use crate::serve::Front;
 pub fn is_routed(path: &str) -> bool {
     path == "/api"
         || path.starts_with("/api/")
-        || matches!(path, "/healthz" | "/readyz" | "/resume.pdf")
-        || path.starts_with("/media/")
+        || matches!(path, HEALTHZ | READYZ | RESUME_PATH)
+        || path.starts_with(MEDIA_PREFIX)
 }
 
 /// The main listener's [`Front`]: the site.

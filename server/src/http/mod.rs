@@ -46,7 +46,7 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .merge(api::health::router())
         .merge(api)
-        .route("/resume.pdf", get(api::media::resume))
+        .route(api::media::RESUME_PATH, get(api::media::resume))
         .route("/media/{file}", get(api::media::serve_file))
         // Every route may reach the database: its work runs on the application's runtime. The
         // site (the fallback) is answered from memory on the connection's own thread.

@@ -9,10 +9,16 @@ use axum::Router;
 
 use crate::http::state::AppState;
 
+/// The liveness check's address.
+pub const HEALTHZ: &str = "/healthz";
+
+/// The readiness check's address.
+pub const READYZ: &str = "/readyz";
+
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/healthz", get(healthz))
-        .route("/readyz", get(readyz))
+        .route(HEALTHZ, get(healthz))
+        .route(READYZ, get(readyz))
 }
 
 async fn healthz(State(state): State<AppState>) -> (StatusCode, &'static str) {

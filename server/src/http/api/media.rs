@@ -36,6 +36,9 @@ pub use crate::media::cache::FileCache;
 /// Where files made from uploads are served.
 pub const MEDIA_PREFIX: &str = "/media/";
 
+/// Where the uploaded resume is served.
+pub const RESUME_PATH: &str = "/resume.pdf";
+
 /// Uploaded files never change under their name.
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 
@@ -309,7 +312,7 @@ async fn upload_resume(
     Ok((
         StatusCode::CREATED,
         ApiJson(ResumeView {
-            path: "/resume.pdf".into(),
+            path: RESUME_PATH.into(),
             bytes: bytes.len() as i64,
         }),
     )
