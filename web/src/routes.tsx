@@ -40,6 +40,13 @@ export const routes: RouteObject[] = [
         },
       },
       {
+        path: 'login/sign-out',
+        lazy: async () => {
+          const { SignOutEverywherePage } = await import('./pages/sign-out-everywhere');
+          return { Component: SignOutEverywherePage };
+        },
+      },
+      {
         path: 'dashboard',
         id: 'dashboard',
         loader: requireOwner,

@@ -1,5 +1,6 @@
 //! Integration tests: the real server on port 0 with its own temporary database, spoken to over HTTP.
 
+mod account_safety;
 mod authenticator;
 mod cli;
 mod connections;
