@@ -102,7 +102,8 @@ describe('a stolen session', () => {
       await thief.page.goto(`${base}/dashboard`);
       await thief.page.waitForURL(`${base}/login`);
 
-      // The link works once.
+      // The link works once (a new load: the same address with its fragment would not reload).
+      await owner.page.goto('about:blank');
       await owner.page.goto(link!);
       await owner.page.getByRole('button', { name: 'Sign out every session' }).click();
       await owner.page.getByRole('heading', { name: 'This link no longer works' }).waitFor();
