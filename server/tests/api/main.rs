@@ -3,7 +3,7 @@
 mod account_safety;
 mod authenticator;
 mod cli;
-mod connections;
+pub mod connections;
 mod contact;
 mod contact_crash;
 mod contact_group_commit;
