@@ -140,6 +140,24 @@ const GZIP: HeaderValue = HeaderValue::from_static("gzip");
 
 const MANIFEST_TYPE: &str = "application/manifest+json";
 
+/// A file the server makes once, outside the site's build (the API's description): compressed
+/// with Brotli and gzip, chosen by `Accept-Encoding`, with an ETag of its bytes and its own
+/// `Cache-Control`.
+pub struct GeneratedFile(Asset);
+
+impl GeneratedFile {
+    pub fn new(content_type: &'static str, data: Vec<u8>, cache: &'static str) -> Self {
+        let mut asset = Asset::generated(content_type, data, true);
+        asset.cache = HeaderValue::from_static(cache);
+        Self(asset)
+    }
+
+    /// The answer to a GET (or HEAD) with these headers: a 304 when `If-None-Match` names it.
+    pub fn respond(&self, headers: &HeaderMap) -> Response {
+        self.0.respond(headers)
+    }
+}
+
 impl Asset {
     /// A file the server makes from the document: revalidated, with an ETag of its bytes, and
     /// with its Brotli and gzip variants when `compress` (text).

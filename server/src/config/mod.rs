@@ -96,6 +96,12 @@ pub struct Settings {
     #[arg(long, env = "PORTFOLIO_TRUST_PROXY", default_value_t = false)]
     pub trust_proxy: bool,
 
+    /// Serve /.well-known/security.txt (RFC 9116) with the published document's e-mail as the
+    /// contact; `false` turns it off.
+    #[arg(long, env = "PORTFOLIO_SECURITY_TXT", default_value_t = true, action = clap::ArgAction::Set,
+          value_name = "BOOL")]
+    pub security_txt: bool,
+
     #[command(flatten)]
     pub ops: ops::OpsSettings,
 
@@ -423,6 +429,7 @@ impl Settings {
             owner_email: None,
             owner_password: None,
             trust_proxy: false,
+            security_txt: true,
             ops: ops::OpsSettings::default(),
             limits: LimitSettings::default(),
             clock: ClockSettings::default(),

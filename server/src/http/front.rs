@@ -13,19 +13,20 @@ use axum::response::Response;
 
 use crate::http::api::health::{HEALTHZ, READYZ};
 use crate::http::api::media::{MEDIA_PREFIX, RESUME_PATH};
+use crate::http::api::well_known::SECURITY_TXT;
 use crate::http::layers::request_log::{Begun, TrustRequestId};
 use crate::http::layers::security;
 use crate::http::state::AppState;
 use crate::serve::Front;
 
-/// The addresses the router's routes take: the API, the health checks, the resume and the
-/// uploaded media. A route added to the router (`http/mod.rs`) outside these must be added here,
+/// The addresses the router's routes take: the API, the health checks, the resume, the uploaded
+/// media and `security.txt`. A route added to the router (`http/mod.rs`) outside these must be added here,
 /// or the site would answer its address (a test checks every route of the API's description).
 /// Taking more than the routes is harmless: the router's fallback is this same site.
 pub fn is_routed(path: &str) -> bool {
     path == "/api"
         || path.starts_with("/api/")
-        || matches!(path, HEALTHZ | READYZ | RESUME_PATH)
+        || matches!(path, HEALTHZ | READYZ | RESUME_PATH | SECURITY_TXT)
         || path.starts_with(MEDIA_PREFIX)
 }
 
@@ -101,6 +102,7 @@ mod tests {
             .map(String::as_str)
             .chain(["/api", "/api/openapi.json", "/api/nothing/here"])
             .chain(["/healthz", "/readyz", "/resume.pdf", "/media/photo.webp"])
+            .chain(["/.well-known/security.txt"])
         {
             assert!(is_routed(path), "{path} is a route's");
         }

@@ -8,9 +8,10 @@ pub mod layers;
 pub mod state;
 
 use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::routing::get;
-use axum::{middleware, Json, Router};
+use axum::{middleware, Router};
 
 use crate::error::ApiError;
 use crate::http::state::AppState;
@@ -21,10 +22,16 @@ pub const MAX_BODY_BYTES: usize = 16 * 1024;
 /// Every route of the server.
 pub fn router(state: AppState) -> Router {
     let (api, openapi) = api::api();
+    // Made once: 100 KB of JSON, sent compressed, revalidated by its ETag after five minutes.
+    let openapi = std::sync::Arc::new(crate::site::GeneratedFile::new(
+        "application/json",
+        serde_json::to_vec(&openapi).expect("the API's description serialises"),
+        "public, max-age=300",
+    ));
     let api = api
         .route(
             "/api/openapi.json",
-            get(move || async move { Json(openapi) }),
+            get(move |headers: HeaderMap| async move { openapi.respond(&headers) }),
         )
         .route("/api", axum::routing::any(|| async { ApiError::NotFound }))
         .route(
@@ -45,6 +52,7 @@ pub fn router(state: AppState) -> Router {
 
     Router::new()
         .merge(api::health::router())
+        .merge(api::well_known::router())
         .merge(api)
         .route(api::media::RESUME_PATH, get(api::media::resume))
         .route("/media/{file}", get(api::media::serve_file))

@@ -238,3 +238,86 @@ async fn the_home_page_html_holds_the_page_itself_not_an_empty_root() {
         assert!(rendered.contains(text), "{text} in the pre-rendered page");
     }
 }
+
+#[tokio::test]
+async fn security_txt_names_the_published_email_and_never_lapses_and_a_setting_turns_it_off() {
+    let app = spawn_app_with(|s| s.public_url = Some(PUBLIC.parse().unwrap())).await;
+    let published: serde_json::Value = app.get("/api/content").await.json().await.unwrap();
+    let email = published["document"]["contact"]["email"].as_str().unwrap();
+
+    let answer = app.get("/.well-known/security.txt").await;
+    assert_eq!(answer.status(), 200);
+    assert!(answer.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/plain"));
+    assert!(answer.headers().contains_key("content-security-policy"));
+    let text = answer.text().await.unwrap();
+    assert!(
+        text.contains(&format!("Contact: mailto:{email}\n")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("Canonical: {PUBLIC}/.well-known/security.txt\n")),
+        "{text}"
+    );
+    let expires = text
+        .lines()
+        .find_map(|line| line.strip_prefix("Expires: "))
+        .expect("an Expires field");
+    let expires = chrono::DateTime::parse_from_rfc3339(expires).expect("RFC 3339");
+    let ahead = expires.with_timezone(&chrono::Utc) - chrono::Utc::now();
+    assert!(
+        ahead > chrono::Duration::days(29) && ahead <= chrono::Duration::days(30),
+        "{ahead:?}"
+    );
+    app.shutdown().await;
+
+    let off = spawn_app_with(|s| s.security_txt = false).await;
+    assert_eq!(off.get("/.well-known/security.txt").await.status(), 404);
+    off.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_health_checks_are_never_cached_and_the_apis_description_is_compressed_and_revalidated()
+{
+    let app = spawn_app().await;
+    for path in ["/healthz", "/readyz"] {
+        let answer = app.get(path).await;
+        assert_eq!(answer.status(), 200, "{path}");
+        assert_eq!(answer.headers()["cache-control"], "no-store", "{path}");
+    }
+
+    let plain = app.get("/api/openapi.json").await;
+    assert_eq!(plain.status(), 200);
+    assert_eq!(plain.headers()["cache-control"], "public, max-age=300");
+    assert_eq!(plain.headers()["content-type"], "application/json");
+    let etag = plain.headers()["etag"].to_str().unwrap().to_owned();
+    let json = plain.bytes().await.unwrap();
+    let described: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    assert!(described["paths"].as_object().unwrap().len() > 20);
+
+    let compressed = app
+        .get_with("/api/openapi.json", &[("Accept-Encoding", "br, gzip")])
+        .await;
+    assert_eq!(compressed.headers()["content-encoding"], "br");
+    assert_eq!(compressed.headers()["vary"], "Accept-Encoding");
+    let brotli = compressed.bytes().await.unwrap();
+    assert!(
+        brotli.len() * 5 < json.len(),
+        "{} bytes of Brotli for {} of JSON",
+        brotli.len(),
+        json.len()
+    );
+    let mut unpacked = Vec::new();
+    brotli::Decompressor::new(&brotli[..], 4096)
+        .read_to_end(&mut unpacked)
+        .unwrap();
+    assert_eq!(unpacked, json);
+
+    let again = app
+        .get_with("/api/openapi.json", &[("If-None-Match", &etag)])
+        .await;
+    assert_eq!(again.status(), 304);
+    app.shutdown().await;
+}

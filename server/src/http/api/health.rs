@@ -15,10 +15,12 @@ pub const HEALTHZ: &str = "/healthz";
 /// The readiness check's address.
 pub const READYZ: &str = "/readyz";
 
+/// The checks' routes: never cached (a cached "ok" would hide an instance that is down).
 pub fn router() -> Router<AppState> {
     Router::new()
         .route(HEALTHZ, get(healthz))
         .route(READYZ, get(readyz))
+        .layer(crate::http::layers::no_store::no_store())
 }
 
 async fn healthz(State(state): State<AppState>) -> (StatusCode, &'static str) {

@@ -13,6 +13,7 @@ pub mod passkeys;
 pub mod recovery;
 pub mod second_factor;
 pub mod session;
+pub mod well_known;
 
 use axum::Router;
 use utoipa::OpenApi;
