@@ -62,14 +62,46 @@ impl PageLanguage {
         }
     }
 
-    /// `og:locale`: the tag with `_` (`pt_BR`); English as `en_US`, as the page always said.
+    /// `og:locale`: see [`og_locale`].
     fn og_locale(&self) -> String {
-        if self.tag == "en" {
-            "en_US".to_owned()
-        } else {
-            self.tag.replace('-', "_")
-        }
+        og_locale(&self.tag)
     }
+}
+
+/// The usual territory of a language written without one, for Open Graph's `language_TERRITORY`
+/// locales (`de` is `de_DE`; Arabic is `ar_AR`, as Facebook names it). A language not listed
+/// takes its own code in capitals (`xx_XX`).
+#[rustfmt::skip]
+const USUAL_TERRITORIES: &[(&str, &str)] = &[
+    ("af", "ZA"), ("ar", "AR"), ("bg", "BG"), ("bn", "IN"), ("ca", "ES"), ("cs", "CZ"),
+    ("cy", "GB"), ("da", "DK"), ("de", "DE"), ("el", "GR"), ("en", "US"), ("es", "ES"),
+    ("et", "EE"), ("eu", "ES"), ("fa", "IR"), ("fi", "FI"), ("fil", "PH"), ("fr", "FR"),
+    ("ga", "IE"), ("gl", "ES"), ("gu", "IN"), ("he", "IL"), ("hi", "IN"), ("hr", "HR"),
+    ("hu", "HU"), ("hy", "AM"), ("id", "ID"), ("is", "IS"), ("it", "IT"), ("ja", "JP"),
+    ("ka", "GE"), ("kk", "KZ"), ("km", "KH"), ("kn", "IN"), ("ko", "KR"), ("lt", "LT"),
+    ("lv", "LV"), ("mk", "MK"), ("ml", "IN"), ("mr", "IN"), ("ms", "MY"), ("nb", "NO"),
+    ("ne", "NP"), ("nl", "NL"), ("nn", "NO"), ("no", "NO"), ("pa", "IN"), ("pl", "PL"),
+    ("pt", "PT"), ("ro", "RO"), ("ru", "RU"), ("sk", "SK"), ("sl", "SI"), ("sq", "AL"),
+    ("sr", "RS"), ("sv", "SE"), ("sw", "KE"), ("ta", "IN"), ("te", "IN"), ("th", "TH"),
+    ("tr", "TR"), ("uk", "UA"), ("ur", "PK"), ("uz", "UZ"), ("vi", "VN"), ("zh", "CN"),
+];
+
+/// Open Graph's locale for a BCP 47 tag: `language_TERRITORY`. A tag's own region is kept
+/// (`pt-BR` is `pt_BR`, `zh-Hant-TW` is `zh_TW`); a tag without one takes its language's usual
+/// territory ([`USUAL_TERRITORIES`]).
+pub fn og_locale(tag: &str) -> String {
+    let mut subtags = tag.split(['-', '_']);
+    let language = subtags.next().unwrap_or_default().to_ascii_lowercase();
+    let region = subtags
+        .find(|s| s.len() == 2 && s.bytes().all(|b| b.is_ascii_alphabetic()))
+        .map(str::to_ascii_uppercase);
+    let territory = region.unwrap_or_else(|| {
+        USUAL_TERRITORIES
+            .iter()
+            .find(|(l, _)| *l == language)
+            .map_or_else(|| language.to_ascii_uppercase(), |(_, t)| (*t).to_owned())
+    });
+    format!("{language}_{territory}")
 }
 
 /// The tags of the head, one per line, indented as the page's template indents its head.
@@ -101,7 +133,19 @@ pub fn head_tags(document: &ContentDocument, base: &str, language: &PageLanguage
             "<link rel=\"alternate\" hreflang=\"x-default\" href=\"{base}/\" />"
         ));
     }
-    let og_locale = escape_html(&language.og_locale());
+    let locale = escape_html(&language.og_locale());
+    // The page's other languages, for link previews that pick one.
+    let og_alternates = language
+        .alternates
+        .iter()
+        .filter(|(tag, _)| !tag.eq_ignore_ascii_case(&language.tag))
+        .map(|(tag, _)| {
+            format!(
+                "<meta property=\"og:locale:alternate\" content=\"{}\" />",
+                escape_html(&og_locale(tag))
+            )
+        })
+        .collect::<Vec<_>>();
     [
         format!("<title>{t}</title>"),
         format!("<meta name=\"description\" content=\"{description}\" />"),
@@ -121,7 +165,10 @@ pub fn head_tags(document: &ContentDocument, base: &str, language: &PageLanguage
         format!("<meta property=\"og:image:width\" content=\"{PREVIEW_WIDTH}\" />"),
         format!("<meta property=\"og:image:height\" content=\"{PREVIEW_HEIGHT}\" />"),
         format!("<meta property=\"og:image:alt\" content=\"{image_alt}\" />"),
-        format!("<meta property=\"og:locale\" content=\"{og_locale}\" />"),
+        format!("<meta property=\"og:locale\" content=\"{locale}\" />"),
+    ])
+    .chain(og_alternates)
+    .chain([
         format!("<meta property=\"profile:first_name\" content=\"{first_name}\" />"),
         format!("<meta property=\"profile:last_name\" content=\"{last_name}\" />"),
         "<meta name=\"twitter:card\" content=\"summary_large_image\" />".to_owned(),
@@ -257,6 +304,29 @@ pub fn manifest(document: &ContentDocument) -> String {
     let mut text = serde_json::to_string_pretty(&manifest).expect("a manifest serialises");
     text.push('\n');
     text
+}
+
+#[cfg(test)]
+mod og_locale_tests {
+    use super::og_locale;
+
+    #[test]
+    fn a_tag_becomes_language_and_territory() {
+        for (tag, locale) in [
+            ("en", "en_US"),
+            ("de", "de_DE"),
+            ("ar", "ar_AR"),
+            ("he", "he_IL"),
+            ("pt-BR", "pt_BR"),
+            ("pt", "pt_PT"),
+            ("en-GB", "en_GB"),
+            ("zh-Hant-TW", "zh_TW"),
+            ("ZH", "zh_CN"),
+            ("eo", "eo_EO"),
+        ] {
+            assert_eq!(og_locale(tag), locale, "{tag}");
+        }
+    }
 }
 
 #[cfg(test)]

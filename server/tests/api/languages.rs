@@ -149,7 +149,13 @@ async fn published_languages_are_served_at_their_paths_with_their_own_head_and_d
     assert!(html.contains(&format!(
         "<meta property=\"og:image\" content=\"{base}/de/og-image.png\" />"
     )));
-    assert!(html.contains("<meta property=\"og:locale\" content=\"de\" />"));
+    // Open Graph's locales are language_TERRITORY, with the page's other languages as alternates.
+    assert!(html.contains("<meta property=\"og:locale\" content=\"de_DE\" />"));
+    for other in ["en_US", "ar_AR"] {
+        let alternate = format!("<meta property=\"og:locale:alternate\" content=\"{other}\" />");
+        assert!(html.contains(&alternate), "{alternate}");
+    }
+    assert!(!html.contains("og:locale:alternate\" content=\"de_DE\""));
     assert!(html.contains("\"inLanguage\":\"de\""));
     let data = page_data(&app, &html).await;
     let content = &data["document"];
