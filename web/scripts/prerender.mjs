@@ -92,7 +92,7 @@ const MARK = {
 const pageDataJson = `{"document":${documentJson},"locale":null}`;
 const dataBlock = (json) => `\n    <script type="application/json" id="page-data">${json.replaceAll('<', '\\u003c')}</script>`;
 const PAGE_DATA_FILE = 'page-data.json';
-const dataLink = `\n    <script type="application/json" id="page-data" src="/${PAGE_DATA_FILE}"></script>`;
+const dataLink = `\n    <script type="application/json" id="page-data" data-src="/${PAGE_DATA_FILE}"></script>`;
 /** React emits resource hints (the hero photo's preload) ahead of the markup when it renders a
  * fragment rather than a whole document: they belong in the head, where they also act sooner. */
 function splitHints(rendered) {

@@ -237,7 +237,7 @@ pub fn data_block(page_data: &str) -> String {
 /// the HTML of the first round trip holds only what is drawn.
 fn data_link(page_path: &str) -> String {
     format!(
-        "\n    <script type=\"application/json\" id=\"{PAGE_DATA_ID}\" src=\"{page_path}{PAGE_DATA_FILE}\"></script>"
+        "\n    <script type=\"application/json\" id=\"{PAGE_DATA_ID}\" data-src=\"{page_path}{PAGE_DATA_FILE}\"></script>"
     )
 }
 

@@ -253,7 +253,7 @@ async fn a_published_name_is_on_the_served_page_when_publish_returns() {
     assert!(html.contains("\"@type\":\"Person\",\"name\":\"Robin Quill\""));
     // The document for hydration: the page names its data file, served beside it, revalidated.
     assert!(html.contains(
-        "<script type=\"application/json\" id=\"page-data\" src=\"/page-data.json\"></script>"
+        "<script type=\"application/json\" id=\"page-data\" data-src=\"/page-data.json\"></script>"
     ));
     let data = app.get("/page-data.json").await;
     assert_eq!(data.status(), 200);

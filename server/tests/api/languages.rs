@@ -59,7 +59,7 @@ async fn fields_of(response: reqwest::Response) -> Map<String, Value> {
 /// The JSON of the data block `id` of a page.
 /// The data a page hydrates from: the file its data block names, fetched as its script fetches it.
 async fn page_data(app: &TestApp, html: &str) -> Value {
-    const BLOCK: &str = "<script type=\"application/json\" id=\"page-data\" src=\"";
+    const BLOCK: &str = "<script type=\"application/json\" id=\"page-data\" data-src=\"";
     let start = html.find(BLOCK).expect("the page names its data file") + BLOCK.len();
     let src = &html[start..start + html[start..].find('"').unwrap()];
     let response = app.get(src).await;

@@ -15,7 +15,7 @@ export interface PageData {
 
 /**
  * The page's data, from its JSON data block: inline (the app's shell, the draft preview), or, on
- * the published pages, a file the block names (`src`), fetched once the first screen is drawn, so
+ * the published pages, a file the block names (`data-src`: a data block may not have `src`, HTML says), fetched once the first screen is drawn, so
  * that the HTML the first round trip carries holds only what is drawn. No copy of the document is
  * in the JavaScript. The Vite dev server's page has no block and takes the default document.
  */
@@ -23,5 +23,6 @@ export async function pageData(): Promise<PageData> {
   const block = document.getElementById(PAGE_DATA_ID) as HTMLScriptElement | null;
   if (import.meta.env.DEV && !block) return { document: (await import('./document')).defaultDocument, locale: null };
   // A missing block, or a file that does not answer with JSON, rejects: the page stays as drawn.
-  return block!.src ? ((await fetch(block!.src)).json() as Promise<PageData>) : (JSON.parse(block!.textContent!) as PageData);
+  const file = block!.dataset.src;
+  return file ? ((await fetch(file)).json() as Promise<PageData>) : (JSON.parse(block!.textContent!) as PageData);
 }
