@@ -67,10 +67,13 @@ test('the head is generated from the profile', () => {
   assert.match(shell, /<meta name="robots" content="noindex"/);
 });
 
-test('the JSON-LD Person carries the profile', () => {
+test('the JSON-LD ProfilePage names its language and carries the profile as its main entity', () => {
   const json = /<script type="application\/ld\+json">([^<]*)<\/script>/.exec(html)?.[1];
   assert.ok(json, 'a JSON-LD block');
-  const person = JSON.parse(json) as Record<string, unknown>;
+  const page = JSON.parse(json) as Record<string, unknown>;
+  assert.equal(page['@type'], 'ProfilePage');
+  assert.equal(page.inLanguage, 'en');
+  const person = page.mainEntity as Record<string, unknown>;
   assert.equal(person['@type'], 'Person');
   assert.equal(person.name, profile.name);
   assert.equal(person.jobTitle, profile.role);

@@ -13,21 +13,30 @@ export function title(profile) {
   return `${profile.name} · ${profile.role}`;
 }
 
-/** The JSON-LD block: data for search engines, never executed (allowed under the CSP). */
-export function personJsonLd(profile, photoPath) {
-  const person = {
+/**
+ * The JSON-LD block: data for search engines, never executed (allowed under the CSP). A schema.org
+ * `ProfilePage` whose `mainEntity` is the owner, as the server writes it (content/head.rs; a page
+ * never published has no `dateModified`).
+ */
+export function profilePageJsonLd(profile, photoPath) {
+  const page = {
     '@context': 'https://schema.org',
-    '@type': 'Person',
-    name: profile.name,
-    jobTitle: profile.role,
-    description: profile.summary,
+    '@type': 'ProfilePage',
     url: `${PUBLIC_URL}/`,
-    email: `mailto:${profile.email}`,
-    ...(photoPath ? { image: `${PUBLIC_URL}${photoPath}` } : {}),
-    sameAs: Object.values(profile.links),
+    inLanguage: 'en',
+    mainEntity: {
+      '@type': 'Person',
+      name: profile.name,
+      jobTitle: profile.role,
+      description: profile.summary,
+      url: `${PUBLIC_URL}/`,
+      email: `mailto:${profile.email}`,
+      ...(photoPath ? { image: `${PUBLIC_URL}${photoPath}` } : {}),
+      sameAs: Object.values(profile.links),
+    },
   };
   // `<` escaped so no value can close the script element.
-  return JSON.stringify(person).replace(/</g, '\\u003c');
+  return JSON.stringify(page).replace(/</g, '\\u003c');
 }
 
 export function headTags(profile) {
@@ -67,5 +76,5 @@ export function headTags(profile) {
 
 /** Placed at the end of the body, so the entry script stays the first asset the page names. */
 export function jsonLdTag(profile, photoPath) {
-  return `<script type="application/ld+json">${personJsonLd(profile, photoPath)}</script>`;
+  return `<script type="application/ld+json">${profilePageJsonLd(profile, photoPath)}</script>`;
 }

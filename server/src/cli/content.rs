@@ -116,7 +116,7 @@ async fn check_renders(db: &crate::store::Db, json: &str) -> anyhow::Result<()> 
     let url = url::Url::parse("http://127.0.0.1/").expect("a valid literal URL");
     let pages = std::sync::Arc::new(crate::site::Pages::render(&url));
     let renderer = crate::content::render::PageRenderer::start(pages, Some(db.clone()))?;
-    renderer.prepare(&document).await.context(
+    renderer.prepare(&document, None).await.context(
         "the page cannot be rendered from this document, so it was not published (nothing was imported)",
     )?;
     Ok(())

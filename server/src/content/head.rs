@@ -45,9 +45,6 @@ pub struct PageLanguage {
     /// Every published language's tag and path, the default first, when there is more than one;
     /// else empty (no alternates).
     pub alternates: Vec<(String, String)>,
-    /// Whether the document has languages besides the default one: the JSON-LD then names the
-    /// page's language.
-    pub multilingual: bool,
 }
 
 impl PageLanguage {
@@ -58,7 +55,6 @@ impl PageLanguage {
             path: "/".to_owned(),
             preview: PREVIEW_PATH.to_owned(),
             alternates: Vec::new(),
-            multilingual: false,
         }
     }
 
@@ -185,11 +181,27 @@ pub fn head_tags(document: &ContentDocument, base: &str, language: &PageLanguage
     .join("\n    ")
 }
 
-/// A schema.org `Person`, its fields in the order search engines' examples give them.
+/// A schema.org `ProfilePage` (a `WebPage`, so it has a language and a date of its own) whose
+/// `mainEntity` is the owner, as Google's profile-page structured data asks.
 #[derive(Serialize)]
-struct Person<'a> {
+struct ProfilePage<'a> {
     #[serde(rename = "@context")]
     context: &'static str,
+    #[serde(rename = "@type")]
+    kind: &'static str,
+    url: String,
+    #[serde(rename = "inLanguage")]
+    in_language: &'a str,
+    #[serde(rename = "dateModified", skip_serializing_if = "Option::is_none")]
+    date_modified: Option<String>,
+    #[serde(rename = "mainEntity")]
+    main_entity: Person<'a>,
+}
+
+/// A schema.org `Person`, its fields in the order search engines' examples give them; only
+/// properties schema.org gives a `Person` (its language belongs to the page).
+#[derive(Serialize)]
+struct Person<'a> {
     #[serde(rename = "@type")]
     kind: &'static str,
     name: &'a str,
@@ -202,39 +214,45 @@ struct Person<'a> {
     image: Option<String>,
     #[serde(rename = "sameAs")]
     same_as: Vec<&'a str>,
-    #[serde(rename = "inLanguage", skip_serializing_if = "Option::is_none")]
-    in_language: Option<&'a str>,
 }
 
-/// The JSON-LD of the owner: data for search engines, never executed, so the CSP allows it.
-/// `photo` is the site path of the owner's photo, if the document has one.
-/// `language` is named (`inLanguage`) when the document has several.
+/// The JSON-LD of the page and its owner: data for search engines, never executed, so the CSP
+/// allows it. `photo` is the site path of the owner's photo, if the document has one; `modified`
+/// when the page was published (Unix ms), if it was.
 pub fn json_ld(
     document: &ContentDocument,
     base: &str,
     photo: Option<&str>,
-    language: Option<&str>,
+    language: &PageLanguage,
+    modified: Option<i64>,
 ) -> String {
     let profile = &document.profile;
-    let person = Person {
+    let page = ProfilePage {
         context: "https://schema.org",
-        kind: "Person",
-        name: &profile.name,
-        job_title: &profile.role,
-        description: &profile.summary,
-        url: format!("{base}/"),
-        email: format!("mailto:{}", document.contact.email),
-        image: photo.map(|path| format!("{base}{path}")),
-        same_as: document
-            .social
-            .iter()
-            .map(|link| link.url.as_str())
-            .collect(),
-        in_language: language,
+        kind: "ProfilePage",
+        url: format!("{base}{}", language.path),
+        in_language: &language.tag,
+        date_modified: modified
+            .and_then(chrono::DateTime::from_timestamp_millis)
+            .map(|at| at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
+        main_entity: Person {
+            kind: "Person",
+            name: &profile.name,
+            job_title: &profile.role,
+            description: &profile.summary,
+            url: format!("{base}/"),
+            email: format!("mailto:{}", document.contact.email),
+            image: photo.map(|path| format!("{base}{path}")),
+            same_as: document
+                .social
+                .iter()
+                .map(|link| link.url.as_str())
+                .collect(),
+        },
     };
     // `<` escaped so that no value can close the script element.
-    serde_json::to_string(&person)
-        .expect("a person serialises")
+    serde_json::to_string(&page)
+        .expect("a page serialises")
         .replace('<', "\\u003c")
 }
 
@@ -243,11 +261,12 @@ pub fn json_ld_tag(
     document: &ContentDocument,
     base: &str,
     photo: Option<&str>,
-    language: Option<&str>,
+    language: &PageLanguage,
+    modified: Option<i64>,
 ) -> String {
     format!(
         "<script type=\"application/ld+json\">{}</script>",
-        json_ld(document, base, photo, language)
+        json_ld(document, base, photo, language, modified)
     )
 }
 
@@ -360,13 +379,26 @@ mod tests {
     fn the_json_ld_cannot_close_its_script_element() {
         let mut document = default_document().clone();
         document.profile.summary = "</script><script>alert(1)</script>".to_owned();
-        let tag = json_ld_tag(&document, BASE, Some("/assets/me.webp"), None);
+        let modified = Some(1_764_842_400_000);
+        let tag = json_ld_tag(
+            &document,
+            BASE,
+            Some("/assets/me.webp"),
+            &PageLanguage::plain(),
+            modified,
+        );
         assert_eq!(tag.matches("</script>").count(), 1, "{tag}");
         let json = tag
             .strip_prefix("<script type=\"application/ld+json\">")
             .and_then(|rest| rest.strip_suffix("</script>"))
             .expect("one element");
-        let value: serde_json::Value = serde_json::from_str(json).expect("JSON");
+        let page: serde_json::Value = serde_json::from_str(json).expect("JSON");
+        assert!(json.starts_with("{\"@context\":\"https://schema.org\",\"@type\":\"ProfilePage\""));
+        assert_eq!(page["url"], "https://example.com/");
+        assert_eq!(page["inLanguage"], "en");
+        assert_eq!(page["dateModified"], "2025-12-04T10:00:00Z");
+        let value = &page["mainEntity"];
+        assert_eq!(value["@type"], "Person");
         assert_eq!(value["description"], document.profile.summary.as_str());
         assert_eq!(value["image"], "https://example.com/assets/me.webp");
         assert_eq!(value["email"], format!("mailto:{}", document.contact.email));
@@ -374,15 +406,17 @@ mod tests {
             value["sameAs"].as_array().map(Vec::len),
             Some(document.social.len())
         );
-        let keys: Vec<&String> = value.as_object().expect("object").keys().collect();
-        assert!(!keys.is_empty());
-        assert!(json.starts_with("{\"@context\":\"https://schema.org\",\"@type\":\"Person\""));
+        assert!(
+            value.get("inLanguage").is_none(),
+            "a Person has no language"
+        );
     }
 
     #[test]
     fn without_a_photo_the_person_has_no_image() {
-        let json = json_ld(default_document(), BASE, None, None);
+        let json = json_ld(default_document(), BASE, None, &PageLanguage::plain(), None);
         assert!(!json.contains("\"image\""));
+        assert!(!json.contains("\"dateModified\""), "a page never published");
     }
 
     #[test]
@@ -409,7 +443,6 @@ mod tests {
                 ("en".to_owned(), "/".to_owned()),
                 ("pt-BR".to_owned(), "/pt-br/".to_owned()),
             ],
-            multilingual: true,
         };
         let head = head_tags(default_document(), BASE, &language);
         assert!(head.contains("<link rel=\"canonical\" href=\"https://example.com/pt-br/\" />\n    <link rel=\"alternate\" hreflang=\"en\" href=\"https://example.com/\" />\n    <link rel=\"alternate\" hreflang=\"pt-BR\" href=\"https://example.com/pt-br/\" />\n    <link rel=\"alternate\" hreflang=\"x-default\" href=\"https://example.com/\" />"), "{head}");
@@ -423,7 +456,10 @@ mod tests {
         let plain = head_tags(default_document(), BASE, &PageLanguage::plain());
         assert!(!plain.contains("hreflang"));
         assert!(plain.contains("<meta property=\"og:locale\" content=\"en_US\" />"));
-        let json = json_ld(default_document(), BASE, None, Some("pt-BR"));
-        assert!(json.ends_with(",\"inLanguage\":\"pt-BR\"}"), "{json}");
+        let json = json_ld(default_document(), BASE, None, &language, None);
+        assert!(
+            json.contains("\"url\":\"https://example.com/pt-br/\",\"inLanguage\":\"pt-BR\""),
+            "{json}"
+        );
     }
 }

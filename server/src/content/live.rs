@@ -109,9 +109,13 @@ impl LiveContent {
             None => {
                 let published = Published::default_version();
                 if let Some(page) = &page {
-                    page.show(published.version, &published.document)
-                        .await
-                        .context("Failed to render / from the default content")?;
+                    page.show(
+                        published.version,
+                        &published.document,
+                        published.published_at,
+                    )
+                    .await
+                    .context("Failed to render / from the default content")?;
                 }
                 published
             }
@@ -127,9 +131,13 @@ impl LiveContent {
     async fn usable(row: VersionRow, page: Option<&PageRenderer>) -> anyhow::Result<Published> {
         let published = Published::from_row(row)?;
         if let Some(page) = page {
-            page.show(published.version, &published.document)
-                .await
-                .context("Failed to render / from the published content")?;
+            page.show(
+                published.version,
+                &published.document,
+                published.published_at,
+            )
+            .await
+            .context("Failed to render / from the published content")?;
         }
         Ok(published)
     }
@@ -150,15 +158,21 @@ impl LiveContent {
     /// shows it. Nothing changes when `/` cannot be rendered from it.
     pub async fn replace(&self, row: VersionRow) -> anyhow::Result<Arc<Published>> {
         let published = Published::from_row(row)?;
-        let prepared = self.prepare(&published.document).await?;
+        let prepared = self
+            .prepare(&published.document, published.published_at)
+            .await?;
         Ok(self.serve(published, prepared).await)
     }
 
     /// Renders what `/` would be for `document`, without serving it (`None` where no page is
     /// served): a publish calls this before it stores anything.
-    pub async fn prepare(&self, document: &ContentDocument) -> anyhow::Result<Option<Prepared>> {
+    pub async fn prepare(
+        &self,
+        document: &ContentDocument,
+        modified: Option<i64>,
+    ) -> anyhow::Result<Option<Prepared>> {
         match &self.page {
-            Some(page) => Ok(Some(page.prepare(document).await?)),
+            Some(page) => Ok(Some(page.prepare(document, modified).await?)),
             None => Ok(None),
         }
     }

@@ -371,7 +371,6 @@ fn page_language(document: &ContentDocument, page: &ContentDocument, tag: &str) 
         } else {
             Vec::new()
         },
-        multilingual: !document.languages.is_empty(),
     }
 }
 
@@ -414,14 +413,20 @@ impl PageRenderer {
     }
 
     /// Every page for `document` (`/`, each published language's, and the app shell), ready to
-    /// serve but for the public URL.
-    pub async fn compose(&self, document: &ContentDocument) -> anyhow::Result<Composed> {
+    /// serve but for the public URL; `modified` is when it was published (Unix ms), if it was.
+    pub async fn compose(
+        &self,
+        document: &ContentDocument,
+        modified: Option<i64>,
+    ) -> anyhow::Result<Composed> {
         let default = self
-            .compose_language(document, &document.language, false)
+            .compose_language(document, &document.language, false, modified)
             .await?;
         let mut languages = Vec::new();
         for other in document.languages.iter().filter(|l| l.published) {
-            let page = self.compose_language(document, &other.tag, false).await?;
+            let page = self
+                .compose_language(document, &other.tag, false, modified)
+                .await?;
             languages.push((
                 language::segment(&other.tag),
                 ComposedPage {
@@ -463,7 +468,7 @@ impl PageRenderer {
         document: &ContentDocument,
         tag: &str,
     ) -> anyhow::Result<String> {
-        Ok(self.compose_language(document, tag, true).await?.html)
+        Ok(self.compose_language(document, tag, true, None).await?.html)
     }
 
     /// The page of `document` in `tag`, with its data inline or (published pages) in its file.
@@ -472,6 +477,7 @@ impl PageRenderer {
         document: &ContentDocument,
         tag: &str,
         inline: bool,
+        modified: Option<i64>,
     ) -> anyhow::Result<LanguagePage> {
         let page = language::localize(document, tag)
             .with_context(|| format!("the document has no language {tag:?}"))?;
@@ -497,12 +503,7 @@ impl PageRenderer {
         let about = page_language(document, &page, tag);
         let head = head::head_tags(&page, base, &about);
         let photo = photo_path(&page, &t.media);
-        let json_ld = head::json_ld_tag(
-            &page,
-            base,
-            photo.as_deref(),
-            about.multilingual.then_some(about.tag.as_str()),
-        );
+        let json_ld = head::json_ld_tag(&page, base, photo.as_deref(), &about, modified);
         let mut index = with_appearance(&t.index, &page.appearance);
         // `<html lang="en">` as built, unless the page says otherwise.
         let plain =
@@ -571,11 +572,16 @@ impl PageRenderer {
 
     /// Renders `document` (published as `version`) and serves it, unless the pages already show
     /// that version or a newer one. Returns once the new pages are served.
-    pub async fn show(&self, version: i64, document: &ContentDocument) -> anyhow::Result<()> {
+    pub async fn show(
+        &self,
+        version: i64,
+        document: &ContentDocument,
+        modified: Option<i64>,
+    ) -> anyhow::Result<()> {
         if version <= *self.shown.lock().await {
             return Ok(());
         }
-        let prepared = self.prepare(document).await?;
+        let prepared = self.prepare(document, modified).await?;
         self.show_prepared(version, prepared).await;
         Ok(())
     }
@@ -583,9 +589,13 @@ impl PageRenderer {
     /// Everything served for `document` (both pages, the manifest, the link preview), made
     /// without serving it: a publish renders before it stores, so a document that cannot be
     /// rendered is never published and the served page stays the last good one.
-    pub async fn prepare(&self, document: &ContentDocument) -> anyhow::Result<Prepared> {
+    pub async fn prepare(
+        &self,
+        document: &ContentDocument,
+        modified: Option<i64>,
+    ) -> anyhow::Result<Prepared> {
         let started = Instant::now();
-        let composed = self.compose(document).await?;
+        let composed = self.compose(document, modified).await?;
         let render = started.elapsed();
         let files = self.files(document).await?;
         Ok(Prepared {
@@ -676,7 +686,7 @@ mod tests {
         let pages = std::sync::Arc::new(crate::site::Pages::render(&url));
         let renderer = super::PageRenderer::start(pages, None).unwrap();
         let composed = renderer
-            .compose(crate::content::document::default_document())
+            .compose(crate::content::document::default_document(), None)
             .await
             .unwrap();
         let built =
@@ -774,12 +784,12 @@ mod tests {
         let mut document = default.clone();
         document.appearance.scheme = Scheme::Light;
         document.appearance.accent = "#0f766e".into();
-        let composed = renderer.compose(&document).await.unwrap();
+        let composed = renderer.compose(&document, None).await.unwrap();
         let index = &composed.index.html;
         assert!(index.contains("<html lang=\"en\" data-scheme=\"light\">"));
         // The page names its data, which is served beside it, rather than carrying it.
         assert!(index.contains(
-            "<script type=\"application/json\" id=\"page-data\" src=\"/page-data.json\"></script>"
+            "<script type=\"application/json\" id=\"page-data\" data-src=\"/page-data.json\"></script>"
         ));
         let data: serde_json::Value = serde_json::from_str(&composed.index.data).unwrap();
         assert_eq!(data["document"]["appearance"]["accent"], "#0f766e");
@@ -796,7 +806,7 @@ mod tests {
         );
         let built =
             |name| String::from_utf8(crate::site::file(name).unwrap().into_owned()).unwrap();
-        let default_shell = renderer.compose(default).await.unwrap().shell;
+        let default_shell = renderer.compose(default, None).await.unwrap().shell;
         assert_eq!(
             composed.shell.replace(
                 &super::data_block(&super::page_data(
@@ -844,7 +854,7 @@ mod tests {
             .languages
             .extend(with_language("de", false).languages);
         document.appearance.scheme = Scheme::Light;
-        let composed = renderer.compose(&document).await.unwrap();
+        let composed = renderer.compose(&document, None).await.unwrap();
         let segments: Vec<&str> = composed.languages.iter().map(|(s, _)| s.as_str()).collect();
         assert_eq!(segments, ["ar"], "only the published languages");
         assert_eq!(
@@ -861,7 +871,7 @@ mod tests {
             .index
             .html
             .contains("<html lang=\"en\" dir=\"ltr\" data-scheme=\"light\">"));
-        assert!(arabic.contains("id=\"page-data\" src=\"/ar/page-data.json\""));
+        assert!(arabic.contains("id=\"page-data\" data-src=\"/ar/page-data.json\""));
         let data = &composed.languages[0].1.data;
         assert!(
             data.contains(r#""locale":{"tag":"ar","dir":"rtl""#),

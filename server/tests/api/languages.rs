@@ -156,7 +156,13 @@ async fn published_languages_are_served_at_their_paths_with_their_own_head_and_d
         assert!(html.contains(&alternate), "{alternate}");
     }
     assert!(!html.contains("og:locale:alternate\" content=\"de_DE\""));
-    assert!(html.contains("\"inLanguage\":\"de\""));
+    // The JSON-LD is the page's (a ProfilePage in its language, published just now) about
+    // its owner.
+    assert!(html.contains("\"@type\":\"ProfilePage\""));
+    assert!(html.contains(&format!(
+        "\"url\":\"{base}/de/\",\"inLanguage\":\"de\",\"dateModified\":\"20"
+    )));
+    assert!(html.contains("\"mainEntity\":{\"@type\":\"Person\""));
     let data = page_data(&app, &html).await;
     let content = &data["document"];
     assert_eq!(content["profile"]["role"], GERMAN_ROLE);

@@ -163,9 +163,17 @@ async fn the_built_page_carries_title_description_previews_and_a_json_ld_person(
         .expect("a JSON-LD block")
         + "<script type=\"application/ld+json\">".len();
     let json = &html[start..start + html[start..].find("</script>").unwrap()];
-    let person: serde_json::Value = serde_json::from_str(json).expect("valid JSON-LD");
-    assert_eq!(person["@context"], "https://schema.org");
+    let page: serde_json::Value = serde_json::from_str(json).expect("valid JSON-LD");
+    assert_eq!(page["@context"], "https://schema.org");
+    assert_eq!(page["@type"], "ProfilePage");
+    assert_eq!(page["url"], format!("{PUBLIC}/"));
+    assert_eq!(page["inLanguage"], "en");
+    let person = &page["mainEntity"];
     assert_eq!(person["@type"], "Person");
+    assert!(
+        person.get("inLanguage").is_none(),
+        "a Person has no language"
+    );
     assert_eq!(person["url"], format!("{PUBLIC}/"));
     let name = person["name"].as_str().expect("a name");
     assert!(title.contains(name), "the title names {name}: {title}");

@@ -223,7 +223,7 @@ async fn publish_document(
     let json = serde_json::to_string(document).map_err(anyhow::Error::from)?;
     // Rendered before it is stored: a document the page cannot be drawn from is never
     // published, and visitors keep the last good page.
-    let prepared = state.content.prepare(document).await.map_err(|error| {
+    let prepared = state.content.prepare(document, Some(now_ms())).await.map_err(|error| {
         tracing::error!(error = %format!("{error:#}"), "the page could not be rendered from the document to publish");
         ApiError::field(
             "document",
