@@ -23,7 +23,10 @@ fn serve_once(workdir: &std::path::Path, database_url: &str) -> Output {
         ])
         .env_remove("PORTFOLIO_DATABASE_URL")
         // Past the key's check, which comes first with PostgreSQL: these fail at the database.
-        .env("PORTFOLIO_SECRET_KEY_FILE", "/nonexistent/secret.key")
+        .env(
+            "PORTFOLIO_SECRET_KEY_FILE",
+            crate::helpers::binary_key_file(),
+        )
         .output()
         .unwrap()
 }
