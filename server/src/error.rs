@@ -50,6 +50,10 @@ pub enum ApiError {
     /// A conditional request sent without its condition (e.g. `If-Match`).
     #[error("{0}")]
     PreconditionRequired(String),
+    /// A condition that does not hold (e.g. `If-Match` with a weak tag, which strong comparison
+    /// never matches).
+    #[error("{0}")]
+    PreconditionFailed(String),
     /// Busy for a moment (e.g. every password-hashing slot taken): try again after a while.
     #[error("{message}")]
     ServiceUnavailable {
@@ -105,6 +109,7 @@ impl ApiError {
             Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::Conflict(_) => StatusCode::CONFLICT,
             Self::PreconditionRequired(_) => StatusCode::PRECONDITION_REQUIRED,
+            Self::PreconditionFailed(_) => StatusCode::PRECONDITION_FAILED,
             Self::ServiceUnavailable { .. } | Self::StorageUnavailable(_) => {
                 StatusCode::SERVICE_UNAVAILABLE
             }
@@ -128,6 +133,7 @@ impl ApiError {
             Self::TooManyRequests { .. } => "too_many_requests",
             Self::Conflict(_) => "conflict",
             Self::PreconditionRequired(_) => "precondition_required",
+            Self::PreconditionFailed(_) => "precondition_failed",
             Self::ServiceUnavailable { .. } => "service_unavailable",
             Self::StorageUnavailable(_) => "storage_unavailable",
             Self::Unexpected(_) => "internal_error",

@@ -8,7 +8,9 @@
 //!   arrive within the header timeout;
 //! - a connection with no request in progress for the idle timeout is shut down gracefully, on
 //!   HTTP/2 whatever PINGs arrive (a request is in progress until its answer's body has ended or
-//!   was dropped), and one on which nothing moves either way for it is closed;
+//!   was dropped), and closed a second later whether or not the client acknowledges the
+//!   shutdown's PING (longer only while its socket's buffer is full, up to the send timeout);
+//!   one on which nothing moves either way for it is closed;
 //! - a connection whose answers send nothing for the send timeout is closed (a client that does
 //!   not read, or an HTTP/2 window left at zero);
 //! - at most [`MAX_STREAMS`] requests at once on one HTTP/2 connection;
@@ -21,7 +23,7 @@ use std::future::Future;
 use std::io;
 use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{ready, Context, Poll};
 use std::time::Duration;
@@ -298,7 +300,7 @@ impl Connections {
                 }
             })
         };
-        let io = Idle::new(stream, limits);
+        let io = Idle::new(stream, limits, streams.clone());
         match &self.tls {
             None => drive(&self.builder, io, service, &streams, limits, stopped).await,
             Some(acceptor) => {
@@ -453,6 +455,10 @@ impl ConnectionThreads {
     }
 }
 
+/// How long a connection shut down for idleness may take to say goodbye (HTTP/2: its GOAWAY and
+/// PING) before it is closed, unless its last answer is still being sent.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(1);
+
 /// Serves one connection until it ends, shutting it down gracefully when it has been idle (or
 /// the server stops), and closing it when its answers stall or a graceful shutdown takes longer
 /// than the send timeout.
@@ -476,8 +482,12 @@ async fn drive<I, S>(
     let connection = builder.serve_connection_with_upgrades(TokioIo::new(io), service);
     tokio::pin!(connection);
     let mut shutting_down = false;
-    // Once shut down for idleness, what is still buffered must be sent within the send timeout.
+    // Once shut down for idleness, the connection is closed after a short grace (HTTP/2's
+    // GOAWAY and PING sent), whether or not the client acknowledges the PING; only while the
+    // socket's buffer is full (the last answer still on its way to a slow reader) does it wait
+    // longer, up to the send timeout from the shutdown.
     let mut close_by: Option<Instant> = None;
+    let mut send_by: Option<Instant> = None;
     loop {
         let now = Instant::now();
         match streams.check(now) {
@@ -485,12 +495,18 @@ async fn drive<I, S>(
             Check::Idle if !shutting_down => {
                 connection.as_mut().graceful_shutdown();
                 shutting_down = true;
-                close_by = Some(now + limits.send_timeout);
+                close_by = Some(now + SHUTDOWN_GRACE);
+                send_by = Some(now + limits.send_timeout);
             }
             Check::Idle | Check::Busy => {}
         }
         if close_by.is_some_and(|by| now >= by) {
-            return;
+            match send_by.filter(|last| now < *last) {
+                Some(last) if streams.write_blocked.load(Ordering::Relaxed) => {
+                    close_by = Some((now + SHUTDOWN_GRACE).min(last));
+                }
+                _ => return,
+            }
         }
         // Once shutting down, the idle deadline (past by then) no longer counts: only the sending.
         let idle = if shutting_down {
@@ -542,6 +558,9 @@ struct Streams {
     /// The deadline the task sleeps until (`u64::MAX`: none); an earlier one must wake it.
     armed: AtomicU64,
     changed: Notify,
+    /// The socket's last write found its buffer full (the client is not reading): bytes the
+    /// connection has written are still on their way.
+    write_blocked: AtomicBool,
 }
 
 enum Check {
@@ -566,6 +585,7 @@ impl Streams {
             sent_at: AtomicU64::new(0),
             armed: AtomicU64::new(u64::MAX),
             changed: Notify::new(),
+            write_blocked: AtomicBool::new(false),
         }
     }
 
@@ -784,17 +804,25 @@ struct Idle {
     timer: Pin<Box<Sleep>>,
     deadline: Instant,
     idle: Duration,
+    /// Where a write that finds the socket's buffer full is noted (see [`Streams::write_blocked`]).
+    streams: Arc<Streams>,
 }
 
 impl Idle {
-    fn new(inner: TcpStream, limits: &Limits) -> Self {
+    fn new(inner: TcpStream, limits: &Limits, streams: Arc<Streams>) -> Self {
         let deadline = Instant::now() + limits.header_timeout;
         Self {
             inner,
             timer: Box::pin(tokio::time::sleep_until(deadline)),
             deadline,
             idle: limits.idle_timeout,
+            streams,
         }
+    }
+
+    /// Notes whether a write found the socket's buffer full.
+    fn write_blocked(&self, blocked: bool) {
+        self.streams.write_blocked.store(blocked, Ordering::Relaxed);
     }
 
     fn moved(&mut self) {
@@ -846,12 +874,17 @@ impl AsyncWrite for Idle {
     ) -> Poll<io::Result<usize>> {
         match Pin::new(&mut self.inner).poll_write(cx, buf) {
             Poll::Ready(Ok(n)) => {
+                self.write_blocked(false);
                 if n > 0 {
                     self.moved();
                 }
                 Poll::Ready(Ok(n))
             }
             Poll::Pending if self.expired(cx) => Poll::Ready(Err(timed_out())),
+            Poll::Pending => {
+                self.write_blocked(true);
+                Poll::Pending
+            }
             other => other,
         }
     }
@@ -863,12 +896,17 @@ impl AsyncWrite for Idle {
     ) -> Poll<io::Result<usize>> {
         match Pin::new(&mut self.inner).poll_write_vectored(cx, bufs) {
             Poll::Ready(Ok(n)) => {
+                self.write_blocked(false);
                 if n > 0 {
                     self.moved();
                 }
                 Poll::Ready(Ok(n))
             }
             Poll::Pending if self.expired(cx) => Poll::Ready(Err(timed_out())),
+            Poll::Pending => {
+                self.write_blocked(true);
+                Poll::Pending
+            }
             other => other,
         }
     }

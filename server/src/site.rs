@@ -623,7 +623,11 @@ pub fn serve<B>(pages: &Pages, links: &crate::links::Directory, request: &Reques
     let path = request.uri().path();
     if let Some(slug) = link_slug(path) {
         if matches!(*request.method(), Method::GET | Method::HEAD) {
-            return link_page(pages, request.headers(), links.language_of(slug).as_deref());
+            return link_page(
+                pages,
+                request.headers(),
+                links.page_language_of(slug).as_deref(),
+            );
         }
     }
     respond(pages, request)
@@ -637,8 +641,9 @@ fn link_slug(path: &str) -> Option<&str> {
 
 /// An application link's page: the pre-rendered page of the link's language (the same bytes,
 /// ETag and encodings as at its own path, with that page's canonical and CSP), or `/`'s when
-/// the language is no longer published or the link is not live (`None`: unknown, revoked and
-/// expired links all look alike). Never indexed; nothing is counted here, as a link-preview
+/// the language is no longer published or the slug is unknown. A revoked or expired link answers
+/// exactly as it did while live (its language's page), so that its address does not give away
+/// that it was revoked; it counts nothing (the beacons check it is live). Never indexed; nothing is counted here, as a link-preview
 /// fetcher or a mail scanner fetches the page and nothing more (the page's beacon counts).
 pub fn link_page(pages: &Pages, headers: &HeaderMap, language: Option<&str>) -> Response {
     if let Some(tag) = language {

@@ -101,8 +101,11 @@ function loginFiles(): string[] {
 // e-mail field's autofill), the second factor's code step and an e-mailed reset link; the issue
 // allows 1.5 KB more. The reset page (`/login/reset`) and everything that registers a passkey or
 // sets the second factor up are chunks of their own (the reset page's, the dashboard's).
-const LOGIN_JS_BUDGET = 112_786 + 1.5 * KB;
-test('the login page loads at most 111.6 KB (114,322 bytes) of gzipped JavaScript', () => {
+// Issue 43 adds a route, the security notices' sign-out page (`/login/sign-out`), to the route
+// table that every page loads: 114,301 bytes before it, 114,326 with it (its page shares the reset
+// page's chunk, so the table names that chunk once); 48 bytes more are allowed for it.
+const LOGIN_JS_BUDGET = 112_786 + 1.5 * KB + 48;
+test('the login page loads at most 111.7 KB (114,370 bytes) of gzipped JavaScript', () => {
   const files = loginFiles();
   const total = files.reduce((sum, file) => sum + gzipped(file), 0);
   console.log(`login page JavaScript: ${(total / KB).toFixed(1)} KB gzipped (${total} bytes)`);

@@ -4,7 +4,7 @@ import { routes } from './routes';
 
 describe('routePaths', () => {
   test('lists the pages of the app', () => {
-    expect(routePaths(routes)).toEqual(['/', '/dashboard', '/login', '/login/reset']);
+    expect(routePaths(routes)).toEqual(['/', '/dashboard', '/login', '/login/reset', '/login/sign-out']);
   });
 
   test('joins nested, absolute, index, pathless, parameter and splat routes', () => {

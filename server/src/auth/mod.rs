@@ -2,6 +2,7 @@
 //! passkeys and password-reset links.
 
 pub mod device;
+pub mod notice;
 pub mod owner;
 pub mod passkey;
 pub mod password;

@@ -67,7 +67,7 @@ pub async fn checked_hash(secret: SecretString) -> Result<String, SetPasswordErr
 }
 
 /// The second half of [`set_password`]: a hash from [`checked_hash`] stored for `whose`, and
-/// every session and pending sign-in of that owner ended.
+/// every session, pending sign-in and outstanding reset link of that owner ended.
 pub async fn store_password(
     db: &Db,
     whose: Whose<'_>,
@@ -91,5 +91,7 @@ pub async fn store_password(
     };
     let ended = db.delete_owner_sessions(id, None).await?;
     db.delete_pending_sign_ins(id).await?;
+    // A link asked for before the change must not set the password again afterwards.
+    db.delete_password_resets(id).await?;
     Ok(PasswordSet::Set { id, ended })
 }

@@ -37,12 +37,16 @@ pub fn text(link: &str) -> String {
 
 pub const DONE_SUBJECT: &str = "Your portfolio's password was reset";
 
-/// The notice once the password is set.
-pub const DONE_TEXT: &str =
-    "The password of your portfolio's dashboard was just reset with a link \
-     e-mailed to this address, and every session was signed out.\n\n\
-     If it was not you, set a new password on the server with `portfolio owner set`, and check \
-     who can read this mailbox.\n";
+/// The notice once the password is set, listing the passkeys that still sign in.
+pub fn done_text(passkeys: &[String]) -> String {
+    format!(
+        "The password of your portfolio's dashboard was just reset with a link \
+         e-mailed to this address, and every session was signed out.\n\n{}\n\
+         If it was not you, set a new password on the server with `portfolio owner set`, and check \
+         who can read this mailbox.\n",
+        super::notice::passkey_lines(passkeys)
+    )
+}
 
 #[cfg(test)]
 mod tests {

@@ -129,6 +129,8 @@ pub struct Origin {
     pub browser: String,
     pub device: &'static str,
     pub method: Method,
+    /// The passkey it signed in with (its API id), for [`Method::Passkey`].
+    pub passkey_id: Option<String>,
 }
 
 /// Starts a session for the owner at `now` (which also counts as its last re-authentication);
@@ -156,6 +158,7 @@ pub async fn start(
         browser: &origin.browser,
         device: origin.device,
         method: origin.method.as_str(),
+        passkey_id: origin.passkey_id.as_deref(),
     })
     .await?;
     Ok(token)

@@ -81,11 +81,16 @@ async fn second_factor_off(database_url: &str) -> anyhow::Result<()> {
     let id = the_owner(&db).await?;
     let was_on = db.delete_second_factor(id).await?;
     db.delete_pending_sign_ins(id).await?;
+    // Whoever turned it on may hold a session: recovery starts with every one of them ended.
+    let ended = db.delete_owner_sessions(id, None).await?;
     db.close().await;
     if was_on {
-        println!("The second factor is off: the password alone signs in. Set it up again from the dashboard (Account).");
+        println!(
+            "The second factor is off: the password alone signs in. {}. Set it up again from the dashboard (Account).",
+            sessions_ended(ended)
+        );
     } else {
-        println!("The second factor was not on; nothing changed.");
+        println!("The second factor was not on. {}.", sessions_ended(ended));
     }
     Ok(())
 }
@@ -94,13 +99,23 @@ async fn remove_passkeys(database_url: &str) -> anyhow::Result<()> {
     let db = store::connect(database_url).await?;
     let id = the_owner(&db).await?;
     let removed = db.delete_all_passkeys(id).await?;
+    let ended = db.delete_owner_sessions(id, None).await?;
     db.close().await;
+    let ended = sessions_ended(ended);
     match removed {
-        0 => println!("The owner had no passkey; nothing changed."),
-        1 => println!("1 passkey was removed; it signs no one in any more."),
-        n => println!("{n} passkeys were removed; none of them signs in any more."),
+        0 => println!("The owner had no passkey. {ended}."),
+        1 => println!("1 passkey was removed; it signs no one in any more. {ended}."),
+        n => println!("{n} passkeys were removed; none of them signs in any more. {ended}."),
     }
     Ok(())
+}
+
+/// "N sessions were signed out", for the commands that end every session.
+fn sessions_ended(ended: u64) -> String {
+    match ended {
+        1 => "1 session was signed out".to_owned(),
+        n => format!("{n} sessions were signed out"),
+    }
 }
 
 async fn set(email: &str, database_url: &str) -> anyhow::Result<()> {

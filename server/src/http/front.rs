@@ -7,7 +7,8 @@
 
 use std::net::SocketAddr;
 
-use axum::http::Request;
+use axum::body::Body;
+use axum::http::{header, HeaderValue, Method, Request, StatusCode};
 use axum::response::Response;
 
 use crate::http::api::health::{HEALTHZ, READYZ};
@@ -59,10 +60,31 @@ impl Front for SiteFront {
         let begun = Begun::start(&self.trusted, request, Some(peer.ip()));
         let mut response =
             crate::site::serve(&self.state.pages, &self.state.links.directory, request);
+        if request.method() == Method::HEAD {
+            headers_only(&mut response);
+        }
         self.security.set_on(&mut response);
         begun.finish(request.method(), path, None, &mut response);
         Some(response)
     }
+}
+
+/// A HEAD request's answer: the GET's headers, `Content-Length` included, and no body. The
+/// router does the same for its routes; hyper leaves it to the service, and over HTTP/2 a body
+/// sent after HEAD is a protocol error that clients report as a failed request.
+fn headers_only(response: &mut Response) {
+    let length = http_body::Body::size_hint(response.body()).exact();
+    let bodiless = matches!(
+        response.status(),
+        StatusCode::NOT_MODIFIED | StatusCode::NO_CONTENT
+    );
+    if let Some(length) = length.filter(|_| !bodiless) {
+        response
+            .headers_mut()
+            .entry(header::CONTENT_LENGTH)
+            .or_insert_with(|| HeaderValue::from(length));
+    }
+    *response.body_mut() = Body::empty();
 }
 
 #[cfg(test)]

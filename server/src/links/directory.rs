@@ -55,6 +55,16 @@ impl Directory {
             .map(|address| address.language.clone())
     }
 
+    /// The language whose page the link at `slug` opens on: its own, whether or not it is still
+    /// live, so that a revoked or expired link answers exactly as a live one does (nothing is
+    /// counted through it: see [`Self::language_of`]); `None` for an unknown slug.
+    pub fn page_language_of(&self, slug: &str) -> Option<String> {
+        self.addresses
+            .load()
+            .get(slug)
+            .map(|address| address.language.clone())
+    }
+
     /// Reads the addresses again when the links changed since they were read (or always, with
     /// `force`, after this instance changed one).
     pub async fn refresh(&self, db: &Db, force: bool) -> anyhow::Result<()> {

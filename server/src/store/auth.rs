@@ -74,6 +74,11 @@ const PASSWORD_RESETS: Tokens = Tokens {
     one: "a password-reset link",
 };
 
+const SIGN_OUT_LINKS: Tokens = Tokens {
+    table: "sign_out_links",
+    one: "a sign-out link",
+};
+
 /// A WebAuthn ceremony begun and not yet finished.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewChallenge<'a> {
@@ -260,6 +265,27 @@ pub trait AuthStore: Send + Sync + 'static {
 
     /// Uses the link up: true for the one request that deleted it before it expired.
     async fn take_password_reset(&self, token_hash: &str, now: i64) -> anyhow::Result<bool>;
+
+    /// Deletes every outstanding reset link of the owner (the password was set another way).
+    async fn delete_password_resets(&self, owner_id: i64) -> anyhow::Result<u64>;
+
+    // --- Sessions ended with a passkey, and the notices' sign-out links ---
+
+    /// Deletes the owner's sessions that signed in with this passkey; how many.
+    async fn delete_passkey_sessions(&self, owner_id: i64, passkey_id: &str)
+        -> anyhow::Result<u64>;
+
+    /// Stores a notice's sign-out link (forgetting the expired ones first).
+    async fn insert_sign_out_link(
+        &self,
+        token_hash: &str,
+        owner_id: i64,
+        now: i64,
+        expires_at: i64,
+    ) -> anyhow::Result<()>;
+
+    /// Uses the link up: its owner, for the one request that deleted it before it expired.
+    async fn take_sign_out_link(&self, token_hash: &str, now: i64) -> anyhow::Result<Option<i64>>;
 }
 
 /// The steps the queries below share, written once for both engines.
@@ -828,6 +854,70 @@ both_engines! {
 
         async fn take_password_reset(&self, token_hash: &str, now: i64) -> anyhow::Result<bool> {
             self.take_token(&PASSWORD_RESETS, token_hash, now).await
+        }
+
+        async fn delete_password_resets(&self, owner_id: i64) -> anyhow::Result<u64> {
+            let result = sqlx::query("DELETE FROM password_resets WHERE owner_id = $1")
+                .bind(owner_id)
+                .execute(self.writer())
+                .await
+                .context("Failed to delete the password-reset links")?;
+            Ok(result.rows_affected())
+        }
+
+        // --- Sessions ended with a passkey, and the notices' sign-out links ---
+
+        async fn delete_passkey_sessions(
+            &self,
+            owner_id: i64,
+            passkey_id: &str,
+        ) -> anyhow::Result<u64> {
+            let result = sqlx::query("DELETE FROM sessions WHERE owner_id = $1 AND passkey_id = $2")
+                .bind(owner_id)
+                .bind(passkey_id)
+                .execute(self.writer())
+                .await
+                .context("Failed to end the passkey's sessions")?;
+            Ok(result.rows_affected())
+        }
+
+        async fn insert_sign_out_link(
+            &self,
+            token_hash: &str,
+            owner_id: i64,
+            now: i64,
+            expires_at: i64,
+        ) -> anyhow::Result<()> {
+            self.forget_expired(SIGN_OUT_LINKS.table, "sign-out links", now)
+                .await?;
+            sqlx::query(
+                "INSERT INTO sign_out_links (token_hash, owner_id, created_at, expires_at) \
+                 VALUES ($1, $2, $3, $4)",
+            )
+            .bind(token_hash)
+            .bind(owner_id)
+            .bind(now)
+            .bind(expires_at)
+            .execute(self.writer())
+            .await
+            .context("Failed to store a sign-out link")?;
+            Ok(())
+        }
+
+        async fn take_sign_out_link(
+            &self,
+            token_hash: &str,
+            now: i64,
+        ) -> anyhow::Result<Option<i64>> {
+            sqlx::query_scalar(&format!(
+                "DELETE FROM {} WHERE token_hash = $1 AND expires_at > $2 RETURNING owner_id",
+                SIGN_OUT_LINKS.table
+            ))
+            .bind(token_hash)
+            .bind(now)
+            .fetch_optional(self.writer())
+            .await
+            .with_context(|| format!("Failed to use {}", SIGN_OUT_LINKS.one))
         }
     }
 }

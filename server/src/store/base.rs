@@ -449,8 +449,8 @@ both_engines! {
         async fn insert_session(&self, session: &NewSession<'_>) -> anyhow::Result<()> {
             sqlx::query(
                 "INSERT INTO sessions (token_hash, owner_id, created_at, last_seen_at, idle_expires_at, \
-                     absolute_expires_at, browser, device, method, reauthenticated_at)
-                 VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $3)",
+                     absolute_expires_at, browser, device, method, reauthenticated_at, passkey_id)
+                 VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $3, $9)",
             )
             .bind(session.token_hash)
             .bind(session.owner_id)
@@ -460,6 +460,7 @@ both_engines! {
             .bind(session.browser)
             .bind(session.device)
             .bind(session.method)
+            .bind(session.passkey_id)
             .execute(self.writer())
             .await
             .context("Failed to store a session")?;

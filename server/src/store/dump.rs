@@ -33,7 +33,8 @@ macro_rules! copied_tables {
                 next_attempt_at, leased_until, last_error, sent_at, gave_up_at, created_at,
                 link_id, link_event] by "id";
             sessions: DumpSession [token_hash, owner_id, created_at, last_seen_at, idle_expires_at,
-                absolute_expires_at, browser, device, method, reauthenticated_at] by "token_hash";
+                absolute_expires_at, browser, device, method, reauthenticated_at, passkey_id]
+                by "token_hash";
             second_factor: DumpSecondFactor [owner_id, secret, created_at, enabled_at, last_step]
                 by "owner_id";
             recovery_codes: DumpRecoveryCode [code_hash, owner_id, created_at, used_at]
@@ -291,6 +292,7 @@ row! {
         pub device: String,
         pub method: String,
         pub reauthenticated_at: i64,
+        pub passkey_id: Option<String>,
     }
 }
 
@@ -383,6 +385,10 @@ pub const UNCOPIED_TABLES: &[(&str, &str)] = &[
     (
         "webauthn_challenges",
         "passkey ceremonies between their two requests, which lapse within five minutes",
+    ),
+    (
+        "sign_out_links",
+        "the security notices' sign-out links, which lapse within a day",
     ),
     (
         "password_resets",

@@ -188,6 +188,8 @@ pub struct NewSession<'a> {
     pub device: &'a str,
     /// How it signed in: `password`, `password+code` or `passkey`.
     pub method: &'a str,
+    /// The passkey it signed in with (its API id): removing that passkey ends the session.
+    pub passkey_id: Option<&'a str>,
 }
 
 row! {

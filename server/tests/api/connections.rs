@@ -409,3 +409,141 @@ async fn trusted_proxies_are_not_capped_with_trust_proxy() {
         assert_eq!(&head, b"HTTP/1.1 200");
     }
 }
+
+/// The site's addresses of each kind, and the routes', for the HEAD tests: the page, a link's
+/// page, an app route, an unknown address, the robots, the sitemap, a hashed asset, the link
+/// preview's image, a health check, the API's description and the resume.
+pub async fn every_kind_of_address(app_get: impl AsyncFn(&str) -> String) -> Vec<String> {
+    let home = app_get("/").await;
+    let asset = home
+        .split("\"/assets/")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("the page names a hashed asset");
+    [
+        "/",
+        "/a/acme-AAAAAAAAAAAAAAAA",
+        "/login",
+        "/no/such/page",
+        "/robots.txt",
+        "/sitemap.xml",
+        &format!("/assets/{asset}"),
+        "/og-image.png",
+        "/healthz",
+        "/api/openapi.json",
+        "/resume.pdf",
+    ]
+    .into_iter()
+    .map(str::to_owned)
+    .collect()
+}
+
+/// Sends HEAD for `path` on an HTTP/2 connection: the answer must be headers only (HEADERS with
+/// END_STREAM, no DATA), with the GET's `Content-Length` where the GET has one.
+pub async fn assert_head_is_headers_only(
+    send: &mut h2::client::SendRequest<Bytes>,
+    url: &str,
+    get_length: Option<u64>,
+) {
+    let mut ready = send
+        .clone()
+        .ready()
+        .await
+        .expect("the connection takes a request");
+    let (answer, _) = ready
+        .send_request(Request::head(url).body(()).unwrap(), true)
+        .unwrap();
+    let answer = answer.await.unwrap_or_else(|e| panic!("HEAD {url}: {e}"));
+    assert!(
+        answer.body().is_end_stream(),
+        "HEAD {url} ({}) came with a body",
+        answer.status()
+    );
+    let length = answer
+        .headers()
+        .get("content-length")
+        .map(|v| v.to_str().unwrap().parse::<u64>().unwrap());
+    if let Some(get_length) = get_length {
+        assert_eq!(length, Some(get_length), "HEAD {url}: the GET's length");
+    }
+    *send = ready;
+}
+
+#[tokio::test]
+async fn head_over_http2_answers_headers_only_on_every_kind_of_address() {
+    let app = spawn_app_with(|_| {}).await;
+    let paths =
+        every_kind_of_address(async |path: &str| app.get(path).await.text().await.unwrap()).await;
+    let stream = connect_from("127.0.0.1", address(&app)).await;
+    let (mut send, _ping_pong, _connection) = h2_client(stream, &h2::client::Builder::new()).await;
+    for path in &paths {
+        let get = app.get_with(path, &[("Accept-Encoding", "identity")]).await;
+        let length = get.content_length().filter(|_| get.status() != 304);
+        assert_head_is_headers_only(&mut send, &app.url(path), length).await;
+    }
+    // And over HTTP/1.1, as before.
+    for path in &paths {
+        let head = app.client.head(app.url(path)).send().await.unwrap();
+        assert!(head.bytes().await.unwrap().is_empty(), "{path}");
+    }
+    app.shutdown().await;
+}
+
+/// An HTTP/2 client written by hand: the preface and an empty SETTINGS frame, and never an
+/// acknowledgement of anything (not the server's SETTINGS, not its shutdown PING).
+async fn raw_h2_client_that_never_acknowledges(to: SocketAddr) -> TcpStream {
+    let mut stream = connect_from("127.0.0.1", to).await;
+    stream
+        .write_all(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00")
+        .await
+        .unwrap();
+    stream
+}
+
+/// A GET of `path` on stream 1, its header block in HPACK's plainest form (indexed `:method GET`
+/// and `:scheme http`, literal `:path` and `:authority` without indexing).
+fn raw_h2_get(path: &str, authority: &str) -> Vec<u8> {
+    let mut block = vec![0x82, 0x86, 0x04, path.len() as u8];
+    block.extend_from_slice(path.as_bytes());
+    block.extend_from_slice(&[0x01, authority.len() as u8]);
+    block.extend_from_slice(authority.as_bytes());
+    let mut frame = vec![0, 0, block.len() as u8, 0x01, 0x05, 0, 0, 0, 1];
+    frame.extend_from_slice(&block);
+    frame
+}
+
+#[tokio::test]
+async fn an_http2_client_that_never_acknowledges_the_shutdown_ping_is_closed_on_time() {
+    // The default send timeout (a minute) would have held these connections that long.
+    let app = spawn_app_with(|s| {
+        s.limits.header_timeout_secs = 2;
+        s.limits.idle_timeout_secs = 3;
+    })
+    .await;
+
+    // No request: closed within the header timeout and two seconds.
+    let started = Instant::now();
+    let mut silent = raw_h2_client_that_never_acknowledges(address(&app)).await;
+    assert!(
+        closed_within(&mut silent, Duration::from_secs(2 + 2)).await,
+        "still open {:?} after connecting without a request",
+        started.elapsed()
+    );
+
+    // After a last request: within the idle timeout and two seconds of its answer.
+    let mut asked = raw_h2_client_that_never_acknowledges(address(&app)).await;
+    let authority = format!("127.0.0.1:{}", app.port);
+    asked
+        .write_all(&raw_h2_get("/healthz", &authority))
+        .await
+        .unwrap();
+    // The answer arrives (its bytes are read by the wait below, which counts from here).
+    let answered = Instant::now();
+    assert!(
+        closed_within(&mut asked, Duration::from_secs(3 + 2)).await,
+        "still open {:?} after the answer",
+        answered.elapsed()
+    );
+    assert_eq!(app.get("/healthz").await.status(), 200);
+    app.shutdown().await;
+}

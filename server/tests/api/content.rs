@@ -51,6 +51,14 @@ async fn a_stale_save_is_409_and_a_save_without_if_match_is_428() {
     let draft: Value = app.get("/api/content/draft").await.json().await.unwrap();
     assert_eq!(draft["revision"], 1);
     assert_eq!(draft["document"]["profile"]["name"], "First Tab");
+
+    // If-Match compares strongly (RFC 9110): a weak tag never matches, even the current one.
+    let weak = app.put_draft(&document, Some("W/\"1\"")).await;
+    assert_eq!(weak.status(), 412);
+    let body: Value = weak.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "precondition_failed");
+    let draft: Value = app.get("/api/content/draft").await.json().await.unwrap();
+    assert_eq!(draft["revision"], 1, "nothing was saved");
     app.shutdown().await;
 }
 

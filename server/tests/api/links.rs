@@ -477,6 +477,63 @@ async fn unknown_revoked_and_expired_links_serve_the_home_page_alike_and_count_n
 }
 
 #[tokio::test]
+async fn a_revoked_or_expired_link_answers_exactly_as_a_live_one_in_its_language() {
+    let app = spawn_app().await;
+    app.signed_in().await;
+    let mut document = default_document();
+    document["languages"] = json!([language("de", "DE", "Entwicklerin", true)]);
+    assert_eq!(save_draft(&app, &document).await.status(), 200);
+    let published = app.send(Method::POST, "/api/content/publish", None).await;
+    assert_eq!(published.status(), 200);
+    let german = || json!({ "company": "Acme", "role": "Dev", "language": "de" });
+    let live = app.create_link(&german()).await;
+    let revoked = app.create_link(&german()).await;
+    let expired = app.create_link(&german()).await;
+    for (link, change) in [
+        (&revoked, json!({ "revoked": true })),
+        (
+            &expired,
+            json!({ "expiresAt": chrono::Utc::now().timestamp_millis() - 1000 }),
+        ),
+    ] {
+        let path = format!("/api/links/{}", id_of(link));
+        assert_eq!(
+            app.send(Method::PATCH, &path, Some(&change)).await.status(),
+            200
+        );
+    }
+
+    let (status, etag, robots, html) = page(&app, &format!("/a/{}", slug_of(&live))).await;
+    assert_eq!(status, 200);
+    assert!(
+        html.contains("lang=\"de\""),
+        "the live link's page is German"
+    );
+    for link in [&revoked, &expired] {
+        let slug = slug_of(link);
+        let answer = page(&app, &format!("/a/{slug}")).await;
+        assert_eq!(
+            answer,
+            (status, etag.clone(), robots.clone(), html.clone()),
+            "{slug}"
+        );
+        // Its beacons answer as a live link's do, and count nothing.
+        for body in [
+            open(&slug),
+            json!({ "slug": slug, "kind": "section", "section": "projects" }),
+        ] {
+            assert_eq!(app.link_visit(&body).await.status(), 204, "{body}");
+        }
+    }
+    assert_eq!(count(&app.sql, "application_link_counts").await, 0);
+    for link in [&revoked, &expired] {
+        let detail = app.link(id_of(link)).await;
+        assert_eq!(detail["link"]["firstOpenedAt"], Value::Null);
+    }
+    app.shutdown().await;
+}
+
+#[tokio::test]
 async fn preview_fetchers_headless_browsers_and_visitors_who_opt_out_count_nothing() {
     let smtp = TestSmtp::start().await;
     let app = spawn_app_with(|s| mail_to(s, smtp.url())).await;

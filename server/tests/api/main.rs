@@ -1,8 +1,9 @@
 //! Integration tests: the real server on port 0 with its own temporary database, spoken to over HTTP.
 
+mod account_safety;
 mod authenticator;
 mod cli;
-mod connections;
+pub mod connections;
 mod contact;
 mod contact_crash;
 mod contact_group_commit;

@@ -398,6 +398,12 @@ async fn the_command_line_removes_every_passkey() {
     let output = owner_command(&app, &["passkeys", "remove", "--all"]);
     assert!(output.status.success(), "{output:?}");
     assert!(String::from_utf8_lossy(&output.stdout).contains("2 passkeys were removed"));
+    // Every session ended with them (issue 43).
+    assert_eq!(app.get("/api/session").await.status(), 401);
+    assert_eq!(
+        app.sign_in(EMAIL, crate::session::PASSWORD).await.status(),
+        200
+    );
     assert!(app.passkeys_of(&app.client).await.is_empty());
     let refused = app
         .passkey_sign_in(&TestApp::other_client(), &mut key)

@@ -448,12 +448,15 @@ async fn turning_it_off_and_new_recovery_codes_ask_for_the_password_again() {
     assert_eq!(status["enabled"], false);
     // The password alone signs in again.
     assert_eq!(app.sign_in_with(&fresh_browser()).await.status(), 200);
-    // Setting it up again needs no password: confirming it needs a code.
+    // Setting it up again asks for the password again too (issue 43: a stolen session must not
+    // set up a second factor of its own).
     app.advance(5 * 60);
     let setup = app
         .send(Method::POST, "/api/session/second-factor/setup", None)
         .await;
-    assert_eq!(setup.status(), 200);
+    assert_eq!(setup.status(), 403);
+    let body: Value = setup.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "reauthentication_required");
     app.shutdown().await;
 }
 

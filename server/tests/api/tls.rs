@@ -24,6 +24,8 @@ fn write_certificate(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf, Str
 
 struct TlsApp {
     https: SocketAddr,
+    /// The test certificate, PEM.
+    cert_pem: String,
     redirect: Option<SocketAddr>,
     client: reqwest::Client,
     stop: oneshot::Sender<()>,
@@ -55,6 +57,7 @@ async fn spawn_tls_app(configure: impl FnOnce(&mut Settings)) -> TlsApp {
         .unwrap();
     TlsApp {
         https,
+        cert_pem,
         redirect,
         client,
         stop,
@@ -242,4 +245,63 @@ fn the_binary_logs_its_https_url() {
     let _ = child.wait();
     let line = found.expect("a 'listening on' line");
     assert!(line.contains("listening on https://127.0.0.1:"), "{line}");
+}
+
+#[tokio::test]
+async fn head_over_http2_with_tls_answers_headers_only_on_every_kind_of_address() {
+    use rustls::pki_types::pem::PemObject;
+    use rustls::pki_types::{CertificateDer, ServerName};
+
+    use crate::connections::{assert_head_is_headers_only, every_kind_of_address};
+
+    let app = spawn_tls_app(|_| {}).await;
+    let base = format!("https://localhost:{}", app.https.port());
+    let paths = every_kind_of_address(async |path: &str| {
+        let answer = app
+            .client
+            .get(format!("{base}{path}"))
+            .send()
+            .await
+            .unwrap();
+        answer.text().await.unwrap()
+    })
+    .await;
+
+    // HTTP/2 chosen by ALPN, as browsers and curl do over HTTPS.
+    let mut roots = rustls::RootCertStore::empty();
+    roots
+        .add(CertificateDer::from_pem_slice(app.cert_pem.as_bytes()).unwrap())
+        .unwrap();
+    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+    let mut config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    config.alpn_protocols = vec![b"h2".to_vec()];
+    let connector = tokio_rustls::TlsConnector::from(std::sync::Arc::new(config));
+    let tcp = tokio::net::TcpStream::connect(app.https).await.unwrap();
+    let tls = connector
+        .connect(ServerName::try_from("localhost").unwrap(), tcp)
+        .await
+        .expect("a TLS handshake");
+    assert_eq!(tls.get_ref().1.alpn_protocol(), Some(&b"h2"[..]));
+    let (mut send, connection) = h2::client::handshake(tls).await.expect("HTTP/2 over TLS");
+    let driver = tokio::spawn(async move {
+        let _ = connection.await;
+    });
+    for path in &paths {
+        let get = app
+            .client
+            .get(format!("{base}{path}"))
+            .header("Accept-Encoding", "identity")
+            .send()
+            .await
+            .unwrap();
+        let length = get.content_length();
+        assert_head_is_headers_only(&mut send, &format!("{base}{path}"), length).await;
+    }
+    drop(send);
+    driver.abort();
+    app.stop().await;
 }

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { api, ApiError } from '../api/client';
 import { AuthCard, FormAlert } from './auth-card';
 import { messageFor } from './login';
+import { SignOutEverywherePage } from './sign-out-everywhere';
 
 /** `POST /api/session/reset`: sets the password with the link's token (and a code when the second factor is on). */
 function resetPassword(token: string, password: string, code?: string): Promise<void> {
@@ -133,3 +134,6 @@ export function ResetPasswordPage() {
     </AuthCard>
   );
 }
+
+/** The pages the owner's e-mails link to, by their address under `/login/`: this chunk holds both (see routes.tsx). */
+export const pages = { reset: ResetPasswordPage, 'sign-out': SignOutEverywherePage };

@@ -141,7 +141,8 @@ async fn draft(State(state): State<AppState>, _owner: Owner) -> Result<Response,
     Ok(with_revision_etag(read_draft(&state).await?))
 }
 
-/// The revision in `If-Match`: `"3"` (as the ETag came), `W/"3"` or `3`.
+/// The revision in `If-Match`: `"3"` (as the ETag came) or `3`. `If-Match` compares strongly
+/// (RFC 9110, 13.1.1): a weak tag such as `W/"3"` never matches, so it is 412.
 fn expected_revision(headers: &HeaderMap) -> Result<i64, ApiError> {
     let raw = headers.get(IF_MATCH).ok_or_else(|| {
         ApiError::PreconditionRequired(
@@ -149,9 +150,16 @@ fn expected_revision(headers: &HeaderMap) -> Result<i64, ApiError> {
                 .into(),
         )
     })?;
+    if raw.as_bytes().trim_ascii_start().starts_with(b"W/") {
+        return Err(ApiError::PreconditionFailed(
+            "If-Match compares strongly, so a weak tag (W/…) never matches: send the draft's ETag \
+             as it came."
+                .into(),
+        ));
+    }
     raw.to_str()
         .ok()
-        .map(|v| v.trim().trim_start_matches("W/").trim_matches('"'))
+        .map(|v| v.trim().trim_matches('"'))
         .and_then(|v| v.parse::<i64>().ok())
         .filter(|n| *n >= 0)
         .ok_or_else(|| {
@@ -173,6 +181,7 @@ fn expected_revision(headers: &HeaderMap) -> Result<i64, ApiError> {
         (status = 413, description = "Body over 256 KB", body = ErrorBody),
         (status = 415, description = "Not JSON", body = ErrorBody),
         (status = 422, description = "A field is not valid, each named by its path", body = ErrorBody),
+        (status = 412, description = "If-Match is a weak tag, which strong comparison never matches", body = ErrorBody),
         (status = 428, description = "If-Match is missing", body = ErrorBody),
     ))]
 async fn save_draft(

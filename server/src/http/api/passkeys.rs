@@ -338,13 +338,17 @@ async fn register_finish(
     tracing::info!("the owner added a passkey");
     notify_owner(
         &state,
+        owner.id,
         "A passkey was added to your portfolio",
         &format!(
             "A passkey named \"{}\" can now sign in to your portfolio's dashboard.\n\n\
-             If it was not you, remove it (Account, Passkeys) and change your password at once.\n",
+             If it was not you, sign every session out, then remove it (Account, Sign-in and \
+             security; or `portfolio owner passkeys remove --all` on the server) and change your \
+             password.\n",
             row.name
         ),
-    );
+    )
+    .await;
     Ok((StatusCode::CREATED, ApiJson(PasskeyView::from(row))).into_response())
 }
 
@@ -377,8 +381,8 @@ async fn rename(
     Ok(ApiJson(PasskeyView::from(row)))
 }
 
-/// Removes a passkey: it signs no one in from now on. Asks for the password or a passkey within
-/// the last five minutes.
+/// Removes a passkey: it signs no one in from now on, and the sessions it signed in end. Asks
+/// for the password or a passkey within the last five minutes.
 #[utoipa::path(delete, path = "/session/passkeys/{id}", tag = "session",
     params(("id" = String, Path, description = "The passkey's id")),
     responses(
@@ -396,13 +400,18 @@ async fn remove(
     if !state.db.delete_passkey(owner.id, &id).await? {
         return Err(ApiError::NotFound);
     }
-    tracing::info!("the owner removed a passkey");
+    // What it signed in ends with it (this session too, when it signed in with that passkey).
+    let ended = state.db.delete_passkey_sessions(owner.id, &id).await?;
+    tracing::info!(ended, "the owner removed a passkey");
     notify_owner(
         &state,
+        owner.id,
         "A passkey was removed from your portfolio",
-        "A passkey of your portfolio's dashboard was removed; it signs no one in any more.\n\n\
-         If it was not you, change your password at once, which signs out every other session.\n",
-    );
+        "A passkey of your portfolio's dashboard was removed; it signs no one in any more, and \
+         the sessions it had signed in were signed out.\n\n\
+         If it was not you, sign every session out, then change your password.\n",
+    )
+    .await;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -484,7 +493,15 @@ async fn sign_in_finish(
         .find_owner_by_id(row.owner_id)
         .await?
         .ok_or_else(passkey_refused)?;
-    complete_sign_in(&state, &jar, &headers, &owner, Method::Passkey).await
+    complete_sign_in(
+        &state,
+        &jar,
+        &headers,
+        &owner,
+        Method::Passkey,
+        Some(&row.id),
+    )
+    .await
 }
 
 /// Begins proving it is the owner with one of their passkeys (instead of the password), for the

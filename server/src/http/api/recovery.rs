@@ -13,7 +13,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::session::{checked_code, hashing_error, notify_owner};
+use super::session::{checked_code, hashing_error, notify_owner, passkey_names};
 use crate::auth::{owner, password, reset, second_factor, session, throttle};
 use crate::error::{ApiError, ErrorBody};
 use crate::http::extract::client_ip::ClientIp;
@@ -210,7 +210,14 @@ async fn reset_password(
     db.clear_sign_in_failures(&[&throttle::account_key(&owner_row.email)])
         .await?;
     tracing::info!(ended, "the owner set a new password with a reset link");
-    notify_owner(&state, reset::DONE_SUBJECT, reset::DONE_TEXT);
+    let passkeys = passkey_names(&state, owner_id).await?;
+    notify_owner(
+        &state,
+        owner_id,
+        reset::DONE_SUBJECT,
+        &reset::done_text(&passkeys),
+    )
+    .await;
     Ok((
         StatusCode::NO_CONTENT,
         session::clear_cookie(&state.settings),

@@ -1,7 +1,9 @@
 //! `/api/session/second-factor`: the owner sets up time-based one-time codes (a key shown as a QR
 //! code this server draws, confirmed with a first code, which turns it on and gives ten recovery
-//! codes), sees whether it is on, turns it off, and makes new recovery codes. Turning it off and
-//! new recovery codes ask for the password or a passkey again (see `POST /api/session/reauth`).
+//! codes), sees whether it is on, turns it off, and makes new recovery codes. Setting it up,
+//! confirming it, turning it off and new recovery codes each ask for the password or a passkey
+//! again (see `POST /api/session/reauth`): a stolen session must not turn on a second factor of
+//! its own and lock the owner out. Turning it on signs every other session out.
 
 use axum::extract::State;
 use axum::http::{header, StatusCode};
@@ -95,15 +97,17 @@ async fn status(
 
 /// Begins setting the second factor up: a new key (replacing one whose setup was not
 /// confirmed), its `otpauth://` address and the QR code's address. Nothing changes at sign-in
-/// until `POST /api/session/second-factor/confirm` confirms it with a first code.
+/// until `POST /api/session/second-factor/confirm` confirms it with a first code. Asks for the
+/// password or a passkey within the last five minutes.
 #[utoipa::path(post, path = "/session/second-factor/setup", tag = "session",
     responses(
         (status = 200, description = "The new key", body = Setup),
         (status = 401, description = "No valid session", body = ErrorBody),
-        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
+        (status = 403, description = "Not from the site's own pages, or the password or a passkey is needed again (reauthentication_required)", body = ErrorBody),
         (status = 409, description = "The second factor is on already (turn it off first)", body = ErrorBody),
     ))]
 async fn set_up(State(state): State<AppState>, owner: Owner) -> Result<ApiJson<Setup>, ApiError> {
+    require_recent_authentication(&state, &owner)?;
     let secret = second_factor::new_secret();
     if !state
         .db
@@ -144,14 +148,15 @@ async fn qr_code(State(state): State<AppState>, owner: Owner) -> Result<Response
 }
 
 /// Confirms the setup with the first code the app shows: the second factor is on from now on,
-/// and the answer holds the ten recovery codes, shown this once. Wrong codes are throttled like
-/// passwords.
+/// every other session is signed out, and the answer holds the ten recovery codes, shown this
+/// once. Wrong codes are throttled like passwords. Asks for the password or a passkey within the
+/// last five minutes.
 #[utoipa::path(post, path = "/session/second-factor/confirm", tag = "session", request_body = ConfirmForm,
     responses(
         (status = 200, description = "On; the recovery codes", body = RecoveryCodes),
         (status = 400, description = "Malformed JSON", body = ErrorBody),
         (status = 401, description = "No valid session", body = ErrorBody),
-        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
+        (status = 403, description = "Not from the site's own pages, or the password or a passkey is needed again (reauthentication_required)", body = ErrorBody),
         (status = 409, description = "No setup awaits a code (it is on already, or was never begun)", body = ErrorBody),
         (status = 413, description = "Body over 16 KB", body = ErrorBody),
         (status = 415, description = "Not JSON", body = ErrorBody),
@@ -165,6 +170,7 @@ async fn confirm(
     jar: CookieJar,
     ApiJson(form): ApiJson<ConfirmForm>,
 ) -> Result<ApiJson<RecoveryCodes>, ApiError> {
+    require_recent_authentication(&state, &owner)?;
     let db = &state.db;
     let row = db
         .second_factor(owner.id)
@@ -208,14 +214,24 @@ async fn confirm(
         ));
     }
     db.clear_sign_in_failures(&keys).await?;
-    tracing::info!("the owner turned the second factor on");
+    // From now on a session is two factors' worth: the others, signed in with less, end.
+    let ended = db
+        .delete_owner_sessions(owner.id, Some(&owner.session))
+        .await?;
+    db.delete_pending_sign_ins(owner.id).await?;
+    tracing::info!(ended, "the owner turned the second factor on");
     super::session::notify_owner(
         &state,
+        owner.id,
         "A second factor now protects your portfolio",
         "Signing in to your portfolio's dashboard with the password now also asks for a code \
-         from your authenticator app (or one of your recovery codes).\n\n\
-         If it was not you, sign in, turn it off and change your password at once.\n",
-    );
+         from your authenticator app (or one of your recovery codes), and every other session \
+         was signed out.\n\n\
+         If it was not you, someone has your password and a session: sign every session out, \
+         then turn the second factor off on the server (`portfolio owner second-factor off`) \
+         and set a new password there (`portfolio owner set`).\n",
+    )
+    .await;
     Ok(ApiJson(RecoveryCodes {
         recovery_codes: codes,
     }))
@@ -235,11 +251,13 @@ async fn turn_off(State(state): State<AppState>, owner: Owner) -> Result<StatusC
         tracing::info!("the owner turned the second factor off");
         super::session::notify_owner(
             &state,
+            owner.id,
             "The second factor of your portfolio was turned off",
             "Signing in to your portfolio's dashboard with the password no longer asks for a code.\n\n\
-             If it was not you, change your password at once, which signs out every other session, \
-             and set the second factor up again.\n",
-        );
+             If it was not you, sign every session out, then change your password (\"Forgot \
+             password?\" on the login page) and set the second factor up again.\n",
+        )
+        .await;
     }
     Ok(StatusCode::NO_CONTENT)
 }
@@ -271,6 +289,15 @@ async fn new_recovery_codes(
         .replace_recovery_codes(owner.id, &hashes, state.auth.now_ms())
         .await?;
     tracing::info!("the owner made new recovery codes");
+    super::session::notify_owner(
+        &state,
+        owner.id,
+        "New recovery codes were made for your portfolio",
+        "New recovery codes were made for your portfolio's dashboard; the old ones no longer work.\n\n\
+         If it was not you, sign every session out, then change your password (\"Forgot \
+         password?\" on the login page).\n",
+    )
+    .await;
     Ok(ApiJson(RecoveryCodes {
         recovery_codes: codes,
     }))

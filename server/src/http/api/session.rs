@@ -15,7 +15,7 @@ use utoipa_axum::routes;
 
 use crate::auth::second_factor::{self, CodeCheck};
 use crate::auth::session::Method;
-use crate::auth::{device, owner, password, session, throttle, Owner};
+use crate::auth::{device, notice, owner, password, session, throttle, Owner};
 use crate::error::{ApiError, ErrorBody, ErrorDetail};
 use crate::http::extract::client_ip::ClientIp;
 use crate::http::extract::json::ApiJson;
@@ -35,6 +35,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(sign_out_one))
         .routes(routes!(change_password))
         .routes(routes!(reauthenticate))
+        .routes(routes!(sign_out_with_link))
         .layer(no_store())
 }
 
@@ -67,6 +68,13 @@ pub struct CodeForm {
     /// Six digits from the authenticator app, or a recovery code (`xxxx-xxxx-xxxx-xxxx`).
     #[schema(example = "123456")]
     code: String,
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SignOutLinkForm {
+    /// The token from the notice's link (after `#`).
+    token: String,
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -213,25 +221,28 @@ async fn sign_in(
         );
         return Ok(response);
     }
-    complete_sign_in(&state, &jar, &headers, &owner, Method::Password).await
+    complete_sign_in(&state, &jar, &headers, &owner, Method::Password, None).await
 }
 
 /// Signs the owner in once every factor is proven: this browser's previous session ends, a new
-/// one begins (described for the session list), and a browser that had not signed in before
-/// becomes known (its device cookie) and the owner is told of it.
+/// one begins (described for the session list; `passkey` names the passkey it signed in with, so
+/// that removing the passkey ends it), and a browser that had not signed in before becomes known
+/// (its device cookie) and the owner is told of it.
 pub(super) async fn complete_sign_in(
     state: &AppState,
     jar: &CookieJar,
     headers: &HeaderMap,
     owner: &OwnerRow,
     method: Method,
+    passkey: Option<&str>,
 ) -> Result<Response, ApiError> {
     let db = &state.db;
     // Rotation: whatever session the browser had is ended, and a new one begins.
     if let Some(old) = session::token_from(jar, &state.settings) {
         db.delete_session(&session::token_hash(&old)).await?;
     }
-    let origin = session_origin(headers, method);
+    let mut origin = session_origin(headers, method);
+    origin.passkey_id = passkey.map(str::to_owned);
     let token = session::start(db, &state.settings, state.auth.now_ms(), owner.id, &origin).await?;
     let known = device::known(jar, &state.settings, state.auth.device_key()).is_some();
     tracing::info!(
@@ -254,20 +265,61 @@ pub(super) async fn complete_sign_in(
         );
         notify_owner(
             state,
+            owner.id,
             "New sign-in to your portfolio",
             "Someone signed in to your portfolio's dashboard from a browser that had not signed in before.\n\n\
-             If it was you, there is nothing to do. If not, change your password at once \
-             (Account, Change password), which signs out every other session.\n",
-        );
+             If it was you, there is nothing to do. If not, someone knows your password: sign \
+             every session out, then change the password (Account, Change password, or \
+             \"Forgot password?\" on the login page).\n",
+        )
+        .await;
     }
     Ok(response)
 }
 
-/// A security notice to the owner, when e-mail is configured.
-pub(super) fn notify_owner(state: &AppState, subject: &str, body: &str) {
-    if let Some(mailer) = state.contact.mailer.get() {
-        mailer.send_notice_in_background(subject, body.to_owned());
+/// A security notice to the owner, when e-mail is configured, with its way out: a single-use link
+/// that signs every session out (when a public URL is set to build it from). The notice goes
+/// even when the link could not be stored, without it.
+pub(super) async fn notify_owner(state: &AppState, owner_id: i64, subject: &str, body: &str) {
+    let Some(mailer) = state.contact.mailer.get() else {
+        return;
+    };
+    let mut link = None;
+    if let Some(public_url) = state.settings.public_url.as_ref() {
+        let token = session::new_token();
+        let now = state.auth.now_ms();
+        match state
+            .db
+            .insert_sign_out_link(
+                &session::token_hash(&token),
+                owner_id,
+                now,
+                now + notice::VALID_MS,
+            )
+            .await
+        {
+            Ok(()) => link = Some(notice::link(public_url, &token)),
+            Err(error) => tracing::warn!(
+                error = %format!("{error:#}"),
+                "a security notice goes without its sign-out link"
+            ),
+        }
     }
+    mailer.send_notice_in_background(subject, notice::with_way_out(body, link.as_deref()));
+}
+
+/// The names of the owner's passkeys, for the notices that list them.
+pub(super) async fn passkey_names(
+    state: &AppState,
+    owner_id: i64,
+) -> Result<Vec<String>, ApiError> {
+    Ok(state
+        .db
+        .passkeys(owner_id)
+        .await?
+        .into_iter()
+        .map(|row| row.name)
+        .collect())
 }
 
 /// A password check that found every hashing slot taken is 503, not 500.
@@ -450,12 +502,19 @@ async fn change_password(
     db.delete_pending_sign_ins(owner.id).await?;
     let token = session::start(db, &state.settings, state.auth.now_ms(), owner.id, &origin).await?;
     tracing::info!("the owner changed the password");
+    let passkeys = passkey_names(&state, owner.id).await?;
     notify_owner(
         &state,
+        owner.id,
         "Your portfolio's password was changed",
-        "The password of your portfolio's dashboard was just changed, and every other session was signed out.\n\n\
-         If it was not you, set a new password on the server with `portfolio owner set`.\n",
-    );
+        &format!(
+            "The password of your portfolio's dashboard was just changed, and every other session was signed out.\n\n{}\n\
+             If it was not you, sign every session out, then set a new password on the server with \
+             `portfolio owner set`.\n",
+            notice::passkey_lines(&passkeys)
+        ),
+    )
+    .await;
     Ok((
         StatusCode::NO_CONTENT,
         session::set_cookie(&state.settings, &token),
@@ -504,6 +563,7 @@ pub(super) fn session_origin(headers: &HeaderMap, method: Method) -> session::Or
         browser,
         device,
         method,
+        passkey_id: None,
     }
 }
 
@@ -557,6 +617,7 @@ pub(super) async fn checked_code(
         tracing::info!(left, "a recovery code was used");
         notify_owner(
             state,
+            owner.id,
             "A recovery code of your portfolio was used",
             &format!(
                 "One of the recovery codes of your portfolio's dashboard was just used to sign in \
@@ -564,7 +625,8 @@ pub(super) async fn checked_code(
                  If it was not you, change your password at once and make new recovery codes \
                  (Account, Second factor).\n"
             ),
-        );
+        )
+        .await;
     }
     Ok(check)
 }
@@ -613,8 +675,15 @@ async fn submit_code(
     if !db.take_pending_sign_in(&hash, state.auth.now_ms()).await? {
         return Err(pending_expired());
     }
-    let mut response =
-        complete_sign_in(&state, &jar, &headers, &owner, Method::PasswordAndCode).await?;
+    let mut response = complete_sign_in(
+        &state,
+        &jar,
+        &headers,
+        &owner,
+        Method::PasswordAndCode,
+        None,
+    )
+    .await?;
     response.headers_mut().append(
         axum::http::header::SET_COOKIE,
         session::clear_pending_cookie(&state.settings),
@@ -750,4 +819,42 @@ pub(super) fn require_recent_authentication(
     } else {
         Err(ApiError::ReauthenticationRequired)
     }
+}
+
+/// The way out a security notice carries: signs every session of the owner out (and every sign-in
+/// waiting for its code), with the notice's single-use link; changes nothing else. No session is
+/// needed: it is for an owner whose session was taken and who may be locked out of the dashboard.
+#[utoipa::path(post, path = "/session/sign-out-link", tag = "session", request_body = SignOutLinkForm,
+    responses(
+        (status = 204, description = "Every session was signed out; this browser's cookie is removed"),
+        (status = 400, description = "Malformed JSON", body = ErrorBody),
+        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
+        (status = 413, description = "Body over 16 KB", body = ErrorBody),
+        (status = 415, description = "Not JSON", body = ErrorBody),
+        (status = 422, description = "The link has expired or was used (token)", body = ErrorBody),
+    ))]
+async fn sign_out_with_link(
+    State(state): State<AppState>,
+    ApiJson(form): ApiJson<SignOutLinkForm>,
+) -> Result<Response, ApiError> {
+    let gone = || ApiError::field("token", "has expired or was used");
+    if form.token.is_empty() || form.token.len() > 128 {
+        return Err(gone());
+    }
+    let owner_id = state
+        .db
+        .take_sign_out_link(&session::token_hash(&form.token), state.auth.now_ms())
+        .await?
+        .ok_or_else(gone)?;
+    let ended = state.db.delete_owner_sessions(owner_id, None).await?;
+    state.db.delete_pending_sign_ins(owner_id).await?;
+    tracing::info!(
+        ended,
+        "the owner signed every session out with a notice's link"
+    );
+    Ok((
+        StatusCode::NO_CONTENT,
+        session::clear_cookie(&state.settings),
+    )
+        .into_response())
 }

@@ -13,8 +13,9 @@ import { useTask } from './task';
 
 /**
  * The second factor: one-time codes from an authenticator app, set up from a QR code our server
- * draws, confirmed with a first code; ten recovery codes shown once; new codes and turning it off
- * after the password or a passkey again.
+ * draws, confirmed with a first code; ten recovery codes shown once. Setting it up, new codes and
+ * turning it off each ask for the password or a passkey again (a stolen session must not set up a
+ * second factor of its own and lock the owner out).
  */
 export function SecondFactorSection({
   guard,
@@ -48,7 +49,7 @@ export function SecondFactorSection({
     event.preventDefault();
     const code = String(new FormData(event.currentTarget).get('code') ?? '').trim();
     act(async () => {
-      setCodes(await confirmSecondFactor(code));
+      setCodes(await guard(() => confirmSecondFactor(code)));
       setSetup(null);
       await refresh();
       setStatus('Two-step verification is on.');
@@ -156,7 +157,7 @@ export function SecondFactorSection({
         state && (
           <div className="mt-2 space-y-3 text-sm">
             <p className="text-gray-300">Off. Ask for a code from an authenticator app after the password.</p>
-            <button type="button" className="btn btn-secondary" disabled={task.busy} onClick={() => act(async () => setSetup(await setUpSecondFactor()))}>
+            <button type="button" className="btn btn-secondary" disabled={task.busy} onClick={() => act(async () => setSetup(await guard(setUpSecondFactor)))}>
               Set up
             </button>
           </div>

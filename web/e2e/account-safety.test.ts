@@ -1,0 +1,117 @@
+/**
+ * The owner's account against a stolen session (issue 43), in Chromium against the real binary: a
+ * second browser holding a copy of the owner's session cookie cannot set up the second factor
+ * without the password, and the "sign out every session" link of a notice that the local SMTP
+ * server received ends the stolen session.
+ */
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { launchBrowser, openPage, startServer, type RunningServer } from './harness.ts';
+import { axeViolations, DESKTOP_CHROME, EMAIL, fillLogin, OWNER_ENV } from './helpers.ts';
+import { freePort, TestSmtp } from './receivers.ts';
+
+describe('a stolen session', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let smtp: TestSmtp;
+  let port: number;
+  let base: string;
+  let dataDir: string | undefined;
+
+  /** (Re)starts the server on the same port and database, its clock `offsetSeconds` ahead. */
+  async function start(offsetSeconds: number) {
+    await server?.stop(true);
+    server = await startServer({
+      args: ['--smtp-url', `smtp://127.0.0.1:${smtp.port}?tls=none`, '--notify-email', EMAIL, '--public-url', base],
+      env: { ...OWNER_ENV, PORTFOLIO_CLOCK_OFFSET: String(offsetSeconds) },
+      port,
+      dataDir,
+    });
+    dataDir = server.dataDir;
+  }
+
+  /** The notices' sign-out links received so far. */
+  function signOutLinks(): string[] {
+    return smtp.messages
+      .map((message) => message.replace(/=\r\n/g, '').replace(/=3D/g, '='))
+      .flatMap((message) => message.match(/http:\/\/localhost:\d+\/login\/sign-out#[A-Za-z0-9_-]+/g) ?? []);
+  }
+
+  before(async () => {
+    smtp = new TestSmtp(await freePort());
+    await smtp.start();
+    port = await freePort();
+    base = `http://localhost:${port}`;
+    await start(0);
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    await smtp?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('cannot set up the second factor without the password, and the notice\'s link signs it out', async () => {
+    const owner = await openPage(browser, { ...server, url: base }, { userAgent: DESKTOP_CHROME });
+    const thief = await openPage(browser, { ...server, url: base }, { userAgent: DESKTOP_CHROME });
+    try {
+      // The owner signs in from a new browser: the notice arrives with its way out.
+      await owner.page.goto(`${base}/login`);
+      await fillLogin(owner.page, EMAIL, OWNER_ENV.PORTFOLIO_OWNER_PASSWORD);
+      await owner.page.waitForURL(`${base}/dashboard`);
+      for (let tries = 0; tries < 200 && signOutLinks().length === 0; tries += 1) await new Promise((r) => setTimeout(r, 100));
+      const [link] = signOutLinks();
+      assert.ok(link, 'the new sign-in notice carries a sign-out link');
+
+      // The thief copies the session cookie into a browser of their own.
+      const cookies = await owner.page.context().cookies();
+      await thief.page.context().addCookies(cookies.filter((cookie) => cookie.name.includes('session') || cookie.name.includes('signed_in')));
+
+      // Ten minutes on by the server's clock, the cookie still works, but no longer as a proof.
+      await start(10 * 60);
+      await thief.page.goto(`${base}/dashboard`);
+      await thief.page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
+      await thief.page.getByRole('button', { name: 'Account' }).click();
+      await thief.page.getByRole('button', { name: 'Sign-in and security' }).click();
+      const dialog = thief.page.getByRole('dialog', { name: 'Sign-in and security' });
+      const section = dialog.getByRole('region', { name: 'Two-step verification' });
+      await section.getByRole('button', { name: 'Set up' }).click();
+      const prompt = thief.page.getByRole('dialog', { name: "Confirm it's you" });
+      await prompt.waitFor();
+      assert.deepEqual(await axeViolations(thief.page), []);
+      await prompt.getByLabel('Password').fill('a-guess-that-is-wrong');
+      await prompt.getByRole('button', { name: 'Confirm' }).click();
+      await prompt.getByRole('alert').waitFor();
+      assert.equal(await section.getByRole('img', { name: 'QR code of the key, for an authenticator app' }).count(), 0, 'no key was shown');
+      const state = await thief.page.evaluate(async () => (await fetch('/api/session/second-factor')).json());
+      assert.equal(state.enabled, false);
+
+      // The owner opens the notice's link: it asks first, then signs every session out.
+      await owner.page.goto(link!);
+      await owner.page.getByRole('heading', { name: 'Sign out every session?' }).waitFor();
+      assert.equal(new URL(owner.page.url()).hash, '', 'the token leaves the address bar');
+      assert.deepEqual(await axeViolations(owner.page), []);
+      await owner.page.getByRole('button', { name: 'Sign out every session' }).click();
+      await owner.page.getByRole('heading', { name: 'Every session was signed out' }).waitFor();
+      assert.deepEqual(await axeViolations(owner.page), []);
+
+      assert.equal(await thief.page.evaluate(async () => (await fetch('/api/session')).status), 401, 'the stolen session ended');
+      await thief.page.goto(`${base}/dashboard`);
+      await thief.page.waitForURL(`${base}/login`);
+
+      // The link works once (a new load: the same address with its fragment would not reload).
+      await owner.page.goto('about:blank');
+      await owner.page.goto(link!);
+      await owner.page.getByRole('button', { name: 'Sign out every session' }).click();
+      await owner.page.getByRole('heading', { name: 'This link no longer works' }).waitFor();
+      assert.deepEqual(owner.errors.filter((e) => !e.includes('422')), []);
+      assert.deepEqual([...owner.foreignRequests, ...thief.foreignRequests], []);
+    } finally {
+      await owner.close();
+      await thief.close();
+    }
+  });
+});
