@@ -530,7 +530,10 @@ async function servePostgres() {
   try {
     const durability = psql('SHOW synchronous_commit');
     if (durability !== 'on') throw new Error(`the bench's cluster has synchronous_commit ${durability}, not on`);
-    server = await start(binary, ['serve', '--database-url', url, '--listen', '127.0.0.1:0', '--trust-proxy'], {
+    // PostgreSQL needs the key that seals the server's secrets (store::sealed).
+    const keyFile = join(dir, 'secret.key');
+    execFileSync(binary, ['secrets', 'new-key', '--output', keyFile], { stdio: 'ignore' });
+    server = await start(binary, ['serve', '--database-url', url, '--secret-key-file', keyFile, '--listen', '127.0.0.1:0', '--trust-proxy'], {
       RUST_LOG: 'warn,portfolio=info',
     });
   } catch (error) {

@@ -58,7 +58,18 @@ impl Application {
             (Some(cert), Some(key)) => Some(tls_config(cert, key)?),
             _ => None,
         };
+        // Before the database is opened: PostgreSQL without a key file stops here.
+        let key = crate::store::sealed::KeyPlace::of(&settings.secrets, &settings.database.url)?;
         let db = connect(&settings.database).await?;
+        // Before anything is written: a missing or different key stops start-up, changing
+        // nothing; a database from before has its secrets sealed.
+        let now = crate::clock::now_ms();
+        if let Err(error) =
+            crate::store::sealed::open(&*db, &key, &settings.database.url, now).await
+        {
+            db.close().await;
+            return Err(error);
+        }
         crate::store::start_probe(db.clone());
         let listener = TcpListener::bind(settings.listen)
             .await

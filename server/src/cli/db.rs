@@ -29,6 +29,12 @@ pub async fn run(command: DbCommand) -> anyhow::Result<()> {
                 .map(|(table, rows)| format!("{table}: {rows}"))
                 .collect();
             println!("Copied ({}).", summary.join(", "));
+            if let Some(id) = report.key_id {
+                println!(
+                    "Its secrets are sealed with the key {id}: start the server on --to with the \
+                     key file of --from (--secret-key-file)."
+                );
+            }
             Ok(())
         }
     }

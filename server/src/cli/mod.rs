@@ -5,6 +5,7 @@ pub mod content;
 pub mod db;
 pub mod messages;
 pub mod owner;
+pub mod secrets;
 
 use std::process::ExitCode;
 
@@ -44,6 +45,9 @@ enum Command {
     Content(content::ContentCommand),
     /// Write a consistent snapshot of the database to a SQLite file, while the server runs.
     Backup(backup::BackupCommand),
+    /// The key that seals the server's secrets: make one, or discard the secrets it sealed.
+    #[command(subcommand)]
+    Secrets(secrets::SecretsCommand),
 }
 
 /// The binary's `main`: parses the command line and runs the command. It lives in the library so
@@ -102,6 +106,7 @@ pub fn main() -> ExitCode {
             Command::Db(command) => db::run(command).await,
             Command::Backup(command) => backup::run(command).await,
             Command::Content(command) => content::run(command).await,
+            Command::Secrets(command) => secrets::run(command).await,
         }
     });
     match result {

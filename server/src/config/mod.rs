@@ -5,6 +5,7 @@
 pub mod database;
 pub mod insights;
 pub mod ops;
+pub mod secrets;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -28,6 +29,9 @@ pub struct Settings {
 
     #[command(flatten)]
     pub database: DatabaseSettings,
+
+    #[command(flatten)]
+    pub secrets: secrets::SecretKeySettings,
 
     /// The site's public URL, as visitors reach it. Canonical links, the sitemap, cookie security
     /// and HSTS follow it. Defaults to http://<listen address>.
@@ -412,6 +416,7 @@ impl Settings {
         Self {
             listen: "127.0.0.1:0".parse().expect("a valid literal address"),
             database: DatabaseSettings::new(url),
+            secrets: secrets::SecretKeySettings::default(),
             public_url: None,
             tls_cert: None,
             tls_key: None,

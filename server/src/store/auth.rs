@@ -9,6 +9,7 @@ use anyhow::Context;
 use async_trait::async_trait;
 
 use crate::store::engines::{both_engines, Pools};
+use crate::store::sealed::{second_factor_aad, HoldsSealer};
 
 row! {
     /// A signed-in session as the session list shows it.
@@ -27,6 +28,7 @@ row! {
     /// The owner's time-based one-time codes' key.
     #[derive(Debug, Clone, PartialEq, Eq)]
     pub struct SecondFactorRow {
+        /// The key, opened (the table holds it sealed: see `store::sealed`).
         pub secret: Vec<u8>,
         /// `None` while the setup awaits its first code.
         pub enabled_at: Option<i64>,
@@ -508,13 +510,18 @@ both_engines! {
         // --- The second factor ---
 
         async fn second_factor(&self, owner_id: i64) -> anyhow::Result<Option<SecondFactorRow>> {
-            sqlx::query_as(
+            let row: Option<SecondFactorRow> = sqlx::query_as(
                 "SELECT secret, enabled_at, last_step FROM second_factor WHERE owner_id = $1",
             )
             .bind(owner_id)
             .fetch_optional(self.writer())
             .await
-            .context("Failed to read the second factor")
+            .context("Failed to read the second factor")?;
+            let Some(mut row) = row else {
+                return Ok(None);
+            };
+            row.secret = self.sealer()?.open(&second_factor_aad(owner_id), &row.secret)?;
+            Ok(Some(row))
         }
 
         async fn begin_second_factor(
@@ -523,6 +530,7 @@ both_engines! {
             secret: &[u8],
             now: i64,
         ) -> anyhow::Result<bool> {
+            let sealed = self.sealer()?.seal(&second_factor_aad(owner_id), secret)?;
             let stored: Option<i64> = sqlx::query_scalar(
                 "INSERT INTO second_factor (owner_id, secret, created_at, enabled_at, last_step) \
                  VALUES ($1, $2, $3, NULL, 0) \
@@ -531,7 +539,7 @@ both_engines! {
                  WHERE second_factor.enabled_at IS NULL RETURNING owner_id",
             )
             .bind(owner_id)
-            .bind(secret)
+            .bind(sealed)
             .bind(now)
             .fetch_optional(self.writer())
             .await
@@ -552,6 +560,21 @@ both_engines! {
                 .begin()
                 .await
                 .context("Failed to begin turning the second factor on")?;
+            // The key is sealed with a fresh nonce each time: the one awaiting is compared
+            // opened, and the update takes the very sealed value read.
+            let awaiting: Option<Vec<u8>> = sqlx::query_scalar(
+                "SELECT secret FROM second_factor WHERE owner_id = $1 AND enabled_at IS NULL",
+            )
+            .bind(owner_id)
+            .fetch_optional(&mut *tx)
+            .await
+            .context("Failed to read the second factor's key")?;
+            let Some(sealed) = awaiting else {
+                return Ok(false);
+            };
+            if self.sealer()?.open(&second_factor_aad(owner_id), &sealed)? != secret {
+                return Ok(false);
+            }
             let enabled = sqlx::query(
                 "UPDATE second_factor SET enabled_at = $1, last_step = $2 \
                  WHERE owner_id = $3 AND secret = $4 AND enabled_at IS NULL AND last_step < $2",
@@ -559,7 +582,7 @@ both_engines! {
             .bind(now)
             .bind(step)
             .bind(owner_id)
-            .bind(secret)
+            .bind(&sealed)
             .execute(&mut *tx)
             .await
             .context("Failed to turn the second factor on")?;

@@ -21,6 +21,7 @@ use super::links::LinkStore;
 use super::media::MediaStore;
 use super::model::*;
 use super::ops::OpsStore;
+use super::sealed::{self, HoldsSealer, SealStore};
 use super::{postgres, spam, sqlite};
 use crate::config::database::{DatabaseUrl, Engine};
 use crate::rate_limit::{RateLimit, SubmissionLimiter};
@@ -56,6 +57,7 @@ pub trait Store:
     + LinkStore
     + ContentStore
     + MediaStore
+    + SealStore
     + Send
     + Sync
     + 'static
@@ -203,7 +205,10 @@ pub trait Store:
 
     // --- The server's own secrets ---
 
-    /// The named secret, made from 32 random bytes the first time any instance asks for it.
+    /// The named secret, made from 32 random bytes the first time any instance asks for it;
+    /// stored sealed under the secret key, the name as associated data (see [`sealed`]), but for
+    /// the few values that are no secret ([`sealed::NOT_SEALED`]). An error before start-up has
+    /// given the store its key.
     async fn secret(&self, name: &str) -> anyhow::Result<Vec<u8>>;
 }
 
@@ -606,8 +611,12 @@ both_engines! {
         // --- Secrets ---
 
         async fn secret(&self, name: &str) -> anyhow::Result<Vec<u8>> {
+            let sealer = self.sealer()?;
+            let sealed = sealed::is_sealed(name);
+            let aad = sealed::secret_aad(name);
             let mut fresh = vec![0u8; 32];
             rand::thread_rng().fill_bytes(&mut fresh);
+            let fresh = if sealed { sealer.seal(&aad, &fresh)? } else { fresh };
             sqlx::query(
                 "INSERT INTO auth_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
             )
@@ -616,11 +625,16 @@ both_engines! {
             .execute(self.writer())
             .await
             .context("Failed to create a server secret")?;
-            sqlx::query_scalar("SELECT value FROM auth_secrets WHERE name = $1")
+            let value: Vec<u8> = sqlx::query_scalar("SELECT value FROM auth_secrets WHERE name = $1")
                 .bind(name)
                 .fetch_one(self.writer())
                 .await
-                .context("Failed to read a server secret")
+                .context("Failed to read a server secret")?;
+            if sealed {
+                sealer.open(&aad, &value)
+            } else {
+                Ok(value)
+            }
         }
     }
     sqlite {

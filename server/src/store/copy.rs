@@ -11,6 +11,9 @@ use crate::config::database::DatabaseUrl;
 #[derive(Debug)]
 pub struct CopyReport {
     pub counts: Vec<(&'static str, usize)>,
+    /// The id of the key the copied secrets are sealed with (see `sealed`), if they are: the
+    /// target opens them with that key file only.
+    pub key_id: Option<String>,
 }
 
 /// Copies `from` into `to`. A target that holds data is refused unless `replace` is given, which
@@ -42,6 +45,7 @@ pub async fn copy(from: &str, to: &str, replace: bool) -> anyhow::Result<CopyRep
         );
         Ok(CopyReport {
             counts: dump.counts().to_vec(),
+            key_id: dump.secret_key.first().map(|row| row.key_id.clone()),
         })
     }
     .await;

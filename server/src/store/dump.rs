@@ -44,6 +44,7 @@ macro_rules! copied_tables {
             sign_in_failures: DumpFailure [key, failures, last_failure_at, locked_until,
                 prev_locked_until] by "key";
             auth_secrets: DumpSecret [name, value] by "name";
+            secret_key: DumpSecretKey [key_id, created_at] by "id" fixed id = 1;
             insights_daily: InsightsDayRow [day, page_views, visitors, resume_downloads] by "day";
             insights_counts: DumpInsightsCount [day, kind, key, count] by "day, kind, key";
             content_draft: DraftRow [document, revision, updated_at] by "id" fixed id = 1;
@@ -330,10 +331,21 @@ row! {
 }
 
 row! {
+    /// A server secret, sealed as it is stored (see `store::sealed`): a copy opens with the
+    /// source's key.
     #[derive(Debug, Clone, PartialEq, Eq)]
     pub struct DumpSecret {
         pub name: String,
         pub value: Vec<u8>,
+    }
+}
+
+row! {
+    /// The id of the key that sealed the secrets (never the key).
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct DumpSecretKey {
+        pub key_id: String,
+        pub created_at: i64,
     }
 }
 

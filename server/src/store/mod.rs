@@ -54,6 +54,7 @@ pub mod migrations;
 mod model;
 pub mod ops;
 pub mod postgres;
+pub mod sealed;
 pub mod spam;
 pub mod sqlite;
 
@@ -68,3 +69,4 @@ pub use links::LinkStore;
 pub use media::MediaStore;
 pub use model::*;
 pub use ops::OpsStore;
+pub use sealed::SealStore;

@@ -23,6 +23,8 @@ pub struct PgStore {
     /// When this instance next forgets the contact counts whose windows have ended (Unix ms).
     next_limit_purge: std::sync::atomic::AtomicI64,
     pub(super) health: super::health::StorageHealth,
+    /// Seals and opens the secrets once start-up has checked the key (see `sealed`).
+    pub(super) sealer: std::sync::OnceLock<super::sealed::Sealer>,
 }
 
 /// How often an instance forgets the contact counts whose windows have ended.
@@ -66,6 +68,7 @@ impl PgStore {
             pool,
             next_limit_purge: std::sync::atomic::AtomicI64::new(0),
             health: Default::default(),
+            sealer: std::sync::OnceLock::new(),
         })
     }
 
@@ -195,6 +198,12 @@ fn count_statement(limits: usize) -> String {
         format!("WITH {} ", counts.join(", "))
     };
     format!("{with}SELECT set_config('synchronous_commit', 'off', true){hits}")
+}
+
+impl super::sealed::HoldsSealer for PgStore {
+    fn sealer_cell(&self) -> &std::sync::OnceLock<super::sealed::Sealer> {
+        &self.sealer
+    }
 }
 
 impl Pools for PgStore {

@@ -30,6 +30,8 @@ pub struct SqliteStore {
     /// The database file and its identity when opened (none in memory), for readiness.
     pub(super) file: Option<(PathBuf, FileId)>,
     pub(super) health: super::health::StorageHealth,
+    /// Seals and opens the secrets once start-up has checked the key (see `sealed`).
+    pub(super) sealer: OnceLock<super::sealed::Sealer>,
 }
 
 /// A file's identity: a file moved away and another put in its place differ.
@@ -199,6 +201,7 @@ impl SqliteStore {
             limiter: OnceLock::new(),
             file,
             health: Default::default(),
+            sealer: OnceLock::new(),
         };
         store.fill_search_text().await?;
         Ok(store)
@@ -272,6 +275,12 @@ pub(super) async fn open_readers(
         .after_release(|connection, _| Box::pin(clean_or_replace(connection)))
         .connect_with(options.create_if_missing(false).pragma("query_only", "ON"))
         .await
+}
+
+impl super::sealed::HoldsSealer for SqliteStore {
+    fn sealer_cell(&self) -> &OnceLock<super::sealed::Sealer> {
+        &self.sealer
+    }
 }
 
 impl Pools for SqliteStore {

@@ -159,6 +159,10 @@ impl Server {
                 database_url,
             ])
             .args(args)
+            .env(
+                "PORTFOLIO_SECRET_KEY_FILE",
+                crate::helpers::binary_key_file(),
+            )
             .env("RUST_LOG", "info")
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

@@ -24,6 +24,10 @@ fn serve(database_url: &str) -> (Child, String) {
             database_url,
             "--trust-proxy",
         ])
+        .env(
+            "PORTFOLIO_SECRET_KEY_FILE",
+            crate::helpers::binary_key_file(),
+        )
         .env("RUST_LOG", "info")
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

@@ -453,6 +453,7 @@ async fn the_database_backups_exports_and_copies_are_private_under_umask_022() {
         }
     }
     assert_eq!(mode(&data), 0o700, "the data folder");
+    assert_eq!(mode(&data.join("secret.key")), 0o600, "the secret key");
     let _ = child.kill();
     let _ = child.wait();
 

@@ -42,6 +42,9 @@ pub async fn spawn_app_on(
     configure: impl FnOnce(&mut Settings),
 ) -> TestApp {
     let mut settings = Settings::for_database(&database_url);
+    // One key for every test, so that instances on one database (each with a folder of its
+    // own), a restored backup and the binary all open what another sealed.
+    settings.secrets.secret_key_file = Some(test_key_file(data_dir.path()));
     // Tests send a form as soon as they have its token; the spam tests set the 3 s back.
     settings.spam.min_fill_ms = 0;
     // Every test client is 127.0.0.1, one network: its challenges would grow past the first ten
@@ -125,9 +128,53 @@ impl TestApp {
         }
     }
 
+    /// Stops the server gracefully and hands its data folder back, for a next start on it.
+    pub async fn shutdown_keeping_data(mut self) -> tempfile::TempDir {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(task) = self.task.take() {
+            task.await
+                .expect("the server task")
+                .expect("the server stops cleanly");
+        }
+        self.data_dir
+    }
+
     pub fn data_path(&self) -> PathBuf {
         self.data_dir.path().to_path_buf()
     }
+}
+
+/// The key that seals the server's secrets in every test (`--secret-key-file`).
+pub const TEST_SECRET_KEY: &str =
+    "7e57ab1e7e57ab1e7e57ab1e7e57ab1e7e57ab1e7e57ab1e7e57ab1e7e57ab1e";
+
+/// `dir/secret.key` holding [`TEST_SECRET_KEY`] (written when missing); give it to the binary as
+/// `PORTFOLIO_SECRET_KEY_FILE` when it runs on a test's PostgreSQL database.
+pub fn test_key_file(dir: &Path) -> PathBuf {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let path = dir.join("secret.key");
+    if !path.exists() {
+        // Written aside and renamed: a test process that reads it meanwhile finds it whole.
+        let aside = dir.join(format!("secret.key.{}", hex_token()));
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&aside)
+            .expect("the test's key file");
+        file.write_all(format!("{TEST_SECRET_KEY}\n").as_bytes())
+            .expect("the test's key file");
+        std::fs::rename(&aside, &path).expect("the test's key file");
+    }
+    path
+}
+
+/// A [`test_key_file`] for the binary started on a test's database (needed with PostgreSQL).
+pub fn binary_key_file() -> PathBuf {
+    test_key_file(Path::new(env!("CARGO_TARGET_TMPDIR")))
 }
 
 /// The PostgreSQL server the suite runs against, when it runs against one (`TEST_DATABASE_URL`,

@@ -26,6 +26,7 @@ mod ops;
 mod owner;
 mod passkeys;
 mod password_reset;
+mod sealed_secrets;
 mod second_factor;
 mod security;
 mod seo;

@@ -666,6 +666,10 @@ fn serve(database_url: &str, args: &[&str]) -> Served {
             "0",
         ])
         .args(args)
+        .env(
+            "PORTFOLIO_SECRET_KEY_FILE",
+            crate::helpers::binary_key_file(),
+        )
         .env("RUST_LOG", "info")
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

@@ -112,6 +112,7 @@ async fn the_environment_creates_the_owner_at_start_up_only_when_none_exists() {
 
     // Another start on the same database with other values changes nothing.
     let mut settings = portfolio::config::Settings::for_database(&app.database_url);
+    settings.secrets.secret_key_file = Some(crate::helpers::test_key_file(app.data_dir.path()));
     settings.owner_email = Some("someone@else.example".into());
     settings.owner_password = Some(SecretString::from("another long passphrase"));
     let _again = portfolio::app::Application::build(settings).await.unwrap();

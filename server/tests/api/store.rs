@@ -22,6 +22,11 @@ fn serve_once(workdir: &std::path::Path, database_url: &str) -> Output {
             database_url,
         ])
         .env_remove("PORTFOLIO_DATABASE_URL")
+        // Past the key's check, which comes first with PostgreSQL: these fail at the database.
+        .env(
+            "PORTFOLIO_SECRET_KEY_FILE",
+            crate::helpers::binary_key_file(),
+        )
         .output()
         .unwrap()
 }
@@ -286,7 +291,11 @@ async fn db_copy_moves_everything_from_sqlite_to_postgresql_and_back_with_every_
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    assert!(String::from_utf8_lossy(&output.stdout).contains("contact_messages: 4"));
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(said.contains("contact_messages: 4"), "{said}");
+    // The secrets move sealed, with the key's id: the target opens them with the source's key.
+    assert!(said.contains("secret_key: 1"), "{said}");
+    assert!(said.contains("sealed with the key"), "{said}");
     assert_eq!(dump_of(&postgres).await, original);
 
     // A target with data is refused without --replace, and taken with it.
@@ -315,8 +324,9 @@ async fn db_copy_moves_everything_from_sqlite_to_postgresql_and_back_with_every_
     );
     assert_eq!(dump_of(&back).await, original);
 
-    // On PostgreSQL the owner signs in as before (with the second factor) and new ids continue
-    // after the copied ones.
+    // On PostgreSQL the owner signs in as before (with the second factor, its key opened with the
+    // key file the SQLite server sealed it with: every test server's) and new ids continue after
+    // the copied ones.
     let moved = spawn_app_on(tempfile::tempdir().unwrap(), postgres.clone(), |_| {}).await;
     assert_eq!(moved.sign_in(EMAIL, PASSWORD).await.status(), 202);
     // The second factor came along: the app's next code (the first one's step is used up).
