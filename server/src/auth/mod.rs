@@ -3,6 +3,7 @@
 
 pub mod ceremony;
 pub mod device;
+pub mod forgot;
 pub mod notice;
 pub mod owner;
 pub mod passkey;
@@ -40,6 +41,8 @@ pub struct AuthState {
     relying_party: Option<webauthn_rs::prelude::Webauthn>,
     /// The name authenticator apps show for this site's codes: the public URL's host.
     issuer: String,
+    /// "Forgot password?" requests: admitted in memory, queued to a fixed number of workers.
+    pub forgot: forgot::Requests,
 }
 
 impl AuthState {
@@ -63,6 +66,7 @@ impl AuthState {
             clock: SharedClock::ahead_by(settings.clock.clock_offset),
             relying_party,
             issuer,
+            forgot: forgot::Requests::new(),
         }
     }
 
