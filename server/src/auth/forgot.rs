@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 use std::future::Future;
+use std::hash::{BuildHasher, RandomState};
 use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::sync::{Mutex, OnceLock};
@@ -53,7 +54,9 @@ pub enum Admission {
 
 /// The admission of "Forgot password?" requests, and the queue to its workers.
 pub struct Requests {
-    networks: DefaultKeyedRateLimiter<IpAddr>,
+    /// Keyed by a hash of the network with this process's random key: no address is kept.
+    networks: DefaultKeyedRateLimiter<u64>,
+    network_key: RandomState,
     overall: DefaultDirectRateLimiter,
     clock: DefaultClock,
     /// When the networks were last scanned for those that recovered.
@@ -94,6 +97,7 @@ impl Requests {
     fn with_quotas(network: Quota, overall: Quota) -> Self {
         Self {
             networks: RateLimiter::keyed(network),
+            network_key: RandomState::new(),
             overall: RateLimiter::direct(overall),
             clock: DefaultClock::default(),
             pruned: Mutex::new(None),
@@ -166,6 +170,7 @@ impl Requests {
 
     /// Counts a request from `network` and from everyone; how long to wait when over a limit.
     fn within_limits(&self, network: IpAddr) -> Result<(), Duration> {
+        let network = self.network_key.hash_one(network);
         if self.networks.len() >= MAX_NETWORKS && !self.prune() {
             return Err(Duration::from_secs(60));
         }
