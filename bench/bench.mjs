@@ -18,14 +18,21 @@
 //  5. The contact POST on PostgreSQL (a throwaway cluster, synchronous_commit on): our server against
 //     an Express 5 + node-postgres peer (a pool of 10, one INSERT per message) on the same cluster,
 //     in rounds taking turns: req/s, p99, CPU per request, and WAL flushes per message stored.
+//  6. Floods of "Forgot password?" (issue 43): the binary with --trust-proxy, e-mail to a local
+//     SMTP sink and a public URL (so links can be sent), flooded for FLOOD_SECS (20 s) by 64
+//     connections, once from one client and once from many networks (each request its own
+//     X-Forwarded-For, IPv4 and IPv6), for the owner's address and others: prints the answers,
+//     the RSS before, at its highest and after, /readyz twice a second, and a sign-in a second
+//     (its latency), and the goals: RSS within 50 MB of the start, always ready, sign-ins < 1 s.
 // BENCH_ONLY=peers runs only 4 and 5; BENCH_ONLY=postgres only 5; BENCH_ONLY=site only 1 to 3;
-// BENCH_ONLY=observatory only 3; BENCH_ONLY=static only 4; BENCH_ROUNDS=N N rounds; BENCH_WORKLOADS
-// and BENCH_PEERS choose among 4's workloads and peers.
+// BENCH_ONLY=observatory only 3; BENCH_ONLY=static only 4; BENCH_ONLY=floods only 6;
+// BENCH_ROUNDS=N N rounds; BENCH_WORKLOADS and BENCH_PEERS choose among 4's workloads and peers.
 // The full Lighthouse reports are written to .bench/lighthouse.json and lighthouse-published.json.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { get as httpGet } from 'node:http';
+import { Agent, get as httpGet, request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -803,11 +810,171 @@ async function runPeers(site) {
   for (const [goal, met] of goals) console.log(`  ${met ? 'met    ' : 'NOT met'}  ${goal}`);
 }
 
+/** A mail server that takes every message and keeps none; resolves with its port and close(). */
+async function smtpSink() {
+  const server = createServer((socket) => {
+    let data = false;
+    socket.write('220 sink\r\n');
+    let buffer = '';
+    socket.on('data', (chunk) => {
+      buffer += chunk.toString('latin1');
+      let at;
+      while ((at = buffer.indexOf('\r\n')) >= 0) {
+        const line = buffer.slice(0, at);
+        buffer = buffer.slice(at + 2);
+        if (data) {
+          if (line === '.') {
+            data = false;
+            socket.write('250 kept nowhere\r\n');
+          }
+        } else if (/^DATA/i.test(line)) {
+          data = true;
+          socket.write('354 go on\r\n');
+        } else if (/^QUIT/i.test(line)) {
+          socket.end('221 bye\r\n');
+        } else if (/^EHLO/i.test(line)) {
+          socket.write('250-sink\r\n250 8BITMIME\r\n');
+        } else {
+          socket.write('250 ok\r\n');
+        }
+      }
+    });
+    socket.on('error', () => {});
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return { port: server.address().port, close: () => new Promise((r) => server.close(r)) };
+}
+
+/** One JSON POST from the site's own pages; resolves with its status and milliseconds. */
+function postJson(agent, url, path, body, headers = {}) {
+  const payload = JSON.stringify(body);
+  const started = performance.now();
+  return new Promise((resolvePost) => {
+    const request = httpRequest(
+      `${url}${path}`,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+          origin: url,
+          'sec-fetch-site': 'same-origin',
+          ...headers,
+        },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolvePost({ status: response.statusCode, ms: performance.now() - started }));
+      },
+    );
+    request.on('error', () => resolvePost({ status: 0, ms: performance.now() - started }));
+    request.end(payload);
+  });
+}
+
+/** `GET url` on a connection of its own; resolves with the status (0 when it failed). */
+function statusOf(url) {
+  return new Promise((resolveGet) => {
+    const request = httpGet(url, { agent: false, timeout: 5000 }, (response) => {
+      response.resume();
+      resolveGet(response.statusCode);
+    });
+    request.on('timeout', () => request.destroy());
+    request.on('error', () => resolveGet(0));
+  });
+}
+
+const quantile = (values, q) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : NaN;
+};
+
+/** Issue 43: "Forgot password?" flooded, from one client and from many networks. */
+async function runFloods() {
+  const seconds = Number(process.env.FLOOD_SECS ?? 20);
+  const sink = await smtpSink();
+  const goals = [];
+  try {
+    for (const kind of ['one client', 'many networks']) {
+      const server = await serve(
+        ['--listen', '127.0.0.1:0', '--trust-proxy', '--public-url', 'http://localhost', '--smtp-url', `smtp://127.0.0.1:${sink.port}?tls=none`, '--notify-email', OWNER.email],
+        OWNER_ENV,
+      );
+      try {
+        const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+        const before = rss(server.pid);
+        let highest = before;
+        const statuses = {};
+        const readiness = [];
+        const signIns = [];
+        let n = 0;
+        const until = Date.now() + seconds * 1000;
+        const flooder = async () => {
+          while (Date.now() < until) {
+            const i = n++;
+            const headers = {};
+            if (kind === 'many networks') {
+              headers['x-forwarded-for'] =
+                i % 2 ? `2001:db8:${(i >>> 16).toString(16)}:${(i & 0xffff).toString(16)}::1` : `10.${(i >>> 16) & 255}.${(i >>> 8) & 255}.${i & 255}`;
+            }
+            const email = i % 10 === 0 ? OWNER.email : `someone-${i}@example.com`;
+            const { status } = await postJson(agent, server.url, '/api/session/forgot', { email }, headers);
+            statuses[status] = (statuses[status] ?? 0) + 1;
+          }
+        };
+        const watcher = async () => {
+          while (Date.now() < until) {
+            highest = Math.max(highest, rss(server.pid));
+            readiness.push(await statusOf(`${server.url}/readyz`));
+            await new Promise((r) => setTimeout(r, 500));
+          }
+        };
+        const signer = async () => {
+          await new Promise((r) => setTimeout(r, 1000));
+          while (Date.now() < until) {
+            // A browser of its own each time, from an address of its own.
+            const { status, ms } = await postJson(false, server.url, '/api/session', OWNER, { 'x-forwarded-for': '192.0.2.200' });
+            signIns.push({ status, ms });
+            await new Promise((r) => setTimeout(r, 1000));
+          }
+        };
+        await Promise.all([...Array.from({ length: 64 }, flooder), watcher(), signer()]);
+        agent.destroy();
+        await new Promise((r) => setTimeout(r, 1000));
+        const after = rss(server.pid);
+        const notReady = readiness.filter((status) => status !== 200).length;
+        const latencies = signIns.map((s) => s.ms);
+        const failed = signIns.filter((s) => s.status !== 200).length;
+        const answers = Object.entries(statuses).map(([status, count]) => `${count} x ${status}`).join(', ');
+        console.log(`\n"Forgot password?" flooded from ${kind} for ${seconds} s, 64 connections: ${n} requests (${Math.round(n / seconds)}/s): ${answers}`);
+        console.log(`  RSS ${before.toFixed(1)} MB before, ${highest.toFixed(1)} MB at its highest, ${after.toFixed(1)} MB after`);
+        console.log(`  /readyz: ${readiness.length - notReady}/${readiness.length} ready`);
+        console.log(
+          `  sign-ins during it: ${signIns.length - failed}/${signIns.length} signed in, p50 ${quantile(latencies, 0.5).toFixed(0)} ms, longest ${Math.max(...latencies).toFixed(0)} ms`,
+        );
+        goals.push(
+          [`${kind}: RSS within 50 MB of the start`, highest - before < 50 && after - before < 50],
+          [`${kind}: /readyz ready throughout`, notReady === 0],
+          [`${kind}: every sign-in answered within 1 s`, signIns.length > 0 && failed === 0 && Math.max(...latencies) < 1000],
+        );
+      } finally {
+        await server.stop();
+      }
+    }
+  } finally {
+    await sink.close();
+  }
+  console.log('Goals:');
+  for (const [goal, met] of goals) console.log(`  ${met ? 'met    ' : 'NOT met'}  ${goal}`);
+}
+
 if (!existsSync(binary)) throw new Error(`no binary at ${binary}: run \`cargo build --release\` first`);
 const only = process.env.BENCH_ONLY;
 const site = {};
 if (only === 'observatory') await runObservatory();
 else if (only === 'postgres') await runPostgres();
+else if (only === 'floods') await runFloods();
 else {
   if (only !== 'peers' && only !== 'static') {
     site.lighthouse = await runLighthouse();
@@ -818,4 +985,5 @@ else {
     await runPeers(site);
     if (only !== 'static') await runPostgres();
   }
+  if (!only) await runFloods();
 }

@@ -157,6 +157,7 @@ impl Application {
         });
         crate::auth::bootstrap(&state.db, &state.auth, &state.settings).await?;
         crate::contact::start(&state.db, &state.contact, &state.settings)?;
+        crate::http::api::recovery::start_reset_links(&state);
 
         let router = crate::http::router(state.clone());
         let router = with_request_timeout(router, &state.settings);

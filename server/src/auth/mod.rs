@@ -1,7 +1,9 @@
 //! Owner accounts: password hashing, sessions and sign-in throttling, the second factor,
 //! passkeys and password-reset links.
 
+pub mod ceremony;
 pub mod device;
+pub mod forgot;
 pub mod notice;
 pub mod owner;
 pub mod passkey;
@@ -29,6 +31,9 @@ pub struct AuthState {
     device_key: OnceLock<Vec<u8>>,
     /// The owner's WebAuthn user handle; read from the database at start-up.
     webauthn_user: OnceLock<webauthn_rs::prelude::Uuid>,
+    /// Seals passkey ceremonies into their cookies; its key is read from the database at
+    /// start-up.
+    ceremonies: OnceLock<ceremony::Sealer>,
     /// The clock every sign-in feature reads (a test may move it).
     pub clock: SharedClock,
     /// This site as a WebAuthn relying party, when it can be one (see
@@ -36,6 +41,8 @@ pub struct AuthState {
     relying_party: Option<webauthn_rs::prelude::Webauthn>,
     /// The name authenticator apps show for this site's codes: the public URL's host.
     issuer: String,
+    /// "Forgot password?" requests: admitted in memory, queued to a fixed number of workers.
+    pub forgot: forgot::Requests,
 }
 
 impl AuthState {
@@ -55,9 +62,11 @@ impl AuthState {
             client_salt: OnceLock::new(),
             device_key: OnceLock::new(),
             webauthn_user: OnceLock::new(),
+            ceremonies: OnceLock::new(),
             clock: SharedClock::ahead_by(settings.clock.clock_offset),
             relying_party,
             issuer,
+            forgot: forgot::Requests::new(),
         }
     }
 
@@ -74,6 +83,13 @@ impl AuthState {
     /// The owner's WebAuthn user handle.
     pub fn webauthn_user(&self) -> webauthn_rs::prelude::Uuid {
         self.webauthn_user.get().copied().unwrap_or_default()
+    }
+
+    /// What seals passkey ceremonies into their cookies.
+    pub fn ceremonies(&self) -> anyhow::Result<&ceremony::Sealer> {
+        self.ceremonies
+            .get()
+            .ok_or_else(|| anyhow::anyhow!("the passkey ceremonies' key is not loaded"))
     }
 
     /// The issuer named in the second factor's `otpauth://` address.
@@ -120,6 +136,8 @@ pub async fn bootstrap(db: &Db, auth: &AuthState, settings: &Settings) -> anyhow
     let _ = auth.device_key.set(device_key);
     let webauthn_user = db.secret("webauthn_user_id").await?;
     let _ = auth.webauthn_user.set(passkey::user_id(&webauthn_user));
+    let ceremony_key = db.secret("webauthn_ceremony_key").await?;
+    let _ = auth.ceremonies.set(ceremony::Sealer::new(&ceremony_key)?);
 
     if db.owner_exists().await? {
         return Ok(());

@@ -2,8 +2,8 @@
 //! its ceremonies and the store. Registration asks the authenticator for a discoverable
 //! credential (a passkey proper, which the login page can offer without an e-mail and in its
 //! autofill) with user verification, so that a passkey sign-in counts as both factors. Each
-//! ceremony's state is kept in the database between its two requests (see
-//! [`crate::store::AuthStore::insert_challenge`]), so any instance finishes what another began.
+//! ceremony's state travels sealed in a cookie of its own between its two requests (see
+//! [`super::ceremony`]), so any instance finishes what another began.
 
 use std::net::SocketAddr;
 
@@ -11,19 +11,13 @@ use anyhow::Context;
 use url::Url;
 use webauthn_rs::prelude::{
     CreationChallengeResponse, CredentialID, DiscoverableAuthentication, DiscoverableKey, Passkey,
-    PasskeyAuthentication, PasskeyRegistration, PublicKeyCredential, RegisterPublicKeyCredential,
+    PasskeyRegistration, PublicKeyCredential, RegisterPublicKeyCredential,
     RequestChallengeResponse, Uuid, Webauthn, WebauthnBuilder,
 };
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 
-/// How long a ceremony may take, from its options to the authenticator's answer (WebAuthn's
-/// recommended timeout); its challenge is forgotten then.
-pub const CEREMONY_MS: i64 = 5 * 60_000;
-/// Ceremonies one client may hold open at once, and all clients together.
-pub const PER_CLIENT: i64 = 20;
-pub const IN_ALL: i64 = 10_000;
 /// The longest name a passkey may have, in characters.
 pub const MAX_NAME_CHARS: usize = 60;
 
@@ -184,36 +178,30 @@ pub fn finish_sign_in(
     )
 }
 
-/// Begins a re-authentication with one of the owner's passkeys (named in the options, so the
-/// browser goes straight to them): the options, and the state to keep.
+/// Begins a re-authentication with one of the owner's passkeys: the options, naming them (so
+/// the browser goes straight to them, with no autofill), and the state to keep. It is a
+/// discoverable ceremony whose options name the passkeys, so that its state holds no
+/// credential and stays small however many the owner has (it travels in a cookie); the finish
+/// checks the answer against the owner's passkey it names ([`finish_sign_in`]).
 pub fn start_reauth(
     webauthn: &Webauthn,
     passkeys: &[Passkey],
-) -> anyhow::Result<(RequestChallengeResponse, String)> {
+) -> anyhow::Result<(serde_json::Value, String)> {
     let (options, state) = webauthn
-        .start_passkey_authentication(passkeys)
+        .start_discoverable_authentication()
         .context("Failed to begin a passkey re-authentication")?;
+    let mut options = serde_json::to_value(&options).context("Failed to write the options")?;
+    options["publicKey"]["allowCredentials"] = passkeys
+        .iter()
+        .map(|key| {
+            serde_json::json!({ "type": "public-key", "id": credential_key(key.cred_id().as_ref()) })
+        })
+        .collect();
+    if let Some(options) = options.as_object_mut() {
+        options.remove("mediation");
+    }
     let state = serde_json::to_string(&state).context("Failed to keep a re-authentication")?;
     Ok((options, state))
-}
-
-/// Finishes a re-authentication: which credential (its key) proved it, updated, or why not.
-pub fn finish_reauth(
-    webauthn: &Webauthn,
-    credential: &PublicKeyCredential,
-    state: &str,
-) -> anyhow::Result<Result<(String, webauthn_rs::prelude::AuthenticationResult), String>> {
-    let state: PasskeyAuthentication =
-        serde_json::from_str(state).context("a re-authentication's state does not parse")?;
-    Ok(
-        match webauthn.finish_passkey_authentication(credential, &state) {
-            Ok(result) if result.user_verified() => {
-                Ok((credential_key(result.cred_id().as_ref()), result))
-            }
-            Ok(_) => Err("the authenticator did not verify the user".to_owned()),
-            Err(error) => Err(error.to_string()),
-        },
-    )
 }
 
 #[cfg(test)]

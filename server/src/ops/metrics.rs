@@ -77,6 +77,17 @@ pub fn sign_in_locked() {
     counter!("sign_in_locked_total").increment(1);
 }
 
+/// A "Forgot password?" request dropped because the queue to its workers was full.
+pub fn password_reset_shed() {
+    counter!("password_reset_requests_shed_total").increment(1);
+}
+
+/// A "Forgot password?" request refused (`429`): over its network's limit or the overall
+/// ceiling.
+pub fn password_reset_limited() {
+    counter!("password_reset_requests_limited_total").increment(1);
+}
+
 pub fn backup_taken() {
     counter!("backups_total", "result" => "ok").increment(1);
 }

@@ -1,6 +1,6 @@
 //! What the owner's other ways in need from storage: the session list, pending sign-ins (a
 //! password that waits for its code), the second factor and its recovery codes, passkeys, the
-//! WebAuthn ceremonies between their two requests, and password-reset links. Each single-use
+//! WebAuthn ceremonies finished, and password-reset links. Each single-use
 //! thing is used up by one statement whose answer says whether this request was the one that
 //! used it (`DELETE … RETURNING`, or an `UPDATE` that counts its rows), so that two requests on
 //! two instances can never both use it.
@@ -78,29 +78,6 @@ const SIGN_OUT_LINKS: Tokens = Tokens {
     table: "sign_out_links",
     one: "a sign-out link",
 };
-
-/// A WebAuthn ceremony begun and not yet finished.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NewChallenge<'a> {
-    pub id: &'a str,
-    /// `register`, `sign_in` or `reauth`.
-    pub kind: &'a str,
-    pub session_hash: Option<&'a str>,
-    pub client_key: &'a str,
-    pub name: Option<&'a str>,
-    pub state: &'a str,
-    pub expires_at: i64,
-}
-
-row! {
-    /// A ceremony as its second request takes it.
-    #[derive(Debug, Clone, PartialEq, Eq)]
-    pub struct ChallengeRow {
-        pub session_hash: Option<String>,
-        pub name: Option<String>,
-        pub state: String,
-    }
-}
 
 #[async_trait]
 pub trait AuthStore: Send + Sync + 'static {
@@ -227,24 +204,15 @@ pub trait AuthStore: Send + Sync + 'static {
 
     // --- WebAuthn ceremonies ---
 
-    /// Stores a ceremony begun (forgetting the expired ones first), unless its client holds
-    /// `per_client` unexpired ones already or every client together `in_all`: then false.
-    async fn insert_challenge(
+    /// Records the ceremony `challenge_id` as finished (forgetting those that expired first),
+    /// remembered until `expires_at`: true for the one request that recorded it, false when it
+    /// was finished before, on any instance.
+    async fn use_challenge(
         &self,
-        challenge: &NewChallenge<'_>,
+        challenge_id: &str,
+        expires_at: i64,
         now: i64,
-        per_client: i64,
-        in_all: i64,
     ) -> anyhow::Result<bool>;
-
-    /// Uses the ceremony up: deleted and returned for the one request that finishes it before it
-    /// expires, and only for its own kind.
-    async fn take_challenge(
-        &self,
-        id: &str,
-        kind: &str,
-        now: i64,
-    ) -> anyhow::Result<Option<ChallengeRow>>;
 
     // --- Password-reset links ---
 
@@ -767,53 +735,25 @@ both_engines! {
 
         // --- WebAuthn ceremonies ---
 
-        async fn insert_challenge(
+        async fn use_challenge(
             &self,
-            challenge: &NewChallenge<'_>,
+            challenge_id: &str,
+            expires_at: i64,
             now: i64,
-            per_client: i64,
-            in_all: i64,
         ) -> anyhow::Result<bool> {
-            self.forget_expired("webauthn_challenges", "passkey challenges", now)
+            self.forget_expired("webauthn_used_challenges", "used passkey challenges", now)
                 .await?;
-            // One statement: the caps are checked where the row is written.
+            // One statement: of two requests finishing the same ceremony at once, one inserts.
             let result = sqlx::query(
-                "INSERT INTO webauthn_challenges (id, kind, session_hash, client_key, name, state, expires_at) \
-                 SELECT $1, $2, $3, $4, $5, $6, $7 \
-                 WHERE (SELECT COUNT(*) FROM webauthn_challenges WHERE client_key = $4) < $8 \
-                   AND (SELECT COUNT(*) FROM webauthn_challenges) < $9",
+                "INSERT INTO webauthn_used_challenges (challenge_id, expires_at) VALUES ($1, $2) \
+                 ON CONFLICT (challenge_id) DO NOTHING",
             )
-            .bind(challenge.id)
-            .bind(challenge.kind)
-            .bind(challenge.session_hash)
-            .bind(challenge.client_key)
-            .bind(challenge.name)
-            .bind(challenge.state)
-            .bind(challenge.expires_at)
-            .bind(per_client)
-            .bind(in_all)
+            .bind(challenge_id)
+            .bind(expires_at)
             .execute(self.writer())
             .await
-            .context("Failed to store a passkey challenge")?;
+            .context("Failed to record a used passkey challenge")?;
             Ok(result.rows_affected() == 1)
-        }
-
-        async fn take_challenge(
-            &self,
-            id: &str,
-            kind: &str,
-            now: i64,
-        ) -> anyhow::Result<Option<ChallengeRow>> {
-            sqlx::query_as(
-                "DELETE FROM webauthn_challenges WHERE id = $1 AND kind = $2 AND expires_at > $3 \
-                 RETURNING session_hash, name, state",
-            )
-            .bind(id)
-            .bind(kind)
-            .bind(now)
-            .fetch_optional(self.writer())
-            .await
-            .context("Failed to use a passkey challenge")
         }
 
         // --- Password-reset links ---

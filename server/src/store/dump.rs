@@ -383,8 +383,8 @@ pub const UNCOPIED_TABLES: &[(&str, &str)] = &[
         "password sign-ins waiting for their code, which lapse within five minutes",
     ),
     (
-        "webauthn_challenges",
-        "passkey ceremonies between their two requests, which lapse within five minutes",
+        "webauthn_used_challenges",
+        "the passkey ceremonies finished, remembered only until they would have expired",
     ),
     (
         "sign_out_links",

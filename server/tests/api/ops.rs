@@ -639,10 +639,10 @@ async fn readyz_turns_503_while_postgresql_is_stopped() {
 
 // --- Metrics and logs (each in a process of its own, whose metrics are its own) ---
 
-struct Served {
-    child: Child,
-    url: String,
-    metrics: Option<String>,
+pub(crate) struct Served {
+    pub(crate) child: Child,
+    pub(crate) url: String,
+    pub(crate) metrics: Option<String>,
     lines: Arc<Mutex<Vec<String>>>,
 }
 
@@ -655,6 +655,12 @@ impl Drop for Served {
 
 /// Starts `portfolio serve` with `args`, and collects its log lines.
 fn serve(database_url: &str, args: &[&str]) -> Served {
+    serve_with_env(database_url, args, &[])
+}
+
+/// Starts `portfolio serve` with `args` and these environment variables, and collects its log
+/// lines.
+pub(crate) fn serve_with_env(database_url: &str, args: &[&str], env: &[(&str, &str)]) -> Served {
     let mut child = Command::new(binary())
         .args([
             "serve",
@@ -670,6 +676,7 @@ fn serve(database_url: &str, args: &[&str]) -> Served {
             "PORTFOLIO_SECRET_KEY_FILE",
             crate::helpers::binary_key_file(),
         )
+        .envs(env.iter().copied())
         .env("RUST_LOG", "info")
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -703,7 +710,8 @@ fn serve(database_url: &str, args: &[&str]) -> Served {
                     .to_owned()
             })
         };
-        if let Some(found) = after("listening on ") {
+        // Not the warning about insecure cookies, which names the listen address too.
+        if let Some(found) = after("listening on ").filter(|found| found.starts_with("http")) {
             url = Some(found);
         }
         if let Some(found) = after("metrics on ") {
@@ -719,7 +727,7 @@ fn serve(database_url: &str, args: &[&str]) -> Served {
 }
 
 /// The value of one sample in Prometheus text, 0 when absent.
-fn sample(text: &str, name_and_labels: &str) -> f64 {
+pub(crate) fn sample(text: &str, name_and_labels: &str) -> f64 {
     text.lines()
         .find_map(|line| {
             line.strip_prefix(name_and_labels)

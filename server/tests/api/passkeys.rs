@@ -1,14 +1,16 @@
 //! Passkeys over HTTP with a software authenticator: register one from a signed-in session, sign
 //! out, sign in with it (no e-mail: a discoverable credential, as the login page's button and
 //! autofill ask), see it used; challenges work once and on any instance; removing one asks for
-//! the password or a passkey again, and a removed one is refused.
+//! the password or a passkey again, and a removed one is refused. A ceremony waits in a sealed
+//! cookie of its own, so no crowd of starts fills anything.
 
 use reqwest::Method;
 use serde_json::{json, Value};
 
 use crate::authenticator::SoftAuthenticator;
 use crate::helpers::{
-    fresh_database_url, owner_command, spawn_app, spawn_app_on, spawn_app_with, TestApp,
+    fresh_database_url, owner_command, set_cookies, spawn_app, spawn_app_on, spawn_app_with,
+    TestApp,
 };
 use crate::second_factor::app_with_second_factor;
 use crate::session::EMAIL;
@@ -153,20 +155,41 @@ async fn the_sign_in_options_name_no_credential_and_ask_for_conditional_mediatio
         .await;
     assert_eq!(start.status(), 200);
     assert_eq!(start.headers()["cache-control"], "no-store");
+    let cookies = set_cookies(&start);
     let body: Value = start.json().await.unwrap();
     let options = &body["options"];
     assert_eq!(options["publicKey"]["rpId"], "localhost");
     assert_eq!(options["publicKey"]["allowCredentials"], json!([]));
     assert_eq!(options["publicKey"]["userVerification"], "required");
     assert_eq!(options["mediation"], "conditional");
-    assert!(body["challengeId"].as_str().unwrap().len() >= 22);
-    // The ceremony waits in the database.
-    let stored: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM webauthn_challenges")
+    let id = body["challengeId"].as_str().unwrap();
+    assert!(id.len() >= 22);
+    // The ceremony waits in a cookie of its own, sealed, for five minutes; nothing is stored.
+    assert_eq!(cookies.len(), 1, "{cookies:?}");
+    let cookie = &cookies[0];
+    assert!(
+        cookie.starts_with(&format!("portfolio_ceremony_{id}=")),
+        "{cookie}"
+    );
+    for attribute in [
+        "; Path=/",
+        "; HttpOnly",
+        "; SameSite=Strict",
+        "; Max-Age=300",
+    ] {
+        assert!(cookie.contains(attribute), "{attribute}: {cookie}");
+    }
+    assert!(!cookie.contains("localhost") && !cookie.contains("rpId"));
+    assert_eq!(used_challenges(&app).await, 0);
+    app.shutdown().await;
+}
+
+/// The ceremonies recorded as finished.
+async fn used_challenges(app: &TestApp) -> i64 {
+    sqlx::query_scalar("SELECT COUNT(*) FROM webauthn_used_challenges")
         .fetch_one(&app.sql)
         .await
-        .unwrap();
-    assert_eq!(stored, 1);
-    app.shutdown().await;
+        .unwrap()
 }
 
 #[tokio::test]
@@ -409,5 +432,213 @@ async fn the_command_line_removes_every_passkey() {
         .passkey_sign_in(&TestApp::other_client(), &mut key)
         .await;
     assert_eq!(refused.status(), 401);
+    app.shutdown().await;
+}
+
+/// A browser without a cookie store: each request carries the cookies the test gives it.
+fn bare_client() -> reqwest::Client {
+    reqwest::Client::builder().build().unwrap()
+}
+
+/// A `POST` from the site's pages with this `Cookie` header.
+async fn post_with_cookie(
+    app: &TestApp,
+    path: &str,
+    cookie: &str,
+    body: Option<&Value>,
+) -> reqwest::Response {
+    let mut request = bare_client()
+        .post(app.url(path))
+        .header("Origin", &app.address)
+        .header("Sec-Fetch-Site", "same-origin")
+        .header("Cookie", cookie);
+    if let Some(body) = body {
+        request = request.json(body);
+    }
+    request.send().await.unwrap()
+}
+
+/// Begins a passkey sign-in from a browser that keeps no cookies: its options, and its ceremony's
+/// cookie as a `Cookie` header sends it (`name=value`).
+async fn sign_in_start_bare(app: &TestApp) -> (Value, String) {
+    let start = post_with_cookie(app, SIGN_IN_START, "", None).await;
+    assert_eq!(start.status(), 200);
+    let cookie = set_cookies(&start)
+        .into_iter()
+        .next()
+        .expect("the ceremony's cookie");
+    let cookie = cookie.split(';').next().unwrap().to_owned();
+    (start.json().await.unwrap(), cookie)
+}
+
+#[tokio::test]
+async fn a_finish_replayed_with_the_same_cookie_and_answer_is_refused() {
+    let app = spawn_app().await;
+    app.signed_in().await;
+    let mut key = app.with_passkey("Key").await;
+
+    let used = used_challenges(&app).await;
+    let (start, cookie) = sign_in_start_bare(&app).await;
+    let finish =
+        json!({ "challengeId": start["challengeId"], "credential": key.get(&start["options"]) });
+    let first = post_with_cookie(&app, SIGN_IN_FINISH, &cookie, Some(&finish)).await;
+    assert_eq!(first.status(), 200);
+    let cleared = set_cookies(&first);
+    let name = cookie.split('=').next().unwrap();
+    assert!(
+        cleared
+            .iter()
+            .any(|c| c.starts_with(&format!("{name}=;")) && c.contains("Max-Age=0")),
+        "the finish removes the ceremony's cookie: {cleared:?}"
+    );
+    assert_eq!(used_challenges(&app).await, used + 1);
+
+    let replay = post_with_cookie(&app, SIGN_IN_FINISH, &cookie, Some(&finish)).await;
+    assert_eq!(replay.status(), 422);
+    let body: Value = replay.json().await.unwrap();
+    assert_eq!(
+        body["error"]["fields"]["challengeId"],
+        "has expired or was used; start again"
+    );
+
+    // A cookie under another ceremony's name, or altered, opens nothing.
+    let (start, cookie) = sign_in_start_bare(&app).await;
+    let (other, _) = sign_in_start_bare(&app).await;
+    let value = cookie.split_once('=').unwrap().1;
+    let moved = format!(
+        "portfolio_ceremony_{}={value}",
+        other["challengeId"].as_str().unwrap()
+    );
+    let finish =
+        json!({ "challengeId": other["challengeId"], "credential": key.get(&start["options"]) });
+    let refused = post_with_cookie(&app, SIGN_IN_FINISH, &moved, Some(&finish)).await;
+    assert_eq!(refused.status(), 422);
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn two_ceremonies_of_one_browser_do_not_break_each_other() {
+    let app = spawn_app().await;
+    app.signed_in().await;
+    let mut key = app.with_passkey("Key").await;
+
+    // The login page's autofill begins one; then its button another.
+    let browser = TestApp::other_client();
+    let autofill = app.start_ceremony(&browser, SIGN_IN_START, None).await;
+    let button = app.start_ceremony(&browser, SIGN_IN_START, None).await;
+    assert_ne!(autofill["challengeId"], button["challengeId"]);
+    let credential = key.get(&button["options"]);
+    let signed_in = app
+        .finish_ceremony(&browser, SIGN_IN_FINISH, &button, credential)
+        .await;
+    assert_eq!(signed_in.status(), 200);
+    let credential = key.get(&autofill["options"]);
+    let again = app
+        .finish_ceremony(&browser, SIGN_IN_FINISH, &autofill, credential)
+        .await;
+    assert_eq!(again.status(), 200, "the first is still there");
+
+    // A browser keeps a few at once: a start past them drops the oldest, not the newest.
+    let mut starts = Vec::new();
+    for _ in 0..10 {
+        starts.push(app.start_ceremony(&browser, SIGN_IN_START, None).await);
+        // Each expires a millisecond after the one before, at least.
+        tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+    }
+    let last = starts.last().unwrap();
+    let credential = key.get(&last["options"]);
+    let newest = app
+        .finish_ceremony(&browser, SIGN_IN_FINISH, last, credential)
+        .await;
+    assert_eq!(newest.status(), 200);
+    let credential = key.get(&starts[0]["options"]);
+    let oldest = app
+        .finish_ceremony(&browser, SIGN_IN_FINISH, &starts[0], credential)
+        .await;
+    assert_eq!(oldest.status(), 422, "dropped");
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_ceremony_finished_on_a_second_instance_works_once() {
+    let data = tempfile::tempdir().unwrap();
+    let url = fresh_database_url(data.path()).await;
+    let public = "http://localhost";
+    let first = spawn_app_on(data, url.clone(), |s| {
+        s.public_url = Some(public.parse().unwrap())
+    })
+    .await;
+    let second = spawn_app_on(tempfile::tempdir().unwrap(), url, |s| {
+        s.public_url = Some(public.parse().unwrap())
+    })
+    .await;
+    first.signed_in().await;
+    let mut key = SoftAuthenticator::new(public);
+    assert_eq!(
+        first
+            .add_passkey(&first.client, &mut key, "Key")
+            .await
+            .status(),
+        201
+    );
+
+    let (start, cookie) = sign_in_start_bare(&first).await;
+    let finish =
+        json!({ "challengeId": start["challengeId"], "credential": key.get(&start["options"]) });
+    let done = post_with_cookie(&second, SIGN_IN_FINISH, &cookie, Some(&finish)).await;
+    assert_eq!(done.status(), 200, "the other instance opens the cookie");
+    for instance in [&first, &second] {
+        let replay = post_with_cookie(instance, SIGN_IN_FINISH, &cookie, Some(&finish)).await;
+        assert_eq!(replay.status(), 422, "once, on any instance");
+    }
+    second.shutdown().await;
+    first.shutdown().await;
+}
+
+#[tokio::test]
+async fn ten_thousand_sign_in_starts_from_many_networks_leave_room_for_the_owner() {
+    use futures_util::StreamExt;
+    let app = spawn_app_with(|s| s.trust_proxy = true).await;
+    app.signed_in().await;
+    let mut key = app.with_passkey("Key").await;
+    let used = used_challenges(&app).await;
+
+    // 10,000 starts, 20 from each of 500 networks (IPv4 addresses and IPv6 /64s of one /48), none
+    // finished: a crowd that filled the old store of open ceremonies for everyone.
+    let crowd = bare_client();
+    let statuses: Vec<u16> = futures_util::stream::iter(0..10_000u32)
+        .map(|n| {
+            let network = n % 500;
+            let ip = if network % 2 == 0 {
+                format!("198.18.{}.{}", network / 250, network % 250 + 1)
+            } else {
+                format!("2001:db8:77:{network:x}::{:x}", n / 500 + 1)
+            };
+            let request = crowd
+                .post(app.url(SIGN_IN_START))
+                .header("Origin", &app.address)
+                .header("Sec-Fetch-Site", "same-origin")
+                .header("X-Forwarded-For", ip);
+            async move { request.send().await.unwrap().status().as_u16() }
+        })
+        .buffer_unordered(32)
+        .collect()
+        .await;
+    assert!(
+        statuses.iter().all(|s| *s == 200),
+        "every start is answered"
+    );
+    assert_eq!(used_challenges(&app).await, used, "nothing was stored");
+
+    // The owner adds a passkey and signs in with it, as ever.
+    let mut laptop = SoftAuthenticator::new(&app.localhost());
+    assert_eq!(
+        app.add_passkey(&app.client, &mut laptop, "Laptop")
+            .await
+            .status(),
+        201
+    );
+    let browser = TestApp::other_client();
+    assert_eq!(app.passkey_sign_in(&browser, &mut key).await.status(), 200);
     app.shutdown().await;
 }

@@ -286,3 +286,151 @@ async fn without_email_nothing_is_sent_and_the_answer_is_the_same() {
     assert_eq!(empty.status(), 422);
     app.shutdown().await;
 }
+
+/// The resident memory of process `pid`, in MB.
+fn rss_mb(pid: u32) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let kb: f64 = status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|kb| kb.parse().ok())
+        .expect("VmRSS in /proc/<pid>/status");
+    kb / 1024.0
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_forgot_passwords_leaves_the_server_ready_and_the_owner_one_email() {
+    use futures_util::StreamExt;
+    use std::time::Instant;
+
+    let smtp = TestSmtp::start().await;
+    let data = tempfile::tempdir().unwrap();
+    let database_url = crate::helpers::fresh_database_url(data.path()).await;
+    let smtp_url = smtp.url();
+    // A server of its own (its memory and metrics are its own), behind a proxy on loopback.
+    let served = crate::ops::serve_with_env(
+        &database_url,
+        &[
+            "--trust-proxy",
+            "--public-url",
+            PUBLIC_URL,
+            "--smtp-url",
+            &smtp_url,
+            "--notify-email",
+            EMAIL,
+            "--metrics-listen",
+            "127.0.0.1:0",
+            "--log-format",
+            "json",
+        ],
+        &[
+            ("PORTFOLIO_OWNER_EMAIL", EMAIL),
+            ("PORTFOLIO_OWNER_PASSWORD", PASSWORD),
+        ],
+    );
+    let url = served.url.clone();
+    let client = reqwest::Client::new();
+    let forgot = |email: String, from: String| {
+        client
+            .post(format!("{url}/api/session/forgot"))
+            .header("Origin", &url)
+            .header("Sec-Fetch-Site", "same-origin")
+            .header("X-Forwarded-For", from)
+            .json(&json!({ "email": email }))
+            .send()
+    };
+    let ready = || async {
+        client
+            .get(format!("{url}/readyz"))
+            .send()
+            .await
+            .unwrap()
+            .status()
+    };
+    assert_eq!(ready().await, 200);
+    // The owner asks first, from a network of their own.
+    let asked = forgot(EMAIL.to_owned(), "192.0.2.1".to_owned())
+        .await
+        .unwrap();
+    assert_eq!(asked.status(), 202);
+    nth_reset_token(&smtp, 1).await;
+    let before = rss_mb(served.child.id());
+
+    // 4,000 requests, 64 at once: half from one client, half from 1,000 networks (IPv4
+    // addresses and IPv6 /64s), for unknown addresses and for the owner's.
+    let flood = futures_util::stream::iter(0..4_000u32)
+        .map(|n| {
+            let from = match n % 4 {
+                0 | 1 => "203.0.113.7".to_owned(),
+                2 => format!("198.18.{}.{}", n / 250 % 250, n % 250 + 1),
+                _ => format!("2001:db8:{:x}:{:x}::1", n / 65_536, n % 65_536),
+            };
+            let email = if n % 10 == 0 {
+                EMAIL.to_owned()
+            } else {
+                format!("someone-{n}@example.com")
+            };
+            let sent = forgot(email, from);
+            async move { sent.await.unwrap().status().as_u16() }
+        })
+        .buffer_unordered(64)
+        .collect::<Vec<u16>>();
+    // Meanwhile: the server stays ready, and the owner signs in.
+    let during = async {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let readiness = ready().await;
+        let started = Instant::now();
+        let signed_in = client
+            .post(format!("{url}/api/session"))
+            .header("Origin", &url)
+            .header("Sec-Fetch-Site", "same-origin")
+            .json(&json!({ "email": EMAIL, "password": PASSWORD }))
+            .send()
+            .await
+            .unwrap()
+            .status();
+        (readiness, signed_in, started.elapsed())
+    };
+    let (statuses, (readiness, signed_in, sign_in_took)) = tokio::join!(flood, during);
+    assert_eq!(readiness, 200, "ready during the flood");
+    assert_eq!(signed_in, 200);
+    assert!(
+        sign_in_took < Duration::from_secs(5),
+        "a sign-in during the flood took {sign_in_took:?}"
+    );
+    assert!(
+        statuses.iter().all(|s| *s == 202 || *s == 429),
+        "202 or 429 only"
+    );
+    let limited = statuses.iter().filter(|s| **s == 429).count();
+    assert!(limited > 3_000, "{limited} refused");
+
+    assert_eq!(ready().await, 200, "ready after the flood");
+    let after = rss_mb(served.child.id());
+    eprintln!(
+        "4,000 requests: {limited} refused; RSS {before:.1} -> {after:.1} MB; \
+         a sign-in during the flood took {sign_in_took:?}"
+    );
+    assert!(
+        after - before < 30.0,
+        "memory grew from {before:.0} to {after:.0} MB"
+    );
+    // The refusals are counted.
+    let metrics = client
+        .get(served.metrics.clone().unwrap())
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(
+        crate::ops::sample(&metrics, "password_reset_requests_limited_total"),
+        limited as f64,
+        "{metrics}"
+    );
+    // The workers had little to do, and the owner got one e-mail, not one per request.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(reset_mails(&smtp).len(), 1);
+}

@@ -2,13 +2,16 @@
 //! lists, renames and removes them; anyone may sign in with one (a discoverable credential, so the
 //! login page needs no e-mail, and its e-mail field can offer them as autofill); and a signed-in
 //! owner may prove it is them with one instead of the password. Each ceremony's options carry a
-//! `challengeId` that its finish sends back; the ceremony's state waits in the database, single
-//! use, for five minutes. Adding or removing a passkey asks for the password or a passkey within
-//! the last five minutes (`POST /api/session/reauth`, or the passkey re-authentication here).
+//! `challengeId` that its finish sends back; the ceremony's state waits sealed in a cookie of its
+//! own for five minutes (nothing is stored when it begins), and its finish records the id as
+//! used, so it works once. Adding or removing a passkey asks for the password or a passkey
+//! within the last five minutes (`POST /api/session/reauth`, or the passkey re-authentication
+//! here).
 
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::http::header::SET_COOKIE;
+use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
+use axum::response::{AppendHeaders, IntoResponse, Response};
 use axum_extra::extract::CookieJar;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -17,21 +20,17 @@ use utoipa_axum::routes;
 use webauthn_rs::prelude::{Passkey, PublicKeyCredential, RegisterPublicKeyCredential, Webauthn};
 
 use super::session::{complete_sign_in, notify_owner, require_recent_authentication, OwnerView};
+use crate::auth::ceremony::{self, Kind};
 use crate::auth::passkey;
 use crate::auth::session::Method;
-use crate::auth::{throttle, Owner};
+use crate::auth::Owner;
 use crate::error::{ApiError, ErrorBody};
-use crate::http::extract::client_ip::ClientIp;
 use crate::http::extract::json::ApiJson;
 use crate::http::extract::path::ApiPath;
 use crate::http::layers::no_store::no_store;
 use crate::http::state::AppState;
-use crate::store::auth::{ChallengeRow, NewChallenge, PasskeyRow};
+use crate::store::auth::PasskeyRow;
 use crate::store::Db;
-
-const KIND_REGISTER: &str = "register";
-const KIND_SIGN_IN: &str = "sign_in";
-const KIND_REAUTH: &str = "reauth";
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -121,84 +120,161 @@ fn relying_party(state: &AppState) -> Result<&Webauthn, ApiError> {
     })
 }
 
-/// Stores a ceremony's state and answers its options.
-async fn begin(
+/// Begins a ceremony: its state sealed into a cookie of its own (nothing is stored), and its
+/// options answered with its id. A browser keeps a few ceremonies at once (the login page's
+/// autofill and its button); the start drops the oldest beyond [`ceremony::MAX_OPEN`].
+fn begin(
     state: &AppState,
-    ip: std::net::IpAddr,
-    kind: &str,
-    session_hash: Option<&str>,
-    name: Option<&str>,
+    jar: &CookieJar,
+    begun: Begun<'_>,
     options: &impl Serialize,
-    ceremony_state: &str,
-) -> Result<ApiJson<Ceremony>, ApiError> {
+) -> Result<Response, ApiError> {
     let options =
         serde_json::to_value(options).map_err(|e| ApiError::from(anyhow::Error::from(e)))?;
+    let sealer = state.auth.ceremonies()?;
     let id = passkey::new_challenge_id();
-    let now = state.auth.now_ms();
-    let client_key = throttle::client_key(state.auth.client_salt(), ip);
-    let stored = state
-        .db
-        .insert_challenge(
-            &NewChallenge {
-                id: &id,
-                kind,
-                session_hash,
-                client_key: &client_key,
-                name,
-                state: ceremony_state,
-                expires_at: now + passkey::CEREMONY_MS,
-            },
-            now,
-            passkey::PER_CLIENT,
-            passkey::IN_ALL,
-        )
-        .await?;
-    if !stored {
-        return Err(ApiError::TooManyRequests {
-            retry_after_secs: 60,
-            message: "Too many passkey prompts at once. Try again in a minute.".into(),
-        });
+    let sealed = sealer.seal(
+        &id,
+        &ceremony::Ceremony {
+            kind: begun.kind,
+            session: begun.session.map(str::to_owned),
+            name: begun.name,
+            expires_at: state.auth.now_ms() + ceremony::CEREMONY_MS,
+            state: begun.state,
+        },
+    )?;
+    if sealed.len() > ceremony::MAX_SEALED {
+        // Only a registration's state grows (with the passkeys it excludes): about 40 of them.
+        return Err(ApiError::Conflict(
+            "There are too many passkeys to add another: remove one first.".into(),
+        ));
     }
-    Ok(ApiJson(Ceremony {
-        challenge_id: id,
-        options,
-    }))
+    let settings = &state.settings;
+    let mut cookies: Vec<(HeaderName, HeaderValue)> = ceremony::to_drop(jar, settings, sealer)
+        .iter()
+        .map(|old| (SET_COOKIE, ceremony::clear_cookie(settings, old)))
+        .collect();
+    cookies.push((SET_COOKIE, ceremony::set_cookie(settings, &id, &sealed)));
+    Ok((
+        AppendHeaders(cookies),
+        ApiJson(Ceremony {
+            challenge_id: id,
+            options,
+        }),
+    )
+        .into_response())
+}
+
+/// What a ceremony's start keeps for its finish, besides its expiry.
+struct Begun<'a> {
+    kind: Kind,
+    /// The session that began it, which alone may finish it (registration, re-authentication).
+    session: Option<&'a str>,
+    /// The passkey's name (registration).
+    name: Option<String>,
+    /// webauthn-rs's state, serialised.
+    state: String,
 }
 
 /// What every ceremony's finish begins with: passkeys on, the ceremony's id and the browser's
-/// answer well formed, and the ceremony of its kind used up.
+/// answer well formed, and the ceremony of its kind, from its cookie, used up.
 struct Finish<'a, T> {
     webauthn: &'a Webauthn,
     /// The browser's answer.
     credential: T,
-    ceremony: ChallengeRow,
+    ceremony: ceremony::Ceremony,
     now: i64,
 }
 
 /// Begins a ceremony's finish ([`Finish`]): only the session that began it may finish it, when
-/// `session` names one.
+/// `session` names one. The ceremony is recorded as used before the answer is checked, in one
+/// statement, so that it works once on any instance.
 async fn finish<'a, T: serde::de::DeserializeOwned>(
     state: &'a AppState,
+    jar: &CookieJar,
     form: FinishForm,
-    kind: &str,
+    kind: Kind,
     session: Option<&str>,
 ) -> Result<Finish<'a, T>, ApiError> {
     let webauthn = relying_party(state)?;
     too_long(&form.challenge_id)?;
     let credential = parse(form.credential)?;
     let now = state.auth.now_ms();
+    let sealed =
+        ceremony::from_jar(jar, &state.settings, &form.challenge_id).ok_or_else(ceremony_gone)?;
     let ceremony = state
-        .db
-        .take_challenge(&form.challenge_id, kind, now)
-        .await?
-        .filter(|c| session.is_none_or(|session| c.session_hash.as_deref() == Some(session)))
+        .auth
+        .ceremonies()?
+        .open(&form.challenge_id, sealed)
+        .filter(|c| c.kind == kind && c.expires_at > now)
+        .filter(|c| session.is_none_or(|session| c.session.as_deref() == Some(session)))
         .ok_or_else(ceremony_gone)?;
+    if !state
+        .db
+        .use_challenge(&form.challenge_id, ceremony.expires_at, now)
+        .await?
+    {
+        return Err(ceremony_gone());
+    }
     Ok(Finish {
         webauthn,
         credential,
         ceremony,
         now,
     })
+}
+
+/// `Set-Cookie` that removes the ceremony's cookie, when the request carries it: every finish's
+/// answer has it, whatever the outcome.
+fn cookie_cleared(
+    state: &AppState,
+    jar: &CookieJar,
+    form: &FinishForm,
+) -> Option<AppendHeaders<[(HeaderName, HeaderValue); 1]>> {
+    ceremony::from_jar(jar, &state.settings, &form.challenge_id)?;
+    Some(AppendHeaders([(
+        SET_COOKIE,
+        ceremony::clear_cookie(&state.settings, &form.challenge_id),
+    )]))
+}
+
+/// Checks a discoverable ceremony's answer (a sign-in's or a re-authentication's) against the
+/// stored passkey it names, of `owner_id` when given, and records its use: the passkey's row.
+async fn checked_passkey(
+    state: &AppState,
+    webauthn: &Webauthn,
+    credential: &PublicKeyCredential,
+    ceremony_state: &str,
+    owner_id: Option<i64>,
+    now: i64,
+) -> Result<PasskeyRow, ApiError> {
+    let db = &state.db;
+    let Some((user, credential_id)) = passkey::identify(webauthn, credential) else {
+        return Err(passkey_refused());
+    };
+    if user != state.auth.webauthn_user() {
+        tracing::info!("a passkey answer named another user");
+        return Err(passkey_refused());
+    }
+    let Some(row) = db
+        .find_passkey_by_credential(&credential_id)
+        .await?
+        .filter(|row| owner_id.is_none_or(|owner| row.owner_id == owner))
+    else {
+        tracing::info!("a passkey answer used an unknown passkey");
+        return Err(passkey_refused());
+    };
+    let key = passkey::parse_passkey(&row.credential)?;
+    let key = match passkey::finish_sign_in(webauthn, credential, ceremony_state, key)? {
+        Ok(key) => key,
+        Err(reason) => {
+            tracing::info!(reason, "a passkey answer was refused");
+            return Err(passkey_refused());
+        }
+    };
+    db.passkey_used(&row.id, &stored_passkey(&key)?, now)
+        .await?;
+    Ok(row)
 }
 
 /// A passkey as it is stored (the library's JSON).
@@ -257,18 +333,17 @@ async fn list(
         (status = 400, description = "Malformed JSON", body = ErrorBody),
         (status = 401, description = "No valid session", body = ErrorBody),
         (status = 403, description = "Not from the site's own pages, or the password or a passkey is needed again (reauthentication_required)", body = ErrorBody),
-        (status = 409, description = "Passkeys are off: the public URL is not a domain name", body = ErrorBody),
+        (status = 409, description = "Passkeys are off: the public URL is not a domain name; or there are too many passkeys to add another", body = ErrorBody),
         (status = 413, description = "Body over 16 KB", body = ErrorBody),
         (status = 415, description = "Not JSON", body = ErrorBody),
         (status = 422, description = "The name is empty or too long", body = ErrorBody),
-        (status = 429, description = "Too many ceremonies open at once; see Retry-After", body = ErrorBody),
     ))]
 async fn register_start(
     State(state): State<AppState>,
     owner: Owner,
-    ClientIp(ip): ClientIp,
+    jar: CookieJar,
     ApiJson(form): ApiJson<NameForm>,
-) -> Result<ApiJson<Ceremony>, ApiError> {
+) -> Result<Response, ApiError> {
     let name =
         passkey::clean_name(&form.name).map_err(|problem| ApiError::field("name", problem))?;
     let webauthn = relying_party(&state)?;
@@ -280,19 +355,16 @@ async fn register_start(
         &owner.email,
         &existing,
     )?;
-    begin(
-        &state,
-        ip,
-        KIND_REGISTER,
-        Some(&owner.session),
-        Some(&name),
-        &options,
-        &ceremony,
-    )
-    .await
+    let begun = Begun {
+        kind: Kind::Register,
+        session: Some(&owner.session),
+        name: Some(name),
+        state: ceremony,
+    };
+    begin(&state, &jar, begun, &options)
 }
 
-/// Finishes adding a passkey with the browser's answer.
+/// Finishes adding a passkey with the browser's answer; the ceremony's cookie is removed.
 #[utoipa::path(post, path = "/session/passkeys/register/finish", tag = "session", request_body = FinishForm,
     responses(
         (status = 201, description = "Added", body = PasskeyView),
@@ -307,15 +379,27 @@ async fn register_start(
 async fn register_finish(
     State(state): State<AppState>,
     owner: Owner,
+    jar: CookieJar,
     ApiJson(form): ApiJson<FinishForm>,
+) -> Response {
+    let cleared = cookie_cleared(&state, &jar, &form);
+    (cleared, add_passkey(state, owner, &jar, form).await).into_response()
+}
+
+/// Adds the passkey of the browser's answer to a registration.
+async fn add_passkey(
+    state: AppState,
+    owner: Owner,
+    jar: &CookieJar,
+    form: FinishForm,
 ) -> Result<Response, ApiError> {
+    let session = Some(owner.session.as_str());
     let Finish {
         webauthn,
         credential,
         ceremony,
         now,
-    } = finish::<RegisterPublicKeyCredential>(&state, form, KIND_REGISTER, Some(&owner.session))
-        .await?;
+    } = finish::<RegisterPublicKeyCredential>(&state, jar, form, Kind::Register, session).await?;
     let key = match passkey::finish_registration(webauthn, &credential, &ceremony.state)? {
         Ok(key) => key,
         Err(reason) => {
@@ -423,15 +507,20 @@ async fn remove(
         (status = 200, description = "The options, and the ceremony's id", body = Ceremony),
         (status = 403, description = "Not from the site's own pages", body = ErrorBody),
         (status = 409, description = "Passkeys are off: the public URL is not a domain name", body = ErrorBody),
-        (status = 429, description = "Too many ceremonies open at once from this network; see Retry-After", body = ErrorBody),
     ))]
 async fn sign_in_start(
     State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
-) -> Result<ApiJson<Ceremony>, ApiError> {
+    jar: CookieJar,
+) -> Result<Response, ApiError> {
     let webauthn = relying_party(&state)?;
     let (options, ceremony) = passkey::start_sign_in(webauthn)?;
-    begin(&state, ip, KIND_SIGN_IN, None, None, &options, &ceremony).await
+    let begun = Begun {
+        kind: Kind::SignIn,
+        session: None,
+        name: None,
+        state: ceremony,
+    };
+    begin(&state, &jar, begun, &options)
 }
 
 /// The answer to every refused passkey sign-in.
@@ -443,7 +532,7 @@ fn passkey_refused() -> ApiError {
 }
 
 /// Finishes a sign-in with a passkey: it counts as both factors (the authenticator verified the
-/// user), so the session begins at once.
+/// user), so the session begins at once. The ceremony's cookie is removed.
 #[utoipa::path(post, path = "/session/passkey/finish", tag = "session", request_body = FinishForm,
     responses(
         (status = 200, description = "Signed in; the session cookie is set", body = OwnerView),
@@ -460,48 +549,31 @@ async fn sign_in_finish(
     jar: CookieJar,
     headers: HeaderMap,
     ApiJson(form): ApiJson<FinishForm>,
+) -> Response {
+    let cleared = cookie_cleared(&state, &jar, &form);
+    (cleared, sign_in(&state, &jar, &headers, form).await).into_response()
+}
+
+/// Signs in with the passkey of the browser's answer to a sign-in.
+async fn sign_in(
+    state: &AppState,
+    jar: &CookieJar,
+    headers: &HeaderMap,
+    form: FinishForm,
 ) -> Result<Response, ApiError> {
     let Finish {
         webauthn,
         credential,
         ceremony,
         now,
-    } = finish::<PublicKeyCredential>(&state, form, KIND_SIGN_IN, None).await?;
-    let db = &state.db;
-    let Some((user, credential_id)) = passkey::identify(webauthn, &credential) else {
-        return Err(passkey_refused());
-    };
-    if user != state.auth.webauthn_user() {
-        tracing::info!("a passkey sign-in named another user");
-        return Err(passkey_refused());
-    }
-    let Some(row) = db.find_passkey_by_credential(&credential_id).await? else {
-        tracing::info!("a passkey sign-in used an unknown passkey");
-        return Err(passkey_refused());
-    };
-    let key = passkey::parse_passkey(&row.credential)?;
-    let key = match passkey::finish_sign_in(webauthn, &credential, &ceremony.state, key)? {
-        Ok(key) => key,
-        Err(reason) => {
-            tracing::info!(reason, "a passkey sign-in was refused");
-            return Err(passkey_refused());
-        }
-    };
-    db.passkey_used(&row.id, &stored_passkey(&key)?, now)
-        .await?;
-    let owner = db
+    } = finish::<PublicKeyCredential>(state, jar, form, Kind::SignIn, None).await?;
+    let row = checked_passkey(state, webauthn, &credential, &ceremony.state, None, now).await?;
+    let owner = state
+        .db
         .find_owner_by_id(row.owner_id)
         .await?
         .ok_or_else(passkey_refused)?;
-    complete_sign_in(
-        &state,
-        &jar,
-        &headers,
-        &owner,
-        Method::Passkey,
-        Some(&row.id),
-    )
-    .await
+    complete_sign_in(state, jar, headers, &owner, Method::Passkey, Some(&row.id)).await
 }
 
 /// Begins proving it is the owner with one of their passkeys (instead of the password), for the
@@ -512,13 +584,12 @@ async fn sign_in_finish(
         (status = 401, description = "No valid session", body = ErrorBody),
         (status = 403, description = "Not from the site's own pages", body = ErrorBody),
         (status = 409, description = "Passkeys are off, or the owner has none", body = ErrorBody),
-        (status = 429, description = "Too many ceremonies open at once; see Retry-After", body = ErrorBody),
     ))]
 async fn reauth_start(
     State(state): State<AppState>,
     owner: Owner,
-    ClientIp(ip): ClientIp,
-) -> Result<ApiJson<Ceremony>, ApiError> {
+    jar: CookieJar,
+) -> Result<Response, ApiError> {
     let webauthn = relying_party(&state)?;
     let keys = owner_passkeys(&state.db, owner.id).await?;
     if keys.is_empty() {
@@ -527,20 +598,17 @@ async fn reauth_start(
         ));
     }
     let (options, ceremony) = passkey::start_reauth(webauthn, &keys)?;
-    begin(
-        &state,
-        ip,
-        KIND_REAUTH,
-        Some(&owner.session),
-        None,
-        &options,
-        &ceremony,
-    )
-    .await
+    let begun = Begun {
+        kind: Kind::Reauth,
+        session: Some(&owner.session),
+        name: None,
+        state: ceremony,
+    };
+    begin(&state, &jar, begun, &options)
 }
 
 /// Finishes proving it is the owner with a passkey: the changes that ask for it are allowed for
-/// five minutes.
+/// five minutes. The ceremony's cookie is removed.
 #[utoipa::path(post, path = "/session/reauth/passkey/finish", tag = "session", request_body = FinishForm,
     responses(
         (status = 204, description = "Confirmed for five minutes"),
@@ -555,33 +623,40 @@ async fn reauth_start(
 async fn reauth_finish(
     State(state): State<AppState>,
     owner: Owner,
+    jar: CookieJar,
     ApiJson(form): ApiJson<FinishForm>,
+) -> Response {
+    let cleared = cookie_cleared(&state, &jar, &form);
+    (cleared, reauthenticate(&state, &owner, &jar, form).await).into_response()
+}
+
+/// Proves it is the owner with the passkey of the browser's answer to a re-authentication.
+async fn reauthenticate(
+    state: &AppState,
+    owner: &Owner,
+    jar: &CookieJar,
+    form: FinishForm,
 ) -> Result<StatusCode, ApiError> {
+    let session = Some(owner.session.as_str());
     let Finish {
         webauthn,
         credential,
         ceremony,
         now,
-    } = finish::<PublicKeyCredential>(&state, form, KIND_REAUTH, Some(&owner.session)).await?;
-    let db = &state.db;
-    let (credential_id, result) =
-        match passkey::finish_reauth(webauthn, &credential, &ceremony.state)? {
-            Ok(found) => found,
-            Err(reason) => {
-                tracing::info!(reason, "a passkey re-authentication was refused");
-                return Err(passkey_refused());
-            }
-        };
-    let row = db
-        .find_passkey_by_credential(&credential_id)
-        .await?
-        .filter(|row| row.owner_id == owner.id)
-        .ok_or_else(passkey_refused)?;
-    let mut key = passkey::parse_passkey(&row.credential)?;
-    key.update_credential(&result);
-    db.passkey_used(&row.id, &stored_passkey(&key)?, now)
+    } = finish::<PublicKeyCredential>(state, jar, form, Kind::Reauth, session).await?;
+    checked_passkey(
+        state,
+        webauthn,
+        &credential,
+        &ceremony.state,
+        Some(owner.id),
+        now,
+    )
+    .await?;
+    state
+        .db
+        .set_session_reauthenticated(&owner.session, now)
         .await?;
-    db.set_session_reauthenticated(&owner.session, now).await?;
     tracing::info!("the owner confirmed it is them with a passkey");
     Ok(StatusCode::NO_CONTENT)
 }

@@ -1,7 +1,8 @@
 //! A way back in: which ways in this server offers (`GET /api/session/methods`), "Forgot
-//! password?" (`POST /api/session/forgot`, the same answer whatever the address) and setting a
-//! new password from the e-mailed link (`POST /api/session/reset`), which never signs in, asks
-//! for a code when the second factor is on, and ends every session.
+//! password?" (`POST /api/session/forgot`, the same answer whatever the address, admitted in
+//! memory and worked through a bounded queue: see [`crate::auth::forgot`]) and setting a new
+//! password from the e-mailed link (`POST /api/session/reset`), which never signs in, asks for a
+//! code when the second factor is on, and ends every session.
 
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -14,12 +15,15 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::session::{checked_code, hashing_error, notify_owner, passkey_names};
+use crate::auth::forgot::Admission;
 use crate::auth::{owner, password, reset, second_factor, session, throttle};
+use crate::contact::notify::Mailer;
 use crate::error::{ApiError, ErrorBody};
 use crate::http::extract::client_ip::ClientIp;
 use crate::http::extract::json::ApiJson;
 use crate::http::layers::no_store::no_store;
 use crate::http::state::AppState;
+use crate::store::Db;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -78,7 +82,9 @@ async fn methods(State(state): State<AppState>) -> ApiJson<Methods> {
 /// "Forgot password?": when the address is the owner's and e-mail is set up, e-mails a link to
 /// set a new password (to the notification address, where security notices go), at most one
 /// every five minutes, a new one voiding the old. The answer is the same, at once, whatever the
-/// address; the work happens after it.
+/// address: the request is admitted in memory (no database work) and the link made and sent
+/// after it, by a bounded queue. One network may ask a few times and then once every two
+/// minutes, and every network together has a ceiling (`429` beyond either).
 #[utoipa::path(post, path = "/session/forgot", tag = "session", request_body = ForgotForm,
     responses(
         (status = 202, description = "Taken (the same answer whether or not a link is sent)"),
@@ -87,12 +93,14 @@ async fn methods(State(state): State<AppState>) -> ApiJson<Methods> {
         (status = 413, description = "Body over 16 KB", body = ErrorBody),
         (status = 415, description = "Not JSON", body = ErrorBody),
         (status = 422, description = "The e-mail is missing or too long", body = ErrorBody),
+        (status = 429, description = "Too many requests from this network, or from everyone; see Retry-After", body = ErrorBody),
     ))]
 async fn forgot(
     State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
     ApiJson(form): ApiJson<ForgotForm>,
 ) -> Result<StatusCode, ApiError> {
-    let email = form.email.trim().to_owned();
+    let email = form.email.trim();
     if email.is_empty() {
         return Err(ApiError::field("email", "is required"));
     }
@@ -102,32 +110,62 @@ async fn forgot(
             "must be at most 254 characters long",
         ));
     }
-    if email_reset(&state) {
-        tokio::spawn(async move {
-            if let Err(error) = send_link(&state, &email).await {
-                tracing::warn!(error = %format!("{error:#}"), "a password-reset link was not sent");
-            }
-        });
+    match state.auth.forgot.admit(ip, email, state.auth.now_ms()) {
+        Admission::Queued | Admission::Cooling => {}
+        Admission::Shed => {
+            crate::ops::metrics::password_reset_shed();
+            tracing::warn!("a password reset was not worked on: its queue is full");
+        }
+        Admission::Limited(wait) => {
+            crate::ops::metrics::password_reset_limited();
+            return Err(ApiError::TooManyRequests {
+                retry_after_secs: wait.as_secs().clamp(1, 3600),
+                message: "Too many requests for a reset link. Try again later.".into(),
+            });
+        }
     }
     Ok(StatusCode::ACCEPTED)
 }
 
-/// Makes and e-mails a link when `email` is the owner's and none was sent within five minutes.
-async fn send_link(state: &AppState, email: &str) -> anyhow::Result<()> {
+/// Starts the workers that make and e-mail reset links, when links can be e-mailed (a mailer and
+/// a public URL): the queue of [`crate::auth::forgot`] then has somewhere to go.
+pub fn start_reset_links(state: &AppState) {
     let (Some(mailer), Some(public_url)) = (
-        state.contact.mailer.get(),
-        state.settings.public_url.as_ref(),
+        state.contact.mailer.get().cloned(),
+        state.settings.public_url.clone(),
     ) else {
-        return Ok(());
+        return;
     };
-    let Some(owner) = state.db.find_owner_by_email(email).await? else {
+    let (db, clock) = (state.db.clone(), state.auth.clock.clone());
+    state.auth.forgot.start(move |email| {
+        let (db, mailer, public_url, now) = (
+            db.clone(),
+            mailer.clone(),
+            public_url.clone(),
+            clock.now_ms(),
+        );
+        async move {
+            if let Err(error) = send_link(&db, &mailer, &public_url, now, &email).await {
+                tracing::warn!(error = %format!("{error:#}"), "a password-reset link was not sent");
+            }
+        }
+    });
+}
+
+/// Makes and e-mails a link when `email` is the owner's and none was sent within five minutes.
+async fn send_link(
+    db: &Db,
+    mailer: &Mailer,
+    public_url: &url::Url,
+    now: i64,
+    email: &str,
+) -> anyhow::Result<()> {
+    let Some(owner) = db.find_owner_by_email(email).await? else {
         tracing::info!("a password reset was asked for an address that is not the owner's");
         return Ok(());
     };
     let token = session::new_token();
-    let now = state.auth.now_ms();
-    if !state
-        .db
+    if !db
         .begin_password_reset(
             owner.id,
             &session::token_hash(&token),
