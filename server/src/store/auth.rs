@@ -262,6 +262,10 @@ trait AuthSteps: Pools {
     /// Deletes the rows of `table` whose `expires_at` has passed; `what` names them in errors.
     async fn forget_expired(&self, table: &str, what: &str, now: i64) -> anyhow::Result<()>;
 
+    /// Deletes every row of `table` that belongs to the owner; how many. `what` names them in
+    /// errors.
+    async fn delete_owners(&self, table: &str, what: &str, owner_id: i64) -> anyhow::Result<u64>;
+
     /// The owner behind the unexpired token with this hash. From the writer: the token was
     /// stored a moment ago, maybe by this instance.
     async fn token_owner(
@@ -299,6 +303,20 @@ both_engines! {
                 .await
                 .with_context(|| format!("Failed to forget expired {what}"))?;
             Ok(())
+        }
+
+        async fn delete_owners(
+            &self,
+            table: &str,
+            what: &str,
+            owner_id: i64,
+        ) -> anyhow::Result<u64> {
+            let result = sqlx::query(&format!("DELETE FROM {table} WHERE owner_id = $1"))
+                .bind(owner_id)
+                .execute(self.writer())
+                .await
+                .with_context(|| format!("Failed to delete {what}"))?;
+            Ok(result.rows_affected())
         }
 
         async fn token_owner(
@@ -467,11 +485,8 @@ both_engines! {
         }
 
         async fn delete_pending_sign_ins(&self, owner_id: i64) -> anyhow::Result<()> {
-            sqlx::query("DELETE FROM pending_sign_ins WHERE owner_id = $1")
-                .bind(owner_id)
-                .execute(self.writer())
-                .await
-                .context("Failed to delete pending sign-ins")?;
+            self.delete_owners(PENDING_SIGN_INS.table, "pending sign-ins", owner_id)
+                .await?;
             Ok(())
         }
 
@@ -725,12 +740,7 @@ both_engines! {
         }
 
         async fn delete_all_passkeys(&self, owner_id: i64) -> anyhow::Result<u64> {
-            let result = sqlx::query("DELETE FROM passkeys WHERE owner_id = $1")
-                .bind(owner_id)
-                .execute(self.writer())
-                .await
-                .context("Failed to delete the passkeys")?;
-            Ok(result.rows_affected())
+            self.delete_owners("passkeys", "the passkeys", owner_id).await
         }
 
         // --- WebAuthn ceremonies ---
@@ -797,12 +807,8 @@ both_engines! {
         }
 
         async fn delete_password_resets(&self, owner_id: i64) -> anyhow::Result<u64> {
-            let result = sqlx::query("DELETE FROM password_resets WHERE owner_id = $1")
-                .bind(owner_id)
-                .execute(self.writer())
+            self.delete_owners(PASSWORD_RESETS.table, "the password-reset links", owner_id)
                 .await
-                .context("Failed to delete the password-reset links")?;
-            Ok(result.rows_affected())
         }
 
         // --- Sessions ended with a passkey, and the notices' sign-out links ---

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { api, ApiError } from '../api/client';
 import { AuthCard, FormAlert } from './auth-card';
+import { fragmentToken } from './fragment-token';
 import { messageFor } from './login';
 import { SignOutEverywherePage } from './sign-out-everywhere';
 
@@ -12,20 +13,8 @@ function resetPassword(token: string, password: string, code?: string): Promise<
 
 type Errors = Partial<Record<'password' | 'repeat' | 'code' | 'form', string>>;
 
-let taken = '';
-
-/**
- * The token of the link, read from the address's fragment, which is then cleared from the address
- * bar and the history (kept for a second render).
- */
-function takeToken(): string {
-  const hash = window.location.hash.slice(1);
-  if (hash) {
-    taken = decodeURIComponent(hash);
-    window.history.replaceState(window.history.state, '', window.location.pathname);
-  }
-  return taken;
-}
+/** The link's token (see `fragmentToken`). */
+const takeToken = fragmentToken();
 
 /**
  * `/login/reset#<token>`: the page a reset link opens. It sets a new password (asking for a code

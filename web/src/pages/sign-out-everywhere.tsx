@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, ApiError } from '../api/client';
 import { AuthCard, FormAlert } from './auth-card';
+import { fragmentToken } from './fragment-token';
 import { messageFor } from './login';
 
 /** `POST /api/session/sign-out-link`: signs every session out with a security notice's link. */
@@ -9,17 +10,8 @@ function signOutWithLink(token: string): Promise<void> {
   return api<void>('/api/session/sign-out-link', { method: 'POST', body: { token } });
 }
 
-let taken = '';
-
-/** The link's token, read from the address's fragment, which is then cleared from the address bar and the history. */
-function takeToken(): string {
-  const hash = window.location.hash.slice(1);
-  if (hash) {
-    taken = decodeURIComponent(hash);
-    window.history.replaceState(window.history.state, '', window.location.pathname);
-  }
-  return taken;
-}
+/** The link's token (see `fragmentToken`). */
+const takeToken = fragmentToken();
 
 /**
  * `/login/sign-out#<token>`: the page a security notice's link opens. It asks before it acts (a
