@@ -395,8 +395,10 @@ async fn a_flood_of_forgot_passwords_leaves_the_server_ready_and_the_owner_one_e
     let (statuses, (readiness, signed_in, sign_in_took)) = tokio::join!(flood, during);
     assert_eq!(readiness, 200, "ready during the flood");
     assert_eq!(signed_in, 200);
+    // A generous bound: unbounded work once kept sign-ins unanswered for good; how fast they
+    // are under a flood is for `make bench` to measure.
     assert!(
-        sign_in_took < Duration::from_secs(5),
+        sign_in_took < Duration::from_secs(30),
         "a sign-in during the flood took {sign_in_took:?}"
     );
     assert!(
