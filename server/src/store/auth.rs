@@ -275,9 +275,13 @@ trait AuthSteps: Pools {
         now: i64,
     ) -> anyhow::Result<Option<i64>>;
 
-    /// Uses the token up: true for the one request that deleted it before it expired.
-    async fn take_token(&self, tokens: &Tokens, token_hash: &str, now: i64)
-        -> anyhow::Result<bool>;
+    /// Uses the token up: its owner, for the one request that deleted it before it expired.
+    async fn take_token(
+        &self,
+        tokens: &Tokens,
+        token_hash: &str,
+        now: i64,
+    ) -> anyhow::Result<Option<i64>>;
 
     /// Deletes the owner's recovery codes.
     async fn delete_recovery_codes(
@@ -341,17 +345,16 @@ both_engines! {
             tokens: &Tokens,
             token_hash: &str,
             now: i64,
-        ) -> anyhow::Result<bool> {
-            let result = sqlx::query(&format!(
-                "DELETE FROM {} WHERE token_hash = $1 AND expires_at > $2",
+        ) -> anyhow::Result<Option<i64>> {
+            sqlx::query_scalar(&format!(
+                "DELETE FROM {} WHERE token_hash = $1 AND expires_at > $2 RETURNING owner_id",
                 tokens.table
             ))
             .bind(token_hash)
             .bind(now)
-            .execute(self.writer())
+            .fetch_optional(self.writer())
             .await
-            .with_context(|| format!("Failed to use {}", tokens.one))?;
-            Ok(result.rows_affected() == 1)
+            .with_context(|| format!("Failed to use {}", tokens.one))
         }
 
         async fn delete_recovery_codes(
@@ -481,7 +484,10 @@ both_engines! {
         }
 
         async fn take_pending_sign_in(&self, token_hash: &str, now: i64) -> anyhow::Result<bool> {
-            self.take_token(&PENDING_SIGN_INS, token_hash, now).await
+            Ok(self
+                .take_token(&PENDING_SIGN_INS, token_hash, now)
+                .await?
+                .is_some())
         }
 
         async fn delete_pending_sign_ins(&self, owner_id: i64) -> anyhow::Result<()> {
@@ -803,7 +809,10 @@ both_engines! {
         }
 
         async fn take_password_reset(&self, token_hash: &str, now: i64) -> anyhow::Result<bool> {
-            self.take_token(&PASSWORD_RESETS, token_hash, now).await
+            Ok(self
+                .take_token(&PASSWORD_RESETS, token_hash, now)
+                .await?
+                .is_some())
         }
 
         async fn delete_password_resets(&self, owner_id: i64) -> anyhow::Result<u64> {
@@ -855,15 +864,7 @@ both_engines! {
             token_hash: &str,
             now: i64,
         ) -> anyhow::Result<Option<i64>> {
-            sqlx::query_scalar(&format!(
-                "DELETE FROM {} WHERE token_hash = $1 AND expires_at > $2 RETURNING owner_id",
-                SIGN_OUT_LINKS.table
-            ))
-            .bind(token_hash)
-            .bind(now)
-            .fetch_optional(self.writer())
-            .await
-            .with_context(|| format!("Failed to use {}", SIGN_OUT_LINKS.one))
+            self.take_token(&SIGN_OUT_LINKS, token_hash, now).await
         }
     }
 }

@@ -16,6 +16,7 @@ use crate::helpers::{owner_command, spawn_app, spawn_app_with, TestApp};
 use crate::session::{EMAIL, PASSWORD};
 
 const PUBLIC_URL: &str = "http://portfolio.test";
+const NEW_PASSWORD: &str = "a-different-and-long-passphrase";
 
 /// A server that e-mails its notices to `smtp` and builds links from [`PUBLIC_URL`].
 async fn app_with_mail(smtp: &TestSmtp) -> TestApp {
@@ -80,6 +81,16 @@ impl TestApp {
         let browser = TestApp::other_client();
         assert_eq!(self.sign_in_with(&browser).await.status(), 200);
         browser
+    }
+
+    /// Changes the password from the app's own session, the current one proven.
+    async fn change_password(&self, new: &str) -> reqwest::Response {
+        self.send(
+            Method::PUT,
+            "/api/session/password",
+            Some(&json!({ "currentPassword": PASSWORD, "newPassword": new })),
+        )
+        .await
     }
 
     async fn sign_out_with_link(&self, token: &str) -> reqwest::Response {
@@ -191,14 +202,7 @@ async fn a_password_change_voids_the_reset_links_asked_for_before_it() {
     let reset = text_of(&mail_with_subject(&smtp, "Reset your portfolio's password").await);
     let token = link_token(&reset, "/login/reset");
 
-    let changed = app
-        .send(
-            Method::PUT,
-            "/api/session/password",
-            Some(&json!({ "currentPassword": PASSWORD, "newPassword": "a-different-and-long-passphrase" })),
-        )
-        .await;
-    assert_eq!(changed.status(), 204);
+    assert_eq!(app.change_password(NEW_PASSWORD).await.status(), 204);
     let left: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM password_resets")
         .fetch_one(&app.sql)
         .await
@@ -215,12 +219,7 @@ async fn a_password_change_voids_the_reset_links_asked_for_before_it() {
     assert_eq!(refused.status(), 422);
     let body: Value = refused.json().await.unwrap();
     assert!(body["error"]["fields"]["token"].is_string(), "{body}");
-    assert_eq!(
-        app.sign_in(EMAIL, "a-different-and-long-passphrase")
-            .await
-            .status(),
-        200
-    );
+    assert_eq!(app.sign_in(EMAIL, NEW_PASSWORD).await.status(), 200);
     app.shutdown().await;
 }
 
@@ -232,14 +231,7 @@ async fn the_password_notice_lists_the_passkeys_that_still_sign_in() {
     let app = spawn_app_with(move |s| mail_to(s, url)).await;
     app.signed_in().await;
     app.with_passkey("Laptop").await;
-    let changed = app
-        .send(
-            Method::PUT,
-            "/api/session/password",
-            Some(&json!({ "currentPassword": PASSWORD, "newPassword": "a-different-and-long-passphrase" })),
-        )
-        .await;
-    assert_eq!(changed.status(), 204);
+    assert_eq!(app.change_password(NEW_PASSWORD).await.status(), 204);
     let notice = text_of(&mail_with_subject(&smtp, "Your portfolio's password was changed").await);
     assert!(
         notice.contains("This passkey can still sign in"),
