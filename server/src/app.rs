@@ -115,7 +115,7 @@ impl Application {
         };
         // Rendered and compressed early, while the C allocator still gives the compressors'
         // large buffers back to the system when they are freed (see the dummy hash below).
-        let pages = Arc::new(Pages::render(&public_url));
+        let pages = Arc::new(Pages::render(&public_url, settings.compression));
         warn_if_cookies_insecure(&settings, local_addr);
         let mut limits =
             Limits::from(&settings.limits).fit_open_files(1 + u64::from(redirect.is_some()));

@@ -20,6 +20,7 @@ use sha2::{Digest, Sha256};
 use url::Url;
 
 use crate::conditional::is_fresh;
+use crate::config::Effort;
 use crate::error::ApiError;
 use crate::http::layers::security::{InlineHashes, PagePolicy};
 
@@ -47,9 +48,17 @@ pub struct Composed {
     pub index: ComposedPage,
     pub shell: String,
     /// Each published language's page but the default one, by its path segment (`de`, `pt-br`).
-    pub languages: Vec<(String, ComposedPage)>,
+    pub languages: Vec<(String, ComposedLanguage)>,
     /// Every published language's tag and path (`/`, `/de/`), the default first: the sitemap.
     pub published: Vec<(String, String)>,
+}
+
+/// A published language's page, and the app shell in that language: the error page of the
+/// addresses under its path that do not exist (`/de/no-such-page`), with its `lang`, `dir` and
+/// texts.
+pub struct ComposedLanguage {
+    pub page: ComposedPage,
+    pub shell: String,
 }
 
 /// A published page: its HTML, and its data (`page-data.json` beside it), which the HTML names.
@@ -62,6 +71,8 @@ pub struct ComposedPage {
 pub struct Pages {
     /// The base URL without a trailing slash, e.g. `https://example.com`.
     base: String,
+    /// How hard the pages and their data are compressed.
+    effort: Effort,
     /// `/`: the pre-rendered landing page, replaced at once when a new version is published.
     index: ArcSwap<Page>,
     /// Every other client route: the same head and scripts around an empty root.
@@ -69,8 +80,8 @@ pub struct Pages {
     /// `/page-data.json`: what `/` is hydrated from.
     data: ArcSwap<Asset>,
     /// `/<tag>/` and `/<tag>/page-data.json`: each published language's page but the default
-    /// one's, by its path segment.
-    languages: ArcSwap<std::collections::HashMap<String, Arc<(Page, Asset)>>>,
+    /// one's, by its path segment, with its error page.
+    languages: ArcSwap<std::collections::HashMap<String, Arc<LanguagePages>>>,
     robots: Page,
     /// `/sitemap.xml`: `/` and each published language's page.
     sitemap: ArcSwap<Page>,
@@ -142,42 +153,48 @@ const MANIFEST_TYPE: &str = "application/manifest+json";
 
 /// A file the server makes once, outside the site's build (the API's description): compressed
 /// with Brotli and gzip, chosen by `Accept-Encoding`, with an ETag of its bytes and its own
-/// `Cache-Control`.
-pub struct GeneratedFile(Asset);
+/// `Cache-Control`. Made at its first request, not at start-up: compressing 100 KB at Brotli's
+/// best took a third of each start's CPU, for a file few clients ask for.
+pub struct GeneratedFile {
+    content_type: &'static str,
+    cache: &'static str,
+    make: Box<dyn Fn() -> Vec<u8> + Send + Sync>,
+    made: std::sync::OnceLock<Asset>,
+}
 
 impl GeneratedFile {
-    pub fn new(content_type: &'static str, data: Vec<u8>, cache: &'static str) -> Self {
-        let mut asset = Asset::generated(content_type, data, true);
-        asset.cache = HeaderValue::from_static(cache);
-        Self(asset)
+    pub fn new(
+        content_type: &'static str,
+        cache: &'static str,
+        make: impl Fn() -> Vec<u8> + Send + Sync + 'static,
+    ) -> Self {
+        Self {
+            content_type,
+            cache,
+            make: Box::new(make),
+            made: std::sync::OnceLock::new(),
+        }
     }
 
     /// The answer to a GET (or HEAD) with these headers: a 304 when `If-None-Match` names it.
     pub fn respond(&self, headers: &HeaderMap) -> Response {
-        self.0.respond(headers)
+        self.made
+            .get_or_init(|| {
+                let mut asset =
+                    Asset::generated(self.content_type, (self.make)(), Some(Effort::Best));
+                asset.cache = HeaderValue::from_static(self.cache);
+                asset
+            })
+            .respond(headers)
     }
 }
 
 impl Asset {
     /// A file the server makes from the document: revalidated, with an ETag of its bytes, and
-    /// with its Brotli and gzip variants when `compress` (text).
-    fn generated(content_type: &'static str, data: Vec<u8>, compress: bool) -> Self {
+    /// with its Brotli and gzip variants made with `effort` when it has one (text).
+    fn generated(content_type: &'static str, data: Vec<u8>, effort: Option<Effort>) -> Self {
         let etag = format!("\"{}\"", hex::encode(&Sha256::digest(&data)[..16]));
-        let compressed = compress.then(|| {
-            let mut brotli = Vec::new();
-            {
-                let window = window_bits(data.len());
-                let mut writer = brotli::CompressorWriter::new(&mut brotli, 4096, 11, window);
-                writer
-                    .write_all(&data)
-                    .expect("compressing into memory cannot fail");
-            }
-            let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-            gzip.write_all(&data)
-                .expect("compressing into memory cannot fail");
-            let gzip = gzip.finish().expect("compressing into memory cannot fail");
-            (brotli, gzip)
-        });
+        let compressed = effort.map(|effort| compress(&data, effort));
         let (brotli, gzip) = compressed.map_or((None, None), |(brotli, gzip)| {
             (
                 Some(Body::new(Bytes::from(brotli))),
@@ -250,6 +267,14 @@ impl Asset {
     }
 }
 
+/// What a published language serves: its page, the page's data, and the app shell in the
+/// language, which answers its unknown addresses.
+struct LanguagePages {
+    page: Page,
+    data: Asset,
+    shell: Page,
+}
+
 struct Page {
     content_type: HeaderValue,
     /// The hash sources of an HTML page's inline styles and scripts; none for other pages. The
@@ -266,8 +291,8 @@ struct Page {
 }
 
 impl Pages {
-    /// Renders the pages for a site reached at `public_url`.
-    pub fn render(public_url: &Url) -> Self {
+    /// Renders the pages for a site reached at `public_url`, compressed with `effort`.
+    pub fn render(public_url: &Url, effort: Effort) -> Self {
         let base = base_url(public_url);
         let html = |name: &str| {
             let template = Site::get(name)
@@ -276,6 +301,7 @@ impl Pages {
             Page::new(
                 "text/html; charset=utf-8",
                 template.replace(PUBLIC_URL_PLACEHOLDER, &base),
+                effort,
             )
         };
         let index = html("index.html");
@@ -287,22 +313,29 @@ impl Pages {
         let robots = Page::new(
             "text/plain; charset=utf-8",
             format!("User-agent: *\nDisallow: /api/\n\nSitemap: {base}/sitemap.xml\n"),
+            effort,
         );
-        let sitemap = Page::new("application/xml; charset=utf-8", sitemap(&base, &[]));
+        let sitemap = Page::new(
+            "application/xml; charset=utf-8",
+            sitemap(&base, &[]),
+            effort,
+        );
         let routes = Routes::from_build();
         let data = page_data(
             Site::get(PAGE_DATA_FILE).map_or_else(Vec::new, |file| file.data.into_owned()),
+            effort,
         );
         Self {
             base,
+            effort,
             index: ArcSwap::from_pointee(index),
             data: ArcSwap::from_pointee(data),
             shell: ArcSwap::from_pointee(shell),
             languages: ArcSwap::from_pointee(Default::default()),
             robots,
             sitemap: ArcSwap::from_pointee(sitemap),
-            manifest: ArcSwap::from_pointee(Asset::generated(MANIFEST_TYPE, Vec::new(), false)),
-            preview: ArcSwap::from_pointee(Asset::generated("image/png", Vec::new(), false)),
+            manifest: ArcSwap::from_pointee(Asset::generated(MANIFEST_TYPE, Vec::new(), None)),
+            preview: ArcSwap::from_pointee(Asset::generated("image/png", Vec::new(), None)),
             language_previews: ArcSwap::from_pointee(Default::default()),
             routes,
             assets: Asset::all(),
@@ -321,27 +354,39 @@ impl Pages {
             .replace(PUBLIC_URL_PLACEHOLDER, &self.base);
         let shell = composed.shell.replace(PUBLIC_URL_PLACEHOLDER, &self.base);
         if self.shell.load().identity.bytes != shell.as_bytes() {
-            self.shell
-                .store(Arc::new(Page::new("text/html; charset=utf-8", shell)));
+            self.shell.store(Arc::new(Page::new(
+                "text/html; charset=utf-8",
+                shell,
+                self.effort,
+            )));
         }
         // Each language's page made again only when it or its data changed, as `/` is.
         let served = self.languages.load_full();
         let languages = composed
             .languages
             .into_iter()
-            .map(|(segment, page)| {
-                let html = page.html.replace(PUBLIC_URL_PLACEHOLDER, &self.base);
-                let page = match served.get(&segment) {
+            .map(|(segment, language)| {
+                let html = language
+                    .page
+                    .html
+                    .replace(PUBLIC_URL_PLACEHOLDER, &self.base);
+                let shell = language.shell.replace(PUBLIC_URL_PLACEHOLDER, &self.base);
+                let data = language.page.data;
+                let served = served.get(&segment);
+                let unchanged = |page: &Page, text: &[u8]| page.identity.bytes == text;
+                let page = match served {
                     Some(served)
-                        if served.0.identity.bytes == html.as_bytes()
-                            && served.1.identity.bytes == page.data.as_bytes() =>
+                        if unchanged(&served.page, html.as_bytes())
+                            && served.data.identity.bytes == data.as_bytes()
+                            && unchanged(&served.shell, shell.as_bytes()) =>
                     {
                         served.clone()
                     }
-                    _ => Arc::new((
-                        Page::new("text/html; charset=utf-8", html),
-                        page_data(page.data.into_bytes()),
-                    )),
+                    _ => Arc::new(LanguagePages {
+                        page: Page::new("text/html; charset=utf-8", html, self.effort),
+                        data: page_data(data.into_bytes(), self.effort),
+                        shell: Page::new("text/html; charset=utf-8", shell, self.effort),
+                    }),
                 };
                 (segment, page)
             })
@@ -351,15 +396,16 @@ impl Pages {
             self.sitemap.store(Arc::new(Page::new(
                 "application/xml; charset=utf-8",
                 sitemap,
+                self.effort,
             )));
         }
         self.languages.store(Arc::new(languages));
         // Both made (compressed) first, then the data swapped in just before the page that
         // names it: a new page never hydrates from old data, nor the data runs ahead of its page.
         let data = (self.data.load().identity.bytes != composed.index.data.as_bytes())
-            .then(|| page_data(composed.index.data.into_bytes()));
+            .then(|| page_data(composed.index.data.into_bytes(), self.effort));
         let index = (self.index.load().identity.bytes != index.as_bytes())
-            .then(|| Page::new("text/html; charset=utf-8", index));
+            .then(|| Page::new("text/html; charset=utf-8", index, self.effort));
         if let Some(data) = data {
             self.data.store(Arc::new(data));
         }
@@ -379,16 +425,16 @@ impl Pages {
         self.manifest.store(Arc::new(Asset::generated(
             MANIFEST_TYPE,
             manifest.into_bytes(),
-            true,
+            Some(self.effort),
         )));
         self.language_previews.store(Arc::new(
             languages
                 .into_iter()
-                .map(|(segment, png)| (segment, Asset::generated("image/png", png, false)))
+                .map(|(segment, png)| (segment, Asset::generated("image/png", png, None)))
                 .collect(),
         ));
         self.preview
-            .store(Arc::new(Asset::generated("image/png", preview, false)));
+            .store(Arc::new(Asset::generated("image/png", preview, None)));
     }
 
     /// An HTML page composed on demand (the draft preview), with the public URL in.
@@ -527,7 +573,7 @@ fn base_url(url: &Url) -> String {
 }
 
 impl Page {
-    fn new(content_type: &'static str, text: String) -> Self {
+    fn new(content_type: &'static str, text: String, effort: Effort) -> Self {
         let inline = if content_type.starts_with("text/html") {
             inline_hashes(text.as_bytes())
         } else {
@@ -536,21 +582,7 @@ impl Page {
         let policy = PagePolicy::for_page(&inline);
         let identity = Bytes::from(text.into_bytes());
         let etag = format!("\"{}\"", hex::encode(&Sha256::digest(&identity)[..16]));
-        let mut brotli = Vec::new();
-        {
-            // A window just large enough for the page: the same compression, and the encoder's
-            // tables stay small (with the largest window they take tens of megabytes, which the
-            // allocator then keeps for the life of the process).
-            let window = window_bits(identity.len());
-            let mut writer = brotli::CompressorWriter::new(&mut brotli, 4096, 11, window);
-            writer
-                .write_all(&identity)
-                .expect("compressing into memory cannot fail");
-        }
-        let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-        gzip.write_all(&identity)
-            .expect("compressing into memory cannot fail");
-        let gzip = gzip.finish().expect("compressing into memory cannot fail");
+        let (brotli, gzip) = compress(&identity, effort);
         Self {
             content_type: HeaderValue::from_static(content_type),
             inline,
@@ -623,8 +655,32 @@ impl Page {
 }
 
 /// A page's data file, `page-data.json`: revalidated, with its ETag and compressed variants.
-fn page_data(json: Vec<u8>) -> Asset {
-    Asset::generated("application/json", json, true)
+fn page_data(json: Vec<u8>, effort: Effort) -> Asset {
+    Asset::generated("application/json", json, Some(effort))
+}
+
+/// `data` compressed with Brotli and with gzip.
+fn compress(data: &[u8], effort: Effort) -> (Vec<u8>, Vec<u8>) {
+    let (quality, level) = match effort {
+        Effort::Best => (11, flate2::Compression::best()),
+        Effort::Quick => (4, flate2::Compression::default()),
+    };
+    let mut brotli = Vec::new();
+    {
+        // A window just large enough for the file: the same compression, and the encoder's
+        // tables stay small (with the largest window they take tens of megabytes, which the
+        // allocator then keeps for the life of the process).
+        let window = window_bits(data.len());
+        let mut writer = brotli::CompressorWriter::new(&mut brotli, 4096, quality, window);
+        writer
+            .write_all(data)
+            .expect("compressing into memory cannot fail");
+    }
+    let mut gzip = flate2::write::GzEncoder::new(Vec::new(), level);
+    gzip.write_all(data)
+        .expect("compressing into memory cannot fail");
+    let gzip = gzip.finish().expect("compressing into memory cannot fail");
+    (brotli, gzip)
 }
 
 /// The smallest Brotli window (10 to 24 bits) that holds `length` bytes, with the 16 bytes the
@@ -665,8 +721,8 @@ fn link_slug(path: &str) -> Option<&str> {
 /// fetcher or a mail scanner fetches the page and nothing more (the page's beacon counts).
 pub fn link_page(pages: &Pages, headers: &HeaderMap, language: Option<&str>) -> Response {
     if let Some(tag) = language {
-        if let Some(page) = pages.languages.load().get(&tag.to_ascii_lowercase()) {
-            return page.0.respond(headers, Some(noindex()));
+        if let Some(language) = pages.languages.load().get(&tag.to_ascii_lowercase()) {
+            return language.page.respond(headers, Some(noindex()));
         }
     }
     pages.index.load().respond(headers, Some(noindex()))
@@ -716,6 +772,13 @@ pub fn respond<B>(pages: &Pages, request: &Request<B>) -> Response {
         )
             .into_response();
     }
+    // Under a published language's path, its own error page; the default language's elsewhere.
+    if let Some(language) = name
+        .split_once('/')
+        .and_then(|(segment, _)| pages.languages.load().get(segment).cloned())
+    {
+        return language.shell.not_found(headers, Some(noindex()));
+    }
     pages.shell.load().not_found(headers, Some(noindex()))
 }
 
@@ -728,7 +791,7 @@ fn language_page<B>(pages: &Pages, request: &Request<B>, name: &str) -> Option<R
             .languages
             .load()
             .get(segment)
-            .map(|page| page.0.respond(headers, None));
+            .map(|language| language.page.respond(headers, None));
     }
     if let Some(segment) = name
         .strip_suffix(PAGE_DATA_FILE)
@@ -738,7 +801,7 @@ fn language_page<B>(pages: &Pages, request: &Request<B>, name: &str) -> Option<R
             .languages
             .load()
             .get(segment)
-            .map(|page| page.1.respond(headers));
+            .map(|language| language.data.respond(headers));
     }
     if let Some(segment) = name.strip_suffix(crate::content::head::PREVIEW_PATH) {
         return pages
@@ -1003,10 +1066,15 @@ mod tests {
         let html = Page::new(
             "text/html; charset=utf-8",
             "<style>body{color:red}</style><script>alert(1)</script>".to_owned(),
+            crate::config::Effort::Quick,
         );
         assert_eq!(html.inline.styles.len(), 1);
         assert_eq!(html.inline.scripts.len(), 1);
-        let text = Page::new("text/plain; charset=utf-8", "<style>x</style>".to_owned());
+        let text = Page::new(
+            "text/plain; charset=utf-8",
+            "<style>x</style>".to_owned(),
+            crate::config::Effort::Quick,
+        );
         assert!(text.inline.is_empty());
     }
 

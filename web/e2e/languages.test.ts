@@ -209,6 +209,31 @@ describe('the page in several languages', () => {
     await close();
   });
 
+  test('an unknown address under /de/ and /ar/ shows the error page in that language, with a way back to its page', async () => {
+    await publishTranslated(suite.server, ['de', 'ar']);
+    const { page, close } = await openPage(suite.browser, suite.server);
+    const answer = await page.goto(`${suite.server.url}/de/gibt-es-nicht`);
+    assert.equal(answer?.status(), 404);
+    await page.getByRole('heading', { level: 1, name: 'Unerwarteter Anwendungsfehler!' }).waitFor();
+    await page.getByText('Diese Seite gibt es nicht.').waitFor();
+    assert.equal(await page.locator('html').getAttribute('lang'), 'de');
+    assert.equal(await page.title(), 'Seite nicht gefunden · Alex Morgan');
+    assert.deepEqual(await axeViolations(page), []);
+    await page.getByRole('link', { name: 'Zurück zum Portfolio' }).click();
+    await page.waitForURL(`${suite.server.url}/de/`);
+
+    await page.goto(`${suite.server.url}/ar/no-such-page`);
+    await page.getByRole('heading', { level: 1, name: 'خطأ غير متوقع في التطبيق!' }).waitFor();
+    assert.equal(await page.locator('html').getAttribute('dir'), 'rtl');
+    assert.equal(await page.getByRole('link', { name: 'العودة إلى معرض الأعمال' }).getAttribute('href'), '/ar/');
+
+    // The default language's keeps the spec's heading.
+    await page.goto(`${suite.server.url}/no-such-page`);
+    await page.getByRole('heading', { level: 1, name: 'Unexpected Application Error!' }).waitFor();
+    assert.equal(await page.locator('html').getAttribute('lang'), 'en');
+    await close();
+  });
+
   test('a visit to /de/ counts in the insights as one to / does', async () => {
     await publishTranslated(suite.server, ['de']);
     const pageViews = async () => {

@@ -114,7 +114,10 @@ async fn import(
 async fn check_renders(db: &crate::store::Db, json: &str) -> anyhow::Result<()> {
     let document: crate::content::ContentDocument = serde_json::from_str(json)?;
     let url = url::Url::parse("http://127.0.0.1/").expect("a valid literal URL");
-    let pages = std::sync::Arc::new(crate::site::Pages::render(&url));
+    let pages = std::sync::Arc::new(crate::site::Pages::render(
+        &url,
+        crate::config::Effort::Quick,
+    ));
     let renderer = crate::content::render::PageRenderer::start(pages, Some(db.clone()))?;
     renderer.prepare(&document, None).await.context(
         "the page cannot be rendered from this document, so it was not published (nothing was imported)",

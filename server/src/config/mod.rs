@@ -33,6 +33,10 @@ pub struct Settings {
     #[command(flatten)]
     pub secrets: secrets::SecretKeySettings,
 
+    /// How hard the server compresses the files it makes itself; not a flag (see [`Effort`]).
+    #[arg(skip)]
+    pub compression: Effort,
+
     /// The site's public URL, as visitors reach it. Canonical links, the sitemap, cookie security
     /// and HSTS follow it. Defaults to http://<listen address>.
     #[arg(long, env = "PORTFOLIO_PUBLIC_URL", value_name = "URL")]
@@ -417,6 +421,7 @@ impl Settings {
             listen: "127.0.0.1:0".parse().expect("a valid literal address"),
             database: DatabaseSettings::new(url),
             secrets: secrets::SecretKeySettings::default(),
+            compression: Effort::Best,
             public_url: None,
             tls_cert: None,
             tls_key: None,
@@ -473,4 +478,17 @@ mod tests {
             assert!(parse_duration(bad).is_err(), "{bad}");
         }
     }
+}
+
+/// How hard the server compresses what it makes itself (the pages, their data, the manifest, the
+/// API's description): each is made once and sent many times, so always `Best`, but in the
+/// server's own tests, which start a server each and spent half their processor time compressing
+/// the same page at Brotli's best. The browser tests, which check the pages' sizes, serve `Best`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Effort {
+    /// Brotli 11 and gzip 9: the smallest files.
+    #[default]
+    Best,
+    /// Brotli 4 and gzip 6: the same files a little larger, made many times faster.
+    Quick,
 }

@@ -17,7 +17,9 @@ use super::appearance::{accent_style, Appearance, Scheme};
 use super::document::ContentDocument;
 use super::head::{self, PageLanguage, PREVIEW_PATH};
 use super::language;
-use crate::site::{Composed, ComposedPage, Pages, PAGE_DATA_FILE, PUBLIC_URL_PLACEHOLDER};
+use crate::site::{
+    Composed, ComposedLanguage, ComposedPage, Pages, PAGE_DATA_FILE, PUBLIC_URL_PLACEHOLDER,
+};
 
 /// What the build writes for the server alone: the render bundle, the page templates, the
 /// build's head and the default document's render. Embedded apart from the site, never served.
@@ -427,11 +429,27 @@ impl PageRenderer {
             let page = self
                 .compose_language(document, &other.tag, false, modified)
                 .await?;
+            // Its unknown addresses answer the app shell in the language, which draws the error
+            // page from the language's data (the file its page names).
+            let shell = fill(
+                &with_language(
+                    std::borrow::Cow::Borrowed(&self.templates.shell),
+                    &other.tag,
+                    language::direction(&other.tag),
+                ),
+                &[
+                    (HEAD, &shell_head(&page.head)),
+                    (DATA, &data_link(&language::href(document, &other.tag))),
+                ],
+            );
             languages.push((
                 language::segment(&other.tag),
-                ComposedPage {
-                    html: page.html,
-                    data: page.data,
+                ComposedLanguage {
+                    page: ComposedPage {
+                        html: page.html,
+                        data: page.data,
+                    },
+                    shell,
                 },
             ));
         }
@@ -683,7 +701,10 @@ mod tests {
     #[tokio::test]
     async fn the_servers_pages_for_the_default_document_equal_the_builds() {
         let url = url::Url::parse(crate::site::PUBLIC_URL_PLACEHOLDER).unwrap();
-        let pages = std::sync::Arc::new(crate::site::Pages::render(&url));
+        let pages = std::sync::Arc::new(crate::site::Pages::render(
+            &url,
+            crate::config::Effort::Quick,
+        ));
         let renderer = super::PageRenderer::start(pages, None).unwrap();
         let composed = renderer
             .compose(crate::content::document::default_document(), None)
@@ -778,7 +799,10 @@ mod tests {
     #[tokio::test]
     async fn a_documents_appearance_is_on_its_page_and_not_on_the_shell() {
         let url = url::Url::parse(crate::site::PUBLIC_URL_PLACEHOLDER).unwrap();
-        let pages = std::sync::Arc::new(crate::site::Pages::render(&url));
+        let pages = std::sync::Arc::new(crate::site::Pages::render(
+            &url,
+            crate::config::Effort::Quick,
+        ));
         let renderer = super::PageRenderer::start(pages, None).unwrap();
         let default = crate::content::document::default_document();
         let mut document = default.clone();
@@ -847,7 +871,10 @@ mod tests {
     async fn each_published_language_is_composed_with_its_root_head_and_data() {
         use crate::content::language::tests::with_language;
         let url = url::Url::parse(crate::site::PUBLIC_URL_PLACEHOLDER).unwrap();
-        let pages = std::sync::Arc::new(crate::site::Pages::render(&url));
+        let pages = std::sync::Arc::new(crate::site::Pages::render(
+            &url,
+            crate::config::Effort::Quick,
+        ));
         let renderer = super::PageRenderer::start(pages, None).unwrap();
         let mut document = with_language("ar", true);
         document
@@ -864,7 +891,7 @@ mod tests {
                 ("ar".to_owned(), "/ar/".to_owned())
             ]
         );
-        let arabic = &composed.languages[0].1.html;
+        let arabic = &composed.languages[0].1.page.html;
         // The language and the scheme compose on the root element.
         assert!(arabic.contains("<html lang=\"ar\" dir=\"rtl\" data-scheme=\"light\">"));
         assert!(composed
@@ -872,7 +899,7 @@ mod tests {
             .html
             .contains("<html lang=\"en\" dir=\"ltr\" data-scheme=\"light\">"));
         assert!(arabic.contains("id=\"page-data\" data-src=\"/ar/page-data.json\""));
-        let data = &composed.languages[0].1.data;
+        let data = &composed.languages[0].1.page.data;
         assert!(
             data.contains(r#""locale":{"tag":"ar","dir":"rtl""#),
             "{data}"

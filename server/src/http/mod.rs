@@ -22,11 +22,12 @@ pub const MAX_BODY_BYTES: usize = 16 * 1024;
 /// Every route of the server.
 pub fn router(state: AppState) -> Router {
     let (api, openapi) = api::api();
-    // Made once: 100 KB of JSON, sent compressed, revalidated by its ETag after five minutes.
+    // Made at its first request: 100 KB of JSON, sent compressed, revalidated by its ETag after
+    // five minutes.
     let openapi = std::sync::Arc::new(crate::site::GeneratedFile::new(
         "application/json",
-        serde_json::to_vec(&openapi).expect("the API's description serialises"),
         "public, max-age=300",
+        move || serde_json::to_vec(&openapi).expect("the API's description serialises"),
     ));
     let api = api
         .route(

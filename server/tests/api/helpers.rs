@@ -50,6 +50,9 @@ pub async fn spawn_app_on(
     // Every test client is 127.0.0.1, one network: its challenges would grow past the first ten
     // an hour. The spam tests set the allowance back.
     settings.spam.challenge_free_per_hour = 10_000;
+    // Brotli's best took half the suite's processor time, each server compressing the same page;
+    // the browser tests check the sizes the real setting makes.
+    settings.compression = portfolio::config::Effort::Quick;
     configure(&mut settings);
 
     let app = Application::build(settings)

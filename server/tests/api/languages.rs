@@ -359,3 +359,56 @@ async fn a_document_with_languages_survives_export_and_import_and_is_served_in_e
     );
     app.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_languages_unknown_address_answers_its_own_error_page() {
+    let app = spawn_app().await;
+    app.signed_in().await;
+    let mut document = three_languages();
+    document["languages"][2]["published"] = json!(false);
+    assert_eq!(save_draft(&app, &document).await.status(), 200);
+    let published = app.send(Method::POST, "/api/content/publish", None).await;
+    assert_eq!(published.status(), 200);
+
+    for (path, root, data) in [
+        (
+            "/de/no-such-page",
+            "<html lang=\"de\" dir=\"ltr\">",
+            "data-src=\"/de/page-data.json\"",
+        ),
+        (
+            "/ar/no/such/page",
+            "<html lang=\"ar\" dir=\"rtl\">",
+            "data-src=\"/ar/page-data.json\"",
+        ),
+    ] {
+        let response = app.get(path).await;
+        assert_eq!(response.status(), 404, "{path}");
+        assert_eq!(response.headers()["x-robots-tag"], "noindex", "{path}");
+        let html = response.text().await.unwrap();
+        assert!(html.contains(root), "{path}: {}", &html[..200]);
+        // The app shell, which draws the error page from the language's data and texts.
+        assert!(html.contains("<div id=\"root\"></div>"), "{path}");
+        assert!(html.contains(data), "{path}");
+        assert!(!html.contains("rel=\"canonical\""), "{path}");
+    }
+    // The language's page data holds its texts, the error page's among them.
+    let german: Value = app.get("/de/page-data.json").await.json().await.unwrap();
+    assert_eq!(
+        german["locale"]["strings"]["error.heading"],
+        "Unerwarteter Anwendungsfehler!"
+    );
+
+    // The default language's and an unpublished language's keep the default error page; a
+    // missing file under a language stays a plain 404.
+    for path in ["/no-such-page", "/fr/no-such-page", "/xx/no-such-page"] {
+        let response = app.get(path).await;
+        assert_eq!(response.status(), 404, "{path}");
+        let html = response.text().await.unwrap();
+        assert!(html.contains("<html lang=\"en\">"), "{path}");
+        assert!(!html.contains("data-src="), "{path}: the data inline");
+    }
+    let file = app.get("/de/no-such-image.png").await;
+    assert_eq!(file.status(), 404);
+    assert_eq!(file.text().await.unwrap(), "Not found");
+}
