@@ -41,9 +41,22 @@ fn closed_port() -> u16 {
 fn a_postgres_url_is_never_taken_for_a_file_and_an_unreachable_server_stops_start_up() {
     let workdir = tempfile::tempdir().unwrap();
     let port = closed_port();
-    for scheme in ["postgres", "postgresql"] {
-        let url = format!("{scheme}://portfolio:hunter2@127.0.0.1:{port}/postgres");
-        let output = serve_once(workdir.path(), &url);
+    // Both at once: each start tries for the pool's 10 s acquire timeout before it gives up.
+    let outputs = std::thread::scope(|scope| {
+        let starts: Vec<_> = ["postgres", "postgresql"]
+            .map(|scheme| {
+                let url = format!("{scheme}://portfolio:hunter2@127.0.0.1:{port}/postgres");
+                let workdir = workdir.path();
+                scope.spawn(move || (serve_once(workdir, &url), url))
+            })
+            .into_iter()
+            .collect();
+        starts
+            .into_iter()
+            .map(|start| start.join().unwrap())
+            .collect::<Vec<_>>()
+    });
+    for (output, url) in outputs {
         assert!(!output.status.success(), "{url} must not start");
         let stderr = String::from_utf8_lossy(&output.stderr);
         let last = stderr.lines().last().unwrap_or_default();
