@@ -14,7 +14,7 @@ TEST_BIN := target/debug/portfolio
 WEB_DEPS := web/node_modules/.package-lock.json
 WEB_SOURCES := $(shell find web/src web/public web/scripts -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run test setup web server dist openssl-dev chromium postgresql python-venv bench-tools fuzz lint imports fmt-check clippy typecheck eslint unit-web test-build cargo-test generate generated e2e bench soak clean
+.PHONY: run test setup web server dist openssl-dev chromium java postgresql python-venv bench-tools fuzz lint imports fmt-check clippy typecheck eslint unit-web test-build cargo-test generate generated e2e bench soak clean
 
 run: server ## Build everything and serve on http://127.0.0.1:8080 with SQLite under ./data/
 	./$(BIN) serve
@@ -40,6 +40,12 @@ openssl-dev: ## Debian's OpenSSL headers and pkg-config, which passkeys (webauth
 
 chromium: ## Debian's Chromium for the browser tests
 	@command -v /usr/bin/chromium >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+
+# vnu.jar (web/'s dev dependency vnu-jar) needs Java 17 or later, Debian 12's default. The
+# package's install script, which downloads a Java runtime when none is found, does not run: npm
+# (11.19 here) skips a dependency's install scripts unless package.json's allowScripts lists it.
+java: ## Debian's Java runtime for the Nu HTML Checker in the browser tests (e2e/html-validity.test.ts)
+	@command -v java >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless; }
 
 postgresql: ## Debian's PostgreSQL for the server tests on the second engine
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; }
@@ -109,7 +115,7 @@ generate: web openssl-dev ## Write every generated file again from its source
 generated: generate
 	@git diff --exit-code --stat -- $(GENERATED) || { echo "make test: generated files differ from their generators' output: run make generate and commit them"; exit 1; }
 
-e2e: test-build chromium
+e2e: test-build chromium java
 	cd web && PORTFOLIO_BIN=$(CURDIR)/$(TEST_BIN) $(NPM) run e2e
 
 # No clippy stage: the test build lints (see LINTED); `make clippy` runs it alone.
