@@ -169,6 +169,7 @@ describe('the pages against the Nu HTML Checker', () => {
       { label: 'application-link', path: link, status: 200, shows: /<html lang="en"[ >]/ },
       { label: 'app-shell', path: '/login', status: 200, shows: /<div id="root"><\/div>/ },
       { label: 'not-found', path: '/no-such-page', status: 404, shows: /<div id="root"><\/div>/ },
+      { label: 'language-not-found', path: '/de/no-such-page', status: 404, shows: /<html lang="de" dir="ltr">/ },
       {
         label: 'draft-preview',
         path: '/api/content/draft/preview',
