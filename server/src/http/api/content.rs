@@ -138,7 +138,7 @@ fn with_revision_etag(draft: Draft) -> Response {
 /// The owner's draft, with its revision (also its ETag) for the next save's `If-Match`; the
 /// published document at revision 0 while nothing was saved.
 #[utoipa::path(get, path = "/content/draft", tag = "content",
-    operation_id = "readContentDraft",
+    operation_id = "readContentDraft", security(("session" = [])),
     responses(
         (status = 200, body = Draft, headers(("ETag" = String, description = "The revision, quoted"))),
         (status = 401, description = "No valid session", body = ErrorBody),
@@ -180,7 +180,7 @@ fn expected_revision(headers: &HeaderMap) -> Result<i64, ApiError> {
 /// valid (each problem named by its path); a save made elsewhere since is a 409 and nothing is
 /// overwritten.
 #[utoipa::path(put, path = "/content/draft", tag = "content", request_body = ContentDocument,
-    operation_id = "saveContentDraft",
+    operation_id = "saveContentDraft", security(("session" = [])),
     params(("If-Match" = String, Header, description = "The revision the edit started from (the draft's ETag)")),
     responses(
         (status = 200, body = Draft, headers(("ETag" = String, description = "The new revision, quoted"))),
@@ -254,7 +254,7 @@ async fn publish_document(
 /// Publishes the draft: checked again and rendered first, so visitors keep the last good page
 /// when it cannot be; the last 20 versions are kept.
 #[utoipa::path(post, path = "/content/publish", tag = "content",
-    operation_id = "publishContent",
+    operation_id = "publishContent", security(("session" = [])),
     responses(
         (status = 200, description = "The draft is now the published version", body = Version),
         (status = 401, description = "No valid session", body = ErrorBody),
@@ -287,7 +287,7 @@ impl QueryParams for PreviewQuery {}
 /// The draft rendered as its page in one of its languages would show it, without scripts, for
 /// the editor's preview.
 #[utoipa::path(get, path = "/content/draft/preview", tag = "content",
-    operation_id = "previewContentDraft",
+    operation_id = "previewContentDraft", security(("session" = [])),
     params(PreviewQuery),
     responses(
         (status = 200, description = "The draft rendered as its page in that language would show \
@@ -353,7 +353,7 @@ fn module_scripts() -> &'static regex::Regex {
 
 /// The kept published versions, newest first.
 #[utoipa::path(get, path = "/content/versions", tag = "content",
-    operation_id = "listContentVersions",
+    operation_id = "listContentVersions", security(("session" = [])),
     responses(
         (status = 200, body = VersionList),
         (status = 401, description = "No valid session", body = ErrorBody),
@@ -377,7 +377,7 @@ async fn versions(
 
 /// Publishes version `n`'s document again, as a new version, and makes it the draft.
 #[utoipa::path(post, path = "/content/versions/{n}/revert", tag = "content",
-    operation_id = "revertContentVersion",
+    operation_id = "revertContentVersion", security(("session" = [])),
     params(("n" = i64, Path, description = "The version to publish again")),
     responses(
         (status = 200, description = "Version n's document is published as a new version and is the draft", body = Version),

@@ -121,7 +121,7 @@ pub struct ChangePassword {
 
 /// The owner this session belongs to.
 #[utoipa::path(get, path = "/session", tag = "session",
-    operation_id = "readSession",
+    operation_id = "readSession", security(("session" = [])),
     responses(
         (status = 200, description = "Signed in", body = OwnerView),
         (status = 401, description = "No valid session", body = ErrorBody),
@@ -437,7 +437,7 @@ async fn sign_out(State(state): State<AppState>, jar: CookieJar) -> Result<Respo
 
 /// Signs out everywhere: every session of the owner is deleted.
 #[utoipa::path(delete, path = "/sessions", tag = "session",
-    operation_id = "signOutEverywhere",
+    operation_id = "signOutEverywhere", security(("session" = [])),
     responses(
         (status = 204, description = "Every session ended"),
         (status = 401, description = "No valid session", body = ErrorBody),
@@ -458,7 +458,7 @@ async fn sign_out_everywhere(
 
 /// Changes the password (the current one is required) and ends every other session.
 #[utoipa::path(put, path = "/session/password", tag = "session", request_body = ChangePassword,
-    operation_id = "changePassword",
+    operation_id = "changePassword", security(("session" = [])),
     responses(
         (status = 204, description = "Changed; this browser gets a new session, the others are signed out"),
         (status = 400, description = "Malformed JSON", body = ErrorBody),
@@ -700,7 +700,7 @@ async fn submit_code(
 /// The owner's signed-in browsers, the most recently active first: browser family, device
 /// class, how and when each signed in and when it was last used (never an address).
 #[utoipa::path(get, path = "/sessions", tag = "session",
-    operation_id = "listSessions",
+    operation_id = "listSessions", security(("session" = [])),
     responses(
         (status = 200, description = "The sessions", body = SessionList),
         (status = 401, description = "No valid session", body = ErrorBody),
@@ -737,7 +737,7 @@ pub struct SessionId {
 /// Signs one session out (its `id` from the list); signing out this request's own session
 /// removes its cookie too.
 #[utoipa::path(delete, path = "/sessions/{id}", tag = "session",
-    operation_id = "signOutSession",
+    operation_id = "signOutSession", security(("session" = [])),
     params(("id" = String, Path, description = "The session's id from the list")),
     responses(
         (status = 204, description = "Signed out"),
@@ -776,7 +776,7 @@ async fn sign_out_one(
 /// removing a passkey, turning the second factor off, new recovery codes). Throttled like the
 /// password change. A passkey does the same through `/api/session/reauth/passkey/*`.
 #[utoipa::path(post, path = "/session/reauth", tag = "session", request_body = PasswordForm,
-    operation_id = "reauthenticate",
+    operation_id = "reauthenticate", security(("session" = [])),
     responses(
         (status = 204, description = "Confirmed for five minutes"),
         (status = 400, description = "Malformed JSON", body = ErrorBody),
