@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes the API from its own OpenAPI document with schemathesis, against a running server
 # (`make test` passes its debug test binary) with a fresh SQLite database, signed in as the
-# owner. Fixed seed, bounded examples.
+# owner. Fixed seed, bounded examples. The document is fetched once and checked with
+# openapi-spec-validator first; the fuzzer reads that same file.
 #   server/fuzz/run.sh [BINARY]     (default target/release/portfolio; run from the repository root)
 # Environment: FUZZ_EXAMPLES (per operation, default 40), FUZZ_SEED (default 20261123).
 set -euo pipefail
@@ -64,11 +65,27 @@ print("; ".join(f"{c.name}={c.value}" for c in response.cookies))
 PY
 )
 
+# The API's description, fetched once: valid OpenAPI (its version's schema, unique operationIds,
+# every path parameter declared, ...) or the stage fails; the fuzzer reads this same file.
+document=$work/openapi.json
+curl -fsS "$base/api/openapi.json" -o "$document"
+if ! "$venv/bin/openapi-spec-validator" --validation-errors all "$document" >"$work/validator.log" 2>&1; then
+    echo "fuzz: the API's description is not valid OpenAPI; openapi-spec-validator says:" >&2
+    tail -n 20 "$work/validator.log" >&2
+    exit 1
+fi
+echo "openapi-spec-validator: $(tail -n 1 "$work/validator.log")"
+
 status=0
 cd "$work" # schemathesis keeps its cache in the working folder: the throwaway one
-"$venv/bin/st" run "$base/api/openapi.json" \
+# The owner's session rides in the Cookie header, as before the description named it as a
+# security scheme. Left to generate security parameters, schemathesis would take that cookie for
+# one of its own to make up or leave out, and then flag every owner's request it "left out" (the
+# header still signed it in) as invalid data accepted.
+"$venv/bin/st" run "$document" \
     --url "$base" \
     --header "Cookie: $cookie" \
+    --generation-with-security-parameters false \
     --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,negative_data_rejection \
     --exclude-name "DELETE /api/session" \
     --exclude-name "DELETE /api/sessions" \

@@ -94,7 +94,7 @@ mod tests {
 
     #[test]
     fn every_route_of_the_api_and_the_sites_own_are_left_to_the_router() {
-        let (_, openapi) = crate::http::api::api();
+        let (_, openapi) = crate::http::api::api("portfolio_session");
         let paths: Vec<String> = openapi.paths.paths.keys().cloned().collect();
         assert!(paths.len() > 20, "the API's description lists its routes");
         for path in paths

@@ -21,7 +21,7 @@ pub const MAX_BODY_BYTES: usize = 16 * 1024;
 
 /// Every route of the server.
 pub fn router(state: AppState) -> Router {
-    let (api, openapi) = api::api();
+    let (api, openapi) = api::api(crate::auth::session::cookie_name(&state.settings));
     // Made at its first request: 100 KB of JSON, sent compressed, revalidated by its ETag after
     // five minutes.
     let openapi = std::sync::Arc::new(crate::site::GeneratedFile::new(

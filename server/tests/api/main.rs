@@ -22,6 +22,7 @@ mod instances;
 mod languages;
 mod links;
 mod media;
+mod openapi;
 mod ops;
 mod owner;
 mod passkeys;

@@ -82,6 +82,7 @@ pub struct ContactChallenge {
 #[utoipa::path(
     get,
     path = "/contact/challenge",
+    operation_id = "getContactChallenge",
     tag = "contact",
     responses(
         (status = 200, description = "A token and a challenge, never cached", body = ContactChallenge),
@@ -123,6 +124,7 @@ pub struct ContactCreated {
 #[utoipa::path(
     post,
     path = "/contact",
+    operation_id = "sendContactMessage",
     tag = "contact",
     request_body = ContactRequest,
     responses(

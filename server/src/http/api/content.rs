@@ -87,7 +87,10 @@ pub struct VersionNumber {
     n: i64,
 }
 
+/// The published document, as visitors' pages get it (the default one until something is
+/// published), with its version as the ETag: `If-None-Match` makes it a 304.
 #[utoipa::path(get, path = "/content", tag = "content",
+    operation_id = "readPublishedContent",
     responses(
         (status = 200, body = PublishedContent, headers(("ETag" = String))),
         (status = 304, description = "Unchanged since the ETag sent in If-None-Match"),
@@ -132,7 +135,10 @@ fn with_revision_etag(draft: Draft) -> Response {
     ([(ETAG, etag)], ApiJson(draft)).into_response()
 }
 
+/// The owner's draft, with its revision (also its ETag) for the next save's `If-Match`; the
+/// published document at revision 0 while nothing was saved.
 #[utoipa::path(get, path = "/content/draft", tag = "content",
+    operation_id = "readContentDraft", security(("session" = [])),
     responses(
         (status = 200, body = Draft, headers(("ETag" = String, description = "The revision, quoted"))),
         (status = 401, description = "No valid session", body = ErrorBody),
@@ -170,7 +176,11 @@ fn expected_revision(headers: &HeaderMap) -> Result<i64, ApiError> {
         })
 }
 
+/// Saves the draft if it is still at the revision in `If-Match`, and only if the document is
+/// valid (each problem named by its path); a save made elsewhere since is a 409 and nothing is
+/// overwritten.
 #[utoipa::path(put, path = "/content/draft", tag = "content", request_body = ContentDocument,
+    operation_id = "saveContentDraft", security(("session" = [])),
     params(("If-Match" = String, Header, description = "The revision the edit started from (the draft's ETag)")),
     responses(
         (status = 200, body = Draft, headers(("ETag" = String, description = "The new revision, quoted"))),
@@ -241,7 +251,10 @@ async fn publish_document(
     Ok(version)
 }
 
+/// Publishes the draft: checked again and rendered first, so visitors keep the last good page
+/// when it cannot be; the last 20 versions are kept.
 #[utoipa::path(post, path = "/content/publish", tag = "content",
+    operation_id = "publishContent", security(("session" = [])),
     responses(
         (status = 200, description = "The draft is now the published version", body = Version),
         (status = 401, description = "No valid session", body = ErrorBody),
@@ -271,7 +284,10 @@ pub struct PreviewQuery {
 
 impl QueryParams for PreviewQuery {}
 
+/// The draft rendered as its page in one of its languages would show it, without scripts, for
+/// the editor's preview.
 #[utoipa::path(get, path = "/content/draft/preview", tag = "content",
+    operation_id = "previewContentDraft", security(("session" = [])),
     params(PreviewQuery),
     responses(
         (status = 200, description = "The draft rendered as its page in that language would show \
@@ -335,7 +351,9 @@ fn module_scripts() -> &'static regex::Regex {
     })
 }
 
+/// The kept published versions, newest first.
 #[utoipa::path(get, path = "/content/versions", tag = "content",
+    operation_id = "listContentVersions", security(("session" = [])),
     responses(
         (status = 200, body = VersionList),
         (status = 401, description = "No valid session", body = ErrorBody),
@@ -357,7 +375,9 @@ async fn versions(
     Ok(ApiJson(VersionList { versions }))
 }
 
+/// Publishes version `n`'s document again, as a new version, and makes it the draft.
 #[utoipa::path(post, path = "/content/versions/{n}/revert", tag = "content",
+    operation_id = "revertContentVersion", security(("session" = [])),
     params(("n" = i64, Path, description = "The version to publish again")),
     responses(
         (status = 200, description = "Version n's document is published as a new version and is the draft", body = Version),

@@ -148,6 +148,7 @@ fn parse_ids(text: Option<&str>) -> Result<Vec<i64>, ApiError> {
 /// What became of the notification of each message: sent, retrying (with the error and the next
 /// try), or not asked for.
 #[utoipa::path(get, path = "/notifications/status", tag = "notifications", params(StatusQuery),
+    operation_id = "listNotificationStatuses", security(("session" = [])),
     responses(
         (status = 200, body = DeliveryStatuses),
         (status = 401, description = "No valid session", body = ErrorBody),
@@ -212,6 +213,7 @@ pub struct DeliveryHealth {
 
 /// Whether notifications keep failing.
 #[utoipa::path(get, path = "/notifications/health", tag = "notifications",
+    operation_id = "readNotificationHealth", security(("session" = [])),
     responses(
         (status = 200, body = DeliveryHealth),
         (status = 401, description = "No valid session", body = ErrorBody),
@@ -247,6 +249,7 @@ async fn health(
 /// Queues a test e-mail to the owner through the outbox (one attempt); follow it with
 /// `GET /notifications/{id}`.
 #[utoipa::path(post, path = "/notifications/test", tag = "notifications",
+    operation_id = "sendTestNotification", security(("session" = [])),
     responses(
         (status = 202, description = "Queued", body = Delivery),
         (status = 401, description = "No valid session", body = ErrorBody),
@@ -283,6 +286,7 @@ fn parse_id(text: &str) -> Result<i64, ApiError> {
 
 /// One notification: a test e-mail's result, or a message's delivery on one channel.
 #[utoipa::path(get, path = "/notifications/{id}", tag = "notifications",
+    operation_id = "readNotification", security(("session" = [])),
     params(("id" = i64, Path, description = "The notification's id")),
     responses(
         (status = 200, body = Delivery),
@@ -306,6 +310,7 @@ async fn find(
 
 /// Makes a waiting notification due at once ("Retry now").
 #[utoipa::path(post, path = "/notifications/{id}/retry", tag = "notifications",
+    operation_id = "retryNotification", security(("session" = [])),
     params(("id" = i64, Path, description = "The notification's id")),
     responses(
         (status = 202, description = "Due now", body = Delivery),

@@ -174,6 +174,7 @@ fn parse_cursor(cursor: &str) -> Result<Cursor, ApiError> {
 
 /// One page of a folder, newest first, with the inbox's unread count.
 #[utoipa::path(get, path = "/messages", tag = "inbox", params(ListQuery),
+    operation_id = "listMessages", security(("session" = [])),
     responses(
         (status = 200, body = MessagePage),
         (status = 401, description = "No valid session", body = ErrorBody),
@@ -230,6 +231,7 @@ pub struct MessageId {
 
 /// One message in full; reading it marks it read.
 #[utoipa::path(get, path = "/messages/{id}", tag = "inbox",
+    operation_id = "readMessage", security(("session" = [])),
     params(("id" = i64, Path, description = "The message's id")),
     responses(
         (status = 200, body = Message),
@@ -257,6 +259,7 @@ pub struct MessageUpdate {
 
 /// Marks a message read or unread, spam or not, or moves it to the trash and back.
 #[utoipa::path(patch, path = "/messages/{id}", tag = "inbox", request_body = MessageUpdate,
+    operation_id = "updateMessage", security(("session" = [])),
     params(("id" = i64, Path, description = "The message's id")),
     responses(
         (status = 200, body = Message),
@@ -300,6 +303,7 @@ async fn change_and_fetch(
 
 /// Deletes a message for good (the pages first move it to the trash, from where it can come back).
 #[utoipa::path(delete, path = "/messages/{id}", tag = "inbox",
+    operation_id = "deleteMessage", security(("session" = [])),
     params(("id" = i64, Path, description = "The message's id")),
     responses(
         (status = 204, description = "Deleted"),
@@ -344,6 +348,7 @@ impl QueryParams for ExportQuery {
 
 /// Every message as a CSV or JSON download.
 #[utoipa::path(get, path = "/messages/export", tag = "inbox", params(ExportQuery),
+    operation_id = "exportMessages", security(("session" = [])),
     responses(
         (status = 200, description = "A CSV or JSON attachment", content(
             (String = "text/csv"),

@@ -182,6 +182,7 @@ pub(crate) fn site_host(state: &AppState, headers: &HeaderMap) -> String {
 #[utoipa::path(
     post,
     path = "/insights/events",
+    operation_id = "recordInsightsEvent",
     tag = "insights",
     request_body = BeaconEvent,
     responses(
@@ -249,6 +250,7 @@ fn parse_range(query: RangeQuery) -> Result<u64> {
 
 /// Visitors, page views, referrers, campaigns, clicks, resume downloads and messages per day.
 #[utoipa::path(get, path = "/insights", tag = "insights", params(RangeQuery),
+    operation_id = "readInsights", security(("session" = [])),
     responses(
         (status = 200, body = InsightsFigures),
         (status = 401, description = "No valid session", body = ErrorBody),
@@ -265,6 +267,7 @@ async fn figures(
 
 /// The daily figures as a CSV attachment (cells a spreadsheet would run as formulas defused).
 #[utoipa::path(get, path = "/insights/export", tag = "insights", params(RangeQuery),
+    operation_id = "exportInsights", security(("session" = [])),
     responses(
         (status = 200, description = "A CSV attachment", content((String = "text/csv"))),
         (status = 401, description = "No valid session", body = ErrorBody),

@@ -298,6 +298,7 @@ fn alerts_from(change: Option<&AlertsChange>) -> Alerts {
 
 /// Every link with its totals and state, the most recently active first.
 #[utoipa::path(get, path = "/links", tag = "links",
+    operation_id = "listLinks", security(("session" = [])),
     responses(
         (status = 200, body = LinkList),
         (status = 401, description = "No valid session", body = ErrorBody),
@@ -315,6 +316,7 @@ async fn list(State(state): State<AppState>, _owner: Owner) -> Result<ApiJson<Li
 
 /// Makes a link for one application; its address serves the page in its language at once.
 #[utoipa::path(post, path = "/links", tag = "links", request_body = NewLinkRequest,
+    operation_id = "createLink", security(("session" = [])),
     responses(
         (status = 201, description = "Made", body = Link),
         (status = 400, description = "Malformed JSON", body = ErrorBody),
@@ -367,6 +369,7 @@ pub struct LinkId {
 
 /// One link with its days of the last 90 that had activity.
 #[utoipa::path(get, path = "/links/{id}", tag = "links",
+    operation_id = "readLink", security(("session" = [])),
     params(("id" = i64, Path, description = "The link's id")),
     responses(
         (status = 200, body = LinkDetail),
@@ -401,6 +404,7 @@ async fn read(
 
 /// Changes a link's note, expiry or alerts, or revokes it (and back).
 #[utoipa::path(patch, path = "/links/{id}", tag = "links", request_body = LinkUpdate,
+    operation_id = "updateLink", security(("session" = [])),
     params(("id" = i64, Path, description = "The link's id")),
     responses(
         (status = 200, body = Link),
@@ -460,6 +464,7 @@ async fn update(
 
 /// Deletes a link and its counts; messages sent through it stay, without it.
 #[utoipa::path(delete, path = "/links/{id}", tag = "links",
+    operation_id = "deleteLink", security(("session" = [])),
     params(("id" = i64, Path, description = "The link's id")),
     responses(
         (status = 204, description = "Deleted"),
@@ -512,6 +517,7 @@ fn rfc3339(ms: Option<i64>) -> String {
 /// Every link with its totals and state as a CSV attachment (cells a spreadsheet would run as
 /// formulas defused, as in the messages' export).
 #[utoipa::path(get, path = "/links.csv", tag = "links",
+    operation_id = "exportLinks", security(("session" = [])),
     responses(
         (status = 200, description = "A CSV attachment", content((String = "text/csv"))),
         (status = 401, description = "No valid session", body = ErrorBody),
@@ -689,6 +695,7 @@ impl LinkVisit {
 #[utoipa::path(
     post,
     path = "/links/visits",
+    operation_id = "recordLinkVisit",
     tag = "links",
     request_body = LinkVisit,
     responses(

@@ -181,6 +181,7 @@ fn clean_name(name: Option<String>) -> String {
 /// gone) or SVG (cleaned). The type is read from the bytes; the name and Content-Type are
 /// ignored.
 #[utoipa::path(post, path = "/media", tag = "media",
+    operation_id = "uploadMedia", security(("session" = [])),
     params(("filename" = Option<String>, Query, description = "The file's name, kept for the list")),
     request_body(content = FileBytes, content_type = "application/octet-stream",
         description = "The file's bytes, whatever their Content-Type"),
@@ -242,6 +243,7 @@ async fn upload(
 
 /// Every upload, newest first.
 #[utoipa::path(get, path = "/media", tag = "media",
+    operation_id = "listMedia", security(("session" = [])),
     responses(
         (status = 200, body = MediaList),
         (status = 401, description = "No valid session", body = ErrorBody),
@@ -263,6 +265,7 @@ pub struct MediaId {
 
 /// Deletes an upload and its files: pages that still name them show a broken image.
 #[utoipa::path(delete, path = "/media/{id}", tag = "media",
+    operation_id = "deleteMedia", security(("session" = [])),
     params(("id" = String, Path, description = "The upload's id")),
     responses(
         (status = 204, description = "Deleted"),
@@ -284,6 +287,7 @@ async fn delete(
 
 /// Uploads the resume (a PDF): `/resume.pdf` serves it from then on, on every instance.
 #[utoipa::path(post, path = "/media/resume", tag = "media",
+    operation_id = "uploadResume", security(("session" = [])),
     request_body(content = FileBytes, content_type = "application/octet-stream",
         description = "The PDF's bytes, whatever their Content-Type"),
     responses(

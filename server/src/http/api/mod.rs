@@ -16,6 +16,7 @@ pub mod session;
 pub mod well_known;
 
 use axum::Router;
+use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 
@@ -32,9 +33,16 @@ use crate::http::state::AppState;
 )]
 struct ApiDoc;
 
-/// The API's routes, with the OpenAPI document generated from their annotations.
-pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
-    OpenApiRouter::with_openapi(ApiDoc::openapi())
+/// The security scheme of the owner's session cookie. Every operation whose handler takes the
+/// `Owner` extractor (401 without a session) names it: `security(("session" = []))` in its
+/// `#[utoipa::path]`; the public ones name none.
+pub const SESSION_SCHEME: &str = "session";
+
+/// The API's routes, with the OpenAPI document generated from their annotations;
+/// `session_cookie` is the name this server gives its session cookie
+/// ([`crate::auth::session::cookie_name`]).
+pub fn api(session_cookie: &str) -> (Router<AppState>, utoipa::openapi::OpenApi) {
+    let (router, mut openapi) = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .nest(
             "/api",
             OpenApiRouter::new()
@@ -50,5 +58,18 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
                 .merge(content::router())
                 .merge(media::router()),
         )
-        .split_for_parts()
+        .split_for_parts();
+    openapi
+        .components
+        .get_or_insert_with(Default::default)
+        .add_security_scheme(
+            SESSION_SCHEME,
+            SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::with_description(
+                session_cookie,
+                "The owner's session: set by signing in (`POST /api/session`, `POST \
+                 /api/session/code` or `POST /api/session/passkey/finish`), HttpOnly and \
+                 SameSite=Strict, `__Host-` prefixed over HTTPS.",
+            ))),
+        );
+    (router, openapi)
 }

@@ -311,6 +311,7 @@ async fn owner_passkeys(db: &Db, owner_id: i64) -> Result<Vec<Passkey>, ApiError
 
 /// The owner's passkeys.
 #[utoipa::path(get, path = "/session/passkeys", tag = "session",
+    operation_id = "listPasskeys", security(("session" = [])),
     responses(
         (status = 200, description = "The passkeys", body = PasskeyList),
         (status = 401, description = "No valid session", body = ErrorBody),
@@ -328,6 +329,7 @@ async fn list(
 /// Begins adding a passkey named `name`: the options for `navigator.credentials.create`. Asks
 /// for the password or a passkey within the last five minutes.
 #[utoipa::path(post, path = "/session/passkeys/register/start", tag = "session", request_body = NameForm,
+    operation_id = "startPasskeyRegistration", security(("session" = [])),
     responses(
         (status = 200, description = "The options, and the ceremony's id", body = Ceremony),
         (status = 400, description = "Malformed JSON", body = ErrorBody),
@@ -366,6 +368,7 @@ async fn register_start(
 
 /// Finishes adding a passkey with the browser's answer; the ceremony's cookie is removed.
 #[utoipa::path(post, path = "/session/passkeys/register/finish", tag = "session", request_body = FinishForm,
+    operation_id = "finishPasskeyRegistration", security(("session" = [])),
     responses(
         (status = 201, description = "Added", body = PasskeyView),
         (status = 400, description = "Malformed JSON", body = ErrorBody),
@@ -438,6 +441,7 @@ async fn add_passkey(
 
 /// Renames a passkey.
 #[utoipa::path(patch, path = "/session/passkeys/{id}", tag = "session", request_body = NameForm,
+    operation_id = "renamePasskey", security(("session" = [])),
     params(("id" = String, Path, description = "The passkey's id")),
     responses(
         (status = 200, description = "Renamed", body = PasskeyView),
@@ -468,6 +472,7 @@ async fn rename(
 /// Removes a passkey: it signs no one in from now on, and the sessions it signed in end. Asks
 /// for the password or a passkey within the last five minutes.
 #[utoipa::path(delete, path = "/session/passkeys/{id}", tag = "session",
+    operation_id = "deletePasskey", security(("session" = [])),
     params(("id" = String, Path, description = "The passkey's id")),
     responses(
         (status = 204, description = "Removed"),
@@ -503,6 +508,7 @@ async fn remove(
 /// credential, so the browser offers this site's passkeys (from a button, or as the e-mail
 /// field's autofill with `mediation: "conditional"`). No session needed.
 #[utoipa::path(post, path = "/session/passkey/start", tag = "session",
+    operation_id = "startPasskeySignIn",
     responses(
         (status = 200, description = "The options, and the ceremony's id", body = Ceremony),
         (status = 403, description = "Not from the site's own pages", body = ErrorBody),
@@ -534,6 +540,7 @@ fn passkey_refused() -> ApiError {
 /// Finishes a sign-in with a passkey: it counts as both factors (the authenticator verified the
 /// user), so the session begins at once. The ceremony's cookie is removed.
 #[utoipa::path(post, path = "/session/passkey/finish", tag = "session", request_body = FinishForm,
+    operation_id = "finishPasskeySignIn",
     responses(
         (status = 200, description = "Signed in; the session cookie is set", body = OwnerView),
         (status = 400, description = "Malformed JSON", body = ErrorBody),
@@ -579,6 +586,7 @@ async fn sign_in(
 /// Begins proving it is the owner with one of their passkeys (instead of the password), for the
 /// changes that ask for it: options naming the owner's passkeys.
 #[utoipa::path(post, path = "/session/reauth/passkey/start", tag = "session",
+    operation_id = "startPasskeyReauthentication", security(("session" = [])),
     responses(
         (status = 200, description = "The options, and the ceremony's id", body = Ceremony),
         (status = 401, description = "No valid session", body = ErrorBody),
@@ -610,6 +618,7 @@ async fn reauth_start(
 /// Finishes proving it is the owner with a passkey: the changes that ask for it are allowed for
 /// five minutes. The ceremony's cookie is removed.
 #[utoipa::path(post, path = "/session/reauth/passkey/finish", tag = "session", request_body = FinishForm,
+    operation_id = "finishPasskeyReauthentication", security(("session" = [])),
     responses(
         (status = 204, description = "Confirmed for five minutes"),
         (status = 400, description = "Malformed JSON", body = ErrorBody),

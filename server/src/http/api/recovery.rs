@@ -71,6 +71,7 @@ fn email_reset(state: &AppState) -> bool {
 
 /// The ways in this server offers besides the e-mail and password; no session needed.
 #[utoipa::path(get, path = "/session/methods", tag = "session",
+    operation_id = "listSignInMethods",
     responses((status = 200, description = "The ways in", body = Methods)))]
 async fn methods(State(state): State<AppState>) -> ApiJson<Methods> {
     ApiJson(Methods {
@@ -86,6 +87,7 @@ async fn methods(State(state): State<AppState>) -> ApiJson<Methods> {
 /// after it, by a bounded queue. One network may ask a few times and then once every two
 /// minutes, and every network together has a ceiling (`429` beyond either).
 #[utoipa::path(post, path = "/session/forgot", tag = "session", request_body = ForgotForm,
+    operation_id = "requestPasswordReset",
     responses(
         (status = 202, description = "Taken (the same answer whether or not a link is sent)"),
         (status = 400, description = "Malformed JSON", body = ErrorBody),
@@ -191,6 +193,7 @@ async fn send_link(
 /// naming `code`, and the link still works). It never signs in: every session ends, and the owner
 /// gets a notice.
 #[utoipa::path(post, path = "/session/reset", tag = "session", request_body = ResetForm,
+    operation_id = "resetPassword",
     responses(
         (status = 204, description = "The password is set; every session was signed out"),
         (status = 400, description = "Malformed JSON", body = ErrorBody),

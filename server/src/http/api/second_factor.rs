@@ -75,6 +75,7 @@ pub struct ConfirmForm {
 
 /// Whether the second factor is on, and how many recovery codes are left.
 #[utoipa::path(get, path = "/session/second-factor", tag = "session",
+    operation_id = "readSecondFactor", security(("session" = [])),
     responses(
         (status = 200, description = "The second factor's state", body = SecondFactorStatus),
         (status = 401, description = "No valid session", body = ErrorBody),
@@ -100,6 +101,7 @@ async fn status(
 /// until `POST /api/session/second-factor/confirm` confirms it with a first code. Asks for the
 /// password or a passkey within the last five minutes.
 #[utoipa::path(post, path = "/session/second-factor/setup", tag = "session",
+    operation_id = "setUpSecondFactor", security(("session" = [])),
     responses(
         (status = 200, description = "The new key", body = Setup),
         (status = 401, description = "No valid session", body = ErrorBody),
@@ -130,6 +132,7 @@ async fn set_up(State(state): State<AppState>, owner: Owner) -> Result<ApiJson<S
 /// The setup's QR code (the `otpauth://` address), drawn by this server as SVG, while a setup
 /// awaits its first code.
 #[utoipa::path(get, path = "/session/second-factor/qr.svg", tag = "session",
+    operation_id = "readSecondFactorQrCode", security(("session" = [])),
     responses(
         (status = 200, description = "The QR code", content_type = "image/svg+xml", body = String),
         (status = 401, description = "No valid session", body = ErrorBody),
@@ -152,6 +155,7 @@ async fn qr_code(State(state): State<AppState>, owner: Owner) -> Result<Response
 /// once. Wrong codes are throttled like passwords. Asks for the password or a passkey within the
 /// last five minutes.
 #[utoipa::path(post, path = "/session/second-factor/confirm", tag = "session", request_body = ConfirmForm,
+    operation_id = "confirmSecondFactor", security(("session" = [])),
     responses(
         (status = 200, description = "On; the recovery codes", body = RecoveryCodes),
         (status = 400, description = "Malformed JSON", body = ErrorBody),
@@ -240,6 +244,7 @@ async fn confirm(
 /// Turns the second factor off (its key and recovery codes are deleted). Asks for the password
 /// or a passkey within the last five minutes.
 #[utoipa::path(delete, path = "/session/second-factor", tag = "session",
+    operation_id = "turnOffSecondFactor", security(("session" = [])),
     responses(
         (status = 204, description = "Off (also when it was off)"),
         (status = 401, description = "No valid session", body = ErrorBody),
@@ -265,6 +270,7 @@ async fn turn_off(State(state): State<AppState>, owner: Owner) -> Result<StatusC
 /// New recovery codes, replacing the old ones (which stop working), shown this once. Asks for
 /// the password or a passkey within the last five minutes.
 #[utoipa::path(post, path = "/session/second-factor/recovery-codes", tag = "session",
+    operation_id = "renewRecoveryCodes", security(("session" = [])),
     responses(
         (status = 200, description = "The new codes", body = RecoveryCodes),
         (status = 401, description = "No valid session", body = ErrorBody),

@@ -121,6 +121,7 @@ pub struct ChangePassword {
 
 /// The owner this session belongs to.
 #[utoipa::path(get, path = "/session", tag = "session",
+    operation_id = "readSession", security(("session" = [])),
     responses(
         (status = 200, description = "Signed in", body = OwnerView),
         (status = 401, description = "No valid session", body = ErrorBody),
@@ -133,6 +134,7 @@ async fn current(owner: Owner) -> ApiJson<OwnerView> {
 /// sign-in; with the second factor on, only a pending sign-in (its own five-minute cookie) that
 /// `POST /api/session/code` completes.
 #[utoipa::path(post, path = "/session", tag = "session", request_body = SignIn,
+    operation_id = "signIn",
     responses(
         (status = 200, description = "Signed in; the session cookie is set", body = OwnerView),
         (status = 202, description = "The password is right and the second factor is on: the pending sign-in's cookie is set; send a code", body = PendingView),
@@ -417,6 +419,7 @@ pub(super) async fn count_attempt(
 
 /// Signs out: the session is deleted on the server and the cookie removed.
 #[utoipa::path(delete, path = "/session", tag = "session",
+    operation_id = "signOut",
     responses((status = 204, description = "Signed out (also when there was no session)")))]
 async fn sign_out(State(state): State<AppState>, jar: CookieJar) -> Result<Response, ApiError> {
     if let Some(token) = session::token_from(&jar, &state.settings) {
@@ -434,6 +437,7 @@ async fn sign_out(State(state): State<AppState>, jar: CookieJar) -> Result<Respo
 
 /// Signs out everywhere: every session of the owner is deleted.
 #[utoipa::path(delete, path = "/sessions", tag = "session",
+    operation_id = "signOutEverywhere", security(("session" = [])),
     responses(
         (status = 204, description = "Every session ended"),
         (status = 401, description = "No valid session", body = ErrorBody),
@@ -454,6 +458,7 @@ async fn sign_out_everywhere(
 
 /// Changes the password (the current one is required) and ends every other session.
 #[utoipa::path(put, path = "/session/password", tag = "session", request_body = ChangePassword,
+    operation_id = "changePassword", security(("session" = [])),
     responses(
         (status = 204, description = "Changed; this browser gets a new session, the others are signed out"),
         (status = 400, description = "Malformed JSON", body = ErrorBody),
@@ -643,6 +648,7 @@ fn pending_expired() -> ApiError {
 /// authenticator app or a recovery code. Only the pending sign-in's cookie (from `POST
 /// /api/session`) allows it; it lasts five minutes and works once.
 #[utoipa::path(post, path = "/session/code", tag = "session", request_body = CodeForm,
+    operation_id = "submitSignInCode",
     responses(
         (status = 200, description = "Signed in; the session cookie is set and the pending one removed", body = OwnerView),
         (status = 400, description = "Malformed JSON", body = ErrorBody),
@@ -694,6 +700,7 @@ async fn submit_code(
 /// The owner's signed-in browsers, the most recently active first: browser family, device
 /// class, how and when each signed in and when it was last used (never an address).
 #[utoipa::path(get, path = "/sessions", tag = "session",
+    operation_id = "listSessions", security(("session" = [])),
     responses(
         (status = 200, description = "The sessions", body = SessionList),
         (status = 401, description = "No valid session", body = ErrorBody),
@@ -730,6 +737,7 @@ pub struct SessionId {
 /// Signs one session out (its `id` from the list); signing out this request's own session
 /// removes its cookie too.
 #[utoipa::path(delete, path = "/sessions/{id}", tag = "session",
+    operation_id = "signOutSession", security(("session" = [])),
     params(("id" = String, Path, description = "The session's id from the list")),
     responses(
         (status = 204, description = "Signed out"),
@@ -768,6 +776,7 @@ async fn sign_out_one(
 /// removing a passkey, turning the second factor off, new recovery codes). Throttled like the
 /// password change. A passkey does the same through `/api/session/reauth/passkey/*`.
 #[utoipa::path(post, path = "/session/reauth", tag = "session", request_body = PasswordForm,
+    operation_id = "reauthenticate", security(("session" = [])),
     responses(
         (status = 204, description = "Confirmed for five minutes"),
         (status = 400, description = "Malformed JSON", body = ErrorBody),
@@ -825,6 +834,7 @@ pub(super) fn require_recent_authentication(
 /// waiting for its code), with the notice's single-use link; changes nothing else. No session is
 /// needed: it is for an owner whose session was taken and who may be locked out of the dashboard.
 #[utoipa::path(post, path = "/session/sign-out-link", tag = "session", request_body = SignOutLinkForm,
+    operation_id = "signOutWithLink",
     responses(
         (status = 204, description = "Every session was signed out; this browser's cookie is removed"),
         (status = 400, description = "Malformed JSON", body = ErrorBody),
