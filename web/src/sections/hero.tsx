@@ -65,7 +65,7 @@ export function Hero() {
               alt={photo.alt}
               fetchPriority="high"
               elementtiming="photo"
-              className="blob relative aspect-square h-auto w-full border-4 border-gray-900 object-cover shadow-2xl shadow-blue-950/60"
+              className="blob relative aspect-square w-full border-4 border-gray-900 object-cover shadow-2xl shadow-blue-950/60"
             />
             )}
           </div>
