@@ -1,7 +1,7 @@
 /**
  * The build output read as a crawler or a link preview reads it: dist/index.html must hold the
  * pre-rendered page (every section with its text), the head generated from the profile, the
- * JSON-LD Person, and a 1200x630 PNG preview image. No server, no browser.
+ * JSON-LD Person, the owner's h-card, and a 1200x630 PNG preview image. No server, no browser.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -123,4 +123,15 @@ test('no class of the stylesheet is one that microformats parsers read', () => {
   );
   assert.ok(selectors.some((name) => /^\w+:\w/.test(name)), 'the selectors are read unescaped (a variant\'s colon)');
   assert.deepEqual([...new Set(selectors.filter((name) => MICROFORMAT.test(name)))], []);
+});
+
+/** The classes of a page that microformats parsers read, each once, sorted. */
+const microformatClasses = (page: string) =>
+  [...new Set([...page.matchAll(/ class="([^"]*)"/g)].flatMap((match) => match[1]!.split(/\s+/)))].filter((name) => MICROFORMAT.test(name)).sort();
+
+test('/ is its owner\'s h-card, the whole page, and its only classes that microformats parsers read are the h-card\'s', () => {
+  assert.deepEqual(microformatClasses(html), ['h-card', 'p-adr', 'p-job-title', 'p-name', 'u-email', 'u-photo', 'u-url']);
+  assert.match(html, /<html lang="en" class="h-card">/, 'the root is <html>, so that the head\'s canonical link is its URL');
+  assert.match(html, /<link rel="canonical" href="https:\/\/portfolio\.invalid\/" class="u-url" \/>/);
+  assert.deepEqual(microformatClasses(shell), [], 'the app\'s shell is no h-card');
 });
