@@ -10,19 +10,12 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${1:-$root/target/release/portfolio}
 venv=$root/target/fuzz-venv
-requirements=$root/server/fuzz/requirements.txt
 examples=${FUZZ_EXAMPLES:-40}
 seed=${FUZZ_SEED:-20261123}
 
-# The virtual environment, (re)built when the pinned requirements change or it no longer runs
-# (a venv records its own path in its scripts, so a moved or copied one breaks).
-if ! cmp -s "$requirements" "$venv/requirements.txt" 2>/dev/null \
-    || ! "$venv/bin/st" --version >/dev/null 2>&1; then
-    rm -rf "$venv"
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements"
-    cp "$requirements" "$venv/requirements.txt"
-fi
+# The virtual environment with the pinned requirements (server/fuzz/requirements.txt), built
+# when missing or out of date.
+"$root/scripts/python-venv.sh"
 
 work=$(mktemp -d)
 server=

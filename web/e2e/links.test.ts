@@ -97,7 +97,7 @@ describe('application links', () => {
     const fetched = await fetch(address);
     assert.equal(fetched.status, 200);
     assert.equal(fetched.headers.get('x-robots-tag'), 'noindex');
-    assert.match(await fetched.text(), new RegExp(`<link rel="canonical" href="[^"]*/" />`));
+    assert.match(await fetched.text(), new RegExp(`<link rel="canonical" href="[^"]*/" class="u-url" />`));
     assert.equal((await linkWhen(server, path, () => true)).totals.opens, 0, 'a fetch without the page counts nothing');
 
     // The visitor, a desktop Chrome: opening counts once they scroll.

@@ -1,10 +1,10 @@
 /**
  * The build output read as a crawler or a link preview reads it: dist/index.html must hold the
  * pre-rendered page (every section with its text), the head generated from the profile, the
- * JSON-LD Person, and a 1200x630 PNG preview image. No server, no browser.
+ * JSON-LD Person, the owner's h-card, and a 1200x630 PNG preview image. No server, no browser.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { profile } from '../src/content/owner.ts';
@@ -105,4 +105,33 @@ test('the first paint of / waits until its hero is parsed (the section after it)
   const sections = [...html.matchAll(/<section[^>]* id="([^"]+)"/g)].map((match) => match[1]);
   assert.equal(sections[0], 'home', 'the hero is the first section');
   assert.equal(expect[1], sections[1], 'it names the section after the hero');
+});
+
+/**
+ * A class that microformats2 parsers read as a root (`h-*`) or a property (`p-*`, `u-*`, `dt-*`,
+ * `e-*`): the parsing specification's pattern, which mf2py applies. Tailwind's automatic and
+ * one-pixel heights matched it; its sizes in numbers do not. (No such class is named in this
+ * file: Tailwind reads the tests too, and would make its rule.)
+ */
+const MICROFORMAT = /^(h|p|u|dt|e)-([a-z0-9]+-)?[a-z]+(-[a-z]+)*$/;
+
+test('no class of the stylesheet is one that microformats parsers read', () => {
+  const sheets = readdirSync(join(dist, 'assets')).filter((name) => name.endsWith('.css'));
+  assert.ok(sheets.length >= 1, 'the stylesheet');
+  const selectors = sheets.flatMap((name) =>
+    [...readFileSync(join(dist, 'assets', name), 'utf8').matchAll(/\.((?:\\.|[\w-])+)/g)].map((match) => match[1]!.replace(/\\(.)/g, '$1')),
+  );
+  assert.ok(selectors.some((name) => /^\w+:\w/.test(name)), 'the selectors are read unescaped (a variant\'s colon)');
+  assert.deepEqual([...new Set(selectors.filter((name) => MICROFORMAT.test(name)))], []);
+});
+
+/** The classes of a page that microformats parsers read, each once, sorted. */
+const microformatClasses = (page: string) =>
+  [...new Set([...page.matchAll(/ class="([^"]*)"/g)].flatMap((match) => match[1]!.split(/\s+/)))].filter((name) => MICROFORMAT.test(name)).sort();
+
+test('/ is its owner\'s h-card, the whole page, and its only classes that microformats parsers read are the h-card\'s', () => {
+  assert.deepEqual(microformatClasses(html), ['h-card', 'p-adr', 'p-job-title', 'p-name', 'u-email', 'u-photo', 'u-url']);
+  assert.match(html, /<html lang="en" class="h-card">/, 'the root is <html>, so that the head\'s canonical link is its URL');
+  assert.match(html, /<link rel="canonical" href="https:\/\/portfolio\.invalid\/" class="u-url" \/>/);
+  assert.deepEqual(microformatClasses(shell), [], 'the app\'s shell is no h-card');
 });

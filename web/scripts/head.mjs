@@ -48,7 +48,8 @@ export function headTags(profile) {
     `<title>${t}</title>`,
     `<meta name="description" content="${description}" />`,
     `<meta name="author" content="${escapeHtml(profile.name)}" />`,
-    `<link rel="canonical" href="${PUBLIC_URL}/" />`,
+    // The page's URL, which is also its owner's h-card's (`u-url`; the h-card is <html>).
+    `<link rel="canonical" href="${PUBLIC_URL}/" class="u-url" />`,
     `<meta property="og:type" content="profile" />`,
     `<meta property="og:site_name" content="${escapeHtml(profile.name)}" />`,
     `<meta property="og:title" content="${t}" />`,

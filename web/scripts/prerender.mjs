@@ -173,7 +173,14 @@ const sectionIds = [...body.matchAll(/<section[^>]* id="([^"]+)"/g)].map((match)
 if (sectionIds.length < 2) throw new Error(`the page has no section after the hero: ${sectionIds.join(' ')}`);
 const heroParsed = `\n    <link rel="expect" href="#${sectionIds[1]}" blocking="render">`;
 const jsonLd = jsonLdTag(profile, photoPath);
+// The page is its owner's h-card (microformats2): `<html>` is its root, so that the canonical
+// link in the head is its `u-url` and the body's classes its other properties (the name, photo
+// and role in the hero and About, the address in Contact, the e-mail in the footer). The server's
+// render keeps the class when it sets the scheme or the language; the app's shell has none.
+const HTML_ROOT = '<html lang="en">';
+if (!page.includes(HTML_ROOT)) throw new Error(`index.html lacks ${HTML_ROOT}`);
 const indexTemplate = page
+  .replace(HTML_ROOT, '<html lang="en" class="h-card">')
   .replace(STYLESHEET, '')
   .replace(/\s*<\/head>/, (end) => `${MARK.hints}${heroParsed}${inlineStyle}${end}`)
   .replace(/\s*<\/body>/, (end) => `${MARK.data}\n    ${MARK.jsonLd}${end}`);

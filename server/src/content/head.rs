@@ -146,7 +146,9 @@ pub fn head_tags(document: &ContentDocument, base: &str, language: &PageLanguage
         format!("<title>{t}</title>"),
         format!("<meta name=\"description\" content=\"{description}\" />"),
         format!("<meta name=\"author\" content=\"{name}\" />"),
-        format!("<link rel=\"canonical\" href=\"{url}\" />"),
+        // The page's URL, which is also its owner's h-card's (`u-url`: the page's template
+        // makes `<html>` the h-card, see `web/scripts/prerender.mjs`).
+        format!("<link rel=\"canonical\" href=\"{url}\" class=\"u-url\" />"),
     ]
     .into_iter()
     .chain(alternates)
@@ -364,7 +366,8 @@ mod tests {
         assert!(head.starts_with(
             "<title>Ada &quot;Countess&quot; &lt;Lovelace&gt; · Analyst &amp; Poet</title>\n    "
         ));
-        assert!(head.contains("<link rel=\"canonical\" href=\"https://example.com/\" />"));
+        assert!(head
+            .contains("<link rel=\"canonical\" href=\"https://example.com/\" class=\"u-url\" />"));
         assert!(head.contains(
             "<meta property=\"og:image\" content=\"https://example.com/og-image.png\" />"
         ));
@@ -445,7 +448,7 @@ mod tests {
             ],
         };
         let head = head_tags(default_document(), BASE, &language);
-        assert!(head.contains("<link rel=\"canonical\" href=\"https://example.com/pt-br/\" />\n    <link rel=\"alternate\" hreflang=\"en\" href=\"https://example.com/\" />\n    <link rel=\"alternate\" hreflang=\"pt-BR\" href=\"https://example.com/pt-br/\" />\n    <link rel=\"alternate\" hreflang=\"x-default\" href=\"https://example.com/\" />"), "{head}");
+        assert!(head.contains("<link rel=\"canonical\" href=\"https://example.com/pt-br/\" class=\"u-url\" />\n    <link rel=\"alternate\" hreflang=\"en\" href=\"https://example.com/\" />\n    <link rel=\"alternate\" hreflang=\"pt-BR\" href=\"https://example.com/pt-br/\" />\n    <link rel=\"alternate\" hreflang=\"x-default\" href=\"https://example.com/\" />"), "{head}");
         assert!(
             head.contains("<meta property=\"og:url\" content=\"https://example.com/pt-br/\" />")
         );

@@ -291,7 +291,9 @@ pub fn photo_path(document: &ContentDocument, media: &HashMap<String, String>) -
 
 /// What the build's template for `/` says of the colour scheme: dark, the page as it was made.
 const DARK_SCHEME: &str = "<meta name=\"color-scheme\" content=\"dark\" />";
-const ROOT_ELEMENT: &str = "<html lang=\"en\">";
+/// The start of the build's root element, whose other attributes (`class="h-card"`: the page is
+/// its owner's h-card) are kept after those the scheme and the language add.
+const ROOT_ELEMENT: &str = "<html lang=\"en\"";
 /// The browser's toolbar colour: the dark page's, or the light page's for a light default.
 const DARK_THEME_COLOR: &str = "<meta name=\"theme-color\" content=\"#030712\" />";
 const LIGHT_THEME_COLOR: &str = "<meta name=\"theme-color\" content=\"#f9fafb\" />";
@@ -305,7 +307,7 @@ const LIGHT_THEME_COLOR: &str = "<meta name=\"theme-color\" content=\"#f9fafb\" 
 fn with_appearance<'a>(template: &'a str, appearance: &Appearance) -> std::borrow::Cow<'a, str> {
     let scheme = match appearance.scheme {
         Scheme::Dark => None,
-        Scheme::Light => Some(("light", "<html lang=\"en\" data-scheme=\"light\">")),
+        Scheme::Light => Some(("light", "<html lang=\"en\" data-scheme=\"light\"")),
         Scheme::System => Some(("light dark", ROOT_ELEMENT)),
     };
     let style = accent_style(appearance);
@@ -726,7 +728,7 @@ mod tests {
         );
     }
 
-    const TEMPLATE: &str = "<!doctype html>\n<html lang=\"en\">\n  <head>\n    \
+    const TEMPLATE: &str = "<!doctype html>\n<html lang=\"en\" class=\"h-card\">\n  <head>\n    \
         <meta name=\"color-scheme\" content=\"dark\" />\n    <style>a{}</style>\n  </head>\n  \
         <body></body>\n</html>\n";
 
@@ -753,8 +755,8 @@ mod tests {
             TEMPLATE
                 .replace("content=\"dark\"", "content=\"light\"")
                 .replace(
-                    "<html lang=\"en\">",
-                    "<html lang=\"en\" data-scheme=\"light\">"
+                    "<html lang=\"en\" class=\"h-card\">",
+                    "<html lang=\"en\" data-scheme=\"light\" class=\"h-card\">"
                 )
         );
         let system = Appearance {
@@ -810,7 +812,7 @@ mod tests {
         document.appearance.accent = "#0f766e".into();
         let composed = renderer.compose(&document, None).await.unwrap();
         let index = &composed.index.html;
-        assert!(index.contains("<html lang=\"en\" data-scheme=\"light\">"));
+        assert!(index.contains("<html lang=\"en\" data-scheme=\"light\" class=\"h-card\">"));
         // The page names its data, which is served beside it, rather than carrying it.
         assert!(index.contains(
             "<script type=\"application/json\" id=\"page-data\" data-src=\"/page-data.json\"></script>"
@@ -892,12 +894,13 @@ mod tests {
             ]
         );
         let arabic = &composed.languages[0].1.page.html;
-        // The language and the scheme compose on the root element.
-        assert!(arabic.contains("<html lang=\"ar\" dir=\"rtl\" data-scheme=\"light\">"));
+        // The language and the scheme compose on the root element, which stays the owner's h-card.
+        assert!(arabic
+            .contains("<html lang=\"ar\" dir=\"rtl\" data-scheme=\"light\" class=\"h-card\">"));
         assert!(composed
             .index
             .html
-            .contains("<html lang=\"en\" dir=\"ltr\" data-scheme=\"light\">"));
+            .contains("<html lang=\"en\" dir=\"ltr\" data-scheme=\"light\" class=\"h-card\">"));
         assert!(arabic.contains("id=\"page-data\" data-src=\"/ar/page-data.json\""));
         let data = &composed.languages[0].1.page.data;
         assert!(
@@ -907,7 +910,7 @@ mod tests {
         assert!(!data.contains("\"de 0\""), "no other language's texts");
         assert!(data.contains("\"ar 0\""));
         assert!(!composed.index.data.contains("\"ar 0\""));
-        // The shell keeps the build's root and carries the default language's data.
+        // The shell keeps the build's root, no h-card, and carries the default language's data.
         assert!(composed.shell.contains("<html lang=\"en\">"));
         assert!(composed.shell.contains(r#""locale":{"tag":"en""#));
         assert!(!composed.shell.contains("\"ar 0\""));

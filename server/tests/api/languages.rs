@@ -87,7 +87,7 @@ async fn published_languages_are_served_at_their_paths_with_their_own_head_and_d
     let base = app.address.clone();
     // Without languages, `/` is the page as it always was.
     let plain = app.get("/").await.text().await.unwrap();
-    assert!(plain.contains("<html lang=\"en\">"));
+    assert!(plain.contains("<html lang=\"en\" class=\"h-card\">"));
     assert!(!plain.contains("hreflang"));
     assert!(page_data(&app, &plain).await["locale"].is_null());
     assert_eq!(app.get("/de/").await.status(), 404);
@@ -126,7 +126,7 @@ async fn published_languages_are_served_at_their_paths_with_their_own_head_and_d
         .is_some_and(|csp| csp.to_str().unwrap().contains("sha256-")));
     let html = german.text().await.unwrap();
     assert!(
-        html.contains("<html lang=\"de\" dir=\"ltr\">"),
+        html.contains("<html lang=\"de\" dir=\"ltr\" class=\"h-card\">"),
         "{}",
         &html[..200]
     );
@@ -145,7 +145,9 @@ async fn published_languages_are_served_at_their_paths_with_their_own_head_and_d
         !html.contains("hreflang=\"fr\""),
         "an unpublished language is not an alternate"
     );
-    assert!(html.contains(&format!("<link rel=\"canonical\" href=\"{base}/de/\" />")));
+    assert!(html.contains(&format!(
+        "<link rel=\"canonical\" href=\"{base}/de/\" class=\"u-url\" />"
+    )));
     assert!(html.contains(&format!(
         "<meta property=\"og:image\" content=\"{base}/de/og-image.png\" />"
     )));
@@ -182,7 +184,7 @@ async fn published_languages_are_served_at_their_paths_with_their_own_head_and_d
 
     // Arabic, right to left.
     let html = app.get("/ar/").await.text().await.unwrap();
-    assert!(html.contains("<html lang=\"ar\" dir=\"rtl\">"));
+    assert!(html.contains("<html lang=\"ar\" dir=\"rtl\" class=\"h-card\">"));
     assert!(html.contains(ARABIC_ROLE));
     assert!(!html.contains(GERMAN_ROLE));
     assert!(html.contains("src=\"/ar/page-data.json\""));
@@ -193,8 +195,10 @@ async fn published_languages_are_served_at_their_paths_with_their_own_head_and_d
 
     // The default language's page names its language and lists the others.
     let html = app.get("/").await.text().await.unwrap();
-    assert!(html.contains("<html lang=\"en\" dir=\"ltr\">"));
-    assert!(html.contains(&format!("<link rel=\"canonical\" href=\"{base}/\" />")));
+    assert!(html.contains("<html lang=\"en\" dir=\"ltr\" class=\"h-card\">"));
+    assert!(html.contains(&format!(
+        "<link rel=\"canonical\" href=\"{base}/\" class=\"u-url\" />"
+    )));
     assert!(html.contains("hreflang=\"ar\""));
     assert!(!html.contains(GERMAN_ROLE) && !html.contains(ARABIC_ROLE));
     assert_eq!(page_data(&app, &html).await["locale"]["tag"], "en");
@@ -248,7 +252,7 @@ async fn published_languages_are_served_at_their_paths_with_their_own_head_and_d
     let preview = app.get("/api/content/draft/preview?language=fr").await;
     assert_eq!(preview.status(), 200);
     let html = preview.text().await.unwrap();
-    assert!(html.contains("<html lang=\"fr\" dir=\"ltr\">"));
+    assert!(html.contains("<html lang=\"fr\" dir=\"ltr\" class=\"h-card\">"));
     assert!(html.contains("Développeuse"));
     let preview = app.get("/api/content/draft/preview?language=ar").await;
     assert!(preview
@@ -308,7 +312,7 @@ async fn fixed_texts_must_be_the_pages_and_complete_where_none_are_built_in() {
         200
     );
     let html = app.get("/sw/").await.text().await.unwrap();
-    assert!(html.contains("<html lang=\"sw\" dir=\"ltr\">"));
+    assert!(html.contains("<html lang=\"sw\" dir=\"ltr\" class=\"h-card\">"));
     let locale = &page_data(&app, &html).await["locale"];
     assert_eq!(locale["languages"][1]["name"], "Kiswahili");
     app.shutdown().await;

@@ -352,7 +352,9 @@ async fn a_link_serves_its_languages_page_never_indexed_with_that_pages_canonica
     assert_eq!(de_robots, None);
     assert_eq!(html, de_html, "the German page's bytes");
     assert_eq!(etag, de_etag);
-    assert!(html.contains(&format!("<link rel=\"canonical\" href=\"{base}/de/\" />")));
+    assert!(html.contains(&format!(
+        "<link rel=\"canonical\" href=\"{base}/de/\" class=\"u-url\" />"
+    )));
     // The page's own policy, its compression and its conditional answer, as at /de/.
     let policy = |response: &reqwest::Response| {
         response.headers()["content-security-policy"]
@@ -391,7 +393,9 @@ async fn a_link_serves_its_languages_page_never_indexed_with_that_pages_canonica
     assert_eq!(robots.as_deref(), Some("noindex"));
     assert_eq!(html, home);
     assert_eq!(etag, home_etag);
-    assert!(html.contains(&format!("<link rel=\"canonical\" href=\"{base}/\" />")));
+    assert!(html.contains(&format!(
+        "<link rel=\"canonical\" href=\"{base}/\" class=\"u-url\" />"
+    )));
 
     // German no longer published: its link serves `/`.
     document["languages"] = json!([]);

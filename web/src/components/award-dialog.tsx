@@ -72,7 +72,7 @@ export default function AwardDialog({ award, onClose }: { award: OpenAward; onCl
           width={award.image.width}
           height={award.image.height}
           alt={award.image.alt}
-          className="h-auto w-full rounded-lg"
+          className="w-full rounded-lg"
         />
         )}
       </div>

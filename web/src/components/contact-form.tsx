@@ -151,7 +151,7 @@ export function ContactForm() {
       {field('subject', (props) => <input {...props} type="text" maxLength={MAX_LENGTH.subject} />)}
       {field('message', (props) => <textarea {...props} rows={5} maxLength={MAX_LENGTH.message} />)}
       {/* Honeypot: off screen and hidden from assistive technology; only robots fill it in. */}
-      <div aria-hidden="true" className="absolute -start-[10000px] top-0 h-px w-px overflow-hidden">
+      <div aria-hidden="true" className="absolute -start-[10000px] top-0 size-px overflow-hidden">
         <label htmlFor={`${id}-website`}>Website</label>
         <input id={`${id}-website`} name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
       </div>

@@ -6,7 +6,10 @@ export type SocialKind = 'github' | 'linkedin' | 'twitter' | 'email';
 
 const NAMES = { github: 'GitHub', linkedin: 'LinkedIn', twitter: 'X (Twitter)', email: 'Email' } as const;
 
-/** A row of 44 px icon links to the owner's profiles; each has an accessible name. */
+/**
+ * A row of 44 px icon links to the owner's profiles; each has an accessible name. The profiles
+ * are the owner's own: `rel="me"`, which Mastodon's and IndieAuth's verification read.
+ */
 export function SocialLinks({ kinds, label }: { kinds: readonly SocialKind[]; label: string }) {
   const { profile, contact, social } = useContent();
   const texts = useTexts();
@@ -27,7 +30,7 @@ export function SocialLinks({ kinds, label }: { kinds: readonly SocialKind[]; la
               aria-label={
                 kind === 'email' ? texts.t('social.email', { name: profile.name }) : texts.t('social.on', { name: profile.name, site: NAMES[kind] })
               }
-              {...(external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
+              {...(external ? { target: '_blank', rel: 'me noopener noreferrer' } : {})}
             >
               <Icon name={kind === 'email' ? 'mail' : kind} />
             </a>

@@ -13,7 +13,7 @@ export function About() {
           <h2 id="about-title" className="section-title">
             {texts.t('about.title')}
           </h2>
-          <p className="mt-8 text-xl font-semibold text-blue-300">{content.profile.role}</p>
+          <p className="p-job-title mt-8 text-xl font-semibold text-blue-300">{content.profile.role}</p>
           {content.about.paragraphs.map((paragraph) => (
             <p key={paragraph} className="lead mt-4">
               {paragraph}

@@ -13,10 +13,25 @@ const mapsUrl = (query: string) => `https://www.google.com/maps/search/?api=1&qu
 export function Contact() {
   const { contact, profile } = useContent();
   const texts = useTexts();
-  const rows: { icon: IconName; label: string; text: string; href: string; external: boolean }[] = [
-    { icon: 'mail', label: texts.t('contact.email'), text: contact.email, href: `mailto:${contact.email}`, external: false },
+  // `property`: the row's class as a property of the owner's h-card, which the page is (scripts/prerender.mjs).
+  const rows: { icon: IconName; label: string; text: string; href: string; external: boolean; property?: string }[] = [
+    {
+      icon: 'mail',
+      label: texts.t('contact.email'),
+      text: contact.email,
+      href: `mailto:${contact.email}`,
+      external: false,
+      property: 'u-email',
+    },
     { icon: 'phone', label: texts.t('contact.phone'), text: contact.phone.display, href: `tel:${contact.phone.dial}`, external: false },
-    { icon: 'map-pin', label: texts.t('contact.location'), text: profile.location.display, href: mapsUrl(profile.location.mapsQuery), external: true },
+    {
+      icon: 'map-pin',
+      label: texts.t('contact.location'),
+      text: profile.location.display,
+      href: mapsUrl(profile.location.mapsQuery),
+      external: true,
+      property: 'p-adr',
+    },
   ];
 
   return (
@@ -30,7 +45,7 @@ export function Contact() {
           <div className="card p-6 md:p-8">
             <h3 className="text-xl font-semibold">{texts.t('contact.info')}</h3>
             <ul className="mt-6 grid gap-5">
-              {rows.map(({ icon, label, text, href, external }) => (
+              {rows.map(({ icon, label, text, href, external, property }) => (
                 <li key={label} className="flex items-center gap-4">
                   <span className="icon-btn pointer-events-none text-blue-300" aria-hidden="true">
                     <Icon name={icon} />
@@ -39,7 +54,7 @@ export function Contact() {
                     <p className="text-sm text-gray-400">{label}</p>
                     <a
                       href={href}
-                      className="link inline-flex min-h-11 items-center font-medium break-all"
+                      className={`${property ? `${property} ` : ''}link inline-flex min-h-11 items-center font-medium break-all`}
                       {...(external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
                     >
                       {text}

@@ -26,7 +26,7 @@ export function Hero() {
             </p>
           )}
           <h1 id="home-title" className="mt-6 text-title font-extrabold tracking-tight md:text-display">
-            {texts.rich('hero.greeting', { name: <span className="text-blue-500">{content.profile.name}</span> })}
+            {texts.rich('hero.greeting', { name: <span className="p-name text-blue-500">{content.profile.name}</span> })}
           </h1>
           <p className="mt-4 min-h-[1.6em] text-xl font-semibold text-gray-200 md:text-2xl">
             <span className="text-gray-400">{texts.t('hero.iAm')}</span>
@@ -65,7 +65,7 @@ export function Hero() {
               alt={photo.alt}
               fetchPriority="high"
               elementtiming="photo"
-              className="blob relative aspect-square h-auto w-full border-4 border-gray-900 object-cover shadow-2xl shadow-blue-950/60"
+              className="u-photo blob relative aspect-square w-full border-4 border-gray-900 object-cover shadow-2xl shadow-blue-950/60"
             />
             )}
           </div>

@@ -21,7 +21,7 @@ export function DailyChart({ days }: { days: DayFigures[] }) {
     <figure className="mt-4 rounded-xl border border-gray-800 bg-gray-900 p-4">
       <svg
         viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-        className="h-auto w-full"
+        className="[height:auto] w-full"
         role="img"
         aria-label={`Chart of page views and visitors per day from ${first} to ${last}; the table below lists the figures.`}
       >
