@@ -3,6 +3,7 @@
 //! imports a feature.
 
 pub mod database;
+pub mod duration;
 pub mod insights;
 pub mod ops;
 pub mod secrets;
@@ -361,9 +362,9 @@ impl Default for SpamSettings {
 #[derive(Debug, Clone, Args)]
 pub struct DeliverySettings {
     /// The first retry of a failed notification waits this long, each later one twice as long,
-    /// up to an hour (e.g. `1s`, `500ms`, `2m`).
+    /// up to an hour (e.g. `1s`, `500ms`, `2m`, `1m 30s`).
     #[arg(long, env = "PORTFOLIO_NOTIFY_RETRY_BASE", default_value = "1s", value_name = "DURATION",
-          value_parser = parse_duration)]
+          value_parser = duration::parse)]
     pub notify_retry_base: Duration,
 
     /// Post each non-spam message as JSON to this URL too (repeatable; in the environment,
@@ -389,29 +390,6 @@ impl Default for DeliverySettings {
             webhook_secret: None,
         }
     }
-}
-
-/// A duration as `500ms`, `30s`, `2m` or `1h` (a positive whole number and its unit).
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    let text = text.trim();
-    let split = text
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(text.len());
-    let (number, unit) = text.split_at(split);
-    let number: u64 = number
-        .parse()
-        .map_err(|_| format!("{text:?} is not a duration like 500ms, 30s, 2m or 1h"))?;
-    let duration = match unit.trim() {
-        "ms" => Duration::from_millis(number),
-        "s" => Duration::from_secs(number),
-        "m" => Duration::from_secs(number.saturating_mul(60)),
-        "h" => Duration::from_secs(number.saturating_mul(3600)),
-        _ => return Err(format!("{text:?} needs a unit: ms, s, m or h")),
-    };
-    if duration.is_zero() {
-        return Err("the duration must be more than 0".to_owned());
-    }
-    Ok(duration)
 }
 
 impl Settings {
@@ -461,22 +439,6 @@ impl Settings {
                 .public_url
                 .as_ref()
                 .is_some_and(|u| u.scheme() == "https")
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn durations_have_a_unit_and_are_positive() {
-        assert_eq!(parse_duration("30s"), Ok(Duration::from_secs(30)));
-        assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
-        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
-        assert_eq!(parse_duration("1h"), Ok(Duration::from_secs(3600)));
-        for bad in ["", "30", "s", "0s", "-1s", "1d", "1.5s"] {
-            assert!(parse_duration(bad).is_err(), "{bad}");
-        }
     }
 }
 

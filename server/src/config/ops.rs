@@ -82,8 +82,7 @@ impl Default for RetentionSettings {
 
 /// A duration such as `24h`, `90m` or `1h 30m`, at least one second.
 fn parse_interval(text: &str) -> Result<Duration, String> {
-    let duration = humantime::parse_duration(text)
-        .map_err(|error| format!("{error} (write e.g. 24h, 6h or 30m)"))?;
+    let duration = super::duration::parse(text)?;
     if duration < Duration::from_secs(1) {
         return Err("must be at least 1s".to_owned());
     }
