@@ -334,15 +334,18 @@ async fn a_document_with_languages_survives_export_and_import_and_is_served_in_e
         serde_json::from_str(&std::fs::read_to_string(path("exported.json")).unwrap()).unwrap();
     assert_eq!(exported, document);
 
-    // The running server follows within 5 seconds, with every published language.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    // The running server follows (it looks every 2 s, then renders three languages), with every
+    // published language: waited for with a deadline a loaded two-core machine meets, as 5 s
+    // was not; how fast it follows is content::a_document_imported_…_within_5_seconds's.
+    let started = std::time::Instant::now();
     while app.get("/ar/").await.status() != 200 {
         assert!(
-            std::time::Instant::now() < deadline,
-            "not served within 5 s"
+            started.elapsed() < std::time::Duration::from_secs(60),
+            "not served within 60 s"
         );
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
+    println!("the import was served after {:?}", started.elapsed());
     assert!(app
         .get("/de/")
         .await
