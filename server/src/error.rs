@@ -1,17 +1,14 @@
 //! One error type for the API. Client mistakes become 4xx answers that name the field;
 //! anything unexpected is logged with its whole cause chain and answered with an opaque 500.
 
-use std::collections::BTreeMap;
-
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Serialize;
 
-pub type Result<T, E = ApiError> = std::result::Result<T, E>;
+use crate::domain::FieldErrors;
 
-/// Field name to a sentence saying what is wrong with it.
-pub type FieldErrors = BTreeMap<String, String>;
+pub type Result<T, E = ApiError> = std::result::Result<T, E>;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {

@@ -9,7 +9,8 @@ use std::collections::{BTreeMap, HashSet};
 use serde_json::Value;
 
 use super::document::ContentDocument;
-use crate::error::{ApiError, FieldErrors};
+use crate::domain::FieldErrors;
+use crate::error::ApiError;
 
 /// Parses and checks a document sent as JSON; every failing field is named by its path
 /// (`projects[2].title`).

@@ -1,6 +1,6 @@
 //! `ContactForm`: a visitor's message whose every field is valid.
 
-use crate::error::FieldErrors;
+use super::field_errors::FieldErrors;
 
 use super::email_address::EmailAddress;
 use super::text::{MessageBody, Name, Subject};

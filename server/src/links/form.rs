@@ -2,7 +2,7 @@
 //! named at once, keyed by its JSON name.
 
 use crate::content::ContentDocument;
-use crate::error::FieldErrors;
+use crate::domain::FieldErrors;
 use crate::store::links::Alerts;
 
 /// The most characters of a company's and a role's name...

@@ -11,7 +11,8 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::auth::Owner;
-use crate::error::{ApiError, ErrorBody, FieldErrors, Result};
+use crate::domain::FieldErrors;
+use crate::error::{ApiError, ErrorBody, Result};
 use crate::http::extract::client_ip::ClientIp;
 use crate::http::extract::json::ApiJson;
 use crate::http::extract::query::{is_unknown_parameter, unknown_parameter, ApiQuery, QueryParams};

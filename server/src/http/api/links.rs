@@ -13,7 +13,8 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::auth::Owner;
-use crate::error::{ApiError, ErrorBody, FieldErrors, Result};
+use crate::domain::FieldErrors;
+use crate::error::{ApiError, ErrorBody, Result};
 use crate::http::api::insights::{site_host, MAX_BEACON_BYTES};
 use crate::http::extract::client_ip::ClientIp;
 use crate::http::extract::json::ApiJson;
