@@ -188,16 +188,20 @@ pub fn published_only(document: &ContentDocument) -> std::borrow::Cow<'_, Conten
     std::borrow::Cow::Owned(public)
 }
 
+/// The languages written right to left, by their primary subtag, and the right-to-left scripts.
+/// The page editor keeps the same two lists (`directionOf` in
+/// `web/src/dashboard/page-editor/languages-form.tsx`); a test here compares them.
+const RTL_LANGUAGES: [&str; 10] = ["ar", "he", "fa", "ur", "ps", "sd", "ug", "yi", "dv", "ckb"];
+const RTL_SCRIPTS: [&str; 7] = ["arab", "hebr", "thaa", "syrc", "nkoo", "adlm", "rohg"];
+
 /// `rtl` for a language written right to left (by its primary language, or a right-to-left
 /// script subtag such as `-Arab`), else `ltr`.
 pub fn direction(tag: &str) -> &'static str {
-    const LANGUAGES: [&str; 10] = ["ar", "he", "fa", "ur", "ps", "sd", "ug", "yi", "dv", "ckb"];
-    const SCRIPTS: [&str; 7] = ["arab", "hebr", "thaa", "syrc", "nkoo", "adlm", "rohg"];
     let tag = tag.to_ascii_lowercase();
     let mut subtags = tag.split('-');
     let primary = subtags.next().unwrap_or_default();
-    let script = subtags.any(|subtag| SCRIPTS.contains(&subtag));
-    if LANGUAGES.contains(&primary) || script {
+    let script = subtags.any(|subtag| RTL_SCRIPTS.contains(&subtag));
+    if RTL_LANGUAGES.contains(&primary) || script {
         "rtl"
     } else {
         "ltr"
@@ -568,6 +572,28 @@ pub mod tests {
             localize(default_document(), "en").as_ref(),
             Some(default_document())
         );
+    }
+
+    #[test]
+    fn the_page_editor_knows_the_same_right_to_left_languages_and_scripts() {
+        let editor = include_str!("../../../web/src/dashboard/page-editor/languages-form.tsx");
+        let languages = regex::Regex::new(r"const RTL = new Set\(\[([^\]]*)\]\)")
+            .unwrap()
+            .captures(editor)
+            .expect("the editor's RTL set")[1]
+            .split(',')
+            .map(|item| item.trim().trim_matches('\'').to_owned())
+            .collect::<std::collections::BTreeSet<_>>();
+        let scripts = regex::Regex::new(r"const RTL_SCRIPTS = /-\(([a-z|]*)\)")
+            .unwrap()
+            .captures(editor)
+            .expect("the editor's RTL_SCRIPTS pattern")[1]
+            .split('|')
+            .map(str::to_owned)
+            .collect::<std::collections::BTreeSet<_>>();
+        let own = |list: &[&str]| list.iter().map(|s| (*s).to_owned()).collect();
+        assert_eq!(languages, own(&RTL_LANGUAGES));
+        assert_eq!(scripts, own(&RTL_SCRIPTS));
     }
 
     #[test]
