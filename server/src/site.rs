@@ -895,23 +895,12 @@ fn matches_segments(pattern: &[String], path: &[&str]) -> bool {
     (here && matches_segments(rest, &path[1..])) || (optional && matches_segments(rest, path))
 }
 
-/// `%XX` escapes decoded, as the browser's router decodes a path before matching it.
+/// `%XX` escapes decoded, as the browser's router decodes a path before matching it (a broken
+/// escape is kept as it is).
 fn percent_decode(segment: &str) -> String {
-    let bytes = segment.as_bytes();
-    let hex = |i: usize| bytes.get(i).and_then(|b| char::from(*b).to_digit(16));
-    let mut decoded = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if let (b'%', Some(high), Some(low)) = (bytes[i], hex(i + 1), hex(i + 2)) {
-            // Two hex digits: at most 255.
-            decoded.push((high * 16 + low) as u8);
-            i += 3;
-        } else {
-            decoded.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8_lossy(&decoded).into_owned()
+    percent_encoding::percent_decode_str(segment)
+        .decode_utf8_lossy()
+        .into_owned()
 }
 
 fn noindex() -> (HeaderName, HeaderValue) {
