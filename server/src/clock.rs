@@ -1,10 +1,19 @@
-//! The server's clock: Unix milliseconds, as the database stores them. One function, so every
-//! feature reads the same time; and [`Clock`], the same time shifted by the hidden
+//! The server's clock: Unix milliseconds, as the database stores them. One place, so every
+//! feature reads the same time (nothing else calls `chrono::Utc::now`); and [`Clock`], the same time shifted by the hidden
 //! `--clock-offset` setting, for the features a test moves through days (retention, insights).
 
 /// Milliseconds since the Unix epoch.
 pub fn now_ms() -> i64 {
-    chrono::Utc::now().timestamp_millis()
+    now().timestamp_millis()
+}
+
+/// The time now, for what is written as a date (a backup's or an export's name, a header).
+#[expect(
+    clippy::disallowed_methods,
+    reason = "the one place that reads the system's time"
+)]
+pub fn now() -> chrono::DateTime<chrono::Utc> {
+    chrono::Utc::now()
 }
 
 /// The clock of the features a test may move ahead: [`now_ms`] plus an offset (0 in use).

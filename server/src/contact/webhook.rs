@@ -146,7 +146,7 @@ impl Webhook {
     /// Posts one notification; any answer but 2xx is a failure, said in words without the URL.
     pub async fn send(&self, pending: &PendingDelivery) -> anyhow::Result<()> {
         let body = serde_json::to_vec(&self.body(pending)).context("cannot write the JSON body")?;
-        let now = chrono::Utc::now().timestamp();
+        let now = crate::clock::now().timestamp();
         let signature = signature(self.secret.expose_secret().as_bytes(), now, &body);
         let response = self
             .client

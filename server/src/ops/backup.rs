@@ -86,7 +86,7 @@ impl Schedule {
     async fn take(&self, db: &Db) -> anyhow::Result<()> {
         std::fs::create_dir_all(&self.dir)
             .with_context(|| format!("backup-dir: cannot create {}", self.dir.display()))?;
-        let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ");
+        let stamp = crate::clock::now().format("%Y%m%dT%H%M%S%.3fZ");
         let path = self.dir.join(format!("{PREFIX}{stamp}{SUFFIX}"));
         write(db, &path).await?;
         let removed = rotate(&self.dir, self.keep)?;

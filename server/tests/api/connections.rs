@@ -206,7 +206,7 @@ const EIGHT_MB: usize = 8 * 1024 * 1024;
 /// Puts `data` in as the uploaded resume, as the upload route stores it.
 async fn save_resume(db: &portfolio::store::Db, data: &[u8]) {
     let sha256 = portfolio::media::sha256_hex(data);
-    db.save_resume(data, &sha256, chrono::Utc::now().timestamp_millis())
+    db.save_resume(data, &sha256, portfolio::clock::now_ms())
         .await
         .unwrap();
 }

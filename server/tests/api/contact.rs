@@ -167,7 +167,7 @@ async fn assert_created(app: &TestApp, body: &Value) -> i64 {
 #[tokio::test]
 async fn a_valid_message_is_stored_with_every_field_and_a_server_set_time() {
     let app = spawn_app().await;
-    let before = chrono::Utc::now().timestamp_millis();
+    let before = portfolio::clock::now_ms();
     let response = app
         .client
         .post(app.url("/api/contact"))
@@ -177,7 +177,7 @@ async fn a_valid_message_is_stored_with_every_field_and_a_server_set_time() {
         .send()
         .await
         .unwrap();
-    let after = chrono::Utc::now().timestamp_millis();
+    let after = portfolio::clock::now_ms();
     assert_eq!(response.status(), 201);
     let body: Value = response.json().await.unwrap();
     let id = body["id"].as_i64().unwrap();

@@ -107,7 +107,7 @@ async fn each_message_shows_retrying_with_the_error_then_sent_after_retry_now() 
         "{error}"
     );
     let next = email["nextAttemptAt"].as_i64().unwrap();
-    let in_an_hour = chrono::Utc::now().timestamp_millis() + 3_500_000;
+    let in_an_hour = portfolio::clock::now_ms() + 3_500_000;
     assert!(next > in_an_hour, "the next try follows the base: {next}");
 
     // The spam was never going to notify anyone.
@@ -418,7 +418,7 @@ impl Receiver {
                     .strip_prefix("t=")
                     .and_then(|rest| rest.split_once(",v1="))
                     .unwrap_or_else(|| panic!("a signature header: {signature:?}"));
-                let age = chrono::Utc::now().timestamp() - t.parse::<i64>().unwrap();
+                let age = portfolio::clock::now().timestamp() - t.parse::<i64>().unwrap();
                 assert!((0..60).contains(&age), "a fresh timestamp: {t}");
                 let mut mac = Hmac::<Sha256>::new_from_slice(SECRET.as_bytes()).unwrap();
                 mac.update(format!("{t}.").as_bytes());

@@ -165,7 +165,7 @@ async fn links_are_made_listed_read_changed_and_deleted() {
     assert_eq!(detail["link"], link);
     assert_eq!(detail["days"], json!([]));
 
-    let expires = chrono::Utc::now().timestamp_millis() + 86_400_000;
+    let expires = portfolio::clock::now_ms() + 86_400_000;
     let changed = app
         .send(
             Method::PATCH,
@@ -216,7 +216,7 @@ async fn links_are_made_listed_read_changed_and_deleted() {
 async fn bad_input_is_a_422_naming_each_field() {
     let app = spawn_app().await;
     app.signed_in().await;
-    let past = chrono::Utc::now().timestamp_millis() - 1000;
+    let past = portfolio::clock::now_ms() - 1000;
     for (body, fields) in [
         (
             json!({ "company": " ", "role": "x".repeat(101) }),
@@ -433,7 +433,7 @@ async fn unknown_revoked_and_expired_links_serve_the_home_page_alike_and_count_n
         (&revoked, json!({ "revoked": true })),
         (
             &expired,
-            json!({ "expiresAt": chrono::Utc::now().timestamp_millis() - 1000 }),
+            json!({ "expiresAt": portfolio::clock::now_ms() - 1000 }),
         ),
     ] {
         let path = format!("/api/links/{}", id_of(link));
@@ -497,7 +497,7 @@ async fn a_revoked_or_expired_link_answers_exactly_as_a_live_one_in_its_language
         (&revoked, json!({ "revoked": true })),
         (
             &expired,
-            json!({ "expiresAt": chrono::Utc::now().timestamp_millis() - 1000 }),
+            json!({ "expiresAt": portfolio::clock::now_ms() - 1000 }),
         ),
     ] {
         let path = format!("/api/links/{}", id_of(link));

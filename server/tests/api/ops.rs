@@ -18,7 +18,7 @@ use crate::session::{EMAIL, PASSWORD};
 const DAY_SECS: i64 = 24 * 60 * 60;
 
 fn now_ms() -> i64 {
-    chrono::Utc::now().timestamp_millis()
+    portfolio::clock::now_ms()
 }
 
 /// Runs a `portfolio` command to its end; panics with its output unless it succeeds.

@@ -274,7 +274,7 @@ async fn security_txt_names_the_published_email_and_never_lapses_and_a_setting_t
         .find_map(|line| line.strip_prefix("Expires: "))
         .expect("an Expires field");
     let expires = chrono::DateTime::parse_from_rfc3339(expires).expect("RFC 3339");
-    let ahead = expires.with_timezone(&chrono::Utc) - chrono::Utc::now();
+    let ahead = expires.with_timezone(&chrono::Utc) - portfolio::clock::now();
     assert!(
         ahead > chrono::Duration::days(29) && ahead <= chrono::Duration::days(30),
         "{ahead:?}"

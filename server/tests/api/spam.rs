@@ -95,7 +95,7 @@ async fn scripts_are_stored_as_spam_with_a_code_and_only_the_person_is_notified(
     // or one in the shape of the tokens before they were single-use.
     let (payload_part, signature) = tokens[0].rsplit_once('.').unwrap();
     let (_, nonce) = payload_part.split_once('.').unwrap();
-    let earlier_ms = chrono::Utc::now().timestamp_millis() - 60_000;
+    let earlier_ms = portfolio::clock::now_ms() - 60_000;
     let earlier = format!("{earlier_ms}.{nonce}.{signature}");
     let renonced = format!("{earlier_ms}.{}.{signature}", "ab".repeat(12));
     let old_shape = format!("{earlier_ms}.{signature}");

@@ -96,7 +96,7 @@ async fn new_challenge(
     ApiJson<ContactChallenge>,
 )> {
     let keys = crate::contact::spam_keys(&state.db, &state.contact).await?;
-    let now = chrono::Utc::now().timestamp_millis();
+    let now = crate::clock::now_ms();
     let max_number =
         state
             .contact
@@ -153,7 +153,7 @@ async fn send_message(
     .map_err(ApiError::Validation)?;
 
     let client_key = crate::auth::throttle::client_key(state.auth.client_salt(), client);
-    let now = chrono::Utc::now();
+    let now = crate::clock::now();
     if let Some(wait) = state
         .db
         .take_submission_slot(

@@ -372,7 +372,7 @@ async fn export(
         Format::Json => ("application/json", "json"),
     };
     let body = export_all(&state.db, format).await?;
-    let date = chrono::Utc::now().format("%Y-%m-%d");
+    let date = crate::clock::now().format("%Y-%m-%d");
     let disposition = format!("attachment; filename=\"messages-{date}.{extension}\"");
     Ok((
         [

@@ -29,7 +29,7 @@ async fn security_txt(State(state): State<AppState>) -> Response {
     let text = text(
         &published.document.contact.email,
         state.pages.base(),
-        chrono::Utc::now(),
+        crate::clock::now(),
     );
     (
         [
