@@ -75,7 +75,16 @@ describe('a stolen session', () => {
       await owner.page.goto('about:blank');
       await start(10 * 60);
       await thief.page.goto(`${base}/dashboard`);
-      await thief.page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
+      // Once, in a cold make test, the dashboard never showed here: should it again, the failure
+      // says where the page was, what it showed and what the server answered and logged.
+      await thief.page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor().catch(async (error: unknown) => {
+        const session = await thief.page.evaluate(async () => (await fetch('/api/session')).status).catch(String);
+        const shown = (await thief.page.locator('body').innerText().catch(String)).slice(0, 300);
+        throw new Error(
+          `the stolen cookie's dashboard did not show (${String(error)}): at ${thief.page.url()}, GET /api/session ${session}, ` +
+            `the page showed ${JSON.stringify(shown)}; the server's log ends:\n${server.output().slice(-3000)}`,
+        );
+      });
       await thief.page.getByRole('button', { name: 'Account' }).click();
       await thief.page.getByRole('button', { name: 'Sign-in and security' }).click();
       const dialog = thief.page.getByRole('dialog', { name: 'Sign-in and security' });
