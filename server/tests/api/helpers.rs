@@ -35,6 +35,19 @@ pub async fn spawn_app_with(configure: impl FnOnce(&mut Settings)) -> TestApp {
     spawn_app_on(data_dir, database_url, configure).await
 }
 
+/// Starts the server on a copy of a SQLite backup, in a folder of its own: a restore.
+pub async fn spawn_app_restored(backup: &Path) -> TestApp {
+    let restored_dir = tempfile::tempdir().expect("a temporary folder");
+    let restored_file = restored_dir.path().join("portfolio.db");
+    std::fs::copy(backup, &restored_file).expect("the backup is copied");
+    spawn_app_on(
+        restored_dir,
+        format!("sqlite://{}", restored_file.display()),
+        |_| {},
+    )
+    .await
+}
+
 /// Starts the server on an existing database (another instance may be using it too).
 pub async fn spawn_app_on(
     data_dir: tempfile::TempDir,
@@ -120,15 +133,8 @@ impl TestApp {
     }
 
     /// Stops the server gracefully and waits for it.
-    pub async fn shutdown(mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        if let Some(task) = self.task.take() {
-            task.await
-                .expect("the server task")
-                .expect("the server stops cleanly");
-        }
+    pub async fn shutdown(self) {
+        drop(self.shutdown_keeping_data().await);
     }
 
     /// Stops the server gracefully and hands its data folder back, for a next start on it.

@@ -12,7 +12,9 @@ use portfolio::store::NewMessage;
 use serde_json::{json, Value};
 
 use crate::contact::{as_person_at, form_with, valid_form};
-use crate::helpers::{binary, on_postgres, spawn_app, spawn_app_on, spawn_app_with, PgCluster};
+use crate::helpers::{
+    binary, on_postgres, spawn_app, spawn_app_on, spawn_app_restored, spawn_app_with, PgCluster,
+};
 use crate::session::{EMAIL, PASSWORD};
 
 const DAY_SECS: i64 = 24 * 60 * 60;
@@ -192,15 +194,7 @@ async fn a_backup_taken_while_messages_arrive_holds_every_acknowledged_one_and_r
     assert!(!nowhere.exists());
 
     // Restore: a server started on the snapshot shows the messages to the owner.
-    let restored_dir = tempfile::tempdir().unwrap();
-    let restored_file = restored_dir.path().join("portfolio.db");
-    std::fs::copy(&snapshot, &restored_file).unwrap();
-    let restored = spawn_app_on(
-        restored_dir,
-        format!("sqlite://{}", restored_file.display()),
-        |_| {},
-    )
-    .await;
+    let restored = spawn_app_restored(&snapshot).await;
     assert_eq!(restored.sign_in(EMAIL, PASSWORD).await.status(), 200);
     let page = restored.messages("").await;
     assert_eq!(page["unread"].as_u64().unwrap() as usize, stored.len());

@@ -13,8 +13,8 @@ use portfolio::store::sealed::SecretKey;
 use portfolio::store::Dump;
 
 use crate::helpers::{
-    binary, fresh_database_url, on_postgres, postgres_only_database, spawn_app_on, sql_pool,
-    test_key_file, TestApp, TEST_SECRET_KEY,
+    binary, fresh_database_url, on_postgres, postgres_only_database, spawn_app_on,
+    spawn_app_restored, sql_pool, test_key_file, TestApp, TEST_SECRET_KEY,
 };
 use crate::second_factor::app_with_second_factor;
 use crate::session::{EMAIL, PASSWORD};
@@ -167,15 +167,7 @@ async fn a_backup_and_the_database_read_without_the_key_hold_neither_secret_read
     app.shutdown().await;
 
     // With the key, the backup is the account: the second factor works on the restored copy.
-    let restored_dir = tempfile::tempdir().unwrap();
-    let restored_file = restored_dir.path().join("portfolio.db");
-    std::fs::copy(&backup, &restored_file).unwrap();
-    let restored = spawn_app_on(
-        restored_dir,
-        format!("sqlite://{}", restored_file.display()),
-        |_| {},
-    )
-    .await;
+    let restored = spawn_app_restored(&backup).await;
     // Past the step of the last code accepted, which the first server's moved clock reached.
     restored.advance(60);
     let browser = restored.pending_browser().await;
