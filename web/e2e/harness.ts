@@ -173,5 +173,13 @@ export async function openPage(
       foreignRequests.push(url);
     }
   });
+  watched.set(page, errors);
   return { page, errors, foreignRequests, close: () => context.close() };
+}
+
+const watched = new WeakMap<Page, string[]>();
+
+/** The console errors and uncaught exceptions a page opened by `openPage` has had so far (for a failing test's message). */
+export function errorsOf(page: Page): readonly string[] {
+  return watched.get(page) ?? [];
 }

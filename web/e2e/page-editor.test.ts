@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { DESKTOP, openPage, PHONE, serverAndBrowser, type RunningServer } from './harness.ts';
+import { DESKTOP, errorsOf, openPage, PHONE, serverAndBrowser, type RunningServer } from './harness.ts';
 import { hydrated } from './page-support.ts';
 import { axeViolations, OWNER_ENV, ownerCookie, signIn } from './helpers.ts';
 // @ts-expect-error: a plain Node script without types
@@ -57,7 +57,10 @@ async function openPart(page: Page, name: string) {
     await page.getByRole('heading', { level: 2, name }).waitFor({ timeout: 10_000 });
   } catch (cause) {
     const shown = await page.locator('body').innerText().catch(() => '(no body)');
-    throw new Error(`could not open the part ${name} at ${page.url()}; the page shows: ${shown.slice(0, 600)}`, { cause });
+    const errors = errorsOf(page).join('\n') || '(none)';
+    throw new Error(`could not open the part ${name} at ${page.url()}; the page shows: ${shown.slice(0, 600)}\nits errors: ${errors}`, {
+      cause,
+    });
   }
 }
 
