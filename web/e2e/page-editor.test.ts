@@ -199,6 +199,12 @@ describe('the page editor', () => {
     const { page, close } = await openPage(suite.browser, suite.server, { viewport: DESKTOP });
     await signIn(page, suite.server);
     await openEditor(page);
+    // Moving between parts does not ask the server for the session again (the dashboard asked
+    // when it opened; a 401 from any request is what signs the page out).
+    const sessionChecks: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'GET' && new URL(r.url()).pathname === '/api/session') sessionChecks.push(r.url());
+    });
     const heights: string[] = [];
     const tooTall = async (where: string) => {
       const height = await page.evaluate(() => document.documentElement.scrollHeight);
@@ -221,6 +227,7 @@ describe('the page editor', () => {
       assert.deepEqual(await editorViolations(page), [], label);
     }
     console.log(`the editor's height at ${DESKTOP.width}x${DESKTOP.height}, in px: ${heights.join(', ')}`);
+    assert.deepEqual(sessionChecks, [], 'moving between parts asked for the session');
     // From the address: a shared link or a reload opens the part.
     for (const [label, id] of PARTS) {
       await page.goto(`${suite.server.url}/dashboard?view=page&part=${id}`);

@@ -43,6 +43,12 @@ export const routes: RouteObject[] = [
         path: 'dashboard',
         id: 'dashboard',
         loader: requireOwner,
+        // The session is asked for when the dashboard opens, not again at each move between its
+        // views and the editor's parts (its search parameters): a request that finds the session
+        // gone is answered 401, which the dashboard handles. Asking at every move cost a request
+        // each time, and one that failed on a loaded machine showed the error page.
+        shouldRevalidate: ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
+          currentUrl.pathname !== nextUrl.pathname && defaultShouldRevalidate,
         lazy: async () => {
           const { DashboardPage, DashboardError } = await import('./pages/dashboard');
           return { Component: DashboardPage, ErrorBoundary: DashboardError };
