@@ -102,13 +102,19 @@ cargo-test: test-build
 # The committed files that are generated, each with a header saying so: the content document's
 # JSON Schema and TypeScript types (from the Rust types in server/src/content/document.rs, written
 # by a test when UPDATE_CONTENT_SCHEMA is set), and the page editor's validator (the schema
-# compiled by Ajv in web/scripts/document-validator.mjs, so it runs first).
+# compiled by Ajv in web/scripts/document-validator.mjs, so it runs first); the API's OpenAPI
+# document as /api/openapi.json serves it (written by a test when UPDATE_API_DESCRIPTION is set;
+# JSON carries no header) and the web's API types made from it by openapi-typescript
+# (web/scripts/api-types.mjs, so it runs after).
 GENERATED := web/src/content/document.schema.json web/src/content/document.generated.ts \
-	web/src/dashboard/page-editor/validate-document.generated.js
+	web/src/dashboard/page-editor/validate-document.generated.js \
+	web/src/api/openapi.json web/src/api/openapi.generated.ts
 
 generate: web openssl-dev ## Write every generated file again from its source
-	UPDATE_CONTENT_SCHEMA=1 $(LINTED) $(CARGO) test --locked --lib content::tests::the_generated_schema_and_types_are_up_to_date
-	cd web && node scripts/document-validator.mjs
+	UPDATE_CONTENT_SCHEMA=1 UPDATE_API_DESCRIPTION=1 $(LINTED) $(CARGO) test --locked --lib -- --exact \
+	  content::tests::the_generated_schema_and_types_are_up_to_date \
+	  http::api::tests::the_web_copy_of_the_description_is_up_to_date
+	cd web && node scripts/document-validator.mjs && node scripts/api-types.mjs
 
 # After cargo-test, whose build it reuses: regenerates in place and fails when a file differs from
 # what is committed (or staged).

@@ -4,35 +4,17 @@
  */
 import { api } from './client';
 import type { Ceremony } from './session';
+import type { Answer } from './answer';
+import type { components } from './openapi.generated';
 
 /** One signed-in browser (`GET /api/sessions`); times are Unix milliseconds. */
-export interface SessionInfo {
-  id: string;
-  browser: string;
-  device: 'desktop' | 'phone' | 'tablet' | 'other';
-  method: 'password' | 'password+code' | 'passkey';
-  signedInAt: number;
-  lastActiveAt: number;
-  current: boolean;
-}
+export type SessionInfo = Answer<components['schemas']['SessionView']>;
 
-export interface Passkey {
-  id: string;
-  name: string;
-  createdAt: number;
-  lastUsedAt: number | null;
-}
+export type Passkey = Answer<components['schemas']['PasskeyView']>;
 
-export interface SecondFactorStatus {
-  enabled: boolean;
-  recoveryCodesLeft: number;
-}
+export type SecondFactorStatus = Answer<components['schemas']['SecondFactorStatus']>;
 
-export interface SecondFactorSetup {
-  secret: string;
-  uri: string;
-  qrCode: string;
-}
+export type SecondFactorSetup = Answer<components['schemas']['Setup']>;
 
 export async function listSessions(): Promise<SessionInfo[]> {
   return (await api<{ sessions: SessionInfo[] }>('/api/sessions')).sessions;

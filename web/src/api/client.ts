@@ -4,13 +4,9 @@
  * into an `ApiError` whose message is fit to show to a person.
  */
 
-export interface ErrorBody {
-  error: {
-    code: string;
-    message: string;
-    fields?: Record<string, string>;
-  };
-}
+import type { components } from './openapi.generated';
+
+export type ErrorBody = components['schemas']['ErrorBody'];
 
 export class ApiError extends Error {
   readonly status: number;

@@ -5,29 +5,20 @@
  */
 import { ApiError, api, request } from './client';
 import type { ContentDocument } from '../content/document';
+import type { Answer } from './answer';
+import type { components } from './openapi.generated';
 
-export interface DraftAnswer {
-  revision: number;
+/** The draft's revision and document (the content module's own type, generated from the same Rust types). */
+export type DraftAnswer = Omit<Answer<components['schemas']['Draft']>, 'document'> & {
   document: ContentDocument;
   /** The draft's ETag: the `If-Match` of the next save. */
   etag: string;
-}
+};
 
-export interface Version {
-  version: number;
-  /** Unix milliseconds, UTC. */
-  publishedAt: number;
-}
+export type Version = Answer<components['schemas']['Version']>;
 
 /** What `POST /api/media` answers for an image. */
-export interface UploadedImage {
-  id: string;
-  kind: 'image' | 'svg';
-  width: number;
-  height: number;
-  bytes: number;
-  sources: { src: string; width: number }[];
-}
+export type UploadedImage = Answer<components['schemas']['MediaView']>;
 
 async function draftOf(response: Response): Promise<DraftAnswer> {
   const body = (await response.json()) as { revision: number; document: ContentDocument };

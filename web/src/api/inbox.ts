@@ -1,5 +1,7 @@
 /** The owner's inbox: `/api/messages`. Types mirror the server's JSON. */
 import { api } from './client';
+import type { Answer } from './answer';
+import type { components } from './openapi.generated';
 
 /** "via Acme, Frontend Developer": the application link a message came through. */
 export function viaText(via: MessageSummary['via']): string | null {
@@ -8,39 +10,13 @@ export function viaText(via: MessageSummary['via']): string | null {
 
 export type Folder = 'inbox' | 'spam' | 'trash';
 
-export interface MessageSummary {
-  id: number;
-  name: string;
-  email: string;
-  subject: string;
-  preview: string;
-  /** Unix milliseconds, UTC. */
-  createdAt: number;
-  isRead: boolean;
-  isSpam: boolean;
-  deletedAt: number | null;
-  /** The application link of the visit it was sent during, if any. */
-  via: { id: number; company: string; role: string } | null;
-}
+export type MessageSummary = Answer<components['schemas']['MessageSummary']>;
 
-export interface Message extends Omit<MessageSummary, 'preview'> {
-  message: string;
-  spamReason: string | null;
-}
+export type Message = Answer<components['schemas']['Message']>;
 
-export interface MessagePage {
-  messages: MessageSummary[];
-  nextCursor: string | null;
-  /** Unread messages in the inbox folder. */
-  unread: number;
-}
+export type MessagePage = Answer<components['schemas']['MessagePage']>;
 
-export interface MessageChange {
-  isRead?: boolean;
-  isSpam?: boolean;
-  /** `true` moves to the trash, `false` brings back. */
-  deleted?: boolean;
-}
+export type MessageChange = components['schemas']['MessageUpdate'];
 
 export function listMessages(
   options: { folder: Folder; q?: string; cursor?: string | null; limit?: number },

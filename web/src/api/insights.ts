@@ -1,39 +1,15 @@
 /** Visitor insights for the owner: `/api/insights`. Types mirror the server's JSON. */
 import { api } from './client';
+import type { Answer } from './answer';
+import type { components } from './openapi.generated';
 
 export type Range = 7 | 30 | 90;
 
-export interface DayFigures {
-  /** `YYYY-MM-DD` in the owner's time zone. */
-  day: string;
-  pageViews: number;
-  visitors: number;
-  resumeDownloads: number;
-  messages: number;
-}
+export type DayFigures = Answer<components['schemas']['DayFigures']>;
 
-export interface KeyCount {
-  key: string;
-  count: number;
-}
+export type KeyCount = Answer<components['schemas']['KeyCount']>;
 
-export interface InsightsFigures {
-  enabled: boolean;
-  timeZone: string;
-  days: DayFigures[];
-  totals: {
-    pageViews: number;
-    visitors: number;
-    resumeDownloads: number;
-    messages: number;
-    messagesPer100Visitors: number | null;
-  };
-  referrers: KeyCount[];
-  campaigns: KeyCount[];
-  clicks: KeyCount[];
-  devices: KeyCount[];
-  browsers: KeyCount[];
-}
+export type InsightsFigures = Answer<components['schemas']['InsightsFigures']>;
 
 export function insightsFigures(days: Range, signal?: AbortSignal): Promise<InsightsFigures> {
   return api(`/api/insights?days=${days}`, { signal });

@@ -1,81 +1,24 @@
 /** Application links for the owner: `/api/links`. Types mirror the server's JSON. */
 import { api } from './client';
+import type { Answer } from './answer';
+import type { components } from './openapi.generated';
 
 /** Where an application stands: sent (never opened), opened, engaged (looked further), wrote. */
-export type LinkState = 'sent' | 'opened' | 'engaged' | 'wrote';
+export type LinkState = components['schemas']['LinkState'];
 
-export interface LinkAlerts {
-  /** The first open. */
-  open: boolean;
-  /** A resume download. */
-  resume: boolean;
-  /** A message sent through the contact form. */
-  message: boolean;
-}
+export type LinkAlerts = Answer<components['schemas']['LinkAlerts']>;
 
-export interface LinkTotals {
-  opens: number;
-  visitors: number;
-  resumeDownloads: number;
-  projectClicks: number;
-  messages: number;
-  /** Visitors who saw each section, by its id (`projects`). */
-  sections: Record<string, number>;
-}
+export type LinkTotals = Answer<components['schemas']['LinkTotals']>;
 
-export interface ApplicationLink {
-  id: number;
-  slug: string;
-  /** The address to send: `/a/<slug>`. */
-  path: string;
-  company: string;
-  role: string;
-  note: string;
-  /** The language of the page it serves. */
-  language: string;
-  /** Unix milliseconds, UTC. */
-  expiresAt: number | null;
-  revokedAt: number | null;
-  createdAt: number;
-  firstOpenedAt: number | null;
-  lastActivityAt: number | null;
-  state: LinkState;
-  alerts: LinkAlerts;
-  totals: LinkTotals;
-}
+export type ApplicationLink = Answer<components['schemas']['Link']>;
 
-export interface LinkDay {
-  /** `YYYY-MM-DD` in the owner's time zone. */
-  day: string;
-  opens: number;
-  visitors: number;
-  resumeDownloads: number;
-  projectClicks: number;
-  messages: number;
-  sections: Record<string, number>;
-  clicks: Record<string, number>;
-}
+export type LinkDay = Answer<components['schemas']['LinkDay']>;
 
-export interface LinkDetail {
-  link: ApplicationLink;
-  days: LinkDay[];
-}
+export type LinkDetail = Answer<components['schemas']['LinkDetail']>;
 
-export interface NewLink {
-  company: string;
-  role: string;
-  note?: string;
-  language?: string;
-  expiresAt?: number | null;
-  alerts?: Partial<LinkAlerts>;
-}
+export type NewLink = components['schemas']['NewLinkRequest'];
 
-export interface LinkChange {
-  note?: string;
-  expiresAt?: number | null;
-  revoked?: boolean;
-  alerts?: Partial<LinkAlerts>;
-}
+export type LinkChange = components['schemas']['LinkUpdate'];
 
 export async function listLinks(signal?: AbortSignal): Promise<ApplicationLink[]> {
   return (await api<{ links: ApplicationLink[] }>('/api/links', { signal })).links;

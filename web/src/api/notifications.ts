@@ -1,39 +1,15 @@
 /** What became of the owner's notifications: `/api/notifications`. Types mirror the server's JSON. */
 import { api } from './client';
+import type { Answer } from './answer';
+import type { components } from './openapi.generated';
 
-export type DeliveryStatus = 'sent' | 'pending' | 'sending' | 'retrying' | 'failed';
+export type DeliveryStatus = Delivery['status'];
 
-export interface Delivery {
-  id: number;
-  messageId: number | null;
-  channel: 'email' | 'webhook';
-  kind: 'message' | 'test' | 'ceiling';
-  status: DeliveryStatus;
-  attempts: number;
-  lastError: string | null;
-  /** Unix milliseconds, while it waits. */
-  nextAttemptAt: number | null;
-  sentAt: number | null;
-  createdAt: number;
-}
+export type Delivery = Answer<components['schemas']['Delivery']>;
 
-export interface MessageDelivery {
-  messageId: number;
-  status: 'not_requested' | 'sent' | 'retrying' | 'pending';
-  deliveries: Delivery[];
-}
+export type MessageDelivery = Answer<components['schemas']['MessageDelivery']>;
 
-export interface DeliveryHealth {
-  notificationsOn: boolean;
-  emailOn: boolean;
-  pending: number;
-  failing: number;
-  oldestPendingAt: number | null;
-  maxAttempts: number;
-  lastError: string | null;
-  /** Notifications keep failing. */
-  alert: boolean;
-}
+export type DeliveryHealth = Answer<components['schemas']['DeliveryHealth']>;
 
 export function deliveryStatuses(messageIds: number[], signal?: AbortSignal): Promise<{ messages: MessageDelivery[] }> {
   return api(`/api/notifications/status?messageIds=${messageIds.join(',')}`, { signal });

@@ -1,27 +1,19 @@
 /** The owner's session: `/api/session`, `/api/sessions` and `/api/session/password`, and the ways in. */
 import { api, ApiError } from './client';
+import type { Answer } from './answer';
+import type { components } from './openapi.generated';
 
 /** The signed-in owner, as `GET /api/session` returns it. */
-export interface Owner {
-  email: string;
-}
+export type Owner = Answer<components['schemas']['OwnerView']>;
 
 /** A password sign-in that waits for the second factor's code (`202`). */
-export interface PendingSignIn {
-  secondFactorRequired: true;
-}
+export type PendingSignIn = Answer<components['schemas']['PendingView']>;
 
 /** What the login page may offer besides the password. */
-export interface SignInMethods {
-  passkeys: boolean;
-  emailReset: boolean;
-}
+export type SignInMethods = Answer<components['schemas']['Methods']>;
 
 /** A WebAuthn ceremony begun by the server: its id and the options for the browser. */
-export interface Ceremony {
-  challengeId: string;
-  options: { publicKey: unknown; mediation?: string };
-}
+export type Ceremony = Answer<components['schemas']['Ceremony']>;
 
 /** The current owner, or `null` when no one is signed in. */
 export async function getSession(signal?: AbortSignal): Promise<Owner | null> {

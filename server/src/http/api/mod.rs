@@ -73,3 +73,34 @@ pub fn api(session_cookie: &str) -> (Router<AppState>, utoipa::openapi::OpenApi)
         );
     (router, openapi)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    /// The API's description as `/api/openapi.json` serves it, committed as
+    /// `web/src/api/openapi.json` (indented) for the web's generated types
+    /// (`openapi.generated.ts`, written from it by `make generate`); this fails when it no
+    /// longer matches the routes' annotations, and writes it when UPDATE_API_DESCRIPTION is set.
+    #[test]
+    fn the_web_copy_of_the_description_is_up_to_date() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../web/src/api/openapi.json");
+        // The cookie's name over plain HTTP ([`crate::auth::session::cookie_name`]); only the
+        // security scheme's name changes with it.
+        let (_, openapi) = super::api("portfolio_session");
+        let mut expected = openapi
+            .to_pretty_json()
+            .expect("the API's description serialises");
+        expected.push('\n');
+        if std::env::var_os("UPDATE_API_DESCRIPTION").is_some() {
+            std::fs::write(&path, &expected).expect("the description is written");
+            return;
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == expected,
+            "web/src/api/openapi.json is stale: regenerate it with `make generate` \
+             (UPDATE_API_DESCRIPTION=1 cargo test --locked --lib http::api::tests) and commit it"
+        );
+    }
+}

@@ -158,7 +158,7 @@ export function useInbox(onUnauthorized: () => void) {
         return;
       }
       setOpened(null);
-      if (patch.isRead === undefined) removeItem(message.id);
+      if (typeof patch.isRead !== 'boolean') removeItem(message.id);
       else patchItem(message.id, { isRead: patch.isRead });
       refreshUnread();
       const undo = undoPatch
