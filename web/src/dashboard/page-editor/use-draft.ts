@@ -8,6 +8,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError } from '../../api/client';
+import { sessionEnded } from '../shared/session';
 import type { ContentDocument } from '../../content/document';
 import { loadDraft, saveDraft, type DraftAnswer } from '../../api/content';
 import { merge3 } from './merge';
@@ -53,7 +54,7 @@ function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-export function useDraft(onUnauthorized: () => void) {
+export function useDraft() {
   const [loadError, setLoadError] = useState<string | null>(null);
   const [base, setBase] = useState<ContentDocument | null>(null);
   const [document, setDocument] = useState<ContentDocument | null>(null);
@@ -73,13 +74,9 @@ export function useDraft(onUnauthorized: () => void) {
     latest.current = document;
   }, [document]);
 
-  const fail = useCallback(
-    (cause: unknown, set: (message: string) => void) => {
-      if (cause instanceof ApiError && cause.status === 401) onUnauthorized();
-      else set(cause instanceof Error ? cause.message : String(cause));
-    },
-    [onUnauthorized],
-  );
+  const fail = useCallback((cause: unknown, set: (message: string) => void) => {
+    if (!sessionEnded(cause)) set(cause instanceof Error ? cause.message : String(cause));
+  }, []);
 
   const adopt = useCallback((answer: DraftAnswer) => {
     setBase(answer.document);
