@@ -36,11 +36,11 @@ export class ApiError extends Error {
 }
 
 /**
- * Told, by an `Event` named `ended`, of each answer that finds the session gone (`unauthorized`,
- * a 401; not a refused password, code or passkey, which are 401s of their own). The dashboard's
- * shell listens, through `dashboard/shared/session.ts`, and goes to the login page.
+ * Called at each answer that finds the session gone (`unauthorized`, a 401; not a refused
+ * password, code or passkey, which are 401s of their own). The dashboard's shell listens, through
+ * `dashboard/shared/session.ts`, and goes to the login page.
  */
-export const sessionEvents = new EventTarget();
+export const sessionListeners = new Set<() => void>();
 
 const NETWORK_MESSAGE = 'We could not reach the server. Check your connection and try again.';
 
@@ -99,7 +99,7 @@ export async function request(path: string, init: ApiRequest = {}): Promise<Resp
     const retryAfter = header !== null && /^\d+$/.test(header) ? Number(header) : null;
     if (isErrorBody(payload)) {
       const { code, message, fields } = payload.error;
-      if (code === 'unauthorized') sessionEvents.dispatchEvent(new Event('ended'));
+      if (code === 'unauthorized') sessionListeners.forEach((listener) => listener());
       throw new ApiError(response.status, code, message, fields ?? {}, retryAfter);
     }
     throw new ApiError(response.status, 'http_error', fallbackMessage(response.status), {}, retryAfter);

@@ -1,9 +1,9 @@
 /**
- * A session found gone, as the dashboard sees it: the API client tells `sessionEvents` of each
+ * A session found gone, as the dashboard sees it: the API client calls `sessionListeners` at each
  * 401 that says so; the dashboard's shell alone listens (`whenSessionEnds`) and goes to the login
  * page, and every other part only keeps quiet about the failed request (`sessionEnded`).
  */
-import { ApiError, sessionEvents } from '../../api/client';
+import { ApiError, sessionListeners } from '../../api/client';
 
 /** True for the error of a request made without a valid session (it expired or was ended). */
 export function sessionEnded(cause: unknown): boolean {
@@ -12,11 +12,13 @@ export function sessionEnded(cause: unknown): boolean {
 
 /** Calls `listener` each time the session turns out to be gone; returns the unsubscribe function. */
 export function whenSessionEnds(listener: () => void): () => void {
-  sessionEvents.addEventListener('ended', listener);
-  return () => sessionEvents.removeEventListener('ended', listener);
+  sessionListeners.add(listener);
+  return () => {
+    sessionListeners.delete(listener);
+  };
 }
 
 /** Tells the listener that this browser's session is gone without a 401: the owner ended it. */
 export function endOfSession(): void {
-  sessionEvents.dispatchEvent(new Event('ended'));
+  sessionListeners.forEach((listener) => listener());
 }
