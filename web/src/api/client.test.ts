@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { api, ApiError, request } from './client';
+import { api, ApiError, request, sessionListeners } from './client';
 
 function answer(status: number, body: unknown, headers: Record<string, string> = {}) {
   vi.stubGlobal(
@@ -65,5 +65,33 @@ describe('api', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect(error.status).toBe(409);
     expect(error.message).toBe('The draft was saved elsewhere.');
+  });
+});
+
+describe('sessionListeners', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('is told once when an answer finds the session gone, and the caller still gets the ApiError', async () => {
+    const ended = vi.fn();
+    sessionListeners.add(ended);
+    answer(401, { error: { code: 'unauthorized', message: 'sign in to continue' } });
+    const error = await api('/api/messages').catch((e: unknown) => e);
+    sessionListeners.delete(ended);
+    expect(ended).toHaveBeenCalledTimes(1);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(401);
+  });
+
+  it('is not told of a refused password, code or passkey (401s of their own), nor of any other error', async () => {
+    const ended = vi.fn();
+    sessionListeners.add(ended);
+    for (const code of ['invalid_credentials', 'sign_in_expired', 'passkey_refused']) {
+      answer(401, { error: { code, message: 'Refused.' } });
+      await api('/api/session', { method: 'POST', body: {} }).catch(() => {});
+    }
+    answer(403, { error: { code: 'forbidden', message: 'Not from the site.' } });
+    await api('/api/messages').catch(() => {});
+    sessionListeners.delete(ended);
+    expect(ended).not.toHaveBeenCalled();
   });
 });

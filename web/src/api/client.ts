@@ -31,6 +31,13 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * Called at each answer that finds the session gone (`unauthorized`, a 401; not a refused
+ * password, code or passkey, which are 401s of their own). The dashboard's shell listens, through
+ * `dashboard/shared/session.ts`, and goes to the login page.
+ */
+export const sessionListeners = new Set<() => void>();
+
 const NETWORK_MESSAGE = 'We could not reach the server. Check your connection and try again.';
 
 function isErrorBody(value: unknown): value is ErrorBody {
@@ -88,6 +95,7 @@ export async function request(path: string, init: ApiRequest = {}): Promise<Resp
     const retryAfter = header !== null && /^\d+$/.test(header) ? Number(header) : null;
     if (isErrorBody(payload)) {
       const { code, message, fields } = payload.error;
+      if (code === 'unauthorized') sessionListeners.forEach((listener) => listener());
       throw new ApiError(response.status, code, message, fields ?? {}, retryAfter);
     }
     throw new ApiError(response.status, 'http_error', fallbackMessage(response.status), {}, retryAfter);

@@ -1,7 +1,9 @@
-import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useLoaderData, useNavigate, useSearchParams } from 'react-router';
+import { whenSessionEnds } from '../dashboard/shared/session';
 import { signOut, signOutEverywhere, type Owner } from '../api/session';
 import { announce } from '../auth/auth-channel';
+import { forgetSignedIn } from '../auth/hint';
 import { useAuthSync } from '../auth/use-auth-sync';
 import { AccountMenu } from '../dashboard/account/account-menu';
 import { DashboardTabs, PANEL_ID, tabId, type DashboardView } from '../dashboard/shared/dashboard-tabs';
@@ -36,9 +38,19 @@ export function DashboardPage() {
   const toLogin = useCallback(() => {
     void navigate('/login', { replace: true });
   }, [navigate]);
-  const inbox = useInbox(toLogin);
+  // The one place a session found gone is handled: whichever part's request met the 401, the
+  // signed-in hint is dropped (so the login page does not ask again) and the owner signs in anew.
+  useEffect(
+    () =>
+      whenSessionEnds(() => {
+        forgetSignedIn();
+        toLogin();
+      }),
+    [toLogin],
+  );
+  const inbox = useInbox();
   const ids = useMemo(() => inbox.items.map((m) => m.id), [inbox.items]);
-  const delivery = useDelivery(ids, toLogin);
+  const delivery = useDelivery(ids);
 
   async function leave(action: () => Promise<void>) {
     setSigningOut(true);
@@ -64,7 +76,6 @@ export function DashboardPage() {
             busy={signingOut}
             onSignOut={() => void leave(signOut)}
             onSignOutEverywhere={() => void leave(signOutEverywhere)}
-            onUnauthorized={toLogin}
             onSendTestEmail={() => void delivery.sendTest()}
           />
         </div>
@@ -72,9 +83,9 @@ export function DashboardPage() {
       <main>
         <div id={PANEL_ID} role="tabpanel" aria-labelledby={tabId(view)}>
           {view === 'applications' ? (
-            <ApplicationsView onUnauthorized={toLogin} />
+            <ApplicationsView />
           ) : view === 'insights' ? (
-            <InsightsView onUnauthorized={toLogin} />
+            <InsightsView />
           ) : view === 'page' ? (
             <Suspense
               fallback={
@@ -83,7 +94,7 @@ export function DashboardPage() {
                 </p>
               }
             >
-              <PageEditor onUnauthorized={toLogin} />
+              <PageEditor />
             </Suspense>
           ) : (
             <InboxView inbox={inbox} delivery={delivery} />

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useReducer, useRef, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { Eye, EyeOff, KeyRound, LoaderCircle } from 'lucide-react';
 import { ApiError } from '../api/client';
@@ -9,12 +9,12 @@ import {
   signInMethods,
   startPasskeySignIn,
   submitCode,
-  type SignInMethods,
 } from '../api/session';
 import { announce } from '../auth/auth-channel';
 import { getPasskey, passkeyProblem, passkeysSupported } from '../auth/passkey';
 import { useAuthSync } from '../auth/use-auth-sync';
 import { AuthCard, FormAlert } from './auth-card';
+import { initialLogin, loginReducer } from './login-state';
 
 /**
  * The owner's sign-in page: the e-mail and password (then a code, when the second factor is on),
@@ -22,15 +22,8 @@ import { AuthCard, FormAlert } from './auth-card';
  */
 export function LoginPage() {
   const navigate = useNavigate();
-  const [showPassword, setShowPassword] = useState(false);
-  const [showReset, setShowReset] = useState(false);
-  const [askCode, setAskCode] = useState(false);
-  const [methods, setMethods] = useState<SignInMethods | null>(null);
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  // Bumped to offer the passkeys' autofill again once a passkey attempt is over.
-  const [autofillRound, setAutofillRound] = useState(0);
+  const [state, dispatch] = useReducer(loginReducer, initialLogin);
+  const { methods, askCode, pending, error, notice, showPassword, showReset, autofillRound } = state;
   const autofill = useRef<AbortController | null>(null);
   // A ref, not state, so a second click in the same frame cannot start a second sign-in.
   const submitting = useRef(false);
@@ -39,7 +32,10 @@ export function LoginPage() {
   useAuthSync(false);
 
   useEffect(() => {
-    signInMethods().then(setMethods, () => setMethods({ passkeys: false, emailReset: false }));
+    signInMethods().then(
+      (methods) => dispatch({ methods }),
+      () => dispatch({ methods: { passkeys: false, emailReset: false } }),
+    );
   }, []);
 
   const passkeys = methods?.passkeys === true && passkeysSupported();
@@ -53,16 +49,14 @@ export function LoginPage() {
   async function attempt(step: () => Promise<void>) {
     if (submitting.current) return;
     submitting.current = true;
-    setPending(true);
-    setError(null);
-    setNotice(null);
+    dispatch('stepStarted');
     try {
       await step();
     } catch (cause) {
-      setError(messageFor(cause));
+      dispatch({ error: messageFor(cause) });
     } finally {
       submitting.current = false;
-      setPending(false);
+      dispatch('stepEnded');
     }
   }
 
@@ -86,8 +80,7 @@ export function LoginPage() {
         // An expired ceremony is offered again, silently; a refused passkey is named. A cancelled
         // prompt or a refusal ends the offer: the button stays.
         if (controller.signal.aborted || !(cause instanceof ApiError)) return;
-        if (cause.status === 422) setAutofillRound((round) => round + 1);
-        else setError(cause.message);
+        dispatch(cause.status === 422 ? 'autofillOffered' : { error: cause.message });
       }
     })();
     return () => controller.abort();
@@ -97,7 +90,7 @@ export function LoginPage() {
 
   function onPasskeyButton() {
     autofill.current?.abort();
-    void attempt(() => withPasskey().finally(() => setAutofillRound((round) => round + 1)));
+    void attempt(() => withPasskey().finally(() => dispatch('autofillOffered')));
   }
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -111,14 +104,14 @@ export function LoginPage() {
         } catch (cause) {
           if (cause instanceof ApiError) {
             // The pending sign-in is over (five minutes, or used): start again with the password.
-            if (cause.code === 'sign_in_expired') setAskCode(false);
+            if (cause.code === 'sign_in_expired') dispatch('startedOver');
             if (cause.fields.code) cause.message = `Authentication code: ${cause.fields.code}.`;
           }
           throw cause;
         }
       } else if ('secondFactorRequired' in (await signIn(field('email'), field('password')))) {
         autofill.current?.abort();
-        setAskCode(true);
+        dispatch('codeAsked');
         return;
       }
       await signedIn();
@@ -131,7 +124,7 @@ export function LoginPage() {
     if (!email?.reportValidity()) return;
     void attempt(async () => {
       await forgotPassword(email.value);
-      setNotice("If that is the owner's address, a reset link is on its way. It works for 30 minutes.");
+      dispatch({ notice: "If that is the owner's address, a reset link is on its way. It works for 30 minutes." });
     });
   }
 
@@ -195,7 +188,7 @@ export function LoginPage() {
                 />
                 <button
                   type="button"
-                  onClick={() => setShowPassword((shown) => !shown)}
+                  onClick={() => dispatch('passwordToggled')}
                   aria-label={showPassword ? 'Hide password' : 'Show password'}
                   aria-pressed={showPassword}
                   className="absolute inset-y-0 right-0 flex w-12 items-center justify-center rounded-r-lg text-gray-400 hover:text-white"
@@ -211,7 +204,7 @@ export function LoginPage() {
                 className="link text-sm"
                 aria-expanded={showReset}
                 aria-controls={resetId}
-                onClick={() => setShowReset((shown) => !shown)}
+                onClick={() => dispatch('resetToggled')}
               >
                 Forgot password?
               </button>
@@ -251,7 +244,7 @@ export function LoginPage() {
           {askCode ? 'Verify' : pending ? 'Logging in…' : 'Login'}
         </button>
         {askCode ? (
-          <button type="button" className="btn btn-ghost w-full" onClick={() => setAskCode(false)}>
+          <button type="button" className="btn btn-ghost w-full" onClick={() => dispatch('startedOver')}>
             Start over
           </button>
         ) : (

@@ -12,7 +12,6 @@ export function AccountMenu({
   email,
   onSignOut,
   onSignOutEverywhere,
-  onUnauthorized,
   onSendTestEmail,
   busy,
 }: {
@@ -20,7 +19,6 @@ export function AccountMenu({
   onSendTestEmail: () => void;
   onSignOut: () => void;
   onSignOutEverywhere: () => void;
-  onUnauthorized: () => void;
   busy: boolean;
 }) {
   const dialogRef = useRef<HTMLDialogElement>(null);
@@ -127,8 +125,8 @@ export function AccountMenu({
         {/* Icon only on phones, the name still read out. */}
         <span className="sr-only sm:not-sr-only">Sign out</span>
       </button>
-      <ChangePasswordDialog dialogRef={dialogRef} onUnauthorized={onUnauthorized} />
-      <SecurityDialog open={security} onClose={() => setSecurity(false)} onUnauthorized={onUnauthorized} />
+      <ChangePasswordDialog dialogRef={dialogRef} />
+      <SecurityDialog open={security} onClose={() => setSecurity(false)} />
     </div>
   );
 }

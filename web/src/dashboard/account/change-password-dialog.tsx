@@ -5,13 +5,7 @@ import { changePassword } from '../../api/session';
 type Errors = Partial<Record<'currentPassword' | 'newPassword' | 'repeat' | 'form', string>>;
 
 /** Changes the owner's password in a native dialog; the other sessions end. */
-export function ChangePasswordDialog({
-  dialogRef,
-  onUnauthorized,
-}: {
-  dialogRef: React.RefObject<HTMLDialogElement | null>;
-  onUnauthorized: () => void;
-}) {
+export function ChangePasswordDialog({ dialogRef }: { dialogRef: React.RefObject<HTMLDialogElement | null> }) {
   const formRef = useRef<HTMLFormElement>(null);
   const [errors, setErrors] = useState<Errors>({});
   const [pending, setPending] = useState(false);
@@ -40,7 +34,6 @@ export function ChangePasswordDialog({
       formRef.current?.reset();
       setDone(true);
     } catch (cause) {
-      if (cause instanceof ApiError && cause.status === 401) onUnauthorized();
       if (cause instanceof ApiError && Object.keys(cause.fields).length > 0) {
         setErrors({ currentPassword: cause.fields.currentPassword, newPassword: cause.fields.newPassword });
       } else {

@@ -21,16 +21,14 @@ export function PasskeysSection({
   setPasskeys,
   available,
   guard,
-  onUnauthorized,
 }: {
   passkeys: Passkey[] | null;
   setPasskeys: (update: (list: Passkey[]) => Passkey[]) => void;
   /** Whether this server and this browser can use passkeys at all. */
   available: boolean;
   guard: <T>(action: () => Promise<T>) => Promise<T>;
-  onUnauthorized: () => void;
 }) {
-  const task = useTask(onUnauthorized);
+  const task = useTask();
   const [status, setStatus] = useState<string | null>(null);
   const [renaming, setRenaming] = useState<string | null>(null);
   const [removing, setRemoving] = useState<string | null>(null);

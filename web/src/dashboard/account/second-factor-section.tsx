@@ -17,14 +17,8 @@ import { useTask } from './task';
  * turning it off each ask for the password or a passkey again (a stolen session must not set up a
  * second factor of its own and lock the owner out).
  */
-export function SecondFactorSection({
-  guard,
-  onUnauthorized,
-}: {
-  guard: <T>(action: () => Promise<T>) => Promise<T>;
-  onUnauthorized: () => void;
-}) {
-  const task = useTask(onUnauthorized);
+export function SecondFactorSection({ guard }: { guard: <T>(action: () => Promise<T>) => Promise<T> }) {
+  const task = useTask();
   const [state, setState] = useState<SecondFactorStatus | null>(null);
   const [setup, setSetup] = useState<SecondFactorSetup | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);

@@ -13,7 +13,7 @@ import { useTask } from './task';
  * second factor, in a native modal dialog. Its parts load when it opens and are dropped when it
  * closes, so each opening shows the state of now.
  */
-export function SecurityDialog({ open, onClose, onUnauthorized }: { open: boolean; onClose: () => void; onUnauthorized: () => void }) {
+export function SecurityDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const dialogRef = useRef<HTMLDialogElement>(null);
 
   useEffect(() => {
@@ -36,15 +36,15 @@ export function SecurityDialog({ open, onClose, onUnauthorized }: { open: boolea
           Close
         </button>
       </div>
-      {open && <SecurityParts onUnauthorized={onUnauthorized} />}
+      {open && <SecurityParts />}
     </dialog>
   );
 }
 
-function SecurityParts({ onUnauthorized }: { onUnauthorized: () => void }) {
+function SecurityParts() {
   const [passkeys, setPasskeys] = useState<Passkey[] | null>(null);
   const [available, setAvailable] = useState(false);
-  const load = useTask(onUnauthorized);
+  const load = useTask();
   const { guard, prompt } = useReauth(available && (passkeys?.length ?? 0) > 0);
 
   useEffect(() => {
@@ -59,15 +59,14 @@ function SecurityParts({ onUnauthorized }: { onUnauthorized: () => void }) {
 
   return (
     <div className="mt-5 space-y-7">
-      <SessionsSection onUnauthorized={onUnauthorized} />
+      <SessionsSection />
       <PasskeysSection
         passkeys={passkeys}
         setPasskeys={(update) => setPasskeys((list) => update(list ?? []))}
         available={available}
         guard={guard}
-        onUnauthorized={onUnauthorized}
       />
-      <SecondFactorSection guard={guard} onUnauthorized={onUnauthorized} />
+      <SecondFactorSection guard={guard} />
       {load.error && (
         <p role="alert" className="field-error">
           {load.error}

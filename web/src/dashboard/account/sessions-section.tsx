@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { endSession, listSessions, type SessionInfo } from '../../api/account';
+import { endOfSession } from '../shared/session';
 import { fullDate } from '../shared/format';
 import { SectionAlert } from './security-parts';
 import { useTask } from './task';
@@ -11,9 +12,9 @@ const METHODS: Record<SessionInfo['method'], string> = {
 };
 
 /** The signed-in browsers, each with its own "Sign out". */
-export function SessionsSection({ onUnauthorized }: { onUnauthorized: () => void }) {
+export function SessionsSection() {
   const [sessions, setSessions] = useState<SessionInfo[] | null>(null);
-  const task = useTask(onUnauthorized);
+  const task = useTask();
 
   useEffect(() => {
     void task.run(async () => setSessions(await listSessions()));
@@ -24,7 +25,8 @@ export function SessionsSection({ onUnauthorized }: { onUnauthorized: () => void
   async function signOutOne(session: SessionInfo) {
     await task.run(async () => {
       await endSession(session.id);
-      if (session.current) onUnauthorized();
+      // This browser's own session: it is gone as surely as after a 401.
+      if (session.current) endOfSession();
       else setSessions((list) => list?.filter((other) => other.id !== session.id) ?? null);
     });
   }

@@ -1,13 +1,13 @@
 import { useState } from 'react';
-import { ApiError } from '../../api/client';
+import { sessionEnded } from '../shared/session';
 import { Cancelled } from './reauth';
 
 /**
- * One part of the security dialog's busy state and its last error: `run(step)` runs a step,
- * sends the owner to the login page when the session is gone, and keeps quiet when the owner
+ * One part of the security dialog's busy state and its last error: `run(step)` runs a step, and
+ * keeps quiet when the session is gone (the dashboard's shell goes to the login page) or the owner
  * cancelled a prompt.
  */
-export function useTask(onUnauthorized: () => void) {
+export function useTask() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -18,8 +18,7 @@ export function useTask(onUnauthorized: () => void) {
       await step();
       return true;
     } catch (cause) {
-      if (cause instanceof ApiError && cause.status === 401) onUnauthorized();
-      else if (!(cause instanceof Cancelled)) setError(cause instanceof Error ? cause.message : 'Something went wrong. Please try again.');
+      if (!sessionEnded(cause) && !(cause instanceof Cancelled)) setError(cause instanceof Error ? cause.message : 'Something went wrong. Please try again.');
       return false;
     } finally {
       setBusy(false);

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Copy, Download } from 'lucide-react';
 import { ApiError } from '../../api/client';
+import { sessionEnded } from '../shared/session';
 import {
   changeLink,
   createLink,
@@ -59,19 +60,15 @@ export function linkEnded(link: ApplicationLink, now = Date.now()): string | nul
 }
 
 /** The owner's applications: a link per application, where each stands, and what its visitors did. */
-export function ApplicationsView({ onUnauthorized }: { onUnauthorized: () => void }) {
+export function ApplicationsView() {
   const [links, setLinks] = useState<ApplicationLink[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<ApplicationLink | null>(null);
 
-  const fail = useCallback(
-    (cause: unknown) => {
-      if (cause instanceof DOMException && cause.name === 'AbortError') return;
-      if (cause instanceof ApiError && cause.status === 401) onUnauthorized();
-      else setError(cause instanceof Error ? cause.message : String(cause));
-    },
-    [onUnauthorized],
-  );
+  const fail = useCallback((cause: unknown) => {
+    if (cause instanceof DOMException && cause.name === 'AbortError') return;
+    if (!sessionEnded(cause)) setError(cause instanceof Error ? cause.message : String(cause));
+  }, []);
   const reload = useCallback(
     (signal?: AbortSignal) =>
       listLinks(signal).then((next) => {
@@ -109,7 +106,6 @@ export function ApplicationsView({ onUnauthorized }: { onUnauthorized: () => voi
           setCreated(link);
           void reload();
         }}
-        onUnauthorized={onUnauthorized}
       />
       {created && (
         <div role="status" className="mt-4 rounded-xl border border-emerald-400/40 bg-emerald-950 p-4 text-emerald-100">
@@ -166,7 +162,7 @@ function CopyLink({ link }: { link: ApplicationLink }) {
   );
 }
 
-function NewLinkForm({ onCreated, onUnauthorized }: { onCreated: (link: ApplicationLink) => void; onUnauthorized: () => void }) {
+function NewLinkForm({ onCreated }: { onCreated: (link: ApplicationLink) => void }) {
   const id = useId();
   const document = useContent();
   const locale = useLocale();
@@ -197,7 +193,7 @@ function NewLinkForm({ onCreated, onUnauthorized }: { onCreated: (link: Applicat
       form.reset();
       onCreated(link);
     } catch (cause) {
-      if (cause instanceof ApiError && cause.status === 401) return onUnauthorized();
+      if (sessionEnded(cause)) return;
       if (cause instanceof ApiError && cause.status === 422 && Object.keys(cause.fields).length > 0) {
         setFields(cause.fields);
         setAlert('Please correct the fields marked below.');

@@ -26,7 +26,7 @@ export type TestEmail =
  * The notifications of the messages on screen (`ids`), whether they keep failing, the test
  * e-mail's progress and "Retry now". Looked at again every few seconds while the page is shown.
  */
-export function useDelivery(ids: number[], onUnauthorized: () => void) {
+export function useDelivery(ids: number[]) {
   const [statuses, setStatuses] = useState<Map<number, MessageDelivery>>(new Map());
   const [health, setHealth] = useState<DeliveryHealth | null>(null);
   const [test, setTest] = useState<TestEmail | null>(null);
@@ -52,9 +52,8 @@ export function useDelivery(ids: number[], onUnauthorized: () => void) {
         ]);
         setStatuses(new Map(page.messages.map((m) => [m.messageId, m])));
         setHealth(nextHealth);
-      } catch (cause) {
-        if (cause instanceof ApiError && cause.status === 401) onUnauthorized();
-        // Otherwise keep showing what was last known; the next look may do better.
+      } catch {
+        // Keep showing what was last known; the next look may do better.
       }
     };
     void load();
@@ -65,7 +64,7 @@ export function useDelivery(ids: number[], onUnauthorized: () => void) {
       controller.abort();
       window.clearInterval(timer);
     };
-  }, [idsKey, tick, onUnauthorized]);
+  }, [idsKey, tick]);
 
   const retry = useCallback(
     async (id: number): Promise<string | null> => {
@@ -74,11 +73,10 @@ export function useDelivery(ids: number[], onUnauthorized: () => void) {
         refresh();
         return null;
       } catch (cause) {
-        if (cause instanceof ApiError && cause.status === 401) onUnauthorized();
         return cause instanceof ApiError ? cause.message : 'The retry could not be asked for.';
       }
     },
-    [refresh, onUnauthorized],
+    [refresh],
   );
 
   const sendTest = useCallback(async () => {
@@ -104,12 +102,11 @@ export function useDelivery(ids: number[], onUnauthorized: () => void) {
         }
       }
     } catch (cause) {
-      if (cause instanceof ApiError && cause.status === 401) onUnauthorized();
       if (mounted.current) {
         setTest({ state: 'failed', error: cause instanceof ApiError ? cause.message : 'The test e-mail could not be asked for.' });
       }
     }
-  }, [onUnauthorized]);
+  }, []);
 
   const dismissTest = useCallback(() => setTest(null), []);
 

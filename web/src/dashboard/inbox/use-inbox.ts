@@ -36,10 +36,10 @@ function errorText(cause: unknown): string {
 
 /**
  * The dashboard's state: one folder's messages (searched, paged), the opened message, the
- * unread count and what the owner can do to a message. `onUnauthorized` is called when the
- * session turns out to be gone.
+ * unread count and what the owner can do to a message. (A session found gone is the dashboard
+ * shell's to handle: the API client tells it.)
  */
-export function useInbox(onUnauthorized: () => void) {
+export function useInbox() {
   const [folder, setFolderState] = useState<Folder>('inbox');
   const [query, setQuery] = useState('');
   const [reloads, setReloads] = useState(0);
@@ -52,13 +52,6 @@ export function useInbox(onUnauthorized: () => void) {
   const [opened, setOpened] = useState<Opened | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
 
-  const fail = useCallback(
-    (cause: unknown): string => {
-      if (cause instanceof ApiError && cause.status === 401) onUnauthorized();
-      return errorText(cause);
-    },
-    [onUnauthorized],
-  );
 
   const notify = useCallback((text: string, tone: Notice['tone'] = 'info', undo?: () => void) => {
     setNotice({ id: Date.now(), text, tone, undo });
@@ -73,11 +66,11 @@ export function useInbox(onUnauthorized: () => void) {
       },
       (cause: unknown) => {
         if (controller.signal.aborted) return;
-        setFailure({ key, error: fail(cause) });
+        setFailure({ key, error: errorText(cause) });
       },
     );
     return () => controller.abort();
-  }, [folder, query, key, fail]);
+  }, [folder, query, key]);
 
   const status: 'loading' | 'ready' | 'error' =
     page?.key === key ? 'ready' : failure?.key === key ? 'error' : 'loading';
@@ -114,11 +107,11 @@ export function useInbox(onUnauthorized: () => void) {
       );
       setUnread(result.unread);
     } catch (cause) {
-      setMoreError(fail(cause));
+      setMoreError(errorText(cause));
     } finally {
       setLoadingMore(false);
     }
-  }, [page, loadingMore, folder, query, fail]);
+  }, [page, loadingMore, folder, query]);
 
   const patchItem = useCallback((id: number, change: Partial<MessageSummary>) => {
     setPage((current) =>
@@ -139,11 +132,11 @@ export function useInbox(onUnauthorized: () => void) {
         patchItem(id, { isRead: true });
         refreshUnread();
       } catch (cause) {
-        const error = fail(cause);
+        const error = errorText(cause);
         setOpened((current) => (current?.id === id ? { id, status: 'error', error } : current));
       }
     },
-    [fail, patchItem, refreshUnread],
+    [patchItem, refreshUnread],
   );
 
   const close = useCallback(() => setOpened(null), []);
@@ -154,7 +147,7 @@ export function useInbox(onUnauthorized: () => void) {
       try {
         await updateMessage(message.id, patch);
       } catch (cause) {
-        notify(fail(cause), 'error');
+        notify(errorText(cause), 'error');
         return;
       }
       setOpened(null);
@@ -168,13 +161,13 @@ export function useInbox(onUnauthorized: () => void) {
                 notify('Undone.');
                 reload();
               },
-              (cause: unknown) => notify(fail(cause), 'error'),
+              (cause: unknown) => notify(errorText(cause), 'error'),
             );
           }
         : undefined;
       notify(done, 'info', undo);
     },
-    [fail, notify, patchItem, refreshUnread, reload, removeItem],
+    [notify, patchItem, refreshUnread, reload, removeItem],
   );
 
   const markUnread = (m: Message) => change(m, { isRead: false }, 'Marked as unread.');
@@ -188,14 +181,14 @@ export function useInbox(onUnauthorized: () => void) {
       try {
         await deleteMessage(message.id);
       } catch (cause) {
-        notify(fail(cause), 'error');
+        notify(errorText(cause), 'error');
         return;
       }
       setOpened(null);
       removeItem(message.id);
       notify('Deleted for good.');
     },
-    [fail, notify, removeItem],
+    [notify, removeItem],
   );
 
   return {

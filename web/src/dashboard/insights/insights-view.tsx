@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Download } from 'lucide-react';
-import { ApiError } from '../../api/client';
+import { sessionEnded } from '../shared/session';
 import { insightsExportUrl, insightsFigures, type InsightsFigures, type KeyCount, type Range } from '../../api/insights';
 import { useContent } from '../../content/context';
 import type { Project } from '../../content/document.generated';
@@ -21,7 +21,7 @@ export function clickLabel(id: string, projects: readonly Project[]): string {
 }
 
 /** The owner's view of visitors: a chart and table per day, where they came from, what they opened. */
-export function InsightsView({ onUnauthorized }: { onUnauthorized: () => void }) {
+export function InsightsView() {
   const { projects } = useContent();
   const [range, setRange] = useState<Range>(7);
   const [figures, setFigures] = useState<InsightsFigures | null>(null);
@@ -35,13 +35,12 @@ export function InsightsView({ onUnauthorized }: { onUnauthorized: () => void })
         setError(null);
       },
       (cause: unknown) => {
-      if (controller.signal.aborted) return;
-      if (cause instanceof ApiError && cause.status === 401) onUnauthorized();
-      else setError(cause instanceof Error ? cause.message : String(cause));
+        if (controller.signal.aborted || sessionEnded(cause)) return;
+        setError(cause instanceof Error ? cause.message : String(cause));
       },
     );
     return () => controller.abort();
-  }, [range, onUnauthorized]);
+  }, [range]);
 
   const totals = figures?.totals;
   return (

@@ -55,8 +55,8 @@ function PartForm({ part, props }: { part: PartId; props: ListFormProps }) {
   }
 }
 
-export function PageEditor({ onUnauthorized }: { onUnauthorized: () => void }) {
-  const draft = useDraft(onUnauthorized);
+export function PageEditor() {
+  const draft = useDraft();
   const [params, setParams] = useSearchParams();
   const asked = params.get('part');
   const part: PartId = isPart(asked) ? asked : DEFAULT_PART;
@@ -135,7 +135,7 @@ export function PageEditor({ onUnauthorized }: { onUnauthorized: () => void }) {
           <h1 className="text-heading font-bold text-white">Page</h1>
           <SaveStatus draft={draft} />
         </div>
-        <PublishButton saveFirst={flush} onPublished={() => setPublished((n) => n + 1)} onUnauthorized={onUnauthorized} />
+        <PublishButton saveFirst={flush} onPublished={() => setPublished((n) => n + 1)} />
       </div>
       <Notices draft={draft} />
       {problemList.length > 0 && (
@@ -166,11 +166,7 @@ export function PageEditor({ onUnauthorized }: { onUnauthorized: () => void }) {
         <SectionNav part={part} counts={counts} onOpen={(id) => (focusNext.current = `part:${id}`)} />
         <div id="editor-part" className="min-w-0">
           {part === 'versions' ? (
-            <VersionsPart
-              generation={generation}
-              onReverted={() => void draft.reload()}
-              onUnauthorized={onUnauthorized}
-            />
+            <VersionsPart generation={generation} onReverted={() => void draft.reload()} />
           ) : (
             <form
               aria-label="Page content"

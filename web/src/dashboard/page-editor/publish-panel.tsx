@@ -3,39 +3,33 @@
  * the kept versions, and reverting to one (asked first).
  */
 import { useCallback, useEffect, useState } from 'react';
-import { ApiError } from '../../api/client';
+import { sessionEnded } from '../shared/session';
 import { listVersions, publishDraft, revertTo, type Version } from '../../api/content';
 import { ConfirmDialog } from './confirm-dialog';
 import { Group } from './fields';
 
 const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
-function useFailure(onUnauthorized: () => void) {
+function useFailure() {
   const [error, setError] = useState<string | null>(null);
-  const fail = useCallback(
-    (cause: unknown) => {
-      if (cause instanceof ApiError && cause.status === 401) onUnauthorized();
-      else setError(cause instanceof Error ? cause.message : String(cause));
-    },
-    [onUnauthorized],
-  );
+  const fail = useCallback((cause: unknown) => {
+    if (!sessionEnded(cause)) setError(cause instanceof Error ? cause.message : String(cause));
+  }, []);
   return { error, setError, fail };
 }
 
 export function PublishButton({
   saveFirst,
   onPublished,
-  onUnauthorized,
 }: {
   /** Saves what is not saved yet; true when the draft is saved. */
   saveFirst: () => Promise<boolean>;
   onPublished: () => void;
-  onUnauthorized: () => void;
 }) {
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState<string | null>(null);
-  const { error, setError, fail } = useFailure(onUnauthorized);
+  const { error, setError, fail } = useFailure();
 
   async function publish() {
     setBusy(true);
@@ -89,18 +83,16 @@ export function PublishButton({
 export function VersionsPart({
   generation,
   onReverted,
-  onUnauthorized,
 }: {
   /** Changes when a version is published, to list it. */
   generation: string;
   onReverted: () => void;
-  onUnauthorized: () => void;
 }) {
   const [versions, setVersions] = useState<Version[] | null>(null);
   const [asking, setAsking] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState<string | null>(null);
-  const { error, setError, fail } = useFailure(onUnauthorized);
+  const { error, setError, fail } = useFailure();
 
   const refresh = useCallback(
     (signal?: AbortSignal) =>

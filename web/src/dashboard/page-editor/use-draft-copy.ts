@@ -1,0 +1,93 @@
+/**
+ * The draft as it is edited here: the document, the draft it started from on the server (`base`,
+ * its ETag and revision), and its problems (the schema's, and those the server named at the last
+ * save, shown once a save was tried).
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { ContentDocument } from '../../content/document';
+import type { DraftAnswer } from '../../api/content';
+import { problemsOf, type Problems } from './validate';
+import { followItems } from './translations';
+
+export function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+export function useDraftCopy() {
+  const [base, setBase] = useState<ContentDocument | null>(null);
+  const [document, setDocument] = useState<ContentDocument | null>(null);
+  const [etag, setEtag] = useState('');
+  const [revision, setRevision] = useState(0);
+  const [showProblems, setShowProblems] = useState(false);
+  const [serverProblems, setServerProblems] = useState<Problems>({});
+  // The latest edits, for a save that answers after more were made.
+  const latest = useRef<ContentDocument | null>(null);
+  useEffect(() => {
+    latest.current = document;
+  }, [document]);
+
+  /** Takes a draft from the server as it is, dropping the edits here. */
+  const adopt = useCallback((answer: DraftAnswer) => {
+    setBase(answer.document);
+    setDocument(answer.document);
+    setEtag(answer.etag);
+    setRevision(answer.revision);
+    setServerProblems({});
+    setShowProblems(false);
+  }, []);
+
+  /** Takes the newer draft as the base, with these edits over it (saved next). */
+  const rebase = useCallback((theirs: DraftAnswer, document: ContentDocument) => {
+    setBase(theirs.document);
+    setEtag(theirs.etag);
+    setRevision(theirs.revision);
+    setDocument(document);
+  }, []);
+
+  /** The server's answer to a save of `sent`: edits made while it was on its way stay, and are saved next. */
+  const saved = useCallback((answer: DraftAnswer, sent: ContentDocument) => {
+    setBase(answer.document);
+    setDocument((current) => (current === sent ? answer.document : current));
+    setEtag(answer.etag);
+    setRevision(answer.revision);
+    setShowProblems(false);
+  }, []);
+
+  const edit = useCallback((change: (draft: ContentDocument) => void) => {
+    setDocument((current) => {
+      if (!current) return current;
+      const next = structuredClone(current);
+      const follow = followItems(next);
+      change(next);
+      follow();
+      return next;
+    });
+    setServerProblems({});
+  }, []);
+
+  const dirty = useMemo(() => document !== null && base !== null && !same(document, base), [document, base]);
+  const problems = useMemo<Problems>(
+    () => (showProblems && document ? { ...serverProblems, ...problemsOf(document) } : {}),
+    [showProblems, document, serverProblems],
+  );
+
+  return {
+    base,
+    document,
+    setDocument,
+    latest,
+    etag,
+    revision,
+    dirty,
+    problems,
+    showProblems,
+    setShowProblems,
+    setServerProblems,
+    adopt,
+    rebase,
+    saved,
+    edit,
+  };
+}
+
+export type DraftCopy = ReturnType<typeof useDraftCopy>;
