@@ -1,20 +1,26 @@
-//! Contact messages beyond the HTTP handler: rate limits, spam checks and the notification outbox.
+//! Contact messages beyond the HTTP handler: sending one (rate limits, spam checks, storing), the
+//! notification outbox.
 
 pub mod ceiling;
 pub mod difficulty;
 pub mod export;
 pub mod link_alert;
 pub mod notify;
+pub mod send;
 pub mod spam;
 pub mod webhook;
 
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
+use chrono::{DateTime, Utc};
 use tokio::sync::Notify;
 use tokio::task::JoinHandle;
 
 use crate::config::Settings;
-use crate::store::Db;
+use crate::domain::SpamReason;
+use crate::store::{Db, NewMessage, UsedProofs};
+use send::{Sent, Submission};
 
 /// In-memory state of the contact feature, shared by all requests.
 #[derive(Debug)]
@@ -100,6 +106,115 @@ pub async fn spam_keys<'a>(db: &Db, contact: &'a ContactState) -> anyhow::Result
             })
         })
         .await
+}
+
+impl ContactState {
+    /// Sends a message received `now`: counted against the client's limits
+    /// (`--contact-per-minute`, `--contact-per-hour`), judged by the spam checks, stored, and the
+    /// owner's notification queued when it is real (or the first the ceiling holds in an hour).
+    pub async fn send(
+        &self,
+        db: &Db,
+        settings: &Settings,
+        message: &Submission<'_>,
+        now: DateTime<Utc>,
+    ) -> anyhow::Result<Sent> {
+        let limits = crate::rate_limit::submission_limits(
+            settings.limits.contact_per_minute,
+            settings.limits.contact_per_hour,
+        );
+        let now_ms = now.timestamp_millis();
+        if let Some(wait) = db
+            .take_submission_slot(message.client_key, &limits, now_ms)
+            .await?
+        {
+            return Ok(Sent::TooMany {
+                wait_secs: send::whole_seconds(wait).max(1),
+            });
+        }
+
+        let verdict = self.judge(db, settings, message, now_ms).await?;
+        let user_agent: Option<String> = message
+            .user_agent
+            .map(|ua| ua.chars().take(send::MAX_USER_AGENT_CHARS).collect());
+        let stored = db
+            .insert_message(&NewMessage {
+                form: message.form,
+                spam_reason: verdict.reason.map(SpamReason::code),
+                user_agent: user_agent.as_deref(),
+                created_at: now_ms,
+                notify: self.notifications_on,
+                channels: &self.channels,
+                proofs: UsedProofs {
+                    token: verdict
+                        .token
+                        .as_ref()
+                        .map(|t| (t.id.as_str(), t.expires_at)),
+                    challenge: verdict
+                        .challenge
+                        .as_ref()
+                        .map(|c| (c.signature.as_str(), c.expires_at)),
+                },
+                link: message.link,
+            })
+            .await?;
+        let id = stored.id;
+        let spam_reason = verdict.reason.or(stored.replayed).map(SpamReason::code);
+        crate::ops::metrics::message_stored(spam_reason.is_some());
+        if let Some(reason) = spam_reason {
+            tracing::info!(id, reason, "contact message stored as spam");
+            if verdict.reason == Some(SpamReason::Ceiling) && self.notifications_on {
+                // The first message the ceiling holds in an hour queues the owner's notice.
+                self.outbox_wake.notify_one();
+            }
+        } else if self.notifications_on {
+            self.outbox_wake.notify_one();
+        }
+        let created_at = DateTime::from_timestamp_millis(now_ms).unwrap_or(now);
+        Ok(Sent::Stored { id, created_at })
+    }
+
+    /// Runs the spam checks in order; the first one failed decides the reason.
+    async fn judge(
+        &self,
+        db: &Db,
+        settings: &Settings,
+        message: &Submission<'_>,
+        now: i64,
+    ) -> anyhow::Result<Verdict> {
+        let keys = spam_keys(db, self).await?;
+        let proofs = message.proofs;
+        let min_fill = Duration::from_millis(settings.spam.min_fill_ms);
+        let token = spam::check_token(&keys.form, proofs.token, now, min_fill);
+        let challenge = spam::verify_solution(&keys.challenge, proofs.altcha, now);
+        let form = message.form;
+        let reason = match (&token, &challenge) {
+            _ if spam::honeypot(proofs.honeypot).is_some() => Some(SpamReason::Honeypot),
+            (Err(reason), _) | (Ok(_), Err(reason)) => Some(*reason),
+            (Ok(_), Ok(_)) => match spam::content(form.subject.as_str(), form.message.as_str()) {
+                Some(reason) => Some(reason),
+                None => {
+                    let hour_ago = now - 60 * 60 * 1000;
+                    let recent = db.count_real_messages_since(hour_ago).await?;
+                    (recent >= i64::from(settings.spam.ceiling_per_hour))
+                        .then_some(SpamReason::Ceiling)
+                }
+            },
+        };
+        Ok(Verdict {
+            reason,
+            token: token.ok(),
+            challenge: challenge.ok(),
+        })
+    }
+}
+
+/// What the spam checks found before the message is stored: the first check it fails, if any,
+/// and the proofs that passed theirs (used up with the message, where a replay is caught).
+struct Verdict {
+    reason: Option<SpamReason>,
+    token: Option<spam::TokenUse>,
+    challenge: Option<spam::Solved>,
 }
 
 /// Starts the background work of the contact feature: one outbox worker per notification

@@ -20,6 +20,8 @@ use crate::rate_limit::{RateLimit, SubmissionLimiter};
 use crate::store::insights::{DayDelta, InsightsBatch};
 use crate::store::Db;
 
+/// The largest beacon body, in bytes (the insights' beacon's and the application links').
+pub const MAX_BEACON_BYTES: usize = 2 * 1024;
 /// How often gathered counts are written.
 const FLUSH_EVERY: Duration = Duration::from_secs(5);
 /// Beyond this many gathered entries a write is started at once.
@@ -43,6 +45,16 @@ pub fn day_in(zone: chrono_tz::Tz, ms: i64) -> NaiveDate {
         .unwrap_or_default()
         .with_timezone(&zone)
         .date_naive()
+}
+
+/// Whether `text` is a stable content id, as a click's target or a section's id: 1 to 64 of
+/// `a-z`, `0-9`, `:`, `.`, `_` and `-`, starting with a letter or digit.
+pub fn is_content_id(text: &str) -> bool {
+    (1..=64).contains(&text.len())
+        && text.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
+        && text
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || ":._-".contains(c))
 }
 
 /// What a page's beacon reports.

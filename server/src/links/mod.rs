@@ -7,69 +7,36 @@
 //! which is where the first open is claimed, once across instances.
 
 pub mod directory;
+pub mod export;
 pub mod form;
 pub mod slug;
+pub mod stage;
+pub mod visit;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
+use std::time::Duration;
 
 use chrono::Days;
 
-use crate::store::links::{HitOutcome, LinkChange, LinkCountRow, LinkHit, LinkRow, NewLink, Tally};
+use crate::contact::ContactState;
+use crate::insights::{Insights, LinkAdmission};
+use crate::store::links::{
+    HitOutcome, LinkChange, LinkCountRow, LinkEvent, LinkHit, LinkRow, NewLink, Tally,
+};
 use crate::store::Db;
 
 pub use directory::Directory;
 pub use form::LinkForm;
+pub use stage::{project_clicks, Stage, FIRST_SECTION};
+use visit::{Counted, Sender, Visit};
 
 /// The most links kept at once: the list, its totals and the pages' addresses stay small.
 pub const MAX_LINKS: i64 = 1000;
 /// The detail of a link shows this many days, today included.
 pub const DAYS_SHOWN: u64 = 90;
-/// The first section of the page: coming into view tells nothing more than the open.
-pub const FIRST_SECTION: &str = "home";
-
-/// Where a link stands, from the owner's point of view.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stage {
-    /// Never opened.
-    Sent,
-    /// Opened, nothing more.
-    Opened,
-    /// A section past the first came into view, a link was clicked or the resume downloaded.
-    Engaged,
-    /// A message was sent through it.
-    Wrote,
-}
-
-impl Stage {
-    pub fn of(row: &LinkRow, tally: &Tally) -> Self {
-        if tally.messages > 0 {
-            Self::Wrote
-        } else if tally
-            .sections
-            .keys()
-            .any(|section| section != FIRST_SECTION)
-            || tally.clicks.values().any(|n| *n > 0)
-            || tally.resume_downloads > 0
-        {
-            Self::Engaged
-        } else if row.first_opened_at.is_some() {
-            Self::Opened
-        } else {
-            Self::Sent
-        }
-    }
-}
-
-/// Clicks on a project's links (`project:…` targets), of all those counted.
-pub fn project_clicks(tally: &Tally) -> i64 {
-    tally
-        .clicks
-        .iter()
-        .filter(|(target, _)| target.starts_with("project:"))
-        .map(|(_, n)| n)
-        .sum()
-}
+/// How long counting a resume download may take before the download goes on without it.
+const RESUME_COUNT_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// Why a link could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -211,4 +178,106 @@ impl Links {
 
 fn add(tally: &mut Tally, count: &LinkCountRow) {
     tally.add(&count.kind, &count.key, count.count);
+}
+
+impl Links {
+    /// Counts an event of a visit through the link `slug`: nothing for an unknown, revoked or
+    /// expired link, for a visitor who may not be counted, or past the network's allowances;
+    /// the link's alert woken in `contact`'s outbox when the event queued one.
+    pub async fn count_visit(
+        &self,
+        insights: &Insights,
+        contact: &ContactState,
+        from: Sender<'_>,
+        slug: &str,
+        visit: Visit,
+    ) -> anyhow::Result<Counted> {
+        let visitor = match insights
+            .admit_link_visitor(from.client, from.headers, from.site)
+            .await?
+        {
+            LinkAdmission::Ignored => return Ok(Counted::Done),
+            LinkAdmission::TooMany(wait) => return Ok(Counted::TooMany(wait)),
+            LinkAdmission::Visitor(visitor) => visitor,
+        };
+        // An address this instance does not serve as a live link's counts nothing, without a
+        // query; the transaction checks again.
+        if self.directory.language_of(slug).is_none() {
+            return Ok(Counted::Done);
+        }
+        let event = match visit {
+            Visit::Open => LinkEvent::Open {
+                visitor: visitor
+                    .admitted
+                    .then(|| visitor.hash_with(&[slug, "visitor"])),
+            },
+            Visit::Section(section) if visitor.admitted => LinkEvent::Section {
+                seen: visitor.hash_with(&[slug, "section", &section]),
+                section,
+            },
+            Visit::Click(target) if insights.admit_link_target(&visitor, &target) => {
+                LinkEvent::Click { target }
+            }
+            // Past the network's allowance for today.
+            Visit::Section(_) | Visit::Click(_) => return Ok(Counted::Done),
+        };
+        self.count(contact, slug, &visitor.day, event).await?;
+        Ok(Counted::Done)
+    }
+
+    /// Counts a resume download through the link `slug` (`/resume.pdf?via=<slug>`), for a
+    /// visitor who may be counted, and queues its alert (the first of the day). Failures are
+    /// logged: the download is never held up by them.
+    pub async fn count_resume(
+        &self,
+        insights: &Insights,
+        contact: &ContactState,
+        from: Sender<'_>,
+        slug: &str,
+    ) {
+        if !slug::is_well_formed(slug) || self.directory.language_of(slug).is_none() {
+            return;
+        }
+        let counted = async {
+            let LinkAdmission::Visitor(visitor) = insights
+                .admit_link_visitor(from.client, from.headers, from.site)
+                .await?
+            else {
+                return Ok(());
+            };
+            self.count(contact, slug, &visitor.day, LinkEvent::Resume)
+                .await
+        };
+        match tokio::time::timeout(RESUME_COUNT_TIMEOUT, counted).await {
+            Ok(Ok(())) => {}
+            Ok(Err(error)) => {
+                self.db.health().report(&error);
+                tracing::warn!(error = %format!("{error:#}"), "a resume download through a link was not counted");
+            }
+            Err(_) => tracing::warn!("counting a resume download through a link took too long"),
+        }
+    }
+
+    /// Records one event through the link on `day`, and wakes the outbox when it queued an alert.
+    async fn count(
+        &self,
+        contact: &ContactState,
+        slug: &str,
+        day: &str,
+        event: LinkEvent,
+    ) -> anyhow::Result<()> {
+        let outcome = self
+            .record(&LinkHit {
+                slug,
+                day,
+                now: self.now_ms(),
+                event,
+                channels: &contact.channels,
+            })
+            .await?;
+        if outcome.alerted {
+            contact.outbox_wake.notify_one();
+        }
+        Ok(())
+    }
 }

@@ -8,7 +8,7 @@ use anyhow::Context;
 
 use crate::domain::{SpamReason, FORM_NAME};
 use crate::store::engines::{both_engines, Pools};
-use crate::store::links::{AlertEvent, CountKind, LinkSteps};
+use crate::store::link_steps::{AlertEvent, CountKind, LinkSteps};
 use crate::store::model::{
     ceiling_hour, search_text, Inserted, NewMessage, KIND_CEILING, KIND_MESSAGE,
 };

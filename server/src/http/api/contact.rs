@@ -7,16 +7,14 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::contact::send::{Proofs, Sent, Submission};
 use crate::contact::spam;
 use crate::domain::ContactForm;
 use crate::error::{ApiError, ErrorBody, Result};
 use crate::http::extract::client_ip::ClientIp;
 use crate::http::extract::json::ApiJson;
 use crate::http::state::AppState;
-use crate::store::{LinkVisit, NewMessage, UsedProofs};
-
-/// The longest User-Agent kept with a message, in characters.
-const MAX_USER_AGENT_CHARS: usize = 512;
+use crate::store::LinkVisit;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -151,37 +149,7 @@ async fn send_message(
         &request.form_name,
     )
     .map_err(ApiError::Validation)?;
-
     let client_key = crate::auth::throttle::client_key(state.auth.client_salt(), client);
-    let now = crate::clock::now();
-    if let Some(wait) = state
-        .db
-        .take_submission_slot(
-            &client_key,
-            &crate::rate_limit::submission_limits(
-                state.settings.limits.contact_per_minute,
-                state.settings.limits.contact_per_hour,
-            ),
-            now.timestamp_millis(),
-        )
-        .await?
-    {
-        let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
-        return Err(ApiError::TooManyRequests {
-            retry_after_secs: secs.max(1),
-            message: format!(
-                "Too many messages from your connection. Please wait {} and try again.",
-                crate::error::human_wait(secs.max(1))
-            ),
-        });
-    }
-
-    let verdict = judge(&state, &request, &form, now.timestamp_millis()).await?;
-    let user_agent: Option<String> = headers
-        .get(header::USER_AGENT)
-        .and_then(|v| v.to_str().ok())
-        .map(|ua| ua.chars().take(MAX_USER_AGENT_CHARS).collect());
-    let created_at = now.timestamp_millis();
     // The link is kept only for a visit that may be counted; a message is never refused for it.
     let day = state.insights.today().to_string();
     let link = request
@@ -190,87 +158,40 @@ async fn send_message(
         .filter(|slug| crate::links::slug::is_well_formed(slug))
         .filter(|_| state.insights.may_count_links(&headers))
         .map(|slug| LinkVisit { slug, day: &day });
-    let stored = state
-        .db
-        .insert_message(&NewMessage {
-            form: &form,
-            spam_reason: verdict.reason.map(spam::SpamReason::code),
-            user_agent: user_agent.as_deref(),
-            created_at,
-            notify: state.contact.notifications_on,
-            channels: &state.contact.channels,
-            proofs: UsedProofs {
-                token: verdict
-                    .token
-                    .as_ref()
-                    .map(|t| (t.id.as_str(), t.expires_at)),
-                challenge: verdict
-                    .challenge
-                    .as_ref()
-                    .map(|c| (c.signature.as_str(), c.expires_at)),
-            },
-            link,
-        })
-        .await?;
-    let id = stored.id;
-    let spam_reason = verdict
-        .reason
-        .or(stored.replayed)
-        .map(spam::SpamReason::code);
-    crate::ops::metrics::message_stored(spam_reason.is_some());
-    if let Some(reason) = spam_reason {
-        tracing::info!(id, reason, "contact message stored as spam");
-        if verdict.reason == Some(spam::SpamReason::Ceiling) && state.contact.notifications_on {
-            // The first message the ceiling holds in an hour queues the owner's notice.
-            state.contact.outbox_wake.notify_one();
-        }
-    } else if state.contact.notifications_on {
-        state.contact.outbox_wake.notify_one();
-    }
-    let created_at = chrono::DateTime::from_timestamp_millis(created_at).unwrap_or(now);
-    Ok((
-        StatusCode::CREATED,
-        ApiJson(ContactCreated { id, created_at }),
-    ))
-}
-
-/// What the spam checks found before the message is stored: the first check it fails, if any,
-/// and the proofs that passed theirs (used up with the message, where a replay is caught).
-struct Verdict {
-    reason: Option<spam::SpamReason>,
-    token: Option<spam::TokenUse>,
-    challenge: Option<spam::Solved>,
-}
-
-/// Runs the spam checks in order; the first one failed decides the reason.
-async fn judge(
-    state: &AppState,
-    request: &ContactRequest,
-    form: &ContactForm,
-    now: i64,
-) -> Result<Verdict> {
-    let keys = crate::contact::spam_keys(&state.db, &state.contact).await?;
-    let min_fill = std::time::Duration::from_millis(state.settings.spam.min_fill_ms);
-    let token = spam::check_token(&keys.form, request.token.as_deref(), now, min_fill);
-    let challenge = spam::verify_solution(&keys.challenge, request.altcha.as_deref(), now);
-    let reason = match (&token, &challenge) {
-        _ if spam::honeypot(request.website.as_deref()).is_some() => {
-            Some(spam::SpamReason::Honeypot)
-        }
-        (Err(reason), _) | (Ok(_), Err(reason)) => Some(*reason),
-        (Ok(_), Ok(_)) => match spam::content(form.subject.as_str(), form.message.as_str()) {
-            Some(reason) => Some(reason),
-            None => {
-                let hour_ago = now - 60 * 60 * 1000;
-                let recent = state.db.count_real_messages_since(hour_ago).await?;
-                (recent >= i64::from(state.settings.spam.ceiling_per_hour))
-                    .then_some(spam::SpamReason::Ceiling)
-            }
+    let message = Submission {
+        form: &form,
+        client_key: &client_key,
+        proofs: Proofs {
+            token: request.token.as_deref(),
+            altcha: request.altcha.as_deref(),
+            honeypot: request.website.as_deref(),
         },
+        user_agent: headers
+            .get(header::USER_AGENT)
+            .and_then(|v| v.to_str().ok()),
+        link,
     };
-    Ok(Verdict {
-        reason,
-        token: token.ok(),
-        challenge: challenge.ok(),
-    })
+    let now = crate::clock::now();
+    match state
+        .contact
+        .send(&state.db, &state.settings, &message, now)
+        .await?
+    {
+        Sent::Stored { id, created_at } => Ok((
+            StatusCode::CREATED,
+            ApiJson(ContactCreated { id, created_at }),
+        )),
+        Sent::TooMany { wait_secs } => Err(too_many_messages(wait_secs)),
+    }
+}
+
+/// The 429 of a client over its limits, which may send again in `wait_secs` seconds.
+fn too_many_messages(wait_secs: u64) -> ApiError {
+    ApiError::TooManyRequests {
+        retry_after_secs: wait_secs,
+        message: format!(
+            "Too many messages from your connection. Please wait {} and try again.",
+            crate::error::human_wait(wait_secs)
+        ),
+    }
 }

@@ -3,7 +3,7 @@
 
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
@@ -16,12 +16,11 @@ use crate::error::{ApiError, ErrorBody, Result};
 use crate::http::extract::client_ip::ClientIp;
 use crate::http::extract::json::ApiJson;
 use crate::http::extract::query::{is_unknown_parameter, unknown_parameter, ApiQuery, QueryParams};
+use crate::http::extract::site_host::site_host;
 use crate::http::state::AppState;
 use crate::insights::figures::InsightsFigures;
-use crate::insights::{Event, Outcome};
+use crate::insights::{is_content_id, Event, Outcome, MAX_BEACON_BYTES};
 
-/// The largest beacon body, in bytes.
-pub const MAX_BEACON_BYTES: usize = 2 * 1024;
 /// Referrer hosts and campaign parts are cut to this many characters.
 const MAX_VALUE_CHARS: usize = 100;
 /// The ranges the owner can look at, in days.
@@ -129,14 +128,6 @@ impl BeaconEvent {
     }
 }
 
-pub(crate) fn is_content_id(text: &str) -> bool {
-    (1..=64).contains(&text.len())
-        && text.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
-        && text
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || ":._-".contains(c))
-}
-
 /// A campaign value: trimmed, control characters out, lower case, at most 100 characters.
 fn clean(text: &str) -> String {
     text.trim()
@@ -156,24 +147,6 @@ fn referrer_host(referrer: &str) -> Option<String> {
     let host = url.host_str()?.to_ascii_lowercase();
     let host = host.strip_prefix("www.").unwrap_or(&host);
     Some(host.chars().take(MAX_VALUE_CHARS).collect())
-}
-
-/// The host visitors reach the site at: the public URL's, or the request's.
-pub(crate) fn site_host(state: &AppState, headers: &HeaderMap) -> String {
-    if let Some(host) = state
-        .settings
-        .public_url
-        .as_ref()
-        .and_then(|u| u.host_str())
-    {
-        return host.to_ascii_lowercase();
-    }
-    headers
-        .get(header::HOST)
-        .and_then(|v| v.to_str().ok())
-        .map(|host| host.rsplit_once(':').map_or(host, |(name, _)| name))
-        .unwrap_or_default()
-        .to_ascii_lowercase()
 }
 
 /// Counts a page view or a click. Answers at once: counts are written in batches. Nothing is

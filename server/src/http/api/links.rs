@@ -15,15 +15,16 @@ use utoipa_axum::routes;
 use crate::auth::Owner;
 use crate::domain::FieldErrors;
 use crate::error::{ApiError, ErrorBody, Result};
-use crate::http::api::insights::{site_host, MAX_BEACON_BYTES};
 use crate::http::extract::client_ip::ClientIp;
 use crate::http::extract::json::ApiJson;
 use crate::http::extract::path::ApiPath;
+use crate::http::extract::site_host::site_host;
 use crate::http::state::AppState;
-use crate::insights::LinkAdmission;
+use crate::insights::MAX_BEACON_BYTES;
 use crate::links::form::{self, LinkForm, RawLink};
-use crate::links::{project_clicks, slug, CreateError, Stage};
-use crate::store::links::{Alerts, LinkChange, LinkEvent, LinkHit, LinkRow, Tally};
+use crate::links::visit::{Counted, Sender, Visit, VisitKind};
+use crate::links::{project_clicks, CreateError, Stage};
+use crate::store::links::{Alerts, LinkChange, LinkRow, Tally};
 
 pub fn router() -> OpenApiRouter<AppState> {
     let beacon = OpenApiRouter::new()
@@ -47,17 +48,6 @@ pub enum LinkState {
     Opened,
     Engaged,
     Wrote,
-}
-
-impl LinkState {
-    fn as_str(self) -> &'static str {
-        match self {
-            Self::Sent => "sent",
-            Self::Opened => "opened",
-            Self::Engaged => "engaged",
-            Self::Wrote => "wrote",
-        }
-    }
 }
 
 impl From<Stage> for LinkState {
@@ -487,34 +477,6 @@ async fn delete(
     }
 }
 
-/// The columns of the CSV export.
-const CSV_COLUMNS: [&str; 18] = [
-    "company",
-    "role",
-    "state",
-    "path",
-    "language",
-    "created_at",
-    "first_opened_at",
-    "last_activity_at",
-    "expires_at",
-    "revoked_at",
-    "opens",
-    "visitors",
-    "resume_downloads",
-    "project_clicks",
-    "messages",
-    "sections",
-    "alerts",
-    "note",
-];
-
-fn rfc3339(ms: Option<i64>) -> String {
-    ms.and_then(chrono::DateTime::from_timestamp_millis)
-        .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
-        .unwrap_or_default()
-}
-
 /// Every link with its totals and state as a CSV attachment (cells a spreadsheet would run as
 /// formulas defused, as in the messages' export).
 #[utoipa::path(get, path = "/links.csv", tag = "links",
@@ -524,48 +486,7 @@ fn rfc3339(ms: Option<i64>) -> String {
         (status = 401, description = "No valid session", body = ErrorBody),
     ))]
 async fn export(State(state): State<AppState>, _owner: Owner) -> Result<Response> {
-    let links = state.links.list().await?;
-    let rows = links.into_iter().map(|(row, tally)| {
-        let link = Link::new(row, &tally);
-        let sections = link
-            .totals
-            .sections
-            .iter()
-            .map(|(section, n)| format!("{section}: {n}"))
-            .collect::<Vec<_>>()
-            .join("; ");
-        let alerts = [
-            ("open", link.alerts.open),
-            ("resume", link.alerts.resume),
-            ("message", link.alerts.message),
-        ]
-        .iter()
-        .filter(|(_, on)| *on)
-        .map(|(name, _)| *name)
-        .collect::<Vec<_>>()
-        .join(" ");
-        [
-            link.company,
-            link.role,
-            link.state.as_str().to_owned(),
-            link.path,
-            link.language,
-            rfc3339(Some(link.created_at)),
-            rfc3339(link.first_opened_at),
-            rfc3339(link.last_activity_at),
-            rfc3339(link.expires_at),
-            rfc3339(link.revoked_at),
-            link.totals.opens.to_string(),
-            link.totals.visitors.to_string(),
-            link.totals.resume_downloads.to_string(),
-            link.totals.project_clicks.to_string(),
-            link.totals.messages.to_string(),
-            sections,
-            alerts,
-            link.note,
-        ]
-    });
-    let body = crate::contact::export::csv_table(&CSV_COLUMNS, rows)?;
+    let body = crate::links::export::csv(state.links.list().await?)?;
     let date = chrono::DateTime::from_timestamp_millis(state.links.now_ms())
         .unwrap_or_default()
         .format("%Y-%m-%d");
@@ -584,18 +505,6 @@ async fn export(State(state): State<AppState>, _owner: Owner) -> Result<Response
         body,
     )
         .into_response())
-}
-
-/// What the page reports about a visit through a link.
-#[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum VisitKind {
-    /// The visitor is there: after a scroll, a pointer or key event, or 5 seconds visible.
-    Open,
-    /// A section came into view.
-    Section,
-    /// A counted link was clicked.
-    Click,
 }
 
 /// One event of a visit through an application link.
@@ -620,71 +529,11 @@ pub struct LinkVisit {
     section: Option<String>,
 }
 
-/// The event as checked: what to count.
-enum Visit {
-    Open,
-    Section(String),
-    Click(String),
-}
-
-/// A section's or a click's content id, required for its kind: `None`, with the field named in
-/// `errors`, when it is missing or not one.
-fn content_id(field: &str, value: Option<String>, errors: &mut FieldErrors) -> Option<String> {
-    match value {
-        Some(id) if crate::http::api::insights::is_content_id(&id) => Some(id),
-        Some(_) => {
-            errors.insert(
-                field.into(),
-                "must be 1 to 64 of a-z, 0-9, ':', '.', '_' and '-', starting with a letter or digit"
-                    .into(),
-            );
-            None
-        }
-        None => {
-            let kind = if field == "section" {
-                "section"
-            } else {
-                "click"
-            };
-            errors.insert(field.into(), format!("is required for a {kind}"));
-            None
-        }
-    }
-}
-
 impl LinkVisit {
     fn parse(self) -> Result<(String, Visit)> {
-        let mut errors = FieldErrors::new();
-        if !slug::is_well_formed(&self.slug) {
-            errors.insert(
-                "slug".into(),
-                "must be 1 to 64 of A-Z, a-z, 0-9, '-' and '_'".into(),
-            );
-        }
-        let mut only = |name: &str, value: &Option<String>, kind: &str| {
-            if value.is_some() {
-                errors.insert(name.into(), format!("is only for a {kind}"));
-            }
-        };
-        let visit = match self.kind {
-            VisitKind::Open => {
-                only("target", &self.target, "click");
-                only("section", &self.section, "section");
-                Some(Visit::Open)
-            }
-            VisitKind::Section => {
-                only("target", &self.target, "click");
-                content_id("section", self.section, &mut errors).map(Visit::Section)
-            }
-            VisitKind::Click => {
-                only("section", &self.section, "section");
-                content_id("target", self.target, &mut errors).map(Visit::Click)
-            }
-        };
-        match visit {
-            Some(visit) if errors.is_empty() => Ok((self.slug, visit)),
-            _ => Err(ApiError::Validation(errors)),
-        }
+        let visit = Visit::parse(&self.slug, self.kind, self.target, self.section)
+            .map_err(ApiError::Validation)?;
+        Ok((self.slug, visit))
     }
 }
 
@@ -717,99 +566,20 @@ async fn visit(
 ) -> Result<StatusCode> {
     let (slug, visit) = visit.parse()?;
     let site = site_host(&state, &headers);
-    let visitor = match state
-        .insights
-        .admit_link_visitor(client, &headers, &site)
-        .await?
-    {
-        LinkAdmission::Ignored => return Ok(StatusCode::NO_CONTENT),
-        LinkAdmission::TooMany(wait) => {
-            return Err(ApiError::TooManyRequests {
-                retry_after_secs: wait.as_secs().max(1),
-                message: "Too many events from your connection.".to_owned(),
-            })
-        }
-        LinkAdmission::Visitor(visitor) => visitor,
+    let from = Sender {
+        client,
+        headers: &headers,
+        site: &site,
     };
-    // An address this instance does not serve as a live link's counts nothing, without a
-    // query; the transaction checks again.
-    if state.links.directory.language_of(&slug).is_none() {
-        return Ok(StatusCode::NO_CONTENT);
-    }
-    let event = match visit {
-        Visit::Open => LinkEvent::Open {
-            visitor: visitor
-                .admitted
-                .then(|| visitor.hash_with(&[&slug, "visitor"])),
-        },
-        Visit::Section(section) if visitor.admitted => LinkEvent::Section {
-            seen: visitor.hash_with(&[&slug, "section", &section]),
-            section,
-        },
-        Visit::Click(target) if state.insights.admit_link_target(&visitor, &target) => {
-            LinkEvent::Click { target }
-        }
-        // Past the network's allowance for today.
-        Visit::Section(_) | Visit::Click(_) => return Ok(StatusCode::NO_CONTENT),
-    };
-    let outcome = state
+    let counted = state
         .links
-        .record(&LinkHit {
-            slug: &slug,
-            day: &visitor.day,
-            now: state.links.now_ms(),
-            event,
-            channels: &state.contact.channels,
-        })
+        .count_visit(&state.insights, &state.contact, from, &slug, visit)
         .await?;
-    if outcome.alerted {
-        state.contact.outbox_wake.notify_one();
-    }
-    Ok(StatusCode::NO_CONTENT)
-}
-
-/// Counts a resume download through the link `slug` (`/resume.pdf?via=<slug>`), for a visitor
-/// who may be counted, and queues its alert (the first of the day). Failures are logged: the
-/// download is never held up by them.
-pub async fn count_resume(
-    state: &AppState,
-    slug: &str,
-    client: std::net::IpAddr,
-    headers: &HeaderMap,
-) {
-    if !slug::is_well_formed(slug) || state.links.directory.language_of(slug).is_none() {
-        return;
-    }
-    let counted = async {
-        let site = site_host(state, headers);
-        let LinkAdmission::Visitor(visitor) = state
-            .insights
-            .admit_link_visitor(client, headers, &site)
-            .await?
-        else {
-            return Ok(());
-        };
-        let outcome = state
-            .links
-            .record(&LinkHit {
-                slug,
-                day: &visitor.day,
-                now: state.links.now_ms(),
-                event: LinkEvent::Resume,
-                channels: &state.contact.channels,
-            })
-            .await?;
-        if outcome.alerted {
-            state.contact.outbox_wake.notify_one();
-        }
-        Ok::<_, anyhow::Error>(())
-    };
-    match tokio::time::timeout(std::time::Duration::from_secs(2), counted).await {
-        Ok(Ok(())) => {}
-        Ok(Err(error)) => {
-            state.db.health().report(&error);
-            tracing::warn!(error = %format!("{error:#}"), "a resume download through a link was not counted");
-        }
-        Err(_) => tracing::warn!("counting a resume download through a link took too long"),
+    match counted {
+        Counted::Done => Ok(StatusCode::NO_CONTENT),
+        Counted::TooMany(wait) => Err(ApiError::TooManyRequests {
+            retry_after_secs: wait.as_secs().max(1),
+            message: "Too many events from your connection.".to_owned(),
+        }),
     }
 }

@@ -27,7 +27,9 @@ use crate::conditional::is_fresh;
 use crate::error::{ApiError, ErrorBody};
 use crate::http::extract::json::ApiJson;
 use crate::http::extract::query::{ApiQuery, QueryParams};
+use crate::http::extract::site_host::site_host;
 use crate::http::state::AppState;
+use crate::links::visit::Sender;
 use crate::media::{self, PreparedFile};
 use crate::store::media::{sources_of, MediaFileRow, MediaRow, MediaSourceRow};
 
@@ -388,6 +390,27 @@ fn shared_body(bytes: Bytes) -> Body {
     Body::new(Slices(bytes))
 }
 
+/// The headers of a file made from an upload, named `name`, of `content_type`.
+fn file_headers(name: &str, content_type: &str, etag: &str) -> HeaderMap {
+    let content_type = HeaderValue::from_str(content_type)
+        .unwrap_or(HeaderValue::from_static("application/octet-stream"));
+    let mut out = HeaderMap::new();
+    out.insert(CONTENT_TYPE, content_type);
+    out.insert(CACHE_CONTROL, HeaderValue::from_static(IMMUTABLE));
+    out.insert(
+        ETAG,
+        HeaderValue::from_str(etag).expect("hex digits in quotes"),
+    );
+    out.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    if name.ends_with(".svg") {
+        out.insert(
+            CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(SVG_CONTENT_SECURITY_POLICY),
+        );
+    }
+    out
+}
+
 /// `/media/{file}`: a file made from an upload, cached for good (its name changes with it).
 pub async fn serve_file(
     State(state): State<AppState>,
@@ -407,22 +430,7 @@ pub async fn serve_file(
         Ok(None) => return not_found(),
         Err(error) => return ApiError::from(error).into_response(),
     };
-    let content_type = HeaderValue::from_str(&content_type)
-        .unwrap_or(HeaderValue::from_static("application/octet-stream"));
-    let mut out = HeaderMap::new();
-    out.insert(CONTENT_TYPE, content_type);
-    out.insert(CACHE_CONTROL, HeaderValue::from_static(IMMUTABLE));
-    out.insert(
-        ETAG,
-        HeaderValue::from_str(&etag).expect("hex digits in quotes"),
-    );
-    out.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    if name.ends_with(".svg") {
-        out.insert(
-            CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(SVG_CONTENT_SECURITY_POLICY),
-        );
-    }
+    let out = file_headers(&name, &content_type, &etag);
     if is_fresh(&headers, &etag) {
         return (StatusCode::NOT_MODIFIED, out).into_response();
     }
@@ -498,7 +506,17 @@ pub async fn resume(State(state): State<AppState>, request: axum::extract::Reque
         let client = client_of(&state, &request);
         state.insights.record_download(request.headers(), client);
         if let Some(slug) = via(request.uri().query()) {
-            super::links::count_resume(&state, &slug, client, request.headers()).await;
+            let site = site_host(&state, request.headers());
+            let from = Sender {
+                client,
+                headers: request.headers(),
+                site: &site,
+            };
+            let (insights, contact) = (&state.insights, &state.contact);
+            state
+                .links
+                .count_resume(insights, contact, from, &slug)
+                .await;
         }
     }
     response

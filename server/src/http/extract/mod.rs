@@ -1,8 +1,9 @@
 //! Extractors with the API's error contract: `ApiJson`, `ApiPath`, `ApiQuery`, `ClientIp` and
-//! `Owner`.
+//! `Owner`; and what handlers read of a request beside them (`site_host`).
 
 pub mod client_ip;
 pub mod json;
 pub mod owner;
 pub mod path;
 pub mod query;
+pub mod site_host;
