@@ -76,3 +76,16 @@ export function startPasskeyReauth(): Promise<Ceremony> {
 export function finishPasskeyReauth(challengeId: string, credential: unknown): Promise<void> {
   return api<void>('/api/session/reauth/passkey/finish', { method: 'POST', body: { challengeId, credential } });
 }
+
+/** Signing out, this browser or every one, and a new password: the dashboard's alone, so not in the login page's JavaScript. */
+export function signOut(): Promise<void> {
+  return api<void>('/api/session', { method: 'DELETE' });
+}
+
+export function signOutEverywhere(): Promise<void> {
+  return api<void>('/api/sessions', { method: 'DELETE' });
+}
+
+export function changePassword(currentPassword: string, newPassword: string): Promise<void> {
+  return api<void>('/api/session/password', { method: 'PUT', body: { currentPassword, newPassword } });
+}

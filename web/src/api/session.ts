@@ -1,4 +1,4 @@
-/** The owner's session: `/api/session`, `/api/sessions` and `/api/session/password`, and the ways in. */
+/** The owner's session as the login page and the guards use it: `/api/session` and the ways in. */
 import { api, ApiError } from './client';
 import type { Answer } from './answer';
 import type { components } from './openapi.generated';
@@ -49,16 +49,4 @@ export function finishPasskeySignIn(challengeId: string, credential: unknown): P
 /** Asks for a reset link; the answer is the same whether or not the address is the owner's. */
 export function forgotPassword(email: string): Promise<void> {
   return api<void>('/api/session/forgot', { method: 'POST', body: { email } });
-}
-
-export function signOut(): Promise<void> {
-  return api<void>('/api/session', { method: 'DELETE' });
-}
-
-export function signOutEverywhere(): Promise<void> {
-  return api<void>('/api/sessions', { method: 'DELETE' });
-}
-
-export function changePassword(currentPassword: string, newPassword: string): Promise<void> {
-  return api<void>('/api/session/password', { method: 'PUT', body: { currentPassword, newPassword } });
 }

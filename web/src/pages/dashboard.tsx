@@ -1,7 +1,8 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useLoaderData, useNavigate, useSearchParams } from 'react-router';
 import { whenSessionEnds } from '../dashboard/shared/session';
-import { signOut, signOutEverywhere, type Owner } from '../api/session';
+import { signOut, signOutEverywhere } from '../api/account';
+import type { Owner } from '../api/session';
 import { announce } from '../auth/auth-channel';
 import { forgetSignedIn } from '../auth/hint';
 import { useAuthSync } from '../auth/use-auth-sync';

@@ -14,7 +14,17 @@ import { announce } from '../auth/auth-channel';
 import { getPasskey, passkeyProblem, passkeysSupported } from '../auth/passkey';
 import { useAuthSync } from '../auth/use-auth-sync';
 import { AuthCard, FormAlert } from './auth-card';
-import { initialLogin, loginReducer } from './login-state';
+import {
+  autofillOffered,
+  codeAsked,
+  initialLogin,
+  loginReducer,
+  passwordToggled,
+  resetToggled,
+  startedOver,
+  stepEnded,
+  stepStarted,
+} from './login-state';
 
 /**
  * The owner's sign-in page: the e-mail and password (then a code, when the second factor is on),
@@ -49,14 +59,14 @@ export function LoginPage() {
   async function attempt(step: () => Promise<void>) {
     if (submitting.current) return;
     submitting.current = true;
-    dispatch('stepStarted');
+    dispatch(stepStarted);
     try {
       await step();
     } catch (cause) {
       dispatch({ error: messageFor(cause) });
     } finally {
       submitting.current = false;
-      dispatch('stepEnded');
+      dispatch(stepEnded);
     }
   }
 
@@ -80,7 +90,7 @@ export function LoginPage() {
         // An expired ceremony is offered again, silently; a refused passkey is named. A cancelled
         // prompt or a refusal ends the offer: the button stays.
         if (controller.signal.aborted || !(cause instanceof ApiError)) return;
-        dispatch(cause.status === 422 ? 'autofillOffered' : { error: cause.message });
+        dispatch(cause.status === 422 ? autofillOffered : { error: cause.message });
       }
     })();
     return () => controller.abort();
@@ -90,7 +100,7 @@ export function LoginPage() {
 
   function onPasskeyButton() {
     autofill.current?.abort();
-    void attempt(() => withPasskey().finally(() => dispatch('autofillOffered')));
+    void attempt(() => withPasskey().finally(() => dispatch(autofillOffered)));
   }
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -104,14 +114,14 @@ export function LoginPage() {
         } catch (cause) {
           if (cause instanceof ApiError) {
             // The pending sign-in is over (five minutes, or used): start again with the password.
-            if (cause.code === 'sign_in_expired') dispatch('startedOver');
+            if (cause.code === 'sign_in_expired') dispatch(startedOver);
             if (cause.fields.code) cause.message = `Authentication code: ${cause.fields.code}.`;
           }
           throw cause;
         }
       } else if ('secondFactorRequired' in (await signIn(field('email'), field('password')))) {
         autofill.current?.abort();
-        dispatch('codeAsked');
+        dispatch(codeAsked);
         return;
       }
       await signedIn();
@@ -188,7 +198,7 @@ export function LoginPage() {
                 />
                 <button
                   type="button"
-                  onClick={() => dispatch('passwordToggled')}
+                  onClick={() => dispatch(passwordToggled)}
                   aria-label={showPassword ? 'Hide password' : 'Show password'}
                   aria-pressed={showPassword}
                   className="absolute inset-y-0 right-0 flex w-12 items-center justify-center rounded-r-lg text-gray-400 hover:text-white"
@@ -204,7 +214,7 @@ export function LoginPage() {
                 className="link text-sm"
                 aria-expanded={showReset}
                 aria-controls={resetId}
-                onClick={() => dispatch('resetToggled')}
+                onClick={() => dispatch(resetToggled)}
               >
                 Forgot password?
               </button>
@@ -244,7 +254,7 @@ export function LoginPage() {
           {askCode ? 'Verify' : pending ? 'Logging in…' : 'Login'}
         </button>
         {askCode ? (
-          <button type="button" className="btn btn-ghost w-full" onClick={() => dispatch('startedOver')}>
+          <button type="button" className="btn btn-ghost w-full" onClick={() => dispatch(startedOver)}>
             Start over
           </button>
         ) : (

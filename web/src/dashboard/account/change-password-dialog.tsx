@@ -1,6 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '../../api/client';
-import { changePassword } from '../../api/session';
+import { changePassword } from '../../api/account';
 
 type Errors = Partial<Record<'currentPassword' | 'newPassword' | 'repeat' | 'form', string>>;
 
