@@ -209,23 +209,7 @@ pub struct LimitSettings {
 
 impl Default for LimitSettings {
     fn default() -> Self {
-        Self {
-            trusted_proxies: vec![
-                "127.0.0.0/8".parse().expect("a valid network"),
-                "::1/128".parse().expect("a valid network"),
-            ],
-            header_timeout_secs: 10,
-            idle_timeout_secs: 60,
-            send_timeout_secs: 60,
-            request_timeout_secs: 30,
-            max_connections: 2048,
-            max_connections_per_client: 256,
-            connection_threads: 0,
-            file_cache_bytes: 16 * 1024 * 1024,
-            contact_per_minute: 5,
-            contact_per_hour: 20,
-            max_upload_bytes: 10 * 1024 * 1024,
-        }
+        clap_defaults()
     }
 }
 
@@ -349,12 +333,7 @@ pub struct SpamSettings {
 
 impl Default for SpamSettings {
     fn default() -> Self {
-        Self {
-            ceiling_per_hour: 100,
-            min_fill_ms: 3000,
-            challenge_max: CHALLENGE_MAX_NUMBER,
-            challenge_free_per_hour: 10,
-        }
+        clap_defaults()
     }
 }
 
@@ -384,12 +363,21 @@ pub struct DeliverySettings {
 
 impl Default for DeliverySettings {
     fn default() -> Self {
-        Self {
-            notify_retry_base: Duration::from_secs(1),
-            webhook_urls: Vec::new(),
-            webhook_secret: None,
-        }
+        clap_defaults()
     }
+}
+
+/// The settings `T` declares, as clap gives them when nothing is said: each field's
+/// `default_value` (or none, for an optional one) and its `#[arg(skip)]` value, and never the
+/// environment. So a default is written once, in its `#[arg]`, for `portfolio serve` and for the
+/// `Default`s the tests and [`Settings::for_database`] start from alike.
+pub(crate) fn clap_defaults<T: Args>() -> T {
+    let command = T::augment_args(clap::Command::new("defaults"))
+        .mut_args(|arg| arg.env(None::<&'static str>));
+    let matches = command
+        .try_get_matches_from(["defaults"])
+        .expect("every setting has a default or is optional");
+    T::from_arg_matches(&matches).expect("each default is a valid value")
 }
 
 impl Settings {
@@ -398,29 +386,9 @@ impl Settings {
         Self {
             listen: "127.0.0.1:0".parse().expect("a valid literal address"),
             database: DatabaseSettings::new(url),
-            secrets: secrets::SecretKeySettings::default(),
-            compression: Effort::Best,
-            public_url: None,
-            tls_cert: None,
-            tls_key: None,
-            http_redirect_listen: None,
-            mail: MailSettings {
-                smtp_url: None,
-                notify_email: None,
-                smtp_from: None,
-            },
-            spam: SpamSettings::default(),
-            delivery: DeliverySettings::default(),
-            insights: insights::InsightsSettings::default(),
-            session_idle_minutes: 24 * 60,
-            session_absolute_minutes: 7 * 24 * 60,
-            owner_email: None,
+            // Its `#[arg(skip)]` reads the environment; nothing here does.
             owner_password: None,
-            trust_proxy: false,
-            security_txt: true,
-            ops: ops::OpsSettings::default(),
-            limits: LimitSettings::default(),
-            clock: ClockSettings::default(),
+            ..clap_defaults()
         }
     }
 
