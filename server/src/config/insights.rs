@@ -65,7 +65,7 @@ pub struct InsightsSettings {
 
 impl Default for InsightsSettings {
     fn default() -> Self {
-        super::clap_defaults()
+        super::defaults::clap_defaults()
     }
 }
 

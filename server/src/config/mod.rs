@@ -3,6 +3,7 @@
 //! imports a feature.
 
 pub mod database;
+mod defaults;
 pub mod duration;
 pub mod insights;
 pub mod ops;
@@ -13,6 +14,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
+use defaults::clap_defaults;
 use secrecy::SecretString;
 use url::Url;
 
@@ -365,19 +367,6 @@ impl Default for DeliverySettings {
     fn default() -> Self {
         clap_defaults()
     }
-}
-
-/// The settings `T` declares, as clap gives them when nothing is said: each field's
-/// `default_value` (or none, for an optional one) and its `#[arg(skip)]` value, and never the
-/// environment. So a default is written once, in its `#[arg]`, for `portfolio serve` and for the
-/// `Default`s the tests and [`Settings::for_database`] start from alike.
-pub(crate) fn clap_defaults<T: Args>() -> T {
-    let command = T::augment_args(clap::Command::new("defaults"))
-        .mut_args(|arg| arg.env(None::<&'static str>));
-    let matches = command
-        .try_get_matches_from(["defaults"])
-        .expect("every setting has a default or is optional");
-    T::from_arg_matches(&matches).expect("each default is a valid value")
 }
 
 impl Settings {

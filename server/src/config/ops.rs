@@ -63,13 +63,13 @@ pub struct RetentionSettings {
 
 impl Default for OpsSettings {
     fn default() -> Self {
-        super::clap_defaults()
+        super::defaults::clap_defaults()
     }
 }
 
 impl Default for RetentionSettings {
     fn default() -> Self {
-        super::clap_defaults()
+        super::defaults::clap_defaults()
     }
 }
 
