@@ -65,15 +65,7 @@ pub struct InsightsSettings {
 
 impl Default for InsightsSettings {
     fn default() -> Self {
-        Self {
-            enabled: true,
-            time_zone: chrono_tz::UTC,
-            insights_retention_days: 730,
-            visitors_per_network: 20,
-            keys_per_network: 20,
-            downloads_per_network: 20,
-            max_networks: 10_000,
-        }
+        super::defaults::clap_defaults()
     }
 }
 

@@ -3,6 +3,7 @@
 //! imports a feature.
 
 pub mod database;
+mod defaults;
 pub mod duration;
 pub mod insights;
 pub mod ops;
@@ -13,6 +14,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
+use defaults::clap_defaults;
 use secrecy::SecretString;
 use url::Url;
 
@@ -209,23 +211,7 @@ pub struct LimitSettings {
 
 impl Default for LimitSettings {
     fn default() -> Self {
-        Self {
-            trusted_proxies: vec![
-                "127.0.0.0/8".parse().expect("a valid network"),
-                "::1/128".parse().expect("a valid network"),
-            ],
-            header_timeout_secs: 10,
-            idle_timeout_secs: 60,
-            send_timeout_secs: 60,
-            request_timeout_secs: 30,
-            max_connections: 2048,
-            max_connections_per_client: 256,
-            connection_threads: 0,
-            file_cache_bytes: 16 * 1024 * 1024,
-            contact_per_minute: 5,
-            contact_per_hour: 20,
-            max_upload_bytes: 10 * 1024 * 1024,
-        }
+        clap_defaults()
     }
 }
 
@@ -349,12 +335,7 @@ pub struct SpamSettings {
 
 impl Default for SpamSettings {
     fn default() -> Self {
-        Self {
-            ceiling_per_hour: 100,
-            min_fill_ms: 3000,
-            challenge_max: CHALLENGE_MAX_NUMBER,
-            challenge_free_per_hour: 10,
-        }
+        clap_defaults()
     }
 }
 
@@ -384,11 +365,7 @@ pub struct DeliverySettings {
 
 impl Default for DeliverySettings {
     fn default() -> Self {
-        Self {
-            notify_retry_base: Duration::from_secs(1),
-            webhook_urls: Vec::new(),
-            webhook_secret: None,
-        }
+        clap_defaults()
     }
 }
 
@@ -398,29 +375,9 @@ impl Settings {
         Self {
             listen: "127.0.0.1:0".parse().expect("a valid literal address"),
             database: DatabaseSettings::new(url),
-            secrets: secrets::SecretKeySettings::default(),
-            compression: Effort::Best,
-            public_url: None,
-            tls_cert: None,
-            tls_key: None,
-            http_redirect_listen: None,
-            mail: MailSettings {
-                smtp_url: None,
-                notify_email: None,
-                smtp_from: None,
-            },
-            spam: SpamSettings::default(),
-            delivery: DeliverySettings::default(),
-            insights: insights::InsightsSettings::default(),
-            session_idle_minutes: 24 * 60,
-            session_absolute_minutes: 7 * 24 * 60,
-            owner_email: None,
+            // Its `#[arg(skip)]` reads the environment; nothing here does.
             owner_password: None,
-            trust_proxy: false,
-            security_txt: true,
-            ops: ops::OpsSettings::default(),
-            limits: LimitSettings::default(),
-            clock: ClockSettings::default(),
+            ..clap_defaults()
         }
     }
 

@@ -63,20 +63,13 @@ pub struct RetentionSettings {
 
 impl Default for OpsSettings {
     fn default() -> Self {
-        Self {
-            log_format: LogFormat::Text,
-            metrics_listen: None,
-            backup_dir: None,
-            backup_every: Duration::from_secs(24 * 60 * 60),
-            backup_keep: 7,
-            retention: RetentionSettings::default(),
-        }
+        super::defaults::clap_defaults()
     }
 }
 
 impl Default for RetentionSettings {
     fn default() -> Self {
-        Self { retention_days: 30 }
+        super::defaults::clap_defaults()
     }
 }
 

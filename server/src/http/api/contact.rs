@@ -7,6 +7,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::responses::{CrossSite, InvalidFields, JsonBody};
 use crate::contact::send::{Proofs, Sent, Submission};
 use crate::contact::spam;
 use crate::domain::ContactForm;
@@ -127,12 +128,8 @@ pub struct ContactCreated {
     request_body = ContactRequest,
     responses(
         (status = 201, description = "Stored", body = ContactCreated),
-        (status = 400, description = "Malformed JSON", body = ErrorBody),
-        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
-        (status = 413, description = "Body over 16 KB", body = ErrorBody),
-        (status = 415, description = "Not JSON", body = ErrorBody),
-        (status = 422, description = "Fields not valid, each named", body = ErrorBody),
         (status = 429, description = "Too many messages; see Retry-After", body = ErrorBody),
+        CrossSite, JsonBody, InvalidFields,
     )
 )]
 async fn send_message(

@@ -12,6 +12,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::responses::{CrossSite, DraftBody, NoSession};
 use crate::auth::Owner;
 use crate::clock::now_ms;
 use crate::conditional::is_fresh;
@@ -141,7 +142,7 @@ fn with_revision_etag(draft: Draft) -> Response {
     operation_id = "readContentDraft", security(("session" = [])),
     responses(
         (status = 200, body = Draft, headers(("ETag" = String, description = "The revision, quoted"))),
-        (status = 401, description = "No valid session", body = ErrorBody),
+        NoSession,
     ))]
 async fn draft(State(state): State<AppState>, _owner: Owner) -> Result<Response, ApiError> {
     Ok(with_revision_etag(read_draft(&state).await?))
@@ -184,15 +185,11 @@ fn expected_revision(headers: &HeaderMap) -> Result<i64, ApiError> {
     params(("If-Match" = String, Header, description = "The revision the edit started from (the draft's ETag)")),
     responses(
         (status = 200, body = Draft, headers(("ETag" = String, description = "The new revision, quoted"))),
-        (status = 400, description = "Malformed JSON", body = ErrorBody),
-        (status = 401, description = "No valid session", body = ErrorBody),
-        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
         (status = 409, description = "The draft was saved since that revision; nothing was written", body = ErrorBody),
-        (status = 413, description = "Body over 256 KB", body = ErrorBody),
-        (status = 415, description = "Not JSON", body = ErrorBody),
         (status = 422, description = "A field is not valid, each named by its path", body = ErrorBody),
         (status = 412, description = "If-Match is a weak tag, which strong comparison never matches", body = ErrorBody),
         (status = 428, description = "If-Match is missing", body = ErrorBody),
+        NoSession, CrossSite, DraftBody,
     ))]
 async fn save_draft(
     State(state): State<AppState>,
@@ -257,9 +254,8 @@ async fn publish_document(
     operation_id = "publishContent", security(("session" = [])),
     responses(
         (status = 200, description = "The draft is now the published version", body = Version),
-        (status = 401, description = "No valid session", body = ErrorBody),
-        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
         (status = 422, description = "The draft is not valid (each field named by its path), or the page could not be rendered from it; nothing was published", body = ErrorBody),
+        NoSession, CrossSite,
     ))]
 async fn publish(
     State(state): State<AppState>,
@@ -292,8 +288,8 @@ impl QueryParams for PreviewQuery {}
     responses(
         (status = 200, description = "The draft rendered as its page in that language would show \
             it, without scripts; only the site's own pages may frame it", content_type = "text/html", body = String),
-        (status = 401, description = "No valid session", body = ErrorBody),
         (status = 422, description = "The draft has no such language, or the query names an unknown parameter", body = ErrorBody),
+        NoSession,
     ))]
 async fn preview(
     State(state): State<AppState>,
@@ -356,7 +352,7 @@ fn module_scripts() -> &'static regex::Regex {
     operation_id = "listContentVersions", security(("session" = [])),
     responses(
         (status = 200, body = VersionList),
-        (status = 401, description = "No valid session", body = ErrorBody),
+        NoSession,
     ))]
 async fn versions(
     State(state): State<AppState>,
@@ -381,10 +377,9 @@ async fn versions(
     params(("n" = i64, Path, description = "The version to publish again")),
     responses(
         (status = 200, description = "Version n's document is published as a new version and is the draft", body = Version),
-        (status = 401, description = "No valid session", body = ErrorBody),
-        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
         (status = 404, description = "No such version is kept", body = ErrorBody),
         (status = 422, description = "n is not a whole number, or that version is not valid or the page could not be rendered from it", body = ErrorBody),
+        NoSession, CrossSite,
     ))]
 async fn revert(
     State(state): State<AppState>,

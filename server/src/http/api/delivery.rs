@@ -9,6 +9,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::responses::{IdNotNumber, NoSession, NoSuchNotification};
 use crate::auth::Owner;
 use crate::clock::now_ms;
 use crate::error::{ApiError, ErrorBody};
@@ -151,8 +152,8 @@ fn parse_ids(text: Option<&str>) -> Result<Vec<i64>, ApiError> {
     operation_id = "listNotificationStatuses", security(("session" = [])),
     responses(
         (status = 200, body = DeliveryStatuses),
-        (status = 401, description = "No valid session", body = ErrorBody),
         (status = 422, description = "`messageIds` is missing or invalid", body = ErrorBody),
+        NoSession,
     ))]
 async fn status(
     State(state): State<AppState>,
@@ -216,7 +217,7 @@ pub struct DeliveryHealth {
     operation_id = "readNotificationHealth", security(("session" = [])),
     responses(
         (status = 200, body = DeliveryHealth),
-        (status = 401, description = "No valid session", body = ErrorBody),
+        NoSession,
     ))]
 async fn health(
     State(state): State<AppState>,
@@ -252,8 +253,8 @@ async fn health(
     operation_id = "sendTestNotification", security(("session" = [])),
     responses(
         (status = 202, description = "Queued", body = Delivery),
-        (status = 401, description = "No valid session", body = ErrorBody),
         (status = 409, description = "E-mail notifications are not configured", body = ErrorBody),
+        NoSession,
     ))]
 async fn send_test(
     State(state): State<AppState>,
@@ -290,9 +291,7 @@ fn parse_id(text: &str) -> Result<i64, ApiError> {
     params(("id" = i64, Path, description = "The notification's id")),
     responses(
         (status = 200, body = Delivery),
-        (status = 401, description = "No valid session", body = ErrorBody),
-        (status = 404, description = "No such notification", body = ErrorBody),
-        (status = 422, description = "The id is not a number", body = ErrorBody),
+        NoSession, IdNotNumber, NoSuchNotification,
     ))]
 async fn find(
     State(state): State<AppState>,
@@ -314,10 +313,8 @@ async fn find(
     params(("id" = i64, Path, description = "The notification's id")),
     responses(
         (status = 202, description = "Due now", body = Delivery),
-        (status = 401, description = "No valid session", body = ErrorBody),
-        (status = 404, description = "No such notification", body = ErrorBody),
         (status = 409, description = "Sent already, given up, or being sent right now", body = ErrorBody),
-        (status = 422, description = "The id is not a number", body = ErrorBody),
+        NoSession, IdNotNumber, NoSuchNotification,
     ))]
 async fn retry(
     State(state): State<AppState>,

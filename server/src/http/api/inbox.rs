@@ -9,6 +9,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::responses::{CrossSite, IdNotWhole, InvalidQuery, JsonBody, NoSession, NoSuchMessage};
 use crate::auth::Owner;
 use crate::clock::now_ms;
 use crate::contact::export::{export_all, Format};
@@ -177,8 +178,7 @@ fn parse_cursor(cursor: &str) -> Result<Cursor, ApiError> {
     operation_id = "listMessages", security(("session" = [])),
     responses(
         (status = 200, body = MessagePage),
-        (status = 401, description = "No valid session", body = ErrorBody),
-        (status = 422, description = "A parameter is invalid", body = ErrorBody),
+        NoSession, InvalidQuery,
     ))]
 async fn list(
     State(state): State<AppState>,
@@ -235,9 +235,7 @@ pub struct MessageId {
     params(("id" = i64, Path, description = "The message's id")),
     responses(
         (status = 200, body = Message),
-        (status = 401, description = "No valid session", body = ErrorBody),
-        (status = 404, description = "No such message", body = ErrorBody),
-        (status = 422, description = "The id is not a whole number", body = ErrorBody),
+        NoSession, IdNotWhole, NoSuchMessage,
     ))]
 async fn read(
     State(state): State<AppState>,
@@ -263,13 +261,8 @@ pub struct MessageUpdate {
     params(("id" = i64, Path, description = "The message's id")),
     responses(
         (status = 200, body = Message),
-        (status = 400, description = "Malformed JSON", body = ErrorBody),
-        (status = 401, description = "No valid session", body = ErrorBody),
-        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
-        (status = 404, description = "No such message", body = ErrorBody),
-        (status = 413, description = "Body over 16 KB", body = ErrorBody),
-        (status = 415, description = "Not JSON", body = ErrorBody),
         (status = 422, description = "The id or a field is not valid, each named", body = ErrorBody),
+        NoSession, CrossSite, JsonBody, NoSuchMessage,
     ))]
 async fn update(
     State(state): State<AppState>,
@@ -307,10 +300,7 @@ async fn change_and_fetch(
     params(("id" = i64, Path, description = "The message's id")),
     responses(
         (status = 204, description = "Deleted"),
-        (status = 401, description = "No valid session", body = ErrorBody),
-        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
-        (status = 404, description = "No such message", body = ErrorBody),
-        (status = 422, description = "The id is not a whole number", body = ErrorBody),
+        NoSession, CrossSite, IdNotWhole, NoSuchMessage,
     ))]
 async fn delete(
     State(state): State<AppState>,
@@ -354,8 +344,8 @@ impl QueryParams for ExportQuery {
             (String = "text/csv"),
             (Vec<serde_json::Value> = "application/json"),
         )),
-        (status = 401, description = "No valid session", body = ErrorBody),
         (status = 422, description = "Unknown format", body = ErrorBody),
+        NoSession,
     ))]
 async fn export(
     State(state): State<AppState>,

@@ -10,9 +10,12 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::responses::{
+    BeaconBody, CrossSite, InvalidFields, InvalidQuery, NoSession, TooManyEvents,
+};
 use crate::auth::Owner;
 use crate::domain::FieldErrors;
-use crate::error::{ApiError, ErrorBody, Result};
+use crate::error::{ApiError, Result};
 use crate::http::extract::client_ip::ClientIp;
 use crate::http::extract::json::ApiJson;
 use crate::http::extract::query::{is_unknown_parameter, unknown_parameter, ApiQuery, QueryParams};
@@ -161,12 +164,7 @@ fn referrer_host(referrer: &str) -> Option<String> {
     request_body = BeaconEvent,
     responses(
         (status = 204, description = "Received (counted unless the visitor is not to be)"),
-        (status = 400, description = "Malformed JSON", body = ErrorBody),
-        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
-        (status = 413, description = "Body over 2 KB", body = ErrorBody),
-        (status = 415, description = "Not JSON", body = ErrorBody),
-        (status = 422, description = "Fields not valid, each named", body = ErrorBody),
-        (status = 429, description = "Too many events from this network; see Retry-After", body = ErrorBody),
+        CrossSite, BeaconBody, InvalidFields, TooManyEvents,
     )
 )]
 async fn beacon(
@@ -227,8 +225,7 @@ fn parse_range(query: RangeQuery) -> Result<u64> {
     operation_id = "readInsights", security(("session" = [])),
     responses(
         (status = 200, body = InsightsFigures),
-        (status = 401, description = "No valid session", body = ErrorBody),
-        (status = 422, description = "A parameter is invalid", body = ErrorBody),
+        NoSession, InvalidQuery,
     ))]
 async fn figures(
     State(state): State<AppState>,
@@ -244,8 +241,7 @@ async fn figures(
     operation_id = "exportInsights", security(("session" = [])),
     responses(
         (status = 200, description = "A CSV attachment", content((String = "text/csv"))),
-        (status = 401, description = "No valid session", body = ErrorBody),
-        (status = 422, description = "A parameter is invalid", body = ErrorBody),
+        NoSession, InvalidQuery,
     ))]
 async fn export(
     State(state): State<AppState>,

@@ -12,6 +12,10 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::responses::{
+    BeaconBody, CrossSite, IdNotWhole, InvalidFields, JsonBody, NoSession, NoSuchLink,
+    TooManyEvents,
+};
 use crate::auth::Owner;
 use crate::domain::FieldErrors;
 use crate::error::{ApiError, ErrorBody, Result};
@@ -292,7 +296,7 @@ fn alerts_from(change: Option<&AlertsChange>) -> Alerts {
     operation_id = "listLinks", security(("session" = [])),
     responses(
         (status = 200, body = LinkList),
-        (status = 401, description = "No valid session", body = ErrorBody),
+        NoSession,
     ))]
 async fn list(State(state): State<AppState>, _owner: Owner) -> Result<ApiJson<LinkList>> {
     let links = state
@@ -310,13 +314,8 @@ async fn list(State(state): State<AppState>, _owner: Owner) -> Result<ApiJson<Li
     operation_id = "createLink", security(("session" = [])),
     responses(
         (status = 201, description = "Made", body = Link),
-        (status = 400, description = "Malformed JSON", body = ErrorBody),
-        (status = 401, description = "No valid session", body = ErrorBody),
-        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
         (status = 409, description = "Already 1,000 links: delete some first", body = ErrorBody),
-        (status = 413, description = "Body over 16 KB", body = ErrorBody),
-        (status = 415, description = "Not JSON", body = ErrorBody),
-        (status = 422, description = "Fields not valid, each named", body = ErrorBody),
+        NoSession, CrossSite, JsonBody, InvalidFields,
     ))]
 async fn create(
     State(state): State<AppState>,
@@ -364,9 +363,7 @@ pub struct LinkId {
     params(("id" = i64, Path, description = "The link's id")),
     responses(
         (status = 200, body = LinkDetail),
-        (status = 401, description = "No valid session", body = ErrorBody),
-        (status = 404, description = "No such link", body = ErrorBody),
-        (status = 422, description = "The id is not a whole number", body = ErrorBody),
+        NoSession, IdNotWhole, NoSuchLink,
     ))]
 async fn read(
     State(state): State<AppState>,
@@ -399,13 +396,8 @@ async fn read(
     params(("id" = i64, Path, description = "The link's id")),
     responses(
         (status = 200, body = Link),
-        (status = 400, description = "Malformed JSON", body = ErrorBody),
-        (status = 401, description = "No valid session", body = ErrorBody),
-        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
-        (status = 404, description = "No such link", body = ErrorBody),
-        (status = 413, description = "Body over 16 KB", body = ErrorBody),
-        (status = 415, description = "Not JSON", body = ErrorBody),
         (status = 422, description = "The id or a field is not valid, each named", body = ErrorBody),
+        NoSession, CrossSite, JsonBody, NoSuchLink,
     ))]
 async fn update(
     State(state): State<AppState>,
@@ -459,10 +451,7 @@ async fn update(
     params(("id" = i64, Path, description = "The link's id")),
     responses(
         (status = 204, description = "Deleted"),
-        (status = 401, description = "No valid session", body = ErrorBody),
-        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
-        (status = 404, description = "No such link", body = ErrorBody),
-        (status = 422, description = "The id is not a whole number", body = ErrorBody),
+        NoSession, CrossSite, IdNotWhole, NoSuchLink,
     ))]
 async fn delete(
     State(state): State<AppState>,
@@ -483,7 +472,7 @@ async fn delete(
     operation_id = "exportLinks", security(("session" = [])),
     responses(
         (status = 200, description = "A CSV attachment", content((String = "text/csv"))),
-        (status = 401, description = "No valid session", body = ErrorBody),
+        NoSession,
     ))]
 async fn export(State(state): State<AppState>, _owner: Owner) -> Result<Response> {
     let body = crate::links::export::csv(state.links.list().await?)?;
@@ -550,12 +539,7 @@ impl LinkVisit {
     request_body = LinkVisit,
     responses(
         (status = 204, description = "Received (counted unless there is nothing to count)"),
-        (status = 400, description = "Malformed JSON", body = ErrorBody),
-        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
-        (status = 413, description = "Body over 2 KB", body = ErrorBody),
-        (status = 415, description = "Not JSON", body = ErrorBody),
-        (status = 422, description = "Fields not valid, each named", body = ErrorBody),
-        (status = 429, description = "Too many events from this network; see Retry-After", body = ErrorBody),
+        CrossSite, BeaconBody, InvalidFields, TooManyEvents,
     )
 )]
 async fn visit(

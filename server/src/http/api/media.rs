@@ -21,6 +21,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::responses::{CrossSite, NoSession, UploadBody};
 use crate::auth::Owner;
 use crate::clock::now_ms;
 use crate::conditional::is_fresh;
@@ -189,11 +190,8 @@ fn clean_name(name: Option<String>) -> String {
         description = "The file's bytes, whatever their Content-Type"),
     responses(
         (status = 201, description = "Stored (or stored before: the same bytes have the same id)", body = MediaView),
-        (status = 400, description = "The body could not be read", body = ErrorBody),
-        (status = 401, description = "No valid session", body = ErrorBody),
-        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
-        (status = 413, description = "Over --max-upload-bytes", body = ErrorBody),
         (status = 422, description = "`file` is empty, of no accepted type, unreadable or too large an image; or an unknown query parameter", body = ErrorBody),
+        NoSession, CrossSite, UploadBody,
     ))]
 async fn upload(
     State(state): State<AppState>,
@@ -248,7 +246,7 @@ async fn upload(
     operation_id = "listMedia", security(("session" = [])),
     responses(
         (status = 200, body = MediaList),
-        (status = 401, description = "No valid session", body = ErrorBody),
+        NoSession,
     ))]
 async fn list(
     State(state): State<AppState>,
@@ -271,9 +269,8 @@ pub struct MediaId {
     params(("id" = String, Path, description = "The upload's id")),
     responses(
         (status = 204, description = "Deleted"),
-        (status = 401, description = "No valid session", body = ErrorBody),
-        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
         (status = 404, description = "No such upload", body = ErrorBody),
+        NoSession, CrossSite,
     ))]
 async fn delete(
     State(state): State<AppState>,
@@ -294,11 +291,8 @@ async fn delete(
         description = "The PDF's bytes, whatever their Content-Type"),
     responses(
         (status = 201, description = "Stored; served at /resume.pdf", body = ResumeView),
-        (status = 400, description = "The body could not be read", body = ErrorBody),
-        (status = 401, description = "No valid session", body = ErrorBody),
-        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
-        (status = 413, description = "Over --max-upload-bytes", body = ErrorBody),
         (status = 422, description = "`file` is empty or not a PDF", body = ErrorBody),
+        NoSession, CrossSite, UploadBody,
     ))]
 async fn upload_resume(
     State(state): State<AppState>,

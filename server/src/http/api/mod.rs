@@ -11,6 +11,7 @@ pub mod links;
 pub mod media;
 pub mod passkeys;
 pub mod recovery;
+pub mod responses;
 pub mod second_factor;
 pub mod session;
 pub mod well_known;

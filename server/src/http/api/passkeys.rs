@@ -19,6 +19,10 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use webauthn_rs::prelude::{Passkey, PublicKeyCredential, RegisterPublicKeyCredential, Webauthn};
 
+use super::responses::{
+    CrossSite, CrossSiteOrReauth, InvalidPasskeyName, JsonBody, NoSession, NoSuchPasskey,
+    PasskeyAnswer,
+};
 use super::session::{complete_sign_in, notify_owner, require_recent_authentication, OwnerView};
 use crate::auth::ceremony::{self, Kind};
 use crate::auth::passkey;
@@ -314,7 +318,7 @@ async fn owner_passkeys(db: &Db, owner_id: i64) -> Result<Vec<Passkey>, ApiError
     operation_id = "listPasskeys", security(("session" = [])),
     responses(
         (status = 200, description = "The passkeys", body = PasskeyList),
-        (status = 401, description = "No valid session", body = ErrorBody),
+        NoSession,
     ))]
 async fn list(
     State(state): State<AppState>,
@@ -332,13 +336,8 @@ async fn list(
     operation_id = "startPasskeyRegistration", security(("session" = [])),
     responses(
         (status = 200, description = "The options, and the ceremony's id", body = Ceremony),
-        (status = 400, description = "Malformed JSON", body = ErrorBody),
-        (status = 401, description = "No valid session", body = ErrorBody),
-        (status = 403, description = "Not from the site's own pages, or the password or a passkey is needed again (reauthentication_required)", body = ErrorBody),
         (status = 409, description = "Passkeys are off: the public URL is not a domain name; or there are too many passkeys to add another", body = ErrorBody),
-        (status = 413, description = "Body over 16 KB", body = ErrorBody),
-        (status = 415, description = "Not JSON", body = ErrorBody),
-        (status = 422, description = "The name is empty or too long", body = ErrorBody),
+        NoSession, CrossSiteOrReauth, JsonBody, InvalidPasskeyName,
     ))]
 async fn register_start(
     State(state): State<AppState>,
@@ -371,13 +370,9 @@ async fn register_start(
     operation_id = "finishPasskeyRegistration", security(("session" = [])),
     responses(
         (status = 201, description = "Added", body = PasskeyView),
-        (status = 400, description = "Malformed JSON", body = ErrorBody),
-        (status = 401, description = "No valid session", body = ErrorBody),
-        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
         (status = 409, description = "Passkeys are off, or this passkey is added already", body = ErrorBody),
-        (status = 413, description = "Body over 16 KB", body = ErrorBody),
-        (status = 415, description = "Not JSON", body = ErrorBody),
         (status = 422, description = "The ceremony has expired or was used, or the credential was refused", body = ErrorBody),
+        NoSession, CrossSite, JsonBody,
     ))]
 async fn register_finish(
     State(state): State<AppState>,
@@ -445,13 +440,7 @@ async fn add_passkey(
     params(("id" = String, Path, description = "The passkey's id")),
     responses(
         (status = 200, description = "Renamed", body = PasskeyView),
-        (status = 400, description = "Malformed JSON", body = ErrorBody),
-        (status = 401, description = "No valid session", body = ErrorBody),
-        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
-        (status = 404, description = "No such passkey", body = ErrorBody),
-        (status = 413, description = "Body over 16 KB", body = ErrorBody),
-        (status = 415, description = "Not JSON", body = ErrorBody),
-        (status = 422, description = "The name is empty or too long", body = ErrorBody),
+        NoSession, CrossSite, JsonBody, NoSuchPasskey, InvalidPasskeyName,
     ))]
 async fn rename(
     State(state): State<AppState>,
@@ -476,9 +465,7 @@ async fn rename(
     params(("id" = String, Path, description = "The passkey's id")),
     responses(
         (status = 204, description = "Removed"),
-        (status = 401, description = "No valid session", body = ErrorBody),
-        (status = 403, description = "Not from the site's own pages, or the password or a passkey is needed again (reauthentication_required)", body = ErrorBody),
-        (status = 404, description = "No such passkey", body = ErrorBody),
+        NoSession, CrossSiteOrReauth, NoSuchPasskey,
     ))]
 async fn remove(
     State(state): State<AppState>,
@@ -511,8 +498,8 @@ async fn remove(
     operation_id = "startPasskeySignIn",
     responses(
         (status = 200, description = "The options, and the ceremony's id", body = Ceremony),
-        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
         (status = 409, description = "Passkeys are off: the public URL is not a domain name", body = ErrorBody),
+        CrossSite,
     ))]
 async fn sign_in_start(
     State(state): State<AppState>,
@@ -543,13 +530,8 @@ fn passkey_refused() -> ApiError {
     operation_id = "finishPasskeySignIn",
     responses(
         (status = 200, description = "Signed in; the session cookie is set", body = OwnerView),
-        (status = 400, description = "Malformed JSON", body = ErrorBody),
         (status = 401, description = "The passkey is unknown (removed?) or its answer was refused (passkey_refused)", body = ErrorBody),
-        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
-        (status = 409, description = "Passkeys are off", body = ErrorBody),
-        (status = 413, description = "Body over 16 KB", body = ErrorBody),
-        (status = 415, description = "Not JSON", body = ErrorBody),
-        (status = 422, description = "The ceremony has expired or was used, or the credential is malformed", body = ErrorBody),
+        CrossSite, JsonBody, PasskeyAnswer,
     ))]
 async fn sign_in_finish(
     State(state): State<AppState>,
@@ -589,9 +571,8 @@ async fn sign_in(
     operation_id = "startPasskeyReauthentication", security(("session" = [])),
     responses(
         (status = 200, description = "The options, and the ceremony's id", body = Ceremony),
-        (status = 401, description = "No valid session", body = ErrorBody),
-        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
         (status = 409, description = "Passkeys are off, or the owner has none", body = ErrorBody),
+        NoSession, CrossSite,
     ))]
 async fn reauth_start(
     State(state): State<AppState>,
@@ -621,13 +602,8 @@ async fn reauth_start(
     operation_id = "finishPasskeyReauthentication", security(("session" = [])),
     responses(
         (status = 204, description = "Confirmed for five minutes"),
-        (status = 400, description = "Malformed JSON", body = ErrorBody),
         (status = 401, description = "No valid session, or the passkey's answer was refused (passkey_refused)", body = ErrorBody),
-        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
-        (status = 409, description = "Passkeys are off", body = ErrorBody),
-        (status = 413, description = "Body over 16 KB", body = ErrorBody),
-        (status = 415, description = "Not JSON", body = ErrorBody),
-        (status = 422, description = "The ceremony has expired or was used, or the credential is malformed", body = ErrorBody),
+        CrossSite, JsonBody, PasskeyAnswer,
     ))]
 async fn reauth_finish(
     State(state): State<AppState>,

@@ -14,6 +14,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::responses::{CrossSite, HashingBusy, JsonBody, TooManyWrongCodes};
 use super::session::{checked_code, hashing_error, notify_owner, passkey_names};
 use crate::auth::forgot::Admission;
 use crate::auth::{owner, password, reset, second_factor, session, throttle};
@@ -90,12 +91,9 @@ async fn methods(State(state): State<AppState>) -> ApiJson<Methods> {
     operation_id = "requestPasswordReset",
     responses(
         (status = 202, description = "Taken (the same answer whether or not a link is sent)"),
-        (status = 400, description = "Malformed JSON", body = ErrorBody),
-        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
-        (status = 413, description = "Body over 16 KB", body = ErrorBody),
-        (status = 415, description = "Not JSON", body = ErrorBody),
         (status = 422, description = "The e-mail is missing or too long", body = ErrorBody),
         (status = 429, description = "Too many requests from this network, or from everyone; see Retry-After", body = ErrorBody),
+        CrossSite, JsonBody,
     ))]
 async fn forgot(
     State(state): State<AppState>,
@@ -196,13 +194,8 @@ async fn send_link(
     operation_id = "resetPassword",
     responses(
         (status = 204, description = "The password is set; every session was signed out"),
-        (status = 400, description = "Malformed JSON", body = ErrorBody),
-        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
-        (status = 413, description = "Body over 16 KB", body = ErrorBody),
-        (status = 415, description = "Not JSON", body = ErrorBody),
         (status = 422, description = "The link has expired or was used (token), the password is too weak (password), or a code is needed or wrong (code)", body = ErrorBody),
-        (status = 429, description = "Too many wrong codes; see Retry-After", body = ErrorBody),
-        (status = 503, description = "Every password-hashing slot is busy; see Retry-After", body = ErrorBody),
+        CrossSite, JsonBody, TooManyWrongCodes, HashingBusy,
     ))]
 async fn reset_password(
     State(state): State<AppState>,

@@ -14,6 +14,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::responses::{CrossSiteOrReauth, JsonBody, NoSession, TooManyWrongCodes};
 use super::session::{count_attempt, require_recent_authentication, Attempt};
 use crate::auth::{second_factor, Owner};
 use crate::error::{ApiError, ErrorBody};
@@ -78,7 +79,7 @@ pub struct ConfirmForm {
     operation_id = "readSecondFactor", security(("session" = [])),
     responses(
         (status = 200, description = "The second factor's state", body = SecondFactorStatus),
-        (status = 401, description = "No valid session", body = ErrorBody),
+        NoSession,
     ))]
 async fn status(
     State(state): State<AppState>,
@@ -104,9 +105,8 @@ async fn status(
     operation_id = "setUpSecondFactor", security(("session" = [])),
     responses(
         (status = 200, description = "The new key", body = Setup),
-        (status = 401, description = "No valid session", body = ErrorBody),
-        (status = 403, description = "Not from the site's own pages, or the password or a passkey is needed again (reauthentication_required)", body = ErrorBody),
         (status = 409, description = "The second factor is on already (turn it off first)", body = ErrorBody),
+        NoSession, CrossSiteOrReauth,
     ))]
 async fn set_up(State(state): State<AppState>, owner: Owner) -> Result<ApiJson<Setup>, ApiError> {
     require_recent_authentication(&state, &owner)?;
@@ -135,8 +135,8 @@ async fn set_up(State(state): State<AppState>, owner: Owner) -> Result<ApiJson<S
     operation_id = "readSecondFactorQrCode", security(("session" = [])),
     responses(
         (status = 200, description = "The QR code", content_type = "image/svg+xml", body = String),
-        (status = 401, description = "No valid session", body = ErrorBody),
         (status = 404, description = "No setup awaits its first code", body = ErrorBody),
+        NoSession,
     ))]
 async fn qr_code(State(state): State<AppState>, owner: Owner) -> Result<Response, ApiError> {
     let row = state
@@ -158,14 +158,9 @@ async fn qr_code(State(state): State<AppState>, owner: Owner) -> Result<Response
     operation_id = "confirmSecondFactor", security(("session" = [])),
     responses(
         (status = 200, description = "On; the recovery codes", body = RecoveryCodes),
-        (status = 400, description = "Malformed JSON", body = ErrorBody),
-        (status = 401, description = "No valid session", body = ErrorBody),
-        (status = 403, description = "Not from the site's own pages, or the password or a passkey is needed again (reauthentication_required)", body = ErrorBody),
         (status = 409, description = "No setup awaits a code (it is on already, or was never begun)", body = ErrorBody),
-        (status = 413, description = "Body over 16 KB", body = ErrorBody),
-        (status = 415, description = "Not JSON", body = ErrorBody),
         (status = 422, description = "The code is wrong", body = ErrorBody),
-        (status = 429, description = "Too many wrong codes; see Retry-After", body = ErrorBody),
+        NoSession, CrossSiteOrReauth, JsonBody, TooManyWrongCodes,
     ))]
 async fn confirm(
     State(state): State<AppState>,
@@ -247,8 +242,7 @@ async fn confirm(
     operation_id = "turnOffSecondFactor", security(("session" = [])),
     responses(
         (status = 204, description = "Off (also when it was off)"),
-        (status = 401, description = "No valid session", body = ErrorBody),
-        (status = 403, description = "Not from the site's own pages, or the password or a passkey is needed again (reauthentication_required)", body = ErrorBody),
+        NoSession, CrossSiteOrReauth,
     ))]
 async fn turn_off(State(state): State<AppState>, owner: Owner) -> Result<StatusCode, ApiError> {
     require_recent_authentication(&state, &owner)?;
@@ -273,9 +267,8 @@ async fn turn_off(State(state): State<AppState>, owner: Owner) -> Result<StatusC
     operation_id = "renewRecoveryCodes", security(("session" = [])),
     responses(
         (status = 200, description = "The new codes", body = RecoveryCodes),
-        (status = 401, description = "No valid session", body = ErrorBody),
-        (status = 403, description = "Not from the site's own pages, or the password or a passkey is needed again (reauthentication_required)", body = ErrorBody),
         (status = 409, description = "The second factor is off", body = ErrorBody),
+        NoSession, CrossSiteOrReauth,
     ))]
 async fn new_recovery_codes(
     State(state): State<AppState>,

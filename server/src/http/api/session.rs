@@ -13,6 +13,9 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::responses::{
+    CrossSite, HashingBusy, JsonBody, NoSession, TooManyWrongCodes, TooManyWrongPasswords,
+};
 use crate::auth::second_factor::{self, CodeCheck};
 use crate::auth::session::Method;
 use crate::auth::{device, notice, owner, password, session, throttle, Owner};
@@ -124,7 +127,7 @@ pub struct ChangePassword {
     operation_id = "readSession", security(("session" = [])),
     responses(
         (status = 200, description = "Signed in", body = OwnerView),
-        (status = 401, description = "No valid session", body = ErrorBody),
+        NoSession,
     ))]
 async fn current(owner: Owner) -> ApiJson<OwnerView> {
     ApiJson(OwnerView { email: owner.email })
@@ -138,14 +141,10 @@ async fn current(owner: Owner) -> ApiJson<OwnerView> {
     responses(
         (status = 200, description = "Signed in; the session cookie is set", body = OwnerView),
         (status = 202, description = "The password is right and the second factor is on: the pending sign-in's cookie is set; send a code", body = PendingView),
-        (status = 400, description = "Malformed JSON", body = ErrorBody),
         (status = 401, description = "The email or password is incorrect", body = ErrorBody),
-        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
-        (status = 413, description = "Body over 16 KB", body = ErrorBody),
-        (status = 415, description = "Not JSON", body = ErrorBody),
         (status = 422, description = "A field is missing or too long", body = ErrorBody),
         (status = 429, description = "Too many failures; see Retry-After", body = ErrorBody),
-        (status = 503, description = "Every password-hashing slot is busy; see Retry-After", body = ErrorBody),
+        CrossSite, JsonBody, HashingBusy,
     ))]
 async fn sign_in(
     State(state): State<AppState>,
@@ -440,7 +439,7 @@ async fn sign_out(State(state): State<AppState>, jar: CookieJar) -> Result<Respo
     operation_id = "signOutEverywhere", security(("session" = [])),
     responses(
         (status = 204, description = "Every session ended"),
-        (status = 401, description = "No valid session", body = ErrorBody),
+        NoSession,
     ))]
 async fn sign_out_everywhere(
     State(state): State<AppState>,
@@ -461,14 +460,8 @@ async fn sign_out_everywhere(
     operation_id = "changePassword", security(("session" = [])),
     responses(
         (status = 204, description = "Changed; this browser gets a new session, the others are signed out"),
-        (status = 400, description = "Malformed JSON", body = ErrorBody),
-        (status = 401, description = "No valid session", body = ErrorBody),
-        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
-        (status = 413, description = "Body over 16 KB", body = ErrorBody),
-        (status = 415, description = "Not JSON", body = ErrorBody),
         (status = 422, description = "The current password is wrong or the new one is too weak", body = ErrorBody),
-        (status = 429, description = "Too many wrong passwords; see Retry-After", body = ErrorBody),
-        (status = 503, description = "Every password-hashing slot is busy; see Retry-After", body = ErrorBody),
+        NoSession, CrossSite, JsonBody, TooManyWrongPasswords, HashingBusy,
     ))]
 async fn change_password(
     State(state): State<AppState>,
@@ -651,13 +644,9 @@ fn pending_expired() -> ApiError {
     operation_id = "submitSignInCode",
     responses(
         (status = 200, description = "Signed in; the session cookie is set and the pending one removed", body = OwnerView),
-        (status = 400, description = "Malformed JSON", body = ErrorBody),
         (status = 401, description = "No pending sign-in, or it has expired or was used (sign_in_expired)", body = ErrorBody),
-        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
-        (status = 413, description = "Body over 16 KB", body = ErrorBody),
-        (status = 415, description = "Not JSON", body = ErrorBody),
         (status = 422, description = "The code is missing, wrong or used already", body = ErrorBody),
-        (status = 429, description = "Too many wrong codes; see Retry-After", body = ErrorBody),
+        CrossSite, JsonBody, TooManyWrongCodes,
     ))]
 async fn submit_code(
     State(state): State<AppState>,
@@ -703,7 +692,7 @@ async fn submit_code(
     operation_id = "listSessions", security(("session" = [])),
     responses(
         (status = 200, description = "The sessions", body = SessionList),
-        (status = 401, description = "No valid session", body = ErrorBody),
+        NoSession,
     ))]
 async fn list_sessions(
     State(state): State<AppState>,
@@ -741,9 +730,8 @@ pub struct SessionId {
     params(("id" = String, Path, description = "The session's id from the list")),
     responses(
         (status = 204, description = "Signed out"),
-        (status = 401, description = "No valid session", body = ErrorBody),
-        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
         (status = 404, description = "No such session", body = ErrorBody),
+        NoSession, CrossSite,
     ))]
 async fn sign_out_one(
     State(state): State<AppState>,
@@ -779,14 +767,8 @@ async fn sign_out_one(
     operation_id = "reauthenticate", security(("session" = [])),
     responses(
         (status = 204, description = "Confirmed for five minutes"),
-        (status = 400, description = "Malformed JSON", body = ErrorBody),
-        (status = 401, description = "No valid session", body = ErrorBody),
-        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
-        (status = 413, description = "Body over 16 KB", body = ErrorBody),
-        (status = 415, description = "Not JSON", body = ErrorBody),
         (status = 422, description = "The password is wrong", body = ErrorBody),
-        (status = 429, description = "Too many wrong passwords; see Retry-After", body = ErrorBody),
-        (status = 503, description = "Every password-hashing slot is busy; see Retry-After", body = ErrorBody),
+        NoSession, CrossSite, JsonBody, TooManyWrongPasswords, HashingBusy,
     ))]
 async fn reauthenticate(
     State(state): State<AppState>,
@@ -837,11 +819,8 @@ pub(super) fn require_recent_authentication(
     operation_id = "signOutWithLink",
     responses(
         (status = 204, description = "Every session was signed out; this browser's cookie is removed"),
-        (status = 400, description = "Malformed JSON", body = ErrorBody),
-        (status = 403, description = "Not from the site's own pages", body = ErrorBody),
-        (status = 413, description = "Body over 16 KB", body = ErrorBody),
-        (status = 415, description = "Not JSON", body = ErrorBody),
         (status = 422, description = "The link has expired or was used (token)", body = ErrorBody),
+        CrossSite, JsonBody,
     ))]
 async fn sign_out_with_link(
     State(state): State<AppState>,
