@@ -1,6 +1,7 @@
 //! Extractors with the API's error contract: `ApiJson`, `ApiPath`, `ApiQuery`, `ClientIp` and
-//! `Owner`.
+//! `Owner`; and the auth flows as the handlers reach them (`auth_flows`).
 
+pub mod auth_flows;
 pub mod client_ip;
 pub mod json;
 pub mod owner;
