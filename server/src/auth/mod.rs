@@ -1,5 +1,6 @@
 //! Owner accounts: password hashing, sessions and sign-in throttling, the second factor,
-//! passkeys and password-reset links.
+//! passkeys and password-reset links; and the flows that sign in and guard the changes (`flows`),
+//! which the HTTP handlers call.
 
 pub mod ceremony;
 pub mod device;

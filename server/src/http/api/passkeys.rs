@@ -6,7 +6,7 @@
 //! own for five minutes (nothing is stored when it begins), and its finish records the id as
 //! used, so it works once. Adding or removing a passkey asks for the password or a passkey
 //! within the last five minutes (`POST /api/session/reauth`, or the passkey re-authentication
-//! here).
+//! here). The ceremonies themselves are in `auth::flows::passkeys`.
 
 use axum::extract::State;
 use axum::http::header::SET_COOKIE;
