@@ -5,7 +5,7 @@
 //! minutes, named after the ceremony's `challengeId` (the sealed value is bound to that id), so
 //! that two ceremonies of one browser (the login page's autofill and its button) never meet.
 //! Nothing is stored when a ceremony begins, so no crowd can fill a store of open ceremonies;
-//! the finish records the id as used (see [`crate::store::AuthStore::use_challenge`]), so a
+//! the finish records the id as used (see [`crate::store::auth::PasskeyStore::use_challenge`]), so a
 //! cookie works once on any instance.
 
 use axum::http::HeaderValue;

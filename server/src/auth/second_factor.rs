@@ -2,7 +2,7 @@
 //! steps, the usual authenticator apps' defaults), set up from a QR code this server draws, and
 //! ten single-use recovery codes. A code is accepted for the step before, the current one and the
 //! one after (clocks drift), and never twice: the store remembers the last step accepted and
-//! takes no code of that step or an earlier one again ([`crate::store::AuthStore::use_code_step`]).
+//! takes no code of that step or an earlier one again ([`crate::store::auth::SecondFactorStore::use_code_step`]).
 
 use sha2::{Digest, Sha256};
 use totp_rs::{Algorithm, TOTP};

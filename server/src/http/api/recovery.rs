@@ -15,11 +15,12 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::responses::{CrossSite, HashingBusy, JsonBody, TooManyWrongCodes};
-use super::session::{checked_code, hashing_error, notify_owner, passkey_names};
+use crate::auth::flows::password::{self, Reset};
 use crate::auth::forgot::Admission;
-use crate::auth::{owner, password, reset, second_factor, session, throttle};
+use crate::auth::{reset, session};
 use crate::contact::notify::Mailer;
 use crate::error::{ApiError, ErrorBody};
+use crate::http::extract::auth_flows::flows;
 use crate::http::extract::client_ip::ClientIp;
 use crate::http::extract::json::ApiJson;
 use crate::http::layers::no_store::no_store;
@@ -203,55 +204,12 @@ async fn reset_password(
     jar: CookieJar,
     ApiJson(form): ApiJson<ResetForm>,
 ) -> Result<Response, ApiError> {
-    use secrecy::ExposeSecret;
-    let gone = || ApiError::field("token", "has expired or was used; ask for a new link");
-    if form.token.is_empty() || form.token.len() > 128 {
-        return Err(gone());
-    }
-    if let Some(problem) = password::weakness(form.password.expose_secret()) {
-        return Err(ApiError::field("password", problem));
-    }
-    let db = &state.db;
-    let hash = session::token_hash(&form.token);
-    let owner_id = db
-        .find_password_reset(&hash, state.auth.now_ms())
-        .await?
-        .ok_or_else(gone)?;
-    let owner_row = db.find_owner_by_id(owner_id).await?.ok_or_else(gone)?;
-    if second_factor::is_on(db, owner_id).await? {
-        let code = form.code.as_deref().unwrap_or_default();
-        checked_code(&state, &jar, ip, &owner_row, code).await?;
-    }
-    // Hashed before the link is used up, so that a busy server (503) leaves the link working.
-    let new_hash = owner::checked_hash(form.password)
-        .await
-        .map_err(|error| match error {
-            owner::SetPasswordError::Weak(problem) => ApiError::field("password", problem),
-            owner::SetPasswordError::Failed(error) => hashing_error(error),
-        })?;
-    if !db.take_password_reset(&hash, state.auth.now_ms()).await? {
-        return Err(gone());
-    }
-    let ended = match owner::store_password(db, owner::Whose::Owner(owner_id), &new_hash).await {
-        Ok(owner::PasswordSet::Set { ended, .. }) => ended,
-        Ok(_) => 0,
-        Err(owner::SetPasswordError::Weak(problem)) => {
-            return Err(ApiError::field("password", problem))
-        }
-        Err(owner::SetPasswordError::Failed(error)) => return Err(error.into()),
+    let form = Reset {
+        token: &form.token,
+        password: form.password,
+        code: form.code.as_deref(),
     };
-    // The owner proved the mailbox: the account's sign-in lock is lifted, as `owner set` does.
-    db.clear_sign_in_failures(&[&throttle::account_key(&owner_row.email)])
-        .await?;
-    tracing::info!(ended, "the owner set a new password with a reset link");
-    let passkeys = passkey_names(&state, owner_id).await?;
-    notify_owner(
-        &state,
-        owner_id,
-        reset::DONE_SUBJECT,
-        &reset::done_text(&passkeys),
-    )
-    .await;
+    password::reset(&flows(&state), &jar, ip, form).await?;
     Ok((
         StatusCode::NO_CONTENT,
         session::clear_cookie(&state.settings),

@@ -15,9 +15,10 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::responses::{CrossSiteOrReauth, JsonBody, NoSession, TooManyWrongCodes};
-use super::session::{count_attempt, require_recent_authentication, Attempt};
+use crate::auth::flows::second_factor as flow;
 use crate::auth::{second_factor, Owner};
 use crate::error::{ApiError, ErrorBody};
+use crate::http::extract::auth_flows::flows;
 use crate::http::extract::client_ip::ClientIp;
 use crate::http::extract::json::ApiJson;
 use crate::http::layers::no_store::no_store;
@@ -109,19 +110,7 @@ async fn status(
         NoSession, CrossSiteOrReauth,
     ))]
 async fn set_up(State(state): State<AppState>, owner: Owner) -> Result<ApiJson<Setup>, ApiError> {
-    require_recent_authentication(&state, &owner)?;
-    let secret = second_factor::new_secret();
-    if !state
-        .db
-        .begin_second_factor(owner.id, &secret, state.auth.now_ms())
-        .await?
-    {
-        return Err(ApiError::Conflict(
-            "The second factor is on already; turn it off to set it up again.".into(),
-        ));
-    }
-    let totp = second_factor::totp(&secret, state.auth.issuer(), &owner.email)?;
-    tracing::info!("the owner began setting up a second factor");
+    let totp = flow::set_up(&flows(&state), &owner).await?;
     Ok(ApiJson(Setup {
         secret: second_factor::secret_base32(&totp),
         uri: second_factor::otpauth_uri(&totp),
@@ -169,68 +158,7 @@ async fn confirm(
     jar: CookieJar,
     ApiJson(form): ApiJson<ConfirmForm>,
 ) -> Result<ApiJson<RecoveryCodes>, ApiError> {
-    require_recent_authentication(&state, &owner)?;
-    let db = &state.db;
-    let row = db
-        .second_factor(owner.id)
-        .await?
-        .filter(|row| row.enabled_at.is_none())
-        .ok_or_else(|| {
-            ApiError::Conflict("No setup awaits a code: begin the setup first.".into())
-        })?;
-    let Some(code) = second_factor::as_totp_code(&form.code) else {
-        return Err(ApiError::field(
-            "code",
-            "must be the six digits the app shows",
-        ));
-    };
-    let attempt = Attempt::new(&state, &jar, &owner.email, ip).for_codes();
-    let keys = attempt.keys();
-    count_attempt(
-        &state,
-        &keys,
-        "Too many wrong codes.",
-        "second-factor setup refused: locked after repeated failures",
-        || {},
-    )
-    .await?;
-    let totp = second_factor::totp(&row.secret, state.auth.issuer(), &owner.email)?;
-    let now = state.auth.now_ms();
-    let Some(step) = second_factor::matching_step(&totp, &code, now) else {
-        return Err(ApiError::field("code", "is not correct"));
-    };
-    let codes = second_factor::new_recovery_codes();
-    let hashes: Vec<String> = codes
-        .iter()
-        .map(|c| second_factor::recovery_code_hash(c))
-        .collect();
-    if !db
-        .enable_second_factor(owner.id, &row.secret, step, &hashes, now)
-        .await?
-    {
-        return Err(ApiError::Conflict(
-            "The setup changed meanwhile: begin it again.".into(),
-        ));
-    }
-    db.clear_sign_in_failures(&keys).await?;
-    // From now on a session is two factors' worth: the others, signed in with less, end.
-    let ended = db
-        .delete_owner_sessions(owner.id, Some(&owner.session))
-        .await?;
-    db.delete_pending_sign_ins(owner.id).await?;
-    tracing::info!(ended, "the owner turned the second factor on");
-    super::session::notify_owner(
-        &state,
-        owner.id,
-        "A second factor now protects your portfolio",
-        "Signing in to your portfolio's dashboard with the password now also asks for a code \
-         from your authenticator app (or one of your recovery codes), and every other session \
-         was signed out.\n\n\
-         If it was not you, someone has your password and a session: sign every session out, \
-         then turn the second factor off on the server (`portfolio owner second-factor off`) \
-         and set a new password there (`portfolio owner set`).\n",
-    )
-    .await;
+    let codes = flow::confirm(&flows(&state), &owner, &jar, ip, &form.code).await?;
     Ok(ApiJson(RecoveryCodes {
         recovery_codes: codes,
     }))
@@ -245,19 +173,7 @@ async fn confirm(
         NoSession, CrossSiteOrReauth,
     ))]
 async fn turn_off(State(state): State<AppState>, owner: Owner) -> Result<StatusCode, ApiError> {
-    require_recent_authentication(&state, &owner)?;
-    if state.db.delete_second_factor(owner.id).await? {
-        tracing::info!("the owner turned the second factor off");
-        super::session::notify_owner(
-            &state,
-            owner.id,
-            "The second factor of your portfolio was turned off",
-            "Signing in to your portfolio's dashboard with the password no longer asks for a code.\n\n\
-             If it was not you, sign every session out, then change your password (\"Forgot \
-             password?\" on the login page) and set the second factor up again.\n",
-        )
-        .await;
-    }
+    flow::turn_off(&flows(&state), &owner).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -274,29 +190,7 @@ async fn new_recovery_codes(
     State(state): State<AppState>,
     owner: Owner,
 ) -> Result<ApiJson<RecoveryCodes>, ApiError> {
-    require_recent_authentication(&state, &owner)?;
-    if !second_factor::is_on(&state.db, owner.id).await? {
-        return Err(ApiError::Conflict("The second factor is off.".into()));
-    }
-    let codes = second_factor::new_recovery_codes();
-    let hashes: Vec<String> = codes
-        .iter()
-        .map(|c| second_factor::recovery_code_hash(c))
-        .collect();
-    state
-        .db
-        .replace_recovery_codes(owner.id, &hashes, state.auth.now_ms())
-        .await?;
-    tracing::info!("the owner made new recovery codes");
-    super::session::notify_owner(
-        &state,
-        owner.id,
-        "New recovery codes were made for your portfolio",
-        "New recovery codes were made for your portfolio's dashboard; the old ones no longer work.\n\n\
-         If it was not you, sign every session out, then change your password (\"Forgot \
-         password?\" on the login page).\n",
-    )
-    .await;
+    let codes = flow::renew_recovery_codes(&flows(&state), &owner).await?;
     Ok(ApiJson(RecoveryCodes {
         recovery_codes: codes,
     }))

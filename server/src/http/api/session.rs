@@ -1,11 +1,12 @@
 //! `/api/session`: the owner signs in (with the password, then a code when the second factor is
 //! on) and out, everywhere at once or one session of the list at a time, changes the password,
-//! and proves the password again before the changes that ask for it. What the other ways in
-//! share (the throttle's keys, completing a sign-in, checking a code) is here too.
+//! and proves the password again before the changes that ask for it. The flows themselves are
+//! in `auth::flows`.
 
 use axum::extract::State;
+use axum::http::header::SET_COOKIE;
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::response::{AppendHeaders, IntoResponse, Response};
 use axum_extra::extract::CookieJar;
 use secrecy::SecretString;
 use serde::{Deserialize, Serialize};
@@ -16,16 +17,18 @@ use utoipa_axum::routes;
 use super::responses::{
     CrossSite, HashingBusy, JsonBody, NoSession, TooManyWrongCodes, TooManyWrongPasswords,
 };
-use crate::auth::second_factor::{self, CodeCheck};
-use crate::auth::session::Method;
-use crate::auth::{device, notice, owner, password, session, throttle, Owner};
+use crate::auth::flows::password;
+use crate::auth::flows::sign_in::{self, PasswordSignIn};
+use crate::auth::{session, Owner};
 use crate::error::{ApiError, ErrorBody, ErrorDetail};
+use crate::http::extract::auth_flows::{flows, user_agent};
 use crate::http::extract::client_ip::ClientIp;
 use crate::http::extract::json::ApiJson;
 use crate::http::extract::path::ApiPath;
 use crate::http::layers::no_store::no_store;
 use crate::http::state::AppState;
-use crate::store::OwnerRow;
+
+use crate::auth::flows::sign_in::OwnerView;
 
 /// The one answer to every failed sign-in, whatever was wrong.
 const SIGN_IN_FAILED: &str = "The email or password is incorrect.";
@@ -40,12 +43,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(reauthenticate))
         .routes(routes!(sign_out_with_link))
         .layer(no_store())
-}
-
-/// The signed-in owner, as the pages see it.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct OwnerView {
-    pub email: String,
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -153,186 +150,21 @@ async fn sign_in(
     headers: HeaderMap,
     ApiJson(form): ApiJson<SignIn>,
 ) -> Result<Response, ApiError> {
-    use secrecy::ExposeSecret;
-    if form.email.len() > 254 {
-        return Err(ApiError::field(
-            "email",
-            "must be at most 254 characters long",
-        ));
-    }
-    if form.password.expose_secret().len() > 4 * password::MAX_LENGTH {
-        return Err(ApiError::field("password", "is too long"));
-    }
-
-    let db = &state.db;
-    let attempt = Attempt::new(&state, &jar, &form.email, ip);
-    let keys = attempt.keys();
-    count_attempt(
-        &state,
-        &keys,
-        "Too many failed sign-ins.",
-        "sign-in refused: locked after repeated failures",
-        crate::ops::metrics::sign_in_locked,
-    )
-    .await?;
-
-    let owner = db.find_owner_by_email(form.email.trim()).await?;
-    let stored = owner.as_ref().map(|o| o.password_hash.clone());
-    let valid = password::verify(form.password, stored)
-        .await
-        .map_err(hashing_error)?;
-    let owner = match owner {
-        Some(owner) if valid => owner,
-        _ => {
-            crate::ops::metrics::sign_in_failed();
-            tracing::info!("a sign-in failed");
-            return Ok(sign_in_failed());
-        }
-    };
-
-    // Success clears this browser's counters, and for a known browser the account's too.
-    let mut cleared = keys.clone();
-    if attempt.device.is_some() {
-        cleared.push(&attempt.account);
-    }
-    db.clear_sign_in_failures(&cleared).await?;
-
-    let now = state.auth.now_ms();
-    if second_factor::is_on(db, owner.id).await? {
-        // The password alone signs no one in: a pending sign-in waits for the code.
-        let token = session::new_token();
-        db.insert_pending_sign_in(
-            &session::token_hash(&token),
-            owner.id,
-            now + session::PENDING_MS,
-            now,
-        )
-        .await?;
-        tracing::info!("a password sign-in waits for its second factor");
-        let mut response = (
+    let ctx = flows(&state);
+    let agent = user_agent(&headers);
+    let outcome = sign_in::with_password(&ctx, &jar, ip, agent, &form.email, form.password);
+    Ok(match outcome.await? {
+        PasswordSignIn::Failed => sign_in_failed(),
+        PasswordSignIn::Pending { cookie } => (
             StatusCode::ACCEPTED,
+            AppendHeaders([(SET_COOKIE, cookie)]),
             ApiJson(PendingView {
                 second_factor_required: true,
             }),
         )
-            .into_response();
-        response.headers_mut().append(
-            axum::http::header::SET_COOKIE,
-            session::set_pending_cookie(&state.settings, &token),
-        );
-        return Ok(response);
-    }
-    complete_sign_in(&state, &jar, &headers, &owner, Method::Password, None).await
-}
-
-/// Signs the owner in once every factor is proven: this browser's previous session ends, a new
-/// one begins (described for the session list; `passkey` names the passkey it signed in with, so
-/// that removing the passkey ends it), and a browser that had not signed in before becomes known
-/// (its device cookie) and the owner is told of it.
-pub(super) async fn complete_sign_in(
-    state: &AppState,
-    jar: &CookieJar,
-    headers: &HeaderMap,
-    owner: &OwnerRow,
-    method: Method,
-    passkey: Option<&str>,
-) -> Result<Response, ApiError> {
-    let db = &state.db;
-    // Rotation: whatever session the browser had is ended, and a new one begins.
-    if let Some(old) = session::token_from(jar, &state.settings) {
-        db.delete_session(&session::token_hash(&old)).await?;
-    }
-    let mut origin = session_origin(headers, method);
-    origin.passkey_id = passkey.map(str::to_owned);
-    let token = session::start(db, &state.settings, state.auth.now_ms(), owner.id, &origin).await?;
-    let known = device::known(jar, &state.settings, state.auth.device_key()).is_some();
-    tracing::info!(
-        known_browser = known,
-        method = method.as_str(),
-        "the owner signed in"
-    );
-    let mut response = (
-        session::set_cookie(&state.settings, &token),
-        ApiJson(OwnerView {
-            email: owner.email.clone(),
-        }),
-    )
-        .into_response();
-    if !known {
-        let value = device::issue(state.auth.device_key());
-        response.headers_mut().append(
-            axum::http::header::SET_COOKIE,
-            device::set_cookie(&state.settings, &value),
-        );
-        notify_owner(
-            state,
-            owner.id,
-            "New sign-in to your portfolio",
-            "Someone signed in to your portfolio's dashboard from a browser that had not signed in before.\n\n\
-             If it was you, there is nothing to do. If not, someone knows your password: sign \
-             every session out, then change the password (Account, Change password, or \
-             \"Forgot password?\" on the login page).\n",
-        )
-        .await;
-    }
-    Ok(response)
-}
-
-/// A security notice to the owner, when e-mail is configured, with its way out: a single-use link
-/// that signs every session out (when a public URL is set to build it from). The notice goes
-/// even when the link could not be stored, without it.
-pub(super) async fn notify_owner(state: &AppState, owner_id: i64, subject: &str, body: &str) {
-    let Some(mailer) = state.contact.mailer.get() else {
-        return;
-    };
-    let mut link = None;
-    if let Some(public_url) = state.settings.public_url.as_ref() {
-        let token = session::new_token();
-        let now = state.auth.now_ms();
-        match state
-            .db
-            .insert_sign_out_link(
-                &session::token_hash(&token),
-                owner_id,
-                now,
-                now + notice::VALID_MS,
-            )
-            .await
-        {
-            Ok(()) => link = Some(notice::link(public_url, &token)),
-            Err(error) => tracing::warn!(
-                error = %format!("{error:#}"),
-                "a security notice goes without its sign-out link"
-            ),
-        }
-    }
-    mailer.send_notice_in_background(subject, notice::with_way_out(body, link.as_deref()));
-}
-
-/// The names of the owner's passkeys, for the notices that list them.
-pub(super) async fn passkey_names(
-    state: &AppState,
-    owner_id: i64,
-) -> Result<Vec<String>, ApiError> {
-    Ok(state
-        .db
-        .passkeys(owner_id)
-        .await?
-        .into_iter()
-        .map(|row| row.name)
-        .collect())
-}
-
-/// A password check that found every hashing slot taken is 503, not 500.
-pub(super) fn hashing_error(error: anyhow::Error) -> ApiError {
-    if error.is::<password::Busy>() {
-        ApiError::ServiceUnavailable {
-            retry_after_secs: 1,
-            message: "The server is busy checking other sign-ins. Try again in a moment.".into(),
-        }
-    } else {
-        ApiError::from(error)
-    }
+            .into_response(),
+        PasswordSignIn::SignedIn(signed_in) => signed_in.into_response(),
+    })
 }
 
 /// 401 with the same body whatever was wrong (`ApiError::Unauthorized` reads "sign in to
@@ -346,74 +178,6 @@ fn sign_in_failed() -> Response {
         },
     };
     (StatusCode::UNAUTHORIZED, axum::Json(body)).into_response()
-}
-
-/// The throttle's keys for one attempt at the owner's password (signing in or changing it).
-pub(super) struct Attempt {
-    /// The browser's own key, when it has signed in before.
-    device: Option<String>,
-    /// The account's key (a hash of the e-mail typed).
-    account: String,
-    /// The client's key (its network hashed with the server's salt).
-    client: String,
-}
-
-impl Attempt {
-    pub(super) fn new(
-        state: &AppState,
-        jar: &CookieJar,
-        email: &str,
-        ip: std::net::IpAddr,
-    ) -> Self {
-        Self {
-            device: device::known(jar, &state.settings, state.auth.device_key()),
-            account: throttle::account_key(email),
-            client: throttle::client_key(state.auth.client_salt(), ip),
-        }
-    }
-
-    /// A browser that has signed in before is judged by its own counter; any other by the
-    /// account's and its address's.
-    pub(super) fn keys(&self) -> Vec<&str> {
-        match &self.device {
-            Some(device) => vec![device.as_str()],
-            None => vec![self.account.as_str(), self.client.as_str()],
-        }
-    }
-
-    /// The same keys for the second factor's codes, counted apart from the password's.
-    pub(super) fn for_codes(&self) -> Self {
-        let code = |key: &str| format!("code:{key}");
-        Self {
-            device: self.device.as_deref().map(code),
-            account: code(&self.account),
-            client: code(&self.client),
-        }
-    }
-}
-
-/// Counts an attempt on `keys` before any password is checked. While a key is locked the answer
-/// is a 429 starting with `refused` and saying how long to wait; `log` goes to the log with the
-/// keys (hashed), and `on_locked` counts the refusal where a metric does.
-pub(super) async fn count_attempt(
-    state: &AppState,
-    keys: &[&str],
-    refused: &str,
-    log: &str,
-    on_locked: fn(),
-) -> Result<(), ApiError> {
-    let Err(wait_ms) = throttle::admit(&state.db, keys, state.auth.now_ms()).await? else {
-        return Ok(());
-    };
-    let secs = u64::try_from((wait_ms + 999) / 1000).unwrap_or(1);
-    on_locked();
-    let salt = state.auth.client_salt();
-    let logged: Vec<String> = keys.iter().map(|k| throttle::logged_key(salt, k)).collect();
-    tracing::warn!(keys = ?logged, "{log}");
-    Err(ApiError::TooManyRequests {
-        retry_after_secs: secs,
-        message: format!("{refused} Try again in {}.", crate::error::human_wait(secs)),
-    })
 }
 
 /// Signs out: the session is deleted on the server and the cookie removed.
@@ -471,170 +235,15 @@ async fn change_password(
     headers: HeaderMap,
     ApiJson(form): ApiJson<ChangePassword>,
 ) -> Result<Response, ApiError> {
-    use secrecy::ExposeSecret;
-    if form.current_password.expose_secret().len() > 4 * password::MAX_LENGTH {
-        return Err(ApiError::field("currentPassword", "is not correct"));
-    }
-    if let Some(problem) = password::weakness(form.new_password.expose_secret()) {
-        return Err(ApiError::field("newPassword", problem));
-    }
-    check_password(
-        &state,
-        &owner,
-        &jar,
-        ip,
-        form.current_password,
-        "currentPassword",
-        "password change refused: locked after repeated failures",
-    )
-    .await?;
-    let db = &state.db;
-    // Every session ends, this one included; this browser gets a fresh one.
-    owner::set_password(db, owner::Whose::Owner(owner.id), form.new_password)
-        .await
-        .map_err(|error| match error {
-            owner::SetPasswordError::Weak(problem) => ApiError::field("newPassword", problem),
-            owner::SetPasswordError::Failed(error) => hashing_error(error),
-        })?;
-    let origin = session_origin(&headers, Method::Password);
-    db.delete_pending_sign_ins(owner.id).await?;
-    let token = session::start(db, &state.settings, state.auth.now_ms(), owner.id, &origin).await?;
-    tracing::info!("the owner changed the password");
-    let passkeys = passkey_names(&state, owner.id).await?;
-    notify_owner(
-        &state,
-        owner.id,
-        "Your portfolio's password was changed",
-        &format!(
-            "The password of your portfolio's dashboard was just changed, and every other session was signed out.\n\n{}\n\
-             If it was not you, sign every session out, then set a new password on the server with \
-             `portfolio owner set`.\n",
-            notice::passkey_lines(&passkeys)
-        ),
-    )
-    .await;
+    let (current, new) = (form.current_password, form.new_password);
+    let agent = user_agent(&headers);
+    let ctx = flows(&state);
+    let token = password::change(&ctx, &owner, &jar, ip, agent, current, new).await?;
     Ok((
         StatusCode::NO_CONTENT,
         session::set_cookie(&state.settings, &token),
     )
         .into_response())
-}
-
-/// Checks the signed-in owner's password (typed in the form's `field`), throttled like sign-in: a
-/// stolen session must not become a way to guess the password. `locked` is what the log says when
-/// the throttle refuses.
-async fn check_password(
-    state: &AppState,
-    owner: &Owner,
-    jar: &CookieJar,
-    ip: std::net::IpAddr,
-    typed: SecretString,
-    field: &str,
-    locked: &str,
-) -> Result<(), ApiError> {
-    let row = state
-        .db
-        .find_owner_by_id(owner.id)
-        .await?
-        .ok_or(ApiError::Unauthorized)?;
-    let attempt = Attempt::new(state, jar, &row.email, ip);
-    let keys = attempt.keys();
-    count_attempt(state, &keys, "Too many wrong passwords.", locked, || {}).await?;
-    if !password::verify(typed, Some(row.password_hash))
-        .await
-        .map_err(hashing_error)?
-    {
-        return Err(ApiError::field(field, "is not correct"));
-    }
-    state.db.clear_sign_in_failures(&keys).await?;
-    Ok(())
-}
-
-/// What a new session of this request is: its browser (from the User-Agent) and how it signed in.
-pub(super) fn session_origin(headers: &HeaderMap, method: Method) -> session::Origin {
-    let user_agent = headers
-        .get(axum::http::header::USER_AGENT)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default();
-    let (browser, device) = crate::insights::visitor::browser_and_device(user_agent);
-    session::Origin {
-        browser,
-        device,
-        method,
-        passkey_id: None,
-    }
-}
-
-/// Checks a second-factor code (one-time or recovery) of the owner's, throttled like passwords
-/// (on counters of their own), and uses it up when it is right. A wrong code is a 422 naming
-/// `code`; too many, a 429.
-pub(super) async fn checked_code(
-    state: &AppState,
-    jar: &CookieJar,
-    ip: std::net::IpAddr,
-    owner: &OwnerRow,
-    code: &str,
-) -> Result<CodeCheck, ApiError> {
-    if code.trim().is_empty() {
-        return Err(ApiError::field("code", "is required"));
-    }
-    if code.len() > 64 {
-        return Err(ApiError::field("code", "is not correct"));
-    }
-    let attempt = Attempt::new(state, jar, &owner.email, ip).for_codes();
-    let keys = attempt.keys();
-    count_attempt(
-        state,
-        &keys,
-        "Too many wrong codes.",
-        "code refused: locked after repeated failures",
-        crate::ops::metrics::sign_in_locked,
-    )
-    .await?;
-    let check = second_factor::check_code(
-        &state.db,
-        owner.id,
-        state.auth.issuer(),
-        &owner.email,
-        code,
-        state.auth.now_ms(),
-    )
-    .await?;
-    if check == CodeCheck::Wrong {
-        crate::ops::metrics::sign_in_failed();
-        tracing::info!("a second-factor code was refused");
-        return Err(ApiError::field("code", "is not correct"));
-    }
-    let mut cleared = keys.clone();
-    if attempt.device.is_some() {
-        cleared.push(&attempt.account);
-    }
-    state.db.clear_sign_in_failures(&cleared).await?;
-    if check == CodeCheck::Recovery {
-        let left = state.db.recovery_codes_left(owner.id).await?;
-        tracing::info!(left, "a recovery code was used");
-        notify_owner(
-            state,
-            owner.id,
-            "A recovery code of your portfolio was used",
-            &format!(
-                "One of the recovery codes of your portfolio's dashboard was just used to sign in \
-                 or to set a password; {left} are left. Each works once.\n\n\
-                 If it was not you, change your password at once and make new recovery codes \
-                 (Account, Second factor).\n"
-            ),
-        )
-        .await;
-    }
-    Ok(check)
-}
-
-/// The answer when a pending sign-in has expired, was used, or never was.
-fn pending_expired() -> ApiError {
-    ApiError::SignInRefused {
-        code: "sign_in_expired",
-        message: "This sign-in has expired. Sign in again with your password.".into(),
-    }
 }
 
 /// Completes a password sign-in with the second factor's code: a one-time code from the
@@ -655,35 +264,9 @@ async fn submit_code(
     headers: HeaderMap,
     ApiJson(form): ApiJson<CodeForm>,
 ) -> Result<Response, ApiError> {
-    let db = &state.db;
-    let token = session::pending_token_from(&jar, &state.settings).ok_or_else(pending_expired)?;
-    let hash = session::token_hash(&token);
-    let owner_id = db
-        .find_pending_sign_in(&hash, state.auth.now_ms())
-        .await?
-        .ok_or_else(pending_expired)?;
-    let owner = db
-        .find_owner_by_id(owner_id)
-        .await?
-        .ok_or_else(pending_expired)?;
-    checked_code(&state, &jar, ip, &owner, &form.code).await?;
-    if !db.take_pending_sign_in(&hash, state.auth.now_ms()).await? {
-        return Err(pending_expired());
-    }
-    let mut response = complete_sign_in(
-        &state,
-        &jar,
-        &headers,
-        &owner,
-        Method::PasswordAndCode,
-        None,
-    )
-    .await?;
-    response.headers_mut().append(
-        axum::http::header::SET_COOKIE,
-        session::clear_pending_cookie(&state.settings),
-    );
-    Ok(response)
+    let agent = user_agent(&headers);
+    let signed_in = sign_in::with_code(&flows(&state), &jar, ip, agent, &form.code).await?;
+    Ok(signed_in.into_response())
 }
 
 /// The owner's signed-in browsers, the most recently active first: browser family, device
@@ -777,39 +360,8 @@ async fn reauthenticate(
     jar: CookieJar,
     ApiJson(form): ApiJson<PasswordForm>,
 ) -> Result<StatusCode, ApiError> {
-    use secrecy::ExposeSecret;
-    if form.password.expose_secret().len() > 4 * password::MAX_LENGTH {
-        return Err(ApiError::field("password", "is not correct"));
-    }
-    check_password(
-        &state,
-        &owner,
-        &jar,
-        ip,
-        form.password,
-        "password",
-        "re-authentication refused: locked after repeated failures",
-    )
-    .await?;
-    state
-        .db
-        .set_session_reauthenticated(&owner.session, state.auth.now_ms())
-        .await?;
-    tracing::info!("the owner confirmed the password");
+    password::reauthenticate(&flows(&state), &owner, &jar, ip, form.password).await?;
     Ok(StatusCode::NO_CONTENT)
-}
-
-/// Refuses a change unless this session proved the password or a passkey within five minutes
-/// (a sign-in counts).
-pub(super) fn require_recent_authentication(
-    state: &AppState,
-    owner: &Owner,
-) -> Result<(), ApiError> {
-    if owner.recently_authenticated(state.auth.now_ms()) {
-        Ok(())
-    } else {
-        Err(ApiError::ReauthenticationRequired)
-    }
 }
 
 /// The way out a security notice carries: signs every session of the owner out (and every sign-in
