@@ -76,6 +76,7 @@ lint: fmt-check clippy typecheck eslint
 # lists any it finds).
 imports:
 	node scripts/check-imports.mjs
+	node scripts/check-handlers.mjs
 
 unit-web: $(WEB_DEPS)
 	cd web && $(NPM) test
