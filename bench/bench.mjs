@@ -26,7 +26,8 @@
 //     (its latency), and the goals: RSS within 50 MB of the start, always ready, sign-ins < 1 s.
 // BENCH_ONLY=peers runs only 4 and 5; BENCH_ONLY=postgres only 5; BENCH_ONLY=site only 1 to 3;
 // BENCH_ONLY=observatory only 3; BENCH_ONLY=static only 4; BENCH_ONLY=floods only 6;
-// BENCH_ROUNDS=N N rounds; BENCH_WORKLOADS and BENCH_PEERS choose among 4's workloads and peers.
+// BENCH_ROUNDS=N N rounds; BENCH_WORKLOADS and BENCH_PEERS choose among 4's workloads and peers;
+// BENCH_BASE=<binary> adds another build of the server as the peer "before".
 // The full Lighthouse reports are written to .bench/lighthouse.json and lighthouse-published.json.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -42,10 +43,10 @@ const binary = resolve(process.argv[2] ?? join(here, '../target/release/portfoli
 const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const reportDir = join(here, '../.bench');
 
-/** Starts `portfolio serve` with a fresh database; resolves with its URL once it listens. */
-async function serve(args, env = {}) {
+/** Starts `portfolio serve` (this build, or another one) with a fresh database; resolves with its URL once it listens. */
+async function serve(args, env = {}, build = binary) {
   return start(
-    binary,
+    build,
     ['serve', '--database-url', `sqlite://${join(mkdtempSync(join(tmpdir(), 'portfolio-bench-')), 'bench.db')}`, ...args],
     { RUST_LOG: 'warn,portfolio=info', ...env },
   );
@@ -321,6 +322,8 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5) || 5);
  * quicker look at one change; the goals of what did not run are not printed. */
 const WORKLOADS = process.env.BENCH_WORKLOADS?.split(',').map((w) => w.trim());
 const PEERS = process.env.BENCH_PEERS?.split(/,(?! bare)/).map((p) => p.trim());
+/** Another build of the server to measure beside this one, as the peer "before" (`BENCH_BASE`). */
+const BASE = process.env.BENCH_BASE ? resolve(process.env.BENCH_BASE) : undefined;
 
 /** A port that was free a moment ago (for nginx, which cannot pick one and tell). */
 function freePort() {
@@ -693,6 +696,15 @@ async function runPeers(site) {
   if (!PEERS || PEERS.includes('nginx')) servers.push({ name: 'nginx', server: await startNginx(await sameHeaders(`${ours.url}${asset}`), pages) });
   if (!PEERS || PEERS.includes('nginx, bare')) servers.push({ name: 'nginx, bare', server: await startNginx('', pages) });
   if (!PEERS || PEERS.includes('express')) servers.push({ name: 'express', server: await startExpress() });
+  // BENCH_BASE: another build of our server (say, main before a change), set up as ours and
+  // measured in the same rounds, so the change's cost is a ratio of runs made side by side.
+  if (BASE) {
+    const before = await serve(['--listen', '127.0.0.1:0', '--trust-proxy'], OWNER_ENV, BASE);
+    const owner = await signInAsOwner(before);
+    await saveDraftWithLanguages(before, owner);
+    await owner.call('/api/content/publish', { method: 'POST', headers: { cookie: owner.cookie } });
+    servers.push({ name: 'before', server: before });
+  }
   const published = rss(ours.pid);
   const loadStart = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   // Each workload runs ROUNDS times per server, the servers taking turns, and each figure is the
