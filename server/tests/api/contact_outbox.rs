@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 
 use crate::contact::{count, form_with, post_contact, valid_form};
 use crate::contact_smtp::{smtp_url, TestSmtp};
-use crate::helpers::{spawn_app_with, TestApp, PATIENCE};
+use crate::helpers::{spawn_app_with, Spawn, TestApp, PATIENCE};
 
 const OWNER: &str = "owner@example.com";
 
@@ -172,15 +172,9 @@ async fn a_notification_is_retried_until_the_smtp_server_is_back() {
 
 #[tokio::test]
 async fn smtp_settings_without_a_recipient_stop_start_up() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut settings = portfolio::config::Settings::for_database(format!(
-        "sqlite://{}",
-        dir.path().join("t.db").display()
-    ));
-    settings.mail.smtp_url = Some("smtp://127.0.0.1:25?tls=none".to_owned().into());
-    let error = portfolio::app::Application::build(settings)
-        .await
-        .err()
-        .expect("start-up fails");
+    let error = Spawn::new()
+        .settings(|s| s.mail.smtp_url = Some("smtp://127.0.0.1:25?tls=none".to_owned().into()))
+        .refused()
+        .await;
     assert!(error.to_string().contains("notify-email"), "{error}");
 }

@@ -497,14 +497,12 @@ async fn while_the_webhook_answers_500_the_outbox_retries() {
 
 #[tokio::test]
 async fn webhook_settings_that_cannot_work_stop_start_up() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut settings =
-        Settings::for_database(format!("sqlite://{}", dir.path().join("t.db").display()));
-    settings.delivery.webhook_urls = vec!["https://hooks.example.com/t0ken".to_owned().into()];
-    let error = portfolio::app::Application::build(settings)
-        .await
-        .err()
-        .expect("start-up fails");
+    let error = Spawn::new()
+        .settings(|s| {
+            s.delivery.webhook_urls = vec!["https://hooks.example.com/t0ken".to_owned().into()];
+        })
+        .refused()
+        .await;
     assert!(error.to_string().starts_with("webhook-secret"), "{error}");
     assert!(!error.to_string().contains("t0ken"));
 }

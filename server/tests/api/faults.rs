@@ -328,16 +328,11 @@ async fn postgresql_stopped_mid_burst_answers_503_then_201_and_loses_nothing() {
 }
 
 /// Runs the binary as `nobody` (root may write any file, whatever its mode).
-fn serve_as_nobody(database: &std::path::Path) -> std::process::Output {
-    use std::os::unix::process::CommandExt;
-    Command::new(binary())
-        .args(["serve", "--listen", "127.0.0.1:0", "--database-url"])
-        .arg(format!("sqlite://{}", database.display()))
-        .uid(65534)
-        .gid(65534)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
+fn serve_nobody(database: &std::path::Path) -> std::process::Output {
+    Serve::new()
+        .database(&format!("sqlite://{}", database.display()))
+        .nobody()
+        .refused()
 }
 
 fn is_root() -> bool {
@@ -369,7 +364,7 @@ async fn a_read_only_database_or_folder_stops_start_up_with_one_line_naming_it()
 
     // The file is root's, readable by all and writable by none but root.
     std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
-    let output = serve_as_nobody(&file);
+    let output = serve_nobody(&file);
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
@@ -381,7 +376,7 @@ async fn a_read_only_database_or_folder_stops_start_up_with_one_line_naming_it()
 
     // The file is nobody's, but the folder (where SQLite makes its -wal and -shm files) is not.
     std::os::unix::fs::chown(&file, Some(65534), Some(65534)).unwrap();
-    let output = serve_as_nobody(&file);
+    let output = serve_nobody(&file);
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();

@@ -127,17 +127,13 @@ async fn the_environment_creates_the_owner_at_start_up_only_when_none_exists() {
 
 #[tokio::test]
 async fn a_weak_password_in_the_environment_stops_start_up_with_the_reason() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut settings = portfolio::config::Settings::for_database(format!(
-        "sqlite://{}",
-        dir.path().join("t.db").display()
-    ));
-    settings.owner_email = Some(EMAIL.into());
-    settings.owner_password = Some(SecretString::from("password"));
-    let error = portfolio::app::Application::build(settings)
-        .await
-        .err()
-        .expect("start-up fails");
+    let error = Spawn::new()
+        .settings(|s| {
+            s.owner_email = Some(EMAIL.into());
+            s.owner_password = Some(SecretString::from("password"));
+        })
+        .refused()
+        .await;
     assert!(
         error.to_string().contains("PORTFOLIO_OWNER_PASSWORD"),
         "{error}"

@@ -5,10 +5,8 @@
 //! works; `portfolio secrets discard` is the one way to give them up.
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
-use portfolio::app::Application;
-use portfolio::config::Settings;
 use portfolio::store::sealed::SecretKey;
 use portfolio::store::Dump;
 
@@ -59,24 +57,15 @@ async fn stored_key_id(sql: &sqlx::AnyPool) -> Option<String> {
 /// `portfolio serve` on `database_url` with `key_file` (none: the flag and variable left out),
 /// expected to stop at start-up: its output.
 fn serve_refused(database_url: &str, key_file: Option<&Path>) -> Output {
-    let mut command = Command::new(binary());
-    command
-        .args([
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--database-url",
-            database_url,
-        ])
+    let serve = Serve::new()
+        .database(database_url)
         .env_remove("PORTFOLIO_DATABASE_URL")
-        .env_remove("PORTFOLIO_SECRET_KEY_FILE")
-        .stdin(Stdio::null());
-    if let Some(file) = key_file {
-        command.arg("--secret-key-file").arg(file);
+        .env_remove("PORTFOLIO_SECRET_KEY_FILE");
+    match key_file {
+        Some(file) => serve.arg("--secret-key-file").arg(file),
+        None => serve,
     }
-    let output = command.output().unwrap();
-    assert!(!output.status.success(), "the server must not start");
-    output
+    .refused()
 }
 
 /// The one line a refused start-up wrote to standard error.
@@ -198,12 +187,12 @@ async fn a_wrong_key_stops_start_up_with_one_line_and_changes_nothing() {
     );
     assert!(line.contains("portfolio secrets discard"), "{line}");
     // In the library too, as one line.
-    let mut settings = Settings::for_database(&url);
-    settings.secrets.secret_key_file = Some(wrong.clone());
-    let error = match Application::build(settings).await {
-        Ok(_) => panic!("a wrong key must stop start-up"),
-        Err(error) => format!("{error:#}"),
-    };
+    let error = Spawn::new()
+        .database(url.clone())
+        .settings(|s| s.secrets.secret_key_file = Some(wrong.clone()))
+        .refused()
+        .await;
+    let error = format!("{error:#}");
     assert!(
         !error.contains('\n') && error.starts_with("secret-key-file: "),
         "{error}"

@@ -8,27 +8,17 @@ use portfolio::store::{Dump, COPIED_TABLES, UNCOPIED_TABLES};
 use serde_json::{json, Value};
 
 use crate::contact::{form_with, post_contact};
-use crate::helpers::{binary, on_postgres, postgres_server, spawn_app, Spawn};
+use crate::helpers::{binary, on_postgres, postgres_server, spawn_app, Serve, Spawn};
 use crate::helpers::{EMAIL, PASSWORD};
 
 fn serve_once(workdir: &std::path::Path, database_url: &str) -> Output {
-    Command::new(binary())
+    Serve::new()
         .current_dir(workdir)
-        .args([
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--database-url",
-            database_url,
-        ])
+        .database(database_url)
         .env_remove("PORTFOLIO_DATABASE_URL")
         // Past the key's check, which comes first with PostgreSQL: these fail at the database.
-        .env(
-            "PORTFOLIO_SECRET_KEY_FILE",
-            crate::helpers::binary_key_file(),
-        )
-        .output()
-        .unwrap()
+        .test_key()
+        .refused()
 }
 
 /// A port on which nothing listens.

@@ -3,7 +3,6 @@
 use std::net::SocketAddr;
 use std::path::Path;
 
-use portfolio::app::Application;
 use portfolio::config::Settings;
 
 use crate::helpers::{Serve, Spawn, TestApp};
@@ -198,14 +197,16 @@ async fn an_unreadable_certificate_stops_start_up_naming_the_setting() {
     let (_, key, _) = write_certificate(dir.path());
     let bogus = dir.path().join("bogus.pem");
     std::fs::write(&bogus, "not a certificate").unwrap();
-    let mut settings =
-        Settings::for_database(format!("sqlite://{}", dir.path().join("t.db").display()));
-    settings.tls_cert = Some(bogus);
-    settings.tls_key = Some(key);
-    let error = Application::build(settings)
-        .await
-        .err()
-        .expect("start-up fails");
+    let database_url = format!("sqlite://{}", dir.path().join("t.db").display());
+    let error = Spawn::new()
+        .data_dir(dir)
+        .database(database_url)
+        .settings(|settings| {
+            settings.tls_cert = Some(bogus);
+            settings.tls_key = Some(key);
+        })
+        .refused()
+        .await;
     assert!(format!("{error:#}").contains("tls-cert"), "{error:#}");
 }
 

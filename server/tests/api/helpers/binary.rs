@@ -4,7 +4,7 @@
 use std::ffi::{OsStr, OsString};
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Child, Command, ExitStatus, Output, Stdio};
 use std::sync::{mpsc, Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -50,6 +50,7 @@ pub struct Serve {
     envs: Vec<(OsString, Option<OsString>)>,
     current_dir: Option<PathBuf>,
     umask_022: bool,
+    nobody: bool,
 }
 
 impl Serve {
@@ -59,9 +60,10 @@ impl Serve {
                 .into_iter()
                 .map(OsString::from)
                 .collect(),
-            envs: vec![("RUST_LOG".into(), Some("info".into()))],
+            envs: Vec::new(),
             current_dir: None,
             umask_022: false,
+            nobody: false,
         }
     }
 
@@ -109,10 +111,44 @@ impl Serve {
         self
     }
 
-    /// Starts the process and waits until it says where it listens (and where its metrics are,
-    /// when `--metrics-listen` is given). Its output, standard and error, is collected
-    /// ([`ServerProcess::lines`]) from then on; it is killed when dropped.
-    pub fn start(self) -> ServerProcess {
+    /// As the user `nobody` (root may write any file, whatever its mode).
+    pub fn nobody(mut self) -> Self {
+        self.nobody = true;
+        self
+    }
+
+    /// Runs it, expecting its start-up to stop (nothing on its standard input): its output.
+    pub fn refused(self) -> Output {
+        let output = self
+            .command()
+            .stdin(Stdio::null())
+            .output()
+            .expect("the binary runs");
+        assert!(
+            !output.status.success(),
+            "the server must not start: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        output
+    }
+
+    /// Starts the process (logging at `info` unless told otherwise) and waits until it says
+    /// where it listens (and where its metrics are, when `--metrics-listen` is given). Its
+    /// output, standard and error, is collected ([`ServerProcess::lines`]) from then on; it is
+    /// killed when dropped.
+    pub fn start(mut self) -> ServerProcess {
+        self.envs
+            .insert(0, ("RUST_LOG".into(), Some("info".into())));
+        let child = self
+            .command()
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the server starts");
+        self.wait_until_listening(child)
+    }
+
+    fn command(&self) -> Command {
         let mut command = if self.umask_022 {
             let mut shell = Command::new("sh");
             shell
@@ -133,12 +169,14 @@ impl Serve {
         if let Some(dir) = &self.current_dir {
             command.current_dir(dir);
         }
-        let mut child = command
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the server starts");
+        if self.nobody {
+            use std::os::unix::process::CommandExt;
+            command.uid(65534).gid(65534);
+        }
+        command
+    }
 
+    fn wait_until_listening(&self, mut child: Child) -> ServerProcess {
         let lines = Arc::new(Mutex::new(Vec::new()));
         let (tx, rx) = mpsc::channel();
         let readers = vec![

@@ -89,7 +89,17 @@ impl<'a> Spawn<'a> {
         self
     }
 
-    async fn start(self) -> TestApp {
+    /// Builds the server, expecting its start-up to stop: the error it stops with.
+    pub async fn refused(self) -> anyhow::Error {
+        let (_data_dir, _database_url, settings) = self.prepare().await;
+        match Application::build(settings).await {
+            Ok(_) => panic!("start-up must fail"),
+            Err(error) => error,
+        }
+    }
+
+    /// The data folder, the database and the settings the server starts with.
+    async fn prepare(self) -> (tempfile::TempDir, String, Settings) {
         let data_dir = match self.data_dir {
             Some(dir) => dir,
             None => tempfile::tempdir().expect("a temporary folder"),
@@ -119,6 +129,11 @@ impl<'a> Spawn<'a> {
         for configure in self.configure {
             configure(&mut settings);
         }
+        (data_dir, database_url, settings)
+    }
+
+    async fn start(self) -> TestApp {
+        let (data_dir, database_url, settings) = self.prepare().await;
 
         let app = Application::build(settings)
             .await
