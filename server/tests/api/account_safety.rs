@@ -12,8 +12,8 @@ use serde_json::{json, Value};
 
 use crate::contact_smtp::{ReceivedMail, TestSmtp};
 use crate::delivery::mail_to;
-use crate::helpers::{owner_command, spawn_app, spawn_app_with, TestApp};
-use crate::session::{EMAIL, PASSWORD};
+use crate::helpers::{owner_command, spawn_app, spawn_app_with, TestApp, PATIENCE};
+use crate::helpers::{EMAIL, PASSWORD};
 
 const PUBLIC_URL: &str = "http://portfolio.test";
 const NEW_PASSWORD: &str = "a-different-and-long-passphrase";
@@ -30,7 +30,7 @@ async fn app_with_mail(smtp: &TestSmtp) -> TestApp {
 
 /// The first e-mail with this subject, waiting for it.
 async fn mail_with_subject(smtp: &TestSmtp, subject: &str) -> ReceivedMail {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    let deadline = tokio::time::Instant::now() + PATIENCE;
     loop {
         if let Some(mail) = smtp
             .received()
@@ -63,45 +63,6 @@ fn link_token(text: &str, path: &str) -> String {
         .unwrap_or_else(|| panic!("a {path} link in {text}"));
     let link = text[start..].split_whitespace().next().unwrap();
     link.split_once('#').unwrap().1.to_owned()
-}
-
-impl TestApp {
-    /// Whether `client` holds a valid session.
-    async fn is_signed_in(&self, client: &reqwest::Client) -> bool {
-        let status = self
-            .send_with(client, Method::GET, "/api/session", None)
-            .await
-            .status();
-        assert!(status == 200 || status == 401, "{status}");
-        status == 200
-    }
-
-    /// A browser of its own, signed in with the password.
-    async fn another_signed_in_browser(&self) -> reqwest::Client {
-        let browser = TestApp::other_client();
-        assert_eq!(self.sign_in_with(&browser).await.status(), 200);
-        browser
-    }
-
-    /// Changes the password from the app's own session, the current one proven.
-    async fn change_password(&self, new: &str) -> reqwest::Response {
-        self.send(
-            Method::PUT,
-            "/api/session/password",
-            Some(&json!({ "currentPassword": PASSWORD, "newPassword": new })),
-        )
-        .await
-    }
-
-    async fn sign_out_with_link(&self, token: &str) -> reqwest::Response {
-        self.send_with(
-            &TestApp::other_client(),
-            Method::POST,
-            "/api/session/sign-out-link",
-            Some(&json!({ "token": token })),
-        )
-        .await
-    }
 }
 
 #[tokio::test]

@@ -1,10 +1,8 @@
 //! The binary itself: start-up, settings errors, logs, and shutdown on SIGTERM.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
-use std::time::Duration;
+use std::process::Command;
 
-use crate::helpers::binary;
+use crate::helpers::{binary, Serve};
 
 #[test]
 fn an_invalid_setting_stops_start_up_with_one_line_naming_it() {
@@ -45,17 +43,11 @@ fn an_unknown_flag_stops_start_up() {
 #[test]
 fn the_binary_runs_from_any_folder_creates_its_database_logs_requests_and_stops_on_sigterm() {
     let workdir = tempfile::tempdir().unwrap();
-    let mut child = Command::new(binary())
-        .args(["serve", "--listen", "127.0.0.1:0"])
+    let mut server = Serve::new()
         .current_dir(workdir.path())
-        .env("RUST_LOG", "info")
         .env_remove("PORTFOLIO_DATABASE_URL")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let url = crate::helpers::listening_url(&mut lines);
+        .start();
+    let url = server.url.clone();
     assert!(
         workdir.path().join("data/portfolio.db").exists(),
         "SQLite file under ./data/"
@@ -63,35 +55,14 @@ fn the_binary_runs_from_any_folder_creates_its_database_logs_requests_and_stops_
 
     let body = reqwest::blocking_get(&format!("{url}/login"));
     assert!(body.contains("<div id=\"root\""));
-    let logged = loop {
-        let line = lines.next().expect("a request line").unwrap();
-        if line.contains("status=200") {
-            break line;
-        }
-    };
+    let logged = server.wait_for_line("a request line", |line| line.contains("status=200"));
     assert!(
         logged.contains("GET") && logged.contains("/login") && logged.contains("latency"),
         "{logged}"
     );
 
-    let pid = child.id().to_string();
-    Command::new("kill").args(["-TERM", &pid]).status().unwrap();
-    let status = wait_with_timeout(&mut child, Duration::from_secs(10));
+    let status = server.terminate();
     assert!(status.success(), "exits cleanly after SIGTERM: {status:?}");
-}
-
-fn wait_with_timeout(child: &mut std::process::Child, limit: Duration) -> std::process::ExitStatus {
-    let start = std::time::Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            return status;
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            panic!("the server did not stop within {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
 }
 
 mod reqwest {

@@ -3,9 +3,7 @@
 //! at zero, HTTP/1 clients that do not read), a large file is held once however many answers
 //! send it, and one address may open only so many connections.
 
-use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
@@ -13,7 +11,7 @@ use axum::http::Request;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};
 
-use crate::helpers::{binary, fresh_database_url, listening_url, spawn_app_with, TestApp};
+use crate::helpers::{fresh_database_url, spawn_app_with, Serve, ServerProcess, TestApp, PATIENCE};
 
 /// Connects from `from` (any of 127/8: Linux routes all of it to loopback), so that one test
 /// can be several clients.
@@ -142,63 +140,32 @@ fn big_pdf(size: usize) -> Vec<u8> {
     data
 }
 
-/// The server binary on its own database, killed when dropped.
-struct Server {
-    child: Child,
-    url: String,
+/// The server binary on its own database (its memory its own), killed when dropped.
+fn start_server(database_url: &str, args: &[&str]) -> ServerProcess {
+    Serve::new()
+        .database(database_url)
+        .args(args)
+        .test_key()
+        .start()
 }
 
-impl Server {
-    fn start(database_url: &str, args: &[&str]) -> Self {
-        let mut child = Command::new(binary())
-            .args([
-                "serve",
-                "--listen",
-                "127.0.0.1:0",
-                "--database-url",
-                database_url,
-            ])
-            .args(args)
-            .env(
-                "PORTFOLIO_SECRET_KEY_FILE",
-                crate::helpers::binary_key_file(),
-            )
-            .env("RUST_LOG", "info")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the server starts");
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let url = listening_url(&mut lines);
-        // Its log must keep draining, or the server blocks writing it.
-        std::thread::spawn(move || for _ in lines {});
-        Self { child, url }
-    }
-
-    /// Resident memory in bytes, from /proc.
-    fn rss(&self) -> u64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
-        let kb: u64 = status
-            .lines()
-            .find_map(|line| line.strip_prefix("VmRSS:"))
-            .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
-            .expect("VmRSS in /proc/PID/status");
-        kb * 1024
-    }
-
-    fn addr(&self) -> SocketAddr {
-        self.url
-            .trim_start_matches("http://")
-            .parse()
-            .expect("an address")
-    }
+/// Resident memory in bytes, from /proc.
+fn rss(server: &ServerProcess) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", server.child.id())).unwrap();
+    let kb: u64 = status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmRSS in /proc/PID/status");
+    kb * 1024
 }
 
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+fn addr(server: &ServerProcess) -> SocketAddr {
+    server
+        .url
+        .trim_start_matches("http://")
+        .parse()
+        .expect("an address")
 }
 
 const EIGHT_MB: usize = 8 * 1024 * 1024;
@@ -222,7 +189,7 @@ async fn streams_of_a_large_file_with_a_shut_window_hold_it_once_and_close_after
         save_resume(&db, &resume).await;
         db.close().await;
     }
-    let server = Server::start(&database_url, &["--send-timeout-secs", "5"]);
+    let server = start_server(&database_url, &["--send-timeout-secs", "5"]);
     // One answer first, so the file is in and the figure below is the streams' alone.
     let client = reqwest::Client::new();
     let first = client
@@ -231,9 +198,9 @@ async fn streams_of_a_large_file_with_a_shut_window_hold_it_once_and_close_after
         .await
         .unwrap();
     assert_eq!(first.bytes().await.unwrap().len(), EIGHT_MB);
-    let before = server.rss();
+    let before = rss(&server);
 
-    let stream = connect_from("127.0.0.1", server.addr()).await;
+    let stream = connect_from("127.0.0.1", addr(&server)).await;
     let mut builder = h2::client::Builder::new();
     builder.initial_window_size(0);
     let (mut send, _ping_pong, mut connection) = h2_client(stream, &builder).await;
@@ -270,7 +237,7 @@ async fn streams_of_a_large_file_with_a_shut_window_hold_it_once_and_close_after
         (1..=100).contains(&answered),
         "{answered} streams answered at once: at most 100 allowed"
     );
-    let held = server.rss();
+    let held = rss(&server);
     eprintln!(
         "RSS {} MB before, {} MB with {answered} streams held",
         before >> 20,
@@ -369,7 +336,7 @@ async fn one_address_may_open_only_so_many_connections_and_others_are_served() {
         .local_address("127.0.0.2".parse::<std::net::IpAddr>().unwrap())
         .build()
         .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(15);
+    let deadline = Instant::now() + PATIENCE;
     loop {
         if let Ok(answer) = again.get(app.url("/healthz")).send().await {
             assert_eq!(answer.status(), 200);

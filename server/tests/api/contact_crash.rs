@@ -1,8 +1,7 @@
 //! The real binary: messages answered 201 survive SIGKILL, and `portfolio messages export` writes them.
 
 use std::collections::BTreeSet;
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -10,33 +9,15 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use crate::contact::{form_with, post_contact, valid_form};
-use crate::helpers::{binary, spawn_app, PgCluster};
+use crate::helpers::{binary, spawn_app, PgCluster, Serve, ServerProcess, PATIENCE};
 
-/// Starts `portfolio serve` on a free port; returns the child and its base URL. Its output is
-/// drained in the background so logging never blocks it.
-fn serve(database_url: &str) -> (Child, String) {
-    let mut child = Command::new(binary())
-        .args([
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--database-url",
-            database_url,
-            "--trust-proxy",
-        ])
-        .env(
-            "PORTFOLIO_SECRET_KEY_FILE",
-            crate::helpers::binary_key_file(),
-        )
-        .env("RUST_LOG", "info")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let url = crate::helpers::listening_url(&mut lines);
-    std::thread::spawn(move || for _ in lines {});
-    (child, url)
+/// Starts `portfolio serve` on a free port, behind a trusted proxy.
+fn serve(database_url: &str) -> ServerProcess {
+    Serve::new()
+        .database(database_url)
+        .arg("--trust-proxy")
+        .test_key()
+        .start()
 }
 
 fn export(database_url: &str, args: &[&str]) -> std::process::Output {
@@ -73,7 +54,8 @@ async fn on_postgresql_every_201_survives_a_sigkill_and_a_database_crash() {
 /// was answered 201, each stored once.
 async fn survives_a_crash(database_url: &str, after_kill: impl FnOnce()) {
     let database_url = database_url.to_owned();
-    let (mut child, url) = serve(&database_url);
+    let mut server = serve(&database_url);
+    let url = server.url.clone();
 
     let acknowledged = Arc::new(Mutex::new(BTreeSet::new()));
     let killed = Arc::new(AtomicBool::new(false));
@@ -123,7 +105,7 @@ async fn survives_a_crash(database_url: &str, after_kill: impl FnOnce()) {
     }
 
     // Let a good number of messages through, then kill the process without warning.
-    tokio::time::timeout(Duration::from_secs(30), async {
+    tokio::time::timeout(PATIENCE, async {
         while acknowledged.lock().unwrap().len() < 150 {
             tokio::time::sleep(Duration::from_millis(5)).await;
         }
@@ -131,9 +113,9 @@ async fn survives_a_crash(database_url: &str, after_kill: impl FnOnce()) {
     .await
     .expect("messages are being acknowledged");
     let in_flight_at_kill = in_flight.load(Ordering::SeqCst);
-    child.kill().unwrap(); // SIGKILL
+    server.child.kill().unwrap(); // SIGKILL
     killed.store(true, Ordering::SeqCst);
-    child.wait().unwrap();
+    server.child.wait().unwrap();
     for sender in senders {
         sender.await.unwrap();
     }
@@ -145,7 +127,8 @@ async fn survives_a_crash(database_url: &str, after_kill: impl FnOnce()) {
     after_kill();
 
     // Restart on the same database: it starts, and every acknowledged message is there.
-    let (mut restarted, url) = serve(&database_url);
+    let mut restarted = serve(&database_url);
+    let url = restarted.url.clone();
     assert_eq!(
         reqwest::get(format!("{url}/healthz"))
             .await
@@ -180,8 +163,7 @@ async fn survives_a_crash(database_url: &str, after_kill: impl FnOnce()) {
         acknowledged.len()
     );
     db.close().await;
-    restarted.kill().unwrap();
-    restarted.wait().unwrap();
+    restarted.kill();
 }
 
 #[tokio::test]

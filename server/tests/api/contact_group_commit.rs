@@ -12,8 +12,8 @@ use serde_json::{json, Value};
 
 use crate::contact::{as_person_at, valid_form};
 use crate::helpers::{
-    hold_contact_inserts, on_postgres, refuse_subject, spawn_app_on, until_commit_waiting,
-    PgCluster, TestApp,
+    hold_contact_inserts, on_postgres, refuse_subject, until_commit_waiting, PgCluster, Spawn,
+    TestApp, PATIENCE,
 };
 
 /// Settings for load from many visitors: each is told apart by `X-Forwarded-For`, no limit or
@@ -35,7 +35,11 @@ fn under_load(settings: &mut portfolio::config::Settings) {
 async fn spawn_under_load() -> TestApp {
     let dir = tempfile::tempdir().unwrap();
     let url = crate::helpers::fresh_database_url(dir.path()).await;
-    spawn_app_on(dir, url, under_load).await
+    Spawn::new()
+        .data_dir(dir)
+        .database(url)
+        .settings(under_load)
+        .await
 }
 
 /// Message `n`'s form, as the page sends it (with its own token and solved challenge).
@@ -91,11 +95,11 @@ async fn send_held(app: &TestApp, forms: &[Value]) -> Vec<(u16, Value)> {
         let (client, base) = (app.client.clone(), app.address.clone());
         async move { send(&client, &base, 999, &first).await }
     });
-    until_commit_waiting(app, 1, Duration::from_secs(10)).await;
+    until_commit_waiting(app, 1).await;
     // Time for the writer to take it (and meet the lock) before the others come.
     tokio::time::sleep(Duration::from_millis(200)).await;
     let release = async {
-        until_commit_waiting(app, 1 + forms.len() as u64, Duration::from_secs(10)).await;
+        until_commit_waiting(app, 1 + forms.len() as u64).await;
         sqlx::query("ROLLBACK").execute(&mut *lock).await.unwrap();
     };
     let (answers, ()) = tokio::join!(send_all(app, forms), release);
@@ -302,7 +306,7 @@ fn load_until(
 }
 
 async fn wait_until(what: &str, done: impl Fn() -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(60);
+    let deadline = Instant::now() + PATIENCE;
     while !done() {
         assert!(Instant::now() < deadline, "{what}");
         tokio::time::sleep(Duration::from_millis(20)).await;
@@ -323,7 +327,7 @@ async fn a_database_gone_mid_load_answers_503_and_loses_no_acknowledged_message(
         ),
         None => {
             let url = format!("sqlite://{}", dir.path().join("load.db").display());
-            let first = spawn_app_on(tempfile::tempdir().unwrap(), url.clone(), |_| {}).await;
+            let first = Spawn::new().database(url.clone()).await;
             let pages: i64 = sqlx::query_scalar("PRAGMA page_count")
                 .fetch_one(&first.sql)
                 .await
@@ -333,11 +337,14 @@ async fn a_database_gone_mid_load_answers_503_and_loses_no_acknowledged_message(
         }
     };
     // On SQLite, room for a few dozen messages of about 4 KB each.
-    let app = spawn_app_on(dir, url, |settings| {
-        under_load(settings);
-        settings.database.sqlite_max_page_count = pages.map(|pages| pages + 100);
-    })
-    .await;
+    let app = Spawn::new()
+        .data_dir(dir)
+        .database(url)
+        .settings(|settings| {
+            under_load(settings);
+            settings.database.sqlite_max_page_count = pages.map(|pages| pages + 100);
+        })
+        .await;
     let long = "a long story ".repeat(300);
     let mut forms = Vec::new();
     for n in 0..300 {

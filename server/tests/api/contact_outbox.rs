@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 
 use crate::contact::{count, form_with, post_contact, valid_form};
 use crate::contact_smtp::{smtp_url, TestSmtp};
-use crate::helpers::{spawn_app_with, TestApp};
+use crate::helpers::{spawn_app_with, Spawn, TestApp, PATIENCE};
 
 const OWNER: &str = "owner@example.com";
 
@@ -66,7 +66,7 @@ async fn a_message_is_mailed_to_the_owner_with_reply_to_the_visitor_and_spam_is_
     form["subject"] = json!("A project\r\nBcc: victim@example.com");
     let real = id_of(post_contact(&app, &form).await).await;
 
-    let mails = smtp.wait_for(1, Duration::from_secs(10)).await;
+    let mails = smtp.wait_for(1, PATIENCE).await;
     let mail = &mails[0];
     assert_eq!(mail.to, [OWNER]);
     assert_eq!(mail.from, "portfolio@example.com");
@@ -89,7 +89,7 @@ async fn a_message_is_mailed_to_the_owner_with_reply_to_the_visitor_and_spam_is_
     assert!(rows
         .iter()
         .all(|r| r.message_id != spam && r.message_id != fast));
-    tokio::time::timeout(Duration::from_secs(5), async {
+    tokio::time::timeout(PATIENCE, async {
         while outbox(&app).await[0].sent_at.is_none() {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
@@ -129,7 +129,7 @@ async fn a_notification_is_retried_until_the_smtp_server_is_back() {
     let id = id_of(response).await;
 
     // Wait for the first failed attempt to be recorded.
-    let failed = tokio::time::timeout(Duration::from_secs(10), async {
+    let failed = tokio::time::timeout(PATIENCE, async {
         loop {
             let rows = outbox(&app).await;
             if rows[0].attempts >= 1 {
@@ -149,12 +149,12 @@ async fn a_notification_is_retried_until_the_smtp_server_is_back() {
 
     // Now the SMTP server comes up on that port; the backoff brings the retry.
     let smtp = TestSmtp::start_on(port).await;
-    let mails = smtp.wait_for(1, Duration::from_secs(15)).await;
+    let mails = smtp.wait_for(1, PATIENCE).await;
     assert!(mails[0]
         .header("Reply-To")
         .unwrap()
         .contains("ada@example.com"));
-    tokio::time::timeout(Duration::from_secs(5), async {
+    tokio::time::timeout(PATIENCE, async {
         loop {
             let rows = outbox(&app).await;
             if rows[0].sent_at.is_some() {
@@ -172,15 +172,9 @@ async fn a_notification_is_retried_until_the_smtp_server_is_back() {
 
 #[tokio::test]
 async fn smtp_settings_without_a_recipient_stop_start_up() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut settings = portfolio::config::Settings::for_database(format!(
-        "sqlite://{}",
-        dir.path().join("t.db").display()
-    ));
-    settings.mail.smtp_url = Some("smtp://127.0.0.1:25?tls=none".to_owned().into());
-    let error = portfolio::app::Application::build(settings)
-        .await
-        .err()
-        .expect("start-up fails");
+    let error = Spawn::new()
+        .settings(|s| s.mail.smtp_url = Some("smtp://127.0.0.1:25?tls=none".to_owned().into()))
+        .refused()
+        .await;
     assert!(error.to_string().contains("notify-email"), "{error}");
 }

@@ -5,7 +5,7 @@ use std::io::Read;
 use reqwest::Method;
 use serde_json::Value;
 
-use crate::helpers::{content_command, spawn_app};
+use crate::helpers::{content_command, spawn_app, PATIENCE};
 
 fn default_document() -> Value {
     serde_json::from_str(portfolio::content::DEFAULT_DOCUMENT_JSON).expect("the default document")
@@ -169,7 +169,7 @@ async fn a_document_imported_and_published_by_the_command_is_served_within_5_sec
         .status()
         .expect("the command runs");
     assert!(status.success());
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    let deadline = std::time::Instant::now() + PATIENCE;
     loop {
         let served: Value = app.get("/api/content").await.json().await.unwrap();
         if served["document"]["profile"]["name"] == "Imported Owner" {
@@ -177,7 +177,7 @@ async fn a_document_imported_and_published_by_the_command_is_served_within_5_sec
         }
         assert!(
             std::time::Instant::now() < deadline,
-            "not served within 5 s"
+            "not served within {PATIENCE:?}"
         );
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
@@ -537,12 +537,9 @@ async fn a_document_stored_without_appearance_is_read_back_with_todays_look() {
         .publish_content(&json, 1_700_000_000_000, 20, true)
         .await
         .unwrap();
-    let again = crate::helpers::spawn_app_on(
-        tempfile::tempdir().unwrap(),
-        app.database_url.clone(),
-        |_| {},
-    )
-    .await;
+    let again = crate::helpers::Spawn::new()
+        .database(app.database_url.clone())
+        .await;
     let served: Value = again.get("/api/content").await.json().await.unwrap();
     assert_eq!(served["version"], 2);
     assert_eq!(served["document"], default_document());

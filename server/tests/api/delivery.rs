@@ -13,7 +13,7 @@ use sha2::Sha256;
 
 use crate::contact::{as_person_at, form_with, post_contact, valid_form};
 use crate::contact_smtp::{smtp_url, TestSmtp};
-use crate::helpers::{postgres_only_database, spawn_app_on, spawn_app_with, TestApp};
+use crate::helpers::{eventually, postgres_only_database, spawn_app_with, Serve, Spawn, PATIENCE};
 
 const OWNER: &str = "owner@example.com";
 const SECRET: &str = "a-webhook-secret-for-tests";
@@ -36,49 +36,6 @@ async fn id_of(response: reqwest::Response) -> i64 {
         .unwrap()
 }
 
-impl TestApp {
-    async fn delivery_of(&self, message_id: i64) -> Value {
-        let response = self
-            .get(&format!(
-                "/api/notifications/status?messageIds={message_id}"
-            ))
-            .await;
-        assert_eq!(response.status(), 200);
-        let body: Value = response.json().await.unwrap();
-        body["messages"][0].clone()
-    }
-
-    async fn notification(&self, id: i64) -> Value {
-        let response = self.get(&format!("/api/notifications/{id}")).await;
-        assert_eq!(response.status(), 200);
-        response.json().await.unwrap()
-    }
-
-    async fn delivery_health(&self) -> Value {
-        let response = self.get("/api/notifications/health").await;
-        assert_eq!(response.status(), 200);
-        response.json().await.unwrap()
-    }
-}
-
-/// Polls `check` every 50 ms until it gives a value, for at most `secs` seconds.
-pub async fn eventually<T, F, Fut>(secs: u64, what: &str, mut check: F) -> T
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = Option<T>>,
-{
-    tokio::time::timeout(Duration::from_secs(secs), async {
-        loop {
-            if let Some(value) = check().await {
-                return value;
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    })
-    .await
-    .unwrap_or_else(|_| panic!("timed out waiting until {what}"))
-}
-
 #[tokio::test]
 async fn each_message_shows_retrying_with_the_error_then_sent_after_retry_now() {
     let port = closed_port();
@@ -93,7 +50,7 @@ async fn each_message_shows_retrying_with_the_error_then_sent_after_retry_now() 
     let real = id_of(post_contact(&app, &valid_form()).await).await;
     let spam = id_of(post_contact(&app, &form_with("website", json!("x"))).await).await;
 
-    let retrying = eventually(10, "the first attempt fails", || async {
+    let retrying = eventually("the first attempt fails", || async {
         let status = app.delivery_of(real).await;
         (status["status"] == "retrying").then_some(status)
     })
@@ -135,9 +92,9 @@ async fn each_message_shows_retrying_with_the_error_then_sent_after_retry_now() 
         )
         .await;
     assert_eq!(retried.status(), 202);
-    let mails = smtp.wait_for(1, Duration::from_secs(10)).await;
+    let mails = smtp.wait_for(1, PATIENCE).await;
     assert!(mails[0].header("Subject").unwrap().contains("A project"));
-    let sent = eventually(5, "the row is marked sent", || async {
+    let sent = eventually("the row is marked sent", || async {
         let status = app.delivery_of(real).await;
         (status["status"] == "sent").then_some(status)
     })
@@ -179,7 +136,7 @@ async fn the_retry_base_is_a_setting_and_repeated_failures_raise_the_alert() {
 
     // 50, 100, 200, 400 ms: five attempts well within two seconds (with the default base of one
     // second the fifth would come after fifteen).
-    let health = eventually(5, "notifications keep failing", || async {
+    let health = eventually("notifications keep failing", || async {
         let health = app.delivery_health().await;
         (health["alert"] == true).then_some(health)
     })
@@ -190,8 +147,8 @@ async fn the_retry_base_is_a_setting_and_repeated_failures_raise_the_alert() {
     assert_eq!(app.delivery_of(id).await["status"], "retrying");
 
     let smtp = TestSmtp::start_on(port).await;
-    smtp.wait_for(1, Duration::from_secs(10)).await;
-    eventually(5, "the alert ends", || async {
+    smtp.wait_for(1, PATIENCE).await;
+    eventually("the alert ends", || async {
         let health = app.delivery_health().await;
         (health["alert"] == false && health["pending"] == 0).then_some(())
     })
@@ -215,7 +172,7 @@ async fn a_test_email_goes_through_the_outbox_and_reports_success() {
     let id = queued["id"].as_i64().unwrap();
 
     // (Signing in from a new browser sent the owner a notice too.)
-    let mail = eventually(10, "the test e-mail arrives", || async {
+    let mail = eventually("the test e-mail arrives", || async {
         smtp.received().into_iter().find(|m| {
             m.header("Subject")
                 .is_some_and(|s| s.contains("Test e-mail"))
@@ -226,7 +183,7 @@ async fn a_test_email_goes_through_the_outbox_and_reports_success() {
     assert!(mail
         .body()
         .contains("notifications of new messages will arrive"));
-    eventually(5, "the test e-mail is marked sent", || async {
+    eventually("the test e-mail is marked sent", || async {
         (app.notification(id).await["status"] == "sent").then_some(())
     })
     .await;
@@ -252,7 +209,7 @@ async fn a_failing_test_email_reports_the_error_and_is_not_retried() {
         .as_i64()
         .unwrap();
 
-    let failed = eventually(10, "the test e-mail fails", || async {
+    let failed = eventually("the test e-mail fails", || async {
         let row = app.notification(id).await;
         (row["status"] == "failed").then_some(row)
     })
@@ -460,7 +417,7 @@ async fn a_webhook_gets_each_message_once_signed_even_while_e_mail_fails() {
     let second = id_of(post_contact(&app, &form).await).await;
     id_of(post_contact(&app, &form_with("website", json!("x"))).await).await;
 
-    eventually(10, "both messages are posted", || async {
+    eventually("both messages are posted", || async {
         (receiver.posts().len() >= 2).then_some(())
     })
     .await;
@@ -515,7 +472,7 @@ async fn while_the_webhook_answers_500_the_outbox_retries() {
     app.signed_in().await;
     let id = id_of(post_contact(&app, &valid_form()).await).await;
 
-    eventually(10, "the receiver is tried three times", || async {
+    eventually("the receiver is tried three times", || async {
         (receiver.posts().len() >= 3).then_some(())
     })
     .await;
@@ -526,7 +483,7 @@ async fn while_the_webhook_answers_500_the_outbox_retries() {
     assert!(!error.contains("t0ken"), "{error}");
 
     receiver.answer(204);
-    eventually(10, "the retry succeeds", || async {
+    eventually("the retry succeeds", || async {
         (app.delivery_of(id).await["status"] == "sent").then_some(())
     })
     .await;
@@ -540,14 +497,12 @@ async fn while_the_webhook_answers_500_the_outbox_retries() {
 
 #[tokio::test]
 async fn webhook_settings_that_cannot_work_stop_start_up() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut settings =
-        Settings::for_database(format!("sqlite://{}", dir.path().join("t.db").display()));
-    settings.delivery.webhook_urls = vec!["https://hooks.example.com/t0ken".to_owned().into()];
-    let error = portfolio::app::Application::build(settings)
-        .await
-        .err()
-        .expect("start-up fails");
+    let error = Spawn::new()
+        .settings(|s| {
+            s.delivery.webhook_urls = vec!["https://hooks.example.com/t0ken".to_owned().into()];
+        })
+        .refused()
+        .await;
     assert!(error.to_string().starts_with("webhook-secret"), "{error}");
     assert!(!error.to_string().contains("t0ken"));
 }
@@ -562,8 +517,8 @@ async fn two_instances_post_each_webhook_once() {
         webhook_to(s, &receiver.url);
         s.trust_proxy = true;
     };
-    let a = spawn_app_on(tempfile::tempdir().unwrap(), url.clone(), configure).await;
-    let b = spawn_app_on(tempfile::tempdir().unwrap(), url.clone(), configure).await;
+    let a = Spawn::new().database(url.clone()).settings(configure).await;
+    let b = Spawn::new().database(url.clone()).settings(configure).await;
 
     let mut ids = Vec::new();
     for i in 0..20 {
@@ -585,7 +540,7 @@ async fn two_instances_post_each_webhook_once() {
             .unwrap();
         ids.push(id_of(response).await);
     }
-    eventually(20, "every message is posted", || async {
+    eventually("every message is posted", || async {
         (receiver.posts().len() >= ids.len()).then_some(())
     })
     .await;
@@ -604,14 +559,11 @@ async fn two_instances_post_each_webhook_once() {
 
 #[tokio::test]
 async fn webhook_urls_and_the_secret_never_reach_the_logs() {
-    use std::io::BufRead;
     let receiver = Receiver::start().await;
     receiver.answer(500);
     let dir = tempfile::tempdir().unwrap();
-    let log_path = dir.path().join("server.log");
-    let log = std::fs::File::create(&log_path).unwrap();
-    let mut child = std::process::Command::new(crate::helpers::binary())
-        .args(["serve", "--listen", "127.0.0.1:0", "--trust-proxy"])
+    let mut server = Serve::new()
+        .arg("--trust-proxy")
         .args(["--spam-min-fill-ms", "0"])
         .args([
             "--notify-retry-base",
@@ -625,21 +577,8 @@ async fn webhook_urls_and_the_secret_never_reach_the_logs() {
         )
         .env("PORTFOLIO_WEBHOOK_SECRET", SECRET)
         .env("RUST_LOG", "debug")
-        .stdout(log.try_clone().unwrap())
-        .stderr(log)
-        .spawn()
-        .unwrap();
-    let address = eventually(20, "the server listens", || async {
-        let file = std::fs::File::open(&log_path).ok()?;
-        std::io::BufReader::new(file)
-            .lines()
-            .map_while(Result::ok)
-            .find_map(|line| {
-                let at = line.find("listening on http://")?;
-                Some(line[at + "listening on ".len()..].trim().to_owned())
-            })
-    })
-    .await;
+        .start();
+    let address = server.url.clone();
     let response = reqwest::Client::new()
         .post(format!("{address}/api/contact"))
         .header("Origin", &address)
@@ -649,13 +588,12 @@ async fn webhook_urls_and_the_secret_never_reach_the_logs() {
         .await
         .unwrap();
     assert_eq!(response.status(), 201);
-    eventually(10, "the webhook fails a few times", || async {
+    eventually("the webhook fails a few times", || async {
         (receiver.posts().len() >= 3).then_some(())
     })
     .await;
-    child.kill().unwrap();
-    child.wait().unwrap();
-    let output = std::fs::read_to_string(&log_path).unwrap();
+    server.kill();
+    let output = server.lines().join("\n");
     assert!(output.contains("will retry"), "the failures are logged");
     assert!(
         !output.contains("t0ken"),
@@ -685,7 +623,7 @@ async fn hostile_text_reaches_slack_and_discord_escaped() {
          [Reset your password](https://evil.example/login) @everyone"
     );
     id_of(post_contact(&app, &form).await).await;
-    eventually(10, "both receivers got the message", || async {
+    eventually("both receivers got the message", || async {
         (!slack.posts().is_empty() && !discord.posts().is_empty()).then_some(())
     })
     .await;

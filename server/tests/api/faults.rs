@@ -11,12 +11,12 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use crate::contact::{as_person, as_person_at, form_with, post_contact, stored};
-use crate::helpers::{binary, on_postgres, spawn_app_on, PgCluster, TestApp};
-use crate::session::{EMAIL, PASSWORD};
+use crate::helpers::{binary, on_postgres, PgCluster, Serve, Spawn, TestApp, PATIENCE};
+use crate::helpers::{EMAIL, PASSWORD};
 
 /// Polls `path` until it answers `status`, with no other traffic, for at most 30 s.
 async fn wait_for_status(app: &TestApp, path: &str, status: u16) {
-    let deadline = Instant::now() + Duration::from_secs(30);
+    let deadline = Instant::now() + PATIENCE;
     loop {
         let now = app.get(path).await.status().as_u16();
         if now == status {
@@ -61,17 +61,20 @@ async fn a_full_database_answers_503_and_heals_without_a_restart() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("portfolio.db");
     let url = format!("sqlite://{}", file.display());
-    let first = spawn_app_on(tempfile::tempdir().unwrap(), url.clone(), |_| {}).await;
+    let first = Spawn::new().database(url.clone()).await;
     let pages: i64 = sqlx::query_scalar("PRAGMA page_count")
         .fetch_one(&first.sql)
         .await
         .unwrap();
     first.shutdown().await;
-    let app = spawn_app_on(dir, url, |settings| {
-        unlimited(settings);
-        settings.database.sqlite_max_page_count = Some(pages as u64 + 40);
-    })
-    .await;
+    let app = Spawn::new()
+        .data_dir(dir)
+        .database(url)
+        .settings(|settings| {
+            unlimited(settings);
+            settings.database.sqlite_max_page_count = Some(pages as u64 + 40);
+        })
+        .await;
     app.signed_in().await;
     assert_eq!(app.get("/readyz").await.status(), 200);
 
@@ -202,7 +205,7 @@ async fn postgresql_stopped_mid_burst_answers_503_then_201_and_loses_nothing() {
     }
     let cluster = PgCluster::start();
     let url = crate::helpers::fresh_postgres_database(&cluster.url).await;
-    let app = spawn_app_on(tempfile::tempdir().unwrap(), url, unlimited).await;
+    let app = Spawn::new().database(url).settings(unlimited).await;
     let base = app.address.clone();
     // Proofs made before the outage: the form token and challenge are the server's own work.
     let mut forms = Vec::new();
@@ -260,7 +263,7 @@ async fn postgresql_stopped_mid_burst_answers_503_then_201_and_loses_nothing() {
         }));
     }
     let wait_until = |what: &'static str, done: Box<dyn Fn() -> bool + Send>| async move {
-        let deadline = Instant::now() + Duration::from_secs(60);
+        let deadline = Instant::now() + PATIENCE;
         while !done() {
             assert!(Instant::now() < deadline, "{what}");
             tokio::time::sleep(Duration::from_millis(50)).await;
@@ -325,16 +328,11 @@ async fn postgresql_stopped_mid_burst_answers_503_then_201_and_loses_nothing() {
 }
 
 /// Runs the binary as `nobody` (root may write any file, whatever its mode).
-fn serve_as_nobody(database: &std::path::Path) -> std::process::Output {
-    use std::os::unix::process::CommandExt;
-    Command::new(binary())
-        .args(["serve", "--listen", "127.0.0.1:0", "--database-url"])
-        .arg(format!("sqlite://{}", database.display()))
-        .uid(65534)
-        .gid(65534)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
+fn serve_nobody(database: &std::path::Path) -> std::process::Output {
+    Serve::new()
+        .database(&format!("sqlite://{}", database.display()))
+        .nobody()
+        .refused()
 }
 
 fn is_root() -> bool {
@@ -356,12 +354,9 @@ async fn a_read_only_database_or_folder_stops_start_up_with_one_line_naming_it()
     let dir = tempfile::tempdir().unwrap();
     std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
     let file = dir.path().join("portfolio.db");
-    let app = spawn_app_on(
-        tempfile::tempdir().unwrap(),
-        format!("sqlite://{}", file.display()),
-        |_| {},
-    )
-    .await;
+    let app = Spawn::new()
+        .database(format!("sqlite://{}", file.display()))
+        .await;
     app.shutdown().await;
     for suffix in ["-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", file.display()));
@@ -369,7 +364,7 @@ async fn a_read_only_database_or_folder_stops_start_up_with_one_line_naming_it()
 
     // The file is root's, readable by all and writable by none but root.
     std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
-    let output = serve_as_nobody(&file);
+    let output = serve_nobody(&file);
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
@@ -381,7 +376,7 @@ async fn a_read_only_database_or_folder_stops_start_up_with_one_line_naming_it()
 
     // The file is nobody's, but the folder (where SQLite makes its -wal and -shm files) is not.
     std::os::unix::fs::chown(&file, Some(65534), Some(65534)).unwrap();
-    let output = serve_as_nobody(&file);
+    let output = serve_nobody(&file);
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
@@ -429,22 +424,7 @@ async fn the_database_backups_exports_and_copies_are_private_under_umask_022() {
     let url = format!("sqlite://{}", db.display());
 
     // A new database, made by the binary: the file, its WAL files and its folder.
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg("umask 022; exec \"$0\" \"$@\"")
-        .arg(binary())
-        .args(["serve", "--listen", "127.0.0.1:0", "--database-url", &url])
-        .env("RUST_LOG", "info")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    {
-        use std::io::BufRead;
-        let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
-        let _ = crate::helpers::listening_url(&mut lines);
-        std::thread::spawn(move || for _ in lines {});
-    }
+    let mut server = Serve::new().umask_022().database(&url).start();
     assert_eq!(mode(&db), 0o600, "the database");
     for suffix in ["-wal", "-shm"] {
         let path = std::path::PathBuf::from(format!("{}{suffix}", db.display()));
@@ -454,8 +434,7 @@ async fn the_database_backups_exports_and_copies_are_private_under_umask_022() {
     }
     assert_eq!(mode(&data), 0o700, "the data folder");
     assert_eq!(mode(&data.join("secret.key")), 0o600, "the secret key");
-    let _ = child.kill();
-    let _ = child.wait();
+    server.kill();
 
     // Each command that writes a file of the data, with `--output` and the database.
     for (command, file, what) in [
@@ -536,7 +515,7 @@ async fn a_published_version_that_cannot_render_is_skipped_at_start_up() {
     assert!(bad.version > good.version);
     db.close().await;
 
-    let app = spawn_app_on(tempfile::tempdir().unwrap(), url, |_| {}).await;
+    let app = Spawn::new().database(url).await;
     let content: Value = app.get("/api/content").await.json().await.unwrap();
     assert_eq!(content["version"], good.version);
     let page = app.get("/").await.text().await.unwrap();
@@ -601,7 +580,7 @@ async fn a_full_filesystem_heals_once_it_grows_without_a_restart() {
         return;
     };
     let url = format!("sqlite://{}/portfolio.db", disk.0.path().display());
-    let app = spawn_app_on(tempfile::tempdir().unwrap(), url, unlimited).await;
+    let app = Spawn::new().database(url).settings(unlimited).await;
     app.signed_in().await;
 
     let mut acknowledged = Vec::new();

@@ -2,8 +2,6 @@
 //! each is answered 201 once stored, and a message the database refuses fails only its own
 //! request.
 
-use std::time::Duration;
-
 use serde_json::{json, Value};
 
 use crate::contact::form_with;
@@ -71,9 +69,9 @@ async fn send_together(app: &TestApp, subjects: &[&str]) -> Vec<(u16, Value)> {
                 .status()
         }
     });
-    until_commit_waiting(app, 1, Duration::from_secs(4)).await;
+    until_commit_waiting(app, 1).await;
     let release = async {
-        until_commit_waiting(app, 1 + subjects.len() as u64, Duration::from_secs(4)).await;
+        until_commit_waiting(app, 1 + subjects.len() as u64).await;
         sqlx::query("ROLLBACK").execute(&mut *lock).await.unwrap();
     };
     let (answers, ()) = tokio::join!(sends, release);

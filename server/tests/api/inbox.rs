@@ -3,43 +3,7 @@
 use reqwest::Method;
 use serde_json::{json, Value};
 
-use crate::helpers::{spawn_app, TestApp};
-
-impl TestApp {
-    /// Stores a contact message as the contact form would; returns its id.
-    pub async fn insert_message(
-        &self,
-        name: &str,
-        subject: &str,
-        message: &str,
-        created_at: i64,
-    ) -> i64 {
-        let email = format!("{}@example.org", name.to_lowercase().replace(' ', "."));
-        let form = portfolio::domain::ContactForm::parse(name, &email, subject, message, "contact")
-            .expect("a valid message");
-        // Through the store, as the contact form stores it (the search column included).
-        self.db
-            .insert_message(&portfolio::store::NewMessage {
-                form: &form,
-                spam_reason: None,
-                user_agent: None,
-                created_at,
-                notify: false,
-                channels: &[],
-                proofs: Default::default(),
-                link: None,
-            })
-            .await
-            .unwrap()
-            .id
-    }
-
-    pub async fn messages(&self, query: &str) -> Value {
-        let response = self.get(&format!("/api/messages{query}")).await;
-        assert_eq!(response.status(), 200, "/api/messages{query}");
-        response.json().await.unwrap()
-    }
-}
+use crate::helpers::spawn_app;
 
 fn subjects(page: &Value) -> Vec<String> {
     page["messages"]

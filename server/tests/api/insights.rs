@@ -4,60 +4,9 @@
 use serde_json::{json, Value};
 
 use crate::contact::{count, post_contact, valid_form};
-use crate::helpers::{on_postgres, spawn_app, spawn_app_on, spawn_app_with, TestApp};
+use crate::helpers::{from, on_postgres, spawn_app, spawn_app_with, Spawn, DESKTOP_UA, PHONE_UA};
 
-pub const DESKTOP_UA: &str = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36";
-pub const PHONE_UA: &str = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1";
 const DAY_SECS: i64 = 24 * 60 * 60;
-
-impl TestApp {
-    /// A beacon as the page sends it, from a browser with these headers.
-    pub async fn beacon_with(&self, body: &Value, headers: &[(&str, &str)]) -> reqwest::Response {
-        let mut request = self
-            .client
-            .post(self.url("/api/insights/events"))
-            .header("Origin", &self.address)
-            .header("Sec-Fetch-Site", "same-origin")
-            .json(body);
-        for (name, value) in headers {
-            request = request.header(*name, *value);
-        }
-        request.send().await.expect("the beacon is sent")
-    }
-
-    pub async fn beacon(&self, body: &Value) -> reqwest::Response {
-        self.beacon_with(body, &[("User-Agent", DESKTOP_UA)]).await
-    }
-
-    /// A beacon from another client address (`127.0.0.2`, `127.0.0.3` …: each its own
-    /// network), with this User-Agent.
-    async fn beacon_from(&self, local: &str, body: &Value, user_agent: &str) -> reqwest::Response {
-        from(local)
-            .post(self.url("/api/insights/events"))
-            .header("Origin", &self.address)
-            .header("Sec-Fetch-Site", "same-origin")
-            .header("User-Agent", user_agent)
-            .json(body)
-            .send()
-            .await
-            .expect("the beacon is sent")
-    }
-
-    /// The owner's figures for the last `days` days (the client must be signed in).
-    async fn figures(&self, days: u32) -> Value {
-        let response = self.get(&format!("/api/insights?days={days}")).await;
-        assert_eq!(response.status(), 200);
-        response.json().await.unwrap()
-    }
-}
-
-/// A client whose connections come from `local`, a loopback address.
-pub fn from(local: &str) -> reqwest::Client {
-    reqwest::Client::builder()
-        .local_address(local.parse::<std::net::IpAddr>().unwrap())
-        .build()
-        .unwrap()
-}
 
 fn view() -> Value {
     json!({ "kind": "view" })
@@ -495,13 +444,16 @@ async fn after_the_day_rolls_over_the_salt_and_seen_hashes_are_gone_and_the_aggr
     assert_eq!(app.beacon(&view()).await.status(), 204);
     let database_url = app.database_url.clone();
     let sql = app.sql.clone();
-    let old_dir = take_dir(app).await;
+    let old_dir = app.shutdown_keeping_data().await;
 
     // Tomorrow, on another instance of the same database.
-    let tomorrow = spawn_app_on(old_dir, database_url, |s| {
-        s.clock.clock_offset = DAY_SECS;
-    })
-    .await;
+    let tomorrow = Spawn::new()
+        .data_dir(old_dir)
+        .database(database_url)
+        .settings(|s| {
+            s.clock.clock_offset = DAY_SECS;
+        })
+        .await;
     tomorrow.signed_in().await;
     let figures = tomorrow.figures(7).await;
     let days = figures["days"].as_array().unwrap();
@@ -525,13 +477,6 @@ async fn after_the_day_rolls_over_the_salt_and_seen_hashes_are_gone_and_the_aggr
     assert_eq!(count(&sql, "insights_salts").await, 1);
     assert_eq!(count(&sql, "insights_seen").await, 1);
     tomorrow.shutdown().await;
-}
-
-/// Stops the app and hands back its data folder, for another instance on the same database.
-pub async fn take_dir(mut app: TestApp) -> tempfile::TempDir {
-    let dir = std::mem::replace(&mut app.data_dir, tempfile::tempdir().unwrap());
-    app.shutdown().await;
-    dir
 }
 
 #[tokio::test]
@@ -573,7 +518,7 @@ async fn no_client_address_is_stored_and_backups_hold_no_salt() {
 
     let database_url = app.database_url.clone();
     let sql = app.sql.clone();
-    let dir = take_dir(app).await;
+    let dir = app.shutdown_keeping_data().await;
     if on_postgres() {
         // Every row of every table, as text.
         let tables: Vec<String> = sqlx::query_scalar(

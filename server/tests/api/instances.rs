@@ -10,8 +10,8 @@ use serde_json::{json, Value};
 
 use crate::contact::{as_person, form_with};
 use crate::contact_smtp::TestSmtp;
-use crate::helpers::{postgres_only_database, spawn_app_on, TestApp};
-use crate::session::{EMAIL, PASSWORD};
+use crate::helpers::{postgres_only_database, Spawn, TestApp, PATIENCE};
+use crate::helpers::{EMAIL, PASSWORD};
 
 /// A same-origin POST as a visitor at `ip` (behind the trusted proxy that these tests play).
 async fn post_as(app: &TestApp, ip: &str, path: &str, body: &Value) -> reqwest::Response {
@@ -37,8 +37,8 @@ async fn two_instances_share_sessions_counters_messages_and_the_outbox() {
         s.mail.notify_email = Some("owner@example.com".into());
         s.trust_proxy = true;
     };
-    let a = spawn_app_on(tempfile::tempdir().unwrap(), url.clone(), configure).await;
-    let b = spawn_app_on(tempfile::tempdir().unwrap(), url.clone(), configure).await;
+    let a = Spawn::new().database(url.clone()).settings(configure).await;
+    let b = Spawn::new().database(url.clone()).settings(configure).await;
     a.create_owner(EMAIL, PASSWORD).await;
 
     // Signed in through the first, the cookie works on the second.
@@ -95,7 +95,7 @@ async fn two_instances_share_sessions_counters_messages_and_the_outbox() {
             })
             .collect::<Vec<_>>()
     };
-    tokio::time::timeout(Duration::from_secs(60), async {
+    tokio::time::timeout(PATIENCE, async {
         while contact_mails().len() < sent.len() {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
@@ -166,7 +166,7 @@ async fn ended_contact_counts_are_forgotten_without_a_submission_waiting_on_them
     let Some(url) = postgres_only_database().await else {
         return;
     };
-    let app = spawn_app_on(tempfile::tempdir().unwrap(), url, |_| {}).await;
+    let app = Spawn::new().database(url).await;
     let row = |key: &'static str| {
         sqlx::query(
             "INSERT INTO contact_rate_limits (key, window_ms, window_start, hits) \
@@ -198,7 +198,7 @@ async fn ended_contact_counts_are_forgotten_without_a_submission_waiting_on_them
             .await
             .unwrap()
     };
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let deadline = std::time::Instant::now() + PATIENCE;
     while remaining().await.contains(&"ended".to_owned()) {
         assert!(
             std::time::Instant::now() < deadline,

@@ -5,7 +5,7 @@
 use reqwest::Method;
 use serde_json::{json, Map, Value};
 
-use crate::helpers::{content_command, spawn_app, TestApp};
+use crate::helpers::{content_command, spawn_app, TestApp, PATIENCE};
 
 const GERMAN_ROLE: &str = "Full-Stack-Entwicklerin";
 const ARABIC_ROLE: &str = "مطورة برمجيات متكاملة";
@@ -339,10 +339,7 @@ async fn a_document_with_languages_survives_export_and_import_and_is_served_in_e
     // was not; how fast it follows is content::a_document_imported_…_within_5_seconds's.
     let started = std::time::Instant::now();
     while app.get("/ar/").await.status() != 200 {
-        assert!(
-            started.elapsed() < std::time::Duration::from_secs(60),
-            "not served within 60 s"
-        );
+        assert!(started.elapsed() < PATIENCE, "not served within 60 s");
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
     println!("the import was served after {:?}", started.elapsed());

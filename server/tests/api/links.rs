@@ -9,49 +9,15 @@ use serde_json::{json, Value};
 
 use crate::contact::{count, post_contact, valid_form};
 use crate::contact_smtp::TestSmtp;
-use crate::delivery::{eventually, mail_to, webhook_to, Receiver};
+use crate::delivery::{mail_to, webhook_to, Receiver};
+use crate::helpers::{eventually, from, DESKTOP_UA, PHONE_UA};
 use crate::helpers::{
-    on_postgres, postgres_only_database, spawn_app, spawn_app_on, spawn_app_with, TestApp,
+    on_postgres, postgres_only_database, spawn_app, spawn_app_with, Spawn, TestApp,
 };
-use crate::insights::{from, take_dir, DESKTOP_UA, PHONE_UA};
 use crate::languages::{default_document, language, save_draft};
 
 const HEADLESS_UA: &str = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/130.0.0.0 Safari/537.36";
 const DAY_SECS: i64 = 24 * 60 * 60;
-
-impl TestApp {
-    /// Makes a link as the owner (the client must be signed in); its JSON.
-    pub async fn create_link(&self, body: &Value) -> Value {
-        let response = self.post_json("/api/links", body).await;
-        assert_eq!(response.status(), 201, "{:?}", response.text().await);
-        response.json().await.unwrap()
-    }
-
-    /// `GET /api/links/{id}`: the link and its days.
-    async fn link(&self, id: i64) -> Value {
-        let response = self.get(&format!("/api/links/{id}")).await;
-        assert_eq!(response.status(), 200);
-        response.json().await.unwrap()
-    }
-
-    /// The page's beacon for a link, from a browser with these headers.
-    async fn link_visit_with(&self, body: &Value, headers: &[(&str, &str)]) -> reqwest::Response {
-        let mut request = reqwest::Client::new()
-            .post(self.url("/api/links/visits"))
-            .header("Origin", &self.address)
-            .header("Sec-Fetch-Site", "same-origin")
-            .json(body);
-        for (name, value) in headers {
-            request = request.header(*name, *value);
-        }
-        request.send().await.expect("the beacon is sent")
-    }
-
-    pub async fn link_visit(&self, body: &Value) -> reqwest::Response {
-        self.link_visit_with(body, &[("User-Agent", DESKTOP_UA)])
-            .await
-    }
-}
 
 fn acme() -> Value {
     json!({ "company": "Acme", "role": "Frontend Developer" })
@@ -90,7 +56,7 @@ fn alert_mails(smtp: &TestSmtp) -> Vec<(String, String)> {
 
 /// Waits for `n` e-mails of links' alerts.
 async fn wait_for_alert_mails(smtp: &TestSmtp, n: usize) -> Vec<(String, String)> {
-    eventually(20, "the alert e-mails arrive", || async {
+    eventually("the alert e-mails arrive", || async {
         let mails = alert_mails(smtp);
         (mails.len() >= n).then_some(mails)
     })
@@ -779,7 +745,7 @@ async fn the_first_open_is_alerted_once_by_e_mail_and_webhook_even_when_opens_ra
     assert!(alerts.iter().all(|(event, _)| event == "open"));
 
     wait_for_alert_mails(&smtp, 1).await;
-    eventually(20, "the webhook gets the alert", || async {
+    eventually("the webhook gets the alert", || async {
         (!receiver.posts().is_empty()).then_some(())
     })
     .await;
@@ -814,8 +780,8 @@ async fn a_second_instance_on_the_same_postgres_sees_the_same_counts_and_sends_n
     };
     let smtp = TestSmtp::start().await;
     let configure = |s: &mut portfolio::config::Settings| mail_to(s, smtp.url());
-    let a = spawn_app_on(tempfile::tempdir().unwrap(), url.clone(), configure).await;
-    let b = spawn_app_on(tempfile::tempdir().unwrap(), url.clone(), configure).await;
+    let a = Spawn::new().database(url.clone()).settings(configure).await;
+    let b = Spawn::new().database(url.clone()).settings(configure).await;
     a.signed_in().await;
     let mut document = default_document();
     document["languages"] = json!([language("de", "DE", "Entwicklerin", true)]);
@@ -831,7 +797,7 @@ async fn a_second_instance_on_the_same_postgres_sees_the_same_counts_and_sends_n
         .await;
     let slug = slug_of(&link);
     // The other instance serves the link's page within a few seconds.
-    eventually(10, "the second instance serves the link", || async {
+    eventually("the second instance serves the link", || async {
         let html = b.get(&format!("/a/{slug}")).await.text().await.unwrap();
         html.contains("<html lang=\"de\"").then_some(())
     })
@@ -861,7 +827,7 @@ async fn a_second_instance_on_the_same_postgres_sees_the_same_counts_and_sends_n
         assert_eq!(status, 204);
     }
     assert_eq!(
-        b.sign_in(crate::session::EMAIL, crate::session::PASSWORD)
+        b.sign_in(crate::helpers::EMAIL, crate::helpers::PASSWORD)
             .await
             .status(),
         200
@@ -1135,7 +1101,7 @@ async fn no_address_or_user_agent_is_stored_after_visits_through_a_link() {
 
     let database_url = app.database_url.clone();
     let sql = app.sql.clone();
-    let dir = take_dir(app).await;
+    let dir = app.shutdown_keeping_data().await;
     if on_postgres() {
         let tables: Vec<String> = sqlx::query_scalar(
             "SELECT table_name::text FROM information_schema.tables WHERE table_schema = 'public'",
@@ -1185,12 +1151,16 @@ async fn the_days_seen_hashes_go_with_the_day_and_the_counts_stay() {
     assert_eq!(count(&app.sql, "application_link_seen").await, 2);
     let database_url = app.database_url.clone();
     let sql = app.sql.clone();
-    let dir = take_dir(app).await;
+    let dir = app.shutdown_keeping_data().await;
 
     // Tomorrow, on another instance of the same database.
-    let tomorrow = spawn_app_on(dir, database_url, |s| s.clock.clock_offset = DAY_SECS).await;
+    let tomorrow = Spawn::new()
+        .data_dir(dir)
+        .database(database_url)
+        .settings(|s| s.clock.clock_offset = DAY_SECS)
+        .await;
     tomorrow.signed_in().await;
-    eventually(10, "yesterday's seen-hashes are deleted", || async {
+    eventually("yesterday's seen-hashes are deleted", || async {
         (count(&sql, "application_link_seen").await == 0).then_some(())
     })
     .await;

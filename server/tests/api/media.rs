@@ -7,24 +7,7 @@ use std::io::Cursor;
 use reqwest::Method;
 use serde_json::Value;
 
-use crate::helpers::{
-    fresh_database_url, on_postgres, spawn_app, spawn_app_on, spawn_app_with, TestApp,
-};
-
-impl TestApp {
-    /// Sends a file's bytes as the dashboard does: same-origin, the name in the query.
-    pub async fn upload(&self, path: &str, bytes: Vec<u8>, filename: &str) -> reqwest::Response {
-        self.client
-            .post(self.url(&format!("{path}?filename={filename}")))
-            .header("Origin", &self.address)
-            .header("Sec-Fetch-Site", "same-origin")
-            .header("Content-Type", "application/octet-stream")
-            .body(bytes)
-            .send()
-            .await
-            .expect("the request is sent")
-    }
-}
+use crate::helpers::{fresh_database_url, on_postgres, spawn_app, spawn_app_with, Spawn};
 
 /// A JPEG `width` x `height` of a gradient, with the EXIF segment `exif` (a TIFF structure)
 /// put right after its start marker, as a camera writes it.
@@ -373,7 +356,7 @@ async fn uploads_are_listed_newest_first_and_deleted_with_their_files() {
 async fn the_uploaded_resume_is_served_at_resume_pdf_by_every_instance_and_after_a_restart() {
     let dir = tempfile::tempdir().unwrap();
     let url = fresh_database_url(dir.path()).await;
-    let a = spawn_app_on(tempfile::tempdir().unwrap(), url.clone(), |_| {}).await;
+    let a = Spawn::new().database(url.clone()).await;
     let bundled = a.get("/resume.pdf").await.bytes().await.unwrap();
     assert_ne!(
         &bundled[..],
@@ -406,13 +389,13 @@ async fn the_uploaded_resume_is_served_at_resume_pdf_by_every_instance_and_after
     );
     if on_postgres() {
         // A second instance on the same database, while the first still runs.
-        let b = spawn_app_on(tempfile::tempdir().unwrap(), url.clone(), |_| {}).await;
+        let b = Spawn::new().database(url.clone()).await;
         assert_eq!(check(b.get("/resume.pdf").await).await, etag);
         b.shutdown().await;
         a.shutdown().await;
     } else {
         a.shutdown().await;
-        let b = spawn_app_on(tempfile::tempdir().unwrap(), url.clone(), |_| {}).await;
+        let b = Spawn::new().database(url.clone()).await;
         assert_eq!(check(b.get("/resume.pdf").await).await, etag);
         b.shutdown().await;
     }

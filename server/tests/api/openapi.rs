@@ -201,15 +201,6 @@ async fn an_operation_carries_the_session_requirement_if_and_only_if_it_answers_
     app.shutdown().await;
 }
 
-impl TestApp {
-    async fn signed_in_again(&self) {
-        let response = self
-            .sign_in(crate::session::EMAIL, crate::session::PASSWORD)
-            .await;
-        assert_eq!(response.status(), 200);
-    }
-}
-
 /// The scheme names the cookie the server really sets, `__Host-` prefixed over HTTPS.
 #[tokio::test]
 async fn the_session_scheme_is_the_cookie_that_signing_in_sets() {
@@ -223,10 +214,10 @@ async fn the_session_scheme_is_the_cookie_that_signing_in_sets() {
         .expect("the scheme names its cookie");
     assert_eq!(name, "portfolio_session");
 
-    app.create_owner(crate::session::EMAIL, crate::session::PASSWORD)
+    app.create_owner(crate::helpers::EMAIL, crate::helpers::PASSWORD)
         .await;
     let response = app
-        .sign_in(crate::session::EMAIL, crate::session::PASSWORD)
+        .sign_in(crate::helpers::EMAIL, crate::helpers::PASSWORD)
         .await;
     assert_eq!(response.status(), 200);
     let cookie = set_cookies(&response)

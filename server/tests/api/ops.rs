@@ -1,9 +1,8 @@
 //! Operations: backups and restore, retention, `/readyz`, metrics and request logs.
 
 use std::collections::BTreeSet;
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -13,9 +12,10 @@ use serde_json::{json, Value};
 
 use crate::contact::{as_person_at, form_with, valid_form};
 use crate::helpers::{
-    binary, on_postgres, spawn_app, spawn_app_on, spawn_app_restored, spawn_app_with, PgCluster,
+    binary, on_postgres, spawn_app, spawn_app_with, PgCluster, Serve, ServerProcess, Spawn,
+    PATIENCE,
 };
-use crate::session::{EMAIL, PASSWORD};
+use crate::helpers::{EMAIL, PASSWORD};
 
 const DAY_SECS: i64 = 24 * 60 * 60;
 
@@ -194,7 +194,7 @@ async fn a_backup_taken_while_messages_arrive_holds_every_acknowledged_one_and_r
     assert!(!nowhere.exists());
 
     // Restore: a server started on the snapshot shows the messages to the owner.
-    let restored = spawn_app_restored(&snapshot).await;
+    let restored = Spawn::new().restored_from(&snapshot).await;
     assert_eq!(restored.sign_in(EMAIL, PASSWORD).await.status(), 200);
     let page = restored.messages("").await;
     assert_eq!(page["unread"].as_u64().unwrap() as usize, stored.len());
@@ -236,7 +236,7 @@ async fn scheduled_backups_rotate_keeping_exactly_n() {
     app.insert_message("Grace Hopper", "Compilers", "Hello", now_ms())
         .await;
     let mut seen = BTreeSet::new();
-    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    let deadline = std::time::Instant::now() + PATIENCE;
     while seen.len() < 4 {
         assert!(
             std::time::Instant::now() < deadline,
@@ -293,12 +293,10 @@ async fn two_instances_on_one_database_take_each_scheduled_backup_once() {
     };
     let started = std::time::Instant::now();
     let first = spawn_app_with(schedule("a")).await;
-    let second = spawn_app_on(
-        tempfile::tempdir().unwrap(),
-        first.database_url.clone(),
-        schedule("b"),
-    )
-    .await;
+    let second = Spawn::new()
+        .database(first.database_url.clone())
+        .settings(schedule("b"))
+        .await;
     tokio::time::sleep(Duration::from_millis(5500)).await;
     second.shutdown().await;
     first.shutdown().await;
@@ -542,16 +540,14 @@ async fn serve_purges_at_start_up_by_its_clock() {
     let content = insert("content").await;
     // Another instance on the same database, its retention clock 20 days ahead: 60 days after
     // the messages, past the 45-day setting.
-    let other = spawn_app_on(
-        tempfile::tempdir().unwrap(),
-        app.database_url.clone(),
-        |s| {
+    let other = Spawn::new()
+        .database(app.database_url.clone())
+        .settings(|s| {
             s.ops.retention.retention_days = 45;
             s.clock.clock_offset = 20 * DAY_SECS;
-        },
-    )
-    .await;
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        })
+        .await;
+    let deadline = std::time::Instant::now() + PATIENCE;
     loop {
         let ids: Vec<i64> = sqlx::query_scalar("SELECT id FROM contact_messages ORDER BY id")
             .fetch_all(&app.sql)
@@ -571,7 +567,7 @@ async fn serve_purges_at_start_up_by_its_clock() {
 // --- Readiness ---
 
 async fn wait_for_status(app: &crate::helpers::TestApp, path: &str, status: u16) {
-    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    let deadline = std::time::Instant::now() + PATIENCE;
     loop {
         let now = app.get(path).await.status().as_u16();
         if now == status {
@@ -590,7 +586,7 @@ async fn readyz_turns_503_when_the_sqlite_file_goes_away_or_migrations_are_missi
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("portfolio.db");
     let url = format!("sqlite://{}", file.display());
-    let app = spawn_app_on(dir, url, |_| {}).await;
+    let app = Spawn::new().data_dir(dir).database(url).await;
     assert_eq!(app.get("/readyz").await.status(), 200);
     assert_eq!(app.get("/healthz").await.status(), 200);
 
@@ -622,7 +618,7 @@ async fn readyz_turns_503_while_postgresql_is_stopped() {
     }
     let cluster = PgCluster::start();
     let url = crate::helpers::fresh_postgres_database(&cluster.url).await;
-    let app = spawn_app_on(tempfile::tempdir().unwrap(), url, |_| {}).await;
+    let app = Spawn::new().database(url).await;
     assert_eq!(app.get("/readyz").await.status(), 200);
     cluster.stop();
     wait_for_status(&app, "/readyz", 503).await;
@@ -633,91 +629,14 @@ async fn readyz_turns_503_while_postgresql_is_stopped() {
 
 // --- Metrics and logs (each in a process of its own, whose metrics are its own) ---
 
-pub(crate) struct Served {
-    pub(crate) child: Child,
-    pub(crate) url: String,
-    pub(crate) metrics: Option<String>,
-    lines: Arc<Mutex<Vec<String>>>,
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// Starts `portfolio serve` with `args`, and collects its log lines.
-fn serve(database_url: &str, args: &[&str]) -> Served {
-    serve_with_env(database_url, args, &[])
-}
-
-/// Starts `portfolio serve` with `args` and these environment variables, and collects its log
-/// lines.
-pub(crate) fn serve_with_env(database_url: &str, args: &[&str], env: &[(&str, &str)]) -> Served {
-    let mut child = Command::new(binary())
-        .args([
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--database-url",
-            database_url,
-            "--spam-min-fill-ms",
-            "0",
-        ])
+fn serve(database_url: &str, args: &[&str]) -> ServerProcess {
+    Serve::new()
+        .database(database_url)
+        .args(["--spam-min-fill-ms", "0"])
         .args(args)
-        .env(
-            "PORTFOLIO_SECRET_KEY_FILE",
-            crate::helpers::binary_key_file(),
-        )
-        .envs(env.iter().copied())
-        .env("RUST_LOG", "info")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let lines = Arc::new(Mutex::new(Vec::new()));
-    let (tx, rx) = std::sync::mpsc::channel();
-    let reader = BufReader::new(child.stdout.take().unwrap());
-    {
-        let lines = lines.clone();
-        std::thread::spawn(move || {
-            for line in reader.lines() {
-                let Ok(line) = line else { break };
-                let _ = tx.send(line.clone());
-                lines.lock().unwrap().push(line);
-            }
-        });
-    }
-    let (mut url, mut metrics) = (None, None);
-    let wants_metrics = args.contains(&"--metrics-listen");
-    while url.is_none() || (wants_metrics && metrics.is_none()) {
-        let line = rx
-            .recv_timeout(Duration::from_secs(30))
-            .expect("the server says where it listens");
-        let after = |marker: &str| {
-            line.find(marker).map(|at| {
-                line[at + marker.len()..]
-                    .split(|c: char| c == '"' || c.is_whitespace())
-                    .next()
-                    .unwrap()
-                    .to_owned()
-            })
-        };
-        // Not the warning about insecure cookies, which names the listen address too.
-        if let Some(found) = after("listening on ").filter(|found| found.starts_with("http")) {
-            url = Some(found);
-        }
-        if let Some(found) = after("metrics on ") {
-            metrics = Some(found);
-        }
-    }
-    Served {
-        child,
-        url: url.unwrap(),
-        metrics,
-        lines,
-    }
+        .test_key()
+        .start()
 }
 
 /// The value of one sample in Prometheus text, 0 when absent.
@@ -785,7 +704,7 @@ async fn metrics_on_their_own_address_move_after_a_message_a_failed_sign_in_and_
         .unwrap();
     assert_eq!(failed.status(), 401);
 
-    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    let deadline = std::time::Instant::now() + PATIENCE;
     let text = loop {
         let text = scrape().await;
         if sample(&text, "notification_attempts_failed_total") >= 1.0
@@ -852,13 +771,11 @@ async fn metrics_on_their_own_address_move_after_a_message_a_failed_sign_in_and_
 
 /// The JSON log line of the request answered under `id`, once the server has written it (its
 /// lines are written in batches).
-async fn request_line(served: &Served, id: &str) -> Value {
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+async fn request_line(served: &ServerProcess, id: &str) -> Value {
+    let deadline = std::time::Instant::now() + PATIENCE;
     loop {
         let found = served
-            .lines
-            .lock()
-            .unwrap()
+            .lines()
             .iter()
             .map(|line| {
                 serde_json::from_str::<Value>(line).unwrap_or_else(|e| panic!("{e}: {line}"))
@@ -916,11 +833,11 @@ async fn json_logs_parse_line_by_line_and_carry_the_request_id_the_answer_echoes
     assert_eq!(line["method"], "GET");
     assert_eq!(line["status"], 200);
     assert!(line["latency_ms"].as_f64().is_some(), "{line}");
-    let all = served.lines.lock().unwrap().join("\n");
+    let all = served.lines().join("\n");
     for private in ["very-private-words", "private-campaign"] {
         assert!(!all.contains(private), "the query string is never logged");
     }
-    for line in served.lines.lock().unwrap().iter() {
+    for line in served.lines().iter() {
         serde_json::from_str::<Value>(line).unwrap_or_else(|e| panic!("{e}: {line}"));
     }
 }

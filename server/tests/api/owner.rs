@@ -1,12 +1,11 @@
 //! The owner account: `portfolio owner set` and the start-up bootstrap.
 
-use std::io::{BufRead, BufReader};
 use std::process::{Command, Output, Stdio};
 
 use secrecy::SecretString;
 
-use crate::helpers::{binary, spawn_app, spawn_app_with};
-use crate::session::{EMAIL, PASSWORD};
+use crate::helpers::{binary, spawn_app, spawn_app_with, Serve, Spawn};
+use crate::helpers::{EMAIL, PASSWORD};
 
 fn owner_set(database_url: &str, email: &str, stdin: &str) -> Output {
     let mut child = Command::new(binary())
@@ -111,31 +110,30 @@ async fn the_environment_creates_the_owner_at_start_up_only_when_none_exists() {
     assert_eq!(app.sign_in(EMAIL, PASSWORD).await.status(), 200);
 
     // Another start on the same database with other values changes nothing.
-    let mut settings = portfolio::config::Settings::for_database(&app.database_url);
-    settings.secrets.secret_key_file = Some(crate::helpers::test_key_file(app.data_dir.path()));
-    settings.owner_email = Some("someone@else.example".into());
-    settings.owner_password = Some(SecretString::from("another long passphrase"));
-    let _again = portfolio::app::Application::build(settings).await.unwrap();
+    let again = Spawn::new()
+        .database(app.database_url.clone())
+        .settings(|s| {
+            s.owner_email = Some("someone@else.example".into());
+            s.owner_password = Some(SecretString::from("another long passphrase"));
+        })
+        .await;
     let email: String = sqlx::query_scalar("SELECT email FROM owner")
         .fetch_one(&app.sql)
         .await
         .unwrap();
     assert_eq!(email, EMAIL);
+    again.shutdown().await;
 }
 
 #[tokio::test]
 async fn a_weak_password_in_the_environment_stops_start_up_with_the_reason() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut settings = portfolio::config::Settings::for_database(format!(
-        "sqlite://{}",
-        dir.path().join("t.db").display()
-    ));
-    settings.owner_email = Some(EMAIL.into());
-    settings.owner_password = Some(SecretString::from("password"));
-    let error = portfolio::app::Application::build(settings)
-        .await
-        .err()
-        .expect("start-up fails");
+    let error = Spawn::new()
+        .settings(|s| {
+            s.owner_email = Some(EMAIL.into());
+            s.owner_password = Some(SecretString::from("password"));
+        })
+        .refused()
+        .await;
     assert!(
         error.to_string().contains("PORTFOLIO_OWNER_PASSWORD"),
         "{error}"
@@ -146,33 +144,13 @@ async fn a_weak_password_in_the_environment_stops_start_up_with_the_reason() {
 fn without_an_owner_serve_logs_how_to_create_one() {
     let dir = tempfile::tempdir().unwrap();
     let database_url = format!("sqlite://{}", dir.path().join("t.db").display());
-    let mut child = Command::new(binary())
-        .args([
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--database-url",
-            &database_url,
-        ])
-        .env("RUST_LOG", "info")
+    let mut server = Serve::new()
+        .database(&database_url)
         .env_remove("PORTFOLIO_OWNER_EMAIL")
         .env_remove("PORTFOLIO_OWNER_PASSWORD")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let mut hint = None;
-    for line in lines {
-        let line = line.unwrap();
-        if line.contains("owner set --email") {
-            hint = Some(line);
-        } else if line.contains("listening on") {
-            break;
-        }
-    }
-    let _ = child.kill();
-    let _ = child.wait();
+        .start();
+    server.kill();
+    let hint = server.line_where(|line| line.contains("owner set --email"));
     let hint = hint.expect("a line says how to create the owner");
     let command = hint
         .split('`')

@@ -9,106 +9,10 @@ use serde_json::{json, Value};
 
 use crate::authenticator::SoftAuthenticator;
 use crate::helpers::{
-    fresh_database_url, owner_command, set_cookies, spawn_app, spawn_app_on, spawn_app_with,
-    TestApp,
+    app_with_second_factor, fresh_database_url, owner_command, set_cookies, spawn_app,
+    spawn_app_with, Spawn, TestApp, EMAIL, REGISTER_FINISH, REGISTER_START, SIGN_IN_FINISH,
+    SIGN_IN_START,
 };
-use crate::second_factor::app_with_second_factor;
-use crate::session::EMAIL;
-
-const REGISTER_START: &str = "/api/session/passkeys/register/start";
-const REGISTER_FINISH: &str = "/api/session/passkeys/register/finish";
-const SIGN_IN_START: &str = "/api/session/passkey/start";
-const SIGN_IN_FINISH: &str = "/api/session/passkey/finish";
-
-impl TestApp {
-    /// The origin the browser sees without a public URL: `localhost` at the server's port.
-    pub fn localhost(&self) -> String {
-        format!("http://localhost:{}", self.port)
-    }
-
-    /// Begins a ceremony from `client` (`POST` to `path`); its options and `challengeId`.
-    pub async fn start_ceremony(
-        &self,
-        client: &reqwest::Client,
-        path: &str,
-        body: Option<&Value>,
-    ) -> Value {
-        let start = self.send_with(client, Method::POST, path, body).await;
-        assert_eq!(start.status(), 200, "{:?}", start.text().await);
-        start.json().await.unwrap()
-    }
-
-    /// Finishes the ceremony `start` began with the authenticator's `credential`, from `client`
-    /// (`POST` to `path`); the answer.
-    pub async fn finish_ceremony(
-        &self,
-        client: &reqwest::Client,
-        path: &str,
-        start: &Value,
-        credential: Value,
-    ) -> reqwest::Response {
-        self.send_with(
-            client,
-            Method::POST,
-            path,
-            Some(&json!({ "challengeId": start["challengeId"], "credential": credential })),
-        )
-        .await
-    }
-
-    /// Registers a passkey named `name` from `client`'s session; the answer.
-    pub async fn add_passkey(
-        &self,
-        client: &reqwest::Client,
-        authenticator: &mut SoftAuthenticator,
-        name: &str,
-    ) -> reqwest::Response {
-        let start = self
-            .start_ceremony(client, REGISTER_START, Some(&json!({ "name": name })))
-            .await;
-        let credential = authenticator.create(&start["options"]);
-        self.finish_ceremony(client, REGISTER_FINISH, &start, credential)
-            .await
-    }
-
-    /// A new authenticator for this server with a passkey named `name` added from the app's
-    /// own session.
-    pub async fn with_passkey(&self, name: &str) -> SoftAuthenticator {
-        let mut authenticator = SoftAuthenticator::new(&self.localhost());
-        let added = self
-            .add_passkey(&self.client, &mut authenticator, name)
-            .await;
-        assert_eq!(added.status(), 201, "{name}");
-        authenticator
-    }
-
-    /// Signs `client` in with a passkey, as the login page's button does; the answer.
-    pub async fn passkey_sign_in(
-        &self,
-        client: &reqwest::Client,
-        authenticator: &mut SoftAuthenticator,
-    ) -> reqwest::Response {
-        let start = self.start_ceremony(client, SIGN_IN_START, None).await;
-        let credential = authenticator.get(&start["options"]);
-        self.finish_ceremony(client, SIGN_IN_FINISH, &start, credential)
-            .await
-    }
-
-    /// Removes the passkey with this id from the app's own session; the answer.
-    pub async fn remove_passkey(&self, id: &str) -> reqwest::Response {
-        self.send(Method::DELETE, &format!("/api/session/passkeys/{id}"), None)
-            .await
-    }
-
-    pub async fn passkeys_of(&self, client: &reqwest::Client) -> Vec<Value> {
-        let list = self
-            .send_with(client, Method::GET, "/api/session/passkeys", None)
-            .await;
-        assert_eq!(list.status(), 200);
-        let list: Value = list.json().await.unwrap();
-        list["passkeys"].as_array().unwrap().clone()
-    }
-}
 
 #[tokio::test]
 async fn a_passkey_added_from_the_dashboard_signs_in_without_the_password() {
@@ -356,14 +260,15 @@ async fn one_instance_finishes_the_ceremony_another_began() {
     let url = fresh_database_url(data.path()).await;
     // Both instances are the same site: its public URL.
     let public = "http://localhost";
-    let first = spawn_app_on(data, url.clone(), |s| {
-        s.public_url = Some(public.parse().unwrap())
-    })
-    .await;
-    let second = spawn_app_on(tempfile::tempdir().unwrap(), url, |s| {
-        s.public_url = Some(public.parse().unwrap())
-    })
-    .await;
+    let first = Spawn::new()
+        .data_dir(data)
+        .database(url.clone())
+        .settings(|s| s.public_url = Some(public.parse().unwrap()))
+        .await;
+    let second = Spawn::new()
+        .database(url)
+        .settings(|s| s.public_url = Some(public.parse().unwrap()))
+        .await;
     first.signed_in().await;
     let mut key = SoftAuthenticator::new(public);
 
@@ -424,7 +329,7 @@ async fn the_command_line_removes_every_passkey() {
     // Every session ended with them (issue 43).
     assert_eq!(app.get("/api/session").await.status(), 401);
     assert_eq!(
-        app.sign_in(EMAIL, crate::session::PASSWORD).await.status(),
+        app.sign_in(EMAIL, crate::helpers::PASSWORD).await.status(),
         200
     );
     assert!(app.passkeys_of(&app.client).await.is_empty());
@@ -564,14 +469,15 @@ async fn a_ceremony_finished_on_a_second_instance_works_once() {
     let data = tempfile::tempdir().unwrap();
     let url = fresh_database_url(data.path()).await;
     let public = "http://localhost";
-    let first = spawn_app_on(data, url.clone(), |s| {
-        s.public_url = Some(public.parse().unwrap())
-    })
-    .await;
-    let second = spawn_app_on(tempfile::tempdir().unwrap(), url, |s| {
-        s.public_url = Some(public.parse().unwrap())
-    })
-    .await;
+    let first = Spawn::new()
+        .data_dir(data)
+        .database(url.clone())
+        .settings(|s| s.public_url = Some(public.parse().unwrap()))
+        .await;
+    let second = Spawn::new()
+        .database(url)
+        .settings(|s| s.public_url = Some(public.parse().unwrap()))
+        .await;
     first.signed_in().await;
     let mut key = SoftAuthenticator::new(public);
     assert_eq!(

@@ -10,8 +10,8 @@ use serde_json::{json, Value};
 
 use crate::contact_smtp::{ReceivedMail, TestSmtp};
 use crate::delivery::mail_to;
-use crate::helpers::{spawn_app, spawn_app_with, TestApp};
-use crate::session::{EMAIL, PASSWORD};
+use crate::helpers::{spawn_app, spawn_app_with, Serve, TestApp, PATIENCE};
+use crate::helpers::{EMAIL, PASSWORD};
 
 const PUBLIC_URL: &str = "http://portfolio.test";
 const NEW_PASSWORD: &str = "quiet-meadow-compass-77";
@@ -21,33 +21,6 @@ fn with_mail(smtp: &TestSmtp) -> impl FnOnce(&mut Settings) + '_ {
     move |s: &mut Settings| {
         mail_to(s, smtp.url());
         s.public_url = Some(PUBLIC_URL.parse().unwrap());
-    }
-}
-
-impl TestApp {
-    pub async fn forgot(&self, email: &str) -> reqwest::Response {
-        self.post_json("/api/session/forgot", &json!({ "email": email }))
-            .await
-    }
-
-    pub async fn reset(
-        &self,
-        token: &str,
-        password: &str,
-        code: Option<&str>,
-    ) -> reqwest::Response {
-        let mut body = json!({ "token": token, "password": password });
-        if let Some(code) = code {
-            body["code"] = json!(code);
-        }
-        // A browser of its own: the reset page, signed in nowhere.
-        self.send_with(
-            &TestApp::other_client(),
-            Method::POST,
-            "/api/session/reset",
-            Some(&body),
-        )
-        .await
     }
 }
 
@@ -61,7 +34,7 @@ fn reset_mails(smtp: &TestSmtp) -> Vec<ReceivedMail> {
 
 /// Waits for the `n`th reset e-mail and returns the token of its link.
 async fn nth_reset_token(smtp: &TestSmtp, n: usize) -> String {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    let deadline = tokio::time::Instant::now() + PATIENCE;
     loop {
         let mails = reset_mails(smtp);
         if mails.len() >= n {
@@ -183,8 +156,8 @@ async fn the_link_sets_the_password_once_ends_every_session_and_never_signs_in()
 
     assert_eq!(app.sign_in(EMAIL, PASSWORD).await.status(), 401);
     assert_eq!(app.sign_in(EMAIL, NEW_PASSWORD).await.status(), 200);
-    let mails = smtp.wait_for(2, Duration::from_secs(10)).await;
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    let mails = smtp.wait_for(2, PATIENCE).await;
+    let deadline = tokio::time::Instant::now() + PATIENCE;
     while !smtp
         .received()
         .iter()
@@ -309,9 +282,10 @@ async fn a_flood_of_forgot_passwords_leaves_the_server_ready_and_the_owner_one_e
     let database_url = crate::helpers::fresh_database_url(data.path()).await;
     let smtp_url = smtp.url();
     // A server of its own (its memory and metrics are its own), behind a proxy on loopback.
-    let served = crate::ops::serve_with_env(
-        &database_url,
-        &[
+    let served = Serve::new()
+        .database(&database_url)
+        .args(["--spam-min-fill-ms", "0"])
+        .args([
             "--trust-proxy",
             "--public-url",
             PUBLIC_URL,
@@ -323,12 +297,11 @@ async fn a_flood_of_forgot_passwords_leaves_the_server_ready_and_the_owner_one_e
             "127.0.0.1:0",
             "--log-format",
             "json",
-        ],
-        &[
-            ("PORTFOLIO_OWNER_EMAIL", EMAIL),
-            ("PORTFOLIO_OWNER_PASSWORD", PASSWORD),
-        ],
-    );
+        ])
+        .test_key()
+        .env("PORTFOLIO_OWNER_EMAIL", EMAIL)
+        .env("PORTFOLIO_OWNER_PASSWORD", PASSWORD)
+        .start();
     let url = served.url.clone();
     let client = reqwest::Client::new();
     let forgot = |email: String, from: String| {

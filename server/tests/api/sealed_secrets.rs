@@ -5,19 +5,17 @@
 //! works; `portfolio secrets discard` is the one way to give them up.
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
-use portfolio::app::Application;
-use portfolio::config::Settings;
 use portfolio::store::sealed::SecretKey;
 use portfolio::store::Dump;
 
+use crate::helpers::app_with_second_factor;
 use crate::helpers::{
-    binary, fresh_database_url, on_postgres, postgres_only_database, spawn_app_on,
-    spawn_app_restored, sql_pool, test_key_file, TestApp, TEST_SECRET_KEY,
+    binary, fresh_database_url, on_postgres, postgres_only_database, sql_pool, test_key_file,
+    Serve, Spawn, TestApp, TEST_SECRET_KEY,
 };
-use crate::second_factor::app_with_second_factor;
-use crate::session::{EMAIL, PASSWORD};
+use crate::helpers::{EMAIL, PASSWORD};
 
 /// Whether `needle` occurs anywhere in `haystack`.
 fn holds(haystack: &[u8], needle: &[u8]) -> bool {
@@ -59,24 +57,15 @@ async fn stored_key_id(sql: &sqlx::AnyPool) -> Option<String> {
 /// `portfolio serve` on `database_url` with `key_file` (none: the flag and variable left out),
 /// expected to stop at start-up: its output.
 fn serve_refused(database_url: &str, key_file: Option<&Path>) -> Output {
-    let mut command = Command::new(binary());
-    command
-        .args([
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--database-url",
-            database_url,
-        ])
+    let serve = Serve::new()
+        .database(database_url)
         .env_remove("PORTFOLIO_DATABASE_URL")
-        .env_remove("PORTFOLIO_SECRET_KEY_FILE")
-        .stdin(Stdio::null());
-    if let Some(file) = key_file {
-        command.arg("--secret-key-file").arg(file);
+        .env_remove("PORTFOLIO_SECRET_KEY_FILE");
+    match key_file {
+        Some(file) => serve.arg("--secret-key-file").arg(file),
+        None => serve,
     }
-    let output = command.output().unwrap();
-    assert!(!output.status.success(), "the server must not start");
-    output
+    .refused()
 }
 
 /// The one line a refused start-up wrote to standard error.
@@ -167,11 +156,11 @@ async fn a_backup_and_the_database_read_without_the_key_hold_neither_secret_read
     app.shutdown().await;
 
     // With the key, the backup is the account: the second factor works on the restored copy.
-    let restored = spawn_app_restored(&backup).await;
+    let restored = Spawn::new().restored_from(&backup).await;
     // Past the step of the last code accepted, which the first server's moved clock reached.
     restored.advance(60);
     let browser = restored.pending_browser().await;
-    let code = crate::second_factor::code_at(&uri, restored.clock.now_ms());
+    let code = crate::helpers::code_at(&uri, restored.clock.now_ms());
     assert_eq!(restored.send_code(&browser, &code).await.status(), 200);
     restored.shutdown().await;
 }
@@ -198,12 +187,12 @@ async fn a_wrong_key_stops_start_up_with_one_line_and_changes_nothing() {
     );
     assert!(line.contains("portfolio secrets discard"), "{line}");
     // In the library too, as one line.
-    let mut settings = Settings::for_database(&url);
-    settings.secrets.secret_key_file = Some(wrong.clone());
-    let error = match Application::build(settings).await {
-        Ok(_) => panic!("a wrong key must stop start-up"),
-        Err(error) => format!("{error:#}"),
-    };
+    let error = Spawn::new()
+        .database(url.clone())
+        .settings(|s| s.secrets.secret_key_file = Some(wrong.clone()))
+        .refused()
+        .await;
+    let error = format!("{error:#}");
     assert!(
         !error.contains('\n') && error.starts_with("secret-key-file: "),
         "{error}"
@@ -218,7 +207,7 @@ async fn a_wrong_key_stops_start_up_with_one_line_and_changes_nothing() {
     assert_eq!(std::fs::read_to_string(&wrong).unwrap(), wrong_text);
 
     // The right key opens it all again: the second factor still works.
-    let app = spawn_app_on(data_dir, url, |_| {}).await;
+    let app = Spawn::new().data_dir(data_dir).database(url).await;
     app.advance(60);
     let browser = app.pending_browser().await;
     assert_eq!(
@@ -289,23 +278,15 @@ async fn with_postgresql_a_missing_key_refuses_to_start_with_a_clear_line() {
 
 #[test]
 fn with_sqlite_the_key_is_made_0600_beside_the_database_and_its_loss_stops_start_up() {
-    use std::io::BufRead;
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     let url = format!("sqlite://{}", data.join("portfolio.db").display());
-    let mut child = Command::new(binary())
-        .args(["serve", "--listen", "127.0.0.1:0", "--database-url", &url])
+    let mut server = Serve::new()
+        .database(&url)
         .env_remove("PORTFOLIO_SECRET_KEY_FILE")
-        .env("RUST_LOG", "info")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
-    let _ = crate::helpers::listening_url(&mut lines);
-    child.kill().unwrap();
-    child.wait().unwrap();
+        .start();
+    server.kill();
 
     let key_file = data.join("secret.key");
     let mode = std::fs::metadata(&key_file).unwrap().permissions().mode();
@@ -377,7 +358,7 @@ async fn a_database_from_before_is_sealed_on_its_first_start_and_its_second_fact
     .unwrap();
     sql.close().await;
 
-    let app = spawn_app_on(dir, url, |_| {}).await;
+    let app = Spawn::new().data_dir(dir).database(url).await;
     // Sealed, in place, under the key whose id is now stored.
     assert_eq!(
         stored_key_id(&app.sql).await,
@@ -406,7 +387,7 @@ async fn a_database_from_before_is_sealed_on_its_first_start_and_its_second_fact
     let sealed = raw_second_factor(&app.sql).await;
     let url = app.database_url.clone();
     let data_dir = app.shutdown_keeping_data().await;
-    let app = spawn_app_on(data_dir, url, |_| {}).await;
+    let app = Spawn::new().data_dir(data_dir).database(url).await;
     assert_eq!(raw_second_factor(&app.sql).await, sealed);
     app.shutdown().await;
 }
@@ -449,10 +430,13 @@ async fn the_discard_command_gives_the_secrets_up_and_the_next_start_makes_new_o
     let keys = tempfile::tempdir().unwrap();
     let new_key = another_key_file(keys.path());
     let new_id = SecretKey::read(&new_key).unwrap().unwrap().id();
-    let app = spawn_app_on(data_dir, url, |s| {
-        s.secrets.secret_key_file = Some(new_key.clone());
-    })
-    .await;
+    let app = Spawn::new()
+        .data_dir(data_dir)
+        .database(url)
+        .settings(|s| {
+            s.secrets.secret_key_file = Some(new_key.clone());
+        })
+        .await;
     assert_eq!(stored_key_id(&app.sql).await, Some(new_id));
     assert_eq!(app.sign_in(EMAIL, PASSWORD).await.status(), 200);
     assert_eq!(raw_secret(&app, "webauthn_user_id").await, user_id);

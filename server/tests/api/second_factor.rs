@@ -5,10 +5,12 @@
 
 use reqwest::Method;
 use serde_json::{json, Value};
-use totp_rs::TOTP;
 
-use crate::helpers::{owner_command, set_cookies, spawn_app, TestApp};
-use crate::session::{EMAIL, PASSWORD};
+use crate::helpers::{
+    app_with_second_factor, code_at, fresh_browser, owner_command, recovery_codes, set_cookies,
+    spawn_app,
+};
+use crate::helpers::{EMAIL, PASSWORD};
 
 /// Reads the QR code in an SVG as a phone's camera would: drawn by resvg, then decoded.
 pub fn read_qr(svg: &str) -> String {
@@ -34,103 +36,6 @@ pub fn read_qr(svg: &str) -> String {
     let grids = image.detect_grids();
     assert_eq!(grids.len(), 1, "one QR code");
     grids[0].decode().expect("the QR code decodes").1
-}
-
-/// The code an authenticator app with this `otpauth://` address shows at `now_ms`.
-pub fn code_at(uri: &str, now_ms: i64) -> String {
-    TOTP::from_url(uri)
-        .expect("an otpauth address")
-        .generate(u64::try_from(now_ms / 1000).unwrap())
-}
-
-impl TestApp {
-    /// The code the owner's app shows now, on the server's clock.
-    pub fn code_now(&self, uri: &str) -> String {
-        code_at(uri, self.clock.now_ms())
-    }
-
-    /// Moves the server's sign-in clock `secs` ahead.
-    pub fn advance(&self, secs: i64) {
-        self.clock.advance_ms(secs * 1000);
-    }
-
-    /// With this client signed in: sets the second factor up and confirms it; the `otpauth://`
-    /// address and the recovery codes. The clock then moves to the next step, so that the next
-    /// code is a new one.
-    pub async fn turn_second_factor_on(&self, client: &reqwest::Client) -> (String, Vec<String>) {
-        let setup = self
-            .send_with(
-                client,
-                Method::POST,
-                "/api/session/second-factor/setup",
-                None,
-            )
-            .await;
-        assert_eq!(setup.status(), 200);
-        let setup: Value = setup.json().await.unwrap();
-        let uri = setup["uri"].as_str().unwrap().to_owned();
-        let confirmed = self
-            .send_with(
-                client,
-                Method::POST,
-                "/api/session/second-factor/confirm",
-                Some(&json!({ "code": self.code_now(&uri) })),
-            )
-            .await;
-        assert_eq!(confirmed.status(), 200);
-        let codes = recovery_codes(&confirmed.json().await.unwrap());
-        self.advance(30);
-        (uri, codes)
-    }
-
-    /// With `client`'s session: whether the second factor is on, and the recovery codes left.
-    pub async fn second_factor_of(&self, client: &reqwest::Client) -> Value {
-        self.send_with(client, Method::GET, "/api/session/second-factor", None)
-            .await
-            .json()
-            .await
-            .unwrap()
-    }
-
-    /// A fresh browser the password has signed in as far as the code.
-    pub async fn pending_browser(&self) -> reqwest::Client {
-        let browser = fresh_browser();
-        assert_eq!(self.sign_in_with(&browser).await.status(), 202);
-        browser
-    }
-
-    pub async fn send_code(&self, client: &reqwest::Client, code: &str) -> reqwest::Response {
-        self.send_with(
-            client,
-            Method::POST,
-            "/api/session/code",
-            Some(&json!({ "code": code })),
-        )
-        .await
-    }
-}
-
-/// A fresh server whose owner is signed in with the second factor on; its `otpauth://` address
-/// and recovery codes.
-pub async fn app_with_second_factor() -> (TestApp, String, Vec<String>) {
-    let app = spawn_app().await;
-    app.signed_in().await;
-    let (uri, codes) = app.turn_second_factor_on(&app.client).await;
-    (app, uri, codes)
-}
-
-/// The recovery codes in an answer that shows them.
-fn recovery_codes(body: &Value) -> Vec<String> {
-    body["recoveryCodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c.as_str().unwrap().to_owned())
-        .collect()
-}
-
-fn fresh_browser() -> reqwest::Client {
-    TestApp::other_client()
 }
 
 #[tokio::test]

@@ -1,77 +1,8 @@
 //! Sign-in, sessions and the throttle: `/api/session`, `/api/sessions`, `/api/session/password`.
 
-use portfolio::auth::password;
-use secrecy::SecretString;
 use serde_json::{json, Value};
 
-use crate::helpers::{spawn_app, spawn_app_with, TestApp};
-
-pub const EMAIL: &str = "owner@example.com";
-pub const PASSWORD: &str = "violet-harbour-lantern-42";
-
-impl TestApp {
-    /// Creates the owner directly in the database.
-    pub async fn create_owner(&self, email: &str, secret: &str) {
-        let hash = password::hash_blocking(&SecretString::from(secret)).unwrap();
-        self.db.save_owner(email, &hash, 0, true).await.unwrap();
-    }
-
-    pub async fn sign_in(&self, email: &str, secret: &str) -> reqwest::Response {
-        self.post_json(
-            "/api/session",
-            &json!({ "email": email, "password": secret }),
-        )
-        .await
-    }
-
-    /// Creates the owner and signs this client in.
-    pub async fn signed_in(&self) {
-        self.create_owner(EMAIL, PASSWORD).await;
-        assert_eq!(self.sign_in(EMAIL, PASSWORD).await.status(), 200);
-    }
-
-    /// A same-origin request with an optional JSON body, as the site's pages send it.
-    pub async fn send(
-        &self,
-        method: reqwest::Method,
-        path: &str,
-        body: Option<&Value>,
-    ) -> reqwest::Response {
-        self.send_with(&self.client, method, path, body).await
-    }
-
-    pub async fn send_with(
-        &self,
-        client: &reqwest::Client,
-        method: reqwest::Method,
-        path: &str,
-        body: Option<&Value>,
-    ) -> reqwest::Response {
-        let mut request = client
-            .request(method, self.url(path))
-            .header("Origin", &self.address)
-            .header("Sec-Fetch-Site", "same-origin");
-        if let Some(body) = body {
-            request = request.json(body);
-        }
-        request.send().await.expect("the request is sent")
-    }
-
-    /// Another browser: its own cookies.
-    pub fn other_client() -> reqwest::Client {
-        reqwest::Client::builder()
-            .cookie_store(true)
-            .build()
-            .unwrap()
-    }
-
-    pub async fn sessions_in_db(&self) -> i64 {
-        sqlx::query_scalar("SELECT COUNT(*) FROM sessions")
-            .fetch_one(&self.sql)
-            .await
-            .unwrap()
-    }
-}
+use crate::helpers::{spawn_app, spawn_app_with, TestApp, EMAIL, PASSWORD};
 
 fn session_cookie(response: &reqwest::Response) -> String {
     response

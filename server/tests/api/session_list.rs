@@ -3,10 +3,9 @@
 //! `DELETE /api/sessions/{id}` signs one out.
 
 use reqwest::Method;
-use serde_json::{json, Value};
 
 use crate::helpers::{set_cookies, spawn_app, TestApp};
-use crate::session::{EMAIL, PASSWORD};
+use crate::helpers::{EMAIL, PASSWORD};
 
 const FIREFOX: &str =
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:132.0) Gecko/20100101 Firefox/132.0";
@@ -19,46 +18,6 @@ pub fn browser(user_agent: &str) -> reqwest::Client {
         .user_agent(user_agent)
         .build()
         .unwrap()
-}
-
-impl TestApp {
-    /// Signs `client` in with the password.
-    pub async fn sign_in_with(&self, client: &reqwest::Client) -> reqwest::Response {
-        self.send_with(
-            client,
-            Method::POST,
-            "/api/session",
-            Some(&json!({ "email": EMAIL, "password": PASSWORD })),
-        )
-        .await
-    }
-
-    pub async fn sessions_of(&self, client: &reqwest::Client) -> Value {
-        let response = self
-            .send_with(client, Method::GET, "/api/sessions", None)
-            .await;
-        assert_eq!(response.status(), 200);
-        assert_eq!(response.headers()["cache-control"], "no-store");
-        response.json().await.unwrap()
-    }
-
-    /// The session list's row of `client`'s own session.
-    pub async fn current_session_of(&self, client: &reqwest::Client) -> Value {
-        let list = self.sessions_of(client).await;
-        list["sessions"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|s| s["current"] == true)
-            .unwrap()
-            .clone()
-    }
-
-    /// Signs the session with this id out from `client`'s list.
-    pub async fn sign_out_session(&self, client: &reqwest::Client, id: &str) -> reqwest::Response {
-        self.send_with(client, Method::DELETE, &format!("/api/sessions/{id}"), None)
-            .await
-    }
 }
 
 /// A fresh server, and the owner signed in from Firefox on a laptop.

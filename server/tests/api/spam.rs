@@ -12,7 +12,7 @@ use crate::contact::{
 };
 use crate::contact_smtp::TestSmtp;
 use crate::helpers::{
-    fresh_database_url, on_postgres, spawn_app_on, spawn_app_with, sql_pool, TestApp,
+    fresh_database_url, on_postgres, spawn_app_with, sql_pool, Spawn, TestApp, PATIENCE,
 };
 
 const OWNER: &str = "owner@example.com";
@@ -166,7 +166,7 @@ async fn scripts_are_stored_as_spam_with_a_code_and_only_the_person_is_notified(
     }
 
     // Exactly one e-mail: the person's.
-    let mails = smtp.wait_for(1, Duration::from_secs(10)).await;
+    let mails = smtp.wait_for(1, PATIENCE).await;
     assert!(mails[0].body().contains("I would like to talk"));
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(smtp.received().len(), 1, "no e-mail for any spam");
@@ -186,8 +186,8 @@ async fn scripts_are_stored_as_spam_with_a_code_and_only_the_person_is_notified(
 async fn a_challenge_expires_and_cannot_be_replayed_on_another_instance() {
     let data_dir = tempfile::tempdir().unwrap();
     let url = fresh_database_url(data_dir.path()).await;
-    let a = spawn_app_on(data_dir, url.clone(), |_| {}).await;
-    let b = spawn_app_on(tempfile::tempdir().unwrap(), url, |_| {}).await;
+    let a = Spawn::new().data_dir(data_dir).database(url.clone()).await;
+    let b = Spawn::new().database(url).await;
 
     // Issued by one instance, accepted by the other (the keys live in the database) ...
     let person = as_person(&a, &valid_form()).await;
@@ -228,7 +228,7 @@ async fn a_challenge_expires_and_cannot_be_replayed_on_another_instance() {
     let (token, _) = proofs(&b).await;
     let url = b.database_url.clone();
     b.shutdown().await;
-    let again = spawn_app_on(tempfile::tempdir().unwrap(), url, |_| {}).await;
+    let again = Spawn::new().database(url).await;
     let (_, altcha) = proofs(&again).await;
     let body = with(
         &with(&valid_form(), "token", json!(token)),
@@ -288,7 +288,7 @@ async fn beyond_the_ceiling_messages_are_kept_in_spam_and_the_owner_is_told_once
         );
     }
     // Three e-mails about messages, and one notice for the three held: none about them.
-    let mails = smtp.wait_for(4, Duration::from_secs(10)).await;
+    let mails = smtp.wait_for(4, PATIENCE).await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     let mails = if mails.len() < smtp.received().len() {
         smtp.received()
@@ -325,7 +325,7 @@ async fn beyond_the_ceiling_messages_are_kept_in_spam_and_the_owner_is_told_once
         .unwrap();
     let body = as_person(&app, &form_with("name", json!("Next hour"))).await;
     assert_eq!(send(&app, &body).await.1.as_deref(), Some("ceiling"));
-    smtp.wait_for(5, Duration::from_secs(10)).await;
+    smtp.wait_for(5, PATIENCE).await;
     let kinds: Vec<String> = sqlx::query_scalar("SELECT kind FROM notification_outbox ORDER BY id")
         .fetch_all(&app.sql)
         .await

@@ -8,27 +8,17 @@ use portfolio::store::{Dump, COPIED_TABLES, UNCOPIED_TABLES};
 use serde_json::{json, Value};
 
 use crate::contact::{form_with, post_contact};
-use crate::helpers::{binary, on_postgres, postgres_server, spawn_app, spawn_app_on};
-use crate::session::{EMAIL, PASSWORD};
+use crate::helpers::{binary, on_postgres, postgres_server, spawn_app, Serve, Spawn};
+use crate::helpers::{EMAIL, PASSWORD};
 
 fn serve_once(workdir: &std::path::Path, database_url: &str) -> Output {
-    Command::new(binary())
+    Serve::new()
         .current_dir(workdir)
-        .args([
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--database-url",
-            database_url,
-        ])
+        .database(database_url)
         .env_remove("PORTFOLIO_DATABASE_URL")
         // Past the key's check, which comes first with PostgreSQL: these fail at the database.
-        .env(
-            "PORTFOLIO_SECRET_KEY_FILE",
-            crate::helpers::binary_key_file(),
-        )
-        .output()
-        .unwrap()
+        .test_key()
+        .refused()
 }
 
 /// A port on which nothing listens.
@@ -210,11 +200,13 @@ async fn db_copy_moves_everything_from_sqlite_to_postgresql_and_back_with_every_
     let dir = tempfile::tempdir().unwrap();
     let sqlite = format!("sqlite://{}", dir.path().join("source.db").display());
     let smtp_port = closed_port();
-    let app = spawn_app_on(tempfile::tempdir().unwrap(), sqlite.clone(), |s| {
-        s.mail.smtp_url = Some(format!("smtp://127.0.0.1:{smtp_port}?tls=none").into());
-        s.mail.notify_email = Some("owner@example.com".into());
-    })
-    .await;
+    let app = Spawn::new()
+        .database(sqlite.clone())
+        .settings(|s| {
+            s.mail.smtp_url = Some(format!("smtp://127.0.0.1:{smtp_port}?tls=none").into());
+            s.mail.notify_email = Some("owner@example.com".into());
+        })
+        .await;
     app.signed_in().await;
     assert_eq!(
         app.sign_in(EMAIL, "wrong password here").await.status(),
@@ -340,7 +332,7 @@ async fn db_copy_moves_everything_from_sqlite_to_postgresql_and_back_with_every_
     // On PostgreSQL the owner signs in as before (with the second factor, its key opened with the
     // key file the SQLite server sealed it with: every test server's) and new ids continue after
     // the copied ones.
-    let moved = spawn_app_on(tempfile::tempdir().unwrap(), postgres.clone(), |_| {}).await;
+    let moved = Spawn::new().database(postgres.clone()).await;
     assert_eq!(moved.sign_in(EMAIL, PASSWORD).await.status(), 202);
     // The second factor came along: the app's next code (the first one's step is used up).
     moved.advance(30);

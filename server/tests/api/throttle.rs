@@ -7,8 +7,8 @@ use futures_util::future::join_all;
 use serde_json::json;
 
 use crate::contact_smtp::TestSmtp;
-use crate::helpers::{fresh_database_url, spawn_app, spawn_app_on, spawn_app_with, TestApp};
-use crate::session::{EMAIL, PASSWORD};
+use crate::helpers::{fresh_database_url, spawn_app, spawn_app_with, Spawn, TestApp, PATIENCE};
+use crate::helpers::{EMAIL, PASSWORD};
 
 fn new_browser() -> reqwest::Client {
     TestApp::other_client()
@@ -128,13 +128,13 @@ async fn the_owners_known_browser_signs_in_while_someone_else_has_locked_the_acc
 async fn a_known_browser_stays_known_after_a_restart() {
     let dir = tempfile::tempdir().unwrap();
     let url = fresh_database_url(dir.path()).await;
-    let first = spawn_app_on(tempfile::tempdir().unwrap(), url.clone(), |_| {}).await;
+    let first = Spawn::new().database(url.clone()).await;
     first.create_owner(EMAIL, PASSWORD).await;
     let cookie = device_cookie(&sign_in_with(&first, &new_browser(), PASSWORD).await)
         .expect("a known-device cookie");
     first.shutdown().await;
 
-    let second = spawn_app_on(tempfile::tempdir().unwrap(), url, |_| {}).await;
+    let second = Spawn::new().database(url).await;
     lock_the_account(&second).await;
     let response = new_browser()
         .post(second.url("/api/session"))
@@ -159,7 +159,7 @@ async fn a_sign_in_from_a_new_browser_and_a_password_change_e_mail_the_owner() {
     .await;
     app.create_owner(EMAIL, PASSWORD).await;
     assert_eq!(app.sign_in(EMAIL, PASSWORD).await.status(), 200);
-    let mails = smtp.wait_for(1, Duration::from_secs(10)).await;
+    let mails = smtp.wait_for(1, PATIENCE).await;
     assert_eq!(
         mails[0].header("Subject").as_deref(),
         Some("New sign-in to your portfolio")
@@ -178,7 +178,7 @@ async fn a_sign_in_from_a_new_browser_and_a_password_change_e_mail_the_owner() {
         )
         .await;
     assert_eq!(changed.status(), 204);
-    let mails = smtp.wait_for(2, Duration::from_secs(10)).await;
+    let mails = smtp.wait_for(2, PATIENCE).await;
     assert_eq!(
         mails[1].header("Subject").as_deref(),
         Some("Your portfolio's password was changed")

@@ -3,10 +3,9 @@
 use std::net::SocketAddr;
 use std::path::Path;
 
-use portfolio::app::Application;
 use portfolio::config::Settings;
-use tokio::sync::oneshot;
 
+use crate::helpers::{Serve, Spawn, TestApp};
 use crate::security::assert_security_headers;
 
 /// A certificate for `localhost` and 127.0.0.1, generated for this test, written as PEM files.
@@ -22,32 +21,31 @@ fn write_certificate(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf, Str
     (cert, key, cert_pem)
 }
 
+/// A server on HTTPS with the test certificate, and a client that trusts it.
 struct TlsApp {
+    app: TestApp,
     https: SocketAddr,
     /// The test certificate, PEM.
     cert_pem: String,
     redirect: Option<SocketAddr>,
     client: reqwest::Client,
-    stop: oneshot::Sender<()>,
-    task: tokio::task::JoinHandle<anyhow::Result<()>>,
-    _dir: tempfile::TempDir,
 }
 
 async fn spawn_tls_app(configure: impl FnOnce(&mut Settings)) -> TlsApp {
     let dir = tempfile::tempdir().unwrap();
     let (cert, key, cert_pem) = write_certificate(dir.path());
-    let mut settings =
-        Settings::for_database(format!("sqlite://{}", dir.path().join("t.db").display()));
-    settings.tls_cert = Some(cert);
-    settings.tls_key = Some(key);
-    configure(&mut settings);
-    let app = Application::build(settings).await.expect("the app builds");
-    let https = app.local_addr();
-    let redirect = app.redirect_addr();
-    let (stop, stopped) = oneshot::channel::<()>();
-    let task = tokio::spawn(app.run_until(async {
-        let _ = stopped.await;
-    }));
+    let database_url = format!("sqlite://{}", dir.path().join("t.db").display());
+    let app = Spawn::new()
+        .data_dir(dir)
+        .database(database_url)
+        .settings(|settings| {
+            settings.tls_cert = Some(cert);
+            settings.tls_key = Some(key);
+        })
+        .settings(configure)
+        .await;
+    let https = SocketAddr::from(([127, 0, 0, 1], app.port));
+    let redirect = app.redirect;
     let client = reqwest::Client::builder()
         .add_root_certificate(reqwest::Certificate::from_pem(cert_pem.as_bytes()).unwrap())
         .tls_built_in_root_certs(false)
@@ -56,23 +54,17 @@ async fn spawn_tls_app(configure: impl FnOnce(&mut Settings)) -> TlsApp {
         .build()
         .unwrap();
     TlsApp {
+        app,
         https,
         cert_pem,
         redirect,
         client,
-        stop,
-        task,
-        _dir: dir,
     }
 }
 
 impl TlsApp {
     async fn stop(self) {
-        let _ = self.stop.send(());
-        self.task
-            .await
-            .expect("the server task")
-            .expect("the server stops cleanly");
+        self.app.shutdown().await;
     }
 }
 
@@ -205,44 +197,32 @@ async fn an_unreadable_certificate_stops_start_up_naming_the_setting() {
     let (_, key, _) = write_certificate(dir.path());
     let bogus = dir.path().join("bogus.pem");
     std::fs::write(&bogus, "not a certificate").unwrap();
-    let mut settings =
-        Settings::for_database(format!("sqlite://{}", dir.path().join("t.db").display()));
-    settings.tls_cert = Some(bogus);
-    settings.tls_key = Some(key);
-    let error = Application::build(settings)
-        .await
-        .err()
-        .expect("start-up fails");
+    let database_url = format!("sqlite://{}", dir.path().join("t.db").display());
+    let error = Spawn::new()
+        .data_dir(dir)
+        .database(database_url)
+        .settings(|settings| {
+            settings.tls_cert = Some(bogus);
+            settings.tls_key = Some(key);
+        })
+        .refused()
+        .await;
     assert!(format!("{error:#}").contains("tls-cert"), "{error:#}");
 }
 
 #[test]
 fn the_binary_logs_its_https_url() {
-    use std::io::{BufRead, BufReader};
-    use std::process::{Command, Stdio};
-
     let dir = tempfile::tempdir().unwrap();
     let (cert, key, _) = write_certificate(dir.path());
-    let mut child = Command::new(crate::helpers::binary())
-        .args(["serve", "--listen", "127.0.0.1:0", "--database-url"])
-        .arg(format!("sqlite://{}", dir.path().join("t.db").display()))
+    let mut server = Serve::new()
+        .database(&format!("sqlite://{}", dir.path().join("t.db").display()))
         .arg("--tls-cert")
         .arg(&cert)
         .arg("--tls-key")
         .arg(&key)
-        .env("RUST_LOG", "info")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let found = BufReader::new(stdout)
-        .lines()
-        .map_while(Result::ok)
-        .take(50)
-        .find(|line| line.contains("listening on "));
-    let _ = child.kill();
-    let _ = child.wait();
+        .start();
+    server.kill();
+    let found = server.line_where(|line| line.contains("listening on "));
     let line = found.expect("a 'listening on' line");
     assert!(line.contains("listening on https://127.0.0.1:"), "{line}");
 }

@@ -1,0 +1,28 @@
+//! Waiting for the server to follow: on the event itself, with one deadline that a loaded
+//! two-core machine meets.
+
+use std::time::Duration;
+
+/// How long a test waits for the server to do what it will do (send a mail, follow an import,
+/// stop, say where it listens). A deadline, not a pace: a test that passes returns as soon as
+/// the event comes, and only one that fails waits this long.
+pub const PATIENCE: Duration = Duration::from_secs(60);
+
+/// Calls `check` every 50 ms until it gives a value, at most [`PATIENCE`]; panics naming `what`
+/// otherwise.
+pub async fn eventually<T, F, Fut>(what: &str, mut check: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    tokio::time::timeout(PATIENCE, async {
+        loop {
+            if let Some(value) = check().await {
+                return value;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await
+    .unwrap_or_else(|_| panic!("timed out waiting until {what}"))
+}
