@@ -14,12 +14,12 @@ use rust_embed::RustEmbed;
 use tokio::sync::{oneshot, Mutex};
 
 use super::appearance::{accent_style, Appearance, Scheme};
+use super::composed::{
+    Composed, ComposedFiles, ComposedPage, PageSink, PAGE_DATA_FILE, PUBLIC_URL_PLACEHOLDER,
+};
 use super::document::ContentDocument;
 use super::head::{self, PageLanguage, PREVIEW_PATH};
 use super::language;
-use crate::site::{
-    Composed, ComposedLanguage, ComposedPage, Pages, PAGE_DATA_FILE, PUBLIC_URL_PLACEHOLDER,
-};
 
 /// What the build writes for the server alone: the render bundle, the page templates, the
 /// build's head and the default document's render. Embedded apart from the site, never served.
@@ -296,7 +296,7 @@ const DARK_SCHEME: &str = "<meta name=\"color-scheme\" content=\"dark\" />";
 const ROOT_ELEMENT: &str = "<html lang=\"en\"";
 /// The browser's toolbar colour: the dark page's, or the light page's for a light default.
 const DARK_THEME_COLOR: &str = "<meta name=\"theme-color\" content=\"#030712\" />";
-const LIGHT_THEME_COLOR: &str = "<meta name=\"theme-color\" content=\"#f9fafb\" />";
+pub(crate) const LIGHT_THEME_COLOR: &str = "<meta name=\"theme-color\" content=\"#f9fafb\" />";
 
 /// The template for `/` as the document's appearance wants it: the scheme a visitor sees until
 /// they choose one (the `color-scheme` meta, which the head's script reads, and for light
@@ -400,13 +400,14 @@ pub struct PageRenderer {
     /// Where uploaded photos are read from, for the link preview.
     db: Option<crate::store::Db>,
     templates: Templates,
-    pages: Arc<Pages>,
+    /// Where the pages go: the site.
+    pages: Arc<dyn PageSink>,
     /// The version on the served pages; -1 before the first.
     shown: Mutex<i64>,
 }
 
 impl PageRenderer {
-    pub fn start(pages: Arc<Pages>, db: Option<crate::store::Db>) -> anyhow::Result<Self> {
+    pub fn start(pages: Arc<dyn PageSink>, db: Option<crate::store::Db>) -> anyhow::Result<Self> {
         Ok(Self {
             engine: Engine::start()?,
             db,
@@ -426,11 +427,28 @@ impl PageRenderer {
         let default = self
             .compose_language(document, &document.language, false, modified)
             .await?;
-        let mut languages = Vec::new();
+        // The app's own pages (the shell: sign-in, dashboard, error page) keep the build's look,
+        // with the default language's texts, their data inline.
+        let shell = fill(
+            &self.templates.shell,
+            &[
+                (HEAD, &shell_head(&default.head)),
+                (DATA, &data_block(&default.data)),
+            ],
+        );
+        let mut pages = vec![(
+            "/".to_owned(),
+            ComposedPage {
+                html: default.html,
+                data: default.data,
+                shell,
+            },
+        )];
         for other in document.languages.iter().filter(|l| l.published) {
             let page = self
                 .compose_language(document, &other.tag, false, modified)
                 .await?;
+            let path = language::href(document, &other.tag);
             // Its unknown addresses answer the app shell in the language, which draws the error
             // page from the language's data (the file its page names).
             let shell = fill(
@@ -439,18 +457,13 @@ impl PageRenderer {
                     &other.tag,
                     language::direction(&other.tag),
                 ),
-                &[
-                    (HEAD, &shell_head(&page.head)),
-                    (DATA, &data_link(&language::href(document, &other.tag))),
-                ],
+                &[(HEAD, &shell_head(&page.head)), (DATA, &data_link(&path))],
             );
-            languages.push((
-                language::segment(&other.tag),
-                ComposedLanguage {
-                    page: ComposedPage {
-                        html: page.html,
-                        data: page.data,
-                    },
+            pages.push((
+                path,
+                ComposedPage {
+                    html: page.html,
+                    data: page.data,
                     shell,
                 },
             ));
@@ -462,23 +475,7 @@ impl PageRenderer {
                 (tag, path)
             })
             .collect();
-        Ok(Composed {
-            // The app's own pages (the shell: sign-in, dashboard, error page) keep the build's
-            // look, with the default language's texts, their data inline.
-            shell: fill(
-                &self.templates.shell,
-                &[
-                    (HEAD, &shell_head(&default.head)),
-                    (DATA, &data_block(&default.data)),
-                ],
-            ),
-            index: ComposedPage {
-                html: default.html,
-                data: default.data,
-            },
-            languages,
-            published,
-        })
+        Ok(Composed { pages, published })
     }
 
     /// The page of `document` in the language `tag` (the default one or any of its languages,
@@ -547,7 +544,7 @@ impl PageRenderer {
     /// The manifest and the link previews for `document` (the default language's, and each
     /// published language's whose texts the preview's font can draw); drawn by resvg, off the
     /// async threads.
-    async fn files(&self, document: &ContentDocument) -> anyhow::Result<Files> {
+    async fn files(&self, document: &ContentDocument) -> anyhow::Result<ComposedFiles> {
         let default = language::localize(document, &document.language)
             .context("the document has its own language")?;
         let photo = match photo_path(&default, &self.templates.media) {
@@ -558,9 +555,7 @@ impl PageRenderer {
                     .map(|file| file.data),
                 None => None,
             },
-            Some(path) => {
-                crate::site::file(path.trim_start_matches('/')).map(|data| data.into_owned())
-            }
+            Some(path) => self.pages.built_file(path.trim_start_matches('/')),
             None => None,
         };
         let manifest = head::manifest(&default);
@@ -568,23 +563,19 @@ impl PageRenderer {
         for other in document.languages.iter().filter(|l| l.published) {
             if let Some(page) = language::localize(document, &other.tag) {
                 if super::preview::can_draw(&page) {
-                    pages.push((language::segment(&other.tag), page));
+                    pages.push((language::href(document, &other.tag), page));
                 }
             }
         }
         tokio::task::spawn_blocking(move || {
             let preview = super::preview::preview_png(&default, photo.as_deref())?;
-            let mut languages = Vec::new();
-            for (segment, page) in pages {
+            let mut previews = vec![("/".to_owned(), preview)];
+            for (path, page) in pages {
                 let png = super::preview::preview_png(&page, photo.as_deref())
-                    .with_context(|| format!("the link preview of /{segment}/"))?;
-                languages.push((segment, png));
+                    .with_context(|| format!("the link preview of {path}"))?;
+                previews.push((path, png));
             }
-            Ok(Files {
-                manifest,
-                preview,
-                languages,
-            })
+            Ok(ComposedFiles { manifest, previews })
         })
         .await
         .context("the link preview's task failed")?
@@ -634,10 +625,7 @@ impl PageRenderer {
             return;
         }
         let started = Instant::now();
-        let files = prepared.files;
-        self.pages
-            .show_files(files.manifest, files.preview, files.languages);
-        self.pages.show(prepared.composed);
+        self.pages.show(prepared.composed, prepared.files);
         *shown = version;
         drop(shown);
         tracing::info!(
@@ -651,18 +639,10 @@ impl PageRenderer {
     }
 }
 
-/// The files made from a document: the manifest, the link preview, and each published
-/// language's preview by its path segment.
-struct Files {
-    manifest: String,
-    preview: Vec<u8>,
-    languages: Vec<(String, Vec<u8>)>,
-}
-
 /// A document's pages and files, rendered and ready to serve.
 pub struct Prepared {
     composed: Composed,
-    files: Files,
+    files: ComposedFiles,
     render: std::time::Duration,
     draw: std::time::Duration,
 }
@@ -698,34 +678,6 @@ mod tests {
         // The engine still renders afterwards.
         let json = serde_json::to_string(crate::content::document::default_document()).unwrap();
         assert!(engine.render(json).await.is_ok());
-    }
-
-    #[tokio::test]
-    async fn the_servers_pages_for_the_default_document_equal_the_builds() {
-        let url = url::Url::parse(crate::site::PUBLIC_URL_PLACEHOLDER).unwrap();
-        let pages = std::sync::Arc::new(crate::site::Pages::render(
-            &url,
-            crate::config::Effort::Quick,
-        ));
-        let renderer = super::PageRenderer::start(pages, None).unwrap();
-        let composed = renderer
-            .compose(crate::content::document::default_document(), None)
-            .await
-            .unwrap();
-        let built =
-            |name| String::from_utf8(crate::site::file(name).unwrap().into_owned()).unwrap();
-        assert!(
-            composed.index.html == built("index.html"),
-            "/ differs from the build's"
-        );
-        assert!(
-            composed.index.data == built("page-data.json"),
-            "/page-data.json differs from the build's"
-        );
-        assert!(
-            composed.shell == built("app.html"),
-            "app.html differs from the build's"
-        );
     }
 
     const TEMPLATE: &str = "<!doctype html>\n<html lang=\"en\" class=\"h-card\">\n  <head>\n    \
@@ -798,61 +750,6 @@ mod tests {
         }
     }
 
-    #[tokio::test]
-    async fn a_documents_appearance_is_on_its_page_and_not_on_the_shell() {
-        let url = url::Url::parse(crate::site::PUBLIC_URL_PLACEHOLDER).unwrap();
-        let pages = std::sync::Arc::new(crate::site::Pages::render(
-            &url,
-            crate::config::Effort::Quick,
-        ));
-        let renderer = super::PageRenderer::start(pages, None).unwrap();
-        let default = crate::content::document::default_document();
-        let mut document = default.clone();
-        document.appearance.scheme = Scheme::Light;
-        document.appearance.accent = "#0f766e".into();
-        let composed = renderer.compose(&document, None).await.unwrap();
-        let index = &composed.index.html;
-        assert!(index.contains("<html lang=\"en\" data-scheme=\"light\" class=\"h-card\">"));
-        // The page names its data, which is served beside it, rather than carrying it.
-        assert!(index.contains(
-            "<script type=\"application/json\" id=\"page-data\" data-src=\"/page-data.json\"></script>"
-        ));
-        let data: serde_json::Value = serde_json::from_str(&composed.index.data).unwrap();
-        assert_eq!(data["document"]["appearance"]["accent"], "#0f766e");
-        assert!(data["locale"].is_null());
-        assert!(index.contains("<meta name=\"color-scheme\" content=\"light\" />"));
-        assert!(index.contains(super::LIGHT_THEME_COLOR));
-        assert!(!index.contains("content=\"dark\""));
-        let css = crate::content::appearance::accent_style(&document.appearance).unwrap();
-        assert!(index.contains(&format!("\n    <style>{css}</style>\n  </head>")));
-        assert_eq!(
-            crate::site::inline_hashes(index.as_bytes()).styles.len(),
-            2,
-            "the build's stylesheet and the accent's"
-        );
-        let built =
-            |name| String::from_utf8(crate::site::file(name).unwrap().into_owned()).unwrap();
-        let default_shell = renderer.compose(default, None).await.unwrap().shell;
-        assert_eq!(
-            composed.shell.replace(
-                &super::data_block(&super::page_data(
-                    &serde_json::to_string(&document).unwrap(),
-                    None
-                )),
-                ""
-            ),
-            default_shell.replace(
-                &super::data_block(&super::page_data(
-                    &serde_json::to_string(default).unwrap(),
-                    None
-                )),
-                ""
-            ),
-            "the shell keeps the build's look"
-        );
-        assert!(default_shell == built("app.html"));
-    }
-
     #[test]
     fn the_data_block_cannot_be_ended_by_the_text_inside_it() {
         let block = data_block(r#"{"name":"</script><script>alert(1)</script><!--"}"#);
@@ -867,54 +764,5 @@ mod tests {
         assert_eq!(hints, "\n    <link rel=\"preload\" as=\"image\"/>");
         assert_eq!(body, "<div>x</div>");
         assert_eq!(split_hints("<div>x</div>"), (String::new(), "<div>x</div>"));
-    }
-
-    #[tokio::test]
-    async fn each_published_language_is_composed_with_its_root_head_and_data() {
-        use crate::content::language::tests::with_language;
-        let url = url::Url::parse(crate::site::PUBLIC_URL_PLACEHOLDER).unwrap();
-        let pages = std::sync::Arc::new(crate::site::Pages::render(
-            &url,
-            crate::config::Effort::Quick,
-        ));
-        let renderer = super::PageRenderer::start(pages, None).unwrap();
-        let mut document = with_language("ar", true);
-        document
-            .languages
-            .extend(with_language("de", false).languages);
-        document.appearance.scheme = Scheme::Light;
-        let composed = renderer.compose(&document, None).await.unwrap();
-        let segments: Vec<&str> = composed.languages.iter().map(|(s, _)| s.as_str()).collect();
-        assert_eq!(segments, ["ar"], "only the published languages");
-        assert_eq!(
-            composed.published,
-            [
-                ("en".to_owned(), "/".to_owned()),
-                ("ar".to_owned(), "/ar/".to_owned())
-            ]
-        );
-        let arabic = &composed.languages[0].1.page.html;
-        // The language and the scheme compose on the root element, which stays the owner's h-card.
-        assert!(arabic
-            .contains("<html lang=\"ar\" dir=\"rtl\" data-scheme=\"light\" class=\"h-card\">"));
-        assert!(composed
-            .index
-            .html
-            .contains("<html lang=\"en\" dir=\"ltr\" data-scheme=\"light\" class=\"h-card\">"));
-        assert!(arabic.contains("id=\"page-data\" data-src=\"/ar/page-data.json\""));
-        let data = &composed.languages[0].1.page.data;
-        assert!(
-            data.contains(r#""locale":{"tag":"ar","dir":"rtl""#),
-            "{data}"
-        );
-        assert!(!data.contains("\"de 0\""), "no other language's texts");
-        assert!(data.contains("\"ar 0\""));
-        assert!(!composed.index.data.contains("\"ar 0\""));
-        // The shell keeps the build's root, no h-card, and carries the default language's data.
-        assert!(composed.shell.contains("<html lang=\"en\">"));
-        assert!(composed.shell.contains(r#""locale":{"tag":"en""#));
-        assert!(!composed.shell.contains("\"ar 0\""));
-        // Each page's inline styles and scripts, for its own policy.
-        assert!(!crate::site::inline_hashes(arabic.as_bytes()).is_empty());
     }
 }

@@ -1,6 +1,6 @@
 //! The site's answers without the router: on the main listener, a request for any address that
 //! is not a route's (see [`is_routed`]) is answered here, on the connection's own thread, from
-//! memory ([`crate::site::serve`]), with what the router's layers give every answer: the
+//! memory ([`crate::site::answer`]), with what the router's layers give every answer: the
 //! security headers, the request id and the request's log line. The router's stack (its boxed
 //! services, the layers' futures, the route lookup) cost a tenth of a static answer's CPU
 //! (issue 32); everything else still goes through it.
@@ -60,7 +60,7 @@ impl Front for SiteFront {
         }
         let begun = Begun::start(&self.trusted, request, Some(peer.ip()));
         let mut response =
-            crate::site::serve(&self.state.pages, &self.state.links.directory, request);
+            crate::site::answer(&self.state.pages, &self.state.links.directory, request);
         if request.method() == Method::HEAD {
             headers_only(&mut response);
         }

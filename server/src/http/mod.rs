@@ -64,7 +64,7 @@ pub fn router(state: AppState) -> Router {
         .with_state(state)
 }
 
-/// Every other address: the embedded site (see [`crate::site::serve`]).
+/// Every other address: the embedded site (see [`crate::site::answer`]).
 async fn site(State(state): State<AppState>, request: Request) -> Response {
-    crate::site::serve(&state.pages, &state.links.directory, &request)
+    crate::site::answer(&state.pages, &state.links.directory, &request)
 }
