@@ -267,7 +267,7 @@ impl Application {
             if let Ok(from) = listener.local_addr() {
                 tracing::info!("redirecting plain HTTP from {from} to HTTPS");
             }
-            tokio::spawn(serve::serve(
+            tokio::spawn(serve::run_listener(
                 listener,
                 router,
                 None,
@@ -279,7 +279,7 @@ impl Application {
 
         let scheme = if self.tls.is_some() { "https" } else { "http" };
         tracing::info!("listening on {scheme}://{addr}");
-        serve::serve(
+        serve::run_listener(
             self.listener,
             self.answers,
             self.tls,

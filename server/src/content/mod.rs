@@ -6,6 +6,7 @@
 pub mod appearance;
 pub mod composed;
 pub mod document;
+pub mod engine;
 pub mod head;
 pub mod language;
 pub mod live;
