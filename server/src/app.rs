@@ -18,9 +18,7 @@ use tokio_rustls::TlsAcceptor;
 use url::Url;
 
 use crate::config::Settings;
-use crate::http::front::SiteFront;
-use crate::http::layers::request_log::{RequestLogLayer, TrustRequestId};
-use crate::http::layers::security;
+use crate::http::layers::request_log::TrustRequestId;
 use crate::http::state::{AppState, Shared};
 use crate::serve::{self, Limits};
 use crate::site::Pages;
@@ -94,11 +92,13 @@ impl Application {
                 let router = Router::new()
                     .fallback(redirect_to_https)
                     .with_state(Arc::new(target));
-                let router = with_request_timeout(router, &settings);
-                Some((
-                    redirect_listener,
-                    traced(security::apply(router, false), TrustRequestId::default()),
-                ))
+                let router = crate::http::layered(
+                    router,
+                    settings.limits.request_timeout(),
+                    false,
+                    TrustRequestId::default(),
+                );
+                Some((redirect_listener, router))
             }
             _ => None,
         };
@@ -159,14 +159,7 @@ impl Application {
         crate::contact::start(&state.db, &state.contact, &state.settings)?;
         crate::http::api::recovery::start_reset_links(&state);
 
-        let router = crate::http::router(state.clone());
-        let router = with_request_timeout(router, &state.settings);
-        let router = traced(security::apply(router, https), trust_request_id.clone());
-        let front = SiteFront::new(state.clone(), https, trust_request_id);
-        let answers = serve::Answers {
-            router,
-            front: Some(Arc::new(front)),
-        };
+        let answers = crate::http::main_listener(state.clone(), https, trust_request_id);
         // Last: the sign-in's dummy hash, whose 19 MiB block, once freed, makes the C allocator
         // keep later large allocations on its heap for good; none of start-up's are left to go
         // there (they took 4 to 5 MB of idle memory when they came after it).
@@ -267,7 +260,7 @@ impl Application {
             if let Ok(from) = listener.local_addr() {
                 tracing::info!("redirecting plain HTTP from {from} to HTTPS");
             }
-            tokio::spawn(serve::serve(
+            tokio::spawn(serve::run_listener(
                 listener,
                 router,
                 None,
@@ -279,7 +272,7 @@ impl Application {
 
         let scheme = if self.tls.is_some() { "https" } else { "http" };
         tracing::info!("listening on {scheme}://{addr}");
-        serve::serve(
+        serve::run_listener(
             self.listener,
             self.answers,
             self.tls,
@@ -308,18 +301,6 @@ impl Application {
         tracing::info!("stopped; database closed");
         Ok(())
     }
-}
-
-/// Logs each request and its answer in one line, with a request id the answer echoes.
-fn traced(router: Router, trust_request_id: TrustRequestId) -> Router {
-    router.layer(RequestLogLayer(trust_request_id))
-}
-
-/// Bounds every request (see [`serve::RequestTimeoutLayer`]).
-fn with_request_timeout(router: Router, settings: &Settings) -> Router {
-    router.layer(serve::RequestTimeoutLayer(
-        settings.limits.request_timeout(),
-    ))
 }
 
 /// Cookies are `Secure` only when the public URL is `https://`; a server that looks reachable

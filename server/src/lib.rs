@@ -1,5 +1,6 @@
 //! Portfolio: a one-binary web server for a developer's portfolio site and its contact inbox.
 
+pub mod addresses;
 pub mod app;
 pub mod auth;
 pub mod cli;

@@ -100,7 +100,7 @@ pub fn main() -> ExitCode {
     };
     let result = runtime.block_on(async {
         match cli.command {
-            Command::Serve(settings) => serve(*settings).await,
+            Command::Serve(settings) => run_server(*settings).await,
             Command::Owner(command) => owner::run(command).await,
             Command::Messages(command) => messages::run(command).await,
             Command::Db(command) => db::run(command).await,
@@ -118,7 +118,7 @@ pub fn main() -> ExitCode {
     }
 }
 
-async fn serve(settings: Settings) -> anyhow::Result<()> {
+async fn run_server(settings: Settings) -> anyhow::Result<()> {
     crate::serve::raise_open_file_limit();
     Application::build(settings)
         .await?

@@ -25,10 +25,6 @@ pub const BUILT_IN: &[(&str, &str)] = &[
 /// The CLDR plural categories: a key `k#other` of the English table allows `k#<category>`.
 const PLURAL_CATEGORIES: [&str; 6] = ["zero", "one", "two", "few", "many", "other"];
 
-/// Path segments a language's page can never have: the server's own routes, and `a`, the prefix
-/// of application links (`/a/<slug>`).
-const RESERVED: [&str; 6] = ["api", "login", "dashboard", "media", "assets", "a"];
-
 type Table = BTreeMap<String, String>;
 
 /// The built-in tables, parsed once; a table that does not parse counts as empty (a unit test
@@ -381,7 +377,7 @@ pub fn check(
             errors
                 .entry(format!("{at}.tag"))
                 .or_insert_with(|| format!("{:?} is already another language", language.tag));
-        } else if RESERVED.contains(&lower.as_str()) {
+        } else if crate::addresses::is_reserved(&lower) {
             errors
                 .entry(format!("{at}.tag"))
                 .or_insert_with(|| format!("/{lower}/ is the address of the server's own pages"));

@@ -161,7 +161,7 @@ impl LiveContent {
         let prepared = self
             .prepare(&published.document, published.published_at)
             .await?;
-        Ok(self.serve(published, prepared).await)
+        Ok(self.show_published(published, prepared).await)
     }
 
     /// Renders what `/` would be for `document`, without serving it (`None` where no page is
@@ -179,7 +179,11 @@ impl LiveContent {
 
     /// Serves `published`, with the pages [`Self::prepare`] made of it, unless a newer version
     /// is already served; returns the version served.
-    pub async fn serve(&self, published: Published, prepared: Option<Prepared>) -> Arc<Published> {
+    pub async fn show_published(
+        &self,
+        published: Published,
+        prepared: Option<Prepared>,
+    ) -> Arc<Published> {
         let published = Arc::new(published);
         let current = {
             let mut current = self.current.write().unwrap_or_else(|e| e.into_inner());

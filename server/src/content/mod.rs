@@ -1,9 +1,12 @@
 //! The page's content as data: one typed document ([`document`]), checked at the boundary
 //! ([`validate`]), stored as a draft and published versions (`store::ContentStore`), and kept in
-//! memory as published ([`live`]), and `/` rendered from it ([`render`]).
+//! memory as published ([`live`]), and `/` rendered from it ([`render`]) into the site through
+//! [`composed::PageSink`].
 
 pub mod appearance;
+pub mod composed;
 pub mod document;
+pub mod engine;
 pub mod head;
 pub mod language;
 pub mod live;

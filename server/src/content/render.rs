@@ -1,182 +1,23 @@
-//! `/` rendered from a content document on the server: the build's render bundle
-//! (`web/dist/.render/render.js`, the same one the build's pre-render runs in Node) run by
-//! QuickJS on a thread of its own, and the page composed from the build's templates. The
-//! published page is rendered at start-up and at each publish, never per request.
+//! `/` rendered from a content document on the server: the build's render bundle run by QuickJS
+//! (`content::engine`), and the pages composed from the build's templates and handed to the site
+//! through its [`PageSink`]. The published pages are rendered at start-up and at each publish,
+//! never per request.
 
 use std::collections::HashMap;
-use std::sync::mpsc;
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
-use anyhow::{anyhow, Context as _};
-use rquickjs::{CatchResultExt, Context, Function, Runtime};
-use rust_embed::RustEmbed;
-use tokio::sync::{oneshot, Mutex};
+use anyhow::Context as _;
+use tokio::sync::Mutex;
 
 use super::appearance::{accent_style, Appearance, Scheme};
+use super::composed::{
+    Composed, ComposedFiles, ComposedPage, PageSink, PAGE_DATA_FILE, PUBLIC_URL_PLACEHOLDER,
+};
 use super::document::ContentDocument;
+use super::engine::{build_file, Engine};
 use super::head::{self, PageLanguage, PREVIEW_PATH};
 use super::language;
-use crate::site::{
-    Composed, ComposedLanguage, ComposedPage, Pages, PAGE_DATA_FILE, PUBLIC_URL_PLACEHOLDER,
-};
-
-/// What the build writes for the server alone: the render bundle, the page templates, the
-/// build's head and the default document's render. Embedded apart from the site, never served.
-#[derive(RustEmbed)]
-#[folder = "../web/dist/.render/"]
-struct RenderFiles;
-
-/// The largest heap the render bundle may use; a render of `/` takes a few megabytes.
-const MEMORY_LIMIT: usize = 64 << 20;
-
-/// The host's part of the JavaScript environment: `console`, whose messages the host logs after
-/// each render. The bundle needs nothing else (see `web/vite.render.config.ts`).
-const PRELUDE: &str = r#"
-globalThis.__messages = [];
-globalThis.console = Object.fromEntries(['log', 'info', 'warn', 'error', 'debug'].map((level) =>
-  [level, (...args) => { globalThis.__messages.push(level + ': ' + args.map(String).join(' ')); }]));
-"#;
-
-/// A file the build wrote into `dist/.render/`.
-pub fn build_file(name: &str) -> Option<String> {
-    RenderFiles::get(name).map(|file| String::from_utf8_lossy(&file.data).into_owned())
-}
-
-struct Job {
-    document: String,
-    /// The page's locale as JSON, for a page that has one.
-    locale: Option<String>,
-    reply: oneshot::Sender<anyhow::Result<String>>,
-}
-
-/// The JavaScript engine with the render bundle loaded, on a thread of its own (a QuickJS
-/// runtime stays on the thread that made it); renders one document at a time.
-pub struct Engine {
-    jobs: mpsc::Sender<Job>,
-}
-
-impl Engine {
-    /// Starts the engine's thread and loads the bundle; fails when the bundle does not load.
-    pub fn start() -> anyhow::Result<Self> {
-        let bundle = RenderFiles::get("render.js")
-            .context(
-                "the render bundle (web/dist/.render/render.js) was not built into this binary",
-            )?
-            .data
-            .into_owned();
-        let (jobs, queue) = mpsc::channel::<Job>();
-        let (loaded, load_result) = mpsc::sync_channel::<anyhow::Result<()>>(1);
-        std::thread::Builder::new()
-            .name("render".to_owned())
-            .spawn(move || {
-                let started = Instant::now();
-                let engine = match load(bundle) {
-                    Ok(engine) => engine,
-                    Err(error) => {
-                        let _ = loaded.send(Err(error));
-                        return;
-                    }
-                };
-                tracing::info!(
-                    ms = started.elapsed().as_secs_f64() * 1000.0,
-                    "render engine loaded"
-                );
-                let _ = loaded.send(Ok(()));
-                let (_runtime, context) = engine;
-                for job in queue {
-                    let started = Instant::now();
-                    let result = render_in(&context, &job.document, job.locale.as_deref());
-                    if let Ok(html) = &result {
-                        tracing::info!(
-                            ms = started.elapsed().as_secs_f64() * 1000.0,
-                            bytes = html.len(),
-                            "rendered /"
-                        );
-                    }
-                    let _ = job.reply.send(result);
-                }
-            })
-            .context("Failed to start the render thread")?;
-        load_result
-            .recv()
-            .context("the render thread ended while loading")??;
-        Ok(Self { jobs })
-    }
-
-    /// The HTML of `/` for a document given as JSON: the render bundle's `renderLanding`.
-    pub async fn render(&self, document_json: String) -> anyhow::Result<String> {
-        self.render_with(document_json, None).await
-    }
-
-    /// The HTML of a language's page: `renderLanding(documentJson, localeJson)`; without a
-    /// locale, `renderLanding(documentJson)` as before languages existed.
-    pub async fn render_with(
-        &self,
-        document_json: String,
-        locale_json: Option<String>,
-    ) -> anyhow::Result<String> {
-        let (reply, answer) = oneshot::channel();
-        self.jobs
-            .send(Job {
-                document: document_json,
-                locale: locale_json,
-                reply,
-            })
-            .map_err(|_| anyhow!("the render thread has stopped"))?;
-        answer
-            .await
-            .map_err(|_| anyhow!("the render thread has stopped"))?
-    }
-}
-
-fn load(bundle: Vec<u8>) -> anyhow::Result<(Runtime, Context)> {
-    let runtime = Runtime::new().context("Failed to start QuickJS")?;
-    runtime.set_memory_limit(MEMORY_LIMIT);
-    let context = Context::full(&runtime).context("Failed to make a QuickJS context")?;
-    context.with(|ctx| -> anyhow::Result<()> {
-        ctx.eval::<(), _>(PRELUDE)
-            .catch(&ctx)
-            .map_err(|e| anyhow!("the render prelude failed: {e}"))?;
-        ctx.eval::<(), _>(bundle)
-            .catch(&ctx)
-            .map_err(|e| anyhow!("the render bundle failed to load: {e}"))?;
-        let _: Function = ctx
-            .globals()
-            .get("renderLanding")
-            .catch(&ctx)
-            .map_err(|e| anyhow!("the render bundle sets no renderLanding: {e}"))?;
-        Ok(())
-    })?;
-    Ok((runtime, context))
-}
-
-fn render_in(
-    context: &Context,
-    document_json: &str,
-    locale_json: Option<&str>,
-) -> anyhow::Result<String> {
-    context.with(|ctx| {
-        let render: Function = ctx
-            .globals()
-            .get("renderLanding")
-            .catch(&ctx)
-            .map_err(|e| anyhow!("renderLanding is gone: {e}"))?;
-        let result = match locale_json {
-            Some(locale) => render.call::<_, String>((document_json, locale)),
-            None => render.call::<_, String>((document_json,)),
-        }
-        .catch(&ctx)
-        .map_err(|e| anyhow!("rendering / failed: {e}"));
-        let messages: String = ctx
-            .eval("globalThis.__messages.splice(0).join('\\n')")
-            .unwrap_or_default();
-        if !messages.is_empty() {
-            tracing::warn!(%messages, "the render bundle wrote to the console");
-        }
-        result
-    })
-}
 
 /// The markers of the build's page templates, filled in this order (as `web/scripts/prerender.mjs` fills them).
 const HEAD: &str = "<!--seo-head-->";
@@ -296,7 +137,7 @@ const DARK_SCHEME: &str = "<meta name=\"color-scheme\" content=\"dark\" />";
 const ROOT_ELEMENT: &str = "<html lang=\"en\"";
 /// The browser's toolbar colour: the dark page's, or the light page's for a light default.
 const DARK_THEME_COLOR: &str = "<meta name=\"theme-color\" content=\"#030712\" />";
-const LIGHT_THEME_COLOR: &str = "<meta name=\"theme-color\" content=\"#f9fafb\" />";
+pub(crate) const LIGHT_THEME_COLOR: &str = "<meta name=\"theme-color\" content=\"#f9fafb\" />";
 
 /// The template for `/` as the document's appearance wants it: the scheme a visitor sees until
 /// they choose one (the `color-scheme` meta, which the head's script reads, and for light
@@ -400,13 +241,14 @@ pub struct PageRenderer {
     /// Where uploaded photos are read from, for the link preview.
     db: Option<crate::store::Db>,
     templates: Templates,
-    pages: Arc<Pages>,
+    /// Where the pages go: the site.
+    pages: Arc<dyn PageSink>,
     /// The version on the served pages; -1 before the first.
     shown: Mutex<i64>,
 }
 
 impl PageRenderer {
-    pub fn start(pages: Arc<Pages>, db: Option<crate::store::Db>) -> anyhow::Result<Self> {
+    pub fn start(pages: Arc<dyn PageSink>, db: Option<crate::store::Db>) -> anyhow::Result<Self> {
         Ok(Self {
             engine: Engine::start()?,
             db,
@@ -426,11 +268,28 @@ impl PageRenderer {
         let default = self
             .compose_language(document, &document.language, false, modified)
             .await?;
-        let mut languages = Vec::new();
+        // The app's own pages (the shell: sign-in, dashboard, error page) keep the build's look,
+        // with the default language's texts, their data inline.
+        let shell = fill(
+            &self.templates.shell,
+            &[
+                (HEAD, &shell_head(&default.head)),
+                (DATA, &data_block(&default.data)),
+            ],
+        );
+        let mut pages = vec![(
+            "/".to_owned(),
+            ComposedPage {
+                html: default.html,
+                data: default.data,
+                shell,
+            },
+        )];
         for other in document.languages.iter().filter(|l| l.published) {
             let page = self
                 .compose_language(document, &other.tag, false, modified)
                 .await?;
+            let path = language::href(document, &other.tag);
             // Its unknown addresses answer the app shell in the language, which draws the error
             // page from the language's data (the file its page names).
             let shell = fill(
@@ -439,18 +298,13 @@ impl PageRenderer {
                     &other.tag,
                     language::direction(&other.tag),
                 ),
-                &[
-                    (HEAD, &shell_head(&page.head)),
-                    (DATA, &data_link(&language::href(document, &other.tag))),
-                ],
+                &[(HEAD, &shell_head(&page.head)), (DATA, &data_link(&path))],
             );
-            languages.push((
-                language::segment(&other.tag),
-                ComposedLanguage {
-                    page: ComposedPage {
-                        html: page.html,
-                        data: page.data,
-                    },
+            pages.push((
+                path,
+                ComposedPage {
+                    html: page.html,
+                    data: page.data,
                     shell,
                 },
             ));
@@ -462,23 +316,7 @@ impl PageRenderer {
                 (tag, path)
             })
             .collect();
-        Ok(Composed {
-            // The app's own pages (the shell: sign-in, dashboard, error page) keep the build's
-            // look, with the default language's texts, their data inline.
-            shell: fill(
-                &self.templates.shell,
-                &[
-                    (HEAD, &shell_head(&default.head)),
-                    (DATA, &data_block(&default.data)),
-                ],
-            ),
-            index: ComposedPage {
-                html: default.html,
-                data: default.data,
-            },
-            languages,
-            published,
-        })
+        Ok(Composed { pages, published })
     }
 
     /// The page of `document` in the language `tag` (the default one or any of its languages,
@@ -547,7 +385,7 @@ impl PageRenderer {
     /// The manifest and the link previews for `document` (the default language's, and each
     /// published language's whose texts the preview's font can draw); drawn by resvg, off the
     /// async threads.
-    async fn files(&self, document: &ContentDocument) -> anyhow::Result<Files> {
+    async fn files(&self, document: &ContentDocument) -> anyhow::Result<ComposedFiles> {
         let default = language::localize(document, &document.language)
             .context("the document has its own language")?;
         let photo = match photo_path(&default, &self.templates.media) {
@@ -558,9 +396,7 @@ impl PageRenderer {
                     .map(|file| file.data),
                 None => None,
             },
-            Some(path) => {
-                crate::site::file(path.trim_start_matches('/')).map(|data| data.into_owned())
-            }
+            Some(path) => self.pages.built_file(path.trim_start_matches('/')),
             None => None,
         };
         let manifest = head::manifest(&default);
@@ -568,23 +404,19 @@ impl PageRenderer {
         for other in document.languages.iter().filter(|l| l.published) {
             if let Some(page) = language::localize(document, &other.tag) {
                 if super::preview::can_draw(&page) {
-                    pages.push((language::segment(&other.tag), page));
+                    pages.push((language::href(document, &other.tag), page));
                 }
             }
         }
         tokio::task::spawn_blocking(move || {
             let preview = super::preview::preview_png(&default, photo.as_deref())?;
-            let mut languages = Vec::new();
-            for (segment, page) in pages {
+            let mut previews = vec![("/".to_owned(), preview)];
+            for (path, page) in pages {
                 let png = super::preview::preview_png(&page, photo.as_deref())
-                    .with_context(|| format!("the link preview of /{segment}/"))?;
-                languages.push((segment, png));
+                    .with_context(|| format!("the link preview of {path}"))?;
+                previews.push((path, png));
             }
-            Ok(Files {
-                manifest,
-                preview,
-                languages,
-            })
+            Ok(ComposedFiles { manifest, previews })
         })
         .await
         .context("the link preview's task failed")?
@@ -634,10 +466,7 @@ impl PageRenderer {
             return;
         }
         let started = Instant::now();
-        let files = prepared.files;
-        self.pages
-            .show_files(files.manifest, files.preview, files.languages);
-        self.pages.show(prepared.composed);
+        self.pages.show(prepared.composed, prepared.files);
         *shown = version;
         drop(shown);
         tracing::info!(
@@ -651,82 +480,18 @@ impl PageRenderer {
     }
 }
 
-/// The files made from a document: the manifest, the link preview, and each published
-/// language's preview by its path segment.
-struct Files {
-    manifest: String,
-    preview: Vec<u8>,
-    languages: Vec<(String, Vec<u8>)>,
-}
-
 /// A document's pages and files, rendered and ready to serve.
 pub struct Prepared {
     composed: Composed,
-    files: Files,
+    files: ComposedFiles,
     render: std::time::Duration,
     draw: std::time::Duration,
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{build_file, data_block, split_hints, with_appearance, Engine};
+    use super::{build_file, data_block, split_hints, with_appearance};
     use crate::content::appearance::{Appearance, Scheme};
-
-    #[tokio::test]
-    async fn the_servers_render_of_the_default_document_equals_the_builds_byte_for_byte() {
-        let expected =
-            build_file("default.html").expect("the build's render of the default document");
-        let engine = Engine::start().expect("the render bundle loads");
-        let json = serde_json::to_string(crate::content::document::default_document()).unwrap();
-        let rendered = engine
-            .render(json.clone())
-            .await
-            .expect("the default document renders");
-        assert!(
-            rendered == expected,
-            "QuickJS and Node drew different HTML for the default document"
-        );
-        // Again: nothing in the engine carries over from one render to the next.
-        assert!(engine.render(json).await.unwrap() == expected);
-    }
-
-    #[tokio::test]
-    async fn a_document_that_is_not_json_is_an_error_not_a_panic() {
-        let engine = Engine::start().unwrap();
-        let error = engine.render("{".to_owned()).await.unwrap_err();
-        assert!(error.to_string().contains("rendering / failed"), "{error}");
-        // The engine still renders afterwards.
-        let json = serde_json::to_string(crate::content::document::default_document()).unwrap();
-        assert!(engine.render(json).await.is_ok());
-    }
-
-    #[tokio::test]
-    async fn the_servers_pages_for_the_default_document_equal_the_builds() {
-        let url = url::Url::parse(crate::site::PUBLIC_URL_PLACEHOLDER).unwrap();
-        let pages = std::sync::Arc::new(crate::site::Pages::render(
-            &url,
-            crate::config::Effort::Quick,
-        ));
-        let renderer = super::PageRenderer::start(pages, None).unwrap();
-        let composed = renderer
-            .compose(crate::content::document::default_document(), None)
-            .await
-            .unwrap();
-        let built =
-            |name| String::from_utf8(crate::site::file(name).unwrap().into_owned()).unwrap();
-        assert!(
-            composed.index.html == built("index.html"),
-            "/ differs from the build's"
-        );
-        assert!(
-            composed.index.data == built("page-data.json"),
-            "/page-data.json differs from the build's"
-        );
-        assert!(
-            composed.shell == built("app.html"),
-            "app.html differs from the build's"
-        );
-    }
 
     const TEMPLATE: &str = "<!doctype html>\n<html lang=\"en\" class=\"h-card\">\n  <head>\n    \
         <meta name=\"color-scheme\" content=\"dark\" />\n    <style>a{}</style>\n  </head>\n  \
@@ -798,61 +563,6 @@ mod tests {
         }
     }
 
-    #[tokio::test]
-    async fn a_documents_appearance_is_on_its_page_and_not_on_the_shell() {
-        let url = url::Url::parse(crate::site::PUBLIC_URL_PLACEHOLDER).unwrap();
-        let pages = std::sync::Arc::new(crate::site::Pages::render(
-            &url,
-            crate::config::Effort::Quick,
-        ));
-        let renderer = super::PageRenderer::start(pages, None).unwrap();
-        let default = crate::content::document::default_document();
-        let mut document = default.clone();
-        document.appearance.scheme = Scheme::Light;
-        document.appearance.accent = "#0f766e".into();
-        let composed = renderer.compose(&document, None).await.unwrap();
-        let index = &composed.index.html;
-        assert!(index.contains("<html lang=\"en\" data-scheme=\"light\" class=\"h-card\">"));
-        // The page names its data, which is served beside it, rather than carrying it.
-        assert!(index.contains(
-            "<script type=\"application/json\" id=\"page-data\" data-src=\"/page-data.json\"></script>"
-        ));
-        let data: serde_json::Value = serde_json::from_str(&composed.index.data).unwrap();
-        assert_eq!(data["document"]["appearance"]["accent"], "#0f766e");
-        assert!(data["locale"].is_null());
-        assert!(index.contains("<meta name=\"color-scheme\" content=\"light\" />"));
-        assert!(index.contains(super::LIGHT_THEME_COLOR));
-        assert!(!index.contains("content=\"dark\""));
-        let css = crate::content::appearance::accent_style(&document.appearance).unwrap();
-        assert!(index.contains(&format!("\n    <style>{css}</style>\n  </head>")));
-        assert_eq!(
-            crate::site::inline_hashes(index.as_bytes()).styles.len(),
-            2,
-            "the build's stylesheet and the accent's"
-        );
-        let built =
-            |name| String::from_utf8(crate::site::file(name).unwrap().into_owned()).unwrap();
-        let default_shell = renderer.compose(default, None).await.unwrap().shell;
-        assert_eq!(
-            composed.shell.replace(
-                &super::data_block(&super::page_data(
-                    &serde_json::to_string(&document).unwrap(),
-                    None
-                )),
-                ""
-            ),
-            default_shell.replace(
-                &super::data_block(&super::page_data(
-                    &serde_json::to_string(default).unwrap(),
-                    None
-                )),
-                ""
-            ),
-            "the shell keeps the build's look"
-        );
-        assert!(default_shell == built("app.html"));
-    }
-
     #[test]
     fn the_data_block_cannot_be_ended_by_the_text_inside_it() {
         let block = data_block(r#"{"name":"</script><script>alert(1)</script><!--"}"#);
@@ -867,54 +577,5 @@ mod tests {
         assert_eq!(hints, "\n    <link rel=\"preload\" as=\"image\"/>");
         assert_eq!(body, "<div>x</div>");
         assert_eq!(split_hints("<div>x</div>"), (String::new(), "<div>x</div>"));
-    }
-
-    #[tokio::test]
-    async fn each_published_language_is_composed_with_its_root_head_and_data() {
-        use crate::content::language::tests::with_language;
-        let url = url::Url::parse(crate::site::PUBLIC_URL_PLACEHOLDER).unwrap();
-        let pages = std::sync::Arc::new(crate::site::Pages::render(
-            &url,
-            crate::config::Effort::Quick,
-        ));
-        let renderer = super::PageRenderer::start(pages, None).unwrap();
-        let mut document = with_language("ar", true);
-        document
-            .languages
-            .extend(with_language("de", false).languages);
-        document.appearance.scheme = Scheme::Light;
-        let composed = renderer.compose(&document, None).await.unwrap();
-        let segments: Vec<&str> = composed.languages.iter().map(|(s, _)| s.as_str()).collect();
-        assert_eq!(segments, ["ar"], "only the published languages");
-        assert_eq!(
-            composed.published,
-            [
-                ("en".to_owned(), "/".to_owned()),
-                ("ar".to_owned(), "/ar/".to_owned())
-            ]
-        );
-        let arabic = &composed.languages[0].1.page.html;
-        // The language and the scheme compose on the root element, which stays the owner's h-card.
-        assert!(arabic
-            .contains("<html lang=\"ar\" dir=\"rtl\" data-scheme=\"light\" class=\"h-card\">"));
-        assert!(composed
-            .index
-            .html
-            .contains("<html lang=\"en\" dir=\"ltr\" data-scheme=\"light\" class=\"h-card\">"));
-        assert!(arabic.contains("id=\"page-data\" data-src=\"/ar/page-data.json\""));
-        let data = &composed.languages[0].1.page.data;
-        assert!(
-            data.contains(r#""locale":{"tag":"ar","dir":"rtl""#),
-            "{data}"
-        );
-        assert!(!data.contains("\"de 0\""), "no other language's texts");
-        assert!(data.contains("\"ar 0\""));
-        assert!(!composed.index.data.contains("\"ar 0\""));
-        // The shell keeps the build's root, no h-card, and carries the default language's data.
-        assert!(composed.shell.contains("<html lang=\"en\">"));
-        assert!(composed.shell.contains(r#""locale":{"tag":"en""#));
-        assert!(!composed.shell.contains("\"ar 0\""));
-        // Each page's inline styles and scripts, for its own policy.
-        assert!(!crate::site::inline_hashes(arabic.as_bytes()).is_empty());
     }
 }

@@ -1,6 +1,6 @@
 //! The site's answers without the router: on the main listener, a request for any address that
-//! is not a route's (see [`is_routed`]) is answered here, on the connection's own thread, from
-//! memory ([`crate::site::serve`]), with what the router's layers give every answer: the
+//! is not a route's (see `crate::addresses::is_routed`) is answered here, on the connection's own thread, from
+//! memory ([`crate::site::answer`]), with what the router's layers give every answer: the
 //! security headers, the request id and the request's log line. The router's stack (its boxed
 //! services, the layers' futures, the route lookup) cost a tenth of a static answer's CPU
 //! (issue 32); everything else still goes through it.
@@ -11,24 +11,12 @@ use axum::body::Body;
 use axum::http::{header, HeaderValue, Method, Request, StatusCode};
 use axum::response::Response;
 
-use crate::http::api::health::{HEALTHZ, READYZ};
-use crate::http::api::media::{MEDIA_PREFIX, RESUME_PATH};
-use crate::http::api::well_known::SECURITY_TXT;
 use crate::http::layers::request_log::{Begun, TrustRequestId};
 use crate::http::layers::security;
 use crate::http::state::AppState;
 use crate::serve::Front;
 
-/// The addresses the router's routes take: the API, the health checks, the resume, the uploaded
-/// media and `security.txt`. A route added to the router (`http/mod.rs`) outside these must be added here,
-/// or the site would answer its address (a test checks every route of the API's description).
-/// Taking more than the routes is harmless: the router's fallback is this same site.
-pub fn is_routed(path: &str) -> bool {
-    path == "/api"
-        || path.starts_with("/api/")
-        || matches!(path, HEALTHZ | READYZ | RESUME_PATH | SECURITY_TXT)
-        || path.starts_with(MEDIA_PREFIX)
-}
+use crate::addresses::is_routed;
 
 /// The main listener's [`Front`]: the site.
 pub struct SiteFront {
@@ -38,7 +26,7 @@ pub struct SiteFront {
 }
 
 impl SiteFront {
-    /// `https` and `trusted` as the router's layers have them (see `app.rs`).
+    /// `https` and `trusted` as the router's layers have them (see `http::main_listener`).
     pub fn new(state: AppState, https: bool, trusted: TrustRequestId) -> Self {
         Self {
             state,
@@ -60,7 +48,7 @@ impl Front for SiteFront {
         }
         let begun = Begun::start(&self.trusted, request, Some(peer.ip()));
         let mut response =
-            crate::site::serve(&self.state.pages, &self.state.links.directory, request);
+            crate::site::answer(&self.state.pages, &self.state.links.directory, request);
         if request.method() == Method::HEAD {
             headers_only(&mut response);
         }

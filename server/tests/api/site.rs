@@ -291,3 +291,35 @@ async fn nothing_the_build_wrote_for_the_server_alone_is_reachable_by_url() {
     assert!(!portfolio::site::contains(".render/default.html"));
     app.shutdown().await;
 }
+
+/// The main listener's front answers the site's addresses without the router; an address the
+/// router takes (`/media/…`) but has no route for reaches the router's fallback, the same site.
+/// Both answer the same page with the same headers, but the two that differ per answer (the
+/// request id and the date), so a layer of the main listener's stack cannot miss either way.
+#[tokio::test]
+async fn the_front_and_the_routers_fallback_answer_a_page_with_the_same_headers() {
+    use std::collections::BTreeMap;
+
+    let (by_front, by_router) = ("/no/such/page", "/media/no/such/page");
+    assert!(!portfolio::addresses::is_routed(by_front));
+    assert!(portfolio::addresses::is_routed(by_router));
+    let app = spawn_app().await;
+    let headers = |response: &reqwest::Response| -> BTreeMap<String, String> {
+        response
+            .headers()
+            .iter()
+            .filter(|(name, _)| !matches!(name.as_str(), "x-request-id" | "date"))
+            .map(|(name, value)| (name.to_string(), value.to_str().unwrap().to_owned()))
+            .collect()
+    };
+    let front = app.get(by_front).await;
+    let router = app.get(by_router).await;
+    assert_eq!(front.status(), 404);
+    assert_eq!(router.status(), 404);
+    assert_security_headers(front.headers(), false, "the front's page");
+    assert_security_headers(router.headers(), false, "the router's fallback's page");
+    assert!(front.headers().contains_key("x-request-id"));
+    assert!(router.headers().contains_key("x-request-id"));
+    assert_eq!(headers(&front), headers(&router));
+    assert_eq!(front.bytes().await.unwrap(), router.bytes().await.unwrap());
+}

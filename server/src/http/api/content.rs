@@ -244,7 +244,7 @@ async fn publish_document(
         .await?;
     let version = Version::from(&row);
     let published = Published::new(row.version, Some(row.published_at), document.clone());
-    state.content.serve(published, prepared).await;
+    state.content.show_published(published, prepared).await;
     Ok(version)
 }
 

@@ -10,10 +10,10 @@ use axum::Router;
 use crate::http::state::AppState;
 
 /// The liveness check's address.
-pub const HEALTHZ: &str = "/healthz";
+pub use crate::addresses::HEALTHZ;
 
 /// The readiness check's address.
-pub const READYZ: &str = "/readyz";
+pub use crate::addresses::READYZ;
 
 /// The checks' routes: never cached (a cached "ok" would hide an instance that is down).
 pub fn router() -> Router<AppState> {

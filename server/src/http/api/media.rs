@@ -37,10 +37,10 @@ use crate::store::media::{sources_of, MediaFileRow, MediaRow, MediaSourceRow};
 pub use crate::media::cache::FileCache;
 
 /// Where files made from uploads are served.
-pub const MEDIA_PREFIX: &str = "/media/";
+pub use crate::addresses::MEDIA_PREFIX;
 
 /// Where the uploaded resume is served.
-pub const RESUME_PATH: &str = "/resume.pdf";
+pub use crate::addresses::RESUME_PATH;
 
 /// Uploaded files never change under their name.
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";

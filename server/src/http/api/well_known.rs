@@ -12,7 +12,7 @@ use axum::Router;
 use crate::http::state::AppState;
 
 /// The file's address.
-pub const SECURITY_TXT: &str = "/.well-known/security.txt";
+pub use crate::addresses::SECURITY_TXT;
 
 /// How far ahead `Expires` is set (RFC 9116 recommends less than a year).
 const EXPIRES_IN_DAYS: i64 = 30;

@@ -109,7 +109,7 @@ mod tests {
 
     use super::AppRuntimeLayer;
     use crate::config::LimitSettings;
-    use crate::serve::{on_connection_thread, serve, Limits};
+    use crate::serve::{on_connection_thread, run_listener, Limits};
 
     /// The name of the thread that answered, and whether it is a connection thread.
     fn where_answered() -> String {
@@ -134,7 +134,7 @@ mod tests {
         let mut limits = Limits::from(&LimitSettings::default());
         limits.connection_threads = 2;
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let server = tokio::spawn(serve(
+        let server = tokio::spawn(run_listener(
             listener,
             router,
             None,

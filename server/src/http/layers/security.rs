@@ -11,84 +11,10 @@ use axum::Router;
 use pin_project_lite::pin_project;
 use tower::{Layer, Service};
 
-/// Scripts and styles only from our own origin, no plugins, no framing. Inline `style`
-/// attributes set through React's `style` prop go through the CSSOM and need no
-/// `'unsafe-inline'`. JSON data blocks (the document, the JSON-LD) are data, never run. A page's
-/// inline `<style>` and `<script>` elements are allowed by their hashes, added for the page that
-/// carries them by [`content_security_policy`]; never by `'unsafe-inline'`.
-pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
-     style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; \
-     manifest-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; \
-     form-action 'self'";
-
-/// The CSP hash sources (`sha256-` and the base64 of the SHA-256, without quotes) of a page's
-/// inline elements: what its Content-Security-Policy must list for the browser to apply them
-/// (taken from a page by [`crate::site::inline_hashes`]).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct InlineHashes {
-    /// Each `<style>` element's text.
-    pub styles: Vec<String>,
-    /// Each `<script>` element the browser runs that has no `src`: its `type` absent (or empty),
-    /// `module` or `text/javascript`. Data blocks (`application/json`, `application/ld+json`)
-    /// never run and are left out.
-    pub scripts: Vec<String>,
-}
-
-impl InlineHashes {
-    pub fn is_empty(&self) -> bool {
-        self.styles.is_empty() && self.scripts.is_empty()
-    }
-}
-
-/// In a response's extensions: the policy of a page with inline elements, made once with the
-/// page (not per answer), which the layer serves in place of the strict default.
-#[derive(Clone, Debug)]
-pub struct PagePolicy(HeaderValue);
-
-impl PagePolicy {
-    /// The policy allowing exactly these inline elements; none when there are none (the default
-    /// policy then serves).
-    pub fn for_page(inline: &InlineHashes) -> Option<Self> {
-        (!inline.is_empty()).then(|| {
-            Self(
-                HeaderValue::from_str(&content_security_policy(inline))
-                    .expect("base64 hashes keep the policy a valid header value"),
-            )
-        })
-    }
-
-    /// The policy itself: a response that carries it as its `Content-Security-Policy` keeps it
-    /// (see [`Headers::set_on`]), as one in the extensions would, without the extensions' map
-    /// made for each answer (the site's pages; a page framed by the site needs the extension).
-    pub fn value(&self) -> HeaderValue {
-        self.0.clone()
-    }
-}
-
-/// The policy with `script-src` and `style-src` also allowing a page's inline elements, each by
-/// its hash source (`'sha256-…'`, see [`crate::site::inline_hashes`]); never `'unsafe-inline'`.
-pub fn content_security_policy(inline: &InlineHashes) -> String {
-    let with = |directive: &str, hashes: &[String]| {
-        let mut sources = directive.to_owned();
-        for hash in hashes {
-            sources.push_str(" '");
-            sources.push_str(hash);
-            sources.push('\'');
-        }
-        sources
-    };
-    CONTENT_SECURITY_POLICY
-        .replacen(
-            "script-src 'self'",
-            &with("script-src 'self'", &inline.scripts),
-            1,
-        )
-        .replacen(
-            "style-src 'self'",
-            &with("style-src 'self'", &inline.styles),
-            1,
-        )
-}
+// The policy and a page's hashes are the site's (made with each page); this layer serves them.
+pub use crate::site::csp::{
+    content_security_policy, InlineHashes, PagePolicy, CONTENT_SECURITY_POLICY,
+};
 
 /// Every powerful feature off but passkeys (WebAuthn's `publickey-credentials-create` and
 /// `-get`), which the site's own pages may use and no frame may.
@@ -169,7 +95,7 @@ impl Headers {
         let page = response
             .extensions()
             .get::<PagePolicy>()
-            .map(|page| page.0.clone());
+            .map(PagePolicy::value);
         let out = response.headers_mut();
         for (name, value) in self.0.iter() {
             let mut value = value.clone();

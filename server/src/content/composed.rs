@@ -1,0 +1,47 @@
+//! What `content/` renders for the site to serve, and the narrow sink it renders into
+//! ([`PageSink`]): the site (`crate::site`) implements it, and nothing in `content/` names the
+//! site. A document's pages are one list by path (`/`, `/de/`), so a new kind of page is one more
+//! entry, not a new field.
+
+/// What the build writes wherever the public URL belongs (canonical link, `og:url`, `og:image`,
+/// JSON-LD); replaced by the real one at start-up. `.invalid` can never resolve (RFC 2606).
+pub const PUBLIC_URL_PLACEHOLDER: &str = "https://portfolio.invalid";
+
+/// The file a published page's data is served from, under the page's path (`/page-data.json`,
+/// `/de/page-data.json`): see `content::render`.
+pub const PAGE_DATA_FILE: &str = "page-data.json";
+
+/// The pages for one document, ready to serve but for the public URL.
+pub struct Composed {
+    /// Each published page by the path it is served at: `/` (the default language's) first, then
+    /// each other published language's (`/de/`, `/pt-br/`).
+    pub pages: Vec<(String, ComposedPage)>,
+    /// Every published language's tag and path (`/`, `/de/`), the default first: the sitemap.
+    pub published: Vec<(String, String)>,
+}
+
+/// A published page: its HTML, its data (`page-data.json` beside it), which the HTML names, and
+/// the app shell in its language with its data: the error page of the addresses under its path
+/// that do not exist (`/de/no-such-page`). `/`'s shell is also the app's own pages' (sign-in,
+/// dashboard), with the default language's texts.
+pub struct ComposedPage {
+    pub html: String,
+    pub data: String,
+    pub shell: String,
+}
+
+/// The files made from a document: the manifest, and the link preview of each page that has
+/// one, by the page's path (`/` always, `/de/` when the preview's font can draw its texts).
+pub struct ComposedFiles {
+    pub manifest: String,
+    pub previews: Vec<(String, Vec<u8>)>,
+}
+
+/// Where rendered pages go: the site, which serves them.
+pub trait PageSink: Send + Sync {
+    /// Serves a newly published document's pages and files in place of the last ones.
+    fn show(&self, composed: Composed, files: ComposedFiles);
+
+    /// A file of the built site (the default photo a document names), to draw the link preview.
+    fn built_file(&self, path: &str) -> Option<Vec<u8>>;
+}

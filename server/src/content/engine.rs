@@ -1,0 +1,201 @@
+//! The JavaScript engine that renders `/`: the build's render bundle
+//! (`web/dist/.render/render.js`, the same one the build's pre-render runs in Node) run by QuickJS
+//! on a thread of its own.
+
+use std::sync::mpsc;
+use std::time::Instant;
+
+use anyhow::{anyhow, Context as _};
+use rquickjs::{CatchResultExt, Context, Function, Runtime};
+use rust_embed::RustEmbed;
+use tokio::sync::oneshot;
+
+/// What the build writes for the server alone: the render bundle, the page templates, the
+/// build's head and the default document's render. Embedded apart from the site, never served.
+#[derive(RustEmbed)]
+#[folder = "../web/dist/.render/"]
+struct RenderFiles;
+
+/// The largest heap the render bundle may use; a render of `/` takes a few megabytes.
+const MEMORY_LIMIT: usize = 64 << 20;
+
+/// The host's part of the JavaScript environment: `console`, whose messages the host logs after
+/// each render. The bundle needs nothing else (see `web/vite.render.config.ts`).
+const PRELUDE: &str = r#"
+globalThis.__messages = [];
+globalThis.console = Object.fromEntries(['log', 'info', 'warn', 'error', 'debug'].map((level) =>
+  [level, (...args) => { globalThis.__messages.push(level + ': ' + args.map(String).join(' ')); }]));
+"#;
+
+/// A file the build wrote into `dist/.render/`.
+pub fn build_file(name: &str) -> Option<String> {
+    RenderFiles::get(name).map(|file| String::from_utf8_lossy(&file.data).into_owned())
+}
+
+struct Job {
+    document: String,
+    /// The page's locale as JSON, for a page that has one.
+    locale: Option<String>,
+    reply: oneshot::Sender<anyhow::Result<String>>,
+}
+
+/// The JavaScript engine with the render bundle loaded, on a thread of its own (a QuickJS
+/// runtime stays on the thread that made it); renders one document at a time.
+pub struct Engine {
+    jobs: mpsc::Sender<Job>,
+}
+
+impl Engine {
+    /// Starts the engine's thread and loads the bundle; fails when the bundle does not load.
+    pub fn start() -> anyhow::Result<Self> {
+        let bundle = RenderFiles::get("render.js")
+            .context(
+                "the render bundle (web/dist/.render/render.js) was not built into this binary",
+            )?
+            .data
+            .into_owned();
+        let (jobs, queue) = mpsc::channel::<Job>();
+        let (loaded, load_result) = mpsc::sync_channel::<anyhow::Result<()>>(1);
+        std::thread::Builder::new()
+            .name("render".to_owned())
+            .spawn(move || {
+                let started = Instant::now();
+                let engine = match load(bundle) {
+                    Ok(engine) => engine,
+                    Err(error) => {
+                        let _ = loaded.send(Err(error));
+                        return;
+                    }
+                };
+                tracing::info!(
+                    ms = started.elapsed().as_secs_f64() * 1000.0,
+                    "render engine loaded"
+                );
+                let _ = loaded.send(Ok(()));
+                let (_runtime, context) = engine;
+                for job in queue {
+                    let started = Instant::now();
+                    let result = render_in(&context, &job.document, job.locale.as_deref());
+                    if let Ok(html) = &result {
+                        tracing::info!(
+                            ms = started.elapsed().as_secs_f64() * 1000.0,
+                            bytes = html.len(),
+                            "rendered /"
+                        );
+                    }
+                    let _ = job.reply.send(result);
+                }
+            })
+            .context("Failed to start the render thread")?;
+        load_result
+            .recv()
+            .context("the render thread ended while loading")??;
+        Ok(Self { jobs })
+    }
+
+    /// The HTML of `/` for a document given as JSON: the render bundle's `renderLanding`.
+    pub async fn render(&self, document_json: String) -> anyhow::Result<String> {
+        self.render_with(document_json, None).await
+    }
+
+    /// The HTML of a language's page: `renderLanding(documentJson, localeJson)`; without a
+    /// locale, `renderLanding(documentJson)` as before languages existed.
+    pub async fn render_with(
+        &self,
+        document_json: String,
+        locale_json: Option<String>,
+    ) -> anyhow::Result<String> {
+        let (reply, answer) = oneshot::channel();
+        self.jobs
+            .send(Job {
+                document: document_json,
+                locale: locale_json,
+                reply,
+            })
+            .map_err(|_| anyhow!("the render thread has stopped"))?;
+        answer
+            .await
+            .map_err(|_| anyhow!("the render thread has stopped"))?
+    }
+}
+
+fn load(bundle: Vec<u8>) -> anyhow::Result<(Runtime, Context)> {
+    let runtime = Runtime::new().context("Failed to start QuickJS")?;
+    runtime.set_memory_limit(MEMORY_LIMIT);
+    let context = Context::full(&runtime).context("Failed to make a QuickJS context")?;
+    context.with(|ctx| -> anyhow::Result<()> {
+        ctx.eval::<(), _>(PRELUDE)
+            .catch(&ctx)
+            .map_err(|e| anyhow!("the render prelude failed: {e}"))?;
+        ctx.eval::<(), _>(bundle)
+            .catch(&ctx)
+            .map_err(|e| anyhow!("the render bundle failed to load: {e}"))?;
+        let _: Function = ctx
+            .globals()
+            .get("renderLanding")
+            .catch(&ctx)
+            .map_err(|e| anyhow!("the render bundle sets no renderLanding: {e}"))?;
+        Ok(())
+    })?;
+    Ok((runtime, context))
+}
+
+fn render_in(
+    context: &Context,
+    document_json: &str,
+    locale_json: Option<&str>,
+) -> anyhow::Result<String> {
+    context.with(|ctx| {
+        let render: Function = ctx
+            .globals()
+            .get("renderLanding")
+            .catch(&ctx)
+            .map_err(|e| anyhow!("renderLanding is gone: {e}"))?;
+        let result = match locale_json {
+            Some(locale) => render.call::<_, String>((document_json, locale)),
+            None => render.call::<_, String>((document_json,)),
+        }
+        .catch(&ctx)
+        .map_err(|e| anyhow!("rendering / failed: {e}"));
+        let messages: String = ctx
+            .eval("globalThis.__messages.splice(0).join('\\n')")
+            .unwrap_or_default();
+        if !messages.is_empty() {
+            tracing::warn!(%messages, "the render bundle wrote to the console");
+        }
+        result
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{build_file, Engine};
+
+    #[tokio::test]
+    async fn the_servers_render_of_the_default_document_equals_the_builds_byte_for_byte() {
+        let expected =
+            build_file("default.html").expect("the build's render of the default document");
+        let engine = Engine::start().expect("the render bundle loads");
+        let json = serde_json::to_string(crate::content::document::default_document()).unwrap();
+        let rendered = engine
+            .render(json.clone())
+            .await
+            .expect("the default document renders");
+        assert!(
+            rendered == expected,
+            "QuickJS and Node drew different HTML for the default document"
+        );
+        // Again: nothing in the engine carries over from one render to the next.
+        assert!(engine.render(json).await.unwrap() == expected);
+    }
+
+    #[tokio::test]
+    async fn a_document_that_is_not_json_is_an_error_not_a_panic() {
+        let engine = Engine::start().unwrap();
+        let error = engine.render("{".to_owned()).await.unwrap_err();
+        assert!(error.to_string().contains("rendering / failed"), "{error}");
+        // The engine still renders afterwards.
+        let json = serde_json::to_string(crate::content::document::default_document()).unwrap();
+        assert!(engine.render(json).await.is_ok());
+    }
+}

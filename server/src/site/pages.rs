@@ -1,0 +1,241 @@
+//! The pages whose text depends on the public URL and the published document, by path.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use arc_swap::ArcSwap;
+use url::Url;
+
+use super::asset::{page_data, Asset};
+use super::built::{contains, file, Site};
+use super::page::Page;
+use super::routes::Routes;
+use crate::config::Effort;
+use crate::content::composed::{
+    Composed, ComposedFiles, ComposedPage, PageSink, PAGE_DATA_FILE, PUBLIC_URL_PLACEHOLDER,
+};
+
+const HTML: &str = "text/html; charset=utf-8";
+const MANIFEST_TYPE: &str = "application/manifest+json";
+
+/// A published page as served: the page, its data (`page-data.json` beside it), and the app
+/// shell in its language, which answers the addresses under its path that do not exist; `/`'s
+/// shell also answers the app's own pages (`/login`, `/dashboard`).
+pub(super) struct Published {
+    pub(super) page: Arc<Page>,
+    pub(super) data: Arc<Asset>,
+    pub(super) shell: Arc<Page>,
+}
+
+/// The published pages by path (`/`, `/de/`); `/` is always there.
+pub(super) type PublishedPages = HashMap<String, Arc<Published>>;
+
+/// The pages whose text depends on the public URL, rendered and compressed once at start-up.
+pub struct Pages {
+    /// The base URL without a trailing slash, e.g. `https://example.com`.
+    base: String,
+    /// How hard the pages and their data are compressed.
+    effort: Effort,
+    /// The one map a published page is answered from, by its path: `/` (the pre-rendered
+    /// landing page) and each published language's `/<tag>/`, each with its data and its error
+    /// page, replaced at once when a new version is published. At start-up, `/` as built.
+    pub(super) published: ArcSwap<PublishedPages>,
+    /// Each published page's link preview by the page's path (`/og-image.png`,
+    /// `/de/og-image.png`), and `/manifest.webmanifest`: made from the published document at
+    /// start-up and at each publish (see `content::render`).
+    pub(super) previews: ArcSwap<HashMap<String, Asset>>,
+    pub(super) manifest: ArcSwap<Asset>,
+    pub(super) robots: Page,
+    /// `/sitemap.xml`: `/` and each published language's page.
+    pub(super) sitemap: ArcSwap<Page>,
+    /// The client routes, as the build listed them.
+    pub(super) routes: Routes,
+    /// Every embedded file, its headers made once (no work per request but a lookup).
+    pub(super) assets: HashMap<&'static str, Asset>,
+}
+
+impl Pages {
+    /// Renders the pages for a site reached at `public_url`, compressed with `effort`.
+    pub fn render(public_url: &Url, effort: Effort) -> Self {
+        let base = base_url(public_url);
+        let html = |name: &str| {
+            let template = Site::get(name)
+                .map(|file| String::from_utf8_lossy(&file.data).into_owned())
+                .unwrap_or_else(|| "<!doctype html><title>Portfolio</title><p>The site was not built into this binary.".to_owned());
+            Page::new(
+                HTML,
+                template.replace(PUBLIC_URL_PLACEHOLDER, &base),
+                effort,
+            )
+        };
+        let index = html("index.html");
+        let shell = if contains("app.html") {
+            html("app.html")
+        } else {
+            html("index.html")
+        };
+        let robots = Page::new(
+            "text/plain; charset=utf-8",
+            format!("User-agent: *\nDisallow: /api/\n\nSitemap: {base}/sitemap.xml\n"),
+            effort,
+        );
+        let sitemap = Page::new(
+            "application/xml; charset=utf-8",
+            sitemap(&base, &[]),
+            effort,
+        );
+        let routes = Routes::from_build();
+        let data = page_data(
+            Site::get(PAGE_DATA_FILE).map_or_else(Vec::new, |file| file.data.into_owned()),
+            effort,
+        );
+        let root = Published {
+            page: Arc::new(index),
+            data: Arc::new(data),
+            shell: Arc::new(shell),
+        };
+        let preview = Asset::generated("image/png", Vec::new(), None);
+        Self {
+            base,
+            effort,
+            published: ArcSwap::from_pointee(HashMap::from([("/".to_owned(), Arc::new(root))])),
+            previews: ArcSwap::from_pointee(HashMap::from([("/".to_owned(), preview)])),
+            manifest: ArcSwap::from_pointee(Asset::generated(MANIFEST_TYPE, Vec::new(), None)),
+            robots,
+            sitemap: ArcSwap::from_pointee(sitemap),
+            routes,
+            assets: Asset::all(),
+        }
+    }
+
+    /// An HTML page composed on demand (the draft preview), with the public URL in.
+    pub fn with_base(&self, html: &str) -> String {
+        html.replace(PUBLIC_URL_PLACEHOLDER, &self.base)
+    }
+
+    /// The public URL the pages were rendered for, without a trailing slash.
+    pub fn base(&self) -> &str {
+        &self.base
+    }
+
+    /// The map of published pages for `composed`: each part made (compressed) again only when it
+    /// changed, as at start-up with the build's own document, whose pages are already these
+    /// (compressing them again, Brotli at its best, would only delay start-up). `/` stays
+    /// whatever happens, so that every address has its page.
+    fn published(&self, composed: Vec<(String, ComposedPage)>) -> PublishedPages {
+        let served = self.published.load_full();
+        let mut published: PublishedPages = composed
+            .into_iter()
+            .map(|(path, page)| {
+                let html = page.html.replace(PUBLIC_URL_PLACEHOLDER, &self.base);
+                let shell = page.shell.replace(PUBLIC_URL_PLACEHOLDER, &self.base);
+                let served = served.get(&path);
+                let page_again = |served: Option<&Arc<Page>>, text: String| match served {
+                    Some(page) if page.identity.bytes == text.as_bytes() => page.clone(),
+                    _ => Arc::new(Page::new(HTML, text, self.effort)),
+                };
+                let data = match served {
+                    Some(served) if served.data.identity.bytes == page.data.as_bytes() => {
+                        served.data.clone()
+                    }
+                    _ => Arc::new(page_data(page.data.into_bytes(), self.effort)),
+                };
+                let entry = Published {
+                    page: page_again(served.map(|served| &served.page), html),
+                    data,
+                    shell: page_again(served.map(|served| &served.shell), shell),
+                };
+                (path, Arc::new(entry))
+            })
+            .collect();
+        if let Some(root) = served.get("/") {
+            published
+                .entry("/".to_owned())
+                .or_insert_with(|| root.clone());
+        }
+        published
+    }
+}
+
+/// Where `content::render` puts a newly published document's pages.
+impl PageSink for Pages {
+    /// Serves the pages, the manifest and the link previews composed for a newly published
+    /// document; the hashes of the pages' inline styles and scripts are taken with them, so the
+    /// CSP served with a page is always that page's. The map is swapped whole: a new page never
+    /// hydrates from old data, nor the data runs ahead of its page.
+    fn show(&self, composed: Composed, files: ComposedFiles) {
+        self.manifest.store(Arc::new(Asset::generated(
+            MANIFEST_TYPE,
+            files.manifest.into_bytes(),
+            Some(self.effort),
+        )));
+        self.previews.store(Arc::new(
+            files
+                .previews
+                .into_iter()
+                .map(|(path, png)| (path, Asset::generated("image/png", png, None)))
+                .collect(),
+        ));
+        let published = self.published(composed.pages);
+        let sitemap = sitemap(&self.base, &composed.published);
+        if self.sitemap.load().identity.bytes != sitemap.as_bytes() {
+            self.sitemap.store(Arc::new(Page::new(
+                "application/xml; charset=utf-8",
+                sitemap,
+                self.effort,
+            )));
+        }
+        self.published.store(Arc::new(published));
+    }
+
+    fn built_file(&self, path: &str) -> Option<Vec<u8>> {
+        file(path).map(std::borrow::Cow::into_owned)
+    }
+}
+
+/// The sitemap: `/` alone, as before languages existed, or, with more than one published
+/// language, each language's page with its alternates and `x-default` (`/`).
+fn sitemap(base: &str, published: &[(String, String)]) -> String {
+    if published.len() < 2 {
+        return format!(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+             <urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n\
+             \x20 <url><loc>{base}/</loc></url>\n\
+             </urlset>\n"
+        );
+    }
+    let escape = crate::content::head::escape_html;
+    let mut alternates = String::new();
+    for (tag, path) in published {
+        alternates.push_str(&format!(
+            "    <xhtml:link rel=\"alternate\" hreflang=\"{}\" href=\"{base}{}\"/>\n",
+            escape(tag),
+            escape(path)
+        ));
+    }
+    alternates.push_str(&format!(
+        "    <xhtml:link rel=\"alternate\" hreflang=\"x-default\" href=\"{base}/\"/>\n"
+    ));
+    let mut xml = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+         <urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" \
+         xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n",
+    );
+    for (_, path) in published {
+        xml.push_str(&format!(
+            "  <url>\n    <loc>{base}{}</loc>\n{alternates}  </url>\n",
+            escape(path)
+        ));
+    }
+    xml.push_str("</urlset>\n");
+    xml
+}
+
+/// `scheme://host[:port][/path]` without a trailing slash, query or fragment, so that it can be
+/// written into HTML, JSON and XML as it is (the `url` crate has already percent-encoded it).
+pub(super) fn base_url(url: &Url) -> String {
+    let mut url = url.clone();
+    url.set_query(None);
+    url.set_fragment(None);
+    url.as_str().trim_end_matches('/').to_owned()
+}
