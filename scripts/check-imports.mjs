@@ -8,9 +8,11 @@
 // file counted as its module), where a cycle runs through several files and no file cycle shows
 // it. It exits 1 when there is a file cycle, a module cycle not on KNOWN_MODULE_CYCLES, or an
 // upward import; with --cycles-only only a cycle fails (upward imports are listed); with --report
-// nothing fails, and every module-to-module import is listed.
+// nothing fails, and every module-to-module import is listed. It also draws the modules by layer
+// from those imports (--layers prints the drawing) and fails when docs/architecture.md shows
+// another one.
 //
-//   node scripts/check-imports.mjs [--report | --cycles-only] [--root server/src]
+//   node scripts/check-imports.mjs [--report | --cycles-only | --layers] [--root server/src]
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -404,4 +406,34 @@ if (reportOnly) {
   for (const key of [...moduleEdges.keys()].sort()) console.log(moduleLine(...key.split('\0')));
 }
 
-if (!reportOnly && (components.length > 0 || newCycles.length > 0 || stale.length > 0 || (!cyclesOnly && upward.length > 0))) process.exit(1);
+// The modules by layer, drawn from the edges above: a module's layer is one more than the
+// highest of those it imports (the leaves are 0), so each imports only from the layers below it.
+// docs/architecture.md shows this drawing between its `module-layers` markers; the check fails
+// when the two differ (`--layers` prints it to paste).
+let layersDiffer = false;
+if (moduleCycles.length === 0) {
+  const layerOf = new Map();
+  const layer = (m) => {
+    if (!layerOf.has(m)) layerOf.set(m, Math.max(-1, ...[...(moduleGraph.get(m) ?? [])].map(layer)) + 1);
+    return layerOf.get(m);
+  };
+  const modules = [...moduleGraph.keys()].sort();
+  const top = Math.max(...modules.map(layer));
+  const lines = [];
+  for (let n = top; n >= 0; n--) {
+    for (const m of modules.filter((o) => layer(o) === n)) {
+      const below = [...moduleGraph.get(m)].sort();
+      lines.push(`${String(n).padStart(2)}  ${m.padEnd(12)}${below.length ? `-> ${below.join(', ')}` : '(imports no module)'}`);
+    }
+  }
+  const drawing = lines.join('\n');
+  if (args.includes('--layers')) console.log(drawing);
+  const docs = readFileSync(join(repo, 'docs', 'architecture.md'), 'utf8');
+  const shown = /<!-- module-layers -->\n```\n([\s\S]*?)\n```\n<!-- \/module-layers -->/.exec(docs)?.[1];
+  if (shown !== drawing && !args.includes('--root')) {
+    layersDiffer = true;
+    console.log('docs/architecture.md shows other module layers than the code has: paste the output of `node scripts/check-imports.mjs --layers` between its module-layers markers');
+  }
+}
+
+if (!reportOnly && (layersDiffer || components.length > 0 || newCycles.length > 0 || stale.length > 0 || (!cyclesOnly && upward.length > 0))) process.exit(1);
