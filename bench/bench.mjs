@@ -703,7 +703,9 @@ async function runPeers(site) {
     const owner = await signInAsOwner(before);
     await saveDraftWithLanguages(before, owner);
     await owner.call('/api/content/publish', { method: 'POST', headers: { cookie: owner.cookie } });
-    servers.push({ name: 'before', server: before });
+    // Its own build's entry script: the hashed name differs from build to build.
+    const itsAsset = /<script type="module"[^>]*src="(\/assets\/[^"]+)"/.exec(await (await fetch(`${before.url}/`)).text())?.[1];
+    servers.push({ name: 'before', server: before, paths: { [asset]: itsAsset ?? asset } });
   }
   const published = rss(ours.pid);
   const loadStart = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
@@ -717,9 +719,10 @@ async function runPeers(site) {
   try {
     for (const workload of workloads) {
       for (let round = 0; round < ROUNDS; round++) {
-        for (const { name, server } of servers) {
+        for (const { name, server, paths } of servers) {
           if (workload.post && name.startsWith('nginx')) continue;
-          rounds.push({ workload: workload.name, server: name, round, ...wrkWithCpu(server.pid, `${server.url}${workload.path}`, workload.args) });
+          const path = paths?.[workload.path] ?? workload.path;
+          rounds.push({ workload: workload.name, server: name, round, ...wrkWithCpu(server.pid, `${server.url}${path}`, workload.args) });
         }
       }
     }
