@@ -661,6 +661,13 @@ function rss(pid) {
   return Number(kb) / 1024;
 }
 
+/** Signs in to `server` as the owner and publishes the document with German and Arabic. */
+async function publishWithLanguages(server) {
+  const session = await signInAsOwner(server);
+  await saveDraftWithLanguages(server, session);
+  await session.call('/api/content/publish', { method: 'POST', headers: { cookie: session.cookie } });
+}
+
 async function runPeers(site) {
   for (const tool of ['wrk', 'nginx']) {
     try {
@@ -684,9 +691,7 @@ async function runPeers(site) {
   // Idle as started (issue 15's figure), before two more languages' pages are held in memory.
   const idle = rss(ours.pid);
   // A language's page exists once published: German and Arabic, as in the published bench above.
-  const session = await signInAsOwner(ours);
-  await saveDraftWithLanguages(ours, session);
-  await session.call('/api/content/publish', { method: 'POST', headers: { cookie: session.cookie } });
+  await publishWithLanguages(ours);
   // nginx serves the very bytes of our `/` and `/de/` (the published render), plain and gzipped.
   const pages = await pagesOf(ours.url, ['/', '/de/']);
   // nginx twice: sending the headers our server sends on every response (the security headers
@@ -700,9 +705,7 @@ async function runPeers(site) {
   // measured in the same rounds, so the change's cost is a ratio of runs made side by side.
   if (BASE) {
     const before = await serve(['--listen', '127.0.0.1:0', '--trust-proxy'], OWNER_ENV, BASE);
-    const owner = await signInAsOwner(before);
-    await saveDraftWithLanguages(before, owner);
-    await owner.call('/api/content/publish', { method: 'POST', headers: { cookie: owner.cookie } });
+    await publishWithLanguages(before);
     // Its own build's entry script: the hashed name differs from build to build.
     const itsAsset = /<script type="module"[^>]*src="(\/assets\/[^"]+)"/.exec(await (await fetch(`${before.url}/`)).text())?.[1];
     servers.push({ name: 'before', server: before, paths: { [asset]: itsAsset ?? asset } });
