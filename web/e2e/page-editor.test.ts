@@ -178,7 +178,11 @@ describe('the page editor', () => {
     // A reload opens the same part, with everything saved.
     await page.reload();
     await page.getByRole('heading', { level: 2, name: 'Projects' }).waitFor();
-    assert.equal(await projectRegions(page).last().getByRole('button').nth(1).innerText(), `Project ${before + 1}: Garden Planner`);
+    // Its row shows its title and is read as the project it is.
+    const saved = page.getByRole('region', { name: `Project ${before + 1}: Garden Planner` });
+    assert.equal((await saved.getByRole('button').nth(1).innerText()).replace(/\s+/g, ' '), `Project ${before + 1}: Garden Planner`);
+    assert.equal(await saved.getByRole('button').nth(1).locator('.sr-only').innerText(), `Project ${before + 1}:`);
+    await saved.getByRole('button', { name: 'Remove the project Garden Planner' }).waitFor();
 
     await publish(page);
     const live = await published(suite.server);

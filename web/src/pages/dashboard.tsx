@@ -90,9 +90,15 @@ export function DashboardPage() {
           ) : view === 'page' ? (
             <Suspense
               fallback={
-                <p role="status" className="container-page py-8 text-gray-400">
-                  Loading the editor…
-                </p>
+                // The editor's own frame, so that its heading stays where it is once it loads.
+                <div className="container-page py-6 md:py-8">
+                  <div className="flex min-h-11 items-center">
+                    <h1 className="text-heading font-bold text-white">Page</h1>
+                  </div>
+                  <p role="status" className="mt-4 text-gray-400">
+                    Loading the editor…
+                  </p>
+                </div>
               }
             >
               <PageEditor />

@@ -55,7 +55,7 @@ describe('a list form', () => {
     expect(screen.getAllByLabelText('Site name')).toHaveLength(2);
     expect(screen.getByRole('button', { name: `Reorder link ${first!.label}` }).getAttribute('aria-roledescription')).toBe('sortable');
 
-    fireEvent.click(screen.getByRole('button', { name: `Remove link ${first!.label}` }));
+    fireEvent.click(screen.getByRole('button', { name: `Remove the link ${first!.label}` }));
     expect(latest.social.map((s) => s.id)).not.toContain(first!.id);
     expect(latest.social).toHaveLength(before);
   });

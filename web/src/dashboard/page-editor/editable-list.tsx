@@ -1,11 +1,11 @@
 /**
  * One list of the document in the editor (skills, links, projects, jobs, schools, awards): the
- * list's own problem, then each item folded to its title, with its drag handle and Remove; a
- * title opens the item's fields. An item with a problem is open, and a new item opens with its
+ * list's own problem, then each item folded to its title, with its drag handle and an icon-only
+ * remove button named for the item ("Remove the project Shop"); a title opens the item's fields. An item with a problem is open, and a new item opens with its
  * first field focused.
  */
 import { useState, type ReactNode } from 'react';
-import { ChevronDown } from 'lucide-react';
+import { ChevronDown, Trash2 } from 'lucide-react';
 import type { ContentDocument } from '../../content/document';
 import { fieldId } from './fields';
 import { focusLater, ListProblem, type Edit } from './list-form-parts';
@@ -22,7 +22,8 @@ export function EditableList<T>({
   edit,
   level = 3,
   grid = false,
-  title,
+  prefix,
+  label,
   name,
   fields,
   add,
@@ -41,8 +42,10 @@ export function EditableList<T>({
   level?: 3 | 4;
   /** Two columns from medium widths (short items, such as skills). */
   grid?: boolean;
-  /** Each item's heading, e.g. `Skill 1: React`. */
-  title: (item: T, i: number) => string;
+  /** What each item's heading starts with, for screen readers only, e.g. `Skill 1` (read `Skill 1: React`). */
+  prefix: (i: number) => string;
+  /** Each item's title as it is shown, e.g. `React` (empty: `untitled`). */
+  label: (item: T) => string;
   /** The item in words for its buttons, e.g. `skill React`. */
   name: (item: T, i: number) => string;
   /** The item's fields; `itemPath` is e.g. `skills[0]`. */
@@ -84,6 +87,7 @@ export function EditableList<T>({
           const id = fieldId(itemPath);
           const count = problemsUnder(problems, itemPath);
           const expanded = open.has(key) || count > 0;
+          const shown = label(item);
           return (
             <section aria-labelledby={`${id}-heading`} id={id} tabIndex={-1} className="rounded-lg border border-gray-800 bg-gray-950/40">
               <div className="flex items-center gap-1 p-1">
@@ -93,19 +97,22 @@ export function EditableList<T>({
                     type="button"
                     aria-expanded={expanded}
                     aria-controls={`${id}-fields`}
-                    aria-label={withProblems(title(item, i), count)}
+                    aria-label={withProblems(`${prefix(i)}: ${shown || 'untitled'}`, count)}
                     onClick={() => toggle(key)}
-                    className="flex min-h-11 w-full items-center gap-2 rounded-lg px-2 text-left hover:bg-gray-800"
+                    className="flex min-h-11 w-full items-center gap-2 rounded-lg px-2 py-1 text-left hover:bg-gray-800"
                   >
                     <ChevronDown aria-hidden="true" className={`size-4 shrink-0 transition-transform ${expanded ? '' : '-rotate-90'}`} />
-                    <span className="truncate">{title(item, i)}</span>
+                    <span className="min-w-0 break-words">
+                      <span className="sr-only">{prefix(i)}: </span>
+                      {shown || <i className="font-normal text-gray-400">untitled</i>}
+                    </span>
                     {count > 0 && <ProblemCount count={count} />}
                   </button>
                 </Heading>
                 <button
                   type="button"
-                  className="btn btn-ghost px-3 text-red-300"
-                  aria-label={`Remove ${name(item, i)}`}
+                  className="btn btn-ghost size-11 shrink-0 p-0 text-red-300"
+                  aria-label={`Remove the ${name(item, i)}`}
                   onClick={() => {
                     list.remove(i);
                     edit((d) => {
@@ -114,7 +121,7 @@ export function EditableList<T>({
                     });
                   }}
                 >
-                  Remove
+                  <Trash2 aria-hidden="true" className="size-5" />
                 </button>
               </div>
               <div id={`${id}-fields`} hidden={!expanded} className="space-y-4 border-t border-gray-800 p-4">
@@ -126,7 +133,7 @@ export function EditableList<T>({
       </SortableList>
       <button
         type="button"
-        className="btn btn-secondary"
+        className="btn btn-secondary whitespace-normal"
         onClick={() => {
           const key = list.append();
           setOpen((current) => new Set(current).add(key));

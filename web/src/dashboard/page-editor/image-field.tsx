@@ -1,10 +1,11 @@
 /**
  * An image of the document (the photo, a screenshot, a certificate): what it shows now, its
  * alt text, and an upload that replaces it. The server re-encodes the upload and answers its
- * widths, which become a media item the field points at.
+ * widths, which become a media item the field points at. After an upload focus goes to the alt
+ * text, which is kept unless it was the placeholder document's (that describes another picture).
  */
-import { useId, useState } from 'react';
-import type { ContentDocument } from '../../content/document';
+import { useEffect, useId, useRef, useState } from 'react';
+import { defaultDocument, type ContentDocument } from '../../content/document';
 import { uploadImage, uploadProblem } from '../../api/content';
 import { fieldId, TextField } from './fields';
 import { addUpload, pruneUnused, sourceUrl } from './media';
@@ -38,6 +39,14 @@ export function ImageField({
   const preview = smallest ? sourceUrl(smallest.src) : undefined;
   const referenceProblem = problems[path];
   const errorId = `${uploadId}-error`;
+  const altPath = `media[${index}].alt`;
+  // The upload's media item, once the field points at it: its alt text is focused then.
+  const uploaded = useRef<string | null>(null);
+  useEffect(() => {
+    if (uploaded.current !== mediaId || !item) return;
+    uploaded.current = null;
+    window.document.getElementById(fieldId(altPath))?.focus();
+  });
 
   async function onFile(file: File | undefined) {
     if (!file) return;
@@ -46,7 +55,9 @@ export function ImageField({
     try {
       const upload = await uploadImage(file);
       edit((draft) => {
-        const id = addUpload(draft, upload, item?.alt ?? '');
+        const alt = item?.alt ?? '';
+        const id = addUpload(draft, upload, defaultDocument.media.some((m) => m.alt === alt) ? '' : alt);
+        uploaded.current = id;
         onPoint(draft, id);
         pruneUnused(draft);
       });
@@ -105,12 +116,12 @@ export function ImageField({
           </div>
           {item && (
             <TextField
-              path={`media[${index}].alt`}
+              path={altPath}
               label={`Alt text of the ${label.toLowerCase()}`}
               hint="What the image shows, for people who cannot see it."
               required={false}
               value={item.alt}
-              problem={problems[`media[${index}].alt`]}
+              problem={problems[altPath]}
               onChange={(value) =>
                 edit((draft) => {
                   const target = draft.media.find((m) => m.id === mediaId);

@@ -5,8 +5,9 @@
  * phone's or a desktop's width, published, and reverted. Loaded lazily: neither `/` nor the inbox
  * downloads it (nor Ajv's code, nor dnd-kit's).
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
+import { useMediaQuery } from '../../components/use-media-query';
 import { AppearancePart } from './appearance-form';
 import { LanguagesPart } from './languages-form';
 import { defaultTag, languagesOf } from './translations';
@@ -43,7 +44,8 @@ function PartForm({ part, props }: { part: PartId; props: ListFormProps }) {
       return <ProjectsForm {...props} />;
     case 'experience':
     case 'education':
-      return <TimelineForm list={part} {...props} />;
+      // Keyed: the jobs' open items and keys are not the schools'.
+      return <TimelineForm key={part} list={part} {...props} />;
     case 'resume':
       return <ResumeField path={props.document.resume.path} />;
     case 'languages':
@@ -61,6 +63,9 @@ export function PageEditor() {
   const asked = params.get('part');
   const part: PartId = isPart(asked) ? asked : DEFAULT_PART;
   const [published, setPublished] = useState(0);
+  // The preview sits beside the form from 1280 px; narrower, it is shown on request, above the form.
+  const wide = useMediaQuery('(min-width: 1280px)');
+  const [previewShown, setPreviewShown] = useState(false);
   const { document, problems, flush } = draft;
   const counts = useMemo(() => (document ? countByPart(problems, document) : {}), [problems, document]);
 
@@ -105,34 +110,40 @@ export function PageEditor() {
 
   if (draft.loadError) {
     return (
-      <div className="container-page py-8">
-        <h1 className="text-heading font-bold text-white">Page</h1>
+      <Shell>
         <p role="alert" className="field-error">
           The draft could not be loaded: {draft.loadError}
         </p>
         <button type="button" className="btn btn-secondary mt-4" onClick={() => void draft.reload()}>
           Try again
         </button>
-      </div>
+      </Shell>
     );
   }
   if (!document) {
     return (
-      <div className="container-page py-8">
-        <h1 className="text-heading font-bold text-white">Page</h1>
-        <p role="status" className="mt-2 text-gray-400">
+      <Shell>
+        <p role="status" className="text-gray-400">
           Loading the draft…
         </p>
-      </div>
+      </Shell>
     );
   }
 
   const problemList = Object.entries(problems);
+  const preview = (
+    <PreviewFrame
+      generation={generation}
+      anchor={previewAnchor(part)}
+      scheme={document.appearance.scheme === 'light' ? 'light' : 'dark'}
+      languages={[defaultTag(document), ...languagesOf(document).map((language) => language.tag)]}
+    />
+  );
   return (
-    <div className="mx-auto w-full max-w-[100rem] px-4 py-4 md:px-6">
+    <div className={SHELL}>
       <div className="flex flex-wrap items-center justify-between gap-x-6 gap-y-2">
-        <div className="flex flex-wrap items-baseline gap-x-4 gap-y-1">
-          <h1 className="text-heading font-bold text-white">Page</h1>
+        <div className="flex min-h-11 flex-wrap items-center gap-x-4 gap-y-1">
+          {HEADING}
           <SaveStatus draft={draft} />
         </div>
         <PublishButton saveFirst={flush} onPublished={() => setPublished((n) => n + 1)} />
@@ -162,33 +173,61 @@ export function PageEditor() {
         </div>
       )}
 
-      <div className="mt-4 grid gap-6 lg:grid-cols-[11rem_minmax(0,1fr)_minmax(20rem,26rem)]">
+      <div className="mt-4 grid grid-cols-1 gap-6 lg:grid-cols-[10rem_minmax(0,1fr)] xl:grid-cols-[10rem_minmax(0,1fr)_minmax(18rem,20rem)]">
         <SectionNav part={part} counts={counts} onOpen={(id) => (focusNext.current = `part:${id}`)} />
-        <div id="editor-part" className="min-w-0">
-          {part === 'versions' ? (
-            <VersionsPart generation={generation} onReverted={() => void draft.reload()} />
-          ) : (
-            <form
-              aria-label="Page content"
-              noValidate
-              onSubmit={(event) => {
-                event.preventDefault();
-                void flush();
-              }}
-            >
-              <PartForm part={part} props={{ document, problems, edit: draft.edit }} />
-            </form>
+        <div className="min-w-0">
+          {!wide && (
+            <div className="mb-4">
+              <button
+                type="button"
+                className="btn btn-secondary"
+                aria-expanded={previewShown}
+                aria-controls="editor-preview"
+                onClick={() => setPreviewShown((shown) => !shown)}
+              >
+                {previewShown ? 'Hide preview' : 'Show preview'}
+              </button>
+              <aside id="editor-preview" aria-label="Preview" hidden={!previewShown} className="mt-4">
+                {previewShown && preview}
+              </aside>
+            </div>
           )}
+          <div id="editor-part">
+            {part === 'versions' ? (
+              <VersionsPart generation={generation} onReverted={() => void draft.reload()} />
+            ) : (
+              <form
+                aria-label="Page content"
+                noValidate
+                onSubmit={(event) => {
+                  event.preventDefault();
+                  void flush();
+                }}
+              >
+                <PartForm part={part} props={{ document, problems, edit: draft.edit }} />
+              </form>
+            )}
+          </div>
         </div>
-        <aside aria-label="Preview" className="lg:sticky lg:top-20 lg:self-start">
-          <PreviewFrame
-            generation={generation}
-            anchor={previewAnchor(part)}
-            scheme={document.appearance.scheme === 'light' ? 'light' : 'dark'}
-            languages={[defaultTag(document), ...languagesOf(document).map((language) => language.tag)]}
-          />
-        </aside>
+        {wide && (
+          <aside aria-label="Preview" className="sticky top-20 self-start">
+            {preview}
+          </aside>
+        )}
       </div>
+    </div>
+  );
+}
+
+/** The Page tab's frame: the dashboard's container and the heading where it stays once the draft is loaded. */
+const SHELL = 'container-page py-6 md:py-8';
+const HEADING = <h1 className="text-heading font-bold text-white">Page</h1>;
+
+function Shell({ children }: { children: ReactNode }) {
+  return (
+    <div className={SHELL}>
+      <div className="flex min-h-11 items-center">{HEADING}</div>
+      <div className="mt-4">{children}</div>
     </div>
   );
 }

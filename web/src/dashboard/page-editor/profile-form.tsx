@@ -1,4 +1,5 @@
 /** The profile, the typewriter's phrases, the about text and the contact details: a part each. */
+import { Trash2 } from 'lucide-react';
 import type { ContentDocument } from '../../content/document';
 import { Group, TextField } from './fields';
 import { ImageField } from './image-field';
@@ -131,7 +132,7 @@ export function ContactPart({ document, problems, edit }: ListFormProps) {
   );
 }
 
-/** A list of texts (phrases, paragraphs): each with its drag handle and Remove, and an add button. */
+/** A list of texts (phrases, paragraphs): each with its drag handle and an icon-only remove button, and an add button. */
 function StringList({
   listPath,
   items,
@@ -180,14 +181,14 @@ function StringList({
             <div className="pt-7">
               <button
                 type="button"
-                className="btn btn-ghost px-3 text-red-300"
+                className="btn btn-ghost size-11 shrink-0 p-0 text-red-300"
                 aria-label={`Remove ${itemLabel(i).toLowerCase()}`}
                 onClick={() => {
                   list.remove(i);
                   edit((d) => void select(d).splice(i, 1));
                 }}
               >
-                Remove
+                <Trash2 aria-hidden="true" className="size-5" />
               </button>
             </div>
           </div>

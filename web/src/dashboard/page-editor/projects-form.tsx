@@ -137,7 +137,8 @@ export function ProjectsForm({ document, problems, edit }: ListFormProps) {
         of={(d) => d.projects}
         problems={problems}
         edit={edit}
-        title={(project, i) => `Project ${i + 1}: ${project.title || 'untitled'}`}
+        prefix={(i) => `Project ${i + 1}`}
+        label={(project) => project.title}
         name={(project, i) => `project ${project.title || i + 1}`}
         fields={(project, i) => <ProjectFields project={project} i={i} document={document} problems={problems} edit={edit} />}
         add="Add a project"

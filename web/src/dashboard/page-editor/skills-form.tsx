@@ -15,7 +15,8 @@ export function SkillsForm({ document, problems, edit }: ListFormProps) {
         problems={problems}
         edit={edit}
         grid
-        title={(skill, i) => `Skill ${i + 1}: ${skill.name || 'untitled'}`}
+        prefix={(i) => `Skill ${i + 1}`}
+        label={(skill) => skill.name}
         name={(skill, i) => `skill ${skill.name || i + 1}`}
         fields={(skill, i, p) => {
           const logo = document.media.find((m) => m.id === skill.logo) ?? LOGOS.find((m) => m.id === skill.logo);

@@ -12,7 +12,8 @@ export function SocialForm({ document, problems, edit }: ListFormProps) {
         of={(d) => d.social}
         problems={problems}
         edit={edit}
-        title={(link, i) => `Link ${i + 1}: ${link.label || 'untitled'}`}
+        prefix={(i) => `Link ${i + 1}`}
+        label={(link) => link.label}
         name={(link, i) => `link ${link.label || i + 1}`}
         fields={(link, i, p) => (
           <>

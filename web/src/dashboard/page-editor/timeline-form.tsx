@@ -16,7 +16,8 @@ function Awards({ list, i, entry, document, problems, edit }: ListFormProps & { 
         problems={problems}
         edit={edit}
         level={4}
-        title={(award, j) => `Award ${j + 1}: ${award.title || 'untitled'}`}
+        prefix={(j) => `Award ${j + 1}`}
+        label={(award) => award.title}
         name={(award, j) => `award ${award.title || j + 1}`}
         fields={(award, j, p) => (
           <>
@@ -65,7 +66,8 @@ export function TimelineForm({ list, document, problems, edit }: ListFormProps &
         of={(d) => d[list]}
         problems={problems}
         edit={edit}
-        title={(entry, i) => `${title} ${i + 1}: ${entry.title || 'untitled'}`}
+        prefix={(i) => `${title} ${i + 1}`}
+        label={(entry) => entry.title}
         name={(entry, i) => `${noun} ${entry.title || i + 1}`}
         fields={(entry, i, p) => (
           <>
