@@ -7,6 +7,7 @@ pub mod appearance;
 pub mod composed;
 pub mod document;
 pub mod engine;
+pub mod first_day;
 pub mod head;
 pub mod language;
 pub mod live;

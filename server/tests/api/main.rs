@@ -2,6 +2,7 @@
 
 mod account_safety;
 mod authenticator;
+mod checklist;
 mod cli;
 pub mod connections;
 mod contact;

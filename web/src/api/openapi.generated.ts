@@ -2,6 +2,26 @@
 // Regenerate with `make generate` (or `node scripts/api-types.mjs` in web/ after the document).
 
 export interface paths {
+    "/api/checklist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The first-day checklist: whether the page is the owner's own (name, photo and intro;
+         *     projects; resume), published, and the account ready (e-mail notifications, a second way in).
+         */
+        get: operations["readChecklist"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/contact": {
         parameters: {
             query?: never;
@@ -1054,6 +1074,24 @@ export interface components {
             /** Format: password */
             newPassword: string;
         };
+        /** @description Each item of the first-day checklist: done or not. */
+        Checklist: {
+            /** @description E-mail notifications are set up (`--smtp-url` and `--notify-email`). */
+            notifications: boolean;
+            /** @description The draft's name, photo and intro all differ from the placeholder document's. */
+            profile: boolean;
+            /**
+             * @description None of the draft's projects is one of the placeholder's (by title or description), or
+             *     the Projects section is hidden.
+             */
+            projects: boolean;
+            /** @description A version was published, and the draft's name is the one visitors see. */
+            published: boolean;
+            /** @description A resume was uploaded (`/resume.pdf` serves it instead of the bundled one). */
+            resume: boolean;
+            /** @description A second way in: a passkey, or the second factor on. */
+            secondWayIn: boolean;
+        };
         CodeForm: {
             /**
              * @description Six digits from the authenticator app, or a recovery code (`xxxx-xxxx-xxxx-xxxx`).
@@ -1969,6 +2007,34 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    readChecklist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Checklist"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     sendContactMessage: {
         parameters: {
             query?: never;

@@ -9,6 +9,7 @@ import { useAuthSync } from '../auth/use-auth-sync';
 import { AccountMenu } from '../dashboard/account/account-menu';
 import { DashboardTabs, PANEL_ID, tabId, type DashboardView } from '../dashboard/shared/dashboard-tabs';
 import { InboxView } from '../dashboard/inbox/inbox-view';
+import { FirstDay } from '../dashboard/first-day/first-day';
 import { InsightsView } from '../dashboard/insights/insights-view';
 import { ApplicationsView } from '../dashboard/applications/applications-view';
 import { useInbox } from '../dashboard/inbox/use-inbox';
@@ -30,6 +31,19 @@ export function DashboardPage() {
   const [params, setParams] = useSearchParams();
   const asked = params.get('view');
   const view: DashboardView = asked === 'applications' || asked === 'insights' || asked === 'page' ? asked : 'inbox';
+  // A link may open a place of the account menu (the first-day checklist's): `?account=security`.
+  const account = params.get('account');
+  const accountOpened = useCallback(
+    () =>
+      setParams(
+        (now) => {
+          now.delete('account');
+          return now;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
   const select = useCallback(
     (next: DashboardView) => setParams(next === 'inbox' ? {} : { view: next }, { replace: true }),
     [setParams],
@@ -78,6 +92,8 @@ export function DashboardPage() {
             onSignOut={() => void leave(signOut)}
             onSignOutEverywhere={() => void leave(signOutEverywhere)}
             onSendTestEmail={() => void delivery.sendTest()}
+            ask={account === 'security' || account === 'notifications' ? account : null}
+            onAsked={accountOpened}
           />
         </div>
       </header>
@@ -104,7 +120,10 @@ export function DashboardPage() {
               <PageEditor />
             </Suspense>
           ) : (
-            <InboxView inbox={inbox} delivery={delivery} />
+            <>
+              <FirstDay />
+              <InboxView inbox={inbox} delivery={delivery} />
+            </>
           )}
         </div>
       </main>

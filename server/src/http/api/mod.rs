@@ -1,6 +1,7 @@
 //! The API's resources, one module per resource, merged under `/api` with the OpenAPI document
 //! generated from their annotations.
 
+pub mod checklist;
 pub mod contact;
 pub mod content;
 pub mod delivery;
@@ -57,6 +58,7 @@ pub fn api(session_cookie: &str) -> (Router<AppState>, utoipa::openapi::OpenApi)
                 .merge(insights::router())
                 .merge(links::router())
                 .merge(content::router())
+                .merge(checklist::router())
                 .merge(media::router()),
         )
         .split_for_parts();

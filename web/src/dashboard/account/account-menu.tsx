@@ -14,8 +14,13 @@ export function AccountMenu({
   onSignOutEverywhere,
   onSendTestEmail,
   busy,
+  ask,
+  onAsked,
 }: {
   email: string;
+  /** Opens a place from a link: the security dialog, or the menu at the test e-mail. */
+  ask: 'security' | 'notifications' | null;
+  onAsked: () => void;
   onSendTestEmail: () => void;
   onSignOut: () => void;
   onSignOutEverywhere: () => void;
@@ -24,9 +29,26 @@ export function AccountMenu({
   const dialogRef = useRef<HTMLDialogElement>(null);
   const wrapperRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
+  const testRef = useRef<HTMLButtonElement>(null);
   const [open, setOpen] = useState(false);
   const [security, setSecurity] = useState(false);
   const panelId = useId();
+
+  // A place asked for by a link is opened once (the parent then drops the ask).
+  const [asked, setAsked] = useState<typeof ask>(null);
+  if (ask !== asked) {
+    setAsked(ask);
+    if (ask === 'security') setSecurity(true);
+    if (ask === 'notifications') setOpen(true);
+  }
+  useEffect(() => {
+    if (ask) onAsked();
+  }, [ask, onAsked]);
+  useEffect(() => {
+    if (open && asked === 'notifications') testRef.current?.focus();
+    // Only as the menu opens.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [open]);
 
   // A disclosure panel: closes on Escape (focus back on its button) and on a click elsewhere.
   useEffect(() => {
@@ -82,6 +104,7 @@ export function AccountMenu({
             Export as JSON
           </a>
           <button
+            ref={testRef}
             type="button"
             className={item}
             onClick={() => {
