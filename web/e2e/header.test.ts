@@ -91,7 +91,7 @@ describe('the header', () => {
         const items = page.locator('header nav a[href="#about"]');
         assert.notEqual(await menu.isVisible(), await items.isVisible(), `${where}: either the items or the menu button`);
         if (width < 900) assert.ok(await menu.isVisible(), `${where}: the menu below 900 px`);
-        await page.getByRole('button', { name: NAMES[path]! }).waitFor();
+        await page.getByRole('button', { name: NAMES[path]!, exact: true }).waitFor();
         assert.deepEqual(errors, []);
         await close();
       }
@@ -105,7 +105,7 @@ describe('the header', () => {
     const { page, errors, close } = await openPage(suite.browser, suite.server, { viewport: { width: 390, height: 844 } });
     await page.goto(`${suite.server.url}/de/`);
     await hydrated(page);
-    const button = page.getByRole('button', { name: 'Deutsch' });
+    const button = page.getByRole('button', { name: 'Deutsch', exact: true });
     await button.click();
     const list = page.getByRole('list', { name: 'Sprachen' });
     await list.waitFor();
@@ -124,7 +124,7 @@ describe('the header', () => {
 
     // By keyboard: Enter opens, Tab reaches the languages, Escape closes and returns to the button.
     await page.setViewportSize({ width: 1280, height: 800 });
-    const arabic = page.getByRole('button', { name: 'العربية' });
+    const arabic = page.getByRole('button', { name: 'العربية', exact: true });
     await arabic.focus();
     await page.keyboard.press('Enter');
     const languages = page.getByRole('list', { name: 'اللغات' });
@@ -146,7 +146,7 @@ describe('the header', () => {
     const browser = await launchBrowser();
     const { page, close } = await openPage(browser, suite.server, { viewport: { width: 360, height: 740 }, javaScriptEnabled: false });
     await page.goto(`${suite.server.url}/de/`);
-    await page.getByRole('button', { name: 'Deutsch' }).click();
+    await page.getByRole('button', { name: 'Deutsch', exact: true }).click();
     await page.getByRole('list', { name: 'Sprachen' }).getByRole('link', { name: 'English' }).click();
     await page.waitForURL(`${suite.server.url}/`);
     await close();
