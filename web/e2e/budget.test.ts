@@ -66,8 +66,12 @@ export const BEACON_BYTES = 400;
 // Issue 29 raised it explicitly to 78,839 bytes (76,791 + 2 KB): the fixed texts moved into string
 // tables (each chunk carries the English texts of its own sections, `en.json?…&part`), the language
 // switch and the translator with its plural rules: 78,798 measured.
-const INITIAL_JS_BUDGET = 76_791 + 2 * KB;
-test('the landing page loads at most 77 KB (78,839 bytes) of gzipped JavaScript, the insights beacon included', () => {
+// Issue 47 allows 1 KB more than the 78,770 measured before it (79,794 bytes). The header's part:
+// the language menu, the row fitted to its measured texts, and the lazily loaded module that
+// follows the section in view (follow-sections.ts, not counted here) added 336 bytes: 79,136
+// measured beside 78,800 on the same build machine.
+const INITIAL_JS_BUDGET = 78_770 + KB;
+test('the landing page loads at most 77.9 KB (79,794 bytes) of gzipped JavaScript, the insights beacon included', () => {
   const total = initialFiles().js.reduce((sum, file) => sum + gzipped(file), 0);
   console.log(`initial JavaScript: ${(total / KB).toFixed(1)} KB gzipped (${total} bytes)`);
   assert.ok(total <= INITIAL_JS_BUDGET, `initial JavaScript is ${(total / KB).toFixed(1)} KB gzipped`);
@@ -110,8 +114,10 @@ function loginFiles(): string[] {
 // transitions plain exports so their names minify). Moving the dashboard's own calls (sign out,
 // a new password) out of the login page's JavaScript gave 32 back: 114,501 bytes; 132 more are
 // allowed.
-const LOGIN_JS_BUDGET = 112_786 + 1.5 * KB + 48 + 132;
-test('the login page loads at most 111.8 KB (114,502 bytes) of gzipped JavaScript', () => {
+// Issue 47: the login page shares the navigation's chunk, so the header's part (above) costs it
+// the same: 114,835 bytes measured beside 114,501; 340 more are allowed.
+const LOGIN_JS_BUDGET = 112_786 + 1.5 * KB + 48 + 132 + 340;
+test('the login page loads at most 112.1 KB (114,842 bytes) of gzipped JavaScript', () => {
   const files = loginFiles();
   const total = files.reduce((sum, file) => sum + gzipped(file), 0);
   console.log(`login page JavaScript: ${(total / KB).toFixed(1)} KB gzipped (${total} bytes)`);

@@ -136,8 +136,11 @@ describe('the page in several languages', () => {
       assert.match(head, new RegExp(`<link rel="alternate" hreflang="${lang}" href="[^"]*${path.replace(/\//g, '\\/')}"`), lang);
     }
     assert.ok(!(await page.content()).includes(ARABIC_ROLE), 'the German page holds no Arabic text');
+    // The language menu: a button naming the page's language in itself, a list naming each in itself.
+    await page.getByRole('button', { name: 'Deutsch', exact: true }).click();
     const languages = page.getByRole('list', { name: 'Sprachen' });
     assert.equal(await languages.getByRole('link', { name: 'Deutsch' }).getAttribute('aria-current'), 'page');
+    assert.equal(await languages.getByRole('link', { name: 'العربية' }).getAttribute('lang'), 'ar');
 
     // The desktop layout on / (the text left of the photo), then mirrored on /ar/.
     await page.goto(`${suite.server.url}/`);
@@ -145,6 +148,7 @@ describe('the page in several languages', () => {
     const englishTitle = await centre(page.getByRole('heading', { level: 1 }));
     const englishPhoto = await centre(page.locator('#home img').first());
     assert.ok(englishTitle < englishPhoto, 'in English the title is left of the photo');
+    await page.getByRole('button', { name: 'English', exact: true }).click();
     await page.getByRole('list', { name: 'Languages' }).getByRole('link', { name: 'العربية' }).click();
     await page.waitForURL('**/ar/');
     await hydrated(page);

@@ -83,7 +83,7 @@ function writeLogos() {
  */
 export const ICON_NAMES = [
   'arrow-right', 'award', 'briefcase', 'check', 'code', 'copy', 'download', 'external-link', 'github',
-  'graduation-cap', 'linkedin', 'mail', 'map-pin', 'menu', 'moon', 'phone', 'sun', 'twitter', 'user', 'x',
+  'graduation-cap', 'languages', 'linkedin', 'mail', 'map-pin', 'menu', 'moon', 'phone', 'sun', 'twitter', 'user', 'x',
 ] as const;
 
 async function writeIcons() {

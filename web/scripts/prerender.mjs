@@ -149,8 +149,7 @@ const beasties = new Beasties({
   allowRules: [
     /^:root\[data-scheme=['"]?light['"]?\]$/,
     /data-scheme.*(\.btn-primary|\.card$|\.hero-glow|\.only-)/,
-    /\.lang-link/,
-    /\.lang-offer/,
+    /\.lang-|data-fit/,
     /\[dir=['"]?rtl/,
   ],
   logLevel: 'warn',

@@ -10,6 +10,7 @@ export type IconName =
   | 'external-link'
   | 'github'
   | 'graduation-cap'
+  | 'languages'
   | 'linkedin'
   | 'mail'
   | 'map-pin'

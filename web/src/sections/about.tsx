@@ -41,7 +41,7 @@ export function About() {
               </div>
             </li>
           </ul>
-          <a href={content.resume.path} download className="btn btn-primary mt-6 w-full">
+          <a href={content.resume.path} download className="btn btn-primary mt-6 w-full text-center whitespace-normal">
             <Icon name="download" className="size-4" />
             {texts.t('resume.download')}
           </a>
