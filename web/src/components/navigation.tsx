@@ -41,9 +41,10 @@ function LanguageSwitch() {
  * The fixed top navigation. Exactly one item is current (Home at first); choosing one makes it
  * current, lets the browser scroll to its anchor and closes the mobile menu. A section the owner
  * hides has no item. Below 900 px the
- * items move into a menu opened by a button.
+ * items move into a menu opened by a button. On another page (the error page), `home` is the
+ * portfolio's address: the items lead to its sections and none is current.
  */
-export function Navigation({ brand, resume, sections }: { brand: string; resume: string; sections: Sections }) {
+export function Navigation({ brand, resume, sections, home = '' }: { brand: string; resume: string; sections: Sections; home?: string }) {
   const texts = useTexts();
   const [active, setActive] = useState<SectionId>('home');
   const [open, setOpen] = useState(false);
@@ -65,11 +66,11 @@ export function Navigation({ brand, resume, sections }: { brand: string; resume:
   };
 
   const items = NAV_ITEMS.filter((id) => id === 'home' || sections[id]).map((id) => {
-    const current = active === id;
+    const current = !home && active === id;
     return (
       <li key={id}>
         <a
-          href={`#${id}`}
+          href={`${home}#${id}`}
           aria-current={current ? 'true' : undefined}
           onClick={() => choose(id)}
           className={`flex min-h-12 items-center rounded-lg px-4 text-base font-medium transition-colors duration-200 ease-out md:relative md:min-h-11 md:rounded-md md:px-2 md:text-sm lg:px-3 ${
@@ -91,12 +92,15 @@ export function Navigation({ brand, resume, sections }: { brand: string; resume:
       </a>
       <nav aria-label={texts.t('nav.label')} className="container-page flex h-16 items-center justify-between gap-4">
         <a
-          href="#home"
+          href={`${home}#home`}
           onClick={() => choose('home')}
           className="inline-flex min-h-11 shrink-0 items-center text-lg font-bold tracking-tight whitespace-nowrap text-white"
         >
-          {brand}
-          <span className="text-blue-500">.</span>
+          {/* The name and its dot in their own direction: "Alex Morgan." on a right-to-left page too. */}
+          <bdi>
+            {brand}
+            <span className="text-blue-500">.</span>
+          </bdi>
         </a>
 
         <div
