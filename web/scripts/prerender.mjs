@@ -150,7 +150,7 @@ const beasties = new Beasties({
     /^:root\[data-scheme=['"]?light['"]?\]$/,
     /data-scheme.*(\.btn-primary|\.card$|\.hero-glow|\.only-)/,
     /\.lang-link/,
-    /\.lang-offer/,
+    /\.overlay-bar/,
     /\[dir=['"]?rtl/,
   ],
   logLevel: 'warn',
