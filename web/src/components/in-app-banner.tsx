@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Icon } from './icon';
-import { androidIntentUrl, isAndroid, isIos, rememberBannerDismissed } from './in-app-browser';
+import { BANNER_DISMISSED } from './in-app-browser';
+import { androidIntentUrl, isAndroid, isIos } from './in-app-platform';
 import { addEnglish, useTexts } from '../i18n/locale';
 import englishTexts from '../i18n/en.json?banner&part';
 
@@ -26,7 +27,11 @@ export default function InAppBanner({ onDismiss }: { onDismiss: () => void }) {
   const here = window.location.href;
 
   const dismiss = () => {
-    rememberBannerDismissed();
+    try {
+      sessionStorage.setItem(BANNER_DISMISSED, '1');
+    } catch {
+      // Nothing to remember it in; it stays dismissed until the next load.
+    }
     onDismiss();
   };
 

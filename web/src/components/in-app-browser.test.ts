@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { androidIntentUrl, isAndroid, isInAppBrowser, isIos } from './in-app-browser';
+import { isInAppBrowser } from './in-app-browser';
+import { androidIntentUrl, isAndroid, isIos } from './in-app-platform';
 
 const UA = {
   chrome: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
