@@ -12,6 +12,8 @@ import { openPage, serverAndBrowser } from './harness.ts';
 import { axeViolations, EMAIL, OWNER_ENV, signIn } from './helpers.ts';
 
 const HEADING = 'Unexpected Application Error!';
+/** The 404's plain heading; the spec's line above it. */
+const NOT_FOUND = "This page doesn't exist";
 /** What a developer would see in React Router's default error screen, and a stack trace's marks. */
 const DEVELOPER_TEXT = /Hey developer|ErrorBoundary|errorElement|404 Not Found|asked for by a browser test|\.js:\d+|at [A-Za-z]+ \(/;
 
@@ -39,8 +41,8 @@ describe('errors a visitor can trust', () => {
     assert.equal(response?.status(), 404);
     assert.equal(response?.headers()['x-robots-tag'], 'noindex');
 
-    await page.getByRole('heading', { level: 1, name: HEADING }).waitFor();
-    await page.getByText("This page doesn't exist.").waitFor();
+    await page.getByRole('heading', { level: 1, name: NOT_FOUND }).waitFor();
+    await page.getByText(HEADING, { exact: true }).waitFor();
     await page.getByRole('banner').getByRole('link', { name: profile.name }).waitFor();
     await assertNoDeveloperText(page);
     assert.match(await page.title(), /^Page not found/);
@@ -81,7 +83,7 @@ describe('errors a visitor can trust', () => {
     for (const path of ['/no/such/page', '/login/extra', '/Projects']) {
       const response = await page.goto(suite.server.url + path);
       assert.equal(response?.status(), 404, path);
-      await page.getByRole('heading', { level: 1, name: HEADING }).waitFor();
+      await page.getByRole('heading', { level: 1, name: NOT_FOUND }).waitFor();
     }
     for (const [path, heading] of [
       ['/', new RegExp(profile.name)],
@@ -91,6 +93,7 @@ describe('errors a visitor can trust', () => {
       assert.equal(response?.status(), 200, path);
       await page.getByRole('heading', { level: 1, name: heading }).waitFor();
       assert.equal(await page.getByRole('heading', { name: HEADING }).count(), 0, path);
+      assert.equal(await page.getByRole('heading', { name: NOT_FOUND }).count(), 0, path);
     }
     await close();
   });

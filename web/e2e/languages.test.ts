@@ -218,8 +218,8 @@ describe('the page in several languages', () => {
     const { page, close } = await openPage(suite.browser, suite.server);
     const answer = await page.goto(`${suite.server.url}/de/gibt-es-nicht`);
     assert.equal(answer?.status(), 404);
-    await page.getByRole('heading', { level: 1, name: 'Unerwarteter Anwendungsfehler!' }).waitFor();
-    await page.getByText('Diese Seite gibt es nicht.').waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Diese Seite gibt es nicht' }).waitFor();
+    await page.getByText('Unerwarteter Anwendungsfehler!', { exact: true }).waitFor();
     assert.equal(await page.locator('html').getAttribute('lang'), 'de');
     assert.equal(await page.title(), 'Seite nicht gefunden · Alex Morgan');
     assert.deepEqual(await axeViolations(page), []);
@@ -227,13 +227,15 @@ describe('the page in several languages', () => {
     await page.waitForURL(`${suite.server.url}/de/`);
 
     await page.goto(`${suite.server.url}/ar/no-such-page`);
-    await page.getByRole('heading', { level: 1, name: 'خطأ غير متوقع في التطبيق!' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'هذه الصفحة غير موجودة' }).waitFor();
+    await page.getByText('خطأ غير متوقع في التطبيق!', { exact: true }).waitFor();
     assert.equal(await page.locator('html').getAttribute('dir'), 'rtl');
     assert.equal(await page.getByRole('link', { name: 'العودة إلى معرض الأعمال' }).getAttribute('href'), '/ar/');
 
-    // The default language's keeps the spec's heading.
+    // The default language's keeps the spec's line.
     await page.goto(`${suite.server.url}/no-such-page`);
-    await page.getByRole('heading', { level: 1, name: 'Unexpected Application Error!' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: "This page doesn't exist" }).waitFor();
+    await page.getByText('Unexpected Application Error!', { exact: true }).waitFor();
     assert.equal(await page.locator('html').getAttribute('lang'), 'en');
     await close();
   });

@@ -150,6 +150,7 @@ const beasties = new Beasties({
     /^:root\[data-scheme=['"]?light['"]?\]$/,
     /data-scheme.*(\.btn-primary|\.card$|\.hero-glow|\.only-)/,
     /\.lang-|data-fit/,
+    /\.overlay-bar/,
     /\[dir=['"]?rtl/,
   ],
   logLevel: 'warn',
@@ -195,15 +196,18 @@ writeFileSync(join(dist, PAGE_DATA_FILE), pageDataJson);
 const shellHead = head
   .replace(/\s*<link rel="canonical"[^>]*>/, '')
   .replace('<meta name="description"', '<meta name="robots" content="noindex" />\n    <meta name="description"');
-// The app's own pages (the login, the dashboard, the error page) are dark only: they leave out the
-// scheme script, so a visitor's light choice is the public page's.
+// The error page of an unknown address is the shell with the scheme script, drawn in the
+// visitor's scheme (their choice, else the owner's default, which the server writes into each
+// language's copy with the accent). The app's own pages (the login, the dashboard) are dark only:
+// they leave out the scheme script, so a visitor's light choice is the public page's.
 const SCHEME_SCRIPT = /\s*<script>\(\(\)=>\{let d=document\.documentElement[^<]*<\/script>/;
 if (!SCHEME_SCRIPT.test(page)) throw new Error('index.html lacks the scheme script');
-const shellTemplate = page
-  .replace(SCHEME_SCRIPT, '')
+const missingTemplate = page
   .replace(/\s*<\/head>/, (end) => `${preloads('src/app.tsx')}${end}`)
   .replace(ROOT, '<div id="root"></div>')
   .replace(/\s*<\/body>/, (end) => `${MARK.data}${end}`);
+const shellTemplate = missingTemplate.replace(SCHEME_SCRIPT, '');
+writeFileSync(join(renderDir, 'missing.html'), missingTemplate);
 writeFileSync(join(renderDir, 'app.html'), shellTemplate);
 writeFileSync(join(dist, 'app.html'), fill(shellTemplate, { head: shellHead, data }));
 

@@ -20,14 +20,16 @@ pub struct Composed {
     pub published: Vec<(String, String)>,
 }
 
-/// A published page: its HTML, its data (`page-data.json` beside it), which the HTML names, and
-/// the app shell in its language with its data: the error page of the addresses under its path
-/// that do not exist (`/de/no-such-page`). `/`'s shell is also the app's own pages' (sign-in,
-/// dashboard), with the default language's texts.
+/// A published page: its HTML, its data (`page-data.json` beside it), which the HTML names, the
+/// app shell in its language with its data, and the error page of the addresses under its path
+/// that do not exist (`/de/no-such-page`): the shell with the scheme script and the document's
+/// appearance. `/`'s shell is the app's own pages' (sign-in, dashboard), dark, with the default
+/// language's texts; another language's is its error page.
 pub struct ComposedPage {
     pub html: String,
     pub data: String,
     pub shell: String,
+    pub missing: String,
 }
 
 /// The files made from a document: the manifest, and the link preview of each page that has

@@ -26,10 +26,12 @@ const HTML: &str = "<!--app-html-->";
 const DATA: &str = "<!--page-data-->";
 const JSON_LD: &str = "<!--json-ld-->";
 
-/// The build's templates for `/` and for the app shell, and where its bundled images are served.
+/// The build's templates for `/`, for the app shell and for the error page of unknown addresses
+/// (the shell with the scheme script), and where its bundled images are served.
 struct Templates {
     index: String,
     shell: String,
+    missing: String,
     /// `images/avatar-640.webp` -> `/assets/avatar-640-<hash>.webp`.
     media: HashMap<String, String>,
 }
@@ -43,6 +45,7 @@ impl Templates {
         Ok(Self {
             index: file("index.html")?,
             shell: file("app.html")?,
+            missing: file("missing.html")?,
             media: serde_json::from_str(&file("media.json")?)
                 .context("web/dist/.render/media.json is not a map of image sources")?,
         })
@@ -277,12 +280,21 @@ impl PageRenderer {
                 (DATA, &data_block(&default.data)),
             ],
         );
+        // Its unknown addresses answer the error page in the visitor's scheme, else the owner's.
+        let missing = fill(
+            &with_appearance(&self.templates.missing, &document.appearance),
+            &[
+                (HEAD, &shell_head(&default.head)),
+                (DATA, &data_block(&default.data)),
+            ],
+        );
         let mut pages = vec![(
             "/".to_owned(),
             ComposedPage {
                 html: default.html,
                 data: default.data,
                 shell,
+                missing,
             },
         )];
         for other in document.languages.iter().filter(|l| l.published) {
@@ -290,11 +302,12 @@ impl PageRenderer {
                 .compose_language(document, &other.tag, false, modified)
                 .await?;
             let path = language::href(document, &other.tag);
-            // Its unknown addresses answer the app shell in the language, which draws the error
-            // page from the language's data (the file its page names).
-            let shell = fill(
+            // Its unknown addresses answer the error page in the language and the visitor's
+            // scheme, drawn from the language's data (the file its page names); it is the
+            // language's shell too, which nothing else uses.
+            let missing = fill(
                 &with_language(
-                    std::borrow::Cow::Borrowed(&self.templates.shell),
+                    with_appearance(&self.templates.missing, &document.appearance),
                     &other.tag,
                     language::direction(&other.tag),
                 ),
@@ -305,7 +318,8 @@ impl PageRenderer {
                 ComposedPage {
                     html: page.html,
                     data: page.data,
-                    shell,
+                    shell: missing.clone(),
+                    missing,
                 },
             ));
         }

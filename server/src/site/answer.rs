@@ -17,9 +17,9 @@ use crate::error::ApiError;
 
 /// The fallback's answer: an asset when one exists, the pre-rendered page of a published path
 /// (`/`, `/de/`), a link's page, the app shell (marked `noindex`) for any other client route, a
-/// JSON 404 under `/api`, a plain 404 for a missing file, and the app shell with a 404 for any
-/// other path, so that the client draws the designed error page while search engines and link
-/// checkers see a real 404.
+/// JSON 404 under `/api`, a plain 404 for a missing file, and the error page (the app shell in
+/// the visitor's scheme) with a 404 for any other path, so that the client draws the designed
+/// error page while search engines and link checkers see a real 404.
 pub fn answer<B>(pages: &Pages, links: &crate::links::Directory, request: &Request<B>) -> Response {
     let path = request.uri().path();
     if let Some(slug) = link_slug(path) {
@@ -117,7 +117,7 @@ pub fn respond<B>(pages: &Pages, request: &Request<B>) -> Response {
         .and_then(|(segment, _)| published.get(&format!("/{segment}/")));
     under
         .unwrap_or_else(|| root(&published))
-        .shell
+        .missing
         .not_found(headers, Some(noindex()))
 }
 

@@ -18,13 +18,15 @@ use crate::content::composed::{
 const HTML: &str = "text/html; charset=utf-8";
 const MANIFEST_TYPE: &str = "application/manifest+json";
 
-/// A published page as served: the page, its data (`page-data.json` beside it), and the app
-/// shell in its language, which answers the addresses under its path that do not exist; `/`'s
-/// shell also answers the app's own pages (`/login`, `/dashboard`).
+/// A published page as served: the page, its data (`page-data.json` beside it), the app shell in
+/// its language, and the error page that answers the addresses under its path that do not exist
+/// (the same page as the shell but for `/`, whose shell answers the app's own pages, `/login`,
+/// `/dashboard`, and keeps their dark look).
 pub(super) struct Published {
     pub(super) page: Arc<Page>,
     pub(super) data: Arc<Asset>,
     pub(super) shell: Arc<Page>,
+    pub(super) missing: Arc<Page>,
 }
 
 /// The published pages by path (`/`, `/de/`); `/` is always there.
@@ -89,10 +91,13 @@ impl Pages {
             Site::get(PAGE_DATA_FILE).map_or_else(Vec::new, |file| file.data.into_owned()),
             effort,
         );
+        // Until the first document is rendered (at start-up), the error page is the shell.
+        let shell = Arc::new(shell);
         let root = Published {
             page: Arc::new(index),
             data: Arc::new(data),
-            shell: Arc::new(shell),
+            missing: shell.clone(),
+            shell,
         };
         let preview = Asset::generated("image/png", Vec::new(), None);
         Self {
@@ -129,6 +134,7 @@ impl Pages {
             .map(|(path, page)| {
                 let html = page.html.replace(PUBLIC_URL_PLACEHOLDER, &self.base);
                 let shell = page.shell.replace(PUBLIC_URL_PLACEHOLDER, &self.base);
+                let missing = page.missing.replace(PUBLIC_URL_PLACEHOLDER, &self.base);
                 let served = served.get(&path);
                 let page_again = |served: Option<&Arc<Page>>, text: String| match served {
                     Some(page) if page.identity.bytes == text.as_bytes() => page.clone(),
@@ -140,10 +146,18 @@ impl Pages {
                     }
                     _ => Arc::new(page_data(page.data.into_bytes(), self.effort)),
                 };
+                let missing_is_shell = missing == shell;
+                let shell = page_again(served.map(|served| &served.shell), shell);
+                let missing = if missing_is_shell {
+                    shell.clone()
+                } else {
+                    page_again(served.map(|served| &served.missing), missing)
+                };
                 let entry = Published {
                     page: page_again(served.map(|served| &served.page), html),
                     data,
-                    shell: page_again(served.map(|served| &served.shell), shell),
+                    shell,
+                    missing,
                 };
                 (path, Arc::new(entry))
             })

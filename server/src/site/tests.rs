@@ -97,6 +97,19 @@ async fn a_documents_appearance_is_on_its_page_and_not_on_the_shell() {
         "the shell keeps the build's look"
     );
     assert!(default_shell == built("app.html"));
+    // The error page of unknown addresses is drawn in the visitor's scheme, else the owner's,
+    // with the accent: the shell with the scheme script and the document's appearance.
+    let missing = &composed.pages[0].1.missing;
+    assert!(missing.contains("<html lang=\"en\" data-scheme=\"light\">"));
+    assert!(missing.contains("<meta name=\"color-scheme\" content=\"light\" />"));
+    assert!(missing.contains(&format!("<style>{css}</style>")));
+    assert!(missing.contains("localStorage.getItem(\"portfolio:scheme\")"));
+    assert!(!composed.pages[0].1.shell.contains("portfolio:scheme"));
+    assert_eq!(
+        super::csp::inline_hashes(missing.as_bytes()).scripts.len(),
+        1,
+        "the scheme script, allowed by its hash"
+    );
 }
 
 #[tokio::test]
@@ -145,6 +158,11 @@ async fn each_published_language_is_composed_with_its_root_head_and_data() {
         .shell
         .contains(r#""locale":{"tag":"en""#));
     assert!(!composed.pages[0].1.shell.contains("\"ar 0\""));
+    // A language's unknown addresses answer its error page, in its language and the scheme.
+    let missing = &composed.pages[1].1.missing;
+    assert!(missing.contains("<html lang=\"ar\" dir=\"rtl\" data-scheme=\"light\">"));
+    assert!(missing.contains("data-src=\"/ar/page-data.json\""));
+    assert!(missing.contains("portfolio:scheme"));
     // Each page's inline styles and scripts, for its own policy.
     assert!(!super::csp::inline_hashes(arabic.as_bytes()).is_empty());
 }

@@ -147,7 +147,8 @@ export function ContactForm() {
   return (
     <form className="relative grid gap-4" aria-label={texts.t('form.label')} onSubmit={onSubmit} onFocus={() => load().catch(() => {})}>
       {field('name', (props) => <input {...props} type="text" autoComplete="name" maxLength={MAX_LENGTH.name} />)}
-      {field('email', (props) => <input {...props} type="email" autoComplete="email" maxLength={MAX_LENGTH.email} />)}
+      {/* An address reads left to right on a right-to-left page too. */}
+      {field('email', (props) => <input {...props} type="email" dir="ltr" autoComplete="email" maxLength={MAX_LENGTH.email} />)}
       {field('subject', (props) => <input {...props} type="text" maxLength={MAX_LENGTH.subject} />)}
       {field('message', (props) => <textarea {...props} rows={5} maxLength={MAX_LENGTH.message} />)}
       {/* Honeypot: off screen and hidden from assistive technology; only robots fill it in. */}

@@ -12,7 +12,7 @@ export function ErrorNotice({
   children,
   actions,
 }: {
-  /** A short kicker above the heading, e.g. "Error 404". */
+  /** A short kicker above the heading, e.g. "Error". */
   label: string;
   /** What happened, in one sentence. */
   title: string;

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { androidIntentUrl, isAndroid, isInAppBrowser } from './in-app-browser';
+import { isInAppBrowser } from './in-app-browser';
+import { androidIntentUrl, isAndroid, isIos } from './in-app-platform';
 
 const UA = {
   chrome: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
@@ -26,6 +27,11 @@ describe('in-app browser detection', () => {
   test('tells Android apart', () => {
     expect(isAndroid(UA.instagram)).toBe(true);
     expect(isAndroid(UA.linkedin)).toBe(false);
+  });
+
+  test('tells iOS apart, where the banner copies the link and says how to open Safari', () => {
+    for (const ua of [UA.linkedin, UA.facebookIos, UA.twitter]) expect(isIos(ua), ua).toBe(true);
+    for (const ua of [UA.instagram, UA.facebookAndroid, UA.chrome]) expect(isIos(ua), ua).toBe(false);
   });
 
   test('builds an intent URL for the same page and scheme', () => {

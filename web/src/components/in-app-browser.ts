@@ -5,16 +5,14 @@ export function isInAppBrowser(userAgent: string): boolean {
   return IN_APP.test(userAgent);
 }
 
-export function isAndroid(userAgent: string): boolean {
-  return /\bAndroid\b/i.test(userAgent);
-}
+/** Where the banner's dismissal is remembered for the visit (the tab's session storage). */
+export const BANNER_DISMISSED = 'in-app-banner-dismissed';
 
-/**
- * An Android intent URL that asks the system to open `pageUrl` in the default browser
- * (no package named, so the visitor's own choice is respected).
- */
-export function androidIntentUrl(pageUrl: string): string {
-  const url = new URL(pageUrl);
-  const scheme = url.protocol.replace(':', '');
-  return `intent://${url.host}${url.pathname}${url.search}#Intent;scheme=${scheme};action=android.intent.action.VIEW;S.browser_fallback_url=${encodeURIComponent(url.href)};end`;
+/** Whether the visitor dismissed the in-app browser banner earlier in this visit (the tab's session). */
+export function bannerDismissed(): boolean {
+  try {
+    return sessionStorage.getItem(BANNER_DISMISSED) === '1';
+  } catch {
+    return false; // Storage can be disabled: show the banner anyway.
+  }
 }

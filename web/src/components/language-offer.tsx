@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Icon } from './icon';
 import { useLocale, type LocaleLanguage } from '../i18n/locale';
 
 const primary = (tag: string) => tag.toLowerCase().split('-')[0];
@@ -23,10 +24,11 @@ export function offeredLanguage(
 }
 
 /**
- * An offer, never a redirect: when the browser prefers another published language, a small notice
- * in that language links to its page. Decided in the browser after hydration, so each address
- * keeps one cached page; a dismissal lasts until the page is left and is stored nowhere. Loaded, as a
- * chunk of its own, only on pages with several languages.
+ * An offer, never a redirect: when the browser prefers another published language, a slim bar
+ * under the navigation, in that language, links to its page. Decided in the browser after
+ * hydration, so each address keeps one cached page; a dismissal lasts until the page is left and is
+ * stored nowhere. Loaded, as a chunk of its own, only on pages with several languages, and shown
+ * only once the in-app browser's banner is gone (one overlay at a time on the first screen).
  */
 export default function LanguageOffer() {
   const { tag, languages } = useLocale();
@@ -36,16 +38,14 @@ export default function LanguageOffer() {
   if (!offer) return null;
   const text = (key: string) => offer.offer[key] ?? '';
   return (
-    <section className="lang-offer" lang={offer.tag} dir={offer.dir} aria-label={text('offer.text')}>
-      <p className="flex-1">{text('offer.text')}</p>
-      <div className="flex gap-2">
-        <a className="btn btn-primary" href={offer.href} hrefLang={offer.tag}>
-          {text('offer.switch')}
-        </a>
-        <button type="button" className="btn btn-secondary" onClick={() => setDismissed(true)}>
-          {text('offer.dismiss')}
-        </button>
-      </div>
+    <section className="overlay-bar" lang={offer.tag} dir={offer.dir} aria-label={text('offer.text')}>
+      <p>{text('offer.text')}</p>
+      <a className="btn btn-primary px-3" href={offer.href} hrefLang={offer.tag}>
+        {text('offer.switch')}
+      </a>
+      <button type="button" className="icon-btn border-transparent bg-transparent" aria-label={text('offer.dismiss')} onClick={() => setDismissed(true)}>
+        <Icon name="x" className="size-5" />
+      </button>
     </section>
   );
 }

@@ -67,9 +67,11 @@ function fit(header: HTMLElement) {
  * IntersectionObserver as the reader scrolls (Home at first). Choosing one makes it current until
  * the scroll it starts ends (`scrollend`, else a pause in scrolling), lets the browser scroll to its
  * anchor and closes the menu. A section the owner hides has no item. Below 900 px, or wherever
- * the row does not fit (`fit`), the items move into a menu opened by a button.
+ * the row does not fit (`fit`), the items move into a menu opened by a button. On another page
+ * (the error page), `home` is the portfolio's address: the items lead to its sections and none is
+ * current.
  */
-export function Navigation({ brand, resume, sections }: { brand: string; resume: string; sections: Sections }) {
+export function Navigation({ brand, resume, sections, home = '' }: { brand: string; resume: string; sections: Sections; home?: string }) {
   const texts = useTexts();
   const [active, setActive] = useState<SectionId>('home');
   const [open, setOpen] = useState(false);
@@ -118,11 +120,11 @@ export function Navigation({ brand, resume, sections }: { brand: string; resume:
     }, 1000);
   };
   const items = NAV_ITEMS.filter((id) => id === 'home' || sections[id]).map((id) => {
-    const current = active === id;
+    const current = !home && active === id;
     return (
       <li key={id}>
         <a
-          href={`#${id}`}
+          href={`${home}#${id}`}
           aria-current={current ? 'true' : undefined}
           onClick={() => choose(id)}
           className={`flex min-h-12 items-center rounded-lg px-4 text-base font-medium whitespace-nowrap transition-colors duration-200 ease-out bar:relative bar:min-h-11 bar:rounded-md bar:px-2 bar:text-sm lg:bar:px-3 ${
@@ -144,12 +146,15 @@ export function Navigation({ brand, resume, sections }: { brand: string; resume:
       </a>
       <nav aria-label={texts.t('nav.label')} className="container-page flex h-16 items-center justify-between gap-2">
         <a
-          href="#home"
+          href={`${home}#home`}
           onClick={() => choose('home')}
           className="min-w-0 truncate py-2 text-lg font-bold tracking-tight text-white"
         >
-          {brand}
-          <span className="text-blue-500">.</span>
+          {/* The name and its dot in their own direction: "Alex Morgan." on a right-to-left page too. */}
+          <bdi>
+            {brand}
+            <span className="text-blue-500">.</span>
+          </bdi>
         </a>
 
         <div

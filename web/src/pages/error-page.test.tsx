@@ -21,11 +21,17 @@ function renderAt(path: string, table: RouteObject[] = routes) {
 describe('the error page', () => {
   afterEach(cleanup);
 
-  test('an unknown address says the page does not exist and links home', async () => {
+  test('an unknown address says the page does not exist in its heading, with the site\'s navigation and a way home', async () => {
     renderAt('/no-such-page');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Unexpected Application Error!' })).toBeTruthy();
-    expect(screen.getByText("This page doesn't exist.")).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: "This page doesn't exist" })).toBeTruthy();
+    // The spec's line, small, above the heading.
+    const line = screen.getByText('Unexpected Application Error!');
+    expect(line.tagName).toBe('P');
+    expect(line.compareDocumentPosition(screen.getByRole('heading', { level: 1 })) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Back to the portfolio' }).getAttribute('href')).toBe('/');
+    const navigation = screen.getByRole('navigation', { name: 'Main' });
+    expect(navigation.querySelector('a[href="/#projects"]')?.textContent).toBe('Projects');
+    expect(navigation.querySelector('[aria-current]')).toBeNull();
     expect(document.body.textContent).not.toMatch(/404 Not Found|Hey developer|ErrorBoundary/);
     expect(document.title).toMatch(/^Page not found/);
   });

@@ -1,6 +1,6 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { CursorDot } from '../components/cursor-dot';
-import { isInAppBrowser } from '../components/in-app-browser';
+import { bannerDismissed, isInAppBrowser } from '../components/in-app-browser';
 import { useLocale } from '../i18n/locale';
 import { useIsClient } from '../components/use-media-query';
 import { throwIfTestAsks } from '../components/test-render-error';
@@ -10,23 +10,29 @@ const InAppBanner = lazy(() => import('../components/in-app-banner'));
 // Only pages with several languages download the offer to switch.
 const LanguageOffer = lazy(() => import('../components/language-offer'));
 
-/** What appears around every page: the cursor dot and the in-app browser banner. */
+/**
+ * What appears around every page: the cursor dot, and one overlay at a time on the first screen:
+ * the in-app browser banner, then (once it is dismissed, or where there is none) the offer of
+ * another language.
+ */
 export function SiteChrome({ children }: { children: ReactNode }) {
   throwIfTestAsks('page');
   // The user agent is unknown when the page is pre-rendered: decide after hydration.
   const client = useIsClient();
   const { languages } = useLocale();
+  const [bannerGone, setBannerGone] = useState(false);
+  const banner = client && !bannerGone && isInAppBrowser(navigator.userAgent) && !bannerDismissed();
   return (
     <>
       {children}
-      {client && languages.length > 1 && (
+      {client && !banner && languages.length > 1 && (
         <Suspense fallback={null}>
           <LanguageOffer />
         </Suspense>
       )}
-      {client && isInAppBrowser(navigator.userAgent) && (
+      {banner && (
         <Suspense fallback={null}>
-          <InAppBanner />
+          <InAppBanner onDismiss={() => setBannerGone(true)} />
         </Suspense>
       )}
       <CursorDot />

@@ -28,7 +28,9 @@ export function About() {
               </span>
               <div className="min-w-0">
                 <p className="text-sm text-gray-400">{texts.t('about.name')}</p>
-                <p className="font-semibold text-white">{content.profile.name}</p>
+                <p className="font-semibold text-white">
+                  <bdi>{content.profile.name}</bdi>
+                </p>
               </div>
             </li>
             <li className="flex items-center gap-4">
@@ -37,7 +39,9 @@ export function About() {
               </span>
               <div className="min-w-0">
                 <p className="text-sm text-gray-400">{texts.t('about.email')}</p>
-                <p className="font-semibold [overflow-wrap:anywhere] text-white">{content.contact.email}</p>
+                <p className="font-semibold [overflow-wrap:anywhere] text-white">
+                  <bdi dir="ltr">{content.contact.email}</bdi>
+                </p>
               </div>
             </li>
           </ul>

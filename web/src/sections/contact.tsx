@@ -14,7 +14,8 @@ export function Contact() {
   const { contact, profile } = useContent();
   const texts = useTexts();
   // `property`: the row's class as a property of the owner's h-card, which the page is (scripts/prerender.mjs).
-  const rows: { icon: IconName; label: string; text: string; href: string; external: boolean; property?: string }[] = [
+  // `ltr`: an address or a number, read left to right on a right-to-left page too.
+  const rows: { icon: IconName; label: string; text: string; href: string; external: boolean; property?: string; ltr?: boolean }[] = [
     {
       icon: 'mail',
       label: texts.t('contact.email'),
@@ -22,8 +23,9 @@ export function Contact() {
       href: `mailto:${contact.email}`,
       external: false,
       property: 'u-email',
+      ltr: true,
     },
-    { icon: 'phone', label: texts.t('contact.phone'), text: contact.phone.display, href: `tel:${contact.phone.dial}`, external: false },
+    { icon: 'phone', label: texts.t('contact.phone'), text: contact.phone.display, href: `tel:${contact.phone.dial}`, external: false, ltr: true },
     {
       icon: 'map-pin',
       label: texts.t('contact.location'),
@@ -45,7 +47,7 @@ export function Contact() {
           <div className="card p-6 md:p-8">
             <h3 className="text-xl font-semibold">{texts.t('contact.info')}</h3>
             <ul className="mt-6 grid gap-5">
-              {rows.map(({ icon, label, text, href, external, property }) => (
+              {rows.map(({ icon, label, text, href, external, property, ltr }) => (
                 <li key={label} className="flex items-center gap-4">
                   <span className="icon-btn pointer-events-none text-blue-300" aria-hidden="true">
                     <Icon name={icon} />
@@ -54,6 +56,7 @@ export function Contact() {
                     <p className="text-sm text-gray-400">{label}</p>
                     <a
                       href={href}
+                      dir={ltr ? 'ltr' : undefined}
                       className={`${property ? `${property} ` : ''}link inline-flex min-h-11 items-center font-medium break-all`}
                       {...(external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
                     >

@@ -20,7 +20,7 @@ export function Footer() {
           {texts.rich('footer.copyright', {
             name: (
               <a href="/dashboard" className="link">
-                {profile.name}
+                <bdi>{profile.name}</bdi>
               </a>
             ),
           })}
