@@ -14,7 +14,3 @@ pub mod second_factor;
 pub mod sign_in;
 
 pub use context::{Counters, Ctx, Outbox};
-
-/// A second factor's code refused (wrong, used, or too old), as the sign-in, the reset and the
-/// setup say it: what happened, and why the next one may work.
-pub const CODE_MISMATCH: &str = "That code didn't match. Codes change every 30 seconds.";
