@@ -170,7 +170,12 @@ impl IntoResponse for ApiError {
             }
             Self::Validation(fields) if fields.len() == 1 => {
                 let (name, problem) = fields.iter().next().expect("one field");
-                format!("{name}: {problem}")
+                // A problem said as a sentence of its own is the message as it is.
+                if problem.starts_with(char::is_uppercase) {
+                    problem.clone()
+                } else {
+                    format!("{name}: {problem}")
+                }
             }
             Self::Validation(_) => "Some fields are not valid.".to_owned(),
             other => other.to_string(),

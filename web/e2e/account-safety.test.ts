@@ -2,7 +2,8 @@
  * The owner's account against a stolen session (issue 43), in Chromium against the real binary: a
  * second browser holding a copy of the owner's session cookie cannot set up the second factor
  * without the password, and the "sign out every session" link of a notice that the local SMTP
- * server received ends the stolen session.
+ * server received ends the stolen session. And the security dialog speaks to the owner (issue 46):
+ * the key grouped in fours, a wrong code in a sentence, this device marked, exports named.
  */
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
@@ -123,6 +124,57 @@ describe('a stolen session', () => {
     } finally {
       await owner.close();
       await thief.close();
+    }
+  });
+
+  test('speaks to the owner: the key in groups of four, a wrong code in a sentence, this device marked, a passkey name asked for, exports named', async () => {
+    const owner = await openPage(browser, { ...server, url: base }, { userAgent: DESKTOP_CHROME, permissions: ['clipboard-read', 'clipboard-write'] });
+    try {
+      await owner.page.goto(`${base}/login`);
+      await fillLogin(owner.page, EMAIL, OWNER_ENV.PORTFOLIO_OWNER_PASSWORD);
+      await owner.page.waitForURL(`${base}/dashboard`);
+      await owner.page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
+
+      // The account menu's exports say what they export.
+      await owner.page.getByRole('button', { name: 'Account' }).click();
+      await owner.page.getByRole('link', { name: 'Download messages as CSV', exact: true }).waitFor();
+      await owner.page.getByRole('link', { name: 'Download messages as JSON', exact: true }).waitFor();
+      await owner.page.getByRole('button', { name: 'Sign-in and security' }).click();
+      const dialog = owner.page.getByRole('dialog', { name: 'Sign-in and security' });
+
+      // Two browsers alike ("Chrome on a desktop"): this one is marked, and first.
+      const sessions = dialog.getByRole('region', { name: 'Signed-in browsers' }).getByRole('listitem');
+      await sessions.first().getByText('This device', { exact: true }).waitFor();
+      assert.match((await sessions.first().textContent()) ?? '', /^Chrome on a desktopThis deviceSigned in /);
+
+      // The passkey's name: required, and its example cannot pass for a name typed.
+      const passkeyName = dialog.getByRole('region', { name: 'Passkeys' }).getByRole('textbox', { name: 'Name of the new passkey (required)' });
+      assert.equal(await passkeyName.getAttribute('placeholder'), 'e.g. Work laptop');
+      assert.equal(await passkeyName.evaluate((input) => getComputedStyle(input, '::placeholder').fontStyle), 'italic');
+      assert.equal(await passkeyName.getAttribute('required'), '');
+
+      // The key in groups of four; read out letter by letter; copied whole.
+      const section = dialog.getByRole('region', { name: 'Two-step verification' });
+      await section.getByRole('button', { name: 'Set up' }).click();
+      const key = section.locator('code');
+      await key.waitFor();
+      const shown = (await key.locator('[aria-hidden="true"]').textContent()) ?? '';
+      assert.match(shown, /^([A-Z2-7]{4} )+[A-Z2-7]{1,4}$/, shown);
+      const secret = shown.replaceAll(' ', '');
+      assert.equal(await key.locator('.sr-only').textContent(), secret.split('').join(' '));
+      await section.getByRole('button', { name: 'Copy the key' }).click();
+      await section.getByText('Key copied.').waitFor();
+      assert.equal(await owner.page.evaluate(() => navigator.clipboard.readText()), secret);
+
+      // A wrong code: a sentence that says what happened and why the next may work.
+      await section.getByLabel('Code from the app').fill('000000');
+      await section.getByRole('button', { name: 'Turn on' }).click();
+      await section.getByRole('alert').filter({ hasText: "That code didn't match. Codes change every 30 seconds." }).waitFor();
+      assert.equal(await section.getByText(/code: /).count(), 0);
+      assert.deepEqual(await axeViolations(owner.page), []);
+      await section.getByRole('button', { name: 'Cancel' }).click();
+    } finally {
+      await owner.close();
     }
   });
 });

@@ -155,8 +155,8 @@ describe('the dashboard', () => {
     await signIn(page, server);
     await page.getByRole('button', { name: 'Account' }).click();
     for (const [name, type] of [
-      ['Export as CSV', 'text/csv'],
-      ['Export as JSON', 'application/json'],
+      ['Download messages as CSV', 'text/csv'],
+      ['Download messages as JSON', 'application/json'],
     ] as const) {
       const href = await page.getByRole('link', { name }).getAttribute('href');
       assert.ok(href);
@@ -226,7 +226,7 @@ describe('the dashboard', () => {
     await dialog.getByLabel('New password', { exact: true }).fill('an entirely new passphrase');
     await dialog.getByLabel('Repeat the new password').fill('an entirely new passphrase');
     await dialog.getByRole('button', { name: 'Change password' }).click();
-    await dialog.getByText('Current password: is not correct').waitFor();
+    await dialog.getByText('Your current password is not correct. Check it and try again.').waitFor();
     await dialog.getByLabel('Current password', { exact: true }).fill(PASSWORD);
     await dialog.getByRole('button', { name: 'Change password' }).click();
     await dialog.getByText('Your password was changed.', { exact: false }).waitFor();

@@ -186,7 +186,7 @@ describe("the owner's Insights tab", () => {
     assert.equal(await daily.getByRole('row').count(), 31);
 
     const download = page.waitForEvent('download');
-    await page.getByRole('link', { name: 'Export CSV' }).click();
+    await page.getByRole('link', { name: 'Download figures as CSV' }).click();
     const csv = readFileSync((await (await download).path())!, 'utf8').split('\r\n');
     assert.equal(csv[0], 'day,visitors,page_views,resume_downloads,messages');
     assert.equal(csv.filter((line) => line).length, 31);
@@ -198,6 +198,24 @@ describe("the owner's Insights tab", () => {
     await page.getByRole('heading', { name: 'Applications', level: 1 }).waitFor();
     await page.getByRole('tab', { name: 'Applications' }).press('ArrowLeft');
     await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
+    assert.deepEqual(errors, []);
+    await close();
+  });
+
+  test("the chart's labels stay legible on a phone: at least 12 px at 390 px wide, two on each axis", async () => {
+    const { page, errors, close } = await openPage(suite.browser, suite.server, { viewport: { width: 390, height: 844 } });
+    await signIn(page, suite.server);
+    await page.goto(`${suite.server.url}/dashboard?view=insights`);
+    const chart = page.getByRole('img', { name: /Chart of page views and visitors per day/ });
+    await chart.waitFor();
+    const figure = page.locator('figure').filter({ has: chart });
+    const labels = await figure.locator('[aria-hidden="true"] > span').evaluateAll((spans) =>
+      spans.map((span) => ({ text: span.textContent, size: parseFloat(getComputedStyle(span).fontSize), height: span.getBoundingClientRect().height })),
+    );
+    assert.equal(labels.length, 4, `the top and zero of the scale, the first and last day: ${JSON.stringify(labels)}`);
+    for (const label of labels) assert.ok(label.size >= 12 && label.height >= 12, JSON.stringify(label));
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390, 'no sideways scroll');
+    assert.deepEqual(await axeViolations(page), []);
     assert.deepEqual(errors, []);
     await close();
   });

@@ -39,10 +39,19 @@ async function linkWhen(server: RunningServer, path: string, ready: (link: Link)
   assert.fail(`the link never got there: ${JSON.stringify(last)}`);
 }
 
-/** Creates a link in the Applications view; returns its full address. */
-async function createInView(page: Page, server: RunningServer, company: string, role: string): Promise<string> {
+/** The new-link form, opened from its button once there are links (it is open while there are none). */
+async function newLinkForm(page: Page, server: RunningServer) {
   await page.goto(`${server.url}/dashboard?view=applications`);
   const form = page.getByRole('form', { name: 'New link' });
+  const button = page.getByRole('button', { name: 'New link' });
+  await page.getByRole('list', { name: 'Application links' }).or(form).first().waitFor();
+  if (await button.isVisible()) await button.click();
+  return form;
+}
+
+/** Creates a link in the Applications view; returns its full address. */
+async function createInView(page: Page, server: RunningServer, company: string, role: string): Promise<string> {
+  const form = await newLinkForm(page, server);
   await form.getByLabel('Company').fill(company);
   await form.getByLabel('Role').fill(role);
   await form.getByRole('button', { name: 'Create link' }).click();
@@ -179,6 +188,42 @@ describe('application links', () => {
     assert.equal(alerts.mails.length, 1, 'one e-mail of the first open');
     assert.equal(alerts.hooks.length, 1, 'one webhook call of the first open');
     assert.ok(!alerts.mails[0]!.includes('wile@acme.example') && !JSON.stringify(alerts.hooks[0]).includes('127.0.0.1'));
+    await owner.close();
+  });
+
+  test('the new-link form folds behind its button once there are links; its problems are sentences beside their fields; a card shows its language and expiry', async () => {
+    const owner = await openPage(browser, server);
+    await signIn(owner.page, server);
+    const form = await newLinkForm(owner.page, server);
+    const button = owner.page.getByRole('button', { name: 'New link' });
+    assert.equal(await button.getAttribute('aria-expanded'), 'true', 'a link exists: the form opened from its button');
+
+    // Nothing typed: each field says what to do, beside it, and the first is focused; no summary repeats it.
+    await form.getByRole('button', { name: 'Create link' }).click();
+    const company = form.getByLabel('Company');
+    await form.getByText('Enter the company.', { exact: true }).waitFor();
+    await form.getByText('Enter the role.', { exact: true }).waitFor();
+    assert.equal(await company.getAttribute('aria-invalid'), 'true');
+    await owner.page.waitForFunction(() => document.activeElement?.getAttribute('name') === 'company');
+    assert.equal(await owner.page.getByText(/correct the fields/).count(), 0);
+    assert.equal(await owner.page.getByText(/Company: /).count(), 0);
+    assert.deepEqual(await axeViolations(owner.page), []);
+
+    // A link that expires on 12 January next year.
+    await company.fill('Globex');
+    await form.getByLabel('Role').fill('Staff Engineer');
+    const year = new Date().getFullYear() + 1;
+    await form.getByLabel('Expires').fill(`${year}-01-12`);
+    await form.getByRole('button', { name: 'Create link' }).click();
+    await owner.page.getByRole('status').filter({ hasText: 'The link for Globex, Staff Engineer is ready' }).waitFor();
+    // Created, the form folds again behind its button.
+    await form.waitFor({ state: 'detached' });
+    assert.equal(await button.getAttribute('aria-expanded'), 'false');
+    const card = owner.page.getByRole('listitem').filter({ hasText: 'Globex, Staff Engineer' });
+    await card.getByText(/^English · Expires (12 Jan|Jan 12)/).waitFor();
+    const other = owner.page.getByRole('listitem').filter({ hasText: 'Acme, Frontend Developer' });
+    await other.getByText('English · No expiry', { exact: true }).waitFor();
+    assert.deepEqual(await axeViolations(owner.page), []);
     await owner.close();
   });
 

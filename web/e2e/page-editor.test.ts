@@ -363,21 +363,22 @@ describe('the page editor', () => {
     await titleField.fill('Bell\u0007Title');
 
     await page.getByRole('status').filter({ hasText: 'Not saved: 3 fields need attention' }).waitFor();
-    await firstProject.getByText('Code address: must be an http, https or mailto URL').waitFor();
+    await firstProject.getByText('Code address must be an http, https or mailto URL.').waitFor();
     assert.equal(await firstProject.getByLabel('Code address').getAttribute('aria-invalid'), 'true');
-    await firstProject.getByText('Title: must not contain control characters').waitFor();
+    await firstProject.getByText('Title must not contain control characters.').waitFor();
     assert.equal(await partsList(page).getByRole('link', { name: 'Projects, 2 problems' }).count(), 1);
     assert.equal(await partsList(page).getByRole('link', { name: 'Profile, 1 problem' }).count(), 1);
     assert.deepEqual(await editorViolations(page), []);
     assert.equal((await draftOnServer(suite.server)).revision, revision, 'nothing was saved');
 
-    // The summary's links open the field's part and focus it.
-    await page.getByRole('link', { name: /^profile\.name: must not be empty/ }).click();
+    // The summary's links name each field's place in a few words, open its part and focus it.
+    await page.getByRole('link', { name: 'Projects, item 1: code url', exact: true }).waitFor();
+    await page.getByRole('link', { name: 'Profile: name', exact: true }).click();
     await page.getByRole('heading', { level: 2, name: 'Profile' }).waitFor();
     await page.waitForFunction(() => document.activeElement?.id === 'field-profile-name');
     assert.equal(await nameField(page).getAttribute('aria-invalid'), 'true');
     const described = (await nameField(page).getAttribute('aria-describedby')) ?? '';
-    assert.equal(await page.locator(`#${described.split(' ').at(-1)}`).innerText(), 'Name: must not be empty');
+    assert.equal(await page.locator(`#${described.split(' ').at(-1)}`).innerText(), 'Name must not be empty.');
 
     // Fixed, it saves itself, and the errors go.
     await nameField(page).fill('Robin Editor');

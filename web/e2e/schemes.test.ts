@@ -171,17 +171,32 @@ describe('the schemes', () => {
     await publishAppearance(suite.server, (appearance) => void (appearance.scheme = 'dark'));
   });
 
-  test('an accent that fails contrast is refused with its ratio; a hidden section leaves the page and the navigation', async () => {
+  test('an accent that fails contrast is refused beside its field with its ratio and the nearest shade that passes, taken in one click; a hidden section leaves the page and the navigation', async () => {
     const owner = await openPage(suite.browser, suite.server);
     await signIn(owner.page, suite.server);
     await owner.page.goto(`${suite.server.url}/dashboard?view=page&part=appearance`);
     const part = owner.page.getByRole('region', { name: 'Appearance' });
     const accent = part.getByLabel('Accent colour', { exact: true });
     await accent.fill('#ffcc00');
-    await part.getByText(/^Accent colour: .*#ffcc00.* contrast of 1\.\d:1; it needs at least 4\.5:1/).waitFor();
+    const problem = part.getByText(/^White text on the accent #ffcc00 has a contrast of 1\.\d:1\. It needs at least 4\.5:1\./);
+    await problem.waitFor();
     assert.equal(await accent.getAttribute('aria-invalid'), 'true');
     await owner.page.getByRole('navigation', { name: 'Parts of the page' }).getByRole('link', { name: 'Appearance, 1 problem' }).waitFor();
+    // The summary above the editor names the field in a few words; the sentence is beside the field.
+    await owner.page.getByRole('link', { name: 'Appearance: accent', exact: true }).waitFor();
+    const field = await accent.boundingBox();
+    const said = await problem.boundingBox();
+    assert.ok(field && said && said.width <= field.width + 1 && said.y > field.y, `beside its field: ${JSON.stringify({ field, said })}`);
     assert.deepEqual(await axeViolations(owner.page, { exclude: 'iframe' }), []);
+
+    // The nearest shade that passes (the server's, with the same hue), in one click; the draft saves.
+    await part.getByRole('button', { name: 'Use #917300 instead' }).click();
+    assert.equal(await accent.inputValue(), '#917300');
+    await owner.page.getByRole('status').filter({ hasText: /^All changes saved/ }).waitFor({ timeout: 30_000 });
+    assert.equal(await problem.count(), 0);
+    assert.equal(await accent.getAttribute('aria-invalid'), null);
+    const draft = await owner.page.evaluate(async () => (await (await fetch('/api/content/draft')).json()) as { document: { appearance: { accent: string } } });
+    assert.equal(draft.document.appearance.accent, '#917300');
 
     await accent.fill('#0f766e');
     await part.getByRole('checkbox', { name: 'Projects', exact: true }).uncheck();

@@ -73,6 +73,10 @@ pub fn step_at(now_ms: i64) -> i64 {
     now_ms.div_euclid(1000 * STEP_SECS)
 }
 
+/// A code refused (wrong, used, or too old), as the sign-in, the reset and the setup say it: what
+/// happened, and why the next one may work.
+pub const CODE_MISMATCH: &str = "That code didn't match. Codes change every 30 seconds.";
+
 /// Whether `input` looks like a one-time code (six digits, spaces allowed) rather than a recovery
 /// code; the digits alone.
 pub fn as_totp_code(input: &str) -> Option<String> {

@@ -277,9 +277,28 @@ fn ratio(value: f64) -> String {
 /// - the light scheme's accent text (shade 700) on white and on gray-100: 4.5:1;
 /// - the focus ring: shade 400 on gray-950 (dark), shade 600 on gray-50 (light): 3:1.
 pub fn accent_problems(appearance: &Appearance) -> Vec<String> {
-    let Some(accent) = parse_hex(&appearance.accent) else {
-        return Vec::new();
-    };
+    parse_hex(&appearance.accent).map_or_else(Vec::new, problems_of)
+}
+
+/// The colour nearest the accent that passes every check of [`accent_problems`], offered in its
+/// place: the accent's hue, its OKLCH lightness moved as little as it must (in steps of 0.001, up
+/// or down), its chroma kept where sRGB allows and lowered, a quarter at a time, only when no
+/// lightness passes with it. `None` when even a grey fails (it never does for these checks).
+pub fn nearest_passing(accent: Rgb) -> Option<Rgb> {
+    let (lightness, chroma, hue) = to_oklch(accent);
+    let from = (lightness * 1000.0).round() as i32;
+    [1.0, 0.75, 0.5, 0.25, 0.0].into_iter().find_map(|share| {
+        (0..=1000).find_map(|step| {
+            [from - step, from + step]
+                .into_iter()
+                .filter(|l| (0..=1000).contains(l))
+                .map(|l| from_oklch(f64::from(l) / 1000.0, chroma * share, hue))
+                .find(|candidate| problems_of(*candidate).is_empty())
+        })
+    })
+}
+
+fn problems_of(accent: Rgb) -> Vec<String> {
     let accent_hex = hex(accent);
     let palette = palette(accent);
     let at = |wanted| shade(&palette, wanted);
@@ -500,6 +519,28 @@ mod tests {
             shades,
             LADDER.map(|(shade, _, _)| format!("--color-blue-{shade}"))
         );
+    }
+
+    #[test]
+    fn the_nearest_passing_shade_keeps_the_hue_and_passes_every_check() {
+        for (accent, expected) in [
+            ("#ffcc00", "#917300"),
+            ("#0a0a40", "#4b5995"),
+            ("#00ff00", "#008a00"),
+        ] {
+            let nearest = nearest_passing(parse_hex(accent).unwrap()).unwrap();
+            assert_eq!(hex(nearest), expected, "{accent}");
+            assert_eq!(problems_of(nearest), Vec::<String>::new(), "{accent}");
+            let (_, _, hue) = to_oklch(parse_hex(accent).unwrap());
+            let (_, _, nearest_hue) = to_oklch(nearest);
+            assert!(
+                (hue - nearest_hue).abs() < 2.0,
+                "{accent}: {hue} and {nearest_hue}"
+            );
+        }
+        // An accent that passes is its own nearest.
+        let teal = parse_hex("#0f766e").unwrap();
+        assert_eq!(nearest_passing(teal), Some(teal));
     }
 
     #[test]

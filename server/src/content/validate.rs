@@ -260,8 +260,13 @@ fn check_ids(document: &ContentDocument, errors: &mut FieldErrors) {
 /// The accent's contrast with the text and the backgrounds it meets, in either scheme (see
 /// [`super::appearance::accent_problems`]); an accent that is not `#rrggbb` already failed its pattern.
 fn check_accent(document: &ContentDocument, errors: &mut FieldErrors) {
-    let problems = super::appearance::accent_problems(&document.appearance);
+    use super::appearance::{hex, nearest_passing, parse_hex};
+    let mut problems = super::appearance::accent_problems(&document.appearance);
     if !problems.is_empty() {
+        // The editor offers the shade in one click: it reads it from this last clause.
+        if let Some(shade) = parse_hex(&document.appearance.accent).and_then(nearest_passing) {
+            problems.push(format!("the nearest shade that passes is {}", hex(shade)));
+        }
         errors
             .entry("appearance.accent".to_owned())
             .or_insert_with(|| problems.join("; "));
@@ -319,7 +324,8 @@ mod tests {
         assert_eq!(
             errors["appearance.accent"],
             "white text on the accent #ffcc00 has a contrast of 1.5:1; it needs at least 4.5:1; \
-             the light scheme's focus ring #ffcc00 on #f9fafb has a contrast of 1.4:1; it needs at least 3:1"
+             the light scheme's focus ring #ffcc00 on #f9fafb has a contrast of 1.4:1; it needs at least 3:1; \
+             the nearest shade that passes is #917300"
         );
         assert_eq!(errors.len(), 1, "{errors:?}");
         // Not `#rrggbb`: the pattern says so, once.

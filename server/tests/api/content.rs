@@ -409,6 +409,11 @@ async fn an_accent_white_text_cannot_be_read_on_is_422_with_its_ratio_and_nothin
         ),
         "{problem}"
     );
+    // The nearest shade that passes ends it, for the editor to offer in one click.
+    assert!(
+        problem.ends_with("; the nearest shade that passes is #917300"),
+        "{problem}"
+    );
     // Nothing was saved: the draft is still the published document, at revision 0.
     let draft: Value = app.get("/api/content/draft").await.json().await.unwrap();
     assert_eq!(draft["revision"], 0);

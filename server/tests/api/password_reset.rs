@@ -222,7 +222,10 @@ async fn with_the_second_factor_on_the_link_asks_for_a_code() {
     let wrong = app.reset(&token, NEW_PASSWORD, Some(wrong_code)).await;
     assert_eq!(wrong.status(), 422);
     let body: Value = wrong.json().await.unwrap();
-    assert_eq!(body["error"]["fields"]["code"], "is not correct");
+    assert_eq!(
+        body["error"]["fields"]["code"],
+        "That code didn't match. Codes change every 30 seconds."
+    );
 
     // A recovery code does; the second factor stays on.
     let done = app.reset(&token, NEW_PASSWORD, Some(&recovery[3])).await;

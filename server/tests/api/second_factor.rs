@@ -82,7 +82,10 @@ async fn setup_shows_a_qr_code_of_the_key_and_a_first_code_turns_it_on() {
     if app.code_now(&scanned) != "000000" {
         assert_eq!(wrong.status(), 422);
         let body: Value = wrong.json().await.unwrap();
-        assert_eq!(body["error"]["fields"]["code"], "is not correct");
+        assert_eq!(
+            body["error"]["fields"]["code"],
+            "That code didn't match. Codes change every 30 seconds."
+        );
     }
     let confirmed = app
         .send(
@@ -216,7 +219,15 @@ async fn a_used_code_is_refused_and_the_next_steps_code_works() {
     let reused = app.send_code(&second, &code).await;
     assert_eq!(reused.status(), 422);
     let body: Value = reused.json().await.unwrap();
-    assert_eq!(body["error"]["fields"]["code"], "is not correct");
+    assert_eq!(
+        body["error"]["fields"]["code"],
+        "That code didn't match. Codes change every 30 seconds."
+    );
+    // A problem said as a sentence is the whole message, without the field's name before it.
+    assert_eq!(
+        body["error"]["message"],
+        "That code didn't match. Codes change every 30 seconds."
+    );
     // Nor a code of an earlier step.
     let earlier = code_at(&uri, app.clock.now_ms() - 30_000);
     assert_eq!(app.send_code(&second, &earlier).await.status(), 422);

@@ -112,11 +112,9 @@ export function LoginPage() {
         try {
           await submitCode(field('code').trim());
         } catch (cause) {
-          if (cause instanceof ApiError) {
-            // The pending sign-in is over (five minutes, or used): start again with the password.
-            if (cause.code === 'sign_in_expired') dispatch(startedOver);
-            if (cause.fields.code) cause.message = `Authentication code: ${cause.fields.code}.`;
-          }
+          // The pending sign-in is over (five minutes, or used): start again with the password. A
+          // wrong code's message is the server's sentence ("That code didn't match. …").
+          if (cause instanceof ApiError && cause.code === 'sign_in_expired') dispatch(startedOver);
           throw cause;
         }
       } else if ('secondFactorRequired' in (await signIn(field('email'), field('password')))) {

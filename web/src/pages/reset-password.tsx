@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { api, ApiError } from '../api/client';
+import { sentence } from '../api/problems';
 import { AuthCard, FormAlert } from './auth-card';
 import { fragmentToken } from './fragment-token';
 import { messageFor } from './login';
@@ -46,7 +47,8 @@ export function ResetPasswordPage() {
       const fields = cause instanceof ApiError ? cause.fields : {};
       if (fields.token) setExpired(true);
       if (fields.code) setAskCode(true);
-      setErrors(fields.password || fields.code ? { password: fields.password, code: fields.code } : { form: messageFor(cause) ?? undefined });
+      const said = (name: string) => fields[name] && sentence(name, fields[name]);
+      setErrors(fields.password || fields.code ? { password: said('password'), code: said('code') } : { form: messageFor(cause) ?? undefined });
     } finally {
       setPending(false);
     }
@@ -79,7 +81,7 @@ export function ResetPasswordPage() {
         )}
         {error && (
           <p id={`reset-${name}-error`} className="field-error">
-            {label}: {error}
+            {error}
           </p>
         )}
       </div>

@@ -69,7 +69,7 @@ pub async fn confirm(
     let totp = second_factor::totp(&row.secret, ctx.auth.issuer(), &owner.email)?;
     let now = ctx.now_ms();
     let Some(step) = second_factor::matching_step(&totp, &code, now) else {
-        return Err(ApiError::field("code", "is not correct"));
+        return Err(ApiError::field("code", second_factor::CODE_MISMATCH));
     };
     let (codes, hashes) = recovery_codes();
     if !db

@@ -227,7 +227,7 @@ pub async fn checked_code(
         return Err(ApiError::field("code", "is required"));
     }
     if code.len() > 64 {
-        return Err(ApiError::field("code", "is not correct"));
+        return Err(ApiError::field("code", second_factor::CODE_MISMATCH));
     }
     let attempt = Attempt::new(ctx, jar, &owner.email, ip).for_codes();
     count_attempt(
@@ -244,7 +244,7 @@ pub async fn checked_code(
     if check == CodeCheck::Wrong {
         (ctx.counters.sign_in_failed)();
         tracing::info!("a second-factor code was refused");
-        return Err(ApiError::field("code", "is not correct"));
+        return Err(ApiError::field("code", second_factor::CODE_MISMATCH));
     }
     ctx.db.clear_sign_in_failures(&attempt.cleared()).await?;
     if check == CodeCheck::Recovery {

@@ -97,11 +97,11 @@ export function AccountMenu({
           </p>
           <a className={item} href={exportUrl('csv')} download onClick={() => setOpen(false)}>
             <Download aria-hidden="true" className="size-4" />
-            Export as CSV
+            Download messages as CSV
           </a>
           <a className={item} href={exportUrl('json')} download onClick={() => setOpen(false)}>
             <Download aria-hidden="true" className="size-4" />
-            Export as JSON
+            Download messages as JSON
           </a>
           <button
             ref={testRef}

@@ -1,6 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '../../api/client';
 import { changePassword } from '../../api/account';
+import { problemText, sentence } from '../../api/problems';
 
 type Errors = Partial<Record<'currentPassword' | 'newPassword' | 'repeat' | 'form', string>>;
 
@@ -35,9 +36,10 @@ export function ChangePasswordDialog({ dialogRef }: { dialogRef: React.RefObject
       setDone(true);
     } catch (cause) {
       if (cause instanceof ApiError && Object.keys(cause.fields).length > 0) {
-        setErrors({ currentPassword: cause.fields.currentPassword, newPassword: cause.fields.newPassword });
+        const said = (name: string) => cause.fields[name] && sentence(name, cause.fields[name]);
+        setErrors({ currentPassword: said('currentPassword'), newPassword: said('newPassword') });
       } else {
-        setErrors({ form: cause instanceof ApiError ? cause.message : 'Something went wrong. Please try again.' });
+        setErrors({ form: problemText(cause) });
       }
     } finally {
       setPending(false);
@@ -71,7 +73,7 @@ export function ChangePasswordDialog({ dialogRef }: { dialogRef: React.RefObject
         )}
         {error && (
           <p id={`${name}-error`} className="field-error">
-            {label}: {error}
+            {error}
           </p>
         )}
       </div>

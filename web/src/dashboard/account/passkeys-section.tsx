@@ -140,9 +140,10 @@ export function PasskeysSection({
         <form className="mt-3 flex flex-wrap items-end gap-2" onSubmit={onAdd}>
           <div className="min-w-0 flex-1">
             <label htmlFor="passkey-name" className="field-label">
-              Name of the new passkey
+              Name of the new passkey <span className="font-normal text-gray-400">(required)</span>
             </label>
-            <input id="passkey-name" name="name" required maxLength={64} placeholder="Laptop" className="field-input" />
+            {/* A hint, in italics and prefixed, so it is never taken for a name already typed. */}
+            <input id="passkey-name" name="name" required maxLength={64} placeholder="e.g. Work laptop" className="field-input placeholder:italic" />
           </div>
           <button type="submit" className="btn btn-secondary" disabled={task.busy}>
             Add a passkey

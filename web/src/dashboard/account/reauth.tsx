@@ -1,5 +1,6 @@
 import { useRef, useState, type FormEvent, type RefObject } from 'react';
 import { ApiError } from '../../api/client';
+import { problemText } from '../../api/problems';
 import { finishPasskeyReauth, reauthenticate, startPasskeyReauth } from '../../api/account';
 import { getPasskey, passkeyProblem } from '../../auth/passkey';
 
@@ -59,7 +60,7 @@ function ReauthDialog({
       dialogRef.current?.close();
       done?.resolve();
     } catch (cause) {
-      setError(cause instanceof ApiError && cause.fields.password ? cause.fields.password : passkeyProblem(cause));
+      setError(cause instanceof ApiError ? problemText(cause) : passkeyProblem(cause));
     } finally {
       setPending(false);
     }

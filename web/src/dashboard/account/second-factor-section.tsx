@@ -90,7 +90,15 @@ export function SecondFactorSection({ guard }: { guard: <T>(action: () => Promis
           <p className="text-gray-300">Scan this code with your authenticator app, then enter the 6-digit code it shows.</p>
           <img src={setup.qrCode} alt="QR code of the key, for an authenticator app" width={176} height={176} className="rounded-lg bg-white p-2" />
           <p className="text-gray-400">
-            Cannot scan it? Enter this key: <code className="break-all text-gray-100">{setup.secret}</code>
+            Cannot scan it? Enter this key:{' '}
+            {/* Shown in groups of four, read out letter by letter, copied whole. */}
+            <code className="text-gray-100">
+              <span aria-hidden="true">{setup.secret.match(/.{1,4}/g)?.join(' ')}</span>
+              <span className="sr-only">{setup.secret.split('').join(' ')}</span>
+            </code>{' '}
+            <button type="button" className="link" onClick={() => void navigator.clipboard.writeText(setup.secret).then(() => setStatus('Key copied.'))}>
+              Copy the key
+            </button>
           </p>
           <div>
             <label htmlFor="second-factor-code" className="field-label">

@@ -37,14 +37,15 @@ export function SessionsSection() {
         Signed-in browsers
       </h3>
       <ul className="mt-3 space-y-2" aria-busy={sessions === null}>
-        {sessions?.map((session) => {
+        {/* This device first; the others by their sign-in, the time telling alike browsers apart. */}
+        {sessions?.slice().sort((a, b) => Number(b.current) - Number(a.current)).map((session) => {
           const name = `${session.browser} on ${session.device === 'other' ? 'another device' : `a ${session.device}`}`;
           return (
             <li key={session.id} className="flex items-center gap-3 rounded-lg border border-gray-800 px-3 py-2">
               <div className="min-w-0 flex-1 text-sm">
                 <p className="text-gray-100">
                   {name}
-                  {session.current && <span className="ml-2 rounded bg-blue-950 px-1.5 py-0.5 text-xs text-blue-200">This browser</span>}
+                  {session.current && <span className="ml-2 rounded bg-blue-950 px-1.5 py-0.5 text-xs text-blue-200">This device</span>}
                 </p>
                 <p className="text-gray-400">
                   Signed in {fullDate(session.signedInAt)} {METHODS[session.method]}; last active {fullDate(session.lastActiveAt)}
@@ -54,7 +55,7 @@ export function SessionsSection() {
                 type="button"
                 className="btn btn-ghost px-3 text-sm"
                 disabled={task.busy}
-                aria-label={`Sign out ${name}${session.current ? ' (this browser)' : ''}, signed in ${fullDate(session.signedInAt)}`}
+                aria-label={`Sign out ${name}${session.current ? ' (this device)' : ''}, signed in ${fullDate(session.signedInAt)}`}
                 onClick={() => void signOutOne(session)}
               >
                 Sign out

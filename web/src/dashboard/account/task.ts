@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { problemText } from '../../api/problems';
 import { sessionEnded } from '../shared/session';
 import { Cancelled } from './reauth';
 
@@ -18,7 +19,7 @@ export function useTask() {
       await step();
       return true;
     } catch (cause) {
-      if (!sessionEnded(cause) && !(cause instanceof Cancelled)) setError(cause instanceof Error ? cause.message : 'Something went wrong. Please try again.');
+      if (!sessionEnded(cause) && !(cause instanceof Cancelled)) setError(problemText(cause));
       return false;
     } finally {
       setBusy(false);

@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
-import { Copy, Download } from 'lucide-react';
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { Copy, Download, Plus } from 'lucide-react';
 import { ApiError } from '../../api/client';
+import { sentence } from '../../api/problems';
 import { sessionEnded } from '../shared/session';
 import {
   changeLink,
@@ -52,6 +53,15 @@ export function linkUrl(link: ApplicationLink): string {
   return `${location.origin}${link.path}`;
 }
 
+/** A language's name in the owner's language ("English" for `en`); the tag when it has none. */
+function languageName(tag: string): string {
+  try {
+    return new Intl.DisplayNames(undefined, { type: 'language' }).of(tag) ?? tag;
+  } catch {
+    return tag;
+  }
+}
+
 /** Whether a link no longer counts anything: revoked, or past its expiry. */
 export function linkEnded(link: ApplicationLink, now = Date.now()): string | null {
   if (link.revokedAt !== null) return 'Revoked';
@@ -64,6 +74,9 @@ export function ApplicationsView() {
   const [links, setLinks] = useState<ApplicationLink[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<ApplicationLink | null>(null);
+  // The form is open while there is no link; folded behind its button once there are.
+  const [adding, setAdding] = useState(false);
+  const formId = useId();
 
   const fail = useCallback((cause: unknown) => {
     if (cause instanceof DOMException && cause.name === 'AbortError') return;
@@ -89,7 +102,7 @@ export function ApplicationsView() {
         <h1 className="text-heading font-bold text-white">Applications</h1>
         <a className="btn btn-secondary min-h-11 px-3 text-sm" href={LINKS_EXPORT_URL} download>
           <Download aria-hidden="true" className="size-4" />
-          Export CSV
+          Download links as CSV
         </a>
       </div>
       <p className="mt-2 max-w-2xl text-sm text-gray-300">
@@ -101,12 +114,29 @@ export function ApplicationsView() {
           {error}
         </p>
       )}
-      <NewLinkForm
-        onCreated={(link) => {
-          setCreated(link);
-          void reload();
-        }}
-      />
+      {links?.length !== 0 && (
+        <button
+          type="button"
+          className="btn btn-primary mt-6 min-h-11"
+          aria-expanded={adding}
+          aria-controls={formId}
+          disabled={links === null}
+          onClick={() => setAdding(!adding)}
+        >
+          <Plus aria-hidden="true" className="size-4" />
+          New link
+        </button>
+      )}
+      {(adding || links?.length === 0) && (
+        <NewLinkForm
+          id={formId}
+          onCreated={(link) => {
+            setCreated(link);
+            setAdding(false);
+            void reload();
+          }}
+        />
+      )}
       {created && (
         <div role="status" className="mt-4 rounded-xl border border-emerald-400/40 bg-emerald-950 p-4 text-emerald-100">
           <p>
@@ -162,14 +192,16 @@ function CopyLink({ link }: { link: ApplicationLink }) {
   );
 }
 
-function NewLinkForm({ onCreated }: { onCreated: (link: ApplicationLink) => void }) {
-  const id = useId();
+function NewLinkForm({ id, onCreated }: { id: string; onCreated: (link: ApplicationLink) => void }) {
   const document = useContent();
   const locale = useLocale();
   const languages = locale.languages.length > 0 ? locale.languages : [{ tag: document.language ?? 'en', name: 'English' }];
   const [fields, setFields] = useState<Record<string, string>>({});
   const [alert, setAlert] = useState('');
   const [busy, setBusy] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  // Each problem is beside its field; the first of them is focused, so its label and problem are read out.
+  useEffect(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(), [fields]);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -195,8 +227,7 @@ function NewLinkForm({ onCreated }: { onCreated: (link: ApplicationLink) => void
     } catch (cause) {
       if (sessionEnded(cause)) return;
       if (cause instanceof ApiError && cause.status === 422 && Object.keys(cause.fields).length > 0) {
-        setFields(cause.fields);
-        setAlert('Please correct the fields marked below.');
+        setFields(Object.fromEntries(Object.entries(cause.fields).map(([name, problem]) => [name === 'expiresAt' ? 'expires' : name, sentence(name, problem)])));
       } else setAlert(cause instanceof Error ? cause.message : String(cause));
     } finally {
       setBusy(false);
@@ -214,7 +245,7 @@ function NewLinkForm({ onCreated }: { onCreated: (link: ApplicationLink) => void
         {input({ id: inputId, name, 'aria-invalid': Boolean(problem), 'aria-describedby': problem ? `${inputId}-error` : undefined })}
         {problem && (
           <p id={`${inputId}-error`} className="text-sm text-red-300">
-            {label}: {problem}
+            {problem}
           </p>
         )}
       </div>
@@ -222,7 +253,7 @@ function NewLinkForm({ onCreated }: { onCreated: (link: ApplicationLink) => void
   };
 
   return (
-    <form aria-labelledby={`${id}-title`} className="mt-6 rounded-xl border border-gray-800 bg-gray-900 p-4" onSubmit={(e) => void onSubmit(e)} noValidate>
+    <form ref={formRef} id={id} aria-labelledby={`${id}-title`} className="mt-4 rounded-xl border border-gray-800 bg-gray-900 p-4" onSubmit={(e) => void onSubmit(e)} noValidate>
       <h2 id={`${id}-title`} className="text-lg font-semibold text-white">
         New link
       </h2>
@@ -272,6 +303,7 @@ function LinkItem({ link, onChanged, onError }: { link: ApplicationLink; onChang
   const [detail, setDetail] = useState<LinkDetail | null>(null);
   const [confirming, setConfirming] = useState(false);
   const ended = linkEnded(link);
+  const language = languageName(link.language);
 
   useEffect(() => {
     if (!open) return;
@@ -293,6 +325,9 @@ function LinkItem({ link, onChanged, onError }: { link: ApplicationLink; onChang
           <p className="text-sm text-gray-300">
             {link.lastActivityAt === null ? `Created ${shortDate(link.createdAt)}` : `Last activity ${shortDate(link.lastActivityAt)}`}
             {ended && ` · ${ended}`}
+          </p>
+          <p className="text-sm text-gray-300">
+            {language} · {link.expiresAt === null ? 'No expiry' : `${ended === 'Expired' ? 'Expired' : 'Expires'} ${shortDate(link.expiresAt)}`}
           </p>
         </div>
         <span className={`rounded-full border px-3 py-1 text-sm font-medium ${STATE_CLASS[link.state]}`}>{STATE_LABEL[link.state]}</span>

@@ -65,7 +65,7 @@ export function InsightsView() {
           </div>
           <a className="btn btn-secondary min-h-11 px-3 text-sm" href={insightsExportUrl(range)} download>
             <Download aria-hidden="true" className="size-4" />
-            Export CSV
+            Download figures as CSV
           </a>
         </div>
       </div>

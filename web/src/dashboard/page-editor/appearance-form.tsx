@@ -24,6 +24,9 @@ const SECTIONS: { key: keyof Sections; label: string }[] = [
 export function AppearancePart({ document, problems, edit }: ListFormProps) {
   const { appearance } = document;
   const accentId = fieldId('appearance.accent');
+  // The server ends a refused accent with the nearest shade that passes: offered in one click.
+  const refused = problems['appearance.accent'];
+  const [problem, shade] = refused?.split('; the nearest shade that passes is ') ?? [];
   return (
     <Group title="Appearance">
       <fieldset>
@@ -58,25 +61,33 @@ export function AppearancePart({ document, problems, edit }: ListFormProps) {
         </div>
       </fieldset>
 
-      <div className="flex items-end gap-3">
-        <div className="flex-1">
-          <TextField
-            path="appearance.accent"
-            label="Accent colour"
-            hint="As #rrggbb. Buttons, links and focus rings use it; it must keep text readable in both schemes."
-            value={appearance.accent}
-            problem={problems['appearance.accent']}
-            onChange={(v) => edit((d) => void (d.appearance.accent = v.trim()))}
+      <div>
+        <div className="flex items-end gap-3">
+          <div className="flex-1">
+            <TextField
+              path="appearance.accent"
+              label="Accent colour"
+              hint="As #rrggbb. Buttons, links and focus rings use it; it must keep text readable in both schemes."
+              value={appearance.accent}
+              problem={problem}
+              onChange={(v) => edit((d) => void (d.appearance.accent = v.trim()))}
+            />
+          </div>
+          <input
+            type="color"
+            aria-label="Pick the accent colour"
+            value={/^#[0-9a-fA-F]{6}$/.test(appearance.accent) ? appearance.accent.toLowerCase() : '#155dfc'}
+            onChange={(e) => edit((d) => void (d.appearance.accent = e.target.value))}
+            aria-controls={accentId}
+            className="mb-0 h-11 w-14 cursor-pointer rounded-lg border border-gray-700 bg-gray-950 p-1"
           />
         </div>
-        <input
-          type="color"
-          aria-label="Pick the accent colour"
-          value={/^#[0-9a-fA-F]{6}$/.test(appearance.accent) ? appearance.accent.toLowerCase() : '#155dfc'}
-          onChange={(e) => edit((d) => void (d.appearance.accent = e.target.value))}
-          aria-controls={accentId}
-          className="mb-0 h-11 w-14 cursor-pointer rounded-lg border border-gray-700 bg-gray-950 p-1"
-        />
+        {shade && (
+          <button type="button" className="btn btn-secondary mt-2 min-h-11" onClick={() => edit((d) => void (d.appearance.accent = shade))}>
+            <span aria-hidden="true" className="size-4 rounded-full" style={{ background: shade }} />
+            Use {shade} instead
+          </button>
+        )}
       </div>
 
       <fieldset>

@@ -3,6 +3,7 @@
  * `aria-invalid` and `aria-describedby`.
  */
 import type { ReactNode } from 'react';
+import { sentence } from '../../api/problems';
 
 /** A DOM id for the field at a document path: `projects[2].title` is `field-projects-2-title`. */
 export function fieldId(path: string): string {
@@ -26,7 +27,7 @@ function Described({ id, hint, problem, label }: { id: string; hint?: string; pr
       )}
       {problem && (
         <p id={`${id}-error`} className="field-error">
-          {label}: {problem}
+          {sentence(id, problem, label)}
         </p>
       )}
     </>

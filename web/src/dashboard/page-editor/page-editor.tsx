@@ -12,7 +12,8 @@ import { AppearancePart } from './appearance-form';
 import { LanguagesPart } from './languages-form';
 import { defaultTag, languagesOf } from './translations';
 import { fieldId } from './fields';
-import { countByPart, DEFAULT_PART, isPart, partOf, previewAnchor, type PartId } from './parts';
+import { countByPart, DEFAULT_PART, isPart, partLabel, partOf, previewAnchor, type PartId } from './parts';
+import { placeOf } from './problem-count';
 import { PreviewFrame } from './preview-frame';
 import { AboutPart, ContactPart, PhrasesPart, ProfilePart } from './profile-form';
 import { ProjectsForm } from './projects-form';
@@ -155,7 +156,7 @@ export function PageEditor() {
             Not saved until {problemList.length === 1 ? 'one field is' : `${problemList.length} fields are`} fixed:
           </p>
           <ul className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
-            {problemList.slice(0, 8).map(([path, problem]) => (
+            {problemList.slice(0, 8).map(([path]) => (
               <li key={path}>
                 <a
                   className="link text-red-100"
@@ -165,7 +166,7 @@ export function PageEditor() {
                     goTo(path);
                   }}
                 >
-                  {path}: {problem}
+                  {placeOf(path, partLabel(partOf(path, document)))}
                 </a>
               </li>
             ))}

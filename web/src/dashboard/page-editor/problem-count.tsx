@@ -16,3 +16,10 @@ export function problemsText(count: number): string {
 export function withProblems(title: string, count: number): string | undefined {
   return count > 0 ? `${title}, ${problemsText(count)}` : undefined;
 }
+
+/** Where a problem is, as the owner reads it: `projects[2].codeUrl` in Projects is "Projects, item 3: code url". */
+export function placeOf(path: string, part: string): string {
+  const item = /\[(\d+)\]/.exec(path);
+  const field = /[a-z][A-Za-z]*$/.exec(path)?.[0].replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
+  return `${part}${item ? `, item ${Number(item[1]) + 1}` : ''}${field ? `: ${field}` : ''}`;
+}
