@@ -217,10 +217,24 @@ function TranslationRow({
 }
 
 /** A disclosure: a heading button that shows and hides what follows. */
-function Section({ id, title, children, open, onToggle }: { id: string; title: string; children: ReactNode; open: boolean; onToggle: () => void }) {
+function Section({
+  id,
+  title,
+  children,
+  open,
+  onToggle,
+  level: Heading = 'h4',
+}: {
+  id: string;
+  title: string;
+  children: ReactNode;
+  open: boolean;
+  onToggle: () => void;
+  level?: 'h3' | 'h4';
+}) {
   return (
     <section aria-labelledby={`${id}-title`} className="mt-4">
-      <h4 id={`${id}-title`}>
+      <Heading id={`${id}-title`}>
         <button
           type="button"
           aria-expanded={open}
@@ -231,7 +245,7 @@ function Section({ id, title, children, open, onToggle }: { id: string; title: s
           <ChevronDown aria-hidden="true" className={`size-4 shrink-0 transition-transform ${open ? '' : '-rotate-90'}`} />
           {title}
         </button>
-      </h4>
+      </Heading>
       <div id={id} hidden={!open} className="mt-2 grid gap-3">
         {open && children}
       </div>
@@ -471,7 +485,7 @@ function DefaultFixedTexts({ document, problems, edit, names }: ListFormProps & 
   const [table, setTable] = useState<Record<string, string>>(english);
   useEffect(() => void (file ? TABLES[file]!() : Promise.resolve(tag === 'en' ? english : {})).then(setTable), [file, tag]);
   return (
-    <Section id="fixed-texts-default" title={`Fixed texts in ${nameOf(tag)}: navigation, buttons, form messages`} open={open} onToggle={() => setOpen((o) => !o)}>
+    <Section level="h3" id="fixed-texts-default" title={`Fixed texts in ${nameOf(tag)}: navigation, buttons, form messages`} open={open} onToggle={() => setOpen((o) => !o)}>
       <p className="text-sm text-gray-400">Change any of them: the page at / says what you write here.</p>
       {Object.keys(english).map((key) => (
         <FixedTextRow
