@@ -58,6 +58,8 @@ describe('translating without fighting the owner', () => {
     await missing.getByRole('button', { name: 'Profile: summary' }).click();
     await page.waitForFunction(() => document.activeElement?.id === 'field-languages-0-texts-profile-summary');
     await missing.getByRole('button', { name: /^Show all \d+$/ }).click();
+    // Focus stays in the list, on the first entry the button showed.
+    await page.waitForFunction(() => document.activeElement?.closest('ul')?.getAttribute('aria-label') === 'Missing in German');
     await missing.getByRole('button', { name: 'Job 2: title' }).click();
     await page.waitForFunction(() => document.activeElement?.id === 'field-languages-0-texts-experience-1-title');
     await missing.getByRole('button', { name: 'Profile photo' }).click();
@@ -71,7 +73,9 @@ describe('translating without fighting the owner', () => {
     assert.equal(await german.getByText(/Image “/).count(), 0, 'no image is named by its id');
 
     // One step: every date, place and project name the same as in English.
-    await german.getByRole('button', { name: 'Use the English dates, names and places' }).click();
+    const oneStep = german.getByRole('button', { name: 'Use the English dates, names and places' });
+    await oneStep.click();
+    await oneStep.evaluate((button) => button === document.activeElement || Promise.reject(new Error('focus left the button')));
     assert.ok(await german.getByRole('checkbox', { name: 'Job 1: dates: Same as in English' }).isChecked());
     assert.equal(await german.getByLabel('Job 1: dates, in German').count(), 0, 'nothing to type for a date');
     // Per field: the first project's name is translated after all.

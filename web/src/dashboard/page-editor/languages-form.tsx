@@ -3,7 +3,7 @@
  * translated side by side with the default texts (the document's fields, then the page's fixed
  * texts), published once nothing is missing.
  */
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { ChevronDown } from 'lucide-react';
 import type { ContentDocument, Language, MediaItem } from '../../content/document';
 import english from '../../i18n/en.json';
@@ -256,6 +256,7 @@ function Section({
 /** What a language still lacks: a count, and a button per text that moves focus to its field. */
 function MissingList({ name, entries }: { name: string; entries: { id: string; label: string; reveal: () => void }[] }) {
   const [all, setAll] = useState(false);
+  const list = useRef<HTMLUListElement>(null);
   if (entries.length === 0) return <p className="text-sm text-emerald-300">Every text is translated.</p>;
   const shown = all ? entries : entries.slice(0, 6);
   return (
@@ -263,7 +264,7 @@ function MissingList({ name, entries }: { name: string; entries: { id: string; l
       <p>
         {entries.length === 1 ? 'One text is' : `${entries.length} texts are`} missing before {name} can be published:
       </p>
-      <ul className="mt-1 flex flex-wrap gap-x-3" aria-label={`Missing in ${name}`}>
+      <ul ref={list} className="mt-1 flex flex-wrap gap-x-3" aria-label={`Missing in ${name}`}>
         {shown.map((entry) => (
           <li key={entry.id}>
             <button
@@ -280,7 +281,15 @@ function MissingList({ name, entries }: { name: string; entries: { id: string; l
         ))}
         {shown.length < entries.length && (
           <li>
-            <button type="button" className="min-h-8 font-semibold hover:text-white" onClick={() => setAll(true)}>
+            <button
+              type="button"
+              className="min-h-8 font-semibold hover:text-white"
+              onClick={() => {
+                setAll(true);
+                // Focus stays in the list: on the first entry the button showed.
+                requestAnimationFrame(() => list.current?.querySelectorAll('button')[shown.length]?.focus());
+              }}
+            >
               Show all {entries.length}
             </button>
           </li>
@@ -350,7 +359,7 @@ function LanguageItem({
         onChange={(checked) => change((entry) => void (entry.published = checked))}
       />
       <MissingList name={name} entries={missingEntries} />
-      {sameable.some((p) => !same.has(p)) && (
+      {sameable.length > 0 && (
         <div className="mt-3">
           <button type="button" className="btn btn-secondary" aria-describedby={`${fieldId(at)}-same-hint`} onClick={() => change((entry) => markSame(entry, sameable, true))}>
             Use the {sourceName} dates, names and places
