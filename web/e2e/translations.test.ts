@@ -120,9 +120,14 @@ describe('translating without fighting the owner', () => {
     const { page, errors, close } = await openPage(suite.browser, suite.server);
     await openLanguages(page, suite.server);
     await page.getByRole('button', { name: 'Fixed texts in English: navigation, buttons, form messages' }).click();
+    // A part of the page at a time.
+    const parts = page.getByRole('group', { name: 'Part of the page' });
+    await parts.getByRole('button', { name: 'Contact form' }).click();
+    await page.getByLabel('Contact form: the message after sending', { exact: true }).waitFor();
+    await parts.getByRole('button', { name: 'Hero' }).click();
+    assert.equal(await parts.getByRole('button', { name: 'Hero' }).getAttribute('aria-pressed'), 'true');
     const button = page.getByLabel('Hero: button to the projects', { exact: true });
     assert.equal(await button.inputValue(), 'View My Work', 'the text the page shows now');
-    await page.getByLabel('Contact form: the message after sending', { exact: true }).waitFor();
     const section = page.locator('#fixed-texts-default');
     assert.equal(await section.getByText('hero.viewWork').count(), 0, 'no raw key');
     await button.fill('See what I built');

@@ -133,6 +133,9 @@ const WHAT: Record<string, string> = {
 /** The keys named here (a plural's forms share one name). */
 export const NAMED = Object.keys(WHAT);
 
+/** Where on the page a fixed text is: `hero.viewWork` is on the "Hero". */
+export const placeOf = (key: string): string => PLACES[key.split('.')[0]!] ?? 'Language menu';
+
 /** A fixed text's name: `hero.viewWork` is "Hero: button to the projects", `projects.shown#one` "Projects: how many are shown (one)". */
 export function fixedTextName(key: string): string {
   const [base = key, form] = key.split('#');

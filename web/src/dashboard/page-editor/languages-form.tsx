@@ -47,11 +47,12 @@ const FIXED_KEYS = Object.keys(english).filter((key) => !key.includes('#') || ke
 const englishText = (key: string): string => english[key as keyof typeof english];
 
 type Names = (key: string) => string;
+type NamesModule = typeof import('./fixed-text-names');
 /** The fixed texts' readable names (`fixed-text-names.ts`), loaded with this part; null until then. */
-function useNames(): Names | null {
-  const [names, setNames] = useState<{ of: Names } | null>(null);
-  useEffect(() => void import('./fixed-text-names').then((module) => setNames({ of: module.fixedTextName })), []);
-  return names?.of ?? null;
+function useNames(): NamesModule | null {
+  const [names, setNames] = useState<NamesModule | null>(null);
+  useEffect(() => void import('./fixed-text-names').then(setNames), []);
+  return names;
 }
 
 /** Focuses a field once the section that holds it is drawn open. */
@@ -486,17 +487,28 @@ function FixedTextRow({
   );
 }
 
-/** The default language's fixed texts, each over its built-in text. */
-function DefaultFixedTexts({ document, problems, edit, names }: ListFormProps & { names: Names }) {
+/** The default language's fixed texts, each over its built-in text, shown a part of the page at a time. */
+function DefaultFixedTexts({ document, problems, edit, names: { fixedTextName: names, placeOf } }: ListFormProps & { names: NamesModule }) {
   const tag = defaultTag(document);
-  const [open, setOpen] = useState(false);
+  // Open on the first problem's part of the page, if there is one.
+  const problem = Object.keys(problems).find((path) => path.startsWith('strings.'));
+  const [open, setOpen] = useState(!!problem);
+  const [place, setPlace] = useState(problem ? placeOf(problem.slice(8)) : null);
+  const keys = Object.keys(english);
   const file = builtInFile(tag);
   const [table, setTable] = useState<Record<string, string>>(english);
   useEffect(() => void (file ? TABLES[file]!() : Promise.resolve(tag === 'en' ? english : {})).then(setTable), [file, tag]);
   return (
     <Section level="h3" id="fixed-texts-default" title={`Fixed texts in ${nameOf(tag)}: navigation, buttons, form messages`} open={open} onToggle={() => setOpen((o) => !o)}>
-      <p className="text-sm text-gray-400">Change any of them: the page at / says what you write here.</p>
-      {Object.keys(english).map((key) => (
+      <p className="text-sm text-gray-400">Choose a part of the page, and change any of its texts: the page at / says what you write here.</p>
+      <div role="group" aria-label="Part of the page" className="flex flex-wrap gap-2">
+        {[...new Set(keys.map(placeOf))].map((each) => (
+          <button key={each} type="button" aria-pressed={each === place} className="btn btn-secondary px-3" onClick={() => setPlace(each)}>
+            {each}
+          </button>
+        ))}
+      </div>
+      {keys.filter((key) => placeOf(key) === place).map((key) => (
         <FixedTextRow
           key={key}
           path={`strings.${key}`}
@@ -533,7 +545,15 @@ export function LanguagesPart({ document, problems, edit }: ListFormProps) {
       {names && <DefaultFixedTexts document={document} problems={problems} edit={edit} names={names} />}
       <AddLanguage document={document} edit={edit} />
       {languages.map((language, index) => (
-        <LanguageItem key={language.tag} document={document} language={language} index={index} problems={problems} edit={edit} names={names} />
+        <LanguageItem
+          key={language.tag}
+          document={document}
+          language={language}
+          index={index}
+          problems={problems}
+          edit={edit}
+          names={names?.fixedTextName ?? null}
+        />
       ))}
     </Group>
   );
