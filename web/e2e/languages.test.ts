@@ -34,7 +34,7 @@ async function addLanguage(page: Page, tag: string, name: string): Promise<Locat
 
 /** Fills every translation of a language: `role` for the role, `prefix` and the field's number for the rest. */
 async function translate(region: Locator, role: string, prefix: string) {
-  const fields = region.locator('input[id*="-texts-"], textarea[id*="-texts-"]');
+  const fields = region.locator('input[id*="-texts-"]:not([type=checkbox]), textarea[id*="-texts-"]');
   const count = await fields.count();
   assert.ok(count > 20, `${count} fields to translate`);
   for (let i = 0; i < count; i += 1) {

@@ -4,7 +4,7 @@
 //! (`web/src/content/document.generated.ts`) are generated from them, and the server's
 //! validation walks that same schema (see [`super::validate`]).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
 use schemars::JsonSchema;
@@ -117,6 +117,13 @@ pub struct Language {
     #[serde(default)]
     #[schemars(schema_with = "strings_schema")]
     pub strings: BTreeMap<String, String>,
+    /// The paths of the texts this language shows as the default language has them (dates,
+    /// names and places that rarely change): each follows the default text when it changes, and
+    /// counts as translated. A translation of the same path is not shown.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    #[schemars(length(max = 2000), inner(length(max = 100)))]
+    #[cfg_attr(test, ts(as = "Option<Vec<String>>", optional))]
+    pub same: BTreeSet<String>,
 }
 
 /// Translations by path: at most 2000, each key at most 100 characters, each text at most 1500.

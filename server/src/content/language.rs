@@ -145,8 +145,8 @@ pub fn text_fields(document: &ContentDocument) -> Vec<(String, &str)> {
 }
 
 /// The page's document for the language `tag` (the default one or one of `languages`, matched
-/// ignoring case): every translatable text in that language (an empty or missing translation
-/// keeps the default text), `language` set to the tag, and no `strings` or `languages`, so a page
+/// ignoring case): every translatable text in that language (one marked `same`, or with an empty
+/// or missing translation, keeps the default text), `language` set to the tag, and no `strings` or `languages`, so a page
 /// carries its own language's texts alone. `None` for a tag the document does not have.
 pub fn localize(document: &ContentDocument, tag: &str) -> Option<ContentDocument> {
     let language = if document.language.eq_ignore_ascii_case(tag) {
@@ -166,6 +166,9 @@ pub fn localize(document: &ContentDocument, tag: &str) -> Option<ContentDocument
         page.language = language.tag.clone();
         let fields: Vec<(String, &mut String)> = each_text!(&mut page, mut);
         for (path, text) in fields {
+            if language.same.contains(&path) {
+                continue;
+            }
             if let Some(translation) = language.texts.get(&path).filter(|t| !t.is_empty()) {
                 text.clone_from(translation);
             }
@@ -343,7 +346,8 @@ pub fn locale_json(document: &ContentDocument, tag: &str) -> String {
 const MAX_NAMED: usize = 50;
 
 /// What only code can check of the languages: tags unique, never the default language's nor a
-/// route's; translations of texts the document has, within their fields' bounds (checked by
+/// route's; translations, and texts marked the same as the default language's, of texts the
+/// document has, within their fields' bounds (checked by
 /// `check_page`, the schema's check of a page's document); fixed texts the page has; and a
 /// published language complete.
 pub fn check(
@@ -389,6 +393,13 @@ pub fn check(
                     .or_insert_with(|| "is not a text of the document".to_owned());
             }
         }
+        for (n, path) in language.same.iter().enumerate() {
+            if !paths.contains(path) {
+                errors
+                    .entry(format!("{at}.same[{n}]"))
+                    .or_insert_with(|| format!("{path:?} is not a text of the document"));
+            }
+        }
         if let Some(page) = localize(document, &language.tag) {
             for (path, problem) in check_page(&page) {
                 if language.texts.get(&path).is_some_and(|t| !t.is_empty()) {
@@ -402,7 +413,9 @@ pub fn check(
             let missing = text_fields(document)
                 .into_iter()
                 .filter(|(path, text)| {
-                    !text.is_empty() && language.texts.get(path).is_none_or(|t| t.is_empty())
+                    !text.is_empty()
+                        && !language.same.contains(path)
+                        && language.texts.get(path).is_none_or(|t| t.is_empty())
                 })
                 .map(|(path, _)| path);
             name_missing(&format!("{at}.texts"), missing, errors);
@@ -487,6 +500,7 @@ pub mod tests {
             published,
             texts,
             strings: BTreeMap::new(),
+            same: BTreeSet::new(),
         });
         document
     }
@@ -568,6 +582,27 @@ pub mod tests {
             localize(default_document(), "en").as_ref(),
             Some(default_document())
         );
+    }
+
+    #[test]
+    fn a_text_marked_the_same_shows_the_default_languages_and_follows_it() {
+        let mut document = with_language("de", true);
+        let german = &mut document.languages[0];
+        german.same.insert("experience[0].date".into());
+        german.same.insert("profile.location.display".into());
+        // A translation of a text marked the same is not shown.
+        german
+            .texts
+            .insert("profile.location.display".into(), "Irgendwo".into());
+        german.texts.remove("experience[0].date");
+        document.experience[0].date = "2024 - now".into();
+        let page = localize(&document, "de").expect("German");
+        assert_eq!(page.experience[0].date, "2024 - now");
+        assert_eq!(
+            page.profile.location.display,
+            document.profile.location.display
+        );
+        assert_eq!(page.profile.role, "de 0");
     }
 
     #[test]
@@ -672,12 +707,14 @@ pub mod tests {
             published: false,
             texts: BTreeMap::new(),
             strings: BTreeMap::new(),
+            same: BTreeSet::new(),
         });
         document.languages.push(Language {
             tag: "pt-BR".into(),
             published: true,
             texts: BTreeMap::new(),
             strings: BTreeMap::new(),
+            same: BTreeSet::new(),
         });
         assert_eq!(published_tags(&document), ["en", "de", "pt-BR"]);
         assert_eq!(href(&document, "pt-BR"), "/pt-br/");
@@ -738,6 +775,7 @@ pub mod tests {
                 published: false,
                 texts: BTreeMap::new(),
                 strings: BTreeMap::new(),
+                same: BTreeSet::new(),
             });
             let mut errors = BTreeMap::new();
             check(&document, |_| BTreeMap::new(), &mut errors);

@@ -419,6 +419,39 @@ mod tests {
     }
 
     #[test]
+    fn a_text_marked_the_same_counts_as_translated_and_names_a_text_the_document_has() {
+        let mut document = with_language("de", true);
+        let german = &mut document.languages[0];
+        for path in ["experience[0].date", "education[1].place"] {
+            german.texts.remove(path);
+            german.same.insert(path.into());
+        }
+        check(&document).expect("complete with the dates and places the same");
+        let german = &mut document.languages[0];
+        german.same.remove("education[1].place");
+        german.same.insert("profile.name".into());
+        german.same.insert("projects[99].title".into());
+        let errors = check(&document).expect_err("a missing place, unknown paths");
+        assert_eq!(
+            errors["languages[0].texts.education[1].place"],
+            "is missing"
+        );
+        // Sorted: experience[0].date, profile.name, projects[99].title.
+        assert_eq!(
+            errors["languages[0].same[1]"],
+            "\"profile.name\" is not a text of the document"
+        );
+        assert_eq!(
+            errors["languages[0].same[2]"],
+            "\"projects[99].title\" is not a text of the document"
+        );
+        assert_eq!(errors.len(), 3, "{errors:?}");
+        document.languages[0].same = (0..2001).map(|i| format!("p{i}")).collect();
+        let errors = check(&document).expect_err("too many");
+        assert_eq!(errors["languages[0].same"], "must have at most 2000 items");
+    }
+
+    #[test]
     fn a_translation_keeps_within_its_fields_bounds_and_names_a_text_the_document_has() {
         let mut document = with_language("de", false);
         let texts = &mut document.languages[0].texts;
@@ -464,6 +497,7 @@ mod tests {
                 published: false,
                 texts: Default::default(),
                 strings: Default::default(),
+                same: Default::default(),
             });
         }
         document.languages.push(Language {
@@ -471,6 +505,7 @@ mod tests {
             published: false,
             texts: Default::default(),
             strings: Default::default(),
+            same: Default::default(),
         });
         let errors = check(&document).expect_err("bad tags");
         assert!(errors["languages[1].tag"].contains("already"), "{errors:?}");

@@ -319,6 +319,68 @@ async fn fixed_texts_must_be_the_pages_and_complete_where_none_are_built_in() {
 }
 
 #[tokio::test]
+async fn texts_marked_the_same_count_as_translated_and_follow_the_default_language() {
+    let app = spawn_app().await;
+    app.signed_in().await;
+    let mut document = default_document();
+    let mut german = language("de", "DE", GERMAN_ROLE, true);
+    let same: Vec<String> = translatable_paths()
+        .into_iter()
+        .filter(|path| path.ends_with(".date") || path.ends_with(".place"))
+        .collect();
+    for path in &same {
+        german["texts"].as_object_mut().unwrap().remove(path);
+    }
+    german["same"] = json!(same);
+    document["languages"] = json!([german]);
+    assert_eq!(save_draft(&app, &document).await.status(), 200);
+    let draft: Value = app.get("/api/content/draft").await.json().await.unwrap();
+    // Kept as a set, sorted.
+    let mut sorted = same.clone();
+    sorted.sort();
+    assert_eq!(draft["document"]["languages"][0]["same"], json!(sorted));
+    assert_eq!(
+        app.send(Method::POST, "/api/content/publish", None)
+            .await
+            .status(),
+        200
+    );
+    let html = app.get("/de/").await.text().await.unwrap();
+    let first = document["experience"][0]["date"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(html.contains(&first), "the default language's date");
+    assert!(html.contains(GERMAN_ROLE));
+
+    // The default language's date changes: the German page follows it.
+    document["experience"][0]["date"] = json!("2024 - 2026");
+    assert_eq!(save_draft(&app, &document).await.status(), 200);
+    assert_eq!(
+        app.send(Method::POST, "/api/content/publish", None)
+            .await
+            .status(),
+        200
+    );
+    let html = app.get("/de/").await.text().await.unwrap();
+    assert!(html.contains("2024 - 2026"));
+
+    // A mark names a text of the document; without it, the text is missing again.
+    document["languages"][0]["same"] = json!(["education[0].place", "profile.name"]);
+    let fields = fields_of(save_draft(&app, &document).await).await;
+    assert_eq!(
+        fields["languages[0].same[1]"],
+        "\"profile.name\" is not a text of the document"
+    );
+    assert_eq!(
+        fields["languages[0].texts.experience[0].date"],
+        "is missing"
+    );
+    assert!(!fields.contains_key("languages[0].texts.education[0].place"));
+    app.shutdown().await;
+}
+
+#[tokio::test]
 async fn a_document_with_languages_survives_export_and_import_and_is_served_in_each() {
     let app = spawn_app().await;
     let dir = app.data_path();

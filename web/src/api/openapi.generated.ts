@@ -1388,6 +1388,12 @@ export interface components {
              */
             published: boolean;
             /**
+             * @description The paths of the texts this language shows as the default language has them (dates,
+             *     names and places that rarely change): each follows the default text when it changes, and
+             *     counts as translated. A translation of the same path is not shown.
+             */
+            same?: string[];
+            /**
              * @description The page's fixed texts in this language, over the built-in ones for its tag; a language
              *     without built-in texts needs all of them.
              * @default {}

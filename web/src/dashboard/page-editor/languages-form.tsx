@@ -3,14 +3,15 @@
  * translated side by side with the default texts (the document's fields, then the page's fixed
  * texts), published once nothing is missing.
  */
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { ChevronDown } from 'lucide-react';
-import type { ContentDocument, Language } from '../../content/document';
+import type { ContentDocument, Language, MediaItem } from '../../content/document';
 import english from '../../i18n/en.json';
 import { ConfirmDialog } from './confirm-dialog';
 import { CheckboxField, fieldId, Group } from './fields';
 import type { ListFormProps } from './list-form-parts';
-import { defaultTag, languagesOf, missingTexts, textFields } from './translations';
+import { sourceUrl } from './media';
+import { defaultTag, languagesOf, markSame, missingTexts, SAMEABLE, textFields } from './translations';
 import type { Problems } from './validate';
 
 /** The string tables built into the page: the tags whose fixed texts need no filling in. */
@@ -43,6 +44,19 @@ function nameOf(tag: string): string {
 
 /** The English fixed texts, one per key (a plural's `#other` form stands for it). */
 const FIXED_KEYS = Object.keys(english).filter((key) => !key.includes('#') || key.endsWith('#other'));
+const englishText = (key: string): string => english[key as keyof typeof english];
+
+type Names = (key: string) => string;
+type NamesModule = typeof import('./fixed-text-names');
+/** The fixed texts' readable names (`fixed-text-names.ts`), loaded with this part; null until then. */
+function useNames(): NamesModule | null {
+  const [names, setNames] = useState<NamesModule | null>(null);
+  useEffect(() => void import('./fixed-text-names').then(setNames), []);
+  return names;
+}
+
+/** Focuses a field once the section that holds it is drawn open. */
+const focusSoon = (id: string) => requestAnimationFrame(() => window.document.getElementById(id)?.focus());
 
 /** Why `tag` cannot be added, or null. */
 function tagProblem(tag: string, document: ContentDocument): string | null {
@@ -130,6 +144,9 @@ function TranslationRow({
   sourceTag,
   problem,
   placeholder,
+  media,
+  same,
+  onSame,
   onChange,
 }: {
   path: string;
@@ -140,9 +157,14 @@ function TranslationRow({
   sourceTag: string;
   problem: string | undefined;
   placeholder?: string;
+  media?: MediaItem;
+  /** Whether the text is marked the same as the default language's; undefined where it cannot be. */
+  same?: boolean;
+  onSame?: (same: boolean) => void;
   onChange: (value: string) => void;
 }) {
   const id = fieldId(path);
+  const thumbnail = media?.sources[0] && sourceUrl(media.sources[0].src);
   const long = original.length > 80;
   const common = {
     id,
@@ -157,17 +179,34 @@ function TranslationRow({
   };
   return (
     <div className="grid gap-2 border-t border-gray-800 pt-3 md:grid-cols-2 md:gap-4">
-      <div>
-        <p className="field-label">{label}</p>
-        <p id={`${id}-original`} lang={sourceTag} dir={directionOf(sourceTag)} className="text-sm whitespace-pre-line text-gray-300">
-          {original}
-        </p>
+      <div className="flex gap-3">
+        {thumbnail && (
+          <img src={thumbnail} alt="" width={media.width} height={media.height} className="h-14 w-auto max-w-24 shrink-0 rounded object-contain" />
+        )}
+        <div className="min-w-0">
+          <p className="field-label">{label}</p>
+          <p id={`${id}-original`} lang={sourceTag} dir={directionOf(sourceTag)} className="text-sm whitespace-pre-line text-gray-300">
+            {original}
+          </p>
+        </div>
       </div>
       <div>
-        <label htmlFor={id} className="field-label">
-          {label}, in {nameOf(tag)}
-        </label>
-        {long ? <textarea {...common} rows={4} /> : <input {...common} autoComplete="off" />}
+        {same ? null : (
+          <>
+            <label htmlFor={id} className="field-label">
+              {label}, in {nameOf(tag)}
+            </label>
+            {long ? <textarea {...common} rows={4} /> : <input {...common} autoComplete="off" />}
+          </>
+        )}
+        {onSame && (
+          <label className="flex min-h-11 items-center gap-3 text-sm text-gray-200">
+            <input id={`${id}-same`} type="checkbox" checked={same} onChange={(event) => onSame(event.target.checked)} className="size-5 accent-blue-600" />
+            <span>
+              <span className="sr-only">{label}: </span>Same as in {nameOf(sourceTag)}
+            </span>
+          </label>
+        )}
         {problem && (
           <p id={`${id}-error`} className="field-error">
             {label}: {problem}
@@ -179,10 +218,24 @@ function TranslationRow({
 }
 
 /** A disclosure: a heading button that shows and hides what follows. */
-function Section({ id, title, children, open, onToggle }: { id: string; title: string; children: ReactNode; open: boolean; onToggle: () => void }) {
+function Section({
+  id,
+  title,
+  children,
+  open,
+  onToggle,
+  level: Heading = 'h4',
+}: {
+  id: string;
+  title: string;
+  children: ReactNode;
+  open: boolean;
+  onToggle: () => void;
+  level?: 'h3' | 'h4';
+}) {
   return (
     <section aria-labelledby={`${id}-title`} className="mt-4">
-      <h4 id={`${id}-title`}>
+      <Heading id={`${id}-title`}>
         <button
           type="button"
           aria-expanded={open}
@@ -193,11 +246,57 @@ function Section({ id, title, children, open, onToggle }: { id: string; title: s
           <ChevronDown aria-hidden="true" className={`size-4 shrink-0 transition-transform ${open ? '' : '-rotate-90'}`} />
           {title}
         </button>
-      </h4>
+      </Heading>
       <div id={id} hidden={!open} className="mt-2 grid gap-3">
         {open && children}
       </div>
     </section>
+  );
+}
+
+/** What a language still lacks: a count, and a button per text that moves focus to its field. */
+function MissingList({ name, entries }: { name: string; entries: { id: string; label: string; reveal: () => void }[] }) {
+  const [all, setAll] = useState(false);
+  const list = useRef<HTMLUListElement>(null);
+  if (entries.length === 0) return <p className="text-sm text-emerald-300">Every text is translated.</p>;
+  const shown = all ? entries : entries.slice(0, 6);
+  return (
+    <div className="text-sm text-amber-200">
+      <p>
+        {entries.length === 1 ? 'One text is' : `${entries.length} texts are`} missing before {name} can be published:
+      </p>
+      <ul ref={list} className="mt-1 flex flex-wrap gap-x-3" aria-label={`Missing in ${name}`}>
+        {shown.map((entry) => (
+          <li key={entry.id}>
+            <button
+              type="button"
+              className="min-h-8 underline underline-offset-2 hover:text-white"
+              onClick={() => {
+                entry.reveal();
+                focusSoon(entry.id);
+              }}
+            >
+              {entry.label}
+            </button>
+          </li>
+        ))}
+        {shown.length < entries.length && (
+          <li>
+            <button
+              type="button"
+              className="min-h-8 font-semibold hover:text-white"
+              onClick={() => {
+                setAll(true);
+                // Focus stays in the list: on the first entry the button showed.
+                requestAnimationFrame(() => list.current?.querySelectorAll('button')[shown.length]?.focus());
+              }}
+            >
+              Show all {entries.length}
+            </button>
+          </li>
+        )}
+      </ul>
+    </div>
   );
 }
 
@@ -207,10 +306,12 @@ function LanguageItem({
   index,
   problems,
   edit,
-}: ListFormProps & { language: Language; index: number; problems: Problems }) {
+  names,
+}: ListFormProps & { language: Language; index: number; problems: Problems; names: Names | null }) {
   const at = `languages[${index}]`;
   const tag = language.tag;
   const sourceTag = defaultTag(document);
+  const fields = textFields(document);
   const missing = missingTexts(document, language);
   const file = builtInFile(tag);
   const [table, setTable] = useState<Record<string, string> | null>(null);
@@ -232,7 +333,16 @@ function LanguageItem({
       if (entry) update(entry);
     });
   const name = nameOf(tag);
+  const sourceName = nameOf(sourceTag);
   const path = `/${tag.toLowerCase()}/`;
+  const same = new Set(language.same);
+  const sameable = fields.filter((field) => SAMEABLE.test(field.path)).map((field) => field.path);
+  const missingEntries = [
+    ...missing.map((field) => ({ id: fieldId(`${at}.texts.${field.path}`), label: field.label, reveal: () => setOpenTexts(true) })),
+    ...(names
+      ? missingFixed.map((key) => ({ id: fieldId(`${at}.strings.${key}`), label: names(key), reveal: () => setOpenFixed(true) }))
+      : []),
+  ];
   return (
     <section aria-labelledby={`language-${tag}-heading`} className="rounded-lg border border-gray-800 p-4" id={fieldId(at)}>
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
@@ -249,36 +359,32 @@ function LanguageItem({
         checked={language.published}
         onChange={(checked) => change((entry) => void (entry.published = checked))}
       />
-      {missing.length + missingFixed.length === 0 ? (
-        <p className="text-sm text-emerald-300">Every text is translated.</p>
-      ) : (
-        <div className="text-sm text-amber-200" id={`${fieldId(at)}-missing`}>
-          <p>
-            {missing.length + missingFixed.length === 1 ? 'One text is' : `${missing.length + missingFixed.length} texts are`} missing
-            before {name} can be published:
+      <MissingList name={name} entries={missingEntries} />
+      {sameable.length > 0 && (
+        <div className="mt-3">
+          <button type="button" className="btn btn-secondary" aria-describedby={`${fieldId(at)}-same-hint`} onClick={() => change((entry) => markSame(entry, sameable, true))}>
+            Use the {sourceName} dates, names and places
+          </button>
+          <p id={`${fieldId(at)}-same-hint`} className="mt-1.5 text-sm text-gray-400">
+            The dates, the places and the projects&apos; names are shown as in {sourceName}, and follow them when they change. Untick any
+            of them below to translate it.
           </p>
-          <ul className="mt-1 list-disc ps-5" aria-label={`Missing in ${name}`}>
-            {missing.slice(0, 12).map((field) => (
-              <li key={field.path}>{field.label}</li>
-            ))}
-            {missingFixed.slice(0, 12 - Math.min(12, missing.length)).map((key) => (
-              <li key={key}>Fixed text “{english[key as keyof typeof english]}”</li>
-            ))}
-            {missing.length + missingFixed.length > 12 && <li>and {missing.length + missingFixed.length - 12} more</li>}
-          </ul>
         </div>
       )}
       <Section id={`${fieldId(at)}-texts`} title={`Translate the page into ${name}`} open={openTexts} onToggle={() => setOpenTexts((o) => !o)}>
-        {textFields(document).map((field) => (
+        {fields.map((field) => (
           <TranslationRow
             key={field.path}
             path={`${at}.texts.${field.path}`}
             label={field.label}
             original={field.value}
+            media={field.media}
             value={language.texts[field.path] ?? ''}
             tag={tag}
             sourceTag={sourceTag}
             problem={problems[`${at}.texts.${field.path}`]}
+            same={same.has(field.path)}
+            onSame={SAMEABLE.test(field.path) || same.has(field.path) ? (on) => change((entry) => markSame(entry, [field.path], on)) : undefined}
             onChange={(value) =>
               change((entry) => {
                 if (value === '') delete entry.texts[field.path];
@@ -291,28 +397,29 @@ function LanguageItem({
       <Section
         id={`${fieldId(at)}-fixed`}
         title={file ? `Fixed texts in ${name} (built in; change any)` : `Fixed texts in ${name} (fill in each)`}
-        open={openFixed}
+        open={openFixed && names !== null}
         onToggle={() => setOpenFixed((o) => !o)}
       >
-        {FIXED_KEYS.map((key) => (
-          <TranslationRow
-            key={key}
-            path={`${at}.strings.${key}`}
-            label={key}
-            original={english[key as keyof typeof english]}
-            value={language.strings[key] ?? ''}
-            placeholder={table?.[key]}
-            tag={tag}
-            sourceTag="en"
-            problem={problems[`${at}.strings.${key}`]}
-            onChange={(value) =>
-              change((entry) => {
-                if (value === '') delete entry.strings[key];
-                else entry.strings[key] = value;
-              })
-            }
-          />
-        ))}
+        {names &&
+          FIXED_KEYS.map((key) => (
+            <TranslationRow
+              key={key}
+              path={`${at}.strings.${key}`}
+              label={names(key)}
+              original={englishText(key)}
+              value={language.strings[key] ?? ''}
+              placeholder={table?.[key]}
+              tag={tag}
+              sourceTag="en"
+              problem={problems[`${at}.strings.${key}`]}
+              onChange={(value) =>
+                change((entry) => {
+                  if (value === '') delete entry.strings[key];
+                  else entry.strings[key] = value;
+                })
+              }
+            />
+          ))}
       </Section>
       <ConfirmDialog
         open={removing}
@@ -331,9 +438,103 @@ function LanguageItem({
   );
 }
 
+/** One of the default language's fixed texts: what the page says now, changed in place (the built-in text again when it is the same). */
+function FixedTextRow({
+  path,
+  name,
+  value,
+  builtIn,
+  problem,
+  tag,
+  onChange,
+}: {
+  path: string;
+  name: string;
+  value: string | undefined;
+  builtIn: string;
+  problem: string | undefined;
+  tag: string;
+  onChange: (value: string) => void;
+}) {
+  const [typed, setTyped] = useState<string | null>(null);
+  const id = fieldId(path);
+  const common = {
+    id,
+    lang: tag,
+    dir: directionOf(tag),
+    value: typed ?? value ?? builtIn,
+    'aria-invalid': problem ? true : undefined,
+    'aria-describedby': problem ? `${id}-error` : undefined,
+    className: 'field-input',
+    onBlur: () => setTyped(null),
+    onChange: (event: { target: { value: string } }) => {
+      setTyped(event.target.value);
+      onChange(event.target.value);
+    },
+  };
+  return (
+    <div>
+      <label htmlFor={id} className="field-label">
+        {name}
+      </label>
+      {builtIn.length > 80 ? <textarea {...common} rows={3} /> : <input {...common} autoComplete="off" />}
+      {problem && (
+        <p id={`${id}-error`} className="field-error">
+          {name}: {problem}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The default language's fixed texts, each over its built-in text, shown a part of the page at a time. */
+function DefaultFixedTexts({ document, problems, edit, names: { fixedTextName: names, placeOf } }: ListFormProps & { names: NamesModule }) {
+  const tag = defaultTag(document);
+  // Open on the first problem's part of the page, if there is one.
+  const problem = Object.keys(problems).find((path) => path.startsWith('strings.'));
+  const [open, setOpen] = useState(!!problem);
+  const [place, setPlace] = useState(problem ? placeOf(problem.slice(8)) : null);
+  const keys = Object.keys(english);
+  const file = builtInFile(tag);
+  const [table, setTable] = useState<Record<string, string>>(english);
+  useEffect(() => void (file ? TABLES[file]!() : Promise.resolve(tag === 'en' ? english : {})).then(setTable), [file, tag]);
+  return (
+    <Section level="h3" id="fixed-texts-default" title={`Fixed texts in ${nameOf(tag)}: navigation, buttons, form messages`} open={open} onToggle={() => setOpen((o) => !o)}>
+      <p className="text-sm text-gray-400">Choose a part of the page, and change any of its texts: the page at / says what you write here.</p>
+      <div role="group" aria-label="Part of the page" className="flex flex-wrap gap-2">
+        {[...new Set(keys.map(placeOf))].map((each) => (
+          <button key={each} type="button" aria-pressed={each === place} className="btn btn-secondary px-3" onClick={() => setPlace(each)}>
+            {each}
+          </button>
+        ))}
+      </div>
+      {keys.filter((key) => placeOf(key) === place).map((key) => (
+        <FixedTextRow
+          key={key}
+          path={`strings.${key}`}
+          name={names(key)}
+          value={document.strings?.[key]}
+          builtIn={table[key] ?? ''}
+          tag={tag}
+          problem={problems[`strings.${key}`]}
+          onChange={(value) =>
+            edit((d) => {
+              const strings = (d.strings ??= {});
+              if (value === (table[key] ?? '')) delete strings[key];
+              else strings[key] = value;
+              if (Object.keys(strings).length === 0) delete d.strings;
+            })
+          }
+        />
+      ))}
+    </Section>
+  );
+}
+
 export function LanguagesPart({ document, problems, edit }: ListFormProps) {
   const languages = languagesOf(document);
   const tag = defaultTag(document);
+  const names = useNames();
   return (
     <Group title="Languages">
       <p className="text-sm text-gray-300">
@@ -341,9 +542,18 @@ export function LanguagesPart({ document, problems, edit }: ListFormProps) {
         <code>/de/</code> for German and so on, pre-rendered like <code>/</code>, with a link to it in the navigation. Visitors whose
         browser prefers it are offered it, never sent there.
       </p>
+      {names && <DefaultFixedTexts document={document} problems={problems} edit={edit} names={names} />}
       <AddLanguage document={document} edit={edit} />
       {languages.map((language, index) => (
-        <LanguageItem key={language.tag} document={document} language={language} index={index} problems={problems} edit={edit} />
+        <LanguageItem
+          key={language.tag}
+          document={document}
+          language={language}
+          index={index}
+          problems={problems}
+          edit={edit}
+          names={names?.fixedTextName ?? null}
+        />
       ))}
     </Group>
   );

@@ -4,23 +4,38 @@
  * their items when a list is reordered or an item removed (they are keyed by the field's path,
  * `projects[2].title`, so a move rewrites the keys).
  */
-import type { ContentDocument, Language } from '../../content/document';
+import type { ContentDocument, Language, MediaItem } from '../../content/document';
 
 /** The document's other languages; a document stored without any has none. */
 export const languagesOf = (document: ContentDocument): Language[] => document.languages ?? [];
 export const defaultTag = (document: ContentDocument): string => document.language ?? 'en';
 
-/** A text field a language translates: its path, what it says in the default language, and its name in the editor. */
+/** A text field a language translates: its path, what it says in the default language, its name in the editor, and the image it describes. */
 export interface TextField {
   path: string;
   value: string;
   label: string;
+  media?: MediaItem;
 }
+
+/** Where an image is used, as its title: "Profile photo", "Image of project “Portfolio”" … */
+function imageTitle(document: ContentDocument, id: string, i: number): string {
+  if (document.profile.photo === id) return 'Profile photo';
+  const project = document.projects.find((p) => p.image === id);
+  if (project) return `Image of project “${project.title}”`;
+  const award = [...document.experience, ...document.education].flatMap((e) => e.awards).find((a) => a.certificate === id);
+  if (award) return `Certificate of “${award.title}”`;
+  const skill = document.skills.find((s) => s.logo === id);
+  return skill ? `Logo of ${skill.name}` : `Image ${i + 1}`;
+}
+
+/** The texts that rarely change between languages (dates, names and places), which a language may show as the default language has them. */
+export const SAMEABLE = /^(profile\.location\.display|projects\[\d+\]\.title|(experience|education)\[\d+\]\.(place|date))$/;
 
 /** Every translated field of `document`, in the order the editor shows them. */
 export function textFields(document: ContentDocument): TextField[] {
   const fields: TextField[] = [];
-  const add = (path: string, value: string, label: string) => fields.push({ path, value, label });
+  const add = (path: string, value: string, label: string, media?: MediaItem) => fields.push({ path, value, label, media });
   add('profile.role', document.profile.role, 'Profile: role');
   add('profile.summary', document.profile.summary, 'Profile: summary');
   add('profile.location.display', document.profile.location.display, 'Profile: location');
@@ -44,14 +59,30 @@ export function textFields(document: ContentDocument): TextField[] {
     });
   }
   document.media.forEach((item, i) => {
-    if (item.alt) add(`media[${i}].alt`, item.alt, `Image “${item.id}”: description`);
+    if (item.alt) add(`media[${i}].alt`, item.alt, imageTitle(document, item.id, i), item);
   });
   return fields;
 }
 
-/** The fields a language has no translation for (those empty in the default language need none). */
+/** The fields a language has no translation for (those empty in the default language, or marked the same, need none). */
 export function missingTexts(document: ContentDocument, language: Language): TextField[] {
-  return textFields(document).filter((field) => field.value.trim() !== '' && !language.texts[field.path]?.trim());
+  return textFields(document).filter(
+    (field) => field.value.trim() !== '' && !language.same?.includes(field.path) && !language.texts[field.path]?.trim(),
+  );
+}
+
+/** Marks the texts at `paths` as the same as the default language's (their translations dropped), or unmarks them. */
+export function markSame(language: Language, paths: string[], same: boolean) {
+  const marked = new Set(language.same);
+  for (const path of paths) {
+    if (same) {
+      marked.add(path);
+      delete language.texts[path];
+    } else marked.delete(path);
+  }
+  // Sorted as the server keeps them, and absent when empty, as it writes them.
+  if (marked.size) language.same = [...marked].sort();
+  else delete language.same;
 }
 
 /** The path of every item of the document's lists of objects, by the item itself. */
@@ -112,14 +143,22 @@ export function followItems(draft: ContentDocument): () => void {
     STRING_LISTS.forEach(([at, of], n) => stringMoves(strings[n]!, of(draft), at, moves));
     // Kept: each translation of a field the document still has, under that field's path now.
     const fields = new Set(textFields(draft).map((field) => field.path));
+    // Where a translation's (or a mark's) key goes: null when its field is gone.
+    const moved = (key: string) => {
+      const [item, rest] = split(key);
+      const to = moves.has(item) ? moves.get(item) : item;
+      return to && fields.has(`${to}${rest}`) ? `${to}${rest}` : null;
+    };
     for (const language of languages) {
       const texts: Record<string, string | undefined> = {};
       for (const [key, text] of Object.entries(language.texts)) {
-        const [item, rest] = split(key);
-        const to = moves.has(item) ? moves.get(item) : item;
-        if (to && fields.has(`${to}${rest}`)) texts[`${to}${rest}`] = text;
+        const to = moved(key);
+        if (to) texts[to] = text;
       }
       language.texts = texts;
+      const same = language.same?.flatMap((key) => moved(key) ?? []) ?? [];
+      delete language.same;
+      markSame(language, same, true);
     }
   };
 }

@@ -7,9 +7,9 @@ const cjs = (m) => (m.default && m.default.__esModule ? m.default : m);
 
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$comment":"Generated from server/src/content/document.rs: do not edit. Regenerate with `make generate` (UPDATE_CONTENT_SCHEMA=1 cargo test --locked --lib content::tests).","$defs":{"About":{"additionalProperties":false,"description":"The about section's text.","properties":{"paragraphs":{"items":{"maxLength":1500,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":6,"minItems":1,"type":"array"}},"required":["paragraphs"],"type":"object"},"Appearance":{"additionalProperties":false,"description":"How the page looks.","properties":{"accent":{"description":"The accent colour, `#rrggbb`: primary buttons, links, the active item, focus rings.","pattern":"^#[0-9a-fA-F]{6}$","type":"string"},"available":{"description":"Whether the hero shows the \"Available for new projects\" badge.","type":"boolean"},"scheme":{"$ref":"#/$defs/Scheme","description":"The colour scheme a visitor sees until they choose one: `dark` (today's page), `light`, or `system` (the visitor's system setting)."},"sections":{"$ref":"#/$defs/Sections","description":"Which sections of the page show."}},"required":["scheme","accent","sections","available"],"type":"object"},"Award":{"additionalProperties":false,"description":"An award and its certificate.","properties":{"certificate":{"description":"The id of the certificate's image in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"title":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","certificate"],"type":"object"},"Contact":{"additionalProperties":false,"description":"How to reach the owner.","properties":{"email":{"format":"email","maxLength":254,"minLength":3,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"phone":{"$ref":"#/$defs/Phone"}},"required":["email","phone"],"type":"object"},"Language":{"additionalProperties":false,"description":"The page in another language: the document's texts translated, keyed by their paths\n(`profile.role`, `projects[2].description`), and the page's fixed texts.","properties":{"published":{"default":false,"description":"Served, listed in the alternates and the sitemap; a published language has every text\ntranslated.","type":"boolean"},"strings":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"default":{},"description":"The page's fixed texts in this language, over the built-in ones for its tag; a language\nwithout built-in texts needs all of them.","maxProperties":300,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"},"tag":{"description":"Its BCP 47 tag (`de`, `pt-BR`); the page is served at the tag in lower case (`/pt-br/`).","maxLength":35,"pattern":"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$","type":"string"},"texts":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"default":{},"description":"The translations of the document's texts, by the path of the text they translate. A\nmissing or empty one shows the default language's text (allowed until published).","maxProperties":2000,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"}},"required":["tag"],"type":"object"},"Location":{"additionalProperties":false,"description":"Where the owner is: as shown, and what a maps search looks for.","properties":{"display":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"mapsQuery":{"maxLength":200,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["display","mapsQuery"],"type":"object"},"MediaItem":{"additionalProperties":false,"description":"An image in one or more widths.","properties":{"alt":{"description":"What the image shows, for people who cannot see it (empty for a decorative one).","maxLength":200,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"height":{"format":"uint32","maximum":10000,"minimum":1,"type":"integer"},"id":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"sources":{"description":"The files, smallest first.","items":{"$ref":"#/$defs/MediaSource"},"maxItems":6,"minItems":1,"type":"array"},"width":{"description":"The largest width, in pixels; with `height`, the aspect ratio the page reserves.","format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["id","alt","width","height","sources"],"type":"object"},"MediaSource":{"additionalProperties":false,"description":"One file of an image.","properties":{"src":{"maxLength":300,"pattern":"^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$","type":"string"},"width":{"description":"Its width in pixels.","format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["src","width"],"type":"object"},"Phone":{"additionalProperties":false,"description":"A phone number as dialled (`+919000000000`) and as shown (`+91 90000 00000`).","properties":{"dial":{"pattern":"^\\+?[0-9]{3,20}$","type":"string"},"display":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["dial","display"],"type":"object"},"Profile":{"additionalProperties":false,"description":"Who the site is about.","properties":{"location":{"$ref":"#/$defs/Location"},"name":{"description":"Full name: the hero, the about section, the footer and link previews.","maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"photo":{"description":"The id of the owner's photo in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"role":{"description":"Job title: the about section, link previews and search engines.","maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"summary":{"description":"One or two sentences for the meta description and link previews.","maxLength":300,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","role","summary","location","photo"],"type":"object"},"Project":{"additionalProperties":false,"description":"A project of the Projects section.","properties":{"codeUrl":{"description":"Code repository.","format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"demoUrl":{"description":"Live demo.","format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":{"maxLength":600,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"id":{"description":"Stable id: clicks on its links are counted as `project:<id>:code` and `project:<id>:demo`,\nso keep it when the title changes.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"image":{"description":"The id of its screenshot in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"stack":{"$ref":"#/$defs/Stack"},"technologies":{"items":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":12,"type":"array"},"title":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","title","description","image","codeUrl","demoUrl","technologies","stack"],"type":"object"},"Resume":{"additionalProperties":false,"description":"The resume every Download Resume button links to.","properties":{"path":{"description":"Path of the PDF served by the site.","maxLength":200,"pattern":"^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$","type":"string"}},"required":["path"],"type":"object"},"Scheme":{"description":"A colour scheme: `dark`, `light`, or `system` (the visitor's system setting).","enum":["dark","light","system"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"Sections":{"additionalProperties":false,"description":"Which sections of the page show (the hero always does); the navigation follows.","properties":{"about":{"description":"Whether the About section shows.","type":"boolean"},"contact":{"description":"Whether the Contact section shows.","type":"boolean"},"experience":{"description":"Whether the Experience section (work and education) shows.","type":"boolean"},"projects":{"description":"Whether the Projects section shows.","type":"boolean"},"skills":{"description":"Whether the Skills section shows.","type":"boolean"}},"required":["about","skills","projects","experience","contact"],"type":"object"},"Skill":{"additionalProperties":false,"description":"A technology of the Skills section.","properties":{"logo":{"description":"The id of its logo in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"name":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","logo"],"type":"object"},"SocialLink":{"additionalProperties":false,"description":"A profile elsewhere (GitHub, LinkedIn, X …).","properties":{"id":{"description":"Stable id (`github`, `linkedin`, `twitter` …): clicks are counted by it.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"label":{"description":"The site's name, e.g. `GitHub`.","maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"url":{"format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","label","url"],"type":"object"},"Stack":{"description":"Which filter of the Projects section shows a project.","enum":["frontend","backend","fullstack"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"TimelineEntry":{"additionalProperties":false,"description":"A job or a school.","properties":{"awards":{"default":[],"description":"Each becomes a link that opens its certificate.","items":{"$ref":"#/$defs/Award"},"maxItems":10,"type":"array"},"date":{"description":"As shown, e.g. `2021 - 2023`.","maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":{"maxLength":1000,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"place":{"maxLength":120,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"title":{"maxLength":120,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","place","date","description"],"type":"object"}},"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"description":"The whole page's content.","properties":{"about":{"$ref":"#/$defs/About"},"appearance":{"$ref":"#/$defs/Appearance","default":{"accent":"#155dfc","available":true,"scheme":"dark","sections":{"about":true,"contact":true,"experience":true,"projects":true,"skills":true}},"description":"How the page looks; a document stored without it looks as the page did before it existed."},"contact":{"$ref":"#/$defs/Contact"},"education":{"description":"Education, newest first.","items":{"$ref":"#/$defs/TimelineEntry"},"maxItems":30,"type":"array"},"experience":{"description":"Work experience, newest first.","items":{"$ref":"#/$defs/TimelineEntry"},"maxItems":30,"type":"array"},"language":{"description":"The BCP 47 tag of the language the document's texts are written in, served at `/`.","maxLength":35,"pattern":"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$","type":"string"},"languages":{"description":"The page in other languages, each served at `/<tag in lower case>/` once published.","items":{"$ref":"#/$defs/Language"},"maxItems":10,"type":"array"},"media":{"description":"Every image the document uses, referred to by its id.","items":{"$ref":"#/$defs/MediaItem"},"maxItems":200,"type":"array"},"profile":{"$ref":"#/$defs/Profile"},"projects":{"description":"The projects of the Projects section, in order.","items":{"$ref":"#/$defs/Project"},"maxItems":30,"type":"array"},"resume":{"$ref":"#/$defs/Resume"},"skills":{"description":"The technologies of the Skills section, in order.","items":{"$ref":"#/$defs/Skill"},"maxItems":60,"type":"array"},"social":{"description":"Links to the owner's profiles elsewhere; clicks are counted as `social:<id>`.","items":{"$ref":"#/$defs/SocialLink"},"maxItems":10,"type":"array"},"strings":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":"The owner's own wording of the page's fixed texts in the default language (`nav.about`,\n`projects.shown#other` …), over the built-in ones of `web/src/i18n/`.","maxProperties":300,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"},"typewriterPhrases":{"description":"The phrases the hero's typewriter cycles through.","items":{"maxLength":60,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":10,"minItems":1,"type":"array"}},"required":["profile","typewriterPhrases","about","contact","social","skills","projects","experience","education","media","resume"],"title":"ContentDocument","type":"object"};
+const schema31 = {"$comment":"Generated from server/src/content/document.rs: do not edit. Regenerate with `make generate` (UPDATE_CONTENT_SCHEMA=1 cargo test --locked --lib content::tests).","$defs":{"About":{"additionalProperties":false,"description":"The about section's text.","properties":{"paragraphs":{"items":{"maxLength":1500,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":6,"minItems":1,"type":"array"}},"required":["paragraphs"],"type":"object"},"Appearance":{"additionalProperties":false,"description":"How the page looks.","properties":{"accent":{"description":"The accent colour, `#rrggbb`: primary buttons, links, the active item, focus rings.","pattern":"^#[0-9a-fA-F]{6}$","type":"string"},"available":{"description":"Whether the hero shows the \"Available for new projects\" badge.","type":"boolean"},"scheme":{"$ref":"#/$defs/Scheme","description":"The colour scheme a visitor sees until they choose one: `dark` (today's page), `light`, or `system` (the visitor's system setting)."},"sections":{"$ref":"#/$defs/Sections","description":"Which sections of the page show."}},"required":["scheme","accent","sections","available"],"type":"object"},"Award":{"additionalProperties":false,"description":"An award and its certificate.","properties":{"certificate":{"description":"The id of the certificate's image in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"title":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","certificate"],"type":"object"},"Contact":{"additionalProperties":false,"description":"How to reach the owner.","properties":{"email":{"format":"email","maxLength":254,"minLength":3,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"phone":{"$ref":"#/$defs/Phone"}},"required":["email","phone"],"type":"object"},"Language":{"additionalProperties":false,"description":"The page in another language: the document's texts translated, keyed by their paths\n(`profile.role`, `projects[2].description`), and the page's fixed texts.","properties":{"published":{"default":false,"description":"Served, listed in the alternates and the sitemap; a published language has every text\ntranslated.","type":"boolean"},"same":{"description":"The paths of the texts this language shows as the default language has them (dates,\nnames and places that rarely change): each follows the default text when it changes, and\ncounts as translated. A translation of the same path is not shown.","items":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":2000,"type":"array","uniqueItems":true},"strings":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"default":{},"description":"The page's fixed texts in this language, over the built-in ones for its tag; a language\nwithout built-in texts needs all of them.","maxProperties":300,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"},"tag":{"description":"Its BCP 47 tag (`de`, `pt-BR`); the page is served at the tag in lower case (`/pt-br/`).","maxLength":35,"pattern":"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$","type":"string"},"texts":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"default":{},"description":"The translations of the document's texts, by the path of the text they translate. A\nmissing or empty one shows the default language's text (allowed until published).","maxProperties":2000,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"}},"required":["tag"],"type":"object"},"Location":{"additionalProperties":false,"description":"Where the owner is: as shown, and what a maps search looks for.","properties":{"display":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"mapsQuery":{"maxLength":200,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["display","mapsQuery"],"type":"object"},"MediaItem":{"additionalProperties":false,"description":"An image in one or more widths.","properties":{"alt":{"description":"What the image shows, for people who cannot see it (empty for a decorative one).","maxLength":200,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"height":{"format":"uint32","maximum":10000,"minimum":1,"type":"integer"},"id":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"sources":{"description":"The files, smallest first.","items":{"$ref":"#/$defs/MediaSource"},"maxItems":6,"minItems":1,"type":"array"},"width":{"description":"The largest width, in pixels; with `height`, the aspect ratio the page reserves.","format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["id","alt","width","height","sources"],"type":"object"},"MediaSource":{"additionalProperties":false,"description":"One file of an image.","properties":{"src":{"maxLength":300,"pattern":"^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$","type":"string"},"width":{"description":"Its width in pixels.","format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["src","width"],"type":"object"},"Phone":{"additionalProperties":false,"description":"A phone number as dialled (`+919000000000`) and as shown (`+91 90000 00000`).","properties":{"dial":{"pattern":"^\\+?[0-9]{3,20}$","type":"string"},"display":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["dial","display"],"type":"object"},"Profile":{"additionalProperties":false,"description":"Who the site is about.","properties":{"location":{"$ref":"#/$defs/Location"},"name":{"description":"Full name: the hero, the about section, the footer and link previews.","maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"photo":{"description":"The id of the owner's photo in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"role":{"description":"Job title: the about section, link previews and search engines.","maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"summary":{"description":"One or two sentences for the meta description and link previews.","maxLength":300,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","role","summary","location","photo"],"type":"object"},"Project":{"additionalProperties":false,"description":"A project of the Projects section.","properties":{"codeUrl":{"description":"Code repository.","format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"demoUrl":{"description":"Live demo.","format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":{"maxLength":600,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"id":{"description":"Stable id: clicks on its links are counted as `project:<id>:code` and `project:<id>:demo`,\nso keep it when the title changes.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"image":{"description":"The id of its screenshot in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"stack":{"$ref":"#/$defs/Stack"},"technologies":{"items":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":12,"type":"array"},"title":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","title","description","image","codeUrl","demoUrl","technologies","stack"],"type":"object"},"Resume":{"additionalProperties":false,"description":"The resume every Download Resume button links to.","properties":{"path":{"description":"Path of the PDF served by the site.","maxLength":200,"pattern":"^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$","type":"string"}},"required":["path"],"type":"object"},"Scheme":{"description":"A colour scheme: `dark`, `light`, or `system` (the visitor's system setting).","enum":["dark","light","system"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"Sections":{"additionalProperties":false,"description":"Which sections of the page show (the hero always does); the navigation follows.","properties":{"about":{"description":"Whether the About section shows.","type":"boolean"},"contact":{"description":"Whether the Contact section shows.","type":"boolean"},"experience":{"description":"Whether the Experience section (work and education) shows.","type":"boolean"},"projects":{"description":"Whether the Projects section shows.","type":"boolean"},"skills":{"description":"Whether the Skills section shows.","type":"boolean"}},"required":["about","skills","projects","experience","contact"],"type":"object"},"Skill":{"additionalProperties":false,"description":"A technology of the Skills section.","properties":{"logo":{"description":"The id of its logo in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"name":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","logo"],"type":"object"},"SocialLink":{"additionalProperties":false,"description":"A profile elsewhere (GitHub, LinkedIn, X …).","properties":{"id":{"description":"Stable id (`github`, `linkedin`, `twitter` …): clicks are counted by it.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"label":{"description":"The site's name, e.g. `GitHub`.","maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"url":{"format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","label","url"],"type":"object"},"Stack":{"description":"Which filter of the Projects section shows a project.","enum":["frontend","backend","fullstack"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"TimelineEntry":{"additionalProperties":false,"description":"A job or a school.","properties":{"awards":{"default":[],"description":"Each becomes a link that opens its certificate.","items":{"$ref":"#/$defs/Award"},"maxItems":10,"type":"array"},"date":{"description":"As shown, e.g. `2021 - 2023`.","maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":{"maxLength":1000,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"place":{"maxLength":120,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"title":{"maxLength":120,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","place","date","description"],"type":"object"}},"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"description":"The whole page's content.","properties":{"about":{"$ref":"#/$defs/About"},"appearance":{"$ref":"#/$defs/Appearance","default":{"accent":"#155dfc","available":true,"scheme":"dark","sections":{"about":true,"contact":true,"experience":true,"projects":true,"skills":true}},"description":"How the page looks; a document stored without it looks as the page did before it existed."},"contact":{"$ref":"#/$defs/Contact"},"education":{"description":"Education, newest first.","items":{"$ref":"#/$defs/TimelineEntry"},"maxItems":30,"type":"array"},"experience":{"description":"Work experience, newest first.","items":{"$ref":"#/$defs/TimelineEntry"},"maxItems":30,"type":"array"},"language":{"description":"The BCP 47 tag of the language the document's texts are written in, served at `/`.","maxLength":35,"pattern":"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$","type":"string"},"languages":{"description":"The page in other languages, each served at `/<tag in lower case>/` once published.","items":{"$ref":"#/$defs/Language"},"maxItems":10,"type":"array"},"media":{"description":"Every image the document uses, referred to by its id.","items":{"$ref":"#/$defs/MediaItem"},"maxItems":200,"type":"array"},"profile":{"$ref":"#/$defs/Profile"},"projects":{"description":"The projects of the Projects section, in order.","items":{"$ref":"#/$defs/Project"},"maxItems":30,"type":"array"},"resume":{"$ref":"#/$defs/Resume"},"skills":{"description":"The technologies of the Skills section, in order.","items":{"$ref":"#/$defs/Skill"},"maxItems":60,"type":"array"},"social":{"description":"Links to the owner's profiles elsewhere; clicks are counted as `social:<id>`.","items":{"$ref":"#/$defs/SocialLink"},"maxItems":10,"type":"array"},"strings":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":"The owner's own wording of the page's fixed texts in the default language (`nav.about`,\n`projects.shown#other` …), over the built-in ones of `web/src/i18n/`.","maxProperties":300,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"},"typewriterPhrases":{"description":"The phrases the hero's typewriter cycles through.","items":{"maxLength":60,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":10,"minItems":1,"type":"array"}},"required":["profile","typewriterPhrases","about","contact","social","skills","projects","experience","education","media","resume"],"title":"ContentDocument","type":"object"};
 const schema32 = {"additionalProperties":false,"description":"The about section's text.","properties":{"paragraphs":{"items":{"maxLength":1500,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":6,"minItems":1,"type":"array"}},"required":["paragraphs"],"type":"object"};
-const schema40 = {"additionalProperties":false,"description":"The page in another language: the document's texts translated, keyed by their paths\n(`profile.role`, `projects[2].description`), and the page's fixed texts.","properties":{"published":{"default":false,"description":"Served, listed in the alternates and the sitemap; a published language has every text\ntranslated.","type":"boolean"},"strings":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"default":{},"description":"The page's fixed texts in this language, over the built-in ones for its tag; a language\nwithout built-in texts needs all of them.","maxProperties":300,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"},"tag":{"description":"Its BCP 47 tag (`de`, `pt-BR`); the page is served at the tag in lower case (`/pt-br/`).","maxLength":35,"pattern":"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$","type":"string"},"texts":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"default":{},"description":"The translations of the document's texts, by the path of the text they translate. A\nmissing or empty one shows the default language's text (allowed until published).","maxProperties":2000,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"}},"required":["tag"],"type":"object"};
+const schema40 = {"additionalProperties":false,"description":"The page in another language: the document's texts translated, keyed by their paths\n(`profile.role`, `projects[2].description`), and the page's fixed texts.","properties":{"published":{"default":false,"description":"Served, listed in the alternates and the sitemap; a published language has every text\ntranslated.","type":"boolean"},"same":{"description":"The paths of the texts this language shows as the default language has them (dates,\nnames and places that rarely change): each follows the default text when it changes, and\ncounts as translated. A translation of the same path is not shown.","items":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":2000,"type":"array","uniqueItems":true},"strings":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"default":{},"description":"The page's fixed texts in this language, over the built-in ones for its tag; a language\nwithout built-in texts needs all of them.","maxProperties":300,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"},"tag":{"description":"Its BCP 47 tag (`de`, `pt-BR`); the page is served at the tag in lower case (`/pt-br/`).","maxLength":35,"pattern":"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$","type":"string"},"texts":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"default":{},"description":"The translations of the document's texts, by the path of the text they translate. A\nmissing or empty one shows the default language's text (allowed until published).","maxProperties":2000,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"}},"required":["tag"],"type":"object"};
 const schema47 = {"additionalProperties":false,"description":"The resume every Download Resume button links to.","properties":{"path":{"description":"Path of the PDF served by the site.","maxLength":200,"pattern":"^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$","type":"string"}},"required":["path"],"type":"object"};
 const schema48 = {"additionalProperties":false,"description":"A technology of the Skills section.","properties":{"logo":{"description":"The id of its logo in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"name":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","logo"],"type":"object"};
 const schema49 = {"additionalProperties":false,"description":"A profile elsewhere (GitHub, LinkedIn, X …).","properties":{"id":{"description":"Stable id (`github`, `linkedin`, `twitter` …): clicks are counted by it.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"label":{"description":"The site's name, e.g. `GitHub`.","maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"url":{"format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","label","url"],"type":"object"};
@@ -17,7 +17,7 @@ const func1 = Object.prototype.hasOwnProperty;
 const func2 = cjs(m0).default;
 const pattern4 = new RegExp("^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$", "u");
 const pattern16 = new RegExp("^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$", "u");
-const pattern39 = new RegExp("^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$", "u");
+const pattern40 = new RegExp("^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$", "u");
 const pattern10 = new RegExp("^[a-z0-9][a-z0-9-]{0,40}$", "u");
 const schema33 = {"additionalProperties":false,"description":"How the page looks.","properties":{"accent":{"description":"The accent colour, `#rrggbb`: primary buttons, links, the active item, focus rings.","pattern":"^#[0-9a-fA-F]{6}$","type":"string"},"available":{"description":"Whether the hero shows the \"Available for new projects\" badge.","type":"boolean"},"scheme":{"$ref":"#/$defs/Scheme","description":"The colour scheme a visitor sees until they choose one: `dark` (today's page), `light`, or `system` (the visitor's system setting)."},"sections":{"$ref":"#/$defs/Sections","description":"Which sections of the page show."}},"required":["scheme","accent","sections","available"],"type":"object"};
 const schema34 = {"description":"A colour scheme: `dark`, `light`, or `system` (the visitor's system setting).","enum":["dark","light","system"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"};
@@ -955,7 +955,7 @@ validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema41 = {"additionalProperties":false,"description":"An image in one or more widths.","properties":{"alt":{"description":"What the image shows, for people who cannot see it (empty for a decorative one).","maxLength":200,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"height":{"format":"uint32","maximum":10000,"minimum":1,"type":"integer"},"id":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"sources":{"description":"The files, smallest first.","items":{"$ref":"#/$defs/MediaSource"},"maxItems":6,"minItems":1,"type":"array"},"width":{"description":"The largest width, in pixels; with `height`, the aspect ratio the page reserves.","format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["id","alt","width","height","sources"],"type":"object"};
 const schema42 = {"additionalProperties":false,"description":"One file of an image.","properties":{"src":{"maxLength":300,"pattern":"^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$","type":"string"},"width":{"description":"Its width in pixels.","format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["src","width"],"type":"object"};
-const pattern24 = new RegExp("^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$", "u");
+const pattern25 = new RegExp("^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$", "u");
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1197,7 +1197,7 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(!pattern24.test(data5)){
+if(!pattern25.test(data5)){
 const err20 = {instancePath:instancePath+"/sources/" + i0+"/src",schemaPath:"#/$defs/MediaSource/properties/src/pattern",keyword:"pattern",params:{pattern: "^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$"},message:"must match pattern \""+"^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$"+"\""};
 if(vErrors === null){
 vErrors = [err20];
@@ -2568,7 +2568,7 @@ vErrors.push(err30);
 errors++;
 }
 for(const key2 in data11){
-if(!((((key2 === "published") || (key2 === "strings")) || (key2 === "tag")) || (key2 === "texts"))){
+if(!(((((key2 === "published") || (key2 === "same")) || (key2 === "strings")) || (key2 === "tag")) || (key2 === "texts"))){
 const err31 = {instancePath:instancePath+"/languages/" + i3,schemaPath:"#/$defs/Language/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err31];
@@ -2591,11 +2591,11 @@ vErrors.push(err32);
 errors++;
 }
 }
-if(data11.strings !== undefined){
-let data13 = data11.strings;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(Object.keys(data13).length > 300){
-const err33 = {instancePath:instancePath+"/languages/" + i3+"/strings",schemaPath:"#/$defs/Language/properties/strings/maxProperties",keyword:"maxProperties",params:{limit: 300},message:"must NOT have more than 300 properties"};
+if(data11.same !== undefined){
+let data13 = data11.same;
+if(Array.isArray(data13)){
+if(data13.length > 2000){
+const err33 = {instancePath:instancePath+"/languages/" + i3+"/same",schemaPath:"#/$defs/Language/properties/same/maxItems",keyword:"maxItems",params:{limit: 2000},message:"must NOT have more than 2000 items"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2604,11 +2604,12 @@ vErrors.push(err33);
 }
 errors++;
 }
-for(const key3 in data13){
-const _errs31 = errors;
-if(typeof key3 === "string"){
-if(func2(key3) > 100){
-const err34 = {instancePath:instancePath+"/languages/" + i3+"/strings",schemaPath:"#/$defs/Language/properties/strings/propertyNames/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",propertyName:key3};
+const len4 = data13.length;
+for(let i4=0; i4<len4; i4++){
+let data14 = data13[i4];
+if(typeof data14 === "string"){
+if(func2(data14) > 100){
+const err34 = {instancePath:instancePath+"/languages/" + i3+"/same/" + i4,schemaPath:"#/$defs/Language/properties/same/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2617,8 +2618,8 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(!pattern4.test(key3)){
-const err35 = {instancePath:instancePath+"/languages/" + i3+"/strings",schemaPath:"#/$defs/Language/properties/strings/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\"",propertyName:key3};
+if(!pattern4.test(data14)){
+const err35 = {instancePath:instancePath+"/languages/" + i3+"/same/" + i4,schemaPath:"#/$defs/Language/properties/same/items/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2629,7 +2630,7 @@ errors++;
 }
 }
 else {
-const err36 = {instancePath:instancePath+"/languages/" + i3+"/strings",schemaPath:"#/$defs/Language/properties/strings/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key3};
+const err36 = {instancePath:instancePath+"/languages/" + i3+"/same/" + i4,schemaPath:"#/$defs/Language/properties/same/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2638,9 +2639,19 @@ vErrors.push(err36);
 }
 errors++;
 }
-var valid13 = _errs31 === errors;
-if(!valid13){
-const err37 = {instancePath:instancePath+"/languages/" + i3+"/strings",schemaPath:"#/$defs/Language/properties/strings/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid"};
+}
+let i5 = data13.length;
+let j0;
+if(i5 > 1){
+const indices0 = {};
+for(;i5--;){
+let item0 = data13[i5];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err37 = {instancePath:instancePath+"/languages/" + i3+"/same",schemaPath:"#/$defs/Language/properties/same/uniqueItems",keyword:"uniqueItems",params:{i: i5, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i5+" are identical)"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -2648,13 +2659,14 @@ else {
 vErrors.push(err37);
 }
 errors++;
+break;
+}
+indices0[item0] = i5;
 }
 }
-for(const key4 in data13){
-let data14 = data13[key4];
-if(typeof data14 === "string"){
-if(func2(data14) > 1500){
-const err38 = {instancePath:instancePath+"/languages/" + i3+"/strings/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Language/properties/strings/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 1500},message:"must NOT have more than 1500 characters"};
+}
+else {
+const err38 = {instancePath:instancePath+"/languages/" + i3+"/same",schemaPath:"#/$defs/Language/properties/same/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -2663,8 +2675,12 @@ vErrors.push(err38);
 }
 errors++;
 }
-if(!pattern4.test(data14)){
-const err39 = {instancePath:instancePath+"/languages/" + i3+"/strings/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Language/properties/strings/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+}
+if(data11.strings !== undefined){
+let data15 = data11.strings;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if(Object.keys(data15).length > 300){
+const err39 = {instancePath:instancePath+"/languages/" + i3+"/strings",schemaPath:"#/$defs/Language/properties/strings/maxProperties",keyword:"maxProperties",params:{limit: 300},message:"must NOT have more than 300 properties"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -2673,9 +2689,11 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-else {
-const err40 = {instancePath:instancePath+"/languages/" + i3+"/strings/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Language/properties/strings/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key3 in data15){
+const _errs35 = errors;
+if(typeof key3 === "string"){
+if(func2(key3) > 100){
+const err40 = {instancePath:instancePath+"/languages/" + i3+"/strings",schemaPath:"#/$defs/Language/properties/strings/propertyNames/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",propertyName:key3};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -2684,10 +2702,8 @@ vErrors.push(err40);
 }
 errors++;
 }
-}
-}
-else {
-const err41 = {instancePath:instancePath+"/languages/" + i3+"/strings",schemaPath:"#/$defs/Language/properties/strings/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!pattern4.test(key3)){
+const err41 = {instancePath:instancePath+"/languages/" + i3+"/strings",schemaPath:"#/$defs/Language/properties/strings/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\"",propertyName:key3};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -2697,11 +2713,8 @@ vErrors.push(err41);
 errors++;
 }
 }
-if(data11.tag !== undefined){
-let data15 = data11.tag;
-if(typeof data15 === "string"){
-if(func2(data15) > 35){
-const err42 = {instancePath:instancePath+"/languages/" + i3+"/tag",schemaPath:"#/$defs/Language/properties/tag/maxLength",keyword:"maxLength",params:{limit: 35},message:"must NOT have more than 35 characters"};
+else {
+const err42 = {instancePath:instancePath+"/languages/" + i3+"/strings",schemaPath:"#/$defs/Language/properties/strings/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key3};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -2710,8 +2723,9 @@ vErrors.push(err42);
 }
 errors++;
 }
-if(!pattern16.test(data15)){
-const err43 = {instancePath:instancePath+"/languages/" + i3+"/tag",schemaPath:"#/$defs/Language/properties/tag/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$"},message:"must match pattern \""+"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$"+"\""};
+var valid16 = _errs35 === errors;
+if(!valid16){
+const err43 = {instancePath:instancePath+"/languages/" + i3+"/strings",schemaPath:"#/$defs/Language/properties/strings/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -2721,8 +2735,11 @@ vErrors.push(err43);
 errors++;
 }
 }
-else {
-const err44 = {instancePath:instancePath+"/languages/" + i3+"/tag",schemaPath:"#/$defs/Language/properties/tag/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key4 in data15){
+let data16 = data15[key4];
+if(typeof data16 === "string"){
+if(func2(data16) > 1500){
+const err44 = {instancePath:instancePath+"/languages/" + i3+"/strings/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Language/properties/strings/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 1500},message:"must NOT have more than 1500 characters"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -2731,12 +2748,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-if(data11.texts !== undefined){
-let data16 = data11.texts;
-if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-if(Object.keys(data16).length > 2000){
-const err45 = {instancePath:instancePath+"/languages/" + i3+"/texts",schemaPath:"#/$defs/Language/properties/texts/maxProperties",keyword:"maxProperties",params:{limit: 2000},message:"must NOT have more than 2000 properties"};
+if(!pattern4.test(data16)){
+const err45 = {instancePath:instancePath+"/languages/" + i3+"/strings/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Language/properties/strings/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -2745,11 +2758,9 @@ vErrors.push(err45);
 }
 errors++;
 }
-for(const key5 in data16){
-const _errs40 = errors;
-if(typeof key5 === "string"){
-if(func2(key5) > 100){
-const err46 = {instancePath:instancePath+"/languages/" + i3+"/texts",schemaPath:"#/$defs/Language/properties/texts/propertyNames/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",propertyName:key5};
+}
+else {
+const err46 = {instancePath:instancePath+"/languages/" + i3+"/strings/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Language/properties/strings/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -2758,8 +2769,10 @@ vErrors.push(err46);
 }
 errors++;
 }
-if(!pattern4.test(key5)){
-const err47 = {instancePath:instancePath+"/languages/" + i3+"/texts",schemaPath:"#/$defs/Language/properties/texts/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\"",propertyName:key5};
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/languages/" + i3+"/strings",schemaPath:"#/$defs/Language/properties/strings/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -2769,8 +2782,11 @@ vErrors.push(err47);
 errors++;
 }
 }
-else {
-const err48 = {instancePath:instancePath+"/languages/" + i3+"/texts",schemaPath:"#/$defs/Language/properties/texts/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key5};
+if(data11.tag !== undefined){
+let data17 = data11.tag;
+if(typeof data17 === "string"){
+if(func2(data17) > 35){
+const err48 = {instancePath:instancePath+"/languages/" + i3+"/tag",schemaPath:"#/$defs/Language/properties/tag/maxLength",keyword:"maxLength",params:{limit: 35},message:"must NOT have more than 35 characters"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -2779,9 +2795,8 @@ vErrors.push(err48);
 }
 errors++;
 }
-var valid15 = _errs40 === errors;
-if(!valid15){
-const err49 = {instancePath:instancePath+"/languages/" + i3+"/texts",schemaPath:"#/$defs/Language/properties/texts/propertyNames",keyword:"propertyNames",params:{propertyName: key5},message:"property name must be valid"};
+if(!pattern16.test(data17)){
+const err49 = {instancePath:instancePath+"/languages/" + i3+"/tag",schemaPath:"#/$defs/Language/properties/tag/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$"},message:"must match pattern \""+"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$"+"\""};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -2791,11 +2806,8 @@ vErrors.push(err49);
 errors++;
 }
 }
-for(const key6 in data16){
-let data17 = data16[key6];
-if(typeof data17 === "string"){
-if(func2(data17) > 1500){
-const err50 = {instancePath:instancePath+"/languages/" + i3+"/texts/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Language/properties/texts/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 1500},message:"must NOT have more than 1500 characters"};
+else {
+const err50 = {instancePath:instancePath+"/languages/" + i3+"/tag",schemaPath:"#/$defs/Language/properties/tag/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -2804,8 +2816,12 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(!pattern4.test(data17)){
-const err51 = {instancePath:instancePath+"/languages/" + i3+"/texts/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Language/properties/texts/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+}
+if(data11.texts !== undefined){
+let data18 = data11.texts;
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+if(Object.keys(data18).length > 2000){
+const err51 = {instancePath:instancePath+"/languages/" + i3+"/texts",schemaPath:"#/$defs/Language/properties/texts/maxProperties",keyword:"maxProperties",params:{limit: 2000},message:"must NOT have more than 2000 properties"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -2814,9 +2830,11 @@ vErrors.push(err51);
 }
 errors++;
 }
-}
-else {
-const err52 = {instancePath:instancePath+"/languages/" + i3+"/texts/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Language/properties/texts/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key5 in data18){
+const _errs44 = errors;
+if(typeof key5 === "string"){
+if(func2(key5) > 100){
+const err52 = {instancePath:instancePath+"/languages/" + i3+"/texts",schemaPath:"#/$defs/Language/properties/texts/propertyNames/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",propertyName:key5};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -2825,10 +2843,8 @@ vErrors.push(err52);
 }
 errors++;
 }
-}
-}
-else {
-const err53 = {instancePath:instancePath+"/languages/" + i3+"/texts",schemaPath:"#/$defs/Language/properties/texts/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!pattern4.test(key5)){
+const err53 = {instancePath:instancePath+"/languages/" + i3+"/texts",schemaPath:"#/$defs/Language/properties/texts/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\"",propertyName:key5};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -2838,9 +2854,8 @@ vErrors.push(err53);
 errors++;
 }
 }
-}
 else {
-const err54 = {instancePath:instancePath+"/languages/" + i3,schemaPath:"#/$defs/Language/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err54 = {instancePath:instancePath+"/languages/" + i3+"/texts",schemaPath:"#/$defs/Language/properties/texts/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key5};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -2849,10 +2864,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-}
-}
-else {
-const err55 = {instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/type",keyword:"type",params:{type: "array"},message:"must be array"};
+var valid18 = _errs44 === errors;
+if(!valid18){
+const err55 = {instancePath:instancePath+"/languages/" + i3+"/texts",schemaPath:"#/$defs/Language/properties/texts/propertyNames",keyword:"propertyNames",params:{propertyName: key5},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -2862,11 +2876,11 @@ vErrors.push(err55);
 errors++;
 }
 }
-if(data.media !== undefined){
-let data18 = data.media;
-if(Array.isArray(data18)){
-if(data18.length > 200){
-const err56 = {instancePath:instancePath+"/media",schemaPath:"#/properties/media/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
+for(const key6 in data18){
+let data19 = data18[key6];
+if(typeof data19 === "string"){
+if(func2(data19) > 1500){
+const err56 = {instancePath:instancePath+"/languages/" + i3+"/texts/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Language/properties/texts/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 1500},message:"must NOT have more than 1500 characters"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -2875,21 +2889,92 @@ vErrors.push(err56);
 }
 errors++;
 }
-const len4 = data18.length;
-for(let i4=0; i4<len4; i4++){
-if(!(validate28(data18[i4], {instancePath:instancePath+"/media/" + i4,parentData:data18,parentDataProperty:i4,rootData,dynamicAnchors}))){
+if(!pattern4.test(data19)){
+const err57 = {instancePath:instancePath+"/languages/" + i3+"/texts/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Language/properties/texts/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+else {
+const err58 = {instancePath:instancePath+"/languages/" + i3+"/texts/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Language/properties/texts/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/languages/" + i3+"/texts",schemaPath:"#/$defs/Language/properties/texts/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+}
+else {
+const err60 = {instancePath:instancePath+"/languages/" + i3,schemaPath:"#/$defs/Language/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+}
+else {
+const err61 = {instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+if(data.media !== undefined){
+let data20 = data.media;
+if(Array.isArray(data20)){
+if(data20.length > 200){
+const err62 = {instancePath:instancePath+"/media",schemaPath:"#/properties/media/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+const len5 = data20.length;
+for(let i6=0; i6<len5; i6++){
+if(!(validate28(data20[i6], {instancePath:instancePath+"/media/" + i6,parentData:data20,parentDataProperty:i6,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err57 = {instancePath:instancePath+"/media",schemaPath:"#/properties/media/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err63 = {instancePath:instancePath+"/media",schemaPath:"#/properties/media/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err57];
+vErrors = [err63];
 }
 else {
-vErrors.push(err57);
+vErrors.push(err63);
 }
 errors++;
 }
@@ -2901,88 +2986,10 @@ errors = vErrors.length;
 }
 }
 if(data.projects !== undefined){
-let data21 = data.projects;
-if(Array.isArray(data21)){
-if(data21.length > 30){
-const err58 = {instancePath:instancePath+"/projects",schemaPath:"#/properties/projects/maxItems",keyword:"maxItems",params:{limit: 30},message:"must NOT have more than 30 items"};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
-}
-const len5 = data21.length;
-for(let i5=0; i5<len5; i5++){
-if(!(validate32(data21[i5], {instancePath:instancePath+"/projects/" + i5,parentData:data21,parentDataProperty:i5,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err59 = {instancePath:instancePath+"/projects",schemaPath:"#/properties/projects/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
-}
-}
-if(data.resume !== undefined){
-let data23 = data.resume;
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-if(data23.path === undefined){
-const err60 = {instancePath:instancePath+"/resume",schemaPath:"#/$defs/Resume/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-}
-for(const key7 in data23){
-if(!(key7 === "path")){
-const err61 = {instancePath:instancePath+"/resume",schemaPath:"#/$defs/Resume/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
-}
-if(data23.path !== undefined){
-let data24 = data23.path;
-if(typeof data24 === "string"){
-if(func2(data24) > 200){
-const err62 = {instancePath:instancePath+"/resume/path",schemaPath:"#/$defs/Resume/properties/path/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
-errors++;
-}
-if(!pattern39.test(data24)){
-const err63 = {instancePath:instancePath+"/resume/path",schemaPath:"#/$defs/Resume/properties/path/pattern",keyword:"pattern",params:{pattern: "^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$"},message:"must match pattern \""+"^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$"+"\""};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
-errors++;
-}
-}
-else {
-const err64 = {instancePath:instancePath+"/resume/path",schemaPath:"#/$defs/Resume/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data23 = data.projects;
+if(Array.isArray(data23)){
+if(data23.length > 30){
+const err64 = {instancePath:instancePath+"/projects",schemaPath:"#/properties/projects/maxItems",keyword:"maxItems",params:{limit: 30},message:"must NOT have more than 30 items"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -2991,10 +2998,16 @@ vErrors.push(err64);
 }
 errors++;
 }
+const len6 = data23.length;
+for(let i7=0; i7<len6; i7++){
+if(!(validate32(data23[i7], {instancePath:instancePath+"/projects/" + i7,parentData:data23,parentDataProperty:i7,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+errors = vErrors.length;
+}
 }
 }
 else {
-const err65 = {instancePath:instancePath+"/resume",schemaPath:"#/$defs/Resume/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err65 = {instancePath:instancePath+"/projects",schemaPath:"#/properties/projects/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -3004,11 +3017,11 @@ vErrors.push(err65);
 errors++;
 }
 }
-if(data.skills !== undefined){
-let data25 = data.skills;
-if(Array.isArray(data25)){
-if(data25.length > 60){
-const err66 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/maxItems",keyword:"maxItems",params:{limit: 60},message:"must NOT have more than 60 items"};
+if(data.resume !== undefined){
+let data25 = data.resume;
+if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
+if(data25.path === undefined){
+const err66 = {instancePath:instancePath+"/resume",schemaPath:"#/$defs/Resume/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -3017,12 +3030,9 @@ vErrors.push(err66);
 }
 errors++;
 }
-const len6 = data25.length;
-for(let i6=0; i6<len6; i6++){
-let data26 = data25[i6];
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-if(data26.name === undefined){
-const err67 = {instancePath:instancePath+"/skills/" + i6,schemaPath:"#/$defs/Skill/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+for(const key7 in data25){
+if(!(key7 === "path")){
+const err67 = {instancePath:instancePath+"/resume",schemaPath:"#/$defs/Resume/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -3031,8 +3041,12 @@ vErrors.push(err67);
 }
 errors++;
 }
-if(data26.logo === undefined){
-const err68 = {instancePath:instancePath+"/skills/" + i6,schemaPath:"#/$defs/Skill/required",keyword:"required",params:{missingProperty: "logo"},message:"must have required property '"+"logo"+"'"};
+}
+if(data25.path !== undefined){
+let data26 = data25.path;
+if(typeof data26 === "string"){
+if(func2(data26) > 200){
+const err68 = {instancePath:instancePath+"/resume/path",schemaPath:"#/$defs/Resume/properties/path/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -3041,9 +3055,8 @@ vErrors.push(err68);
 }
 errors++;
 }
-for(const key8 in data26){
-if(!((key8 === "logo") || (key8 === "name"))){
-const err69 = {instancePath:instancePath+"/skills/" + i6,schemaPath:"#/$defs/Skill/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
+if(!pattern40.test(data26)){
+const err69 = {instancePath:instancePath+"/resume/path",schemaPath:"#/$defs/Resume/properties/path/pattern",keyword:"pattern",params:{pattern: "^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$"},message:"must match pattern \""+"^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$"+"\""};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -3053,11 +3066,8 @@ vErrors.push(err69);
 errors++;
 }
 }
-if(data26.logo !== undefined){
-let data27 = data26.logo;
-if(typeof data27 === "string"){
-if(!pattern10.test(data27)){
-const err70 = {instancePath:instancePath+"/skills/" + i6+"/logo",schemaPath:"#/$defs/Skill/properties/logo/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
+else {
+const err70 = {instancePath:instancePath+"/resume/path",schemaPath:"#/$defs/Resume/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -3067,8 +3077,9 @@ vErrors.push(err70);
 errors++;
 }
 }
+}
 else {
-const err71 = {instancePath:instancePath+"/skills/" + i6+"/logo",schemaPath:"#/$defs/Skill/properties/logo/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err71 = {instancePath:instancePath+"/resume",schemaPath:"#/$defs/Resume/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -3078,11 +3089,11 @@ vErrors.push(err71);
 errors++;
 }
 }
-if(data26.name !== undefined){
-let data28 = data26.name;
-if(typeof data28 === "string"){
-if(func2(data28) > 40){
-const err72 = {instancePath:instancePath+"/skills/" + i6+"/name",schemaPath:"#/$defs/Skill/properties/name/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
+if(data.skills !== undefined){
+let data27 = data.skills;
+if(Array.isArray(data27)){
+if(data27.length > 60){
+const err72 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/maxItems",keyword:"maxItems",params:{limit: 60},message:"must NOT have more than 60 items"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -3091,8 +3102,12 @@ vErrors.push(err72);
 }
 errors++;
 }
-if(func2(data28) < 1){
-const err73 = {instancePath:instancePath+"/skills/" + i6+"/name",schemaPath:"#/$defs/Skill/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const len7 = data27.length;
+for(let i8=0; i8<len7; i8++){
+let data28 = data27[i8];
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+if(data28.name === undefined){
+const err73 = {instancePath:instancePath+"/skills/" + i8,schemaPath:"#/$defs/Skill/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -3101,8 +3116,8 @@ vErrors.push(err73);
 }
 errors++;
 }
-if(!pattern4.test(data28)){
-const err74 = {instancePath:instancePath+"/skills/" + i6+"/name",schemaPath:"#/$defs/Skill/properties/name/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(data28.logo === undefined){
+const err74 = {instancePath:instancePath+"/skills/" + i8,schemaPath:"#/$defs/Skill/required",keyword:"required",params:{missingProperty: "logo"},message:"must have required property '"+"logo"+"'"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -3111,9 +3126,9 @@ vErrors.push(err74);
 }
 errors++;
 }
-}
-else {
-const err75 = {instancePath:instancePath+"/skills/" + i6+"/name",schemaPath:"#/$defs/Skill/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key8 in data28){
+if(!((key8 === "logo") || (key8 === "name"))){
+const err75 = {instancePath:instancePath+"/skills/" + i8,schemaPath:"#/$defs/Skill/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -3123,9 +3138,11 @@ vErrors.push(err75);
 errors++;
 }
 }
-}
-else {
-const err76 = {instancePath:instancePath+"/skills/" + i6,schemaPath:"#/$defs/Skill/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data28.logo !== undefined){
+let data29 = data28.logo;
+if(typeof data29 === "string"){
+if(!pattern10.test(data29)){
+const err76 = {instancePath:instancePath+"/skills/" + i8+"/logo",schemaPath:"#/$defs/Skill/properties/logo/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -3135,9 +3152,8 @@ vErrors.push(err76);
 errors++;
 }
 }
-}
 else {
-const err77 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err77 = {instancePath:instancePath+"/skills/" + i8+"/logo",schemaPath:"#/$defs/Skill/properties/logo/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -3147,11 +3163,11 @@ vErrors.push(err77);
 errors++;
 }
 }
-if(data.social !== undefined){
-let data29 = data.social;
-if(Array.isArray(data29)){
-if(data29.length > 10){
-const err78 = {instancePath:instancePath+"/social",schemaPath:"#/properties/social/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"};
+if(data28.name !== undefined){
+let data30 = data28.name;
+if(typeof data30 === "string"){
+if(func2(data30) > 40){
+const err78 = {instancePath:instancePath+"/skills/" + i8+"/name",schemaPath:"#/$defs/Skill/properties/name/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -3160,12 +3176,8 @@ vErrors.push(err78);
 }
 errors++;
 }
-const len7 = data29.length;
-for(let i7=0; i7<len7; i7++){
-let data30 = data29[i7];
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-if(data30.id === undefined){
-const err79 = {instancePath:instancePath+"/social/" + i7,schemaPath:"#/$defs/SocialLink/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(func2(data30) < 1){
+const err79 = {instancePath:instancePath+"/skills/" + i8+"/name",schemaPath:"#/$defs/Skill/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -3174,8 +3186,8 @@ vErrors.push(err79);
 }
 errors++;
 }
-if(data30.label === undefined){
-const err80 = {instancePath:instancePath+"/social/" + i7,schemaPath:"#/$defs/SocialLink/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
+if(!pattern4.test(data30)){
+const err80 = {instancePath:instancePath+"/skills/" + i8+"/name",schemaPath:"#/$defs/Skill/properties/name/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -3184,8 +3196,9 @@ vErrors.push(err80);
 }
 errors++;
 }
-if(data30.url === undefined){
-const err81 = {instancePath:instancePath+"/social/" + i7,schemaPath:"#/$defs/SocialLink/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
+}
+else {
+const err81 = {instancePath:instancePath+"/skills/" + i8+"/name",schemaPath:"#/$defs/Skill/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -3194,9 +3207,10 @@ vErrors.push(err81);
 }
 errors++;
 }
-for(const key9 in data30){
-if(!(((key9 === "id") || (key9 === "label")) || (key9 === "url"))){
-const err82 = {instancePath:instancePath+"/social/" + i7,schemaPath:"#/$defs/SocialLink/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+}
+}
+else {
+const err82 = {instancePath:instancePath+"/skills/" + i8,schemaPath:"#/$defs/Skill/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -3206,11 +3220,9 @@ vErrors.push(err82);
 errors++;
 }
 }
-if(data30.id !== undefined){
-let data31 = data30.id;
-if(typeof data31 === "string"){
-if(!pattern10.test(data31)){
-const err83 = {instancePath:instancePath+"/social/" + i7+"/id",schemaPath:"#/$defs/SocialLink/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
+}
+else {
+const err83 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -3220,8 +3232,11 @@ vErrors.push(err83);
 errors++;
 }
 }
-else {
-const err84 = {instancePath:instancePath+"/social/" + i7+"/id",schemaPath:"#/$defs/SocialLink/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.social !== undefined){
+let data31 = data.social;
+if(Array.isArray(data31)){
+if(data31.length > 10){
+const err84 = {instancePath:instancePath+"/social",schemaPath:"#/properties/social/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -3230,12 +3245,12 @@ vErrors.push(err84);
 }
 errors++;
 }
-}
-if(data30.label !== undefined){
-let data32 = data30.label;
-if(typeof data32 === "string"){
-if(func2(data32) > 40){
-const err85 = {instancePath:instancePath+"/social/" + i7+"/label",schemaPath:"#/$defs/SocialLink/properties/label/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
+const len8 = data31.length;
+for(let i9=0; i9<len8; i9++){
+let data32 = data31[i9];
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+if(data32.id === undefined){
+const err85 = {instancePath:instancePath+"/social/" + i9,schemaPath:"#/$defs/SocialLink/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -3244,8 +3259,8 @@ vErrors.push(err85);
 }
 errors++;
 }
-if(func2(data32) < 1){
-const err86 = {instancePath:instancePath+"/social/" + i7+"/label",schemaPath:"#/$defs/SocialLink/properties/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data32.label === undefined){
+const err86 = {instancePath:instancePath+"/social/" + i9,schemaPath:"#/$defs/SocialLink/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -3254,8 +3269,8 @@ vErrors.push(err86);
 }
 errors++;
 }
-if(!pattern4.test(data32)){
-const err87 = {instancePath:instancePath+"/social/" + i7+"/label",schemaPath:"#/$defs/SocialLink/properties/label/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(data32.url === undefined){
+const err87 = {instancePath:instancePath+"/social/" + i9,schemaPath:"#/$defs/SocialLink/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -3264,9 +3279,9 @@ vErrors.push(err87);
 }
 errors++;
 }
-}
-else {
-const err88 = {instancePath:instancePath+"/social/" + i7+"/label",schemaPath:"#/$defs/SocialLink/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key9 in data32){
+if(!(((key9 === "id") || (key9 === "label")) || (key9 === "url"))){
+const err88 = {instancePath:instancePath+"/social/" + i9,schemaPath:"#/$defs/SocialLink/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -3276,11 +3291,11 @@ vErrors.push(err88);
 errors++;
 }
 }
-if(data30.url !== undefined){
-let data33 = data30.url;
+if(data32.id !== undefined){
+let data33 = data32.id;
 if(typeof data33 === "string"){
-if(func2(data33) > 500){
-const err89 = {instancePath:instancePath+"/social/" + i7+"/url",schemaPath:"#/$defs/SocialLink/properties/url/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+if(!pattern10.test(data33)){
+const err89 = {instancePath:instancePath+"/social/" + i9+"/id",schemaPath:"#/$defs/SocialLink/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -3289,8 +3304,9 @@ vErrors.push(err89);
 }
 errors++;
 }
-if(!pattern4.test(data33)){
-const err90 = {instancePath:instancePath+"/social/" + i7+"/url",schemaPath:"#/$defs/SocialLink/properties/url/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+}
+else {
+const err90 = {instancePath:instancePath+"/social/" + i9+"/id",schemaPath:"#/$defs/SocialLink/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -3299,8 +3315,12 @@ vErrors.push(err90);
 }
 errors++;
 }
-if(!(formats2(data33))){
-const err91 = {instancePath:instancePath+"/social/" + i7+"/url",schemaPath:"#/$defs/SocialLink/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+}
+if(data32.label !== undefined){
+let data34 = data32.label;
+if(typeof data34 === "string"){
+if(func2(data34) > 40){
+const err91 = {instancePath:instancePath+"/social/" + i9+"/label",schemaPath:"#/$defs/SocialLink/properties/label/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -3309,9 +3329,8 @@ vErrors.push(err91);
 }
 errors++;
 }
-}
-else {
-const err92 = {instancePath:instancePath+"/social/" + i7+"/url",schemaPath:"#/$defs/SocialLink/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func2(data34) < 1){
+const err92 = {instancePath:instancePath+"/social/" + i9+"/label",schemaPath:"#/$defs/SocialLink/properties/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -3320,10 +3339,8 @@ vErrors.push(err92);
 }
 errors++;
 }
-}
-}
-else {
-const err93 = {instancePath:instancePath+"/social/" + i7,schemaPath:"#/$defs/SocialLink/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!pattern4.test(data34)){
+const err93 = {instancePath:instancePath+"/social/" + i9+"/label",schemaPath:"#/$defs/SocialLink/properties/label/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -3333,9 +3350,8 @@ vErrors.push(err93);
 errors++;
 }
 }
-}
 else {
-const err94 = {instancePath:instancePath+"/social",schemaPath:"#/properties/social/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err94 = {instancePath:instancePath+"/social/" + i9+"/label",schemaPath:"#/$defs/SocialLink/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -3345,11 +3361,11 @@ vErrors.push(err94);
 errors++;
 }
 }
-if(data.strings !== undefined){
-let data34 = data.strings;
-if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
-if(Object.keys(data34).length > 300){
-const err95 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/maxProperties",keyword:"maxProperties",params:{limit: 300},message:"must NOT have more than 300 properties"};
+if(data32.url !== undefined){
+let data35 = data32.url;
+if(typeof data35 === "string"){
+if(func2(data35) > 500){
+const err95 = {instancePath:instancePath+"/social/" + i9+"/url",schemaPath:"#/$defs/SocialLink/properties/url/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -3358,11 +3374,8 @@ vErrors.push(err95);
 }
 errors++;
 }
-for(const key10 in data34){
-const _errs82 = errors;
-if(typeof key10 === "string"){
-if(func2(key10) > 100){
-const err96 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/propertyNames/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",propertyName:key10};
+if(!pattern4.test(data35)){
+const err96 = {instancePath:instancePath+"/social/" + i9+"/url",schemaPath:"#/$defs/SocialLink/properties/url/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -3371,8 +3384,8 @@ vErrors.push(err96);
 }
 errors++;
 }
-if(!pattern4.test(key10)){
-const err97 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\"",propertyName:key10};
+if(!(formats2(data35))){
+const err97 = {instancePath:instancePath+"/social/" + i9+"/url",schemaPath:"#/$defs/SocialLink/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -3383,7 +3396,7 @@ errors++;
 }
 }
 else {
-const err98 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key10};
+const err98 = {instancePath:instancePath+"/social/" + i9+"/url",schemaPath:"#/$defs/SocialLink/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -3392,9 +3405,10 @@ vErrors.push(err98);
 }
 errors++;
 }
-var valid31 = _errs82 === errors;
-if(!valid31){
-const err99 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid"};
+}
+}
+else {
+const err99 = {instancePath:instancePath+"/social/" + i9,schemaPath:"#/$defs/SocialLink/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -3404,11 +3418,9 @@ vErrors.push(err99);
 errors++;
 }
 }
-for(const key11 in data34){
-let data35 = data34[key11];
-if(typeof data35 === "string"){
-if(func2(data35) > 1500){
-const err100 = {instancePath:instancePath+"/strings/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/strings/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 1500},message:"must NOT have more than 1500 characters"};
+}
+else {
+const err100 = {instancePath:instancePath+"/social",schemaPath:"#/properties/social/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -3417,8 +3429,12 @@ vErrors.push(err100);
 }
 errors++;
 }
-if(!pattern4.test(data35)){
-const err101 = {instancePath:instancePath+"/strings/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/strings/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+}
+if(data.strings !== undefined){
+let data36 = data.strings;
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+if(Object.keys(data36).length > 300){
+const err101 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/maxProperties",keyword:"maxProperties",params:{limit: 300},message:"must NOT have more than 300 properties"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -3427,9 +3443,11 @@ vErrors.push(err101);
 }
 errors++;
 }
-}
-else {
-const err102 = {instancePath:instancePath+"/strings/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/strings/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key10 in data36){
+const _errs86 = errors;
+if(typeof key10 === "string"){
+if(func2(key10) > 100){
+const err102 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/propertyNames/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",propertyName:key10};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -3438,10 +3456,8 @@ vErrors.push(err102);
 }
 errors++;
 }
-}
-}
-else {
-const err103 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!pattern4.test(key10)){
+const err103 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\"",propertyName:key10};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -3451,11 +3467,8 @@ vErrors.push(err103);
 errors++;
 }
 }
-if(data.typewriterPhrases !== undefined){
-let data36 = data.typewriterPhrases;
-if(Array.isArray(data36)){
-if(data36.length > 10){
-const err104 = {instancePath:instancePath+"/typewriterPhrases",schemaPath:"#/properties/typewriterPhrases/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"};
+else {
+const err104 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key10};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -3464,8 +3477,9 @@ vErrors.push(err104);
 }
 errors++;
 }
-if(data36.length < 1){
-const err105 = {instancePath:instancePath+"/typewriterPhrases",schemaPath:"#/properties/typewriterPhrases/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+var valid34 = _errs86 === errors;
+if(!valid34){
+const err105 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -3474,12 +3488,12 @@ vErrors.push(err105);
 }
 errors++;
 }
-const len8 = data36.length;
-for(let i8=0; i8<len8; i8++){
-let data37 = data36[i8];
+}
+for(const key11 in data36){
+let data37 = data36[key11];
 if(typeof data37 === "string"){
-if(func2(data37) > 60){
-const err106 = {instancePath:instancePath+"/typewriterPhrases/" + i8,schemaPath:"#/properties/typewriterPhrases/items/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"};
+if(func2(data37) > 1500){
+const err106 = {instancePath:instancePath+"/strings/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/strings/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 1500},message:"must NOT have more than 1500 characters"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -3488,8 +3502,8 @@ vErrors.push(err106);
 }
 errors++;
 }
-if(func2(data37) < 1){
-const err107 = {instancePath:instancePath+"/typewriterPhrases/" + i8,schemaPath:"#/properties/typewriterPhrases/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(!pattern4.test(data37)){
+const err107 = {instancePath:instancePath+"/strings/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/strings/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -3498,8 +3512,9 @@ vErrors.push(err107);
 }
 errors++;
 }
-if(!pattern4.test(data37)){
-const err108 = {instancePath:instancePath+"/typewriterPhrases/" + i8,schemaPath:"#/properties/typewriterPhrases/items/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+}
+else {
+const err108 = {instancePath:instancePath+"/strings/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/strings/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -3509,8 +3524,9 @@ vErrors.push(err108);
 errors++;
 }
 }
+}
 else {
-const err109 = {instancePath:instancePath+"/typewriterPhrases/" + i8,schemaPath:"#/properties/typewriterPhrases/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err109 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -3520,9 +3536,11 @@ vErrors.push(err109);
 errors++;
 }
 }
-}
-else {
-const err110 = {instancePath:instancePath+"/typewriterPhrases",schemaPath:"#/properties/typewriterPhrases/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.typewriterPhrases !== undefined){
+let data38 = data.typewriterPhrases;
+if(Array.isArray(data38)){
+if(data38.length > 10){
+const err110 = {instancePath:instancePath+"/typewriterPhrases",schemaPath:"#/properties/typewriterPhrases/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -3531,15 +3549,82 @@ vErrors.push(err110);
 }
 errors++;
 }
-}
-}
-else {
-const err111 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data38.length < 1){
+const err111 = {instancePath:instancePath+"/typewriterPhrases",schemaPath:"#/properties/typewriterPhrases/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err111];
 }
 else {
 vErrors.push(err111);
+}
+errors++;
+}
+const len9 = data38.length;
+for(let i10=0; i10<len9; i10++){
+let data39 = data38[i10];
+if(typeof data39 === "string"){
+if(func2(data39) > 60){
+const err112 = {instancePath:instancePath+"/typewriterPhrases/" + i10,schemaPath:"#/properties/typewriterPhrases/items/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+if(func2(data39) < 1){
+const err113 = {instancePath:instancePath+"/typewriterPhrases/" + i10,schemaPath:"#/properties/typewriterPhrases/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+if(!pattern4.test(data39)){
+const err114 = {instancePath:instancePath+"/typewriterPhrases/" + i10,schemaPath:"#/properties/typewriterPhrases/items/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+}
+else {
+const err115 = {instancePath:instancePath+"/typewriterPhrases/" + i10,schemaPath:"#/properties/typewriterPhrases/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+}
+}
+else {
+const err116 = {instancePath:instancePath+"/typewriterPhrases",schemaPath:"#/properties/typewriterPhrases/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+}
+}
+else {
+const err117 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
 }
 errors++;
 }
