@@ -94,8 +94,9 @@ export function Navigation({ brand, resume, sections, home = '' }: { brand: stri
   useEffect(() => {
     const element = header.current!;
     const refit = () => fit(element);
-    const resized = new ResizeObserver(refit);
-    resized.observe(element);
+    // Every browser the page supports has it; a DOM without layout (the unit tests') has not.
+    const resized = typeof ResizeObserver === 'function' ? new ResizeObserver(refit) : undefined;
+    resized?.observe(element);
     document.fonts?.addEventListener('loadingdone', refit);
     let live = true;
     let unfollow = () => {};
@@ -105,7 +106,7 @@ export function Navigation({ brand, resume, sections, home = '' }: { brand: stri
     return () => {
       live = false;
       unfollow();
-      resized.disconnect();
+      resized?.disconnect();
       document.fonts?.removeEventListener('loadingdone', refit);
     };
   }, [sections]);
