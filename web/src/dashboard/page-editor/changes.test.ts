@@ -66,7 +66,7 @@ describe('the draft’s changes from the live page', () => {
       'Profile: Intro',
       "Experience: 1st job's dates",
       "Education: 1st school's 1st award (added)",
-      'Profile: Footer (added)',
+      'Profile: First year',
     ]);
   });
 
@@ -89,9 +89,15 @@ describe('the draft’s changes from the live page', () => {
     expect(draftChanges(live, draft).map(({ path, name }) => [path, name])).toEqual([
       [`media[${photo}].alt`, 'Profile: Image description'],
       ['languages.de.texts.profile.role', 'Languages: German: Profile: role'],
-      ['languages.de.strings.nav.about', 'Languages: German: fixed text “nav.about”'],
+      ['languages.de.strings.nav.about', 'Languages: German: fixed text “Navigation: link to About”'],
       ['languages.fr', 'Languages: French (removed)'],
       ['languages.es', 'Languages: Spanish (added)'],
     ]);
+  });
+
+  it('names a fixed text by its readable name, never its key', () => {
+    const draft = copy();
+    draft.strings = { 'hero.viewWork': 'See my work' };
+    expect(names(defaultDocument, draft)).toEqual(['Languages: Fixed text “Hero: button to the projects”']);
   });
 });

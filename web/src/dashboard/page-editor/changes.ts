@@ -8,6 +8,7 @@
  */
 import type { ContentDocument } from '../../content/document';
 import { partLabel, partOf, type PartId } from './parts';
+import { fixedTextName } from './fixed-text-names';
 import { textFields } from './translations';
 
 type Json = null | undefined | boolean | number | string | Json[] | { [key: string]: Json };
@@ -53,7 +54,6 @@ const LABELS: Record<string, string> = {
   'appearance.sections': 'Sections shown',
   'appearance.available': '“Available for new projects” badge',
   language: 'Default language',
-  strings: 'Fixed texts',
 };
 
 /**
@@ -81,11 +81,15 @@ type Found = [Segment[], Change['kind']];
 
 function walk(live: Json, draft: Json, at: Segment[], out: Found[]) {
   if (same(live, draft) || (empty(live) && empty(draft))) return;
+  // A language only one side has is one change; any other group of fields is compared field by field.
+  if (at[0] !== 'languages' || at.length !== 2) {
+    if (live === undefined && isObject(draft)) live = {};
+    if (draft === undefined && isObject(live)) draft = {};
+  }
   if (isObject(live) && isObject(draft)) {
     for (const key of new Set([...Object.keys(live), ...Object.keys(draft)])) walk(live[key], draft[key], [...at, key], out);
   } else if (Array.isArray(live) && Array.isArray(draft) && at.at(-1) !== 'technologies') {
     aligned(live, draft, at, out);
-    // A group of fields (a language, say) only one side has is one change.
   } else out.push([at, isObject(draft) && live === undefined ? 'added' : isObject(live) && draft === undefined ? 'removed' : 'changed']);
 }
 
@@ -131,11 +135,12 @@ function fieldName(at: Segment[], document: ContentDocument): string {
       within === 'texts'
         ? (textFields(document).find((field) => field.path === key)?.label ?? key)
         : within === 'strings'
-          ? `fixed text “${key}”`
+          ? `fixed text “${fixedTextName(key)}”`
           : within;
     return what ? `${languageName(tag!)}: ${what}` : languageName(tag!);
   }
   if (at[0] === 'media') return 'Image description';
+  if (at[0] === 'strings') return `Fixed text “${fixedTextName(String(at[1]))}”`;
   const items: string[] = [];
   let pattern = '';
   let parent = '';
