@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultDocument, type ContentDocument } from '../../content/document';
 import { draftChanges } from './changes';
+import { fixedTextName } from './fixed-text-names';
 
 function copy(): ContentDocument {
   return structuredClone(defaultDocument);
@@ -86,7 +87,7 @@ describe('the draft’s changes from the live page', () => {
     draft.languages![1]!.strings['nav.about'] = 'Über';
     draft.languages!.shift();
     draft.languages!.push({ tag: 'es', published: false, texts: {}, strings: {} });
-    expect(draftChanges(live, draft).map(({ path, name }) => [path, name])).toEqual([
+    expect(draftChanges(live, draft, fixedTextName).map(({ path, name }) => [path, name])).toEqual([
       [`media[${photo}].alt`, 'Profile: Image description'],
       ['languages.de.texts.profile.role', 'Languages: German: Profile: role'],
       ['languages.de.strings.nav.about', 'Languages: German: fixed text “Navigation: link to About”'],
@@ -98,6 +99,6 @@ describe('the draft’s changes from the live page', () => {
   it('names a fixed text by its readable name, never its key', () => {
     const draft = copy();
     draft.strings = { 'hero.viewWork': 'See my work' };
-    expect(names(defaultDocument, draft)).toEqual(['Languages: Fixed text “Hero: button to the projects”']);
+    expect(draftChanges(defaultDocument, draft, fixedTextName).map((c) => c.name)).toEqual(['Languages: Fixed text “Hero: button to the projects”']);
   });
 });

@@ -8,11 +8,12 @@
  */
 import type { ContentDocument } from '../../content/document';
 import { partLabel, partOf, type PartId } from './parts';
-import { fixedTextName } from './fixed-text-names';
 import { textFields } from './translations';
 
 type Json = null | undefined | boolean | number | string | Json[] | { [key: string]: Json };
 type Segment = string | number;
+/** A fixed text's readable name by its key (`fixed-text-names.ts`, a chunk of its own: given once loaded). */
+type Namer = (key: string) => string;
 
 export interface Change {
   /** The field's path (`projects[1].title`), in the draft's order (in the live one's, when removed). */
@@ -128,7 +129,7 @@ export function languageName(tag: string): string {
 }
 
 /** The field at `at` as the owner reads it, within its part: `2nd project's title`, `German: Project 1: title`. */
-function fieldName(at: Segment[], document: ContentDocument): string {
+function fieldName(at: Segment[], document: ContentDocument, fixedTextName: Namer): string {
   if (at[0] === 'languages' && at[1]) {
     const [, tag, within, key = ''] = at.map(String);
     const what =
@@ -168,13 +169,13 @@ function fieldName(at: Segment[], document: ContentDocument): string {
 }
 
 /** The draft's changes from the live document, in the document's order. */
-export function draftChanges(live: ContentDocument, draft: ContentDocument): Change[] {
+export function draftChanges(live: ContentDocument, draft: ContentDocument, fixedTextName: Namer = (key) => key): Change[] {
   const found: Found[] = [];
   walk(normalised(live, draft), normalised(draft, live), [], found);
   return found.map(([at, kind]) => {
     const path = pathOf(at, draft);
     const part = partOf(path, kind === 'removed' ? live : draft);
-    const name = fieldName(at, draft);
+    const name = fieldName(at, draft, fixedTextName);
     return { path, kind, part, name: `${partLabel(part)}: ${name}${kind === 'changed' ? '' : ` (${kind})`}` };
   });
 }

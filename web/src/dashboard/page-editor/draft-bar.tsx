@@ -73,7 +73,16 @@ export function DraftBar({
   const bar = useBelowHeader();
   const { live } = published;
   const { document } = draft;
-  const changes = useMemo(() => (live && document ? draftChanges(live.document, document) : null), [live, document]);
+  // The fixed texts' names are a chunk of their own, loaded once a fixed text is changed.
+  const [names, setNames] = useState<typeof import('./fixed-text-names') | null>(null);
+  const changes = useMemo(
+    () => (live && document ? draftChanges(live.document, document, names?.fixedTextName) : null),
+    [live, document, names],
+  );
+  const fixedTexts = !names && changes?.some((change) => change.path.includes('strings'));
+  useEffect(() => {
+    if (fixedTexts) void import('./fixed-text-names').then(setNames);
+  }, [fixedTexts]);
   const list = useRef<HTMLDetailsElement>(null);
   const count = changes?.length ?? 0;
 
