@@ -34,6 +34,14 @@ export async function saveDraft(document: ContentDocument, etag: string): Promis
   return draftOf(await request('/api/content/draft', { method: 'PUT', body: document, headers: { 'If-Match': etag } }));
 }
 
+/** The published document, as visitors' pages get it (version 0: the default one, nothing published yet). */
+export type PublishedContent = Omit<Answer<components['schemas']['PublishedContent']>, 'document'> & { document: ContentDocument };
+
+/** The published document (revalidated by its ETag, so an unchanged one is not sent again). */
+export function loadPublished(signal?: AbortSignal): Promise<PublishedContent> {
+  return api('/api/content', { signal });
+}
+
 export function publishDraft(): Promise<Version> {
   return api('/api/content/publish', { method: 'POST' });
 }

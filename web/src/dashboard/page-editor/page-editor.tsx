@@ -17,9 +17,9 @@ import { placeOf } from './problem-count';
 import { PreviewFrame } from './preview-frame';
 import { AboutPart, ContactPart, PhrasesPart, ProfilePart } from './profile-form';
 import { ProjectsForm } from './projects-form';
-import { PublishButton, VersionsPart } from './publish-panel';
+import { VersionsPart } from './publish-panel';
 import { ResumeField } from './resume-field';
-import { SaveStatus } from './save-status';
+import { DraftBar, usePublished } from './draft-bar';
 import { SectionNav } from './section-nav';
 import { SkillsForm } from './skills-form';
 import { SocialForm } from './social-form';
@@ -67,20 +67,23 @@ export function PageEditor() {
   // The preview sits beside the form from 1280 px; narrower, it is shown on request, above the form.
   const wide = useMediaQuery('(min-width: 1280px)');
   const [previewShown, setPreviewShown] = useState(false);
+  const live = usePublished();
   const { document, problems, flush } = draft;
   const counts = useMemo(() => (document ? countByPart(problems, document) : {}), [problems, document]);
 
   // The preview shows each saved revision, and is loaded again after a publish.
   const generation = `${draft.revision}-${published}`;
 
-  // Focus goes to a part's heading after its link in the list (`part:<id>`), or to a field after a
-  // problem's link (its id), once that part is shown.
-  const focusNext = useRef<string | null>(null);
+  // Focus goes to a part's heading after its link in the list, or to a field after a problem's or
+  // a change's link (a field in a folded item is not shown: its part's heading then), once that
+  // part is shown.
+  const focusNext = useRef<{ part: PartId; id?: string } | null>(null);
   useEffect(() => {
     const target = focusNext.current;
-    if (!target) return;
-    const heading = target === `part:${part}`;
-    const element = heading ? window.document.querySelector<HTMLElement>('#editor-part h2') : window.document.getElementById(target);
+    if (target?.part !== part) return;
+    const field = target.id ? window.document.getElementById(target.id) : null;
+    const heading = !field;
+    const element = field ?? window.document.querySelector<HTMLElement>('#editor-part h2');
     if (!element) return;
     focusNext.current = null;
     if (heading) element.tabIndex = -1;
@@ -89,10 +92,11 @@ export function PageEditor() {
   });
 
   const goTo = useCallback(
-    (path: string) => {
+    (path: string, part?: PartId) => {
       if (!document) return;
-      focusNext.current = fieldId(path);
-      setParams({ view: 'page', part: partOf(path, document) });
+      const to = part ?? partOf(path, document);
+      focusNext.current = { part: to, id: part ? undefined : fieldId(path) };
+      setParams({ view: 'page', part: to });
     },
     [document, setParams],
   );
@@ -141,14 +145,19 @@ export function PageEditor() {
     />
   );
   return (
-    <div className={SHELL}>
-      <div className="flex flex-wrap items-center justify-between gap-x-6 gap-y-2">
-        <div className="flex min-h-11 flex-wrap items-center gap-x-4 gap-y-1">
-          {HEADING}
-          <SaveStatus draft={draft} />
-        </div>
-        <PublishButton saveFirst={flush} onPublished={() => setPublished((n) => n + 1)} />
-      </div>
+    // The bar's padding makes up the top of the shell's, so that the heading stays where it was while loading.
+    <div className="container-page pt-4 pb-6 md:pt-6 md:pb-8">
+      <DraftBar
+        draft={draft}
+        published={live}
+        heading={HEADING}
+        onPublished={() => {
+          setPublished((n) => n + 1);
+          void live.refresh();
+        }}
+        // A field removed from the draft has no field to show: its part's heading is focused.
+        onOpen={(change) => goTo(change.path, change.kind === 'removed' ? change.part : undefined)}
+      />
       <Notices draft={draft} />
       {problemList.length > 0 && (
         <div className="mt-3 rounded-lg border border-red-800 bg-red-950/40 p-3 text-sm text-red-100">
@@ -175,7 +184,7 @@ export function PageEditor() {
       )}
 
       <div className="mt-4 grid grid-cols-1 gap-6 lg:grid-cols-[10rem_minmax(0,1fr)] xl:grid-cols-[10rem_minmax(0,1fr)_minmax(18rem,20rem)]">
-        <SectionNav part={part} counts={counts} onOpen={(id) => (focusNext.current = `part:${id}`)} />
+        <SectionNav part={part} counts={counts} onOpen={(id) => (focusNext.current = { part: id })} />
         <div className="min-w-0">
           {!wide && (
             <div className="mb-4">
@@ -195,7 +204,13 @@ export function PageEditor() {
           )}
           <div id="editor-part">
             {part === 'versions' ? (
-              <VersionsPart generation={generation} onReverted={() => void draft.reload()} />
+              <VersionsPart
+                generation={generation}
+                onReverted={() => {
+                  void draft.reload();
+                  void live.refresh();
+                }}
+              />
             ) : (
               <form
                 aria-label="Page content"
@@ -211,7 +226,7 @@ export function PageEditor() {
           </div>
         </div>
         {wide && (
-          <aside aria-label="Preview" className="sticky top-20 self-start">
+          <aside aria-label="Preview" className="sticky top-(--below-bar) self-start">
             {preview}
           </aside>
         )}

@@ -1,5 +1,5 @@
 /**
- * Publishing the draft (a button beside the save status, asked first) and the Versions part:
+ * Publishing the draft (a button in the draft's bar, asked first) and the Versions part:
  * the kept versions, and reverting to one (asked first).
  */
 import { useCallback, useEffect, useState } from 'react';
@@ -21,10 +21,13 @@ function useFailure() {
 export function PublishButton({
   saveFirst,
   onPublished,
+  nothing,
 }: {
   /** Saves what is not saved yet; true when the draft is saved. */
   saveFirst: () => Promise<boolean>;
   onPublished: () => void;
+  /** The id of what says there is nothing to publish (the live page shows the draft): the button is then disabled. */
+  nothing?: string;
 }) {
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -50,21 +53,29 @@ export function PublishButton({
     }
   }
 
+  // Said once published, until the draft changes again.
+  const [shownFor, setShownFor] = useState(nothing);
+  if (shownFor !== nothing) {
+    setShownFor(nothing);
+    if (!nothing) setStatus(null);
+  }
+
+  // Its parts are the bar's: the messages take a row of their own below it.
   return (
-    <div className="flex flex-wrap items-center gap-3">
-      <div aria-live="polite" className="text-sm">
+    <div className="contents">
+      <div aria-live="polite" className="order-last basis-full text-sm">
         {status && (
-          <p role="status" className="text-emerald-300">
+          <p role="status" className="pb-1 text-emerald-300">
             {status}
           </p>
         )}
       </div>
       {error && (
-        <p role="alert" className="text-sm text-red-300">
+        <p role="alert" className="order-last basis-full pb-1 text-sm text-red-300">
           {error}
         </p>
       )}
-      <button type="button" className="btn btn-primary" disabled={busy} onClick={() => setAsking(true)}>
+      <button type="button" className="btn btn-primary" disabled={busy || !!nothing} aria-describedby={nothing} onClick={() => setAsking(true)}>
         Publish
       </button>
       <ConfirmDialog

@@ -14,7 +14,7 @@ export function SectionNav({
   onOpen: (id: PartId) => void;
 }) {
   return (
-    <nav aria-label="Parts of the page" className="lg:sticky lg:top-20 lg:self-start">
+    <nav aria-label="Parts of the page" className="lg:sticky lg:top-(--below-bar) lg:self-start">
       <ul className="flex flex-wrap gap-1 lg:flex-col">
         {PARTS.map(({ id, label }) => {
           const current = id === part;
