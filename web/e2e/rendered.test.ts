@@ -111,7 +111,7 @@ describe('the page the server renders from the published document', () => {
     const { page, close } = await openPage(suite.browser, suite.server, { viewport: DESKTOP });
     await page.goto(suite.server.url + '/no-such-page', { waitUntil: 'load' });
     await page.waitForFunction(
-      (name) => document.title.includes(name) && !!document.querySelector('header a[href="/"]')?.textContent?.includes(name),
+      (name) => document.title.includes(name) && !!document.querySelector('header a[href="/#home"]')?.textContent?.includes(name),
       NAME,
       { timeout: 10_000 },
     );
