@@ -179,8 +179,12 @@ describe('passkeys', () => {
       await page.context().addInitScript(() => {
         PublicKeyCredential.isConditionalMediationAvailable = () => Promise.resolve(false);
       });
+      // The session ended behind the dashboard's back: a request of its own (the checklist, the
+      // inbox) in flight meanwhile is answered 401, as it should be; only those are forgiven.
+      const before = watched.errors.length;
       assert.equal(await page.evaluate(async () => (await fetch('/api/session', { method: 'DELETE' })).status), 204);
       await page.goto(`${base}/login`);
+      watched.errors.splice(before, Infinity, ...watched.errors.slice(before).filter((error) => !error.includes('status of 401')));
       const offer = page.getByRole('button', { name: 'Sign in with a passkey' });
       await offer.waitFor();
       assert.equal(await page.getByLabel('Email address').getAttribute('autocomplete'), 'username webauthn');
