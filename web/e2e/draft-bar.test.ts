@@ -82,7 +82,7 @@ describe('the draft and live bar', () => {
     await summary.click();
     const changes = bar(page).getByRole('list', { name: 'Changes not yet live' });
     assert.deepEqual(await changes.getByRole('listitem').allInnerTexts(), ['Profile: Role']);
-    await bar(page).getByRole('status').filter({ hasText: /^All changes saved/ }).waitFor({ timeout: 10_000 });
+    await bar(page).getByRole('status').filter({ hasText: /^All changes saved/ }).waitFor({ timeout: 30_000 });
     assert.deepEqual(await editorViolations(page), []);
     // The change's link goes to its field.
     await role.evaluate((element) => (element as HTMLElement).blur());

@@ -5,11 +5,10 @@
  * finds nothing, at a desktop's width and a phone's.
  */
 import assert from 'node:assert/strict';
-import { createHmac } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { launchBrowser, openPage, PHONE, serverAndBrowser, startServer, type RunningServer } from './harness.ts';
-import { axeViolations, EMAIL, OWNER_ENV, ownerCookie, signIn } from './helpers.ts';
+import { axeViolations, EMAIL, OWNER_ENV, ownerCookie, signIn, totp } from './helpers.ts';
 import { freePort, TestSmtp } from './receivers.ts';
 import PLACEHOLDER from '../src/content/default-document.json' with { type: 'json' };
 // @ts-expect-error: a plain Node script without types
@@ -61,19 +60,6 @@ async function owner(server: RunningServer) {
       return (await response.json()) as Json;
     },
   };
-}
-
-/** RFC 6238's code (HMAC-SHA-1, six digits, 30 s) of a base32 key at `ms`. */
-function totp(secret: string, ms: number): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let bits = '';
-  for (const char of secret.replace(/=+$/, '')) bits += alphabet.indexOf(char).toString(2).padStart(5, '0');
-  const key = Buffer.from(bits.match(/.{8}/g)!.map((byte) => parseInt(byte, 2)));
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(ms / 30_000)));
-  const mac = createHmac('sha1', key).update(counter).digest();
-  const offset = mac[19]! & 15;
-  return ((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).toString().padStart(6, '0');
 }
 
 describe('the first-day checklist, ticked from the data', () => {

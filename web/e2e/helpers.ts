@@ -3,6 +3,7 @@
  * the API, storing a contact message as the page would, and axe's findings as readable lines.
  */
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { contactProofs } from './contact-proofs.ts';
@@ -115,4 +116,17 @@ export async function axeViolations(page: Page, scope: { include?: string; exclu
   if (scope.exclude) builder = builder.exclude(scope.exclude);
   const results = await builder.analyze();
   return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** RFC 6238's code (HMAC-SHA-1, six digits, 30 s) of a base32 key at `ms`. */
+export function totp(secret: string, ms: number): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = '';
+  for (const char of secret.replace(/=+$/, '')) bits += alphabet.indexOf(char).toString(2).padStart(5, '0');
+  const key = Buffer.from(bits.match(/.{8}/g)!.map((byte) => parseInt(byte, 2)));
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(ms / 30_000)));
+  const mac = createHmac('sha1', key).update(counter).digest();
+  const offset = mac[19]! & 15;
+  return ((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).toString().padStart(6, '0');
 }

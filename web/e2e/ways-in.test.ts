@@ -7,7 +7,6 @@
  * and a server on loopback without a public URL is `localhost`.
  */
 import assert from 'node:assert/strict';
-import { createHmac } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
@@ -15,7 +14,7 @@ import { initWasm, Resvg } from '@resvg/resvg-wasm';
 import jsQR from 'jsqr';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, openPage, startServer, type RunningServer } from './harness.ts';
-import { axeViolations, DESKTOP_CHROME, EMAIL, fillLogin, OWNER_ENV, PASSWORD } from './helpers.ts';
+import { axeViolations, DESKTOP_CHROME, EMAIL, fillLogin, OWNER_ENV, PASSWORD, totp } from './helpers.ts';
 import { freePort, TestSmtp } from './receivers.ts';
 
 const PHONE_SAFARI =
@@ -49,19 +48,6 @@ async function openSecurity(page: Page) {
 async function signOut(page: Page, base: string): Promise<void> {
   await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await page.waitForURL(`${base}/login`);
-}
-
-/** RFC 6238's code (HMAC-SHA-1, six digits, 30 s) of a base32 key at `ms`. */
-function totp(secret: string, ms: number): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let bits = '';
-  for (const char of secret.replace(/=+$/, '')) bits += alphabet.indexOf(char).toString(2).padStart(5, '0');
-  const key = Buffer.from(bits.match(/.{8}/g)!.map((byte) => parseInt(byte, 2)));
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(ms / 30_000)));
-  const mac = createHmac('sha1', key).update(counter).digest();
-  const offset = mac[19]! & 15;
-  return ((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).toString().padStart(6, '0');
 }
 
 let wasm: Promise<void> | undefined;
