@@ -283,7 +283,7 @@ describe('the portfolio page, interactions', () => {
       const { page, errors, close } = await visit(suite.browser, suite.server, { ...VIEWPORTS[1].options, userAgent: UA.instagramAndroid });
       await banner(page).waitFor();
       // Says why, in one line beside its button.
-      await banner(page).getByText('Forms and downloads work best in your browser.').waitFor();
+      await banner(page).getByText('Open this site in your browser from the menu or share icon.').waitFor();
       const open = banner(page).getByRole('link', { name: 'Open in browser' });
       const href = (await open.getAttribute('href')) ?? '';
       assert.match(href, /^intent:\/\/127\.0\.0\.1:\d+\/#Intent;scheme=http;/);
