@@ -10,7 +10,6 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { launchBrowser, openPage, PHONE, serverAndBrowser, startServer, type RunningServer } from './harness.ts';
 import { axeViolations, EMAIL, OWNER_ENV, ownerCookie, signIn, totp } from './helpers.ts';
 import { freePort, TestSmtp } from './receivers.ts';
-import PLACEHOLDER from '../src/content/default-document.json' with { type: 'json' };
 // @ts-expect-error: a plain Node script without types
 import { encodePng } from '../scripts/png.mjs';
 
@@ -110,9 +109,7 @@ describe('the first-day checklist, ticked from the data', () => {
     await progress(page, 1);
     await api.edit((document) => {
       const intro = 'I make tide tables that work offline.';
-      // The hero's paragraph: its field, or (before the document had one) the fixed text's wording.
-      if ('intro' in PLACEHOLDER.profile) document.profile.intro = intro;
-      else document.strings = { 'hero.lead': intro };
+      document.profile.intro = intro;
     });
     await page.reload();
     await progress(page, 2);

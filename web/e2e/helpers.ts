@@ -71,7 +71,8 @@ export async function publishDraft(
   assert.equal(put.status, 200, await put.text());
   const publish = await fetch(`${server.url}/api/content/publish`, { method: 'POST', headers });
   assert.equal(publish.status, 200, await publish.text());
-  for (let tries = 0; tries < 50; tries += 1) {
+  // A loaded machine renders slower than the second it takes alone: up to a minute.
+  for (let tries = 0; tries < 600; tries += 1) {
     if (await served()) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -18,11 +18,11 @@ export const OUTPUT = join(web, 'src/dashboard/page-editor/validate-document.gen
 /** The validator's source for the schema at `schemaPath`. */
 export function validatorSource(schemaPath = SCHEMA) {
   const schema = JSON.parse(readFileSync(schemaPath, 'utf8'));
-  // `uint32` is schemars' note on integers that `minimum`/`maximum` already bound.
+  // `uint32` and `uint16` are schemars' notes on integers that `minimum`/`maximum` already bound.
   const ajv = new Ajv2020.default({
     allErrors: true,
     code: { source: true, esm: true, lines: true },
-    formats: { uint32: true },
+    formats: { uint32: true, uint16: true },
   });
   addFormats.default(ajv, ['email', 'uri']);
   let code = standaloneCode.default(ajv, ajv.compile(schema));

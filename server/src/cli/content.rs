@@ -112,7 +112,7 @@ async fn import(
 /// cannot be drawn from (the link preview refuses characters XML has no place for, say) is
 /// refused here rather than stopping the server at its next start.
 async fn check_renders(db: &crate::store::Db, json: &str) -> anyhow::Result<()> {
-    let document: crate::content::ContentDocument = serde_json::from_str(json)?;
+    let document = crate::content::migrate::read(json)?;
     let url = url::Url::parse("http://127.0.0.1/").expect("a valid literal URL");
     let pages = std::sync::Arc::new(crate::site::Pages::render(
         &url,

@@ -62,6 +62,10 @@ pub struct ContentDocument {
     #[schemars(length(max = 200))]
     pub media: Vec<MediaItem>,
     pub resume: Resume,
+    /// Each section's heading and the line below it.
+    pub sections: SectionTexts,
+    /// The footer's title and line, and the copyright's first year.
+    pub footer: Footer,
     /// How the page looks; a document stored without it looks as the page did before it existed.
     #[serde(default)]
     pub appearance: Appearance,
@@ -160,6 +164,9 @@ pub struct Profile {
     /// One or two sentences for the meta description and link previews.
     #[schemars(length(min = 1, max = 300))]
     pub summary: String,
+    /// The hero's paragraph below the typewriter: who they are and what they build.
+    #[schemars(length(min = 1, max = 600))]
+    pub intro: String,
     pub location: Location,
     /// The id of the owner's photo in `media`.
     #[schemars(regex(pattern = ID_PATTERN))]
@@ -343,6 +350,52 @@ pub struct Resume {
     /// Path of the PDF served by the site.
     #[schemars(regex(pattern = SITE_PATH_PATTERN), length(max = 200))]
     pub path: String,
+}
+
+/// The words around each section's content, in the page's order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SectionTexts {
+    pub about: SectionText,
+    pub skills: SectionText,
+    pub projects: SectionText,
+    /// Experience and education, one section.
+    pub experience: SectionText,
+    pub contact: SectionText,
+}
+
+/// A section's heading (`My Projects`) and the line below it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SectionText {
+    #[schemars(length(min = 1, max = 80))]
+    pub title: String,
+    /// Empty for none.
+    #[schemars(length(max = 400))]
+    pub lead: String,
+}
+
+/// The page's footer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Footer {
+    /// Its heading, e.g. `Portfolio`.
+    #[schemars(length(min = 1, max = 60))]
+    pub title: String,
+    /// The line below it; empty for none.
+    #[schemars(length(max = 300))]
+    pub line: String,
+    /// The copyright's first year: the line runs from it to the year of the publish.
+    #[schemars(range(min = 1970, max = 2200))]
+    pub since: u16,
+    /// The year of the publish, which the server writes into the page it renders (`None` while
+    /// nothing is published): never read from a document sent or stored.
+    #[serde(default, skip_deserializing, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub until: Option<u16>,
 }
 
 /// Today's placeholder content: served as version 0 until something is published. The web

@@ -1,7 +1,7 @@
 //! What the first-day checklist learns from the documents: whether the draft still shows the
 //! placeholder document's name, photo and intro, or its projects, and whether the draft's name
-//! is live. Documents are read as JSON values, so a field a document does not have counts as
-//! the placeholder's, whatever release stored it.
+//! is live. Documents are read as JSON values (upgraded, see [`super::migrate`]), so a field a
+//! document does not have counts as the placeholder's.
 
 use std::sync::OnceLock;
 
@@ -39,13 +39,10 @@ fn photo(document: &Value) -> Option<&Value> {
         .map(|item| &item["sources"])
 }
 
-/// The hero's paragraph: `profile.intro`, or, in a document from before it, the owner's own
-/// wording of the fixed text that held it (`strings["hero.lead"]`); `None` when the document has
-/// neither, which shows the placeholder's.
+/// The hero's paragraph (a document from before it was a field is read upgraded, see
+/// [`super::migrate`]).
 fn intro(document: &Value) -> Option<&Value> {
-    document
-        .pointer("/profile/intro")
-        .or_else(|| document.pointer("/strings/hero.lead"))
+    document.pointer("/profile/intro")
 }
 
 fn profile_is_theirs(draft: &Value) -> bool {
@@ -144,11 +141,13 @@ mod tests {
     }
 
     #[test]
-    fn an_intro_is_the_fields_or_else_the_owners_wording_of_the_fixed_text() {
-        let mut document = json!({ "profile": {}, "strings": { "hero.lead": "Mine." } });
+    fn an_older_documents_intro_is_the_owners_wording_of_the_fixed_text_once_upgraded() {
+        let mut document = draft();
+        document.as_object_mut().unwrap().remove("sections");
+        document["profile"].as_object_mut().unwrap().remove("intro");
+        document["strings"] = json!({ "hero.lead": "Mine." });
+        super::super::migrate::upgrade(&mut document);
         assert_eq!(intro(&document), Some(&json!("Mine.")));
-        document["profile"]["intro"] = json!("Also mine.");
-        assert_eq!(intro(&document), Some(&json!("Also mine.")));
         assert_eq!(intro(&json!({ "profile": {} })), None);
     }
 

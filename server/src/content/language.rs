@@ -100,6 +100,7 @@ macro_rules! each_text {
         let mut visit = |path: String, text| fields.push((path, text));
         visit("profile.role".to_owned(), & $($mutability)? document.profile.role);
         visit("profile.summary".to_owned(), & $($mutability)? document.profile.summary);
+        visit("profile.intro".to_owned(), & $($mutability)? document.profile.intro);
         visit(
             "profile.location.display".to_owned(),
             & $($mutability)? document.profile.location.display,
@@ -131,6 +132,19 @@ macro_rules! each_text {
         for (i, item) in (& $($mutability)? document.media).into_iter().enumerate() {
             visit(format!("media[{i}].alt"), & $($mutability)? item.alt);
         }
+        let sections = & $($mutability)? document.sections;
+        for (name, section) in [
+            ("about", & $($mutability)? sections.about),
+            ("skills", & $($mutability)? sections.skills),
+            ("projects", & $($mutability)? sections.projects),
+            ("experience", & $($mutability)? sections.experience),
+            ("contact", & $($mutability)? sections.contact),
+        ] {
+            visit(format!("sections.{name}.title"), & $($mutability)? section.title);
+            visit(format!("sections.{name}.lead"), & $($mutability)? section.lead);
+        }
+        visit("footer.title".to_owned(), & $($mutability)? document.footer.title);
+        visit("footer.line".to_owned(), & $($mutability)? document.footer.line);
         fields
     }};
 }
@@ -511,10 +525,11 @@ pub mod tests {
         let fields = text_fields(document);
         let paths: Vec<&str> = fields.iter().map(|(path, _)| path.as_str()).collect();
         assert_eq!(
-            &paths[..4],
+            &paths[..5],
             [
                 "profile.role",
                 "profile.summary",
+                "profile.intro",
                 "profile.location.display",
                 "typewriterPhrases[0]"
             ]
@@ -524,10 +539,9 @@ pub mod tests {
         assert!(paths.contains(&"projects[2].description"));
         assert!(paths.contains(&"experience[0].date"));
         assert!(paths.contains(&"education[0].place"));
-        assert_eq!(
-            paths.last(),
-            Some(&&*format!("media[{}].alt", document.media.len() - 1))
-        );
+        assert!(paths.contains(&&*format!("media[{}].alt", document.media.len() - 1)));
+        assert!(paths.contains(&"sections.projects.lead"));
+        assert_eq!(&paths[paths.len() - 2..], ["footer.title", "footer.line"]);
         let awards: usize = document
             .experience
             .iter()
@@ -536,7 +550,9 @@ pub mod tests {
             .sum();
         assert!(awards > 0, "the default document has awards");
         assert!(paths.iter().any(|p| p.contains(".awards[0].title")));
-        let expected = 3
+        let expected = 4
+            + 2 * 5
+            + 2
             + document.typewriter_phrases.len()
             + document.about.paragraphs.len()
             + 2 * document.projects.len()

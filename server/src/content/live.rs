@@ -62,7 +62,7 @@ impl Published {
     }
 
     fn from_row(row: VersionRow) -> anyhow::Result<Self> {
-        let document: ContentDocument = serde_json::from_str(&row.document)
+        let document: ContentDocument = super::migrate::read(&row.document)
             .with_context(|| format!("content version {} is not a valid document", row.version))?;
         Ok(Self::new(row.version, Some(row.published_at), document))
     }

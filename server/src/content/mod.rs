@@ -11,6 +11,7 @@ pub mod first_day;
 pub mod head;
 pub mod language;
 pub mod live;
+pub mod migrate;
 pub mod preview;
 pub mod render;
 mod schema;

@@ -238,6 +238,13 @@ fn fill(template: &str, parts: &[(&str, &str)]) -> String {
     page
 }
 
+/// The year (UTC) of a moment in Unix milliseconds.
+fn year_of(ms: i64) -> Option<u16> {
+    use chrono::Datelike;
+    let year = chrono::DateTime::from_timestamp_millis(ms)?.year();
+    u16::try_from(year).ok()
+}
+
 /// Renders documents into pages and keeps the served pages on the newest published version.
 pub struct PageRenderer {
     engine: Engine,
@@ -334,13 +341,18 @@ impl PageRenderer {
     }
 
     /// The page of `document` in the language `tag` (the default one or any of its languages,
-    /// published or not), ready to serve but for the public URL: the draft preview.
+    /// published or not), ready to serve but for the public URL: the draft preview, as a publish
+    /// at `now` (Unix ms) would show it.
     pub async fn compose_page(
         &self,
         document: &ContentDocument,
         tag: &str,
+        now: i64,
     ) -> anyhow::Result<String> {
-        Ok(self.compose_language(document, tag, true, None).await?.html)
+        Ok(self
+            .compose_language(document, tag, true, Some(now))
+            .await?
+            .html)
     }
 
     /// The page of `document` in `tag`, with its data inline or (published pages) in its file.
@@ -351,8 +363,10 @@ impl PageRenderer {
         inline: bool,
         modified: Option<i64>,
     ) -> anyhow::Result<LanguagePage> {
-        let page = language::localize(document, tag)
+        let mut page = language::localize(document, tag)
             .with_context(|| format!("the document has no language {tag:?}"))?;
+        // The copyright runs to the year of the publish.
+        page.footer.until = modified.and_then(year_of);
         let json = serde_json::to_string(&page).context("Failed to serialise the document")?;
         let locale = language::locale(document, tag)
             .map(|locale| serde_json::to_string(&locale))

@@ -15,9 +15,18 @@ use crate::error::ApiError;
 /// Parses and checks a document sent as JSON; every failing field is named by its path
 /// (`projects[2].title`).
 pub fn parse_document(bytes: &[u8]) -> Result<ContentDocument, ApiError> {
-    let document: ContentDocument = crate::json::parse(bytes)?;
+    let document = read_document(crate::json::parse(bytes)?)?;
     check(&document).map_err(ApiError::Validation)?;
     Ok(document)
+}
+
+/// Reads a document sent as JSON, one from an older release brought to today's shape first (see
+/// [`super::migrate`]); a field that does not fit is named by its path. Its bounds are [`check`]ed
+/// apart.
+pub fn read_document(mut value: Value) -> Result<ContentDocument, ApiError> {
+    super::migrate::upgrade(&mut value);
+    let bytes = serde_json::to_vec(&value).map_err(anyhow::Error::from)?;
+    crate::json::parse(&bytes)
 }
 
 /// Checks a typed document: its bounds against the schema, then its ids and references.

@@ -8,10 +8,6 @@ use crate::delivery::mail_to;
 use crate::helpers::{spawn_app, spawn_app_with, TestApp};
 use crate::media::{small_png, TINY_PDF};
 
-fn placeholder() -> Value {
-    serde_json::from_str(portfolio::content::DEFAULT_DOCUMENT_JSON).expect("the default document")
-}
-
 impl TestApp {
     async fn checklist(&self) -> Value {
         let response = self.get("/api/checklist").await;
@@ -97,13 +93,7 @@ async fn each_item_is_done_once_the_data_says_so() {
         "the intro is still the placeholder's"
     );
     app.edit_draft(|d| {
-        let intro = json!("I make tide tables that work offline.");
-        // The hero's paragraph: its field, or before the document had one, the fixed text's wording.
-        if placeholder()["profile"].get("intro").is_some() {
-            d["profile"]["intro"] = intro;
-        } else {
-            d["strings"] = json!({ "hero.lead": intro });
-        }
+        d["profile"]["intro"] = json!("I make tide tables that work offline.");
     })
     .await;
     assert_eq!(done(&app.checklist().await), ["profile"]);

@@ -198,9 +198,13 @@ fn renamed(name: &str) -> Value {
 }
 
 /// A page without its JSON-LD's `dateModified` (a page never published has none).
-fn without_date_modified(html: &str) -> String {
+/// The page as it was before its document was published: without the date it was published in
+/// the JSON-LD, and with the copyright's first year alone (it runs to the year of the publish).
+fn as_before_the_publish(html: &str) -> String {
+    use chrono::Datelike;
+    let html = html.replace(&format!("2025–{}", portfolio::clock::now().year()), "2025");
     let Some(start) = html.find(",\"dateModified\":\"") else {
-        return html.to_owned();
+        return html;
     };
     let value = start + ",\"dateModified\":\"".len();
     let end = value + html[value..].find('"').expect("the date's end") + 1;
@@ -270,7 +274,18 @@ async fn a_published_name_is_on_the_served_page_when_publish_returns() {
     assert_eq!(data.headers()["content-type"], "application/json");
     assert_eq!(data.headers()["cache-control"], "no-cache");
     let data_etag = data.headers()["etag"].to_str().unwrap().to_owned();
-    let embedded: Value = data.json().await.unwrap();
+    let mut embedded: Value = data.json().await.unwrap();
+    // The server writes the year of the publish into the page's document, for the copyright.
+    let until = embedded["document"]["footer"]
+        .as_object_mut()
+        .unwrap()
+        .remove("until");
+    assert_eq!(
+        until,
+        Some(Value::from(
+            chrono::Datelike::year(&portfolio::clock::now())
+        ))
+    );
     assert_eq!(embedded["document"], renamed("Robin Quill"));
     assert!(embedded["locale"].is_null());
     let again = app
@@ -531,10 +546,10 @@ async fn a_document_stored_without_appearance_is_read_back_with_todays_look() {
     let served: Value = app.get("/api/content").await.json().await.unwrap();
     assert_eq!(served["version"], 1);
     assert_eq!(served["document"], default_document());
-    // The same page, but that it now says when it was published.
+    // The same page, but that it now says when it was published (and the copyright that year).
     let page_after = app.get("/").await.text().await.unwrap();
     assert!(page_after.contains(",\"dateModified\":\""));
-    assert_eq!(without_date_modified(&page_after), page_before);
+    assert_eq!(as_before_the_publish(&page_after), page_before);
 
     // A version stored behind the API's back by an older release, read at start-up.
     let json = serde_json::to_string(&old).unwrap();

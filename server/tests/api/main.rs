@@ -25,6 +25,7 @@ mod links;
 mod media;
 mod openapi;
 mod ops;
+mod own_words;
 mod owner;
 mod passkeys;
 mod password_reset;

@@ -31,6 +31,14 @@ education: Array<TimelineEntry>,
  */
 media: Array<MediaItem>, resume: Resume, 
 /**
+ * Each section's heading and the line below it.
+ */
+sections: SectionTexts, 
+/**
+ * The footer's title and line, and the copyright's first year.
+ */
+footer: Footer, 
+/**
  * How the page looks; a document stored without it looks as the page did before it existed.
  */
 appearance: Appearance, 
@@ -60,7 +68,11 @@ role: string,
 /**
  * One or two sentences for the meta description and link previews.
  */
-summary: string, location: Location, 
+summary: string, 
+/**
+ * The hero's paragraph below the typewriter: who they are and what they build.
+ */
+intro: string, location: Location, 
 /**
  * The id of the owner's photo in `media`.
  */
@@ -152,6 +164,37 @@ export type Resume = {
  * Path of the PDF served by the site.
  */
 path: string, };
+
+export type SectionTexts = { about: SectionText, skills: SectionText, projects: SectionText, 
+/**
+ * Experience and education, one section.
+ */
+experience: SectionText, contact: SectionText, };
+
+export type SectionText = { title: string, 
+/**
+ * Empty for none.
+ */
+lead: string, };
+
+export type Footer = { 
+/**
+ * Its heading, e.g. `Portfolio`.
+ */
+title: string, 
+/**
+ * The line below it; empty for none.
+ */
+line: string, 
+/**
+ * The copyright's first year: the line runs from it to the year of the publish.
+ */
+since: number, 
+/**
+ * The year of the publish, which the server writes into the page it renders (`None` while
+ * nothing is published): never read from a document sent or stored.
+ */
+until?: number, };
 
 export type Appearance = { 
 /**

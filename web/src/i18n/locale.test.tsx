@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { offeredLanguage } from '../components/language-offer';
+import placeholder from '../content/default-document.json';
 import en from './en.json';
 import { Translator, type Locale, type LocaleLanguage } from './locale';
 
@@ -28,23 +29,27 @@ describe('the string tables', () => {
       'hero.available': 'Available for new projects',
       'hero.viewWork': 'View My Work',
       'hero.contact': 'Contact',
-      'about.title': 'About Me',
-      'skills.title': 'Skills',
-      'projects.title': 'My Projects',
       'projects.all': 'All',
-      'experience.title': 'Experience & Education',
       'experience.work': 'Work Experience',
       'experience.education': 'Education',
-      'contact.title': 'Get in Touch',
       'contact.info': 'Contact Information',
       'contact.follow': 'Follow Me',
       'form.send': 'Send Message',
       'form.sent': 'Your response has securely sent!',
-      'footer.title': 'Portfolio',
       'banner.open': 'Open in browser',
       'error.heading': 'Unexpected Application Error!',
     };
     for (const [key, text] of Object.entries(spec)) expect((en as Record<string, string>)[key], key).toBe(text);
+    // The headings and the footer's title are the owner's words now: the placeholder document's.
+    const { sections, footer } = placeholder;
+    expect([sections.about.title, sections.skills.title, sections.projects.title, sections.experience.title, sections.contact.title]).toEqual([
+      'About Me',
+      'Skills',
+      'My Projects',
+      'Experience & Education',
+      'Get in Touch',
+    ]);
+    expect([footer.title, footer.since]).toEqual(['Portfolio', 2025]);
   });
 
   it('are built in for English and at least five more languages', () => {

@@ -1,6 +1,7 @@
 import { Icon } from '../components/icon';
 import { useContent } from '../content/context';
 import { useTexts } from '../i18n/locale';
+import { SectionHeading } from './section-heading';
 
 /** Who the owner is, in two paragraphs, with the resume one click away. */
 export function About() {
@@ -10,9 +11,7 @@ export function About() {
     <section id="about" aria-labelledby="about-title" className="section bg-gray-900">
       <div className="container-page grid gap-12 md:grid-cols-[minmax(0,1.5fr)_minmax(0,1fr)] md:items-center">
         <div>
-          <h2 id="about-title" className="section-title">
-            {texts.t('about.title')}
-          </h2>
+          <SectionHeading id="about-title" text={content.sections.about} />
           <p className="p-job-title mt-8 text-xl font-semibold text-blue-300">{content.profile.role}</p>
           {content.about.paragraphs.map((paragraph) => (
             <p key={paragraph} className="lead mt-4">

@@ -4,6 +4,7 @@ import { ContactForm } from '../components/contact-form';
 import { SocialLinks } from '../components/social-links';
 import { addEnglish, useTexts } from '../i18n/locale';
 import englishTexts from '../i18n/en.json?contact&part';
+import { SectionHeading } from './section-heading';
 
 addEnglish(englishTexts);
 
@@ -11,7 +12,7 @@ const mapsUrl = (query: string) => `https://www.google.com/maps/search/?api=1&qu
 
 /** 'Get in Touch': how to reach the owner directly, and the contact form. */
 export function Contact() {
-  const { contact, profile } = useContent();
+  const { contact, profile, sections } = useContent();
   const texts = useTexts();
   // `property`: the row's class as a property of the owner's h-card, which the page is (scripts/prerender.mjs).
   // `ltr`: an address or a number, read left to right on a right-to-left page too.
@@ -39,10 +40,7 @@ export function Contact() {
   return (
     <section id="contact" aria-labelledby="contact-title" className="section bg-gray-900">
       <div className="container-page">
-        <h2 id="contact-title" className="section-title">
-          {texts.t('contact.title')}
-        </h2>
-        <p className="lead mt-6">{texts.t('contact.lead')}</p>
+        <SectionHeading id="contact-title" text={sections.contact} />
         <div className="mt-12 grid gap-8 md:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
           <div className="card p-6 md:p-8">
             <h3 className="text-xl font-semibold">{texts.t('contact.info')}</h3>

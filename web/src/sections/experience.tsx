@@ -7,6 +7,7 @@ import { imageFor } from '../content/media';
 import type { OpenAward } from '../components/award-dialog';
 import { addEnglish, useTexts } from '../i18n/locale';
 import englishTexts from '../i18n/en.json?experience,award&part';
+import { SectionHeading } from './section-heading';
 
 addEnglish(englishTexts);
 
@@ -28,9 +29,7 @@ export function Experience() {
   return (
     <section id="experience" aria-labelledby="experience-title" className="section">
       <div className="container-page">
-        <h2 id="experience-title" className="section-title">
-          {texts.t('experience.title')}
-        </h2>
+        <SectionHeading id="experience-title" text={content.sections.experience} />
         <div className="mt-12 grid gap-12 md:grid-cols-2 md:gap-10">
           <Timeline
             title={texts.t('experience.work')}

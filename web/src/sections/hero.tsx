@@ -32,7 +32,7 @@ export function Hero() {
             <span className="text-gray-400">{texts.t('hero.iAm')}</span>
             <Typewriter phrases={content.typewriterPhrases} className="text-white" />
           </p>
-          <p className="lead mt-6">{texts.t('hero.lead')}</p>
+          <p className="lead mt-6">{content.profile.intro}</p>
           {(sections.projects || sections.contact) && (
             <div className="mt-8 flex flex-wrap gap-3">
               {sections.projects && (

@@ -5,6 +5,7 @@ import { imageFor } from '../content/media';
 import { categories, projectsFor, type Category } from '../content/projects';
 import { addEnglish, useTexts } from '../i18n/locale';
 import englishTexts from '../i18n/en.json?projects&part';
+import { SectionHeading } from './section-heading';
 
 addEnglish(englishTexts);
 
@@ -23,10 +24,7 @@ export function Projects() {
   return (
     <section id="projects" aria-labelledby="projects-title" className="section bg-gray-900">
       <div className="container-page">
-        <h2 id="projects-title" className="section-title">
-          {texts.t('projects.title')}
-        </h2>
-        <p className="lead mt-6">{texts.t('projects.lead')}</p>
+        <SectionHeading id="projects-title" text={content.sections.projects} />
         <div role="group" aria-label={texts.t('projects.filter')} className="mt-8 flex flex-wrap gap-2">
           {categories.map((name) => (
             <button

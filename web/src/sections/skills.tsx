@@ -1,18 +1,14 @@
 import { useContent } from '../content/context';
 import { imageFor, lightVariant } from '../content/media';
-import { useTexts } from '../i18n/locale';
+import { SectionHeading } from './section-heading';
 
 /** A card per technology: its logo (in the light scheme, its variant for white cards if it has one) and its name. */
 export function Skills() {
   const content = useContent();
-  const texts = useTexts();
   return (
     <section id="skills" aria-labelledby="skills-title" className="section">
       <div className="container-page">
-        <h2 id="skills-title" className="section-title">
-          {texts.t('skills.title')}
-        </h2>
-        <p className="lead mt-6">{texts.t('skills.lead')}</p>
+        <SectionHeading id="skills-title" text={content.sections.skills} />
         <ul className="mt-10 grid grid-cols-2 gap-4 sm:grid-cols-4 md:grid-cols-7">
           {content.skills.map((skill) => {
             const onLight = lightVariant(content, skill.logo);

@@ -12,6 +12,7 @@ use utoipa_axum::routes;
 use super::responses::NoSession;
 use crate::auth::{second_factor, Owner};
 use crate::content::first_day::{page_progress, PageProgress};
+use crate::content::migrate;
 use crate::error::ApiError;
 use crate::http::extract::json::ApiJson;
 use crate::http::state::AppState;
@@ -55,7 +56,12 @@ async fn checklist(
 ) -> Result<ApiJson<Checklist>, ApiError> {
     let live = state.content.current();
     let draft = match state.db.content_draft().await? {
-        Some(row) => serde_json::from_str(&row.document).map_err(anyhow::Error::from)?,
+        Some(row) => {
+            let mut draft: serde_json::Value =
+                serde_json::from_str(&row.document).map_err(anyhow::Error::from)?;
+            migrate::upgrade(&mut draft);
+            draft
+        }
         None => serde_json::to_value(&live.document).map_err(anyhow::Error::from)?,
     };
     let PageProgress {

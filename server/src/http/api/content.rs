@@ -17,7 +17,7 @@ use crate::auth::Owner;
 use crate::clock::now_ms;
 use crate::conditional::is_fresh;
 use crate::content::live::Published;
-use crate::content::{validate, ContentDocument, KEPT_VERSIONS, MAX_DOCUMENT_BYTES};
+use crate::content::{migrate, validate, ContentDocument, KEPT_VERSIONS, MAX_DOCUMENT_BYTES};
 use crate::error::{ApiError, ErrorBody};
 use crate::http::extract::json::ApiJson;
 use crate::http::extract::path::ApiPath;
@@ -122,7 +122,7 @@ async fn read_draft(state: &AppState) -> Result<Draft, ApiError> {
     match state.db.content_draft().await? {
         Some(row) => Ok(Draft {
             revision: row.revision,
-            document: serde_json::from_str(&row.document).map_err(anyhow::Error::from)?,
+            document: migrate::read(&row.document).map_err(anyhow::Error::from)?,
         }),
         None => Ok(Draft {
             revision: 0,
@@ -195,8 +195,10 @@ async fn save_draft(
     State(state): State<AppState>,
     _owner: Owner,
     headers: HeaderMap,
-    ApiJson(document): ApiJson<ContentDocument>,
+    ApiJson(document): ApiJson<serde_json::Value>,
 ) -> Result<Response, ApiError> {
+    // A tab opened before an upgrade may send a document of the older shape.
+    let document = validate::read_document(document)?;
     let expected = expected_revision(&headers)?;
     validate::check(&document).map_err(ApiError::Validation)?;
     let json = serde_json::to_string(&document).map_err(anyhow::Error::from)?;
@@ -313,7 +315,9 @@ async fn preview(
         .content
         .page()
         .ok_or_else(|| anyhow::anyhow!("this server renders no page"))?;
-    let page = renderer.compose_page(&draft.document, &tag).await?;
+    let page = renderer
+        .compose_page(&draft.document, &tag, now_ms())
+        .await?;
     // A picture of the page: its scripts would take the preview's address for an unknown
     // route, and count a visit.
     let html = state
@@ -391,7 +395,6 @@ async fn revert(
         .content_version(n)
         .await?
         .ok_or(ApiError::NotFound)?;
-    let document: ContentDocument =
-        serde_json::from_str(&row.document).map_err(anyhow::Error::from)?;
+    let document = migrate::read(&row.document).map_err(anyhow::Error::from)?;
     Ok(ApiJson(publish_document(&state, &document, true).await?))
 }

@@ -60,14 +60,18 @@ describe('the draft’s changes from the live page', () => {
     entry.awards.push({ title: 'Prize', certificate: draft.profile.photo });
     draft.experience[0]!.date = '2020 - 2024';
     draft.profile.location.display = 'Berlin';
-    (draft.profile as unknown as { intro: string }).intro = 'Hello';
-    (draft as unknown as { footer: { firstYear: number } }).footer = { firstYear: 2024 };
+    draft.profile.intro = 'Hello';
+    (draft.profile as unknown as { pronouns: string }).pronouns = 'they';
+    draft.footer.since = 2024;
+    draft.sections.skills.lead = '';
     expect(names(defaultDocument, draft)).toEqual([
-      'Profile: Location',
       'Profile: Intro',
+      'Profile: Location',
+      'Profile: Pronouns',
       "Experience: 1st job's dates",
       "Education: 1st school's 1st award (added)",
-      'Profile: First year',
+      'Skills: Lead',
+      'Footer: First year of the copyright',
     ]);
   });
 

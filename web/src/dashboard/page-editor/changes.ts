@@ -55,6 +55,13 @@ const LABELS: Record<string, string> = {
   'appearance.sections': 'Sections shown',
   'appearance.available': '“Available for new projects” badge',
   language: 'Default language',
+  'footer.since': 'First year of the copyright',
+  ...Object.fromEntries(
+    ['about', 'skills', 'projects', 'experience', 'contact'].flatMap((name) => [
+      [`sections.${name}.title`, 'Heading'],
+      [`sections.${name}.lead`, 'Lead'],
+    ]),
+  ),
 };
 
 /**

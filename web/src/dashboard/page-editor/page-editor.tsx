@@ -22,6 +22,7 @@ import { ResumeField } from './resume-field';
 import { DraftBar, usePublished } from './draft-bar';
 import { SectionNav } from './section-nav';
 import { SkillsForm } from './skills-form';
+import { FooterPart } from './section-words';
 import { SocialForm } from './social-form';
 import { TimelineForm } from './timeline-form';
 import { useDraft, type DraftState } from './use-draft';
@@ -47,6 +48,8 @@ function PartForm({ part, props }: { part: PartId; props: ListFormProps }) {
     case 'education':
       // Keyed: the jobs' open items and keys are not the schools'.
       return <TimelineForm key={part} list={part} {...props} />;
+    case 'footer':
+      return <FooterPart {...props} />;
     case 'resume':
       return <ResumeField path={props.document.resume.path} />;
     case 'languages':

@@ -16,6 +16,7 @@ export const PARTS = [
   { id: 'projects', label: 'Projects', anchor: 'projects' },
   { id: 'experience', label: 'Experience', anchor: 'experience' },
   { id: 'education', label: 'Education', anchor: 'experience' },
+  { id: 'footer', label: 'Footer', anchor: 'contact' },
   { id: 'resume', label: 'Resume', anchor: 'home' },
   { id: 'languages', label: 'Languages', anchor: 'home' },
   { id: 'appearance', label: 'Appearance', anchor: 'home' },
@@ -38,6 +39,12 @@ export function previewAnchor(id: PartId): string {
 }
 
 const BY_FIELD: [prefix: string, part: PartId][] = [
+  ['sections.about', 'about'],
+  ['sections.skills', 'skills'],
+  ['sections.projects', 'projects'],
+  ['sections.experience', 'experience'],
+  ['sections.contact', 'contact'],
+  ['footer', 'footer'],
   ['profile', 'profile'],
   ['typewriterPhrases', 'phrases'],
   ['about', 'about'],

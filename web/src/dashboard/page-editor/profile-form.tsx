@@ -1,8 +1,9 @@
-/** The profile, the typewriter's phrases, the about text and the contact details: a part each. */
+/** The profile, the typewriter's phrases, the about text and the contact details: a part each (a section's part with its heading and lead). */
 import { Trash2 } from 'lucide-react';
 import type { ContentDocument } from '../../content/document';
 import { Group, TextField } from './fields';
 import { ImageField } from './image-field';
+import { SectionWords } from './section-words';
 import { focusLater, type Edit, type ListFormProps } from './list-form-parts';
 import { moveItem, SortableList, useListKeys } from './sortable-list';
 import type { Problems } from './validate';
@@ -34,6 +35,15 @@ export function ProfilePart({ document, problems, edit }: ListFormProps) {
         value={profile.summary}
         problem={problems['profile.summary']}
         onChange={(v) => edit((d) => void (d.profile.summary = v))}
+      />
+      <TextField
+        path="profile.intro"
+        label="Intro"
+        hint="The paragraph below your name and the typewriter: who you are and what you build."
+        multiline
+        value={profile.intro}
+        problem={problems['profile.intro']}
+        onChange={(v) => edit((d) => void (d.profile.intro = v))}
       />
       <TextField
         path="profile.location.display"
@@ -84,6 +94,7 @@ export function PhrasesPart({ document, problems, edit }: ListFormProps) {
 export function AboutPart({ document, problems, edit }: ListFormProps) {
   return (
     <Group title="About">
+      <SectionWords name="about" document={document} problems={problems} edit={edit} />
       <StringList
         listPath="about.paragraphs"
         items={document.about.paragraphs}
@@ -102,6 +113,7 @@ export function ContactPart({ document, problems, edit }: ListFormProps) {
   const { contact } = document;
   return (
     <Group title="Contact">
+      <SectionWords name="contact" document={document} problems={problems} edit={edit} />
       <TextField
         path="contact.email"
         label="Email"

@@ -6,6 +6,7 @@ import { Group, SelectField, TextField } from './fields';
 import { ImageField } from './image-field';
 import { freshId, type ListFormProps } from './list-form-parts';
 import { pruneUnused } from './media';
+import { SectionWords } from './section-words';
 
 const STACKS: { value: Stack; label: string }[] = [
   { value: 'frontend', label: 'Frontend' },
@@ -131,6 +132,7 @@ function ProjectFields({ project, i, document, problems, edit }: ListFormProps &
 export function ProjectsForm({ document, problems, edit }: ListFormProps) {
   return (
     <Group title="Projects">
+      <SectionWords name="projects" document={document} problems={problems} edit={edit} />
       <EditableList
         path="projects"
         items={document.projects}

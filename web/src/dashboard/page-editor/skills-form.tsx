@@ -2,12 +2,14 @@
 import { Group, SelectField, TextField } from './fields';
 import { EditableList } from './editable-list';
 import type { ListFormProps } from './list-form-parts';
+import { SectionWords } from './section-words';
 import { ensureBundled, logoLabel, LOGOS, pruneUnused, sourceUrl } from './media';
 
 export function SkillsForm({ document, problems, edit }: ListFormProps) {
   const logoOptions = LOGOS.map((m) => ({ value: m.id, label: logoLabel(m) }));
   return (
     <Group title="Skills">
+      <SectionWords name="skills" document={document} problems={problems} edit={edit} />
       <EditableList
         path="skills"
         items={document.skills}

@@ -5,6 +5,7 @@ import { Group, TextField } from './fields';
 import { ImageField } from './image-field';
 import type { ListFormProps } from './list-form-parts';
 import { pruneUnused } from './media';
+import { SectionWords } from './section-words';
 
 function Awards({ list, i, entry, document, problems, edit }: ListFormProps & { list: 'experience' | 'education'; i: number; entry: TimelineEntry }) {
   return (
@@ -59,6 +60,7 @@ export function TimelineForm({ list, document, problems, edit }: ListFormProps &
   const noun = list === 'experience' ? 'job' : 'school';
   return (
     <Group title={title}>
+      {list === 'experience' && <SectionWords name="experience" document={document} problems={problems} edit={edit} />}
       <p className="text-sm text-gray-400">Newest first.</p>
       <EditableList
         path={list}

@@ -22,14 +22,18 @@ function edit(document: ContentDocument, change: (d: ContentDocument) => void): 
 describe('translations', () => {
   it('lists the text fields in the order the editor shows them, and what a language lacks', () => {
     const fields = textFields(defaultDocument).map((f) => f.path);
-    expect(fields.slice(0, 4)).toEqual(['profile.role', 'profile.summary', 'profile.location.display', 'typewriterPhrases[0]']);
+    expect(fields.slice(0, 5)).toEqual(['profile.role', 'profile.summary', 'profile.intro', 'profile.location.display', 'typewriterPhrases[0]']);
+    expect(fields.slice(-4)).toEqual(['sections.contact.title', 'sections.contact.lead', 'footer.title', 'footer.line']);
     expect(fields).toContain('experience[0].awards[0].title');
     expect(fields).not.toContain('profile.name');
     const document = withGerman({ 'profile.role': 'Webentwickler' });
     const missing = missingTexts(document, german(document)).map((f) => f.path);
     expect(missing).not.toContain('profile.role');
     expect(missing).toContain('profile.summary');
-    expect(missing.length).toBe(fields.length - 1);
+    // A lead left empty (About's, Experience's) needs no translation.
+    const filled = textFields(defaultDocument).filter((f) => f.value !== '');
+    expect(fields.length - filled.length).toBe(2);
+    expect(missing.length).toBe(filled.length - 1);
   });
 
   it('keeps a translation on its project when the projects are reordered', () => {

@@ -29,6 +29,15 @@ function imageTitle(document: ContentDocument, id: string, i: number): string {
   return skill ? `Logo of ${skill.name}` : `Image ${i + 1}`;
 }
 
+/** The sections whose heading and lead are the owner's, with their names in the editor. */
+export const SECTION_NAMES = [
+  ['about', 'About'],
+  ['skills', 'Skills'],
+  ['projects', 'Projects'],
+  ['experience', 'Experience & education'],
+  ['contact', 'Contact'],
+] as const;
+
 /** The texts that rarely change between languages (dates, names and places), which a language may show as the default language has them. */
 export const SAMEABLE = /^(profile\.location\.display|projects\[\d+\]\.title|(experience|education)\[\d+\]\.(place|date))$/;
 
@@ -38,6 +47,7 @@ export function textFields(document: ContentDocument): TextField[] {
   const add = (path: string, value: string, label: string, media?: MediaItem) => fields.push({ path, value, label, media });
   add('profile.role', document.profile.role, 'Profile: role');
   add('profile.summary', document.profile.summary, 'Profile: summary');
+  add('profile.intro', document.profile.intro, 'Profile: intro');
   add('profile.location.display', document.profile.location.display, 'Profile: location');
   document.typewriterPhrases.forEach((phrase, i) => add(`typewriterPhrases[${i}]`, phrase, `Typewriter phrase ${i + 1}`));
   document.about.paragraphs.forEach((text, i) => add(`about.paragraphs[${i}]`, text, `About: paragraph ${i + 1}`));
@@ -61,6 +71,13 @@ export function textFields(document: ContentDocument): TextField[] {
   document.media.forEach((item, i) => {
     if (item.alt) add(`media[${i}].alt`, item.alt, imageTitle(document, item.id, i), item);
   });
+  for (const [name, label] of SECTION_NAMES) {
+    const section = document.sections[name];
+    add(`sections.${name}.title`, section.title, `${label}: heading`);
+    add(`sections.${name}.lead`, section.lead, `${label}: lead`);
+  }
+  add('footer.title', document.footer.title, 'Footer: title');
+  add('footer.line', document.footer.line, 'Footer: line');
   return fields;
 }
 

@@ -7,17 +7,18 @@ const cjs = (m) => (m.default && m.default.__esModule ? m.default : m);
 
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$comment":"Generated from server/src/content/document.rs: do not edit. Regenerate with `make generate` (UPDATE_CONTENT_SCHEMA=1 cargo test --locked --lib content::tests).","$defs":{"About":{"additionalProperties":false,"description":"The about section's text.","properties":{"paragraphs":{"items":{"maxLength":1500,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":6,"minItems":1,"type":"array"}},"required":["paragraphs"],"type":"object"},"Appearance":{"additionalProperties":false,"description":"How the page looks.","properties":{"accent":{"description":"The accent colour, `#rrggbb`: primary buttons, links, the active item, focus rings.","pattern":"^#[0-9a-fA-F]{6}$","type":"string"},"available":{"description":"Whether the hero shows the \"Available for new projects\" badge.","type":"boolean"},"scheme":{"$ref":"#/$defs/Scheme","description":"The colour scheme a visitor sees until they choose one: `dark` (today's page), `light`, or `system` (the visitor's system setting)."},"sections":{"$ref":"#/$defs/Sections","description":"Which sections of the page show."}},"required":["scheme","accent","sections","available"],"type":"object"},"Award":{"additionalProperties":false,"description":"An award and its certificate.","properties":{"certificate":{"description":"The id of the certificate's image in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"title":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","certificate"],"type":"object"},"Contact":{"additionalProperties":false,"description":"How to reach the owner.","properties":{"email":{"format":"email","maxLength":254,"minLength":3,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"phone":{"$ref":"#/$defs/Phone"}},"required":["email","phone"],"type":"object"},"Language":{"additionalProperties":false,"description":"The page in another language: the document's texts translated, keyed by their paths\n(`profile.role`, `projects[2].description`), and the page's fixed texts.","properties":{"published":{"default":false,"description":"Served, listed in the alternates and the sitemap; a published language has every text\ntranslated.","type":"boolean"},"same":{"description":"The paths of the texts this language shows as the default language has them (dates,\nnames and places that rarely change): each follows the default text when it changes, and\ncounts as translated. A translation of the same path is not shown.","items":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":2000,"type":"array","uniqueItems":true},"strings":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"default":{},"description":"The page's fixed texts in this language, over the built-in ones for its tag; a language\nwithout built-in texts needs all of them.","maxProperties":300,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"},"tag":{"description":"Its BCP 47 tag (`de`, `pt-BR`); the page is served at the tag in lower case (`/pt-br/`).","maxLength":35,"pattern":"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$","type":"string"},"texts":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"default":{},"description":"The translations of the document's texts, by the path of the text they translate. A\nmissing or empty one shows the default language's text (allowed until published).","maxProperties":2000,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"}},"required":["tag"],"type":"object"},"Location":{"additionalProperties":false,"description":"Where the owner is: as shown, and what a maps search looks for.","properties":{"display":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"mapsQuery":{"maxLength":200,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["display","mapsQuery"],"type":"object"},"MediaItem":{"additionalProperties":false,"description":"An image in one or more widths.","properties":{"alt":{"description":"What the image shows, for people who cannot see it (empty for a decorative one).","maxLength":200,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"height":{"format":"uint32","maximum":10000,"minimum":1,"type":"integer"},"id":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"sources":{"description":"The files, smallest first.","items":{"$ref":"#/$defs/MediaSource"},"maxItems":6,"minItems":1,"type":"array"},"width":{"description":"The largest width, in pixels; with `height`, the aspect ratio the page reserves.","format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["id","alt","width","height","sources"],"type":"object"},"MediaSource":{"additionalProperties":false,"description":"One file of an image.","properties":{"src":{"maxLength":300,"pattern":"^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$","type":"string"},"width":{"description":"Its width in pixels.","format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["src","width"],"type":"object"},"Phone":{"additionalProperties":false,"description":"A phone number as dialled (`+919000000000`) and as shown (`+91 90000 00000`).","properties":{"dial":{"pattern":"^\\+?[0-9]{3,20}$","type":"string"},"display":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["dial","display"],"type":"object"},"Profile":{"additionalProperties":false,"description":"Who the site is about.","properties":{"location":{"$ref":"#/$defs/Location"},"name":{"description":"Full name: the hero, the about section, the footer and link previews.","maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"photo":{"description":"The id of the owner's photo in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"role":{"description":"Job title: the about section, link previews and search engines.","maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"summary":{"description":"One or two sentences for the meta description and link previews.","maxLength":300,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","role","summary","location","photo"],"type":"object"},"Project":{"additionalProperties":false,"description":"A project of the Projects section.","properties":{"codeUrl":{"description":"Code repository.","format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"demoUrl":{"description":"Live demo.","format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":{"maxLength":600,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"id":{"description":"Stable id: clicks on its links are counted as `project:<id>:code` and `project:<id>:demo`,\nso keep it when the title changes.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"image":{"description":"The id of its screenshot in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"stack":{"$ref":"#/$defs/Stack"},"technologies":{"items":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":12,"type":"array"},"title":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","title","description","image","codeUrl","demoUrl","technologies","stack"],"type":"object"},"Resume":{"additionalProperties":false,"description":"The resume every Download Resume button links to.","properties":{"path":{"description":"Path of the PDF served by the site.","maxLength":200,"pattern":"^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$","type":"string"}},"required":["path"],"type":"object"},"Scheme":{"description":"A colour scheme: `dark`, `light`, or `system` (the visitor's system setting).","enum":["dark","light","system"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"Sections":{"additionalProperties":false,"description":"Which sections of the page show (the hero always does); the navigation follows.","properties":{"about":{"description":"Whether the About section shows.","type":"boolean"},"contact":{"description":"Whether the Contact section shows.","type":"boolean"},"experience":{"description":"Whether the Experience section (work and education) shows.","type":"boolean"},"projects":{"description":"Whether the Projects section shows.","type":"boolean"},"skills":{"description":"Whether the Skills section shows.","type":"boolean"}},"required":["about","skills","projects","experience","contact"],"type":"object"},"Skill":{"additionalProperties":false,"description":"A technology of the Skills section.","properties":{"logo":{"description":"The id of its logo in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"name":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","logo"],"type":"object"},"SocialLink":{"additionalProperties":false,"description":"A profile elsewhere (GitHub, LinkedIn, X …).","properties":{"id":{"description":"Stable id (`github`, `linkedin`, `twitter` …): clicks are counted by it.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"label":{"description":"The site's name, e.g. `GitHub`.","maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"url":{"format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","label","url"],"type":"object"},"Stack":{"description":"Which filter of the Projects section shows a project.","enum":["frontend","backend","fullstack"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"TimelineEntry":{"additionalProperties":false,"description":"A job or a school.","properties":{"awards":{"default":[],"description":"Each becomes a link that opens its certificate.","items":{"$ref":"#/$defs/Award"},"maxItems":10,"type":"array"},"date":{"description":"As shown, e.g. `2021 - 2023`.","maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":{"maxLength":1000,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"place":{"maxLength":120,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"title":{"maxLength":120,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","place","date","description"],"type":"object"}},"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"description":"The whole page's content.","properties":{"about":{"$ref":"#/$defs/About"},"appearance":{"$ref":"#/$defs/Appearance","default":{"accent":"#155dfc","available":true,"scheme":"dark","sections":{"about":true,"contact":true,"experience":true,"projects":true,"skills":true}},"description":"How the page looks; a document stored without it looks as the page did before it existed."},"contact":{"$ref":"#/$defs/Contact"},"education":{"description":"Education, newest first.","items":{"$ref":"#/$defs/TimelineEntry"},"maxItems":30,"type":"array"},"experience":{"description":"Work experience, newest first.","items":{"$ref":"#/$defs/TimelineEntry"},"maxItems":30,"type":"array"},"language":{"description":"The BCP 47 tag of the language the document's texts are written in, served at `/`.","maxLength":35,"pattern":"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$","type":"string"},"languages":{"description":"The page in other languages, each served at `/<tag in lower case>/` once published.","items":{"$ref":"#/$defs/Language"},"maxItems":10,"type":"array"},"media":{"description":"Every image the document uses, referred to by its id.","items":{"$ref":"#/$defs/MediaItem"},"maxItems":200,"type":"array"},"profile":{"$ref":"#/$defs/Profile"},"projects":{"description":"The projects of the Projects section, in order.","items":{"$ref":"#/$defs/Project"},"maxItems":30,"type":"array"},"resume":{"$ref":"#/$defs/Resume"},"skills":{"description":"The technologies of the Skills section, in order.","items":{"$ref":"#/$defs/Skill"},"maxItems":60,"type":"array"},"social":{"description":"Links to the owner's profiles elsewhere; clicks are counted as `social:<id>`.","items":{"$ref":"#/$defs/SocialLink"},"maxItems":10,"type":"array"},"strings":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":"The owner's own wording of the page's fixed texts in the default language (`nav.about`,\n`projects.shown#other` …), over the built-in ones of `web/src/i18n/`.","maxProperties":300,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"},"typewriterPhrases":{"description":"The phrases the hero's typewriter cycles through.","items":{"maxLength":60,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":10,"minItems":1,"type":"array"}},"required":["profile","typewriterPhrases","about","contact","social","skills","projects","experience","education","media","resume"],"title":"ContentDocument","type":"object"};
+const schema31 = {"$comment":"Generated from server/src/content/document.rs: do not edit. Regenerate with `make generate` (UPDATE_CONTENT_SCHEMA=1 cargo test --locked --lib content::tests).","$defs":{"About":{"additionalProperties":false,"description":"The about section's text.","properties":{"paragraphs":{"items":{"maxLength":1500,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":6,"minItems":1,"type":"array"}},"required":["paragraphs"],"type":"object"},"Appearance":{"additionalProperties":false,"description":"How the page looks.","properties":{"accent":{"description":"The accent colour, `#rrggbb`: primary buttons, links, the active item, focus rings.","pattern":"^#[0-9a-fA-F]{6}$","type":"string"},"available":{"description":"Whether the hero shows the \"Available for new projects\" badge.","type":"boolean"},"scheme":{"$ref":"#/$defs/Scheme","description":"The colour scheme a visitor sees until they choose one: `dark` (today's page), `light`, or `system` (the visitor's system setting)."},"sections":{"$ref":"#/$defs/Sections","description":"Which sections of the page show."}},"required":["scheme","accent","sections","available"],"type":"object"},"Award":{"additionalProperties":false,"description":"An award and its certificate.","properties":{"certificate":{"description":"The id of the certificate's image in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"title":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","certificate"],"type":"object"},"Contact":{"additionalProperties":false,"description":"How to reach the owner.","properties":{"email":{"format":"email","maxLength":254,"minLength":3,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"phone":{"$ref":"#/$defs/Phone"}},"required":["email","phone"],"type":"object"},"Footer":{"additionalProperties":false,"description":"The page's footer.","properties":{"line":{"description":"The line below it; empty for none.","maxLength":300,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"since":{"description":"The copyright's first year: the line runs from it to the year of the publish.","format":"uint16","maximum":2200,"minimum":1970,"type":"integer"},"title":{"description":"Its heading, e.g. `Portfolio`.","maxLength":60,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","line","since"],"type":"object"},"Language":{"additionalProperties":false,"description":"The page in another language: the document's texts translated, keyed by their paths\n(`profile.role`, `projects[2].description`), and the page's fixed texts.","properties":{"published":{"default":false,"description":"Served, listed in the alternates and the sitemap; a published language has every text\ntranslated.","type":"boolean"},"same":{"description":"The paths of the texts this language shows as the default language has them (dates,\nnames and places that rarely change): each follows the default text when it changes, and\ncounts as translated. A translation of the same path is not shown.","items":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":2000,"type":"array","uniqueItems":true},"strings":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"default":{},"description":"The page's fixed texts in this language, over the built-in ones for its tag; a language\nwithout built-in texts needs all of them.","maxProperties":300,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"},"tag":{"description":"Its BCP 47 tag (`de`, `pt-BR`); the page is served at the tag in lower case (`/pt-br/`).","maxLength":35,"pattern":"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$","type":"string"},"texts":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"default":{},"description":"The translations of the document's texts, by the path of the text they translate. A\nmissing or empty one shows the default language's text (allowed until published).","maxProperties":2000,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"}},"required":["tag"],"type":"object"},"Location":{"additionalProperties":false,"description":"Where the owner is: as shown, and what a maps search looks for.","properties":{"display":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"mapsQuery":{"maxLength":200,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["display","mapsQuery"],"type":"object"},"MediaItem":{"additionalProperties":false,"description":"An image in one or more widths.","properties":{"alt":{"description":"What the image shows, for people who cannot see it (empty for a decorative one).","maxLength":200,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"height":{"format":"uint32","maximum":10000,"minimum":1,"type":"integer"},"id":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"sources":{"description":"The files, smallest first.","items":{"$ref":"#/$defs/MediaSource"},"maxItems":6,"minItems":1,"type":"array"},"width":{"description":"The largest width, in pixels; with `height`, the aspect ratio the page reserves.","format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["id","alt","width","height","sources"],"type":"object"},"MediaSource":{"additionalProperties":false,"description":"One file of an image.","properties":{"src":{"maxLength":300,"pattern":"^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$","type":"string"},"width":{"description":"Its width in pixels.","format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["src","width"],"type":"object"},"Phone":{"additionalProperties":false,"description":"A phone number as dialled (`+919000000000`) and as shown (`+91 90000 00000`).","properties":{"dial":{"pattern":"^\\+?[0-9]{3,20}$","type":"string"},"display":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["dial","display"],"type":"object"},"Profile":{"additionalProperties":false,"description":"Who the site is about.","properties":{"intro":{"description":"The hero's paragraph below the typewriter: who they are and what they build.","maxLength":600,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"location":{"$ref":"#/$defs/Location"},"name":{"description":"Full name: the hero, the about section, the footer and link previews.","maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"photo":{"description":"The id of the owner's photo in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"role":{"description":"Job title: the about section, link previews and search engines.","maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"summary":{"description":"One or two sentences for the meta description and link previews.","maxLength":300,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","role","summary","intro","location","photo"],"type":"object"},"Project":{"additionalProperties":false,"description":"A project of the Projects section.","properties":{"codeUrl":{"description":"Code repository.","format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"demoUrl":{"description":"Live demo.","format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":{"maxLength":600,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"id":{"description":"Stable id: clicks on its links are counted as `project:<id>:code` and `project:<id>:demo`,\nso keep it when the title changes.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"image":{"description":"The id of its screenshot in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"stack":{"$ref":"#/$defs/Stack"},"technologies":{"items":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":12,"type":"array"},"title":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","title","description","image","codeUrl","demoUrl","technologies","stack"],"type":"object"},"Resume":{"additionalProperties":false,"description":"The resume every Download Resume button links to.","properties":{"path":{"description":"Path of the PDF served by the site.","maxLength":200,"pattern":"^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$","type":"string"}},"required":["path"],"type":"object"},"Scheme":{"description":"A colour scheme: `dark`, `light`, or `system` (the visitor's system setting).","enum":["dark","light","system"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"SectionText":{"additionalProperties":false,"description":"A section's heading (`My Projects`) and the line below it.","properties":{"lead":{"description":"Empty for none.","maxLength":400,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"title":{"maxLength":80,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","lead"],"type":"object"},"SectionTexts":{"additionalProperties":false,"description":"The words around each section's content, in the page's order.","properties":{"about":{"$ref":"#/$defs/SectionText"},"contact":{"$ref":"#/$defs/SectionText"},"experience":{"$ref":"#/$defs/SectionText","description":"Experience and education, one section."},"projects":{"$ref":"#/$defs/SectionText"},"skills":{"$ref":"#/$defs/SectionText"}},"required":["about","skills","projects","experience","contact"],"type":"object"},"Sections":{"additionalProperties":false,"description":"Which sections of the page show (the hero always does); the navigation follows.","properties":{"about":{"description":"Whether the About section shows.","type":"boolean"},"contact":{"description":"Whether the Contact section shows.","type":"boolean"},"experience":{"description":"Whether the Experience section (work and education) shows.","type":"boolean"},"projects":{"description":"Whether the Projects section shows.","type":"boolean"},"skills":{"description":"Whether the Skills section shows.","type":"boolean"}},"required":["about","skills","projects","experience","contact"],"type":"object"},"Skill":{"additionalProperties":false,"description":"A technology of the Skills section.","properties":{"logo":{"description":"The id of its logo in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"name":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","logo"],"type":"object"},"SocialLink":{"additionalProperties":false,"description":"A profile elsewhere (GitHub, LinkedIn, X …).","properties":{"id":{"description":"Stable id (`github`, `linkedin`, `twitter` …): clicks are counted by it.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"label":{"description":"The site's name, e.g. `GitHub`.","maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"url":{"format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","label","url"],"type":"object"},"Stack":{"description":"Which filter of the Projects section shows a project.","enum":["frontend","backend","fullstack"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"TimelineEntry":{"additionalProperties":false,"description":"A job or a school.","properties":{"awards":{"default":[],"description":"Each becomes a link that opens its certificate.","items":{"$ref":"#/$defs/Award"},"maxItems":10,"type":"array"},"date":{"description":"As shown, e.g. `2021 - 2023`.","maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":{"maxLength":1000,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"place":{"maxLength":120,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"title":{"maxLength":120,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","place","date","description"],"type":"object"}},"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"description":"The whole page's content.","properties":{"about":{"$ref":"#/$defs/About"},"appearance":{"$ref":"#/$defs/Appearance","default":{"accent":"#155dfc","available":true,"scheme":"dark","sections":{"about":true,"contact":true,"experience":true,"projects":true,"skills":true}},"description":"How the page looks; a document stored without it looks as the page did before it existed."},"contact":{"$ref":"#/$defs/Contact"},"education":{"description":"Education, newest first.","items":{"$ref":"#/$defs/TimelineEntry"},"maxItems":30,"type":"array"},"experience":{"description":"Work experience, newest first.","items":{"$ref":"#/$defs/TimelineEntry"},"maxItems":30,"type":"array"},"footer":{"$ref":"#/$defs/Footer","description":"The footer's title and line, and the copyright's first year."},"language":{"description":"The BCP 47 tag of the language the document's texts are written in, served at `/`.","maxLength":35,"pattern":"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$","type":"string"},"languages":{"description":"The page in other languages, each served at `/<tag in lower case>/` once published.","items":{"$ref":"#/$defs/Language"},"maxItems":10,"type":"array"},"media":{"description":"Every image the document uses, referred to by its id.","items":{"$ref":"#/$defs/MediaItem"},"maxItems":200,"type":"array"},"profile":{"$ref":"#/$defs/Profile"},"projects":{"description":"The projects of the Projects section, in order.","items":{"$ref":"#/$defs/Project"},"maxItems":30,"type":"array"},"resume":{"$ref":"#/$defs/Resume"},"sections":{"$ref":"#/$defs/SectionTexts","description":"Each section's heading and the line below it."},"skills":{"description":"The technologies of the Skills section, in order.","items":{"$ref":"#/$defs/Skill"},"maxItems":60,"type":"array"},"social":{"description":"Links to the owner's profiles elsewhere; clicks are counted as `social:<id>`.","items":{"$ref":"#/$defs/SocialLink"},"maxItems":10,"type":"array"},"strings":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":"The owner's own wording of the page's fixed texts in the default language (`nav.about`,\n`projects.shown#other` …), over the built-in ones of `web/src/i18n/`.","maxProperties":300,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"},"typewriterPhrases":{"description":"The phrases the hero's typewriter cycles through.","items":{"maxLength":60,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":10,"minItems":1,"type":"array"}},"required":["profile","typewriterPhrases","about","contact","social","skills","projects","experience","education","media","resume","sections","footer"],"title":"ContentDocument","type":"object"};
 const schema32 = {"additionalProperties":false,"description":"The about section's text.","properties":{"paragraphs":{"items":{"maxLength":1500,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":6,"minItems":1,"type":"array"}},"required":["paragraphs"],"type":"object"};
-const schema40 = {"additionalProperties":false,"description":"The page in another language: the document's texts translated, keyed by their paths\n(`profile.role`, `projects[2].description`), and the page's fixed texts.","properties":{"published":{"default":false,"description":"Served, listed in the alternates and the sitemap; a published language has every text\ntranslated.","type":"boolean"},"same":{"description":"The paths of the texts this language shows as the default language has them (dates,\nnames and places that rarely change): each follows the default text when it changes, and\ncounts as translated. A translation of the same path is not shown.","items":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":2000,"type":"array","uniqueItems":true},"strings":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"default":{},"description":"The page's fixed texts in this language, over the built-in ones for its tag; a language\nwithout built-in texts needs all of them.","maxProperties":300,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"},"tag":{"description":"Its BCP 47 tag (`de`, `pt-BR`); the page is served at the tag in lower case (`/pt-br/`).","maxLength":35,"pattern":"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$","type":"string"},"texts":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"default":{},"description":"The translations of the document's texts, by the path of the text they translate. A\nmissing or empty one shows the default language's text (allowed until published).","maxProperties":2000,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"}},"required":["tag"],"type":"object"};
-const schema47 = {"additionalProperties":false,"description":"The resume every Download Resume button links to.","properties":{"path":{"description":"Path of the PDF served by the site.","maxLength":200,"pattern":"^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$","type":"string"}},"required":["path"],"type":"object"};
-const schema48 = {"additionalProperties":false,"description":"A technology of the Skills section.","properties":{"logo":{"description":"The id of its logo in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"name":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","logo"],"type":"object"};
-const schema49 = {"additionalProperties":false,"description":"A profile elsewhere (GitHub, LinkedIn, X …).","properties":{"id":{"description":"Stable id (`github`, `linkedin`, `twitter` …): clicks are counted by it.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"label":{"description":"The site's name, e.g. `GitHub`.","maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"url":{"format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","label","url"],"type":"object"};
+const schema40 = {"additionalProperties":false,"description":"The page's footer.","properties":{"line":{"description":"The line below it; empty for none.","maxLength":300,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"since":{"description":"The copyright's first year: the line runs from it to the year of the publish.","format":"uint16","maximum":2200,"minimum":1970,"type":"integer"},"title":{"description":"Its heading, e.g. `Portfolio`.","maxLength":60,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","line","since"],"type":"object"};
+const schema41 = {"additionalProperties":false,"description":"The page in another language: the document's texts translated, keyed by their paths\n(`profile.role`, `projects[2].description`), and the page's fixed texts.","properties":{"published":{"default":false,"description":"Served, listed in the alternates and the sitemap; a published language has every text\ntranslated.","type":"boolean"},"same":{"description":"The paths of the texts this language shows as the default language has them (dates,\nnames and places that rarely change): each follows the default text when it changes, and\ncounts as translated. A translation of the same path is not shown.","items":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":2000,"type":"array","uniqueItems":true},"strings":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"default":{},"description":"The page's fixed texts in this language, over the built-in ones for its tag; a language\nwithout built-in texts needs all of them.","maxProperties":300,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"},"tag":{"description":"Its BCP 47 tag (`de`, `pt-BR`); the page is served at the tag in lower case (`/pt-br/`).","maxLength":35,"pattern":"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$","type":"string"},"texts":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"default":{},"description":"The translations of the document's texts, by the path of the text they translate. A\nmissing or empty one shows the default language's text (allowed until published).","maxProperties":2000,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"}},"required":["tag"],"type":"object"};
+const schema48 = {"additionalProperties":false,"description":"The resume every Download Resume button links to.","properties":{"path":{"description":"Path of the PDF served by the site.","maxLength":200,"pattern":"^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$","type":"string"}},"required":["path"],"type":"object"};
+const schema55 = {"additionalProperties":false,"description":"A technology of the Skills section.","properties":{"logo":{"description":"The id of its logo in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"name":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","logo"],"type":"object"};
+const schema56 = {"additionalProperties":false,"description":"A profile elsewhere (GitHub, LinkedIn, X …).","properties":{"id":{"description":"Stable id (`github`, `linkedin`, `twitter` …): clicks are counted by it.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"label":{"description":"The site's name, e.g. `GitHub`.","maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"url":{"format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","label","url"],"type":"object"};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = cjs(m0).default;
 const pattern4 = new RegExp("^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$", "u");
-const pattern16 = new RegExp("^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$", "u");
-const pattern40 = new RegExp("^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$", "u");
+const pattern18 = new RegExp("^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$", "u");
+const pattern43 = new RegExp("^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$", "u");
 const pattern10 = new RegExp("^[a-z0-9][a-z0-9-]{0,40}$", "u");
 const schema33 = {"additionalProperties":false,"description":"How the page looks.","properties":{"accent":{"description":"The accent colour, `#rrggbb`: primary buttons, links, the active item, focus rings.","pattern":"^#[0-9a-fA-F]{6}$","type":"string"},"available":{"description":"Whether the hero shows the \"Available for new projects\" badge.","type":"boolean"},"scheme":{"$ref":"#/$defs/Scheme","description":"The colour scheme a visitor sees until they choose one: `dark` (today's page), `light`, or `system` (the visitor's system setting)."},"sections":{"$ref":"#/$defs/Sections","description":"Which sections of the page show."}},"required":["scheme","accent","sections","available"],"type":"object"};
 const schema34 = {"description":"A colour scheme: `dark`, `light`, or `system` (the visitor's system setting).","enum":["dark","light","system"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"};
@@ -953,9 +954,9 @@ return errors === 0;
 }
 validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema41 = {"additionalProperties":false,"description":"An image in one or more widths.","properties":{"alt":{"description":"What the image shows, for people who cannot see it (empty for a decorative one).","maxLength":200,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"height":{"format":"uint32","maximum":10000,"minimum":1,"type":"integer"},"id":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"sources":{"description":"The files, smallest first.","items":{"$ref":"#/$defs/MediaSource"},"maxItems":6,"minItems":1,"type":"array"},"width":{"description":"The largest width, in pixels; with `height`, the aspect ratio the page reserves.","format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["id","alt","width","height","sources"],"type":"object"};
-const schema42 = {"additionalProperties":false,"description":"One file of an image.","properties":{"src":{"maxLength":300,"pattern":"^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$","type":"string"},"width":{"description":"Its width in pixels.","format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["src","width"],"type":"object"};
-const pattern25 = new RegExp("^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$", "u");
+const schema42 = {"additionalProperties":false,"description":"An image in one or more widths.","properties":{"alt":{"description":"What the image shows, for people who cannot see it (empty for a decorative one).","maxLength":200,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"height":{"format":"uint32","maximum":10000,"minimum":1,"type":"integer"},"id":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"sources":{"description":"The files, smallest first.","items":{"$ref":"#/$defs/MediaSource"},"maxItems":6,"minItems":1,"type":"array"},"width":{"description":"The largest width, in pixels; with `height`, the aspect ratio the page reserves.","format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["id","alt","width","height","sources"],"type":"object"};
+const schema43 = {"additionalProperties":false,"description":"One file of an image.","properties":{"src":{"maxLength":300,"pattern":"^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$","type":"string"},"width":{"description":"Its width in pixels.","format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["src","width"],"type":"object"};
+const pattern27 = new RegExp("^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$", "u");
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1197,7 +1198,7 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(!pattern25.test(data5)){
+if(!pattern27.test(data5)){
 const err20 = {instancePath:instancePath+"/sources/" + i0+"/src",schemaPath:"#/$defs/MediaSource/properties/src/pattern",keyword:"pattern",params:{pattern: "^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$"},message:"must match pattern \""+"^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$"+"\""};
 if(vErrors === null){
 vErrors = [err20];
@@ -1329,8 +1330,8 @@ return errors === 0;
 }
 validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema43 = {"additionalProperties":false,"description":"Who the site is about.","properties":{"location":{"$ref":"#/$defs/Location"},"name":{"description":"Full name: the hero, the about section, the footer and link previews.","maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"photo":{"description":"The id of the owner's photo in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"role":{"description":"Job title: the about section, link previews and search engines.","maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"summary":{"description":"One or two sentences for the meta description and link previews.","maxLength":300,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","role","summary","location","photo"],"type":"object"};
-const schema44 = {"additionalProperties":false,"description":"Where the owner is: as shown, and what a maps search looks for.","properties":{"display":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"mapsQuery":{"maxLength":200,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["display","mapsQuery"],"type":"object"};
+const schema44 = {"additionalProperties":false,"description":"Who the site is about.","properties":{"intro":{"description":"The hero's paragraph below the typewriter: who they are and what they build.","maxLength":600,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"location":{"$ref":"#/$defs/Location"},"name":{"description":"Full name: the hero, the about section, the footer and link previews.","maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"photo":{"description":"The id of the owner's photo in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"role":{"description":"Job title: the about section, link previews and search engines.","maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"summary":{"description":"One or two sentences for the meta description and link previews.","maxLength":300,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","role","summary","intro","location","photo"],"type":"object"};
+const schema45 = {"additionalProperties":false,"description":"Where the owner is: as shown, and what a maps search looks for.","properties":{"display":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"mapsQuery":{"maxLength":200,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["display","mapsQuery"],"type":"object"};
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1373,8 +1374,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.location === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "location"},message:"must have required property '"+"location"+"'"};
+if(data.intro === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "intro"},message:"must have required property '"+"intro"+"'"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1383,8 +1384,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data.photo === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "photo"},message:"must have required property '"+"photo"+"'"};
+if(data.location === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "location"},message:"must have required property '"+"location"+"'"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1393,9 +1394,8 @@ vErrors.push(err4);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(((((key0 === "location") || (key0 === "name")) || (key0 === "photo")) || (key0 === "role")) || (key0 === "summary"))){
-const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(data.photo === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "photo"},message:"must have required property '"+"photo"+"'"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1404,12 +1404,9 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-if(data.location !== undefined){
-let data0 = data.location;
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.display === undefined){
-const err6 = {instancePath:instancePath+"/location",schemaPath:"#/$defs/Location/required",keyword:"required",params:{missingProperty: "display"},message:"must have required property '"+"display"+"'"};
+for(const key0 in data){
+if(!((((((key0 === "intro") || (key0 === "location")) || (key0 === "name")) || (key0 === "photo")) || (key0 === "role")) || (key0 === "summary"))){
+const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1418,8 +1415,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data0.mapsQuery === undefined){
-const err7 = {instancePath:instancePath+"/location",schemaPath:"#/$defs/Location/required",keyword:"required",params:{missingProperty: "mapsQuery"},message:"must have required property '"+"mapsQuery"+"'"};
+}
+if(data.intro !== undefined){
+let data0 = data.intro;
+if(typeof data0 === "string"){
+if(func2(data0) > 600){
+const err7 = {instancePath:instancePath+"/intro",schemaPath:"#/properties/intro/maxLength",keyword:"maxLength",params:{limit: 600},message:"must NOT have more than 600 characters"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1428,9 +1429,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-for(const key1 in data0){
-if(!((key1 === "display") || (key1 === "mapsQuery"))){
-const err8 = {instancePath:instancePath+"/location",schemaPath:"#/$defs/Location/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(func2(data0) < 1){
+const err8 = {instancePath:instancePath+"/intro",schemaPath:"#/properties/intro/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1439,12 +1439,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data0.display !== undefined){
-let data1 = data0.display;
-if(typeof data1 === "string"){
-if(func2(data1) > 100){
-const err9 = {instancePath:instancePath+"/location/display",schemaPath:"#/$defs/Location/properties/display/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(!pattern4.test(data0)){
+const err9 = {instancePath:instancePath+"/intro",schemaPath:"#/properties/intro/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1453,8 +1449,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(func2(data1) < 1){
-const err10 = {instancePath:instancePath+"/location/display",schemaPath:"#/$defs/Location/properties/display/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err10 = {instancePath:instancePath+"/intro",schemaPath:"#/properties/intro/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1463,8 +1460,12 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(!pattern4.test(data1)){
-const err11 = {instancePath:instancePath+"/location/display",schemaPath:"#/$defs/Location/properties/display/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+}
+if(data.location !== undefined){
+let data1 = data.location;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.display === undefined){
+const err11 = {instancePath:instancePath+"/location",schemaPath:"#/$defs/Location/required",keyword:"required",params:{missingProperty: "display"},message:"must have required property '"+"display"+"'"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1473,9 +1474,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-else {
-const err12 = {instancePath:instancePath+"/location/display",schemaPath:"#/$defs/Location/properties/display/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data1.mapsQuery === undefined){
+const err12 = {instancePath:instancePath+"/location",schemaPath:"#/$defs/Location/required",keyword:"required",params:{missingProperty: "mapsQuery"},message:"must have required property '"+"mapsQuery"+"'"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1484,12 +1484,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-if(data0.mapsQuery !== undefined){
-let data2 = data0.mapsQuery;
-if(typeof data2 === "string"){
-if(func2(data2) > 200){
-const err13 = {instancePath:instancePath+"/location/mapsQuery",schemaPath:"#/$defs/Location/properties/mapsQuery/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+for(const key1 in data1){
+if(!((key1 === "display") || (key1 === "mapsQuery"))){
+const err13 = {instancePath:instancePath+"/location",schemaPath:"#/$defs/Location/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1498,8 +1495,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(func2(data2) < 1){
-const err14 = {instancePath:instancePath+"/location/mapsQuery",schemaPath:"#/$defs/Location/properties/mapsQuery/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data1.display !== undefined){
+let data2 = data1.display;
+if(typeof data2 === "string"){
+if(func2(data2) > 100){
+const err14 = {instancePath:instancePath+"/location/display",schemaPath:"#/$defs/Location/properties/display/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1508,8 +1509,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern4.test(data2)){
-const err15 = {instancePath:instancePath+"/location/mapsQuery",schemaPath:"#/$defs/Location/properties/mapsQuery/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(func2(data2) < 1){
+const err15 = {instancePath:instancePath+"/location/display",schemaPath:"#/$defs/Location/properties/display/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1518,9 +1519,8 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/location/mapsQuery",schemaPath:"#/$defs/Location/properties/mapsQuery/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern4.test(data2)){
+const err16 = {instancePath:instancePath+"/location/display",schemaPath:"#/$defs/Location/properties/display/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1530,9 +1530,8 @@ vErrors.push(err16);
 errors++;
 }
 }
-}
 else {
-const err17 = {instancePath:instancePath+"/location",schemaPath:"#/$defs/Location/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err17 = {instancePath:instancePath+"/location/display",schemaPath:"#/$defs/Location/properties/display/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1542,11 +1541,11 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.name !== undefined){
-let data3 = data.name;
+if(data1.mapsQuery !== undefined){
+let data3 = data1.mapsQuery;
 if(typeof data3 === "string"){
-if(func2(data3) > 100){
-const err18 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(func2(data3) > 200){
+const err18 = {instancePath:instancePath+"/location/mapsQuery",schemaPath:"#/$defs/Location/properties/mapsQuery/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1556,7 +1555,7 @@ vErrors.push(err18);
 errors++;
 }
 if(func2(data3) < 1){
-const err19 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err19 = {instancePath:instancePath+"/location/mapsQuery",schemaPath:"#/$defs/Location/properties/mapsQuery/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1566,7 +1565,7 @@ vErrors.push(err19);
 errors++;
 }
 if(!pattern4.test(data3)){
-const err20 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+const err20 = {instancePath:instancePath+"/location/mapsQuery",schemaPath:"#/$defs/Location/properties/mapsQuery/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1577,7 +1576,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err21 = {instancePath:instancePath+"/location/mapsQuery",schemaPath:"#/$defs/Location/properties/mapsQuery/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1587,11 +1586,9 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data.photo !== undefined){
-let data4 = data.photo;
-if(typeof data4 === "string"){
-if(!pattern10.test(data4)){
-const err22 = {instancePath:instancePath+"/photo",schemaPath:"#/properties/photo/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
+}
+else {
+const err22 = {instancePath:instancePath+"/location",schemaPath:"#/$defs/Location/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1601,8 +1598,11 @@ vErrors.push(err22);
 errors++;
 }
 }
-else {
-const err23 = {instancePath:instancePath+"/photo",schemaPath:"#/properties/photo/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.name !== undefined){
+let data4 = data.name;
+if(typeof data4 === "string"){
+if(func2(data4) > 100){
+const err23 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1611,12 +1611,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-if(data.role !== undefined){
-let data5 = data.role;
-if(typeof data5 === "string"){
-if(func2(data5) > 100){
-const err24 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(func2(data4) < 1){
+const err24 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1625,8 +1621,8 @@ vErrors.push(err24);
 }
 errors++;
 }
-if(func2(data5) < 1){
-const err25 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(!pattern4.test(data4)){
+const err25 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1635,8 +1631,9 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(!pattern4.test(data5)){
-const err26 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+}
+else {
+const err26 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1646,8 +1643,11 @@ vErrors.push(err26);
 errors++;
 }
 }
-else {
-const err27 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.photo !== undefined){
+let data5 = data.photo;
+if(typeof data5 === "string"){
+if(!pattern10.test(data5)){
+const err27 = {instancePath:instancePath+"/photo",schemaPath:"#/properties/photo/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1657,11 +1657,8 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data.summary !== undefined){
-let data6 = data.summary;
-if(typeof data6 === "string"){
-if(func2(data6) > 300){
-const err28 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
+else {
+const err28 = {instancePath:instancePath+"/photo",schemaPath:"#/properties/photo/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1670,8 +1667,12 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(func2(data6) < 1){
-const err29 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data.role !== undefined){
+let data6 = data.role;
+if(typeof data6 === "string"){
+if(func2(data6) > 100){
+const err29 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1680,8 +1681,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(!pattern4.test(data6)){
-const err30 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(func2(data6) < 1){
+const err30 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1690,9 +1691,8 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-else {
-const err31 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern4.test(data6)){
+const err31 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1702,9 +1702,8 @@ vErrors.push(err31);
 errors++;
 }
 }
-}
 else {
-const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err32 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -1713,13 +1712,70 @@ vErrors.push(err32);
 }
 errors++;
 }
+}
+if(data.summary !== undefined){
+let data7 = data.summary;
+if(typeof data7 === "string"){
+if(func2(data7) > 300){
+const err33 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(func2(data7) < 1){
+const err34 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(!pattern4.test(data7)){
+const err35 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+}
+else {
+const err37 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
 validate30.errors = vErrors;
 return errors === 0;
 }
 validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema45 = {"additionalProperties":false,"description":"A project of the Projects section.","properties":{"codeUrl":{"description":"Code repository.","format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"demoUrl":{"description":"Live demo.","format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":{"maxLength":600,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"id":{"description":"Stable id: clicks on its links are counted as `project:<id>:code` and `project:<id>:demo`,\nso keep it when the title changes.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"image":{"description":"The id of its screenshot in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"stack":{"$ref":"#/$defs/Stack"},"technologies":{"items":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":12,"type":"array"},"title":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","title","description","image","codeUrl","demoUrl","technologies","stack"],"type":"object"};
-const schema46 = {"description":"Which filter of the Projects section shows a project.","enum":["frontend","backend","fullstack"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"};
+const schema46 = {"additionalProperties":false,"description":"A project of the Projects section.","properties":{"codeUrl":{"description":"Code repository.","format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"demoUrl":{"description":"Live demo.","format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":{"maxLength":600,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"id":{"description":"Stable id: clicks on its links are counted as `project:<id>:code` and `project:<id>:demo`,\nso keep it when the title changes.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"image":{"description":"The id of its screenshot in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"stack":{"$ref":"#/$defs/Stack"},"technologies":{"items":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":12,"type":"array"},"title":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","title","description","image","codeUrl","demoUrl","technologies","stack"],"type":"object"};
+const schema47 = {"description":"Which filter of the Projects section shows a project.","enum":["frontend","backend","fullstack"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"};
 const formats2 = cjs(m1).fullFormats.uri;
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -2013,7 +2069,7 @@ errors++;
 if(data.stack !== undefined){
 let data5 = data.stack;
 if(!(((data5 === "frontend") || (data5 === "backend")) || (data5 === "fullstack"))){
-const err25 = {instancePath:instancePath+"/stack",schemaPath:"#/$defs/Stack/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"};
+const err25 = {instancePath:instancePath+"/stack",schemaPath:"#/$defs/Stack/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2177,6 +2233,733 @@ return errors === 0;
 }
 validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
+const schema49 = {"additionalProperties":false,"description":"The words around each section's content, in the page's order.","properties":{"about":{"$ref":"#/$defs/SectionText"},"contact":{"$ref":"#/$defs/SectionText"},"experience":{"$ref":"#/$defs/SectionText","description":"Experience and education, one section."},"projects":{"$ref":"#/$defs/SectionText"},"skills":{"$ref":"#/$defs/SectionText"}},"required":["about","skills","projects","experience","contact"],"type":"object"};
+const schema50 = {"additionalProperties":false,"description":"A section's heading (`My Projects`) and the line below it.","properties":{"lead":{"description":"Empty for none.","maxLength":400,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"title":{"maxLength":80,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","lead"],"type":"object"};
+
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate34.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.about === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "about"},message:"must have required property '"+"about"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.skills === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "skills"},message:"must have required property '"+"skills"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.projects === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "projects"},message:"must have required property '"+"projects"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.experience === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "experience"},message:"must have required property '"+"experience"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.contact === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "contact"},message:"must have required property '"+"contact"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((key0 === "about") || (key0 === "contact")) || (key0 === "experience")) || (key0 === "projects")) || (key0 === "skills"))){
+const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.about !== undefined){
+let data0 = data.about;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.title === undefined){
+const err6 = {instancePath:instancePath+"/about",schemaPath:"#/$defs/SectionText/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data0.lead === undefined){
+const err7 = {instancePath:instancePath+"/about",schemaPath:"#/$defs/SectionText/required",keyword:"required",params:{missingProperty: "lead"},message:"must have required property '"+"lead"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!((key1 === "lead") || (key1 === "title"))){
+const err8 = {instancePath:instancePath+"/about",schemaPath:"#/$defs/SectionText/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data0.lead !== undefined){
+let data1 = data0.lead;
+if(typeof data1 === "string"){
+if(func2(data1) > 400){
+const err9 = {instancePath:instancePath+"/about/lead",schemaPath:"#/$defs/SectionText/properties/lead/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!pattern4.test(data1)){
+const err10 = {instancePath:instancePath+"/about/lead",schemaPath:"#/$defs/SectionText/properties/lead/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/about/lead",schemaPath:"#/$defs/SectionText/properties/lead/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data0.title !== undefined){
+let data2 = data0.title;
+if(typeof data2 === "string"){
+if(func2(data2) > 80){
+const err12 = {instancePath:instancePath+"/about/title",schemaPath:"#/$defs/SectionText/properties/title/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(func2(data2) < 1){
+const err13 = {instancePath:instancePath+"/about/title",schemaPath:"#/$defs/SectionText/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(!pattern4.test(data2)){
+const err14 = {instancePath:instancePath+"/about/title",schemaPath:"#/$defs/SectionText/properties/title/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/about/title",schemaPath:"#/$defs/SectionText/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/about",schemaPath:"#/$defs/SectionText/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.contact !== undefined){
+let data3 = data.contact;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.title === undefined){
+const err17 = {instancePath:instancePath+"/contact",schemaPath:"#/$defs/SectionText/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data3.lead === undefined){
+const err18 = {instancePath:instancePath+"/contact",schemaPath:"#/$defs/SectionText/required",keyword:"required",params:{missingProperty: "lead"},message:"must have required property '"+"lead"+"'"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+for(const key2 in data3){
+if(!((key2 === "lead") || (key2 === "title"))){
+const err19 = {instancePath:instancePath+"/contact",schemaPath:"#/$defs/SectionText/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data3.lead !== undefined){
+let data4 = data3.lead;
+if(typeof data4 === "string"){
+if(func2(data4) > 400){
+const err20 = {instancePath:instancePath+"/contact/lead",schemaPath:"#/$defs/SectionText/properties/lead/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(!pattern4.test(data4)){
+const err21 = {instancePath:instancePath+"/contact/lead",schemaPath:"#/$defs/SectionText/properties/lead/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/contact/lead",schemaPath:"#/$defs/SectionText/properties/lead/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data3.title !== undefined){
+let data5 = data3.title;
+if(typeof data5 === "string"){
+if(func2(data5) > 80){
+const err23 = {instancePath:instancePath+"/contact/title",schemaPath:"#/$defs/SectionText/properties/title/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(func2(data5) < 1){
+const err24 = {instancePath:instancePath+"/contact/title",schemaPath:"#/$defs/SectionText/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(!pattern4.test(data5)){
+const err25 = {instancePath:instancePath+"/contact/title",schemaPath:"#/$defs/SectionText/properties/title/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/contact/title",schemaPath:"#/$defs/SectionText/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/contact",schemaPath:"#/$defs/SectionText/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.experience !== undefined){
+let data6 = data.experience;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.title === undefined){
+const err28 = {instancePath:instancePath+"/experience",schemaPath:"#/$defs/SectionText/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(data6.lead === undefined){
+const err29 = {instancePath:instancePath+"/experience",schemaPath:"#/$defs/SectionText/required",keyword:"required",params:{missingProperty: "lead"},message:"must have required property '"+"lead"+"'"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+for(const key3 in data6){
+if(!((key3 === "lead") || (key3 === "title"))){
+const err30 = {instancePath:instancePath+"/experience",schemaPath:"#/$defs/SectionText/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data6.lead !== undefined){
+let data7 = data6.lead;
+if(typeof data7 === "string"){
+if(func2(data7) > 400){
+const err31 = {instancePath:instancePath+"/experience/lead",schemaPath:"#/$defs/SectionText/properties/lead/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if(!pattern4.test(data7)){
+const err32 = {instancePath:instancePath+"/experience/lead",schemaPath:"#/$defs/SectionText/properties/lead/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/experience/lead",schemaPath:"#/$defs/SectionText/properties/lead/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data6.title !== undefined){
+let data8 = data6.title;
+if(typeof data8 === "string"){
+if(func2(data8) > 80){
+const err34 = {instancePath:instancePath+"/experience/title",schemaPath:"#/$defs/SectionText/properties/title/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(func2(data8) < 1){
+const err35 = {instancePath:instancePath+"/experience/title",schemaPath:"#/$defs/SectionText/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(!pattern4.test(data8)){
+const err36 = {instancePath:instancePath+"/experience/title",schemaPath:"#/$defs/SectionText/properties/title/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/experience/title",schemaPath:"#/$defs/SectionText/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/experience",schemaPath:"#/$defs/SectionText/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data.projects !== undefined){
+let data9 = data.projects;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.title === undefined){
+const err39 = {instancePath:instancePath+"/projects",schemaPath:"#/$defs/SectionText/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(data9.lead === undefined){
+const err40 = {instancePath:instancePath+"/projects",schemaPath:"#/$defs/SectionText/required",keyword:"required",params:{missingProperty: "lead"},message:"must have required property '"+"lead"+"'"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+for(const key4 in data9){
+if(!((key4 === "lead") || (key4 === "title"))){
+const err41 = {instancePath:instancePath+"/projects",schemaPath:"#/$defs/SectionText/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data9.lead !== undefined){
+let data10 = data9.lead;
+if(typeof data10 === "string"){
+if(func2(data10) > 400){
+const err42 = {instancePath:instancePath+"/projects/lead",schemaPath:"#/$defs/SectionText/properties/lead/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+if(!pattern4.test(data10)){
+const err43 = {instancePath:instancePath+"/projects/lead",schemaPath:"#/$defs/SectionText/properties/lead/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/projects/lead",schemaPath:"#/$defs/SectionText/properties/lead/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+if(data9.title !== undefined){
+let data11 = data9.title;
+if(typeof data11 === "string"){
+if(func2(data11) > 80){
+const err45 = {instancePath:instancePath+"/projects/title",schemaPath:"#/$defs/SectionText/properties/title/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if(func2(data11) < 1){
+const err46 = {instancePath:instancePath+"/projects/title",schemaPath:"#/$defs/SectionText/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+if(!pattern4.test(data11)){
+const err47 = {instancePath:instancePath+"/projects/title",schemaPath:"#/$defs/SectionText/properties/title/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/projects/title",schemaPath:"#/$defs/SectionText/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/projects",schemaPath:"#/$defs/SectionText/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data.skills !== undefined){
+let data12 = data.skills;
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+if(data12.title === undefined){
+const err50 = {instancePath:instancePath+"/skills",schemaPath:"#/$defs/SectionText/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if(data12.lead === undefined){
+const err51 = {instancePath:instancePath+"/skills",schemaPath:"#/$defs/SectionText/required",keyword:"required",params:{missingProperty: "lead"},message:"must have required property '"+"lead"+"'"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+for(const key5 in data12){
+if(!((key5 === "lead") || (key5 === "title"))){
+const err52 = {instancePath:instancePath+"/skills",schemaPath:"#/$defs/SectionText/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data12.lead !== undefined){
+let data13 = data12.lead;
+if(typeof data13 === "string"){
+if(func2(data13) > 400){
+const err53 = {instancePath:instancePath+"/skills/lead",schemaPath:"#/$defs/SectionText/properties/lead/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+if(!pattern4.test(data13)){
+const err54 = {instancePath:instancePath+"/skills/lead",schemaPath:"#/$defs/SectionText/properties/lead/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+else {
+const err55 = {instancePath:instancePath+"/skills/lead",schemaPath:"#/$defs/SectionText/properties/lead/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+if(data12.title !== undefined){
+let data14 = data12.title;
+if(typeof data14 === "string"){
+if(func2(data14) > 80){
+const err56 = {instancePath:instancePath+"/skills/title",schemaPath:"#/$defs/SectionText/properties/title/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+if(func2(data14) < 1){
+const err57 = {instancePath:instancePath+"/skills/title",schemaPath:"#/$defs/SectionText/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+if(!pattern4.test(data14)){
+const err58 = {instancePath:instancePath+"/skills/title",schemaPath:"#/$defs/SectionText/properties/title/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/skills/title",schemaPath:"#/$defs/SectionText/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+}
+else {
+const err60 = {instancePath:instancePath+"/skills",schemaPath:"#/$defs/SectionText/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+}
+else {
+const err61 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+validate34.errors = vErrors;
+return errors === 0;
+}
+validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2299,9 +3082,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(func1.call(schema31.properties, key0))){
-const err11 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(data.sections === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sections"},message:"must have required property '"+"sections"+"'"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2310,12 +3092,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-if(data.about !== undefined){
-let data0 = data.about;
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.paragraphs === undefined){
-const err12 = {instancePath:instancePath+"/about",schemaPath:"#/$defs/About/required",keyword:"required",params:{missingProperty: "paragraphs"},message:"must have required property '"+"paragraphs"+"'"};
+if(data.footer === undefined){
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "footer"},message:"must have required property '"+"footer"+"'"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2324,9 +3102,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-for(const key1 in data0){
-if(!(key1 === "paragraphs")){
-const err13 = {instancePath:instancePath+"/about",schemaPath:"#/$defs/About/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+for(const key0 in data){
+if(!(func1.call(schema31.properties, key0))){
+const err13 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2336,11 +3114,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data0.paragraphs !== undefined){
-let data1 = data0.paragraphs;
-if(Array.isArray(data1)){
-if(data1.length > 6){
-const err14 = {instancePath:instancePath+"/about/paragraphs",schemaPath:"#/$defs/About/properties/paragraphs/maxItems",keyword:"maxItems",params:{limit: 6},message:"must NOT have more than 6 items"};
+if(data.about !== undefined){
+let data0 = data.about;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.paragraphs === undefined){
+const err14 = {instancePath:instancePath+"/about",schemaPath:"#/$defs/About/required",keyword:"required",params:{missingProperty: "paragraphs"},message:"must have required property '"+"paragraphs"+"'"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2349,8 +3127,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(data1.length < 1){
-const err15 = {instancePath:instancePath+"/about/paragraphs",schemaPath:"#/$defs/About/properties/paragraphs/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+for(const key1 in data0){
+if(!(key1 === "paragraphs")){
+const err15 = {instancePath:instancePath+"/about",schemaPath:"#/$defs/About/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2359,12 +3138,12 @@ vErrors.push(err15);
 }
 errors++;
 }
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-if(typeof data2 === "string"){
-if(func2(data2) > 1500){
-const err16 = {instancePath:instancePath+"/about/paragraphs/" + i0,schemaPath:"#/$defs/About/properties/paragraphs/items/maxLength",keyword:"maxLength",params:{limit: 1500},message:"must NOT have more than 1500 characters"};
+}
+if(data0.paragraphs !== undefined){
+let data1 = data0.paragraphs;
+if(Array.isArray(data1)){
+if(data1.length > 6){
+const err16 = {instancePath:instancePath+"/about/paragraphs",schemaPath:"#/$defs/About/properties/paragraphs/maxItems",keyword:"maxItems",params:{limit: 6},message:"must NOT have more than 6 items"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2373,8 +3152,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(func2(data2) < 1){
-const err17 = {instancePath:instancePath+"/about/paragraphs/" + i0,schemaPath:"#/$defs/About/properties/paragraphs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data1.length < 1){
+const err17 = {instancePath:instancePath+"/about/paragraphs",schemaPath:"#/$defs/About/properties/paragraphs/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2383,8 +3162,12 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(!pattern4.test(data2)){
-const err18 = {instancePath:instancePath+"/about/paragraphs/" + i0,schemaPath:"#/$defs/About/properties/paragraphs/items/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+if(typeof data2 === "string"){
+if(func2(data2) > 1500){
+const err18 = {instancePath:instancePath+"/about/paragraphs/" + i0,schemaPath:"#/$defs/About/properties/paragraphs/items/maxLength",keyword:"maxLength",params:{limit: 1500},message:"must NOT have more than 1500 characters"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2393,9 +3176,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-else {
-const err19 = {instancePath:instancePath+"/about/paragraphs/" + i0,schemaPath:"#/$defs/About/properties/paragraphs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func2(data2) < 1){
+const err19 = {instancePath:instancePath+"/about/paragraphs/" + i0,schemaPath:"#/$defs/About/properties/paragraphs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2404,10 +3186,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/about/paragraphs",schemaPath:"#/$defs/About/properties/paragraphs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(!pattern4.test(data2)){
+const err20 = {instancePath:instancePath+"/about/paragraphs/" + i0,schemaPath:"#/$defs/About/properties/paragraphs/items/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2417,14 +3197,37 @@ vErrors.push(err20);
 errors++;
 }
 }
-}
 else {
-const err21 = {instancePath:instancePath+"/about",schemaPath:"#/$defs/About/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err21 = {instancePath:instancePath+"/about/paragraphs/" + i0,schemaPath:"#/$defs/About/properties/paragraphs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err21];
 }
 else {
 vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/about/paragraphs",schemaPath:"#/$defs/About/properties/paragraphs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/about",schemaPath:"#/$defs/About/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
 }
 errors++;
 }
@@ -2445,12 +3248,12 @@ if(data.education !== undefined){
 let data5 = data.education;
 if(Array.isArray(data5)){
 if(data5.length > 30){
-const err22 = {instancePath:instancePath+"/education",schemaPath:"#/properties/education/maxItems",keyword:"maxItems",params:{limit: 30},message:"must NOT have more than 30 items"};
+const err24 = {instancePath:instancePath+"/education",schemaPath:"#/properties/education/maxItems",keyword:"maxItems",params:{limit: 30},message:"must NOT have more than 30 items"};
 if(vErrors === null){
-vErrors = [err22];
+vErrors = [err24];
 }
 else {
-vErrors.push(err22);
+vErrors.push(err24);
 }
 errors++;
 }
@@ -2463,12 +3266,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/education",schemaPath:"#/properties/education/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err25 = {instancePath:instancePath+"/education",schemaPath:"#/properties/education/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err23];
+vErrors = [err25];
 }
 else {
-vErrors.push(err23);
+vErrors.push(err25);
 }
 errors++;
 }
@@ -2477,12 +3280,12 @@ if(data.experience !== undefined){
 let data7 = data.experience;
 if(Array.isArray(data7)){
 if(data7.length > 30){
-const err24 = {instancePath:instancePath+"/experience",schemaPath:"#/properties/experience/maxItems",keyword:"maxItems",params:{limit: 30},message:"must NOT have more than 30 items"};
+const err26 = {instancePath:instancePath+"/experience",schemaPath:"#/properties/experience/maxItems",keyword:"maxItems",params:{limit: 30},message:"must NOT have more than 30 items"};
 if(vErrors === null){
-vErrors = [err24];
+vErrors = [err26];
 }
 else {
-vErrors.push(err24);
+vErrors.push(err26);
 }
 errors++;
 }
@@ -2495,31 +3298,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/experience",schemaPath:"#/properties/experience/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-if(data.language !== undefined){
-let data9 = data.language;
-if(typeof data9 === "string"){
-if(func2(data9) > 35){
-const err26 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/maxLength",keyword:"maxLength",params:{limit: 35},message:"must NOT have more than 35 characters"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-if(!pattern16.test(data9)){
-const err27 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$"},message:"must match pattern \""+"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$"+"\""};
+const err27 = {instancePath:instancePath+"/experience",schemaPath:"#/properties/experience/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2529,8 +3308,11 @@ vErrors.push(err27);
 errors++;
 }
 }
-else {
-const err28 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.footer !== undefined){
+let data9 = data.footer;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.title === undefined){
+const err28 = {instancePath:instancePath+"/footer",schemaPath:"#/$defs/Footer/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2539,12 +3321,8 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-if(data.languages !== undefined){
-let data10 = data.languages;
-if(Array.isArray(data10)){
-if(data10.length > 10){
-const err29 = {instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"};
+if(data9.line === undefined){
+const err29 = {instancePath:instancePath+"/footer",schemaPath:"#/$defs/Footer/required",keyword:"required",params:{missingProperty: "line"},message:"must have required property '"+"line"+"'"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2553,12 +3331,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-const len3 = data10.length;
-for(let i3=0; i3<len3; i3++){
-let data11 = data10[i3];
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.tag === undefined){
-const err30 = {instancePath:instancePath+"/languages/" + i3,schemaPath:"#/$defs/Language/required",keyword:"required",params:{missingProperty: "tag"},message:"must have required property '"+"tag"+"'"};
+if(data9.since === undefined){
+const err30 = {instancePath:instancePath+"/footer",schemaPath:"#/$defs/Footer/required",keyword:"required",params:{missingProperty: "since"},message:"must have required property '"+"since"+"'"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2567,9 +3341,9 @@ vErrors.push(err30);
 }
 errors++;
 }
-for(const key2 in data11){
-if(!(((((key2 === "published") || (key2 === "same")) || (key2 === "strings")) || (key2 === "tag")) || (key2 === "texts"))){
-const err31 = {instancePath:instancePath+"/languages/" + i3,schemaPath:"#/$defs/Language/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+for(const key2 in data9){
+if(!(((key2 === "line") || (key2 === "since")) || (key2 === "title"))){
+const err31 = {instancePath:instancePath+"/footer",schemaPath:"#/$defs/Footer/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2579,9 +3353,11 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data11.published !== undefined){
-if(typeof data11.published !== "boolean"){
-const err32 = {instancePath:instancePath+"/languages/" + i3+"/published",schemaPath:"#/$defs/Language/properties/published/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data9.line !== undefined){
+let data10 = data9.line;
+if(typeof data10 === "string"){
+if(func2(data10) > 300){
+const err32 = {instancePath:instancePath+"/footer/line",schemaPath:"#/$defs/Footer/properties/line/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2590,12 +3366,8 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-if(data11.same !== undefined){
-let data13 = data11.same;
-if(Array.isArray(data13)){
-if(data13.length > 2000){
-const err33 = {instancePath:instancePath+"/languages/" + i3+"/same",schemaPath:"#/$defs/Language/properties/same/maxItems",keyword:"maxItems",params:{limit: 2000},message:"must NOT have more than 2000 items"};
+if(!pattern4.test(data10)){
+const err33 = {instancePath:instancePath+"/footer/line",schemaPath:"#/$defs/Footer/properties/line/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2604,12 +3376,9 @@ vErrors.push(err33);
 }
 errors++;
 }
-const len4 = data13.length;
-for(let i4=0; i4<len4; i4++){
-let data14 = data13[i4];
-if(typeof data14 === "string"){
-if(func2(data14) > 100){
-const err34 = {instancePath:instancePath+"/languages/" + i3+"/same/" + i4,schemaPath:"#/$defs/Language/properties/same/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+}
+else {
+const err34 = {instancePath:instancePath+"/footer/line",schemaPath:"#/$defs/Footer/properties/line/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2618,8 +3387,11 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(!pattern4.test(data14)){
-const err35 = {instancePath:instancePath+"/languages/" + i3+"/same/" + i4,schemaPath:"#/$defs/Language/properties/same/items/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+}
+if(data9.since !== undefined){
+let data11 = data9.since;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err35 = {instancePath:instancePath+"/footer/since",schemaPath:"#/$defs/Footer/properties/since/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2628,9 +3400,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-else {
-const err36 = {instancePath:instancePath+"/languages/" + i3+"/same/" + i4,schemaPath:"#/$defs/Language/properties/same/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 > 2200 || isNaN(data11)){
+const err36 = {instancePath:instancePath+"/footer/since",schemaPath:"#/$defs/Footer/properties/since/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2200},message:"must be <= 2200"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2639,19 +3411,8 @@ vErrors.push(err36);
 }
 errors++;
 }
-}
-let i5 = data13.length;
-let j0;
-if(i5 > 1){
-const indices0 = {};
-for(;i5--;){
-let item0 = data13[i5];
-if(typeof item0 !== "string"){
-continue;
-}
-if(typeof indices0[item0] == "number"){
-j0 = indices0[item0];
-const err37 = {instancePath:instancePath+"/languages/" + i3+"/same",schemaPath:"#/$defs/Language/properties/same/uniqueItems",keyword:"uniqueItems",params:{i: i5, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i5+" are identical)"};
+if(data11 < 1970 || isNaN(data11)){
+const err37 = {instancePath:instancePath+"/footer/since",schemaPath:"#/$defs/Footer/properties/since/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1970},message:"must be >= 1970"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -2659,14 +3420,14 @@ else {
 vErrors.push(err37);
 }
 errors++;
-break;
-}
-indices0[item0] = i5;
 }
 }
 }
-else {
-const err38 = {instancePath:instancePath+"/languages/" + i3+"/same",schemaPath:"#/$defs/Language/properties/same/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data9.title !== undefined){
+let data12 = data9.title;
+if(typeof data12 === "string"){
+if(func2(data12) > 60){
+const err38 = {instancePath:instancePath+"/footer/title",schemaPath:"#/$defs/Footer/properties/title/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -2675,12 +3436,8 @@ vErrors.push(err38);
 }
 errors++;
 }
-}
-if(data11.strings !== undefined){
-let data15 = data11.strings;
-if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-if(Object.keys(data15).length > 300){
-const err39 = {instancePath:instancePath+"/languages/" + i3+"/strings",schemaPath:"#/$defs/Language/properties/strings/maxProperties",keyword:"maxProperties",params:{limit: 300},message:"must NOT have more than 300 properties"};
+if(func2(data12) < 1){
+const err39 = {instancePath:instancePath+"/footer/title",schemaPath:"#/$defs/Footer/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -2689,11 +3446,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-for(const key3 in data15){
-const _errs35 = errors;
-if(typeof key3 === "string"){
-if(func2(key3) > 100){
-const err40 = {instancePath:instancePath+"/languages/" + i3+"/strings",schemaPath:"#/$defs/Language/properties/strings/propertyNames/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",propertyName:key3};
+if(!pattern4.test(data12)){
+const err40 = {instancePath:instancePath+"/footer/title",schemaPath:"#/$defs/Footer/properties/title/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -2702,8 +3456,9 @@ vErrors.push(err40);
 }
 errors++;
 }
-if(!pattern4.test(key3)){
-const err41 = {instancePath:instancePath+"/languages/" + i3+"/strings",schemaPath:"#/$defs/Language/properties/strings/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\"",propertyName:key3};
+}
+else {
+const err41 = {instancePath:instancePath+"/footer/title",schemaPath:"#/$defs/Footer/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -2713,8 +3468,9 @@ vErrors.push(err41);
 errors++;
 }
 }
+}
 else {
-const err42 = {instancePath:instancePath+"/languages/" + i3+"/strings",schemaPath:"#/$defs/Language/properties/strings/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key3};
+const err42 = {instancePath:instancePath+"/footer",schemaPath:"#/$defs/Footer/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -2723,9 +3479,12 @@ vErrors.push(err42);
 }
 errors++;
 }
-var valid16 = _errs35 === errors;
-if(!valid16){
-const err43 = {instancePath:instancePath+"/languages/" + i3+"/strings",schemaPath:"#/$defs/Language/properties/strings/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid"};
+}
+if(data.language !== undefined){
+let data13 = data.language;
+if(typeof data13 === "string"){
+if(func2(data13) > 35){
+const err43 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/maxLength",keyword:"maxLength",params:{limit: 35},message:"must NOT have more than 35 characters"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -2734,12 +3493,8 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-for(const key4 in data15){
-let data16 = data15[key4];
-if(typeof data16 === "string"){
-if(func2(data16) > 1500){
-const err44 = {instancePath:instancePath+"/languages/" + i3+"/strings/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Language/properties/strings/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 1500},message:"must NOT have more than 1500 characters"};
+if(!pattern18.test(data13)){
+const err44 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$"},message:"must match pattern \""+"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$"+"\""};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -2748,8 +3503,9 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(!pattern4.test(data16)){
-const err45 = {instancePath:instancePath+"/languages/" + i3+"/strings/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Language/properties/strings/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+}
+else {
+const err45 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -2759,8 +3515,11 @@ vErrors.push(err45);
 errors++;
 }
 }
-else {
-const err46 = {instancePath:instancePath+"/languages/" + i3+"/strings/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Language/properties/strings/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.languages !== undefined){
+let data14 = data.languages;
+if(Array.isArray(data14)){
+if(data14.length > 10){
+const err46 = {instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -2769,10 +3528,12 @@ vErrors.push(err46);
 }
 errors++;
 }
-}
-}
-else {
-const err47 = {instancePath:instancePath+"/languages/" + i3+"/strings",schemaPath:"#/$defs/Language/properties/strings/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const len3 = data14.length;
+for(let i3=0; i3<len3; i3++){
+let data15 = data14[i3];
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if(data15.tag === undefined){
+const err47 = {instancePath:instancePath+"/languages/" + i3,schemaPath:"#/$defs/Language/required",keyword:"required",params:{missingProperty: "tag"},message:"must have required property '"+"tag"+"'"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -2781,12 +3542,9 @@ vErrors.push(err47);
 }
 errors++;
 }
-}
-if(data11.tag !== undefined){
-let data17 = data11.tag;
-if(typeof data17 === "string"){
-if(func2(data17) > 35){
-const err48 = {instancePath:instancePath+"/languages/" + i3+"/tag",schemaPath:"#/$defs/Language/properties/tag/maxLength",keyword:"maxLength",params:{limit: 35},message:"must NOT have more than 35 characters"};
+for(const key3 in data15){
+if(!(((((key3 === "published") || (key3 === "same")) || (key3 === "strings")) || (key3 === "tag")) || (key3 === "texts"))){
+const err48 = {instancePath:instancePath+"/languages/" + i3,schemaPath:"#/$defs/Language/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -2795,8 +3553,10 @@ vErrors.push(err48);
 }
 errors++;
 }
-if(!pattern16.test(data17)){
-const err49 = {instancePath:instancePath+"/languages/" + i3+"/tag",schemaPath:"#/$defs/Language/properties/tag/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$"},message:"must match pattern \""+"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$"+"\""};
+}
+if(data15.published !== undefined){
+if(typeof data15.published !== "boolean"){
+const err49 = {instancePath:instancePath+"/languages/" + i3+"/published",schemaPath:"#/$defs/Language/properties/published/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -2806,8 +3566,11 @@ vErrors.push(err49);
 errors++;
 }
 }
-else {
-const err50 = {instancePath:instancePath+"/languages/" + i3+"/tag",schemaPath:"#/$defs/Language/properties/tag/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data15.same !== undefined){
+let data17 = data15.same;
+if(Array.isArray(data17)){
+if(data17.length > 2000){
+const err50 = {instancePath:instancePath+"/languages/" + i3+"/same",schemaPath:"#/$defs/Language/properties/same/maxItems",keyword:"maxItems",params:{limit: 2000},message:"must NOT have more than 2000 items"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -2816,12 +3579,12 @@ vErrors.push(err50);
 }
 errors++;
 }
-}
-if(data11.texts !== undefined){
-let data18 = data11.texts;
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-if(Object.keys(data18).length > 2000){
-const err51 = {instancePath:instancePath+"/languages/" + i3+"/texts",schemaPath:"#/$defs/Language/properties/texts/maxProperties",keyword:"maxProperties",params:{limit: 2000},message:"must NOT have more than 2000 properties"};
+const len4 = data17.length;
+for(let i4=0; i4<len4; i4++){
+let data18 = data17[i4];
+if(typeof data18 === "string"){
+if(func2(data18) > 100){
+const err51 = {instancePath:instancePath+"/languages/" + i3+"/same/" + i4,schemaPath:"#/$defs/Language/properties/same/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -2830,11 +3593,8 @@ vErrors.push(err51);
 }
 errors++;
 }
-for(const key5 in data18){
-const _errs44 = errors;
-if(typeof key5 === "string"){
-if(func2(key5) > 100){
-const err52 = {instancePath:instancePath+"/languages/" + i3+"/texts",schemaPath:"#/$defs/Language/properties/texts/propertyNames/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",propertyName:key5};
+if(!pattern4.test(data18)){
+const err52 = {instancePath:instancePath+"/languages/" + i3+"/same/" + i4,schemaPath:"#/$defs/Language/properties/same/items/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -2843,8 +3603,9 @@ vErrors.push(err52);
 }
 errors++;
 }
-if(!pattern4.test(key5)){
-const err53 = {instancePath:instancePath+"/languages/" + i3+"/texts",schemaPath:"#/$defs/Language/properties/texts/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\"",propertyName:key5};
+}
+else {
+const err53 = {instancePath:instancePath+"/languages/" + i3+"/same/" + i4,schemaPath:"#/$defs/Language/properties/same/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -2854,8 +3615,18 @@ vErrors.push(err53);
 errors++;
 }
 }
-else {
-const err54 = {instancePath:instancePath+"/languages/" + i3+"/texts",schemaPath:"#/$defs/Language/properties/texts/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key5};
+let i5 = data17.length;
+let j0;
+if(i5 > 1){
+const indices0 = {};
+for(;i5--;){
+let item0 = data17[i5];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err54 = {instancePath:instancePath+"/languages/" + i3+"/same",schemaPath:"#/$defs/Language/properties/same/uniqueItems",keyword:"uniqueItems",params:{i: i5, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i5+" are identical)"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -2863,10 +3634,14 @@ else {
 vErrors.push(err54);
 }
 errors++;
+break;
 }
-var valid18 = _errs44 === errors;
-if(!valid18){
-const err55 = {instancePath:instancePath+"/languages/" + i3+"/texts",schemaPath:"#/$defs/Language/properties/texts/propertyNames",keyword:"propertyNames",params:{propertyName: key5},message:"property name must be valid"};
+indices0[item0] = i5;
+}
+}
+}
+else {
+const err55 = {instancePath:instancePath+"/languages/" + i3+"/same",schemaPath:"#/$defs/Language/properties/same/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -2876,11 +3651,11 @@ vErrors.push(err55);
 errors++;
 }
 }
-for(const key6 in data18){
-let data19 = data18[key6];
-if(typeof data19 === "string"){
-if(func2(data19) > 1500){
-const err56 = {instancePath:instancePath+"/languages/" + i3+"/texts/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Language/properties/texts/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 1500},message:"must NOT have more than 1500 characters"};
+if(data15.strings !== undefined){
+let data19 = data15.strings;
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+if(Object.keys(data19).length > 300){
+const err56 = {instancePath:instancePath+"/languages/" + i3+"/strings",schemaPath:"#/$defs/Language/properties/strings/maxProperties",keyword:"maxProperties",params:{limit: 300},message:"must NOT have more than 300 properties"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -2889,8 +3664,11 @@ vErrors.push(err56);
 }
 errors++;
 }
-if(!pattern4.test(data19)){
-const err57 = {instancePath:instancePath+"/languages/" + i3+"/texts/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Language/properties/texts/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+for(const key4 in data19){
+const _errs45 = errors;
+if(typeof key4 === "string"){
+if(func2(key4) > 100){
+const err57 = {instancePath:instancePath+"/languages/" + i3+"/strings",schemaPath:"#/$defs/Language/properties/strings/propertyNames/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",propertyName:key4};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -2899,9 +3677,8 @@ vErrors.push(err57);
 }
 errors++;
 }
-}
-else {
-const err58 = {instancePath:instancePath+"/languages/" + i3+"/texts/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Language/properties/texts/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern4.test(key4)){
+const err58 = {instancePath:instancePath+"/languages/" + i3+"/strings",schemaPath:"#/$defs/Language/properties/strings/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\"",propertyName:key4};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -2911,9 +3688,8 @@ vErrors.push(err58);
 errors++;
 }
 }
-}
 else {
-const err59 = {instancePath:instancePath+"/languages/" + i3+"/texts",schemaPath:"#/$defs/Language/properties/texts/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err59 = {instancePath:instancePath+"/languages/" + i3+"/strings",schemaPath:"#/$defs/Language/properties/strings/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key4};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -2922,10 +3698,9 @@ vErrors.push(err59);
 }
 errors++;
 }
-}
-}
-else {
-const err60 = {instancePath:instancePath+"/languages/" + i3,schemaPath:"#/$defs/Language/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var valid18 = _errs45 === errors;
+if(!valid18){
+const err60 = {instancePath:instancePath+"/languages/" + i3+"/strings",schemaPath:"#/$defs/Language/properties/strings/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -2935,9 +3710,11 @@ vErrors.push(err60);
 errors++;
 }
 }
-}
-else {
-const err61 = {instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/type",keyword:"type",params:{type: "array"},message:"must be array"};
+for(const key5 in data19){
+let data20 = data19[key5];
+if(typeof data20 === "string"){
+if(func2(data20) > 1500){
+const err61 = {instancePath:instancePath+"/languages/" + i3+"/strings/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Language/properties/strings/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 1500},message:"must NOT have more than 1500 characters"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -2946,12 +3723,8 @@ vErrors.push(err61);
 }
 errors++;
 }
-}
-if(data.media !== undefined){
-let data20 = data.media;
-if(Array.isArray(data20)){
-if(data20.length > 200){
-const err62 = {instancePath:instancePath+"/media",schemaPath:"#/properties/media/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
+if(!pattern4.test(data20)){
+const err62 = {instancePath:instancePath+"/languages/" + i3+"/strings/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Language/properties/strings/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -2960,21 +3733,223 @@ vErrors.push(err62);
 }
 errors++;
 }
-const len5 = data20.length;
+}
+else {
+const err63 = {instancePath:instancePath+"/languages/" + i3+"/strings/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Language/properties/strings/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+}
+else {
+const err64 = {instancePath:instancePath+"/languages/" + i3+"/strings",schemaPath:"#/$defs/Language/properties/strings/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+if(data15.tag !== undefined){
+let data21 = data15.tag;
+if(typeof data21 === "string"){
+if(func2(data21) > 35){
+const err65 = {instancePath:instancePath+"/languages/" + i3+"/tag",schemaPath:"#/$defs/Language/properties/tag/maxLength",keyword:"maxLength",params:{limit: 35},message:"must NOT have more than 35 characters"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+if(!pattern18.test(data21)){
+const err66 = {instancePath:instancePath+"/languages/" + i3+"/tag",schemaPath:"#/$defs/Language/properties/tag/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$"},message:"must match pattern \""+"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$"+"\""};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+else {
+const err67 = {instancePath:instancePath+"/languages/" + i3+"/tag",schemaPath:"#/$defs/Language/properties/tag/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+if(data15.texts !== undefined){
+let data22 = data15.texts;
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+if(Object.keys(data22).length > 2000){
+const err68 = {instancePath:instancePath+"/languages/" + i3+"/texts",schemaPath:"#/$defs/Language/properties/texts/maxProperties",keyword:"maxProperties",params:{limit: 2000},message:"must NOT have more than 2000 properties"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+for(const key6 in data22){
+const _errs54 = errors;
+if(typeof key6 === "string"){
+if(func2(key6) > 100){
+const err69 = {instancePath:instancePath+"/languages/" + i3+"/texts",schemaPath:"#/$defs/Language/properties/texts/propertyNames/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",propertyName:key6};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+if(!pattern4.test(key6)){
+const err70 = {instancePath:instancePath+"/languages/" + i3+"/texts",schemaPath:"#/$defs/Language/properties/texts/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\"",propertyName:key6};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+else {
+const err71 = {instancePath:instancePath+"/languages/" + i3+"/texts",schemaPath:"#/$defs/Language/properties/texts/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key6};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+var valid20 = _errs54 === errors;
+if(!valid20){
+const err72 = {instancePath:instancePath+"/languages/" + i3+"/texts",schemaPath:"#/$defs/Language/properties/texts/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+for(const key7 in data22){
+let data23 = data22[key7];
+if(typeof data23 === "string"){
+if(func2(data23) > 1500){
+const err73 = {instancePath:instancePath+"/languages/" + i3+"/texts/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Language/properties/texts/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 1500},message:"must NOT have more than 1500 characters"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+if(!pattern4.test(data23)){
+const err74 = {instancePath:instancePath+"/languages/" + i3+"/texts/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Language/properties/texts/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+else {
+const err75 = {instancePath:instancePath+"/languages/" + i3+"/texts/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Language/properties/texts/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+}
+else {
+const err76 = {instancePath:instancePath+"/languages/" + i3+"/texts",schemaPath:"#/$defs/Language/properties/texts/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+}
+else {
+const err77 = {instancePath:instancePath+"/languages/" + i3,schemaPath:"#/$defs/Language/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+}
+else {
+const err78 = {instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+if(data.media !== undefined){
+let data24 = data.media;
+if(Array.isArray(data24)){
+if(data24.length > 200){
+const err79 = {instancePath:instancePath+"/media",schemaPath:"#/properties/media/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+const len5 = data24.length;
 for(let i6=0; i6<len5; i6++){
-if(!(validate28(data20[i6], {instancePath:instancePath+"/media/" + i6,parentData:data20,parentDataProperty:i6,rootData,dynamicAnchors}))){
+if(!(validate28(data24[i6], {instancePath:instancePath+"/media/" + i6,parentData:data24,parentDataProperty:i6,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err63 = {instancePath:instancePath+"/media",schemaPath:"#/properties/media/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err80 = {instancePath:instancePath+"/media",schemaPath:"#/properties/media/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err63];
+vErrors = [err80];
 }
 else {
-vErrors.push(err63);
+vErrors.push(err80);
 }
 errors++;
 }
@@ -2986,219 +3961,10 @@ errors = vErrors.length;
 }
 }
 if(data.projects !== undefined){
-let data23 = data.projects;
-if(Array.isArray(data23)){
-if(data23.length > 30){
-const err64 = {instancePath:instancePath+"/projects",schemaPath:"#/properties/projects/maxItems",keyword:"maxItems",params:{limit: 30},message:"must NOT have more than 30 items"};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
-errors++;
-}
-const len6 = data23.length;
-for(let i7=0; i7<len6; i7++){
-if(!(validate32(data23[i7], {instancePath:instancePath+"/projects/" + i7,parentData:data23,parentDataProperty:i7,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err65 = {instancePath:instancePath+"/projects",schemaPath:"#/properties/projects/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
-errors++;
-}
-}
-if(data.resume !== undefined){
-let data25 = data.resume;
-if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
-if(data25.path === undefined){
-const err66 = {instancePath:instancePath+"/resume",schemaPath:"#/$defs/Resume/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
-errors++;
-}
-for(const key7 in data25){
-if(!(key7 === "path")){
-const err67 = {instancePath:instancePath+"/resume",schemaPath:"#/$defs/Resume/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
-errors++;
-}
-}
-if(data25.path !== undefined){
-let data26 = data25.path;
-if(typeof data26 === "string"){
-if(func2(data26) > 200){
-const err68 = {instancePath:instancePath+"/resume/path",schemaPath:"#/$defs/Resume/properties/path/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
-}
-errors++;
-}
-if(!pattern40.test(data26)){
-const err69 = {instancePath:instancePath+"/resume/path",schemaPath:"#/$defs/Resume/properties/path/pattern",keyword:"pattern",params:{pattern: "^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$"},message:"must match pattern \""+"^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$"+"\""};
-if(vErrors === null){
-vErrors = [err69];
-}
-else {
-vErrors.push(err69);
-}
-errors++;
-}
-}
-else {
-const err70 = {instancePath:instancePath+"/resume/path",schemaPath:"#/$defs/Resume/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err70];
-}
-else {
-vErrors.push(err70);
-}
-errors++;
-}
-}
-}
-else {
-const err71 = {instancePath:instancePath+"/resume",schemaPath:"#/$defs/Resume/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err71];
-}
-else {
-vErrors.push(err71);
-}
-errors++;
-}
-}
-if(data.skills !== undefined){
-let data27 = data.skills;
+let data27 = data.projects;
 if(Array.isArray(data27)){
-if(data27.length > 60){
-const err72 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/maxItems",keyword:"maxItems",params:{limit: 60},message:"must NOT have more than 60 items"};
-if(vErrors === null){
-vErrors = [err72];
-}
-else {
-vErrors.push(err72);
-}
-errors++;
-}
-const len7 = data27.length;
-for(let i8=0; i8<len7; i8++){
-let data28 = data27[i8];
-if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
-if(data28.name === undefined){
-const err73 = {instancePath:instancePath+"/skills/" + i8,schemaPath:"#/$defs/Skill/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err73];
-}
-else {
-vErrors.push(err73);
-}
-errors++;
-}
-if(data28.logo === undefined){
-const err74 = {instancePath:instancePath+"/skills/" + i8,schemaPath:"#/$defs/Skill/required",keyword:"required",params:{missingProperty: "logo"},message:"must have required property '"+"logo"+"'"};
-if(vErrors === null){
-vErrors = [err74];
-}
-else {
-vErrors.push(err74);
-}
-errors++;
-}
-for(const key8 in data28){
-if(!((key8 === "logo") || (key8 === "name"))){
-const err75 = {instancePath:instancePath+"/skills/" + i8,schemaPath:"#/$defs/Skill/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err75];
-}
-else {
-vErrors.push(err75);
-}
-errors++;
-}
-}
-if(data28.logo !== undefined){
-let data29 = data28.logo;
-if(typeof data29 === "string"){
-if(!pattern10.test(data29)){
-const err76 = {instancePath:instancePath+"/skills/" + i8+"/logo",schemaPath:"#/$defs/Skill/properties/logo/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
-if(vErrors === null){
-vErrors = [err76];
-}
-else {
-vErrors.push(err76);
-}
-errors++;
-}
-}
-else {
-const err77 = {instancePath:instancePath+"/skills/" + i8+"/logo",schemaPath:"#/$defs/Skill/properties/logo/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
-}
-errors++;
-}
-}
-if(data28.name !== undefined){
-let data30 = data28.name;
-if(typeof data30 === "string"){
-if(func2(data30) > 40){
-const err78 = {instancePath:instancePath+"/skills/" + i8+"/name",schemaPath:"#/$defs/Skill/properties/name/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
-if(vErrors === null){
-vErrors = [err78];
-}
-else {
-vErrors.push(err78);
-}
-errors++;
-}
-if(func2(data30) < 1){
-const err79 = {instancePath:instancePath+"/skills/" + i8+"/name",schemaPath:"#/$defs/Skill/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err79];
-}
-else {
-vErrors.push(err79);
-}
-errors++;
-}
-if(!pattern4.test(data30)){
-const err80 = {instancePath:instancePath+"/skills/" + i8+"/name",schemaPath:"#/$defs/Skill/properties/name/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
-if(vErrors === null){
-vErrors = [err80];
-}
-else {
-vErrors.push(err80);
-}
-errors++;
-}
-}
-else {
-const err81 = {instancePath:instancePath+"/skills/" + i8+"/name",schemaPath:"#/$defs/Skill/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data27.length > 30){
+const err81 = {instancePath:instancePath+"/projects",schemaPath:"#/properties/projects/maxItems",keyword:"maxItems",params:{limit: 30},message:"must NOT have more than 30 items"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -3207,10 +3973,16 @@ vErrors.push(err81);
 }
 errors++;
 }
+const len6 = data27.length;
+for(let i7=0; i7<len6; i7++){
+if(!(validate32(data27[i7], {instancePath:instancePath+"/projects/" + i7,parentData:data27,parentDataProperty:i7,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+errors = vErrors.length;
+}
 }
 }
 else {
-const err82 = {instancePath:instancePath+"/skills/" + i8,schemaPath:"#/$defs/Skill/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err82 = {instancePath:instancePath+"/projects",schemaPath:"#/properties/projects/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -3220,9 +3992,11 @@ vErrors.push(err82);
 errors++;
 }
 }
-}
-else {
-const err83 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.resume !== undefined){
+let data29 = data.resume;
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+if(data29.path === undefined){
+const err83 = {instancePath:instancePath+"/resume",schemaPath:"#/$defs/Resume/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -3231,12 +4005,9 @@ vErrors.push(err83);
 }
 errors++;
 }
-}
-if(data.social !== undefined){
-let data31 = data.social;
-if(Array.isArray(data31)){
-if(data31.length > 10){
-const err84 = {instancePath:instancePath+"/social",schemaPath:"#/properties/social/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"};
+for(const key8 in data29){
+if(!(key8 === "path")){
+const err84 = {instancePath:instancePath+"/resume",schemaPath:"#/$defs/Resume/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -3245,12 +4016,12 @@ vErrors.push(err84);
 }
 errors++;
 }
-const len8 = data31.length;
-for(let i9=0; i9<len8; i9++){
-let data32 = data31[i9];
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-if(data32.id === undefined){
-const err85 = {instancePath:instancePath+"/social/" + i9,schemaPath:"#/$defs/SocialLink/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+}
+if(data29.path !== undefined){
+let data30 = data29.path;
+if(typeof data30 === "string"){
+if(func2(data30) > 200){
+const err85 = {instancePath:instancePath+"/resume/path",schemaPath:"#/$defs/Resume/properties/path/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -3259,8 +4030,8 @@ vErrors.push(err85);
 }
 errors++;
 }
-if(data32.label === undefined){
-const err86 = {instancePath:instancePath+"/social/" + i9,schemaPath:"#/$defs/SocialLink/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
+if(!pattern43.test(data30)){
+const err86 = {instancePath:instancePath+"/resume/path",schemaPath:"#/$defs/Resume/properties/path/pattern",keyword:"pattern",params:{pattern: "^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$"},message:"must match pattern \""+"^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$"+"\""};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -3269,8 +4040,9 @@ vErrors.push(err86);
 }
 errors++;
 }
-if(data32.url === undefined){
-const err87 = {instancePath:instancePath+"/social/" + i9,schemaPath:"#/$defs/SocialLink/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
+}
+else {
+const err87 = {instancePath:instancePath+"/resume/path",schemaPath:"#/$defs/Resume/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -3279,9 +4051,10 @@ vErrors.push(err87);
 }
 errors++;
 }
-for(const key9 in data32){
-if(!(((key9 === "id") || (key9 === "label")) || (key9 === "url"))){
-const err88 = {instancePath:instancePath+"/social/" + i9,schemaPath:"#/$defs/SocialLink/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+}
+}
+else {
+const err88 = {instancePath:instancePath+"/resume",schemaPath:"#/$defs/Resume/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -3291,11 +4064,17 @@ vErrors.push(err88);
 errors++;
 }
 }
-if(data32.id !== undefined){
-let data33 = data32.id;
-if(typeof data33 === "string"){
-if(!pattern10.test(data33)){
-const err89 = {instancePath:instancePath+"/social/" + i9+"/id",schemaPath:"#/$defs/SocialLink/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
+if(data.sections !== undefined){
+if(!(validate34(data.sections, {instancePath:instancePath+"/sections",parentData:data,parentDataProperty:"sections",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+errors = vErrors.length;
+}
+}
+if(data.skills !== undefined){
+let data32 = data.skills;
+if(Array.isArray(data32)){
+if(data32.length > 60){
+const err89 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/maxItems",keyword:"maxItems",params:{limit: 60},message:"must NOT have more than 60 items"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -3304,9 +4083,12 @@ vErrors.push(err89);
 }
 errors++;
 }
-}
-else {
-const err90 = {instancePath:instancePath+"/social/" + i9+"/id",schemaPath:"#/$defs/SocialLink/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const len7 = data32.length;
+for(let i8=0; i8<len7; i8++){
+let data33 = data32[i8];
+if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
+if(data33.name === undefined){
+const err90 = {instancePath:instancePath+"/skills/" + i8,schemaPath:"#/$defs/Skill/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -3315,12 +4097,8 @@ vErrors.push(err90);
 }
 errors++;
 }
-}
-if(data32.label !== undefined){
-let data34 = data32.label;
-if(typeof data34 === "string"){
-if(func2(data34) > 40){
-const err91 = {instancePath:instancePath+"/social/" + i9+"/label",schemaPath:"#/$defs/SocialLink/properties/label/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
+if(data33.logo === undefined){
+const err91 = {instancePath:instancePath+"/skills/" + i8,schemaPath:"#/$defs/Skill/required",keyword:"required",params:{missingProperty: "logo"},message:"must have required property '"+"logo"+"'"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -3329,8 +4107,9 @@ vErrors.push(err91);
 }
 errors++;
 }
-if(func2(data34) < 1){
-const err92 = {instancePath:instancePath+"/social/" + i9+"/label",schemaPath:"#/$defs/SocialLink/properties/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+for(const key9 in data33){
+if(!((key9 === "logo") || (key9 === "name"))){
+const err92 = {instancePath:instancePath+"/skills/" + i8,schemaPath:"#/$defs/Skill/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -3339,8 +4118,12 @@ vErrors.push(err92);
 }
 errors++;
 }
-if(!pattern4.test(data34)){
-const err93 = {instancePath:instancePath+"/social/" + i9+"/label",schemaPath:"#/$defs/SocialLink/properties/label/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+}
+if(data33.logo !== undefined){
+let data34 = data33.logo;
+if(typeof data34 === "string"){
+if(!pattern10.test(data34)){
+const err93 = {instancePath:instancePath+"/skills/" + i8+"/logo",schemaPath:"#/$defs/Skill/properties/logo/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -3351,7 +4134,7 @@ errors++;
 }
 }
 else {
-const err94 = {instancePath:instancePath+"/social/" + i9+"/label",schemaPath:"#/$defs/SocialLink/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err94 = {instancePath:instancePath+"/skills/" + i8+"/logo",schemaPath:"#/$defs/Skill/properties/logo/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -3361,11 +4144,11 @@ vErrors.push(err94);
 errors++;
 }
 }
-if(data32.url !== undefined){
-let data35 = data32.url;
+if(data33.name !== undefined){
+let data35 = data33.name;
 if(typeof data35 === "string"){
-if(func2(data35) > 500){
-const err95 = {instancePath:instancePath+"/social/" + i9+"/url",schemaPath:"#/$defs/SocialLink/properties/url/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+if(func2(data35) > 40){
+const err95 = {instancePath:instancePath+"/skills/" + i8+"/name",schemaPath:"#/$defs/Skill/properties/name/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -3374,8 +4157,8 @@ vErrors.push(err95);
 }
 errors++;
 }
-if(!pattern4.test(data35)){
-const err96 = {instancePath:instancePath+"/social/" + i9+"/url",schemaPath:"#/$defs/SocialLink/properties/url/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(func2(data35) < 1){
+const err96 = {instancePath:instancePath+"/skills/" + i8+"/name",schemaPath:"#/$defs/Skill/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -3384,8 +4167,8 @@ vErrors.push(err96);
 }
 errors++;
 }
-if(!(formats2(data35))){
-const err97 = {instancePath:instancePath+"/social/" + i9+"/url",schemaPath:"#/$defs/SocialLink/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+if(!pattern4.test(data35)){
+const err97 = {instancePath:instancePath+"/skills/" + i8+"/name",schemaPath:"#/$defs/Skill/properties/name/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -3396,7 +4179,7 @@ errors++;
 }
 }
 else {
-const err98 = {instancePath:instancePath+"/social/" + i9+"/url",schemaPath:"#/$defs/SocialLink/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err98 = {instancePath:instancePath+"/skills/" + i8+"/name",schemaPath:"#/$defs/Skill/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -3408,7 +4191,7 @@ errors++;
 }
 }
 else {
-const err99 = {instancePath:instancePath+"/social/" + i9,schemaPath:"#/$defs/SocialLink/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err99 = {instancePath:instancePath+"/skills/" + i8,schemaPath:"#/$defs/Skill/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -3420,7 +4203,7 @@ errors++;
 }
 }
 else {
-const err100 = {instancePath:instancePath+"/social",schemaPath:"#/properties/social/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err100 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -3430,11 +4213,11 @@ vErrors.push(err100);
 errors++;
 }
 }
-if(data.strings !== undefined){
-let data36 = data.strings;
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
-if(Object.keys(data36).length > 300){
-const err101 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/maxProperties",keyword:"maxProperties",params:{limit: 300},message:"must NOT have more than 300 properties"};
+if(data.social !== undefined){
+let data36 = data.social;
+if(Array.isArray(data36)){
+if(data36.length > 10){
+const err101 = {instancePath:instancePath+"/social",schemaPath:"#/properties/social/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -3443,11 +4226,12 @@ vErrors.push(err101);
 }
 errors++;
 }
-for(const key10 in data36){
-const _errs86 = errors;
-if(typeof key10 === "string"){
-if(func2(key10) > 100){
-const err102 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/propertyNames/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",propertyName:key10};
+const len8 = data36.length;
+for(let i9=0; i9<len8; i9++){
+let data37 = data36[i9];
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+if(data37.id === undefined){
+const err102 = {instancePath:instancePath+"/social/" + i9,schemaPath:"#/$defs/SocialLink/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -3456,8 +4240,8 @@ vErrors.push(err102);
 }
 errors++;
 }
-if(!pattern4.test(key10)){
-const err103 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\"",propertyName:key10};
+if(data37.label === undefined){
+const err103 = {instancePath:instancePath+"/social/" + i9,schemaPath:"#/$defs/SocialLink/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -3466,9 +4250,8 @@ vErrors.push(err103);
 }
 errors++;
 }
-}
-else {
-const err104 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key10};
+if(data37.url === undefined){
+const err104 = {instancePath:instancePath+"/social/" + i9,schemaPath:"#/$defs/SocialLink/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -3477,9 +4260,9 @@ vErrors.push(err104);
 }
 errors++;
 }
-var valid34 = _errs86 === errors;
-if(!valid34){
-const err105 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid"};
+for(const key10 in data37){
+if(!(((key10 === "id") || (key10 === "label")) || (key10 === "url"))){
+const err105 = {instancePath:instancePath+"/social/" + i9,schemaPath:"#/$defs/SocialLink/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -3489,11 +4272,11 @@ vErrors.push(err105);
 errors++;
 }
 }
-for(const key11 in data36){
-let data37 = data36[key11];
-if(typeof data37 === "string"){
-if(func2(data37) > 1500){
-const err106 = {instancePath:instancePath+"/strings/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/strings/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 1500},message:"must NOT have more than 1500 characters"};
+if(data37.id !== undefined){
+let data38 = data37.id;
+if(typeof data38 === "string"){
+if(!pattern10.test(data38)){
+const err106 = {instancePath:instancePath+"/social/" + i9+"/id",schemaPath:"#/$defs/SocialLink/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -3502,8 +4285,9 @@ vErrors.push(err106);
 }
 errors++;
 }
-if(!pattern4.test(data37)){
-const err107 = {instancePath:instancePath+"/strings/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/strings/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+}
+else {
+const err107 = {instancePath:instancePath+"/social/" + i9+"/id",schemaPath:"#/$defs/SocialLink/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -3513,8 +4297,11 @@ vErrors.push(err107);
 errors++;
 }
 }
-else {
-const err108 = {instancePath:instancePath+"/strings/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/strings/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data37.label !== undefined){
+let data39 = data37.label;
+if(typeof data39 === "string"){
+if(func2(data39) > 40){
+const err108 = {instancePath:instancePath+"/social/" + i9+"/label",schemaPath:"#/$defs/SocialLink/properties/label/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -3523,10 +4310,8 @@ vErrors.push(err108);
 }
 errors++;
 }
-}
-}
-else {
-const err109 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(func2(data39) < 1){
+const err109 = {instancePath:instancePath+"/social/" + i9+"/label",schemaPath:"#/$defs/SocialLink/properties/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -3535,12 +4320,8 @@ vErrors.push(err109);
 }
 errors++;
 }
-}
-if(data.typewriterPhrases !== undefined){
-let data38 = data.typewriterPhrases;
-if(Array.isArray(data38)){
-if(data38.length > 10){
-const err110 = {instancePath:instancePath+"/typewriterPhrases",schemaPath:"#/properties/typewriterPhrases/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"};
+if(!pattern4.test(data39)){
+const err110 = {instancePath:instancePath+"/social/" + i9+"/label",schemaPath:"#/$defs/SocialLink/properties/label/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -3549,8 +4330,9 @@ vErrors.push(err110);
 }
 errors++;
 }
-if(data38.length < 1){
-const err111 = {instancePath:instancePath+"/typewriterPhrases",schemaPath:"#/properties/typewriterPhrases/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+}
+else {
+const err111 = {instancePath:instancePath+"/social/" + i9+"/label",schemaPath:"#/$defs/SocialLink/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -3559,12 +4341,12 @@ vErrors.push(err111);
 }
 errors++;
 }
-const len9 = data38.length;
-for(let i10=0; i10<len9; i10++){
-let data39 = data38[i10];
-if(typeof data39 === "string"){
-if(func2(data39) > 60){
-const err112 = {instancePath:instancePath+"/typewriterPhrases/" + i10,schemaPath:"#/properties/typewriterPhrases/items/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"};
+}
+if(data37.url !== undefined){
+let data40 = data37.url;
+if(typeof data40 === "string"){
+if(func2(data40) > 500){
+const err112 = {instancePath:instancePath+"/social/" + i9+"/url",schemaPath:"#/$defs/SocialLink/properties/url/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -3573,8 +4355,8 @@ vErrors.push(err112);
 }
 errors++;
 }
-if(func2(data39) < 1){
-const err113 = {instancePath:instancePath+"/typewriterPhrases/" + i10,schemaPath:"#/properties/typewriterPhrases/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(!pattern4.test(data40)){
+const err113 = {instancePath:instancePath+"/social/" + i9+"/url",schemaPath:"#/$defs/SocialLink/properties/url/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -3583,8 +4365,8 @@ vErrors.push(err113);
 }
 errors++;
 }
-if(!pattern4.test(data39)){
-const err114 = {instancePath:instancePath+"/typewriterPhrases/" + i10,schemaPath:"#/properties/typewriterPhrases/items/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(!(formats2(data40))){
+const err114 = {instancePath:instancePath+"/social/" + i9+"/url",schemaPath:"#/$defs/SocialLink/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -3595,7 +4377,7 @@ errors++;
 }
 }
 else {
-const err115 = {instancePath:instancePath+"/typewriterPhrases/" + i10,schemaPath:"#/properties/typewriterPhrases/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err115 = {instancePath:instancePath+"/social/" + i9+"/url",schemaPath:"#/$defs/SocialLink/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -3607,7 +4389,7 @@ errors++;
 }
 }
 else {
-const err116 = {instancePath:instancePath+"/typewriterPhrases",schemaPath:"#/properties/typewriterPhrases/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err116 = {instancePath:instancePath+"/social/" + i9,schemaPath:"#/$defs/SocialLink/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -3619,12 +4401,211 @@ errors++;
 }
 }
 else {
-const err117 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err117 = {instancePath:instancePath+"/social",schemaPath:"#/properties/social/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err117];
 }
 else {
 vErrors.push(err117);
+}
+errors++;
+}
+}
+if(data.strings !== undefined){
+let data41 = data.strings;
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+if(Object.keys(data41).length > 300){
+const err118 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/maxProperties",keyword:"maxProperties",params:{limit: 300},message:"must NOT have more than 300 properties"};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+for(const key11 in data41){
+const _errs97 = errors;
+if(typeof key11 === "string"){
+if(func2(key11) > 100){
+const err119 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/propertyNames/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",propertyName:key11};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+if(!pattern4.test(key11)){
+const err120 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\"",propertyName:key11};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+}
+else {
+const err121 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key11};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+var valid36 = _errs97 === errors;
+if(!valid36){
+const err122 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/propertyNames",keyword:"propertyNames",params:{propertyName: key11},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+}
+for(const key12 in data41){
+let data42 = data41[key12];
+if(typeof data42 === "string"){
+if(func2(data42) > 1500){
+const err123 = {instancePath:instancePath+"/strings/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/strings/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 1500},message:"must NOT have more than 1500 characters"};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+if(!pattern4.test(data42)){
+const err124 = {instancePath:instancePath+"/strings/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/strings/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+}
+else {
+const err125 = {instancePath:instancePath+"/strings/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/strings/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+}
+}
+else {
+const err126 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+}
+if(data.typewriterPhrases !== undefined){
+let data43 = data.typewriterPhrases;
+if(Array.isArray(data43)){
+if(data43.length > 10){
+const err127 = {instancePath:instancePath+"/typewriterPhrases",schemaPath:"#/properties/typewriterPhrases/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+if(data43.length < 1){
+const err128 = {instancePath:instancePath+"/typewriterPhrases",schemaPath:"#/properties/typewriterPhrases/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+const len9 = data43.length;
+for(let i10=0; i10<len9; i10++){
+let data44 = data43[i10];
+if(typeof data44 === "string"){
+if(func2(data44) > 60){
+const err129 = {instancePath:instancePath+"/typewriterPhrases/" + i10,schemaPath:"#/properties/typewriterPhrases/items/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
+}
+errors++;
+}
+if(func2(data44) < 1){
+const err130 = {instancePath:instancePath+"/typewriterPhrases/" + i10,schemaPath:"#/properties/typewriterPhrases/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+if(!pattern4.test(data44)){
+const err131 = {instancePath:instancePath+"/typewriterPhrases/" + i10,schemaPath:"#/properties/typewriterPhrases/items/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
+}
+errors++;
+}
+}
+else {
+const err132 = {instancePath:instancePath+"/typewriterPhrases/" + i10,schemaPath:"#/properties/typewriterPhrases/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
+}
+}
+}
+else {
+const err133 = {instancePath:instancePath+"/typewriterPhrases",schemaPath:"#/properties/typewriterPhrases/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
+}
+errors++;
+}
+}
+}
+else {
+const err134 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
 }
 errors++;
 }
