@@ -17,10 +17,21 @@ export const OUTPUT = join(web, 'src/dashboard/page-editor/validate-document.gen
 
 /** The validator's source for the schema at `schemaPath`. */
 export function validatorSource(schemaPath = SCHEMA) {
-  const schema = JSON.parse(readFileSync(schemaPath, 'utf8'));
+  // Annotations (descriptions, the title, the comment) check nothing: left out, they do not weigh
+  // on the editor's chunk, which embeds the schema. A property named `description` or `title` is
+  // an object, so only string annotations go.
+  const schema = JSON.parse(readFileSync(schemaPath, 'utf8'), (key, value) =>
+    ['description', 'title', '$comment'].includes(key) && typeof value === 'string' ? undefined : value,
+  );
   // `uint32` and `uint16` are schemars' notes on integers that `minimum`/`maximum` already bound.
   const ajv = new Ajv2020.default({
     allErrors: true,
+    // Each definition (a section's texts, an image's file …) one function, called where it is
+    // used, rather than its code copied into each place: the editor's chunk stays small.
+    inlineRefs: false,
+    // The editor words each problem from its keyword and parameters (validate.ts), never Ajv's
+    // English message: none is compiled in.
+    messages: false,
     code: { source: true, esm: true, lines: true },
     formats: { uint32: true, uint16: true },
   });

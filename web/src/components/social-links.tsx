@@ -4,8 +4,6 @@ import { useTexts } from '../i18n/locale';
 
 export type SocialKind = 'github' | 'linkedin' | 'twitter' | 'email';
 
-const NAMES = { github: 'GitHub', linkedin: 'LinkedIn', twitter: 'X (Twitter)', email: 'Email' } as const;
-
 /**
  * A row of 44 px icon links to the owner's profiles; each has an accessible name. The profiles
  * are the owner's own: `rel="me"`, which Mastodon's and IndieAuth's verification read.
@@ -13,7 +11,8 @@ const NAMES = { github: 'GitHub', linkedin: 'LinkedIn', twitter: 'X (Twitter)', 
 export function SocialLinks({ kinds, label }: { kinds: readonly SocialKind[]; label: string }) {
   const { profile, contact, social } = useContent();
   const texts = useTexts();
-  const url = (kind: SocialKind) => (kind === 'email' ? `mailto:${contact.email}` : social.find((link) => link.id === kind)?.url);
+  const link = (kind: SocialKind) => social.find((item) => item.id === kind);
+  const url = (kind: SocialKind) => (kind === 'email' ? `mailto:${contact.email}` : link(kind)?.url);
   return (
     <ul aria-label={label} className="flex flex-wrap gap-3">
       {kinds.map((kind) => {
@@ -28,7 +27,8 @@ export function SocialLinks({ kinds, label }: { kinds: readonly SocialKind[]; la
               href={href}
               data-track={`social:${kind}`}
               aria-label={
-                kind === 'email' ? texts.t('social.email', { name: profile.name }) : texts.t('social.on', { name: profile.name, site: NAMES[kind] })
+                // The site as the owner names it (the document's label).
+                kind === 'email' ? texts.t('social.email', { name: profile.name }) : texts.t('social.on', { name: profile.name, site: link(kind)!.label })
               }
               {...(external ? { target: '_blank', rel: 'me noopener noreferrer' } : {})}
             >

@@ -68,9 +68,9 @@ describe('the draft’s changes from the live page', () => {
       'Profile: Intro',
       'Profile: Location',
       'Profile: Pronouns',
+      'Skills: Lead',
       "Experience: 1st job's dates",
       "Education: 1st school's 1st award (added)",
-      'Skills: Lead',
       'Footer: First year of the copyright',
     ]);
   });

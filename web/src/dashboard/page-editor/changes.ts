@@ -7,7 +7,7 @@
  * field that shows it).
  */
 import type { ContentDocument } from '../../content/document';
-import { partLabel, partOf, type PartId } from './parts';
+import { PARTS, partLabel, partOf, type PartId } from './parts';
 import { textFields } from './translations';
 
 type Json = null | undefined | boolean | number | string | Json[] | { [key: string]: Json };
@@ -175,14 +175,20 @@ function fieldName(at: Segment[], document: ContentDocument, fixedTextName: Name
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
-/** The draft's changes from the live document, in the document's order. */
+/**
+ * The draft's changes from the live document, part by part in the editor's order (within a part,
+ * in the order of the document's keys, which the server may have sorted).
+ */
 export function draftChanges(live: ContentDocument, draft: ContentDocument, fixedTextName: Namer = (key) => key): Change[] {
   const found: Found[] = [];
   walk(normalised(live, draft), normalised(draft, live), [], found);
-  return found.map(([at, kind]) => {
-    const path = pathOf(at, draft);
-    const part = partOf(path, kind === 'removed' ? live : draft);
-    const name = fieldName(at, draft, fixedTextName);
-    return { path, kind, part, name: `${partLabel(part)}: ${name}${kind === 'changed' ? '' : ` (${kind})`}` };
-  });
+  const order = (part: PartId) => PARTS.findIndex((p) => p.id === part);
+  return found
+    .map(([at, kind]): Change => {
+      const path = pathOf(at, draft);
+      const part = partOf(path, kind === 'removed' ? live : draft);
+      const name = fieldName(at, draft, fixedTextName);
+      return { path, kind, part, name: `${partLabel(part)}: ${name}${kind === 'changed' ? '' : ` (${kind})`}` };
+    })
+    .sort((a, b) => order(a.part) - order(b.part));
 }

@@ -5,30 +5,351 @@ import * as m0 from "ajv/dist/runtime/ucs2length.js";
 import * as m1 from "ajv-formats/dist/formats.js";
 const cjs = (m) => (m.default && m.default.__esModule ? m.default : m);
 
-export const validate = validate20;
-export default validate20;
-const schema31 = {"$comment":"Generated from server/src/content/document.rs: do not edit. Regenerate with `make generate` (UPDATE_CONTENT_SCHEMA=1 cargo test --locked --lib content::tests).","$defs":{"About":{"additionalProperties":false,"description":"The about section's text.","properties":{"paragraphs":{"items":{"maxLength":1500,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":6,"minItems":1,"type":"array"}},"required":["paragraphs"],"type":"object"},"Appearance":{"additionalProperties":false,"description":"How the page looks.","properties":{"accent":{"description":"The accent colour, `#rrggbb`: primary buttons, links, the active item, focus rings.","pattern":"^#[0-9a-fA-F]{6}$","type":"string"},"available":{"description":"Whether the hero shows the \"Available for new projects\" badge.","type":"boolean"},"scheme":{"$ref":"#/$defs/Scheme","description":"The colour scheme a visitor sees until they choose one: `dark` (today's page), `light`, or `system` (the visitor's system setting)."},"sections":{"$ref":"#/$defs/Sections","description":"Which sections of the page show."}},"required":["scheme","accent","sections","available"],"type":"object"},"Award":{"additionalProperties":false,"description":"An award and its certificate.","properties":{"certificate":{"description":"The id of the certificate's image in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"title":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","certificate"],"type":"object"},"Contact":{"additionalProperties":false,"description":"How to reach the owner.","properties":{"email":{"format":"email","maxLength":254,"minLength":3,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"phone":{"$ref":"#/$defs/Phone"}},"required":["email","phone"],"type":"object"},"Footer":{"additionalProperties":false,"description":"The page's footer.","properties":{"line":{"description":"The line below it; empty for none.","maxLength":300,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"since":{"description":"The copyright's first year: the line runs from it to the year of the publish.","format":"uint16","maximum":2200,"minimum":1970,"type":"integer"},"title":{"description":"Its heading, e.g. `Portfolio`.","maxLength":60,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","line","since"],"type":"object"},"Language":{"additionalProperties":false,"description":"The page in another language: the document's texts translated, keyed by their paths\n(`profile.role`, `projects[2].description`), and the page's fixed texts.","properties":{"published":{"default":false,"description":"Served, listed in the alternates and the sitemap; a published language has every text\ntranslated.","type":"boolean"},"same":{"description":"The paths of the texts this language shows as the default language has them (dates,\nnames and places that rarely change): each follows the default text when it changes, and\ncounts as translated. A translation of the same path is not shown.","items":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":2000,"type":"array","uniqueItems":true},"strings":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"default":{},"description":"The page's fixed texts in this language, over the built-in ones for its tag; a language\nwithout built-in texts needs all of them.","maxProperties":300,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"},"tag":{"description":"Its BCP 47 tag (`de`, `pt-BR`); the page is served at the tag in lower case (`/pt-br/`).","maxLength":35,"pattern":"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$","type":"string"},"texts":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"default":{},"description":"The translations of the document's texts, by the path of the text they translate. A\nmissing or empty one shows the default language's text (allowed until published).","maxProperties":2000,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"}},"required":["tag"],"type":"object"},"Location":{"additionalProperties":false,"description":"Where the owner is: as shown, and what a maps search looks for.","properties":{"display":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"mapsQuery":{"maxLength":200,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["display","mapsQuery"],"type":"object"},"MediaItem":{"additionalProperties":false,"description":"An image in one or more widths.","properties":{"alt":{"description":"What the image shows, for people who cannot see it (empty for a decorative one).","maxLength":200,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"height":{"format":"uint32","maximum":10000,"minimum":1,"type":"integer"},"id":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"sources":{"description":"The files, smallest first.","items":{"$ref":"#/$defs/MediaSource"},"maxItems":6,"minItems":1,"type":"array"},"width":{"description":"The largest width, in pixels; with `height`, the aspect ratio the page reserves.","format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["id","alt","width","height","sources"],"type":"object"},"MediaSource":{"additionalProperties":false,"description":"One file of an image.","properties":{"src":{"maxLength":300,"pattern":"^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$","type":"string"},"width":{"description":"Its width in pixels.","format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["src","width"],"type":"object"},"Phone":{"additionalProperties":false,"description":"A phone number as dialled (`+919000000000`) and as shown (`+91 90000 00000`).","properties":{"dial":{"pattern":"^\\+?[0-9]{3,20}$","type":"string"},"display":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["dial","display"],"type":"object"},"Profile":{"additionalProperties":false,"description":"Who the site is about.","properties":{"intro":{"description":"The hero's paragraph below the typewriter: who they are and what they build.","maxLength":600,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"location":{"$ref":"#/$defs/Location"},"name":{"description":"Full name: the hero, the about section, the footer and link previews.","maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"photo":{"description":"The id of the owner's photo in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"role":{"description":"Job title: the about section, link previews and search engines.","maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"summary":{"description":"One or two sentences for the meta description and link previews.","maxLength":300,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","role","summary","intro","location","photo"],"type":"object"},"Project":{"additionalProperties":false,"description":"A project of the Projects section.","properties":{"codeUrl":{"description":"Code repository.","format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"demoUrl":{"description":"Live demo.","format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":{"maxLength":600,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"id":{"description":"Stable id: clicks on its links are counted as `project:<id>:code` and `project:<id>:demo`,\nso keep it when the title changes.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"image":{"description":"The id of its screenshot in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"stack":{"$ref":"#/$defs/Stack"},"technologies":{"items":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":12,"type":"array"},"title":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","title","description","image","codeUrl","demoUrl","technologies","stack"],"type":"object"},"Resume":{"additionalProperties":false,"description":"The resume every Download Resume button links to.","properties":{"path":{"description":"Path of the PDF served by the site.","maxLength":200,"pattern":"^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$","type":"string"}},"required":["path"],"type":"object"},"Scheme":{"description":"A colour scheme: `dark`, `light`, or `system` (the visitor's system setting).","enum":["dark","light","system"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"SectionText":{"additionalProperties":false,"description":"A section's heading (`My Projects`) and the line below it.","properties":{"lead":{"description":"Empty for none.","maxLength":400,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"title":{"maxLength":80,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","lead"],"type":"object"},"SectionTexts":{"additionalProperties":false,"description":"The words around each section's content, in the page's order.","properties":{"about":{"$ref":"#/$defs/SectionText"},"contact":{"$ref":"#/$defs/SectionText"},"experience":{"$ref":"#/$defs/SectionText","description":"Experience and education, one section."},"projects":{"$ref":"#/$defs/SectionText"},"skills":{"$ref":"#/$defs/SectionText"}},"required":["about","skills","projects","experience","contact"],"type":"object"},"Sections":{"additionalProperties":false,"description":"Which sections of the page show (the hero always does); the navigation follows.","properties":{"about":{"description":"Whether the About section shows.","type":"boolean"},"contact":{"description":"Whether the Contact section shows.","type":"boolean"},"experience":{"description":"Whether the Experience section (work and education) shows.","type":"boolean"},"projects":{"description":"Whether the Projects section shows.","type":"boolean"},"skills":{"description":"Whether the Skills section shows.","type":"boolean"}},"required":["about","skills","projects","experience","contact"],"type":"object"},"Skill":{"additionalProperties":false,"description":"A technology of the Skills section.","properties":{"logo":{"description":"The id of its logo in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"name":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","logo"],"type":"object"},"SocialLink":{"additionalProperties":false,"description":"A profile elsewhere (GitHub, LinkedIn, X …).","properties":{"id":{"description":"Stable id (`github`, `linkedin`, `twitter` …): clicks are counted by it.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"label":{"description":"The site's name, e.g. `GitHub`.","maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"url":{"format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","label","url"],"type":"object"},"Stack":{"description":"Which filter of the Projects section shows a project.","enum":["frontend","backend","fullstack"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"TimelineEntry":{"additionalProperties":false,"description":"A job or a school.","properties":{"awards":{"default":[],"description":"Each becomes a link that opens its certificate.","items":{"$ref":"#/$defs/Award"},"maxItems":10,"type":"array"},"date":{"description":"As shown, e.g. `2021 - 2023`.","maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":{"maxLength":1000,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"place":{"maxLength":120,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"title":{"maxLength":120,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","place","date","description"],"type":"object"}},"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"description":"The whole page's content.","properties":{"about":{"$ref":"#/$defs/About"},"appearance":{"$ref":"#/$defs/Appearance","default":{"accent":"#155dfc","available":true,"scheme":"dark","sections":{"about":true,"contact":true,"experience":true,"projects":true,"skills":true}},"description":"How the page looks; a document stored without it looks as the page did before it existed."},"contact":{"$ref":"#/$defs/Contact"},"education":{"description":"Education, newest first.","items":{"$ref":"#/$defs/TimelineEntry"},"maxItems":30,"type":"array"},"experience":{"description":"Work experience, newest first.","items":{"$ref":"#/$defs/TimelineEntry"},"maxItems":30,"type":"array"},"footer":{"$ref":"#/$defs/Footer","description":"The footer's title and line, and the copyright's first year."},"language":{"description":"The BCP 47 tag of the language the document's texts are written in, served at `/`.","maxLength":35,"pattern":"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$","type":"string"},"languages":{"description":"The page in other languages, each served at `/<tag in lower case>/` once published.","items":{"$ref":"#/$defs/Language"},"maxItems":10,"type":"array"},"media":{"description":"Every image the document uses, referred to by its id.","items":{"$ref":"#/$defs/MediaItem"},"maxItems":200,"type":"array"},"profile":{"$ref":"#/$defs/Profile"},"projects":{"description":"The projects of the Projects section, in order.","items":{"$ref":"#/$defs/Project"},"maxItems":30,"type":"array"},"resume":{"$ref":"#/$defs/Resume"},"sections":{"$ref":"#/$defs/SectionTexts","description":"Each section's heading and the line below it."},"skills":{"description":"The technologies of the Skills section, in order.","items":{"$ref":"#/$defs/Skill"},"maxItems":60,"type":"array"},"social":{"description":"Links to the owner's profiles elsewhere; clicks are counted as `social:<id>`.","items":{"$ref":"#/$defs/SocialLink"},"maxItems":10,"type":"array"},"strings":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":"The owner's own wording of the page's fixed texts in the default language (`nav.about`,\n`projects.shown#other` …), over the built-in ones of `web/src/i18n/`.","maxProperties":300,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"},"typewriterPhrases":{"description":"The phrases the hero's typewriter cycles through.","items":{"maxLength":60,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":10,"minItems":1,"type":"array"}},"required":["profile","typewriterPhrases","about","contact","social","skills","projects","experience","education","media","resume","sections","footer"],"title":"ContentDocument","type":"object"};
-const schema32 = {"additionalProperties":false,"description":"The about section's text.","properties":{"paragraphs":{"items":{"maxLength":1500,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":6,"minItems":1,"type":"array"}},"required":["paragraphs"],"type":"object"};
-const schema40 = {"additionalProperties":false,"description":"The page's footer.","properties":{"line":{"description":"The line below it; empty for none.","maxLength":300,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"since":{"description":"The copyright's first year: the line runs from it to the year of the publish.","format":"uint16","maximum":2200,"minimum":1970,"type":"integer"},"title":{"description":"Its heading, e.g. `Portfolio`.","maxLength":60,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","line","since"],"type":"object"};
-const schema41 = {"additionalProperties":false,"description":"The page in another language: the document's texts translated, keyed by their paths\n(`profile.role`, `projects[2].description`), and the page's fixed texts.","properties":{"published":{"default":false,"description":"Served, listed in the alternates and the sitemap; a published language has every text\ntranslated.","type":"boolean"},"same":{"description":"The paths of the texts this language shows as the default language has them (dates,\nnames and places that rarely change): each follows the default text when it changes, and\ncounts as translated. A translation of the same path is not shown.","items":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":2000,"type":"array","uniqueItems":true},"strings":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"default":{},"description":"The page's fixed texts in this language, over the built-in ones for its tag; a language\nwithout built-in texts needs all of them.","maxProperties":300,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"},"tag":{"description":"Its BCP 47 tag (`de`, `pt-BR`); the page is served at the tag in lower case (`/pt-br/`).","maxLength":35,"pattern":"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$","type":"string"},"texts":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"default":{},"description":"The translations of the document's texts, by the path of the text they translate. A\nmissing or empty one shows the default language's text (allowed until published).","maxProperties":2000,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"}},"required":["tag"],"type":"object"};
-const schema48 = {"additionalProperties":false,"description":"The resume every Download Resume button links to.","properties":{"path":{"description":"Path of the PDF served by the site.","maxLength":200,"pattern":"^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$","type":"string"}},"required":["path"],"type":"object"};
-const schema55 = {"additionalProperties":false,"description":"A technology of the Skills section.","properties":{"logo":{"description":"The id of its logo in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"name":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","logo"],"type":"object"};
-const schema56 = {"additionalProperties":false,"description":"A profile elsewhere (GitHub, LinkedIn, X …).","properties":{"id":{"description":"Stable id (`github`, `linkedin`, `twitter` …): clicks are counted by it.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"label":{"description":"The site's name, e.g. `GitHub`.","maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"url":{"format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","label","url"],"type":"object"};
+export const validate = validate52;
+export default validate52;
+const schema19 = {"$defs":{"About":{"additionalProperties":false,"properties":{"paragraphs":{"items":{"maxLength":1500,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":6,"minItems":1,"type":"array"}},"required":["paragraphs"],"type":"object"},"Appearance":{"additionalProperties":false,"properties":{"accent":{"pattern":"^#[0-9a-fA-F]{6}$","type":"string"},"available":{"type":"boolean"},"scheme":{"$ref":"#/$defs/Scheme"},"sections":{"$ref":"#/$defs/Sections"}},"required":["scheme","accent","sections","available"],"type":"object"},"Award":{"additionalProperties":false,"properties":{"certificate":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"title":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","certificate"],"type":"object"},"Contact":{"additionalProperties":false,"properties":{"email":{"format":"email","maxLength":254,"minLength":3,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"phone":{"$ref":"#/$defs/Phone"}},"required":["email","phone"],"type":"object"},"Footer":{"additionalProperties":false,"properties":{"line":{"maxLength":300,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"since":{"format":"uint16","maximum":2200,"minimum":1970,"type":"integer"},"title":{"maxLength":60,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","line","since"],"type":"object"},"Language":{"additionalProperties":false,"properties":{"published":{"default":false,"type":"boolean"},"same":{"items":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":2000,"type":"array","uniqueItems":true},"strings":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"default":{},"maxProperties":300,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"},"tag":{"maxLength":35,"pattern":"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$","type":"string"},"texts":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"default":{},"maxProperties":2000,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"}},"required":["tag"],"type":"object"},"Location":{"additionalProperties":false,"properties":{"display":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"mapsQuery":{"maxLength":200,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["display","mapsQuery"],"type":"object"},"MediaItem":{"additionalProperties":false,"properties":{"alt":{"maxLength":200,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"height":{"format":"uint32","maximum":10000,"minimum":1,"type":"integer"},"id":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"sources":{"items":{"$ref":"#/$defs/MediaSource"},"maxItems":6,"minItems":1,"type":"array"},"width":{"format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["id","alt","width","height","sources"],"type":"object"},"MediaSource":{"additionalProperties":false,"properties":{"src":{"maxLength":300,"pattern":"^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$","type":"string"},"width":{"format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["src","width"],"type":"object"},"Phone":{"additionalProperties":false,"properties":{"dial":{"pattern":"^\\+?[0-9]{3,20}$","type":"string"},"display":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["dial","display"],"type":"object"},"Profile":{"additionalProperties":false,"properties":{"intro":{"maxLength":600,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"location":{"$ref":"#/$defs/Location"},"name":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"photo":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"role":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"summary":{"maxLength":300,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","role","summary","intro","location","photo"],"type":"object"},"Project":{"additionalProperties":false,"properties":{"codeUrl":{"format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"demoUrl":{"format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":{"maxLength":600,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"id":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"image":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"stack":{"$ref":"#/$defs/Stack"},"technologies":{"items":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":12,"type":"array"},"title":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","title","description","image","codeUrl","demoUrl","technologies","stack"],"type":"object"},"Resume":{"additionalProperties":false,"properties":{"path":{"maxLength":200,"pattern":"^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$","type":"string"}},"required":["path"],"type":"object"},"Scheme":{"enum":["dark","light","system"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"SectionText":{"additionalProperties":false,"properties":{"lead":{"maxLength":400,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"title":{"maxLength":80,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","lead"],"type":"object"},"SectionTexts":{"additionalProperties":false,"properties":{"about":{"$ref":"#/$defs/SectionText"},"contact":{"$ref":"#/$defs/SectionText"},"experience":{"$ref":"#/$defs/SectionText"},"projects":{"$ref":"#/$defs/SectionText"},"skills":{"$ref":"#/$defs/SectionText"}},"required":["about","skills","projects","experience","contact"],"type":"object"},"Sections":{"additionalProperties":false,"properties":{"about":{"type":"boolean"},"contact":{"type":"boolean"},"experience":{"type":"boolean"},"projects":{"type":"boolean"},"skills":{"type":"boolean"}},"required":["about","skills","projects","experience","contact"],"type":"object"},"Skill":{"additionalProperties":false,"properties":{"logo":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"name":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","logo"],"type":"object"},"SocialLink":{"additionalProperties":false,"properties":{"id":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"label":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"url":{"format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","label","url"],"type":"object"},"Stack":{"enum":["frontend","backend","fullstack"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"TimelineEntry":{"additionalProperties":false,"properties":{"awards":{"default":[],"items":{"$ref":"#/$defs/Award"},"maxItems":10,"type":"array"},"date":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":{"maxLength":1000,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"place":{"maxLength":120,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"title":{"maxLength":120,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","place","date","description"],"type":"object"}},"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"properties":{"about":{"$ref":"#/$defs/About"},"appearance":{"$ref":"#/$defs/Appearance","default":{"accent":"#155dfc","available":true,"scheme":"dark","sections":{"about":true,"contact":true,"experience":true,"projects":true,"skills":true}}},"contact":{"$ref":"#/$defs/Contact"},"education":{"items":{"$ref":"#/$defs/TimelineEntry"},"maxItems":30,"type":"array"},"experience":{"items":{"$ref":"#/$defs/TimelineEntry"},"maxItems":30,"type":"array"},"footer":{"$ref":"#/$defs/Footer"},"language":{"maxLength":35,"pattern":"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$","type":"string"},"languages":{"items":{"$ref":"#/$defs/Language"},"maxItems":10,"type":"array"},"media":{"items":{"$ref":"#/$defs/MediaItem"},"maxItems":200,"type":"array"},"profile":{"$ref":"#/$defs/Profile"},"projects":{"items":{"$ref":"#/$defs/Project"},"maxItems":30,"type":"array"},"resume":{"$ref":"#/$defs/Resume"},"sections":{"$ref":"#/$defs/SectionTexts"},"skills":{"items":{"$ref":"#/$defs/Skill"},"maxItems":60,"type":"array"},"social":{"items":{"$ref":"#/$defs/SocialLink"},"maxItems":10,"type":"array"},"strings":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxProperties":300,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"},"typewriterPhrases":{"items":{"maxLength":60,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":10,"minItems":1,"type":"array"}},"required":["profile","typewriterPhrases","about","contact","social","skills","projects","experience","education","media","resume","sections","footer"],"type":"object"};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = cjs(m0).default;
-const pattern4 = new RegExp("^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$", "u");
-const pattern18 = new RegExp("^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$", "u");
-const pattern43 = new RegExp("^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$", "u");
-const pattern10 = new RegExp("^[a-z0-9][a-z0-9-]{0,40}$", "u");
-const schema33 = {"additionalProperties":false,"description":"How the page looks.","properties":{"accent":{"description":"The accent colour, `#rrggbb`: primary buttons, links, the active item, focus rings.","pattern":"^#[0-9a-fA-F]{6}$","type":"string"},"available":{"description":"Whether the hero shows the \"Available for new projects\" badge.","type":"boolean"},"scheme":{"$ref":"#/$defs/Scheme","description":"The colour scheme a visitor sees until they choose one: `dark` (today's page), `light`, or `system` (the visitor's system setting)."},"sections":{"$ref":"#/$defs/Sections","description":"Which sections of the page show."}},"required":["scheme","accent","sections","available"],"type":"object"};
-const schema34 = {"description":"A colour scheme: `dark`, `light`, or `system` (the visitor's system setting).","enum":["dark","light","system"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"};
-const schema35 = {"additionalProperties":false,"description":"Which sections of the page show (the hero always does); the navigation follows.","properties":{"about":{"description":"Whether the About section shows.","type":"boolean"},"contact":{"description":"Whether the Contact section shows.","type":"boolean"},"experience":{"description":"Whether the Experience section (work and education) shows.","type":"boolean"},"projects":{"description":"Whether the Projects section shows.","type":"boolean"},"skills":{"description":"Whether the Skills section shows.","type":"boolean"}},"required":["about","skills","projects","experience","contact"],"type":"object"};
-const pattern5 = new RegExp("^#[0-9a-fA-F]{6}$", "u");
+const schema20 = {"additionalProperties":false,"properties":{"paragraphs":{"items":{"maxLength":1500,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":6,"minItems":1,"type":"array"}},"required":["paragraphs"],"type":"object"};
+const pattern3 = new RegExp("^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$", "u");
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate21.evaluated;
+const evaluated0 = validate53.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.paragraphs === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "paragraphs"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(key0 === "paragraphs")){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.paragraphs !== undefined){
+let data0 = data.paragraphs;
+if(Array.isArray(data0)){
+if(data0.length > 6){
+const err2 = {instancePath:instancePath+"/paragraphs",schemaPath:"#/properties/paragraphs/maxItems",keyword:"maxItems",params:{limit: 6}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0.length < 1){
+const err3 = {instancePath:instancePath+"/paragraphs",schemaPath:"#/properties/paragraphs/minItems",keyword:"minItems",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+if(typeof data1 === "string"){
+if(func2(data1) > 1500){
+const err4 = {instancePath:instancePath+"/paragraphs/" + i0,schemaPath:"#/properties/paragraphs/items/maxLength",keyword:"maxLength",params:{limit: 1500}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(func2(data1) < 1){
+const err5 = {instancePath:instancePath+"/paragraphs/" + i0,schemaPath:"#/properties/paragraphs/items/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(!pattern3.test(data1)){
+const err6 = {instancePath:instancePath+"/paragraphs/" + i0,schemaPath:"#/properties/paragraphs/items/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/paragraphs/" + i0,schemaPath:"#/properties/paragraphs/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/paragraphs",schemaPath:"#/properties/paragraphs/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+validate53.errors = vErrors;
+return errors === 0;
+}
+validate53.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema21 = {"additionalProperties":false,"properties":{"accent":{"pattern":"^#[0-9a-fA-F]{6}$","type":"string"},"available":{"type":"boolean"},"scheme":{"$ref":"#/$defs/Scheme"},"sections":{"$ref":"#/$defs/Sections"}},"required":["scheme","accent","sections","available"],"type":"object"};
+const pattern4 = new RegExp("^#[0-9a-fA-F]{6}$", "u");
+const schema22 = {"enum":["dark","light","system"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"};
+
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate56.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(((data === "dark") || (data === "light")) || (data === "system"))){
+const err0 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema22.enum}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(typeof data === "string"){
+if(!pattern3.test(data)){
+const err1 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate56.errors = vErrors;
+return errors === 0;
+}
+validate56.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const schema23 = {"additionalProperties":false,"properties":{"about":{"type":"boolean"},"contact":{"type":"boolean"},"experience":{"type":"boolean"},"projects":{"type":"boolean"},"skills":{"type":"boolean"}},"required":["about","skills","projects","experience","contact"],"type":"object"};
+
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate58.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.about === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "about"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.skills === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "skills"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.projects === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "projects"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.experience === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "experience"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.contact === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "contact"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((key0 === "about") || (key0 === "contact")) || (key0 === "experience")) || (key0 === "projects")) || (key0 === "skills"))){
+const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.about !== undefined){
+if(typeof data.about !== "boolean"){
+const err6 = {instancePath:instancePath+"/about",schemaPath:"#/properties/about/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.contact !== undefined){
+if(typeof data.contact !== "boolean"){
+const err7 = {instancePath:instancePath+"/contact",schemaPath:"#/properties/contact/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.experience !== undefined){
+if(typeof data.experience !== "boolean"){
+const err8 = {instancePath:instancePath+"/experience",schemaPath:"#/properties/experience/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.projects !== undefined){
+if(typeof data.projects !== "boolean"){
+const err9 = {instancePath:instancePath+"/projects",schemaPath:"#/properties/projects/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.skills !== undefined){
+if(typeof data.skills !== "boolean"){
+const err10 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+validate58.errors = vErrors;
+return errors === 0;
+}
+validate58.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate55.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37,7 +358,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.scheme === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "scheme"},message:"must have required property '"+"scheme"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "scheme"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -47,7 +368,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.accent === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "accent"},message:"must have required property '"+"accent"+"'"};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "accent"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -57,7 +378,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.sections === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sections"},message:"must have required property '"+"sections"+"'"};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sections"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -67,7 +388,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.available === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "available"},message:"must have required property '"+"available"+"'"};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "available"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -78,7 +399,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "accent") || (key0 === "available")) || (key0 === "scheme")) || (key0 === "sections"))){
-const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -91,8 +412,8 @@ errors++;
 if(data.accent !== undefined){
 let data0 = data.accent;
 if(typeof data0 === "string"){
-if(!pattern5.test(data0)){
-const err5 = {instancePath:instancePath+"/accent",schemaPath:"#/properties/accent/pattern",keyword:"pattern",params:{pattern: "^#[0-9a-fA-F]{6}$"},message:"must match pattern \""+"^#[0-9a-fA-F]{6}$"+"\""};
+if(!pattern4.test(data0)){
+const err5 = {instancePath:instancePath+"/accent",schemaPath:"#/properties/accent/pattern",keyword:"pattern",params:{pattern: "^#[0-9a-fA-F]{6}$"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -103,7 +424,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/accent",schemaPath:"#/properties/accent/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err6 = {instancePath:instancePath+"/accent",schemaPath:"#/properties/accent/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -115,7 +436,7 @@ errors++;
 }
 if(data.available !== undefined){
 if(typeof data.available !== "boolean"){
-const err7 = {instancePath:instancePath+"/available",schemaPath:"#/properties/available/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const err7 = {instancePath:instancePath+"/available",schemaPath:"#/properties/available/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -126,9 +447,20 @@ errors++;
 }
 }
 if(data.scheme !== undefined){
-let data2 = data.scheme;
-if(!(((data2 === "dark") || (data2 === "light")) || (data2 === "system"))){
-const err8 = {instancePath:instancePath+"/scheme",schemaPath:"#/$defs/Scheme/enum",keyword:"enum",params:{allowedValues: schema34.enum},message:"must be equal to one of the allowed values"};
+if(!(validate56(data.scheme, {instancePath:instancePath+"/scheme",parentData:data,parentDataProperty:"scheme",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
+errors = vErrors.length;
+}
+}
+if(data.sections !== undefined){
+if(!(validate58(data.sections, {instancePath:instancePath+"/sections",parentData:data,parentDataProperty:"sections",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -137,9 +469,132 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(typeof data2 === "string"){
-if(!pattern4.test(data2)){
-const err9 = {instancePath:instancePath+"/scheme",schemaPath:"#/$defs/Scheme/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+validate55.errors = vErrors;
+return errors === 0;
+}
+validate55.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema24 = {"additionalProperties":false,"properties":{"email":{"format":"email","maxLength":254,"minLength":3,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"phone":{"$ref":"#/$defs/Phone"}},"required":["email","phone"],"type":"object"};
+const formats0 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+const schema25 = {"additionalProperties":false,"properties":{"dial":{"pattern":"^\\+?[0-9]{3,20}$","type":"string"},"display":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["dial","display"],"type":"object"};
+const pattern7 = new RegExp("^\\+?[0-9]{3,20}$", "u");
+
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate62.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.dial === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "dial"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.display === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "display"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((key0 === "dial") || (key0 === "display"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.dial !== undefined){
+let data0 = data.dial;
+if(typeof data0 === "string"){
+if(!pattern7.test(data0)){
+const err3 = {instancePath:instancePath+"/dial",schemaPath:"#/properties/dial/pattern",keyword:"pattern",params:{pattern: "^\\+?[0-9]{3,20}$"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/dial",schemaPath:"#/properties/dial/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.display !== undefined){
+let data1 = data.display;
+if(typeof data1 === "string"){
+if(func2(data1) > 40){
+const err5 = {instancePath:instancePath+"/display",schemaPath:"#/properties/display/maxLength",keyword:"maxLength",params:{limit: 40}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(func2(data1) < 1){
+const err6 = {instancePath:instancePath+"/display",schemaPath:"#/properties/display/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!pattern3.test(data1)){
+const err7 = {instancePath:instancePath+"/display",schemaPath:"#/properties/display/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/display",schemaPath:"#/properties/display/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -148,180 +603,16 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-else {
-const err10 = {instancePath:instancePath+"/scheme",schemaPath:"#/$defs/Scheme/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.sections !== undefined){
-let data3 = data.sections;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.about === undefined){
-const err11 = {instancePath:instancePath+"/sections",schemaPath:"#/$defs/Sections/required",keyword:"required",params:{missingProperty: "about"},message:"must have required property '"+"about"+"'"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(data3.skills === undefined){
-const err12 = {instancePath:instancePath+"/sections",schemaPath:"#/$defs/Sections/required",keyword:"required",params:{missingProperty: "skills"},message:"must have required property '"+"skills"+"'"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(data3.projects === undefined){
-const err13 = {instancePath:instancePath+"/sections",schemaPath:"#/$defs/Sections/required",keyword:"required",params:{missingProperty: "projects"},message:"must have required property '"+"projects"+"'"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(data3.experience === undefined){
-const err14 = {instancePath:instancePath+"/sections",schemaPath:"#/$defs/Sections/required",keyword:"required",params:{missingProperty: "experience"},message:"must have required property '"+"experience"+"'"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(data3.contact === undefined){
-const err15 = {instancePath:instancePath+"/sections",schemaPath:"#/$defs/Sections/required",keyword:"required",params:{missingProperty: "contact"},message:"must have required property '"+"contact"+"'"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-for(const key1 in data3){
-if(!(((((key1 === "about") || (key1 === "contact")) || (key1 === "experience")) || (key1 === "projects")) || (key1 === "skills"))){
-const err16 = {instancePath:instancePath+"/sections",schemaPath:"#/$defs/Sections/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data3.about !== undefined){
-if(typeof data3.about !== "boolean"){
-const err17 = {instancePath:instancePath+"/sections/about",schemaPath:"#/$defs/Sections/properties/about/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data3.contact !== undefined){
-if(typeof data3.contact !== "boolean"){
-const err18 = {instancePath:instancePath+"/sections/contact",schemaPath:"#/$defs/Sections/properties/contact/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data3.experience !== undefined){
-if(typeof data3.experience !== "boolean"){
-const err19 = {instancePath:instancePath+"/sections/experience",schemaPath:"#/$defs/Sections/properties/experience/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data3.projects !== undefined){
-if(typeof data3.projects !== "boolean"){
-const err20 = {instancePath:instancePath+"/sections/projects",schemaPath:"#/$defs/Sections/properties/projects/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data3.skills !== undefined){
-if(typeof data3.skills !== "boolean"){
-const err21 = {instancePath:instancePath+"/sections/skills",schemaPath:"#/$defs/Sections/properties/skills/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath:instancePath+"/sections",schemaPath:"#/$defs/Sections/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-else {
-const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-validate21.errors = vErrors;
+validate62.errors = vErrors;
 return errors === 0;
 }
-validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate62.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema36 = {"additionalProperties":false,"description":"How to reach the owner.","properties":{"email":{"format":"email","maxLength":254,"minLength":3,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"phone":{"$ref":"#/$defs/Phone"}},"required":["email","phone"],"type":"object"};
-const schema37 = {"additionalProperties":false,"description":"A phone number as dialled (`+919000000000`) and as shown (`+91 90000 00000`).","properties":{"dial":{"pattern":"^\\+?[0-9]{3,20}$","type":"string"},"display":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["dial","display"],"type":"object"};
-const formats0 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
-const pattern8 = new RegExp("^\\+?[0-9]{3,20}$", "u");
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate23.evaluated;
+const evaluated0 = validate61.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -330,7 +621,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.email === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "email"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -340,7 +631,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.phone === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "phone"},message:"must have required property '"+"phone"+"'"};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "phone"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -351,7 +642,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((key0 === "email") || (key0 === "phone"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -365,7 +656,7 @@ if(data.email !== undefined){
 let data0 = data.email;
 if(typeof data0 === "string"){
 if(func2(data0) > 254){
-const err3 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"};
+const err3 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/maxLength",keyword:"maxLength",params:{limit: 254}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -375,7 +666,7 @@ vErrors.push(err3);
 errors++;
 }
 if(func2(data0) < 3){
-const err4 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/minLength",keyword:"minLength",params:{limit: 3},message:"must NOT have fewer than 3 characters"};
+const err4 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/minLength",keyword:"minLength",params:{limit: 3}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -384,8 +675,8 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(!pattern4.test(data0)){
-const err5 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(!pattern3.test(data0)){
+const err5 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -395,7 +686,7 @@ vErrors.push(err5);
 errors++;
 }
 if(!(formats0.test(data0))){
-const err6 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
+const err6 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -406,7 +697,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err7 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -417,10 +708,14 @@ errors++;
 }
 }
 if(data.phone !== undefined){
-let data1 = data.phone;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.dial === undefined){
-const err8 = {instancePath:instancePath+"/phone",schemaPath:"#/$defs/Phone/required",keyword:"required",params:{missingProperty: "dial"},message:"must have required property '"+"dial"+"'"};
+if(!(validate62(data.phone, {instancePath:instancePath+"/phone",parentData:data,parentDataProperty:"phone",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -429,133 +724,19 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(data1.display === undefined){
-const err9 = {instancePath:instancePath+"/phone",schemaPath:"#/$defs/Phone/required",keyword:"required",params:{missingProperty: "display"},message:"must have required property '"+"display"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-for(const key1 in data1){
-if(!((key1 === "dial") || (key1 === "display"))){
-const err10 = {instancePath:instancePath+"/phone",schemaPath:"#/$defs/Phone/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data1.dial !== undefined){
-let data2 = data1.dial;
-if(typeof data2 === "string"){
-if(!pattern8.test(data2)){
-const err11 = {instancePath:instancePath+"/phone/dial",schemaPath:"#/$defs/Phone/properties/dial/pattern",keyword:"pattern",params:{pattern: "^\\+?[0-9]{3,20}$"},message:"must match pattern \""+"^\\+?[0-9]{3,20}$"+"\""};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/phone/dial",schemaPath:"#/$defs/Phone/properties/dial/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data1.display !== undefined){
-let data3 = data1.display;
-if(typeof data3 === "string"){
-if(func2(data3) > 40){
-const err13 = {instancePath:instancePath+"/phone/display",schemaPath:"#/$defs/Phone/properties/display/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(func2(data3) < 1){
-const err14 = {instancePath:instancePath+"/phone/display",schemaPath:"#/$defs/Phone/properties/display/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(!pattern4.test(data3)){
-const err15 = {instancePath:instancePath+"/phone/display",schemaPath:"#/$defs/Phone/properties/display/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/phone/display",schemaPath:"#/$defs/Phone/properties/display/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/phone",schemaPath:"#/$defs/Phone/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-}
-else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-validate23.errors = vErrors;
+validate61.errors = vErrors;
 return errors === 0;
 }
-validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema38 = {"additionalProperties":false,"description":"A job or a school.","properties":{"awards":{"default":[],"description":"Each becomes a link that opens its certificate.","items":{"$ref":"#/$defs/Award"},"maxItems":10,"type":"array"},"date":{"description":"As shown, e.g. `2021 - 2023`.","maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":{"maxLength":1000,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"place":{"maxLength":120,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"title":{"maxLength":120,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","place","date","description"],"type":"object"};
-const schema39 = {"additionalProperties":false,"description":"An award and its certificate.","properties":{"certificate":{"description":"The id of the certificate's image in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"title":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","certificate"],"type":"object"};
+const schema26 = {"additionalProperties":false,"properties":{"awards":{"default":[],"items":{"$ref":"#/$defs/Award"},"maxItems":10,"type":"array"},"date":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":{"maxLength":1000,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"place":{"maxLength":120,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"title":{"maxLength":120,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","place","date","description"],"type":"object"};
+const schema27 = {"additionalProperties":false,"properties":{"certificate":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"title":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","certificate"],"type":"object"};
+const pattern9 = new RegExp("^[a-z0-9][a-z0-9-]{0,40}$", "u");
 
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate25.evaluated;
+const evaluated0 = validate66.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -564,7 +745,137 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.certificate === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "certificate"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((key0 === "certificate") || (key0 === "title"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.certificate !== undefined){
+let data0 = data.certificate;
+if(typeof data0 === "string"){
+if(!pattern9.test(data0)){
+const err3 = {instancePath:instancePath+"/certificate",schemaPath:"#/properties/certificate/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/certificate",schemaPath:"#/properties/certificate/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.title !== undefined){
+let data1 = data.title;
+if(typeof data1 === "string"){
+if(func2(data1) > 100){
+const err5 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(func2(data1) < 1){
+const err6 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!pattern3.test(data1)){
+const err7 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+validate66.errors = vErrors;
+return errors === 0;
+}
+validate66.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate65.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.title === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -574,7 +885,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.place === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "place"},message:"must have required property '"+"place"+"'"};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "place"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -584,7 +895,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.date === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "date"},message:"must have required property '"+"date"+"'"};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "date"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -594,7 +905,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.description === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "description"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -605,7 +916,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((key0 === "awards") || (key0 === "date")) || (key0 === "description")) || (key0 === "place")) || (key0 === "title"))){
-const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -619,7 +930,7 @@ if(data.awards !== undefined){
 let data0 = data.awards;
 if(Array.isArray(data0)){
 if(data0.length > 10){
-const err5 = {instancePath:instancePath+"/awards",schemaPath:"#/properties/awards/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"};
+const err5 = {instancePath:instancePath+"/awards",schemaPath:"#/properties/awards/maxItems",keyword:"maxItems",params:{limit: 10}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -630,10 +941,14 @@ errors++;
 }
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-let data1 = data0[i0];
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.title === undefined){
-const err6 = {instancePath:instancePath+"/awards/" + i0,schemaPath:"#/$defs/Award/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+if(!(validate66(data0[i0], {instancePath:instancePath+"/awards/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/awards",schemaPath:"#/properties/awards/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -642,8 +957,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data1.certificate === undefined){
-const err7 = {instancePath:instancePath+"/awards/" + i0,schemaPath:"#/$defs/Award/required",keyword:"required",params:{missingProperty: "certificate"},message:"must have required property '"+"certificate"+"'"};
+}
+if(data.date !== undefined){
+let data2 = data.date;
+if(typeof data2 === "string"){
+if(func2(data2) > 40){
+const err7 = {instancePath:instancePath+"/date",schemaPath:"#/properties/date/maxLength",keyword:"maxLength",params:{limit: 40}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -652,9 +971,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-for(const key1 in data1){
-if(!((key1 === "certificate") || (key1 === "title"))){
-const err8 = {instancePath:instancePath+"/awards/" + i0,schemaPath:"#/$defs/Award/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(func2(data2) < 1){
+const err8 = {instancePath:instancePath+"/date",schemaPath:"#/properties/date/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -663,12 +981,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data1.certificate !== undefined){
-let data2 = data1.certificate;
-if(typeof data2 === "string"){
-if(!pattern10.test(data2)){
-const err9 = {instancePath:instancePath+"/awards/" + i0+"/certificate",schemaPath:"#/$defs/Award/properties/certificate/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
+if(!pattern3.test(data2)){
+const err9 = {instancePath:instancePath+"/date",schemaPath:"#/properties/date/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -679,7 +993,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/awards/" + i0+"/certificate",schemaPath:"#/$defs/Award/properties/certificate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err10 = {instancePath:instancePath+"/date",schemaPath:"#/properties/date/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -689,11 +1003,11 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data1.title !== undefined){
-let data3 = data1.title;
+if(data.description !== undefined){
+let data3 = data.description;
 if(typeof data3 === "string"){
-if(func2(data3) > 100){
-const err11 = {instancePath:instancePath+"/awards/" + i0+"/title",schemaPath:"#/$defs/Award/properties/title/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(func2(data3) > 1000){
+const err11 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 1000}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -703,7 +1017,7 @@ vErrors.push(err11);
 errors++;
 }
 if(func2(data3) < 1){
-const err12 = {instancePath:instancePath+"/awards/" + i0+"/title",schemaPath:"#/$defs/Award/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err12 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -712,8 +1026,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(!pattern4.test(data3)){
-const err13 = {instancePath:instancePath+"/awards/" + i0+"/title",schemaPath:"#/$defs/Award/properties/title/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(!pattern3.test(data3)){
+const err13 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -724,7 +1038,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/awards/" + i0+"/title",schemaPath:"#/$defs/Award/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err14 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -734,9 +1048,505 @@ vErrors.push(err14);
 errors++;
 }
 }
+if(data.place !== undefined){
+let data4 = data.place;
+if(typeof data4 === "string"){
+if(func2(data4) > 120){
+const err15 = {instancePath:instancePath+"/place",schemaPath:"#/properties/place/maxLength",keyword:"maxLength",params:{limit: 120}};
+if(vErrors === null){
+vErrors = [err15];
 }
 else {
-const err15 = {instancePath:instancePath+"/awards/" + i0,schemaPath:"#/$defs/Award/type",keyword:"type",params:{type: "object"},message:"must be object"};
+vErrors.push(err15);
+}
+errors++;
+}
+if(func2(data4) < 1){
+const err16 = {instancePath:instancePath+"/place",schemaPath:"#/properties/place/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(!pattern3.test(data4)){
+const err17 = {instancePath:instancePath+"/place",schemaPath:"#/properties/place/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/place",schemaPath:"#/properties/place/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.title !== undefined){
+let data5 = data.title;
+if(typeof data5 === "string"){
+if(func2(data5) > 120){
+const err19 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 120}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(func2(data5) < 1){
+const err20 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(!pattern3.test(data5)){
+const err21 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+validate65.errors = vErrors;
+return errors === 0;
+}
+validate65.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema28 = {"additionalProperties":false,"properties":{"line":{"maxLength":300,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"since":{"format":"uint16","maximum":2200,"minimum":1970,"type":"integer"},"title":{"maxLength":60,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","line","since"],"type":"object"};
+
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate70.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.title === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.line === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "line"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.since === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "since"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((key0 === "line") || (key0 === "since")) || (key0 === "title"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.line !== undefined){
+let data0 = data.line;
+if(typeof data0 === "string"){
+if(func2(data0) > 300){
+const err4 = {instancePath:instancePath+"/line",schemaPath:"#/properties/line/maxLength",keyword:"maxLength",params:{limit: 300}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(!pattern3.test(data0)){
+const err5 = {instancePath:instancePath+"/line",schemaPath:"#/properties/line/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/line",schemaPath:"#/properties/line/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.since !== undefined){
+let data1 = data.since;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err7 = {instancePath:instancePath+"/since",schemaPath:"#/properties/since/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 2200 || isNaN(data1)){
+const err8 = {instancePath:instancePath+"/since",schemaPath:"#/properties/since/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2200}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data1 < 1970 || isNaN(data1)){
+const err9 = {instancePath:instancePath+"/since",schemaPath:"#/properties/since/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1970}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+if(data.title !== undefined){
+let data2 = data.title;
+if(typeof data2 === "string"){
+if(func2(data2) > 60){
+const err10 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 60}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(func2(data2) < 1){
+const err11 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!pattern3.test(data2)){
+const err12 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+validate70.errors = vErrors;
+return errors === 0;
+}
+validate70.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema29 = {"additionalProperties":false,"properties":{"published":{"default":false,"type":"boolean"},"same":{"items":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":2000,"type":"array","uniqueItems":true},"strings":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"default":{},"maxProperties":300,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"},"tag":{"maxLength":35,"pattern":"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$","type":"string"},"texts":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"default":{},"maxProperties":2000,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"}},"required":["tag"],"type":"object"};
+const pattern17 = new RegExp("^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$", "u");
+
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate72.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.tag === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tag"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((key0 === "published") || (key0 === "same")) || (key0 === "strings")) || (key0 === "tag")) || (key0 === "texts"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.published !== undefined){
+if(typeof data.published !== "boolean"){
+const err2 = {instancePath:instancePath+"/published",schemaPath:"#/properties/published/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.same !== undefined){
+let data1 = data.same;
+if(Array.isArray(data1)){
+if(data1.length > 2000){
+const err3 = {instancePath:instancePath+"/same",schemaPath:"#/properties/same/maxItems",keyword:"maxItems",params:{limit: 2000}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+if(typeof data2 === "string"){
+if(func2(data2) > 100){
+const err4 = {instancePath:instancePath+"/same/" + i0,schemaPath:"#/properties/same/items/maxLength",keyword:"maxLength",params:{limit: 100}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(!pattern3.test(data2)){
+const err5 = {instancePath:instancePath+"/same/" + i0,schemaPath:"#/properties/same/items/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/same/" + i0,schemaPath:"#/properties/same/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+let i1 = data1.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data1[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err7 = {instancePath:instancePath+"/same",schemaPath:"#/properties/same/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+break;
+}
+indices0[item0] = i1;
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/same",schemaPath:"#/properties/same/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.strings !== undefined){
+let data3 = data.strings;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(Object.keys(data3).length > 300){
+const err9 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/maxProperties",keyword:"maxProperties",params:{limit: 300}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+for(const key1 in data3){
+const _errs10 = errors;
+if(typeof key1 === "string"){
+if(func2(key1) > 100){
+const err10 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/propertyNames/maxLength",keyword:"maxLength",params:{limit: 100},propertyName:key1};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(!pattern3.test(key1)){
+const err11 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},propertyName:key1};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key1};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+var valid4 = _errs10 === errors;
+if(!valid4){
+const err13 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/propertyNames",keyword:"propertyNames",params:{propertyName: key1}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+for(const key2 in data3){
+let data4 = data3[key2];
+if(typeof data4 === "string"){
+if(func2(data4) > 1500){
+const err14 = {instancePath:instancePath+"/strings/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/strings/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 1500}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(!pattern3.test(data4)){
+const err15 = {instancePath:instancePath+"/strings/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/strings/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -746,9 +1556,8 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
 else {
-const err16 = {instancePath:instancePath+"/awards",schemaPath:"#/properties/awards/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err16 = {instancePath:instancePath+"/strings/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/strings/additionalProperties/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -758,11 +1567,9 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data.date !== undefined){
-let data4 = data.date;
-if(typeof data4 === "string"){
-if(func2(data4) > 40){
-const err17 = {instancePath:instancePath+"/date",schemaPath:"#/properties/date/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
+}
+else {
+const err17 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -771,8 +1578,12 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(func2(data4) < 1){
-const err18 = {instancePath:instancePath+"/date",schemaPath:"#/properties/date/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data.tag !== undefined){
+let data5 = data.tag;
+if(typeof data5 === "string"){
+if(func2(data5) > 35){
+const err18 = {instancePath:instancePath+"/tag",schemaPath:"#/properties/tag/maxLength",keyword:"maxLength",params:{limit: 35}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -781,8 +1592,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(!pattern4.test(data4)){
-const err19 = {instancePath:instancePath+"/date",schemaPath:"#/properties/date/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(!pattern17.test(data5)){
+const err19 = {instancePath:instancePath+"/tag",schemaPath:"#/properties/tag/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$"}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -793,7 +1604,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/date",schemaPath:"#/properties/date/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err20 = {instancePath:instancePath+"/tag",schemaPath:"#/properties/tag/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -803,11 +1614,11 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.description !== undefined){
-let data5 = data.description;
-if(typeof data5 === "string"){
-if(func2(data5) > 1000){
-const err21 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(data.texts !== undefined){
+let data6 = data.texts;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(Object.keys(data6).length > 2000){
+const err21 = {instancePath:instancePath+"/texts",schemaPath:"#/properties/texts/maxProperties",keyword:"maxProperties",params:{limit: 2000}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -816,8 +1627,11 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(func2(data5) < 1){
-const err22 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+for(const key3 in data6){
+const _errs19 = errors;
+if(typeof key3 === "string"){
+if(func2(key3) > 100){
+const err22 = {instancePath:instancePath+"/texts",schemaPath:"#/properties/texts/propertyNames/maxLength",keyword:"maxLength",params:{limit: 100},propertyName:key3};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -826,8 +1640,8 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(!pattern4.test(data5)){
-const err23 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(!pattern3.test(key3)){
+const err23 = {instancePath:instancePath+"/texts",schemaPath:"#/properties/texts/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},propertyName:key3};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -838,7 +1652,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err24 = {instancePath:instancePath+"/texts",schemaPath:"#/properties/texts/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key3};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -847,12 +1661,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-if(data.place !== undefined){
-let data6 = data.place;
-if(typeof data6 === "string"){
-if(func2(data6) > 120){
-const err25 = {instancePath:instancePath+"/place",schemaPath:"#/properties/place/maxLength",keyword:"maxLength",params:{limit: 120},message:"must NOT have more than 120 characters"};
+var valid6 = _errs19 === errors;
+if(!valid6){
+const err25 = {instancePath:instancePath+"/texts",schemaPath:"#/properties/texts/propertyNames",keyword:"propertyNames",params:{propertyName: key3}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -861,8 +1672,12 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(func2(data6) < 1){
-const err26 = {instancePath:instancePath+"/place",schemaPath:"#/properties/place/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+for(const key4 in data6){
+let data7 = data6[key4];
+if(typeof data7 === "string"){
+if(func2(data7) > 1500){
+const err26 = {instancePath:instancePath+"/texts/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/texts/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 1500}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -871,8 +1686,8 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(!pattern4.test(data6)){
-const err27 = {instancePath:instancePath+"/place",schemaPath:"#/properties/place/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(!pattern3.test(data7)){
+const err27 = {instancePath:instancePath+"/texts/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/texts/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -883,7 +1698,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/place",schemaPath:"#/properties/place/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err28 = {instancePath:instancePath+"/texts/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/texts/additionalProperties/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -893,11 +1708,9 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data.title !== undefined){
-let data7 = data.title;
-if(typeof data7 === "string"){
-if(func2(data7) > 120){
-const err29 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 120},message:"must NOT have more than 120 characters"};
+}
+else {
+const err29 = {instancePath:instancePath+"/texts",schemaPath:"#/properties/texts/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -906,8 +1719,10 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(func2(data7) < 1){
-const err30 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+}
+else {
+const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -916,52 +1731,149 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(!pattern4.test(data7)){
-const err31 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-}
-else {
-const err32 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-}
-else {
-const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-validate25.errors = vErrors;
+validate72.errors = vErrors;
 return errors === 0;
 }
-validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate72.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema42 = {"additionalProperties":false,"description":"An image in one or more widths.","properties":{"alt":{"description":"What the image shows, for people who cannot see it (empty for a decorative one).","maxLength":200,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"height":{"format":"uint32","maximum":10000,"minimum":1,"type":"integer"},"id":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"sources":{"description":"The files, smallest first.","items":{"$ref":"#/$defs/MediaSource"},"maxItems":6,"minItems":1,"type":"array"},"width":{"description":"The largest width, in pixels; with `height`, the aspect ratio the page reserves.","format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["id","alt","width","height","sources"],"type":"object"};
-const schema43 = {"additionalProperties":false,"description":"One file of an image.","properties":{"src":{"maxLength":300,"pattern":"^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$","type":"string"},"width":{"description":"Its width in pixels.","format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["src","width"],"type":"object"};
-const pattern27 = new RegExp("^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$", "u");
+const schema30 = {"additionalProperties":false,"properties":{"alt":{"maxLength":200,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"height":{"format":"uint32","maximum":10000,"minimum":1,"type":"integer"},"id":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"sources":{"items":{"$ref":"#/$defs/MediaSource"},"maxItems":6,"minItems":1,"type":"array"},"width":{"format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["id","alt","width","height","sources"],"type":"object"};
+const schema31 = {"additionalProperties":false,"properties":{"src":{"maxLength":300,"pattern":"^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$","type":"string"},"width":{"format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["src","width"],"type":"object"};
+const pattern26 = new RegExp("^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$", "u");
 
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate28.evaluated;
+const evaluated0 = validate75.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.src === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "src"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.width === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "width"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((key0 === "src") || (key0 === "width"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.src !== undefined){
+let data0 = data.src;
+if(typeof data0 === "string"){
+if(func2(data0) > 300){
+const err3 = {instancePath:instancePath+"/src",schemaPath:"#/properties/src/maxLength",keyword:"maxLength",params:{limit: 300}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(!pattern26.test(data0)){
+const err4 = {instancePath:instancePath+"/src",schemaPath:"#/properties/src/pattern",keyword:"pattern",params:{pattern: "^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/src",schemaPath:"#/properties/src/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.width !== undefined){
+let data1 = data.width;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err6 = {instancePath:instancePath+"/width",schemaPath:"#/properties/width/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 10000 || isNaN(data1)){
+const err7 = {instancePath:instancePath+"/width",schemaPath:"#/properties/width/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err8 = {instancePath:instancePath+"/width",schemaPath:"#/properties/width/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+validate75.errors = vErrors;
+return errors === 0;
+}
+validate75.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate74.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -970,7 +1882,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -980,7 +1892,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.alt === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "alt"},message:"must have required property '"+"alt"+"'"};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "alt"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -990,7 +1902,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.width === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "width"},message:"must have required property '"+"width"+"'"};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "width"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1000,7 +1912,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.height === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1010,7 +1922,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.sources === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sources"},message:"must have required property '"+"sources"+"'"};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sources"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1021,7 +1933,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((key0 === "alt") || (key0 === "height")) || (key0 === "id")) || (key0 === "sources")) || (key0 === "width"))){
-const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1035,7 +1947,7 @@ if(data.alt !== undefined){
 let data0 = data.alt;
 if(typeof data0 === "string"){
 if(func2(data0) > 200){
-const err6 = {instancePath:instancePath+"/alt",schemaPath:"#/properties/alt/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err6 = {instancePath:instancePath+"/alt",schemaPath:"#/properties/alt/maxLength",keyword:"maxLength",params:{limit: 200}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1044,8 +1956,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(!pattern4.test(data0)){
-const err7 = {instancePath:instancePath+"/alt",schemaPath:"#/properties/alt/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(!pattern3.test(data0)){
+const err7 = {instancePath:instancePath+"/alt",schemaPath:"#/properties/alt/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1056,7 +1968,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/alt",schemaPath:"#/properties/alt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err8 = {instancePath:instancePath+"/alt",schemaPath:"#/properties/alt/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1069,7 +1981,7 @@ errors++;
 if(data.height !== undefined){
 let data1 = data.height;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err9 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err9 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1080,7 +1992,7 @@ errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 10000 || isNaN(data1)){
-const err10 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+const err10 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1090,7 +2002,7 @@ vErrors.push(err10);
 errors++;
 }
 if(data1 < 1 || isNaN(data1)){
-const err11 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err11 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1104,8 +2016,8 @@ errors++;
 if(data.id !== undefined){
 let data2 = data.id;
 if(typeof data2 === "string"){
-if(!pattern10.test(data2)){
-const err12 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
+if(!pattern9.test(data2)){
+const err12 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1116,7 +2028,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err13 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1130,7 +2042,7 @@ if(data.sources !== undefined){
 let data3 = data.sources;
 if(Array.isArray(data3)){
 if(data3.length > 6){
-const err14 = {instancePath:instancePath+"/sources",schemaPath:"#/properties/sources/maxItems",keyword:"maxItems",params:{limit: 6},message:"must NOT have more than 6 items"};
+const err14 = {instancePath:instancePath+"/sources",schemaPath:"#/properties/sources/maxItems",keyword:"maxItems",params:{limit: 6}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1140,7 +2052,7 @@ vErrors.push(err14);
 errors++;
 }
 if(data3.length < 1){
-const err15 = {instancePath:instancePath+"/sources",schemaPath:"#/properties/sources/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+const err15 = {instancePath:instancePath+"/sources",schemaPath:"#/properties/sources/minItems",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1151,10 +2063,14 @@ errors++;
 }
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-let data4 = data3[i0];
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.src === undefined){
-const err16 = {instancePath:instancePath+"/sources/" + i0,schemaPath:"#/$defs/MediaSource/required",keyword:"required",params:{missingProperty: "src"},message:"must have required property '"+"src"+"'"};
+if(!(validate75(data3[i0], {instancePath:instancePath+"/sources/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/sources",schemaPath:"#/properties/sources/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1163,8 +2079,11 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(data4.width === undefined){
-const err17 = {instancePath:instancePath+"/sources/" + i0,schemaPath:"#/$defs/MediaSource/required",keyword:"required",params:{missingProperty: "width"},message:"must have required property '"+"width"+"'"};
+}
+if(data.width !== undefined){
+let data5 = data.width;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err17 = {instancePath:instancePath+"/width",schemaPath:"#/properties/width/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1173,9 +2092,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-for(const key1 in data4){
-if(!((key1 === "src") || (key1 === "width"))){
-const err18 = {instancePath:instancePath+"/sources/" + i0,schemaPath:"#/$defs/MediaSource/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 > 10000 || isNaN(data5)){
+const err18 = {instancePath:instancePath+"/width",schemaPath:"#/properties/width/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1184,12 +2103,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-if(data4.src !== undefined){
-let data5 = data4.src;
-if(typeof data5 === "string"){
-if(func2(data5) > 300){
-const err19 = {instancePath:instancePath+"/sources/" + i0+"/src",schemaPath:"#/$defs/MediaSource/properties/src/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
+if(data5 < 1 || isNaN(data5)){
+const err19 = {instancePath:instancePath+"/width",schemaPath:"#/properties/width/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1198,8 +2113,11 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(!pattern27.test(data5)){
-const err20 = {instancePath:instancePath+"/sources/" + i0+"/src",schemaPath:"#/$defs/MediaSource/properties/src/pattern",keyword:"pattern",params:{pattern: "^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$"},message:"must match pattern \""+"^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$"+"\""};
+}
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1208,135 +2126,168 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-else {
-const err21 = {instancePath:instancePath+"/sources/" + i0+"/src",schemaPath:"#/$defs/MediaSource/properties/src/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-if(data4.width !== undefined){
-let data6 = data4.width;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err22 = {instancePath:instancePath+"/sources/" + i0+"/width",schemaPath:"#/$defs/MediaSource/properties/width/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 10000 || isNaN(data6)){
-const err23 = {instancePath:instancePath+"/sources/" + i0+"/width",schemaPath:"#/$defs/MediaSource/properties/width/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if(data6 < 1 || isNaN(data6)){
-const err24 = {instancePath:instancePath+"/sources/" + i0+"/width",schemaPath:"#/$defs/MediaSource/properties/width/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err25 = {instancePath:instancePath+"/sources/" + i0,schemaPath:"#/$defs/MediaSource/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-}
-else {
-const err26 = {instancePath:instancePath+"/sources",schemaPath:"#/properties/sources/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-if(data.width !== undefined){
-let data7 = data.width;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err27 = {instancePath:instancePath+"/width",schemaPath:"#/properties/width/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 > 10000 || isNaN(data7)){
-const err28 = {instancePath:instancePath+"/width",schemaPath:"#/properties/width/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-if(data7 < 1 || isNaN(data7)){
-const err29 = {instancePath:instancePath+"/width",schemaPath:"#/properties/width/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-validate28.errors = vErrors;
+validate74.errors = vErrors;
 return errors === 0;
 }
-validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate74.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema44 = {"additionalProperties":false,"description":"Who the site is about.","properties":{"intro":{"description":"The hero's paragraph below the typewriter: who they are and what they build.","maxLength":600,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"location":{"$ref":"#/$defs/Location"},"name":{"description":"Full name: the hero, the about section, the footer and link previews.","maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"photo":{"description":"The id of the owner's photo in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"role":{"description":"Job title: the about section, link previews and search engines.","maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"summary":{"description":"One or two sentences for the meta description and link previews.","maxLength":300,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","role","summary","intro","location","photo"],"type":"object"};
-const schema45 = {"additionalProperties":false,"description":"Where the owner is: as shown, and what a maps search looks for.","properties":{"display":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"mapsQuery":{"maxLength":200,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["display","mapsQuery"],"type":"object"};
+const schema32 = {"additionalProperties":false,"properties":{"intro":{"maxLength":600,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"location":{"$ref":"#/$defs/Location"},"name":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"photo":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"role":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"summary":{"maxLength":300,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","role","summary","intro","location","photo"],"type":"object"};
+const schema33 = {"additionalProperties":false,"properties":{"display":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"mapsQuery":{"maxLength":200,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["display","mapsQuery"],"type":"object"};
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate30.evaluated;
+const evaluated0 = validate79.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.display === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "display"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.mapsQuery === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mapsQuery"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((key0 === "display") || (key0 === "mapsQuery"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.display !== undefined){
+let data0 = data.display;
+if(typeof data0 === "string"){
+if(func2(data0) > 100){
+const err3 = {instancePath:instancePath+"/display",schemaPath:"#/properties/display/maxLength",keyword:"maxLength",params:{limit: 100}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(func2(data0) < 1){
+const err4 = {instancePath:instancePath+"/display",schemaPath:"#/properties/display/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(!pattern3.test(data0)){
+const err5 = {instancePath:instancePath+"/display",schemaPath:"#/properties/display/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/display",schemaPath:"#/properties/display/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.mapsQuery !== undefined){
+let data1 = data.mapsQuery;
+if(typeof data1 === "string"){
+if(func2(data1) > 200){
+const err7 = {instancePath:instancePath+"/mapsQuery",schemaPath:"#/properties/mapsQuery/maxLength",keyword:"maxLength",params:{limit: 200}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(func2(data1) < 1){
+const err8 = {instancePath:instancePath+"/mapsQuery",schemaPath:"#/properties/mapsQuery/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(!pattern3.test(data1)){
+const err9 = {instancePath:instancePath+"/mapsQuery",schemaPath:"#/properties/mapsQuery/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/mapsQuery",schemaPath:"#/properties/mapsQuery/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+validate79.errors = vErrors;
+return errors === 0;
+}
+validate79.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate78.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1345,7 +2296,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1355,7 +2306,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.role === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'"};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "role"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1365,7 +2316,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.summary === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'"};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "summary"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1375,7 +2326,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.intro === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "intro"},message:"must have required property '"+"intro"+"'"};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "intro"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1385,7 +2336,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.location === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "location"},message:"must have required property '"+"location"+"'"};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "location"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1395,7 +2346,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.photo === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "photo"},message:"must have required property '"+"photo"+"'"};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "photo"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1406,7 +2357,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((((key0 === "intro") || (key0 === "location")) || (key0 === "name")) || (key0 === "photo")) || (key0 === "role")) || (key0 === "summary"))){
-const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1420,7 +2371,7 @@ if(data.intro !== undefined){
 let data0 = data.intro;
 if(typeof data0 === "string"){
 if(func2(data0) > 600){
-const err7 = {instancePath:instancePath+"/intro",schemaPath:"#/properties/intro/maxLength",keyword:"maxLength",params:{limit: 600},message:"must NOT have more than 600 characters"};
+const err7 = {instancePath:instancePath+"/intro",schemaPath:"#/properties/intro/maxLength",keyword:"maxLength",params:{limit: 600}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1430,7 +2381,7 @@ vErrors.push(err7);
 errors++;
 }
 if(func2(data0) < 1){
-const err8 = {instancePath:instancePath+"/intro",schemaPath:"#/properties/intro/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err8 = {instancePath:instancePath+"/intro",schemaPath:"#/properties/intro/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1439,8 +2390,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(!pattern4.test(data0)){
-const err9 = {instancePath:instancePath+"/intro",schemaPath:"#/properties/intro/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(!pattern3.test(data0)){
+const err9 = {instancePath:instancePath+"/intro",schemaPath:"#/properties/intro/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1451,7 +2402,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/intro",schemaPath:"#/properties/intro/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err10 = {instancePath:instancePath+"/intro",schemaPath:"#/properties/intro/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1462,10 +2413,16 @@ errors++;
 }
 }
 if(data.location !== undefined){
-let data1 = data.location;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.display === undefined){
-const err11 = {instancePath:instancePath+"/location",schemaPath:"#/$defs/Location/required",keyword:"required",params:{missingProperty: "display"},message:"must have required property '"+"display"+"'"};
+if(!(validate79(data.location, {instancePath:instancePath+"/location",parentData:data,parentDataProperty:"location",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
+errors = vErrors.length;
+}
+}
+if(data.name !== undefined){
+let data2 = data.name;
+if(typeof data2 === "string"){
+if(func2(data2) > 100){
+const err11 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1474,8 +2431,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(data1.mapsQuery === undefined){
-const err12 = {instancePath:instancePath+"/location",schemaPath:"#/$defs/Location/required",keyword:"required",params:{missingProperty: "mapsQuery"},message:"must have required property '"+"mapsQuery"+"'"};
+if(func2(data2) < 1){
+const err12 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1484,9 +2441,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-for(const key1 in data1){
-if(!((key1 === "display") || (key1 === "mapsQuery"))){
-const err13 = {instancePath:instancePath+"/location",schemaPath:"#/$defs/Location/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(!pattern3.test(data2)){
+const err13 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1496,11 +2452,8 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data1.display !== undefined){
-let data2 = data1.display;
-if(typeof data2 === "string"){
-if(func2(data2) > 100){
-const err14 = {instancePath:instancePath+"/location/display",schemaPath:"#/$defs/Location/properties/display/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+else {
+const err14 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1509,8 +2462,12 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(func2(data2) < 1){
-const err15 = {instancePath:instancePath+"/location/display",schemaPath:"#/$defs/Location/properties/display/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data.photo !== undefined){
+let data3 = data.photo;
+if(typeof data3 === "string"){
+if(!pattern9.test(data3)){
+const err15 = {instancePath:instancePath+"/photo",schemaPath:"#/properties/photo/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1519,8 +2476,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(!pattern4.test(data2)){
-const err16 = {instancePath:instancePath+"/location/display",schemaPath:"#/$defs/Location/properties/display/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+}
+else {
+const err16 = {instancePath:instancePath+"/photo",schemaPath:"#/properties/photo/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1530,8 +2488,11 @@ vErrors.push(err16);
 errors++;
 }
 }
-else {
-const err17 = {instancePath:instancePath+"/location/display",schemaPath:"#/$defs/Location/properties/display/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.role !== undefined){
+let data4 = data.role;
+if(typeof data4 === "string"){
+if(func2(data4) > 100){
+const err17 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1540,12 +2501,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-if(data1.mapsQuery !== undefined){
-let data3 = data1.mapsQuery;
-if(typeof data3 === "string"){
-if(func2(data3) > 200){
-const err18 = {instancePath:instancePath+"/location/mapsQuery",schemaPath:"#/$defs/Location/properties/mapsQuery/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(func2(data4) < 1){
+const err18 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1554,8 +2511,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(func2(data3) < 1){
-const err19 = {instancePath:instancePath+"/location/mapsQuery",schemaPath:"#/$defs/Location/properties/mapsQuery/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(!pattern3.test(data4)){
+const err19 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1564,8 +2521,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(!pattern4.test(data3)){
-const err20 = {instancePath:instancePath+"/location/mapsQuery",schemaPath:"#/$defs/Location/properties/mapsQuery/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+}
+else {
+const err20 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1575,8 +2533,11 @@ vErrors.push(err20);
 errors++;
 }
 }
-else {
-const err21 = {instancePath:instancePath+"/location/mapsQuery",schemaPath:"#/$defs/Location/properties/mapsQuery/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.summary !== undefined){
+let data5 = data.summary;
+if(typeof data5 === "string"){
+if(func2(data5) > 300){
+const err21 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/maxLength",keyword:"maxLength",params:{limit: 300}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1585,10 +2546,8 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-}
-else {
-const err22 = {instancePath:instancePath+"/location",schemaPath:"#/$defs/Location/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(func2(data5) < 1){
+const err22 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1597,12 +2556,8 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-if(data.name !== undefined){
-let data4 = data.name;
-if(typeof data4 === "string"){
-if(func2(data4) > 100){
-const err23 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(!pattern3.test(data5)){
+const err23 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1611,8 +2566,9 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(func2(data4) < 1){
-const err24 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err24 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1621,8 +2577,10 @@ vErrors.push(err24);
 }
 errors++;
 }
-if(!pattern4.test(data4)){
-const err25 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+}
+}
+else {
+const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1631,157 +2589,67 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-else {
-const err26 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-if(data.photo !== undefined){
-let data5 = data.photo;
-if(typeof data5 === "string"){
-if(!pattern10.test(data5)){
-const err27 = {instancePath:instancePath+"/photo",schemaPath:"#/properties/photo/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-else {
-const err28 = {instancePath:instancePath+"/photo",schemaPath:"#/properties/photo/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-}
-if(data.role !== undefined){
-let data6 = data.role;
-if(typeof data6 === "string"){
-if(func2(data6) > 100){
-const err29 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-if(func2(data6) < 1){
-const err30 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-if(!pattern4.test(data6)){
-const err31 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-}
-else {
-const err32 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-if(data.summary !== undefined){
-let data7 = data.summary;
-if(typeof data7 === "string"){
-if(func2(data7) > 300){
-const err33 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-if(func2(data7) < 1){
-const err34 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-if(!pattern4.test(data7)){
-const err35 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-}
-else {
-const err36 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-}
-}
-else {
-const err37 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-validate30.errors = vErrors;
+validate78.errors = vErrors;
 return errors === 0;
 }
-validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate78.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema46 = {"additionalProperties":false,"description":"A project of the Projects section.","properties":{"codeUrl":{"description":"Code repository.","format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"demoUrl":{"description":"Live demo.","format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":{"maxLength":600,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"id":{"description":"Stable id: clicks on its links are counted as `project:<id>:code` and `project:<id>:demo`,\nso keep it when the title changes.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"image":{"description":"The id of its screenshot in `media`.","pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"stack":{"$ref":"#/$defs/Stack"},"technologies":{"items":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":12,"type":"array"},"title":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","title","description","image","codeUrl","demoUrl","technologies","stack"],"type":"object"};
-const schema47 = {"description":"Which filter of the Projects section shows a project.","enum":["frontend","backend","fullstack"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"};
+const schema34 = {"additionalProperties":false,"properties":{"codeUrl":{"format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"demoUrl":{"format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":{"maxLength":600,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"id":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"image":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"stack":{"$ref":"#/$defs/Stack"},"technologies":{"items":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":12,"type":"array"},"title":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","title","description","image","codeUrl","demoUrl","technologies","stack"],"type":"object"};
 const formats2 = cjs(m1).fullFormats.uri;
+const schema35 = {"enum":["frontend","backend","fullstack"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"};
 
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate32.evaluated;
+const evaluated0 = validate83.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(((data === "frontend") || (data === "backend")) || (data === "fullstack"))){
+const err0 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema35.enum}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(typeof data === "string"){
+if(!pattern3.test(data)){
+const err1 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate83.errors = vErrors;
+return errors === 0;
+}
+validate83.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate82.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1790,7 +2658,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1800,7 +2668,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.title === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1810,7 +2678,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.description === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "description"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1820,7 +2688,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.image === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "image"},message:"must have required property '"+"image"+"'"};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "image"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1830,7 +2698,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.codeUrl === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "codeUrl"},message:"must have required property '"+"codeUrl"+"'"};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "codeUrl"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1840,7 +2708,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.demoUrl === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "demoUrl"},message:"must have required property '"+"demoUrl"+"'"};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "demoUrl"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1850,7 +2718,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.technologies === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "technologies"},message:"must have required property '"+"technologies"+"'"};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "technologies"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1860,7 +2728,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data.stack === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "stack"},message:"must have required property '"+"stack"+"'"};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "stack"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1871,7 +2739,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((((((key0 === "codeUrl") || (key0 === "demoUrl")) || (key0 === "description")) || (key0 === "id")) || (key0 === "image")) || (key0 === "stack")) || (key0 === "technologies")) || (key0 === "title"))){
-const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1885,7 +2753,7 @@ if(data.codeUrl !== undefined){
 let data0 = data.codeUrl;
 if(typeof data0 === "string"){
 if(func2(data0) > 500){
-const err9 = {instancePath:instancePath+"/codeUrl",schemaPath:"#/properties/codeUrl/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+const err9 = {instancePath:instancePath+"/codeUrl",schemaPath:"#/properties/codeUrl/maxLength",keyword:"maxLength",params:{limit: 500}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1894,8 +2762,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(!pattern4.test(data0)){
-const err10 = {instancePath:instancePath+"/codeUrl",schemaPath:"#/properties/codeUrl/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(!pattern3.test(data0)){
+const err10 = {instancePath:instancePath+"/codeUrl",schemaPath:"#/properties/codeUrl/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1905,7 +2773,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(formats2(data0))){
-const err11 = {instancePath:instancePath+"/codeUrl",schemaPath:"#/properties/codeUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+const err11 = {instancePath:instancePath+"/codeUrl",schemaPath:"#/properties/codeUrl/format",keyword:"format",params:{format: "uri"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1916,7 +2784,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/codeUrl",schemaPath:"#/properties/codeUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err12 = {instancePath:instancePath+"/codeUrl",schemaPath:"#/properties/codeUrl/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1930,7 +2798,7 @@ if(data.demoUrl !== undefined){
 let data1 = data.demoUrl;
 if(typeof data1 === "string"){
 if(func2(data1) > 500){
-const err13 = {instancePath:instancePath+"/demoUrl",schemaPath:"#/properties/demoUrl/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+const err13 = {instancePath:instancePath+"/demoUrl",schemaPath:"#/properties/demoUrl/maxLength",keyword:"maxLength",params:{limit: 500}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1939,8 +2807,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(!pattern4.test(data1)){
-const err14 = {instancePath:instancePath+"/demoUrl",schemaPath:"#/properties/demoUrl/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(!pattern3.test(data1)){
+const err14 = {instancePath:instancePath+"/demoUrl",schemaPath:"#/properties/demoUrl/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1950,7 +2818,7 @@ vErrors.push(err14);
 errors++;
 }
 if(!(formats2(data1))){
-const err15 = {instancePath:instancePath+"/demoUrl",schemaPath:"#/properties/demoUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+const err15 = {instancePath:instancePath+"/demoUrl",schemaPath:"#/properties/demoUrl/format",keyword:"format",params:{format: "uri"}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1961,7 +2829,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/demoUrl",schemaPath:"#/properties/demoUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err16 = {instancePath:instancePath+"/demoUrl",schemaPath:"#/properties/demoUrl/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1975,7 +2843,7 @@ if(data.description !== undefined){
 let data2 = data.description;
 if(typeof data2 === "string"){
 if(func2(data2) > 600){
-const err17 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 600},message:"must NOT have more than 600 characters"};
+const err17 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 600}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1985,7 +2853,7 @@ vErrors.push(err17);
 errors++;
 }
 if(func2(data2) < 1){
-const err18 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err18 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1994,8 +2862,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(!pattern4.test(data2)){
-const err19 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(!pattern3.test(data2)){
+const err19 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2006,7 +2874,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err20 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2019,8 +2887,8 @@ errors++;
 if(data.id !== undefined){
 let data3 = data.id;
 if(typeof data3 === "string"){
-if(!pattern10.test(data3)){
-const err21 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
+if(!pattern9.test(data3)){
+const err21 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2031,7 +2899,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err22 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2044,8 +2912,8 @@ errors++;
 if(data.image !== undefined){
 let data4 = data.image;
 if(typeof data4 === "string"){
-if(!pattern10.test(data4)){
-const err23 = {instancePath:instancePath+"/image",schemaPath:"#/properties/image/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
+if(!pattern9.test(data4)){
+const err23 = {instancePath:instancePath+"/image",schemaPath:"#/properties/image/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2056,7 +2924,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/image",schemaPath:"#/properties/image/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err24 = {instancePath:instancePath+"/image",schemaPath:"#/properties/image/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2067,9 +2935,16 @@ errors++;
 }
 }
 if(data.stack !== undefined){
-let data5 = data.stack;
-if(!(((data5 === "frontend") || (data5 === "backend")) || (data5 === "fullstack"))){
-const err25 = {instancePath:instancePath+"/stack",schemaPath:"#/$defs/Stack/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values"};
+if(!(validate83(data.stack, {instancePath:instancePath+"/stack",parentData:data,parentDataProperty:"stack",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
+errors = vErrors.length;
+}
+}
+if(data.technologies !== undefined){
+let data6 = data.technologies;
+if(Array.isArray(data6)){
+if(data6.length > 12){
+const err25 = {instancePath:instancePath+"/technologies",schemaPath:"#/properties/technologies/maxItems",keyword:"maxItems",params:{limit: 12}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2078,9 +2953,12 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(typeof data5 === "string"){
-if(!pattern4.test(data5)){
-const err26 = {instancePath:instancePath+"/stack",schemaPath:"#/$defs/Stack/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+let data7 = data6[i0];
+if(typeof data7 === "string"){
+if(func2(data7) > 40){
+const err26 = {instancePath:instancePath+"/technologies/" + i0,schemaPath:"#/properties/technologies/items/maxLength",keyword:"maxLength",params:{limit: 40}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2089,9 +2967,8 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-else {
-const err27 = {instancePath:instancePath+"/stack",schemaPath:"#/$defs/Stack/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func2(data7) < 1){
+const err27 = {instancePath:instancePath+"/technologies/" + i0,schemaPath:"#/properties/technologies/items/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2100,12 +2977,8 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-if(data.technologies !== undefined){
-let data6 = data.technologies;
-if(Array.isArray(data6)){
-if(data6.length > 12){
-const err28 = {instancePath:instancePath+"/technologies",schemaPath:"#/properties/technologies/maxItems",keyword:"maxItems",params:{limit: 12},message:"must NOT have more than 12 items"};
+if(!pattern3.test(data7)){
+const err28 = {instancePath:instancePath+"/technologies/" + i0,schemaPath:"#/properties/technologies/items/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2114,12 +2987,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-const len0 = data6.length;
-for(let i0=0; i0<len0; i0++){
-let data7 = data6[i0];
-if(typeof data7 === "string"){
-if(func2(data7) > 40){
-const err29 = {instancePath:instancePath+"/technologies/" + i0,schemaPath:"#/properties/technologies/items/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
+}
+else {
+const err29 = {instancePath:instancePath+"/technologies/" + i0,schemaPath:"#/properties/technologies/items/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2128,8 +2998,10 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(func2(data7) < 1){
-const err30 = {instancePath:instancePath+"/technologies/" + i0,schemaPath:"#/properties/technologies/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/technologies",schemaPath:"#/properties/technologies/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2138,8 +3010,12 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(!pattern4.test(data7)){
-const err31 = {instancePath:instancePath+"/technologies/" + i0,schemaPath:"#/properties/technologies/items/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+}
+if(data.title !== undefined){
+let data8 = data.title;
+if(typeof data8 === "string"){
+if(func2(data8) > 100){
+const err31 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2148,9 +3024,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-else {
-const err32 = {instancePath:instancePath+"/technologies/" + i0,schemaPath:"#/properties/technologies/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func2(data8) < 1){
+const err32 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2159,10 +3034,8 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-}
-else {
-const err33 = {instancePath:instancePath+"/technologies",schemaPath:"#/properties/technologies/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(!pattern3.test(data8)){
+const err33 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2172,11 +3045,8 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data.title !== undefined){
-let data8 = data.title;
-if(typeof data8 === "string"){
-if(func2(data8) > 100){
-const err34 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+else {
+const err34 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2185,8 +3055,10 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(func2(data8) < 1){
-const err35 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+}
+else {
+const err35 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2195,51 +3067,245 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(!pattern4.test(data8)){
-const err36 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-}
-else {
-const err37 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-}
-}
-else {
-const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-validate32.errors = vErrors;
+validate82.errors = vErrors;
 return errors === 0;
 }
-validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate82.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema49 = {"additionalProperties":false,"description":"The words around each section's content, in the page's order.","properties":{"about":{"$ref":"#/$defs/SectionText"},"contact":{"$ref":"#/$defs/SectionText"},"experience":{"$ref":"#/$defs/SectionText","description":"Experience and education, one section."},"projects":{"$ref":"#/$defs/SectionText"},"skills":{"$ref":"#/$defs/SectionText"}},"required":["about","skills","projects","experience","contact"],"type":"object"};
-const schema50 = {"additionalProperties":false,"description":"A section's heading (`My Projects`) and the line below it.","properties":{"lead":{"description":"Empty for none.","maxLength":400,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"title":{"maxLength":80,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","lead"],"type":"object"};
+const schema36 = {"additionalProperties":false,"properties":{"path":{"maxLength":200,"pattern":"^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$","type":"string"}},"required":["path"],"type":"object"};
+const pattern42 = new RegExp("^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$", "u");
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate34.evaluated;
+const evaluated0 = validate86.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.path === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(key0 === "path")){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.path !== undefined){
+let data0 = data.path;
+if(typeof data0 === "string"){
+if(func2(data0) > 200){
+const err2 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/maxLength",keyword:"maxLength",params:{limit: 200}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!pattern42.test(data0)){
+const err3 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/pattern",keyword:"pattern",params:{pattern: "^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate86.errors = vErrors;
+return errors === 0;
+}
+validate86.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema37 = {"additionalProperties":false,"properties":{"about":{"$ref":"#/$defs/SectionText"},"contact":{"$ref":"#/$defs/SectionText"},"experience":{"$ref":"#/$defs/SectionText"},"projects":{"$ref":"#/$defs/SectionText"},"skills":{"$ref":"#/$defs/SectionText"}},"required":["about","skills","projects","experience","contact"],"type":"object"};
+const schema38 = {"additionalProperties":false,"properties":{"lead":{"maxLength":400,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"title":{"maxLength":80,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","lead"],"type":"object"};
+
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate89.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.title === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.lead === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lead"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((key0 === "lead") || (key0 === "title"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.lead !== undefined){
+let data0 = data.lead;
+if(typeof data0 === "string"){
+if(func2(data0) > 400){
+const err3 = {instancePath:instancePath+"/lead",schemaPath:"#/properties/lead/maxLength",keyword:"maxLength",params:{limit: 400}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(!pattern3.test(data0)){
+const err4 = {instancePath:instancePath+"/lead",schemaPath:"#/properties/lead/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/lead",schemaPath:"#/properties/lead/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.title !== undefined){
+let data1 = data.title;
+if(typeof data1 === "string"){
+if(func2(data1) > 80){
+const err6 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 80}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(func2(data1) < 1){
+const err7 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(!pattern3.test(data1)){
+const err8 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+validate89.errors = vErrors;
+return errors === 0;
+}
+validate89.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate88.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2248,7 +3314,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.about === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "about"},message:"must have required property '"+"about"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "about"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2258,7 +3324,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.skills === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "skills"},message:"must have required property '"+"skills"+"'"};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "skills"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2268,7 +3334,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.projects === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "projects"},message:"must have required property '"+"projects"+"'"};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "projects"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2278,7 +3344,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.experience === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "experience"},message:"must have required property '"+"experience"+"'"};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "experience"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2288,7 +3354,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.contact === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "contact"},message:"must have required property '"+"contact"+"'"};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "contact"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2299,7 +3365,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((key0 === "about") || (key0 === "contact")) || (key0 === "experience")) || (key0 === "projects")) || (key0 === "skills"))){
-const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2310,10 +3376,38 @@ errors++;
 }
 }
 if(data.about !== undefined){
-let data0 = data.about;
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.title === undefined){
-const err6 = {instancePath:instancePath+"/about",schemaPath:"#/$defs/SectionText/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+if(!(validate89(data.about, {instancePath:instancePath+"/about",parentData:data,parentDataProperty:"about",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+errors = vErrors.length;
+}
+}
+if(data.contact !== undefined){
+if(!(validate89(data.contact, {instancePath:instancePath+"/contact",parentData:data,parentDataProperty:"contact",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+errors = vErrors.length;
+}
+}
+if(data.experience !== undefined){
+if(!(validate89(data.experience, {instancePath:instancePath+"/experience",parentData:data,parentDataProperty:"experience",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+errors = vErrors.length;
+}
+}
+if(data.projects !== undefined){
+if(!(validate89(data.projects, {instancePath:instancePath+"/projects",parentData:data,parentDataProperty:"projects",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+errors = vErrors.length;
+}
+}
+if(data.skills !== undefined){
+if(!(validate89(data.skills, {instancePath:instancePath+"/skills",parentData:data,parentDataProperty:"skills",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2322,8 +3416,106 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data0.lead === undefined){
-const err7 = {instancePath:instancePath+"/about",schemaPath:"#/$defs/SectionText/required",keyword:"required",params:{missingProperty: "lead"},message:"must have required property '"+"lead"+"'"};
+validate88.errors = vErrors;
+return errors === 0;
+}
+validate88.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema39 = {"additionalProperties":false,"properties":{"logo":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"name":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","logo"],"type":"object"};
+
+function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate96.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.logo === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "logo"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((key0 === "logo") || (key0 === "name"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.logo !== undefined){
+let data0 = data.logo;
+if(typeof data0 === "string"){
+if(!pattern9.test(data0)){
+const err3 = {instancePath:instancePath+"/logo",schemaPath:"#/properties/logo/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/logo",schemaPath:"#/properties/logo/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data1 = data.name;
+if(typeof data1 === "string"){
+if(func2(data1) > 40){
+const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 40}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(func2(data1) < 1){
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!pattern3.test(data1)){
+const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2332,9 +3524,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-for(const key1 in data0){
-if(!((key1 === "lead") || (key1 === "title"))){
-const err8 = {instancePath:instancePath+"/about",schemaPath:"#/$defs/SectionText/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+}
+else {
+const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2344,11 +3536,9 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data0.lead !== undefined){
-let data1 = data0.lead;
-if(typeof data1 === "string"){
-if(func2(data1) > 400){
-const err9 = {instancePath:instancePath+"/about/lead",schemaPath:"#/$defs/SectionText/properties/lead/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"};
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2357,8 +3547,141 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(!pattern4.test(data1)){
-const err10 = {instancePath:instancePath+"/about/lead",schemaPath:"#/$defs/SectionText/properties/lead/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+validate96.errors = vErrors;
+return errors === 0;
+}
+validate96.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema40 = {"additionalProperties":false,"properties":{"id":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"label":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"url":{"format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","label","url"],"type":"object"};
+
+function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate98.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.label === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "label"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.url === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((key0 === "id") || (key0 === "label")) || (key0 === "url"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(!pattern9.test(data0)){
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.label !== undefined){
+let data1 = data.label;
+if(typeof data1 === "string"){
+if(func2(data1) > 40){
+const err6 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/maxLength",keyword:"maxLength",params:{limit: 40}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(func2(data1) < 1){
+const err7 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(!pattern3.test(data1)){
+const err8 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.url !== undefined){
+let data2 = data.url;
+if(typeof data2 === "string"){
+if(func2(data2) > 500){
+const err10 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 500}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2367,9 +3690,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/about/lead",schemaPath:"#/$defs/SectionText/properties/lead/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern3.test(data2)){
+const err11 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2378,12 +3700,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-if(data0.title !== undefined){
-let data2 = data0.title;
-if(typeof data2 === "string"){
-if(func2(data2) > 80){
-const err12 = {instancePath:instancePath+"/about/title",schemaPath:"#/$defs/SectionText/properties/title/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"};
+if(!(formats2(data2))){
+const err12 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2392,8 +3710,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(func2(data2) < 1){
-const err13 = {instancePath:instancePath+"/about/title",schemaPath:"#/$defs/SectionText/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err13 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2402,8 +3721,10 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(!pattern4.test(data2)){
-const err14 = {instancePath:instancePath+"/about/title",schemaPath:"#/$defs/SectionText/properties/title/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2412,559 +3733,16 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-else {
-const err15 = {instancePath:instancePath+"/about/title",schemaPath:"#/$defs/SectionText/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/about",schemaPath:"#/$defs/SectionText/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data.contact !== undefined){
-let data3 = data.contact;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.title === undefined){
-const err17 = {instancePath:instancePath+"/contact",schemaPath:"#/$defs/SectionText/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if(data3.lead === undefined){
-const err18 = {instancePath:instancePath+"/contact",schemaPath:"#/$defs/SectionText/required",keyword:"required",params:{missingProperty: "lead"},message:"must have required property '"+"lead"+"'"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-for(const key2 in data3){
-if(!((key2 === "lead") || (key2 === "title"))){
-const err19 = {instancePath:instancePath+"/contact",schemaPath:"#/$defs/SectionText/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data3.lead !== undefined){
-let data4 = data3.lead;
-if(typeof data4 === "string"){
-if(func2(data4) > 400){
-const err20 = {instancePath:instancePath+"/contact/lead",schemaPath:"#/$defs/SectionText/properties/lead/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-if(!pattern4.test(data4)){
-const err21 = {instancePath:instancePath+"/contact/lead",schemaPath:"#/$defs/SectionText/properties/lead/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-else {
-const err22 = {instancePath:instancePath+"/contact/lead",schemaPath:"#/$defs/SectionText/properties/lead/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-if(data3.title !== undefined){
-let data5 = data3.title;
-if(typeof data5 === "string"){
-if(func2(data5) > 80){
-const err23 = {instancePath:instancePath+"/contact/title",schemaPath:"#/$defs/SectionText/properties/title/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if(func2(data5) < 1){
-const err24 = {instancePath:instancePath+"/contact/title",schemaPath:"#/$defs/SectionText/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-if(!pattern4.test(data5)){
-const err25 = {instancePath:instancePath+"/contact/title",schemaPath:"#/$defs/SectionText/properties/title/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-else {
-const err26 = {instancePath:instancePath+"/contact/title",schemaPath:"#/$defs/SectionText/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-}
-else {
-const err27 = {instancePath:instancePath+"/contact",schemaPath:"#/$defs/SectionText/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-if(data.experience !== undefined){
-let data6 = data.experience;
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.title === undefined){
-const err28 = {instancePath:instancePath+"/experience",schemaPath:"#/$defs/SectionText/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-if(data6.lead === undefined){
-const err29 = {instancePath:instancePath+"/experience",schemaPath:"#/$defs/SectionText/required",keyword:"required",params:{missingProperty: "lead"},message:"must have required property '"+"lead"+"'"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-for(const key3 in data6){
-if(!((key3 === "lead") || (key3 === "title"))){
-const err30 = {instancePath:instancePath+"/experience",schemaPath:"#/$defs/SectionText/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-if(data6.lead !== undefined){
-let data7 = data6.lead;
-if(typeof data7 === "string"){
-if(func2(data7) > 400){
-const err31 = {instancePath:instancePath+"/experience/lead",schemaPath:"#/$defs/SectionText/properties/lead/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-if(!pattern4.test(data7)){
-const err32 = {instancePath:instancePath+"/experience/lead",schemaPath:"#/$defs/SectionText/properties/lead/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-else {
-const err33 = {instancePath:instancePath+"/experience/lead",schemaPath:"#/$defs/SectionText/properties/lead/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-}
-if(data6.title !== undefined){
-let data8 = data6.title;
-if(typeof data8 === "string"){
-if(func2(data8) > 80){
-const err34 = {instancePath:instancePath+"/experience/title",schemaPath:"#/$defs/SectionText/properties/title/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-if(func2(data8) < 1){
-const err35 = {instancePath:instancePath+"/experience/title",schemaPath:"#/$defs/SectionText/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-if(!pattern4.test(data8)){
-const err36 = {instancePath:instancePath+"/experience/title",schemaPath:"#/$defs/SectionText/properties/title/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-}
-else {
-const err37 = {instancePath:instancePath+"/experience/title",schemaPath:"#/$defs/SectionText/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-}
-}
-else {
-const err38 = {instancePath:instancePath+"/experience",schemaPath:"#/$defs/SectionText/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-}
-if(data.projects !== undefined){
-let data9 = data.projects;
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-if(data9.title === undefined){
-const err39 = {instancePath:instancePath+"/projects",schemaPath:"#/$defs/SectionText/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-if(data9.lead === undefined){
-const err40 = {instancePath:instancePath+"/projects",schemaPath:"#/$defs/SectionText/required",keyword:"required",params:{missingProperty: "lead"},message:"must have required property '"+"lead"+"'"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-for(const key4 in data9){
-if(!((key4 === "lead") || (key4 === "title"))){
-const err41 = {instancePath:instancePath+"/projects",schemaPath:"#/$defs/SectionText/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-}
-if(data9.lead !== undefined){
-let data10 = data9.lead;
-if(typeof data10 === "string"){
-if(func2(data10) > 400){
-const err42 = {instancePath:instancePath+"/projects/lead",schemaPath:"#/$defs/SectionText/properties/lead/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-if(!pattern4.test(data10)){
-const err43 = {instancePath:instancePath+"/projects/lead",schemaPath:"#/$defs/SectionText/properties/lead/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-}
-else {
-const err44 = {instancePath:instancePath+"/projects/lead",schemaPath:"#/$defs/SectionText/properties/lead/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
-}
-if(data9.title !== undefined){
-let data11 = data9.title;
-if(typeof data11 === "string"){
-if(func2(data11) > 80){
-const err45 = {instancePath:instancePath+"/projects/title",schemaPath:"#/$defs/SectionText/properties/title/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
-if(func2(data11) < 1){
-const err46 = {instancePath:instancePath+"/projects/title",schemaPath:"#/$defs/SectionText/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
-}
-if(!pattern4.test(data11)){
-const err47 = {instancePath:instancePath+"/projects/title",schemaPath:"#/$defs/SectionText/properties/title/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-}
-else {
-const err48 = {instancePath:instancePath+"/projects/title",schemaPath:"#/$defs/SectionText/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-}
-}
-else {
-const err49 = {instancePath:instancePath+"/projects",schemaPath:"#/$defs/SectionText/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-}
-if(data.skills !== undefined){
-let data12 = data.skills;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.title === undefined){
-const err50 = {instancePath:instancePath+"/skills",schemaPath:"#/$defs/SectionText/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
-}
-if(data12.lead === undefined){
-const err51 = {instancePath:instancePath+"/skills",schemaPath:"#/$defs/SectionText/required",keyword:"required",params:{missingProperty: "lead"},message:"must have required property '"+"lead"+"'"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
-}
-for(const key5 in data12){
-if(!((key5 === "lead") || (key5 === "title"))){
-const err52 = {instancePath:instancePath+"/skills",schemaPath:"#/$defs/SectionText/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
-}
-}
-if(data12.lead !== undefined){
-let data13 = data12.lead;
-if(typeof data13 === "string"){
-if(func2(data13) > 400){
-const err53 = {instancePath:instancePath+"/skills/lead",schemaPath:"#/$defs/SectionText/properties/lead/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
-}
-if(!pattern4.test(data13)){
-const err54 = {instancePath:instancePath+"/skills/lead",schemaPath:"#/$defs/SectionText/properties/lead/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
-}
-}
-else {
-const err55 = {instancePath:instancePath+"/skills/lead",schemaPath:"#/$defs/SectionText/properties/lead/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
-errors++;
-}
-}
-if(data12.title !== undefined){
-let data14 = data12.title;
-if(typeof data14 === "string"){
-if(func2(data14) > 80){
-const err56 = {instancePath:instancePath+"/skills/title",schemaPath:"#/$defs/SectionText/properties/title/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
-}
-if(func2(data14) < 1){
-const err57 = {instancePath:instancePath+"/skills/title",schemaPath:"#/$defs/SectionText/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
-errors++;
-}
-if(!pattern4.test(data14)){
-const err58 = {instancePath:instancePath+"/skills/title",schemaPath:"#/$defs/SectionText/properties/title/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
-}
-}
-else {
-const err59 = {instancePath:instancePath+"/skills/title",schemaPath:"#/$defs/SectionText/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
-}
-}
-}
-else {
-const err60 = {instancePath:instancePath+"/skills",schemaPath:"#/$defs/SectionText/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-}
-}
-}
-else {
-const err61 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
-validate34.errors = vErrors;
+validate98.errors = vErrors;
 return errors === 0;
 }
-validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate98.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
+const evaluated0 = validate52.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2973,7 +3751,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.profile === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "profile"},message:"must have required property '"+"profile"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "profile"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2983,7 +3761,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.typewriterPhrases === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "typewriterPhrases"},message:"must have required property '"+"typewriterPhrases"+"'"};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "typewriterPhrases"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2993,7 +3771,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.about === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "about"},message:"must have required property '"+"about"+"'"};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "about"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3003,7 +3781,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.contact === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "contact"},message:"must have required property '"+"contact"+"'"};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "contact"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3013,7 +3791,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.social === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "social"},message:"must have required property '"+"social"+"'"};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "social"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3023,7 +3801,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.skills === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "skills"},message:"must have required property '"+"skills"+"'"};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "skills"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3033,7 +3811,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.projects === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "projects"},message:"must have required property '"+"projects"+"'"};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "projects"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3043,7 +3821,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data.experience === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "experience"},message:"must have required property '"+"experience"+"'"};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "experience"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3053,7 +3831,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data.education === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "education"},message:"must have required property '"+"education"+"'"};
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "education"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3063,7 +3841,7 @@ vErrors.push(err8);
 errors++;
 }
 if(data.media === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "media"},message:"must have required property '"+"media"+"'"};
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "media"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3073,7 +3851,7 @@ vErrors.push(err9);
 errors++;
 }
 if(data.resume === undefined){
-const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resume"},message:"must have required property '"+"resume"+"'"};
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resume"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3083,7 +3861,7 @@ vErrors.push(err10);
 errors++;
 }
 if(data.sections === undefined){
-const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sections"},message:"must have required property '"+"sections"+"'"};
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sections"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3093,7 +3871,7 @@ vErrors.push(err11);
 errors++;
 }
 if(data.footer === undefined){
-const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "footer"},message:"must have required property '"+"footer"+"'"};
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "footer"}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3103,8 +3881,8 @@ vErrors.push(err12);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema31.properties, key0))){
-const err13 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(!(func1.call(schema19.properties, key0))){
+const err13 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3115,10 +3893,28 @@ errors++;
 }
 }
 if(data.about !== undefined){
-let data0 = data.about;
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.paragraphs === undefined){
-const err14 = {instancePath:instancePath+"/about",schemaPath:"#/$defs/About/required",keyword:"required",params:{missingProperty: "paragraphs"},message:"must have required property '"+"paragraphs"+"'"};
+if(!(validate53(data.about, {instancePath:instancePath+"/about",parentData:data,parentDataProperty:"about",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+errors = vErrors.length;
+}
+}
+if(data.appearance !== undefined){
+if(!(validate55(data.appearance, {instancePath:instancePath+"/appearance",parentData:data,parentDataProperty:"appearance",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+errors = vErrors.length;
+}
+}
+if(data.contact !== undefined){
+if(!(validate61(data.contact, {instancePath:instancePath+"/contact",parentData:data,parentDataProperty:"contact",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+errors = vErrors.length;
+}
+}
+if(data.education !== undefined){
+let data3 = data.education;
+if(Array.isArray(data3)){
+if(data3.length > 30){
+const err14 = {instancePath:instancePath+"/education",schemaPath:"#/properties/education/maxItems",keyword:"maxItems",params:{limit: 30}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3127,9 +3923,16 @@ vErrors.push(err14);
 }
 errors++;
 }
-for(const key1 in data0){
-if(!(key1 === "paragraphs")){
-const err15 = {instancePath:instancePath+"/about",schemaPath:"#/$defs/About/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate65(data3[i0], {instancePath:instancePath+"/education/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/education",schemaPath:"#/properties/education/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -3139,11 +3942,11 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data0.paragraphs !== undefined){
-let data1 = data0.paragraphs;
-if(Array.isArray(data1)){
-if(data1.length > 6){
-const err16 = {instancePath:instancePath+"/about/paragraphs",schemaPath:"#/$defs/About/properties/paragraphs/maxItems",keyword:"maxItems",params:{limit: 6},message:"must NOT have more than 6 items"};
+if(data.experience !== undefined){
+let data5 = data.experience;
+if(Array.isArray(data5)){
+if(data5.length > 30){
+const err16 = {instancePath:instancePath+"/experience",schemaPath:"#/properties/experience/maxItems",keyword:"maxItems",params:{limit: 30}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -3152,8 +3955,16 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(data1.length < 1){
-const err17 = {instancePath:instancePath+"/about/paragraphs",schemaPath:"#/$defs/About/properties/paragraphs/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+const len1 = data5.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate65(data5[i1], {instancePath:instancePath+"/experience/" + i1,parentData:data5,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/experience",schemaPath:"#/properties/experience/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -3162,12 +3973,18 @@ vErrors.push(err17);
 }
 errors++;
 }
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-if(typeof data2 === "string"){
-if(func2(data2) > 1500){
-const err18 = {instancePath:instancePath+"/about/paragraphs/" + i0,schemaPath:"#/$defs/About/properties/paragraphs/items/maxLength",keyword:"maxLength",params:{limit: 1500},message:"must NOT have more than 1500 characters"};
+}
+if(data.footer !== undefined){
+if(!(validate70(data.footer, {instancePath:instancePath+"/footer",parentData:data,parentDataProperty:"footer",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
+errors = vErrors.length;
+}
+}
+if(data.language !== undefined){
+let data8 = data.language;
+if(typeof data8 === "string"){
+if(func2(data8) > 35){
+const err18 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/maxLength",keyword:"maxLength",params:{limit: 35}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -3176,8 +3993,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(func2(data2) < 1){
-const err19 = {instancePath:instancePath+"/about/paragraphs/" + i0,schemaPath:"#/$defs/About/properties/paragraphs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(!pattern17.test(data8)){
+const err19 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$"}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -3186,8 +4003,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(!pattern4.test(data2)){
-const err20 = {instancePath:instancePath+"/about/paragraphs/" + i0,schemaPath:"#/$defs/About/properties/paragraphs/items/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+}
+else {
+const err20 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -3197,8 +4015,11 @@ vErrors.push(err20);
 errors++;
 }
 }
-else {
-const err21 = {instancePath:instancePath+"/about/paragraphs/" + i0,schemaPath:"#/$defs/About/properties/paragraphs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.languages !== undefined){
+let data9 = data.languages;
+if(Array.isArray(data9)){
+if(data9.length > 10){
+const err21 = {instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/maxItems",keyword:"maxItems",params:{limit: 10}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -3207,10 +4028,16 @@ vErrors.push(err21);
 }
 errors++;
 }
+const len2 = data9.length;
+for(let i2=0; i2<len2; i2++){
+if(!(validate72(data9[i2], {instancePath:instancePath+"/languages/" + i2,parentData:data9,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+errors = vErrors.length;
+}
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/about/paragraphs",schemaPath:"#/$defs/About/properties/paragraphs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err22 = {instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -3220,9 +4047,11 @@ vErrors.push(err22);
 errors++;
 }
 }
-}
-else {
-const err23 = {instancePath:instancePath+"/about",schemaPath:"#/$defs/About/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.media !== undefined){
+let data11 = data.media;
+if(Array.isArray(data11)){
+if(data11.length > 200){
+const err23 = {instancePath:instancePath+"/media",schemaPath:"#/properties/media/maxItems",keyword:"maxItems",params:{limit: 200}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -3231,24 +4060,16 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-if(data.appearance !== undefined){
-if(!(validate21(data.appearance, {instancePath:instancePath+"/appearance",parentData:data,parentDataProperty:"appearance",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+const len3 = data11.length;
+for(let i3=0; i3<len3; i3++){
+if(!(validate74(data11[i3], {instancePath:instancePath+"/media/" + i3,parentData:data11,parentDataProperty:i3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
 errors = vErrors.length;
 }
 }
-if(data.contact !== undefined){
-if(!(validate23(data.contact, {instancePath:instancePath+"/contact",parentData:data,parentDataProperty:"contact",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-errors = vErrors.length;
 }
-}
-if(data.education !== undefined){
-let data5 = data.education;
-if(Array.isArray(data5)){
-if(data5.length > 30){
-const err24 = {instancePath:instancePath+"/education",schemaPath:"#/properties/education/maxItems",keyword:"maxItems",params:{limit: 30},message:"must NOT have more than 30 items"};
+else {
+const err24 = {instancePath:instancePath+"/media",schemaPath:"#/properties/media/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -3257,16 +4078,18 @@ vErrors.push(err24);
 }
 errors++;
 }
-const len1 = data5.length;
-for(let i1=0; i1<len1; i1++){
-if(!(validate25(data5[i1], {instancePath:instancePath+"/education/" + i1,parentData:data5,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+}
+if(data.profile !== undefined){
+if(!(validate78(data.profile, {instancePath:instancePath+"/profile",parentData:data,parentDataProperty:"profile",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
 }
-}
-else {
-const err25 = {instancePath:instancePath+"/education",schemaPath:"#/properties/education/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.projects !== undefined){
+let data14 = data.projects;
+if(Array.isArray(data14)){
+if(data14.length > 30){
+const err25 = {instancePath:instancePath+"/projects",schemaPath:"#/properties/projects/maxItems",keyword:"maxItems",params:{limit: 30}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -3275,12 +4098,16 @@ vErrors.push(err25);
 }
 errors++;
 }
+const len4 = data14.length;
+for(let i4=0; i4<len4; i4++){
+if(!(validate82(data14[i4], {instancePath:instancePath+"/projects/" + i4,parentData:data14,parentDataProperty:i4,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
+errors = vErrors.length;
 }
-if(data.experience !== undefined){
-let data7 = data.experience;
-if(Array.isArray(data7)){
-if(data7.length > 30){
-const err26 = {instancePath:instancePath+"/experience",schemaPath:"#/properties/experience/maxItems",keyword:"maxItems",params:{limit: 30},message:"must NOT have more than 30 items"};
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/projects",schemaPath:"#/properties/projects/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -3289,16 +4116,24 @@ vErrors.push(err26);
 }
 errors++;
 }
-const len2 = data7.length;
-for(let i2=0; i2<len2; i2++){
-if(!(validate25(data7[i2], {instancePath:instancePath+"/experience/" + i2,parentData:data7,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+}
+if(data.resume !== undefined){
+if(!(validate86(data.resume, {instancePath:instancePath+"/resume",parentData:data,parentDataProperty:"resume",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
 errors = vErrors.length;
 }
 }
+if(data.sections !== undefined){
+if(!(validate88(data.sections, {instancePath:instancePath+"/sections",parentData:data,parentDataProperty:"sections",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
+errors = vErrors.length;
 }
-else {
-const err27 = {instancePath:instancePath+"/experience",schemaPath:"#/properties/experience/type",keyword:"type",params:{type: "array"},message:"must be array"};
+}
+if(data.skills !== undefined){
+let data18 = data.skills;
+if(Array.isArray(data18)){
+if(data18.length > 60){
+const err27 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/maxItems",keyword:"maxItems",params:{limit: 60}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -3307,12 +4142,16 @@ vErrors.push(err27);
 }
 errors++;
 }
+const len5 = data18.length;
+for(let i5=0; i5<len5; i5++){
+if(!(validate96(data18[i5], {instancePath:instancePath+"/skills/" + i5,parentData:data18,parentDataProperty:i5,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
+errors = vErrors.length;
 }
-if(data.footer !== undefined){
-let data9 = data.footer;
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-if(data9.title === undefined){
-const err28 = {instancePath:instancePath+"/footer",schemaPath:"#/$defs/Footer/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -3321,8 +4160,12 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(data9.line === undefined){
-const err29 = {instancePath:instancePath+"/footer",schemaPath:"#/$defs/Footer/required",keyword:"required",params:{missingProperty: "line"},message:"must have required property '"+"line"+"'"};
+}
+if(data.social !== undefined){
+let data20 = data.social;
+if(Array.isArray(data20)){
+if(data20.length > 10){
+const err29 = {instancePath:instancePath+"/social",schemaPath:"#/properties/social/maxItems",keyword:"maxItems",params:{limit: 10}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -3331,8 +4174,16 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(data9.since === undefined){
-const err30 = {instancePath:instancePath+"/footer",schemaPath:"#/$defs/Footer/required",keyword:"required",params:{missingProperty: "since"},message:"must have required property '"+"since"+"'"};
+const len6 = data20.length;
+for(let i6=0; i6<len6; i6++){
+if(!(validate98(data20[i6], {instancePath:instancePath+"/social/" + i6,parentData:data20,parentDataProperty:i6,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/social",schemaPath:"#/properties/social/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -3341,9 +4192,12 @@ vErrors.push(err30);
 }
 errors++;
 }
-for(const key2 in data9){
-if(!(((key2 === "line") || (key2 === "since")) || (key2 === "title"))){
-const err31 = {instancePath:instancePath+"/footer",schemaPath:"#/$defs/Footer/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+}
+if(data.strings !== undefined){
+let data22 = data.strings;
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+if(Object.keys(data22).length > 300){
+const err31 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/maxProperties",keyword:"maxProperties",params:{limit: 300}};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -3352,12 +4206,11 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-if(data9.line !== undefined){
-let data10 = data9.line;
-if(typeof data10 === "string"){
-if(func2(data10) > 300){
-const err32 = {instancePath:instancePath+"/footer/line",schemaPath:"#/$defs/Footer/properties/line/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
+for(const key1 in data22){
+const _errs34 = errors;
+if(typeof key1 === "string"){
+if(func2(key1) > 100){
+const err32 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/propertyNames/maxLength",keyword:"maxLength",params:{limit: 100},propertyName:key1};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -3366,8 +4219,8 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(!pattern4.test(data10)){
-const err33 = {instancePath:instancePath+"/footer/line",schemaPath:"#/$defs/Footer/properties/line/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+if(!pattern3.test(key1)){
+const err33 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},propertyName:key1};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -3378,7 +4231,7 @@ errors++;
 }
 }
 else {
-const err34 = {instancePath:instancePath+"/footer/line",schemaPath:"#/$defs/Footer/properties/line/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err34 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key1};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -3387,11 +4240,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-if(data9.since !== undefined){
-let data11 = data9.since;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err35 = {instancePath:instancePath+"/footer/since",schemaPath:"#/$defs/Footer/properties/since/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+var valid15 = _errs34 === errors;
+if(!valid15){
+const err35 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/propertyNames",keyword:"propertyNames",params:{propertyName: key1}};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -3400,9 +4251,12 @@ vErrors.push(err35);
 }
 errors++;
 }
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 > 2200 || isNaN(data11)){
-const err36 = {instancePath:instancePath+"/footer/since",schemaPath:"#/$defs/Footer/properties/since/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2200},message:"must be <= 2200"};
+}
+for(const key2 in data22){
+let data23 = data22[key2];
+if(typeof data23 === "string"){
+if(func2(data23) > 1500){
+const err36 = {instancePath:instancePath+"/strings/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/strings/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 1500}};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -3411,8 +4265,8 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(data11 < 1970 || isNaN(data11)){
-const err37 = {instancePath:instancePath+"/footer/since",schemaPath:"#/$defs/Footer/properties/since/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1970},message:"must be >= 1970"};
+if(!pattern3.test(data23)){
+const err37 = {instancePath:instancePath+"/strings/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/strings/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -3422,12 +4276,8 @@ vErrors.push(err37);
 errors++;
 }
 }
-}
-if(data9.title !== undefined){
-let data12 = data9.title;
-if(typeof data12 === "string"){
-if(func2(data12) > 60){
-const err38 = {instancePath:instancePath+"/footer/title",schemaPath:"#/$defs/Footer/properties/title/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"};
+else {
+const err38 = {instancePath:instancePath+"/strings/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/strings/additionalProperties/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -3436,8 +4286,10 @@ vErrors.push(err38);
 }
 errors++;
 }
-if(func2(data12) < 1){
-const err39 = {instancePath:instancePath+"/footer/title",schemaPath:"#/$defs/Footer/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -3446,8 +4298,12 @@ vErrors.push(err39);
 }
 errors++;
 }
-if(!pattern4.test(data12)){
-const err40 = {instancePath:instancePath+"/footer/title",schemaPath:"#/$defs/Footer/properties/title/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
+}
+if(data.typewriterPhrases !== undefined){
+let data24 = data.typewriterPhrases;
+if(Array.isArray(data24)){
+if(data24.length > 10){
+const err40 = {instancePath:instancePath+"/typewriterPhrases",schemaPath:"#/properties/typewriterPhrases/maxItems",keyword:"maxItems",params:{limit: 10}};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -3456,9 +4312,8 @@ vErrors.push(err40);
 }
 errors++;
 }
-}
-else {
-const err41 = {instancePath:instancePath+"/footer/title",schemaPath:"#/$defs/Footer/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data24.length < 1){
+const err41 = {instancePath:instancePath+"/typewriterPhrases",schemaPath:"#/properties/typewriterPhrases/minItems",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -3467,10 +4322,12 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-}
-else {
-const err42 = {instancePath:instancePath+"/footer",schemaPath:"#/$defs/Footer/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const len7 = data24.length;
+for(let i7=0; i7<len7; i7++){
+let data25 = data24[i7];
+if(typeof data25 === "string"){
+if(func2(data25) > 60){
+const err42 = {instancePath:instancePath+"/typewriterPhrases/" + i7,schemaPath:"#/properties/typewriterPhrases/items/maxLength",keyword:"maxLength",params:{limit: 60}};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -3479,12 +4336,8 @@ vErrors.push(err42);
 }
 errors++;
 }
-}
-if(data.language !== undefined){
-let data13 = data.language;
-if(typeof data13 === "string"){
-if(func2(data13) > 35){
-const err43 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/maxLength",keyword:"maxLength",params:{limit: 35},message:"must NOT have more than 35 characters"};
+if(func2(data25) < 1){
+const err43 = {instancePath:instancePath+"/typewriterPhrases/" + i7,schemaPath:"#/properties/typewriterPhrases/items/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -3493,8 +4346,8 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(!pattern18.test(data13)){
-const err44 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$"},message:"must match pattern \""+"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$"+"\""};
+if(!pattern3.test(data25)){
+const err44 = {instancePath:instancePath+"/typewriterPhrases/" + i7,schemaPath:"#/properties/typewriterPhrases/items/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -3505,7 +4358,7 @@ errors++;
 }
 }
 else {
-const err45 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err45 = {instancePath:instancePath+"/typewriterPhrases/" + i7,schemaPath:"#/properties/typewriterPhrases/items/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -3515,11 +4368,9 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data.languages !== undefined){
-let data14 = data.languages;
-if(Array.isArray(data14)){
-if(data14.length > 10){
-const err46 = {instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"};
+}
+else {
+const err46 = {instancePath:instancePath+"/typewriterPhrases",schemaPath:"#/properties/typewriterPhrases/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -3528,12 +4379,10 @@ vErrors.push(err46);
 }
 errors++;
 }
-const len3 = data14.length;
-for(let i3=0; i3<len3; i3++){
-let data15 = data14[i3];
-if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-if(data15.tag === undefined){
-const err47 = {instancePath:instancePath+"/languages/" + i3,schemaPath:"#/$defs/Language/required",keyword:"required",params:{missingProperty: "tag"},message:"must have required property '"+"tag"+"'"};
+}
+}
+else {
+const err47 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -3542,1075 +4391,8 @@ vErrors.push(err47);
 }
 errors++;
 }
-for(const key3 in data15){
-if(!(((((key3 === "published") || (key3 === "same")) || (key3 === "strings")) || (key3 === "tag")) || (key3 === "texts"))){
-const err48 = {instancePath:instancePath+"/languages/" + i3,schemaPath:"#/$defs/Language/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-}
-if(data15.published !== undefined){
-if(typeof data15.published !== "boolean"){
-const err49 = {instancePath:instancePath+"/languages/" + i3+"/published",schemaPath:"#/$defs/Language/properties/published/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-}
-if(data15.same !== undefined){
-let data17 = data15.same;
-if(Array.isArray(data17)){
-if(data17.length > 2000){
-const err50 = {instancePath:instancePath+"/languages/" + i3+"/same",schemaPath:"#/$defs/Language/properties/same/maxItems",keyword:"maxItems",params:{limit: 2000},message:"must NOT have more than 2000 items"};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
-}
-const len4 = data17.length;
-for(let i4=0; i4<len4; i4++){
-let data18 = data17[i4];
-if(typeof data18 === "string"){
-if(func2(data18) > 100){
-const err51 = {instancePath:instancePath+"/languages/" + i3+"/same/" + i4,schemaPath:"#/$defs/Language/properties/same/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
-}
-if(!pattern4.test(data18)){
-const err52 = {instancePath:instancePath+"/languages/" + i3+"/same/" + i4,schemaPath:"#/$defs/Language/properties/same/items/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
-}
-}
-else {
-const err53 = {instancePath:instancePath+"/languages/" + i3+"/same/" + i4,schemaPath:"#/$defs/Language/properties/same/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
-}
-}
-let i5 = data17.length;
-let j0;
-if(i5 > 1){
-const indices0 = {};
-for(;i5--;){
-let item0 = data17[i5];
-if(typeof item0 !== "string"){
-continue;
-}
-if(typeof indices0[item0] == "number"){
-j0 = indices0[item0];
-const err54 = {instancePath:instancePath+"/languages/" + i3+"/same",schemaPath:"#/$defs/Language/properties/same/uniqueItems",keyword:"uniqueItems",params:{i: i5, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i5+" are identical)"};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
-break;
-}
-indices0[item0] = i5;
-}
-}
-}
-else {
-const err55 = {instancePath:instancePath+"/languages/" + i3+"/same",schemaPath:"#/$defs/Language/properties/same/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
-errors++;
-}
-}
-if(data15.strings !== undefined){
-let data19 = data15.strings;
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-if(Object.keys(data19).length > 300){
-const err56 = {instancePath:instancePath+"/languages/" + i3+"/strings",schemaPath:"#/$defs/Language/properties/strings/maxProperties",keyword:"maxProperties",params:{limit: 300},message:"must NOT have more than 300 properties"};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
-}
-for(const key4 in data19){
-const _errs45 = errors;
-if(typeof key4 === "string"){
-if(func2(key4) > 100){
-const err57 = {instancePath:instancePath+"/languages/" + i3+"/strings",schemaPath:"#/$defs/Language/properties/strings/propertyNames/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",propertyName:key4};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
-errors++;
-}
-if(!pattern4.test(key4)){
-const err58 = {instancePath:instancePath+"/languages/" + i3+"/strings",schemaPath:"#/$defs/Language/properties/strings/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\"",propertyName:key4};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
-}
-}
-else {
-const err59 = {instancePath:instancePath+"/languages/" + i3+"/strings",schemaPath:"#/$defs/Language/properties/strings/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key4};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
-}
-var valid18 = _errs45 === errors;
-if(!valid18){
-const err60 = {instancePath:instancePath+"/languages/" + i3+"/strings",schemaPath:"#/$defs/Language/properties/strings/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-}
-}
-for(const key5 in data19){
-let data20 = data19[key5];
-if(typeof data20 === "string"){
-if(func2(data20) > 1500){
-const err61 = {instancePath:instancePath+"/languages/" + i3+"/strings/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Language/properties/strings/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 1500},message:"must NOT have more than 1500 characters"};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
-if(!pattern4.test(data20)){
-const err62 = {instancePath:instancePath+"/languages/" + i3+"/strings/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Language/properties/strings/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
-errors++;
-}
-}
-else {
-const err63 = {instancePath:instancePath+"/languages/" + i3+"/strings/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Language/properties/strings/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
-errors++;
-}
-}
-}
-else {
-const err64 = {instancePath:instancePath+"/languages/" + i3+"/strings",schemaPath:"#/$defs/Language/properties/strings/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
-errors++;
-}
-}
-if(data15.tag !== undefined){
-let data21 = data15.tag;
-if(typeof data21 === "string"){
-if(func2(data21) > 35){
-const err65 = {instancePath:instancePath+"/languages/" + i3+"/tag",schemaPath:"#/$defs/Language/properties/tag/maxLength",keyword:"maxLength",params:{limit: 35},message:"must NOT have more than 35 characters"};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
-errors++;
-}
-if(!pattern18.test(data21)){
-const err66 = {instancePath:instancePath+"/languages/" + i3+"/tag",schemaPath:"#/$defs/Language/properties/tag/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$"},message:"must match pattern \""+"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$"+"\""};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
-errors++;
-}
-}
-else {
-const err67 = {instancePath:instancePath+"/languages/" + i3+"/tag",schemaPath:"#/$defs/Language/properties/tag/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
-errors++;
-}
-}
-if(data15.texts !== undefined){
-let data22 = data15.texts;
-if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
-if(Object.keys(data22).length > 2000){
-const err68 = {instancePath:instancePath+"/languages/" + i3+"/texts",schemaPath:"#/$defs/Language/properties/texts/maxProperties",keyword:"maxProperties",params:{limit: 2000},message:"must NOT have more than 2000 properties"};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
-}
-errors++;
-}
-for(const key6 in data22){
-const _errs54 = errors;
-if(typeof key6 === "string"){
-if(func2(key6) > 100){
-const err69 = {instancePath:instancePath+"/languages/" + i3+"/texts",schemaPath:"#/$defs/Language/properties/texts/propertyNames/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",propertyName:key6};
-if(vErrors === null){
-vErrors = [err69];
-}
-else {
-vErrors.push(err69);
-}
-errors++;
-}
-if(!pattern4.test(key6)){
-const err70 = {instancePath:instancePath+"/languages/" + i3+"/texts",schemaPath:"#/$defs/Language/properties/texts/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\"",propertyName:key6};
-if(vErrors === null){
-vErrors = [err70];
-}
-else {
-vErrors.push(err70);
-}
-errors++;
-}
-}
-else {
-const err71 = {instancePath:instancePath+"/languages/" + i3+"/texts",schemaPath:"#/$defs/Language/properties/texts/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key6};
-if(vErrors === null){
-vErrors = [err71];
-}
-else {
-vErrors.push(err71);
-}
-errors++;
-}
-var valid20 = _errs54 === errors;
-if(!valid20){
-const err72 = {instancePath:instancePath+"/languages/" + i3+"/texts",schemaPath:"#/$defs/Language/properties/texts/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err72];
-}
-else {
-vErrors.push(err72);
-}
-errors++;
-}
-}
-for(const key7 in data22){
-let data23 = data22[key7];
-if(typeof data23 === "string"){
-if(func2(data23) > 1500){
-const err73 = {instancePath:instancePath+"/languages/" + i3+"/texts/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Language/properties/texts/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 1500},message:"must NOT have more than 1500 characters"};
-if(vErrors === null){
-vErrors = [err73];
-}
-else {
-vErrors.push(err73);
-}
-errors++;
-}
-if(!pattern4.test(data23)){
-const err74 = {instancePath:instancePath+"/languages/" + i3+"/texts/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Language/properties/texts/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
-if(vErrors === null){
-vErrors = [err74];
-}
-else {
-vErrors.push(err74);
-}
-errors++;
-}
-}
-else {
-const err75 = {instancePath:instancePath+"/languages/" + i3+"/texts/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Language/properties/texts/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err75];
-}
-else {
-vErrors.push(err75);
-}
-errors++;
-}
-}
-}
-else {
-const err76 = {instancePath:instancePath+"/languages/" + i3+"/texts",schemaPath:"#/$defs/Language/properties/texts/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err76];
-}
-else {
-vErrors.push(err76);
-}
-errors++;
-}
-}
-}
-else {
-const err77 = {instancePath:instancePath+"/languages/" + i3,schemaPath:"#/$defs/Language/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
-}
-errors++;
-}
-}
-}
-else {
-const err78 = {instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err78];
-}
-else {
-vErrors.push(err78);
-}
-errors++;
-}
-}
-if(data.media !== undefined){
-let data24 = data.media;
-if(Array.isArray(data24)){
-if(data24.length > 200){
-const err79 = {instancePath:instancePath+"/media",schemaPath:"#/properties/media/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
-if(vErrors === null){
-vErrors = [err79];
-}
-else {
-vErrors.push(err79);
-}
-errors++;
-}
-const len5 = data24.length;
-for(let i6=0; i6<len5; i6++){
-if(!(validate28(data24[i6], {instancePath:instancePath+"/media/" + i6,parentData:data24,parentDataProperty:i6,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err80 = {instancePath:instancePath+"/media",schemaPath:"#/properties/media/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err80];
-}
-else {
-vErrors.push(err80);
-}
-errors++;
-}
-}
-if(data.profile !== undefined){
-if(!(validate30(data.profile, {instancePath:instancePath+"/profile",parentData:data,parentDataProperty:"profile",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
-errors = vErrors.length;
-}
-}
-if(data.projects !== undefined){
-let data27 = data.projects;
-if(Array.isArray(data27)){
-if(data27.length > 30){
-const err81 = {instancePath:instancePath+"/projects",schemaPath:"#/properties/projects/maxItems",keyword:"maxItems",params:{limit: 30},message:"must NOT have more than 30 items"};
-if(vErrors === null){
-vErrors = [err81];
-}
-else {
-vErrors.push(err81);
-}
-errors++;
-}
-const len6 = data27.length;
-for(let i7=0; i7<len6; i7++){
-if(!(validate32(data27[i7], {instancePath:instancePath+"/projects/" + i7,parentData:data27,parentDataProperty:i7,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err82 = {instancePath:instancePath+"/projects",schemaPath:"#/properties/projects/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err82];
-}
-else {
-vErrors.push(err82);
-}
-errors++;
-}
-}
-if(data.resume !== undefined){
-let data29 = data.resume;
-if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
-if(data29.path === undefined){
-const err83 = {instancePath:instancePath+"/resume",schemaPath:"#/$defs/Resume/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
-if(vErrors === null){
-vErrors = [err83];
-}
-else {
-vErrors.push(err83);
-}
-errors++;
-}
-for(const key8 in data29){
-if(!(key8 === "path")){
-const err84 = {instancePath:instancePath+"/resume",schemaPath:"#/$defs/Resume/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err84];
-}
-else {
-vErrors.push(err84);
-}
-errors++;
-}
-}
-if(data29.path !== undefined){
-let data30 = data29.path;
-if(typeof data30 === "string"){
-if(func2(data30) > 200){
-const err85 = {instancePath:instancePath+"/resume/path",schemaPath:"#/$defs/Resume/properties/path/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err85];
-}
-else {
-vErrors.push(err85);
-}
-errors++;
-}
-if(!pattern43.test(data30)){
-const err86 = {instancePath:instancePath+"/resume/path",schemaPath:"#/$defs/Resume/properties/path/pattern",keyword:"pattern",params:{pattern: "^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$"},message:"must match pattern \""+"^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$"+"\""};
-if(vErrors === null){
-vErrors = [err86];
-}
-else {
-vErrors.push(err86);
-}
-errors++;
-}
-}
-else {
-const err87 = {instancePath:instancePath+"/resume/path",schemaPath:"#/$defs/Resume/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err87];
-}
-else {
-vErrors.push(err87);
-}
-errors++;
-}
-}
-}
-else {
-const err88 = {instancePath:instancePath+"/resume",schemaPath:"#/$defs/Resume/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err88];
-}
-else {
-vErrors.push(err88);
-}
-errors++;
-}
-}
-if(data.sections !== undefined){
-if(!(validate34(data.sections, {instancePath:instancePath+"/sections",parentData:data,parentDataProperty:"sections",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
-errors = vErrors.length;
-}
-}
-if(data.skills !== undefined){
-let data32 = data.skills;
-if(Array.isArray(data32)){
-if(data32.length > 60){
-const err89 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/maxItems",keyword:"maxItems",params:{limit: 60},message:"must NOT have more than 60 items"};
-if(vErrors === null){
-vErrors = [err89];
-}
-else {
-vErrors.push(err89);
-}
-errors++;
-}
-const len7 = data32.length;
-for(let i8=0; i8<len7; i8++){
-let data33 = data32[i8];
-if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
-if(data33.name === undefined){
-const err90 = {instancePath:instancePath+"/skills/" + i8,schemaPath:"#/$defs/Skill/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err90];
-}
-else {
-vErrors.push(err90);
-}
-errors++;
-}
-if(data33.logo === undefined){
-const err91 = {instancePath:instancePath+"/skills/" + i8,schemaPath:"#/$defs/Skill/required",keyword:"required",params:{missingProperty: "logo"},message:"must have required property '"+"logo"+"'"};
-if(vErrors === null){
-vErrors = [err91];
-}
-else {
-vErrors.push(err91);
-}
-errors++;
-}
-for(const key9 in data33){
-if(!((key9 === "logo") || (key9 === "name"))){
-const err92 = {instancePath:instancePath+"/skills/" + i8,schemaPath:"#/$defs/Skill/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err92];
-}
-else {
-vErrors.push(err92);
-}
-errors++;
-}
-}
-if(data33.logo !== undefined){
-let data34 = data33.logo;
-if(typeof data34 === "string"){
-if(!pattern10.test(data34)){
-const err93 = {instancePath:instancePath+"/skills/" + i8+"/logo",schemaPath:"#/$defs/Skill/properties/logo/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
-if(vErrors === null){
-vErrors = [err93];
-}
-else {
-vErrors.push(err93);
-}
-errors++;
-}
-}
-else {
-const err94 = {instancePath:instancePath+"/skills/" + i8+"/logo",schemaPath:"#/$defs/Skill/properties/logo/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err94];
-}
-else {
-vErrors.push(err94);
-}
-errors++;
-}
-}
-if(data33.name !== undefined){
-let data35 = data33.name;
-if(typeof data35 === "string"){
-if(func2(data35) > 40){
-const err95 = {instancePath:instancePath+"/skills/" + i8+"/name",schemaPath:"#/$defs/Skill/properties/name/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
-if(vErrors === null){
-vErrors = [err95];
-}
-else {
-vErrors.push(err95);
-}
-errors++;
-}
-if(func2(data35) < 1){
-const err96 = {instancePath:instancePath+"/skills/" + i8+"/name",schemaPath:"#/$defs/Skill/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err96];
-}
-else {
-vErrors.push(err96);
-}
-errors++;
-}
-if(!pattern4.test(data35)){
-const err97 = {instancePath:instancePath+"/skills/" + i8+"/name",schemaPath:"#/$defs/Skill/properties/name/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
-if(vErrors === null){
-vErrors = [err97];
-}
-else {
-vErrors.push(err97);
-}
-errors++;
-}
-}
-else {
-const err98 = {instancePath:instancePath+"/skills/" + i8+"/name",schemaPath:"#/$defs/Skill/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err98];
-}
-else {
-vErrors.push(err98);
-}
-errors++;
-}
-}
-}
-else {
-const err99 = {instancePath:instancePath+"/skills/" + i8,schemaPath:"#/$defs/Skill/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err99];
-}
-else {
-vErrors.push(err99);
-}
-errors++;
-}
-}
-}
-else {
-const err100 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err100];
-}
-else {
-vErrors.push(err100);
-}
-errors++;
-}
-}
-if(data.social !== undefined){
-let data36 = data.social;
-if(Array.isArray(data36)){
-if(data36.length > 10){
-const err101 = {instancePath:instancePath+"/social",schemaPath:"#/properties/social/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"};
-if(vErrors === null){
-vErrors = [err101];
-}
-else {
-vErrors.push(err101);
-}
-errors++;
-}
-const len8 = data36.length;
-for(let i9=0; i9<len8; i9++){
-let data37 = data36[i9];
-if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
-if(data37.id === undefined){
-const err102 = {instancePath:instancePath+"/social/" + i9,schemaPath:"#/$defs/SocialLink/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err102];
-}
-else {
-vErrors.push(err102);
-}
-errors++;
-}
-if(data37.label === undefined){
-const err103 = {instancePath:instancePath+"/social/" + i9,schemaPath:"#/$defs/SocialLink/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
-if(vErrors === null){
-vErrors = [err103];
-}
-else {
-vErrors.push(err103);
-}
-errors++;
-}
-if(data37.url === undefined){
-const err104 = {instancePath:instancePath+"/social/" + i9,schemaPath:"#/$defs/SocialLink/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
-if(vErrors === null){
-vErrors = [err104];
-}
-else {
-vErrors.push(err104);
-}
-errors++;
-}
-for(const key10 in data37){
-if(!(((key10 === "id") || (key10 === "label")) || (key10 === "url"))){
-const err105 = {instancePath:instancePath+"/social/" + i9,schemaPath:"#/$defs/SocialLink/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err105];
-}
-else {
-vErrors.push(err105);
-}
-errors++;
-}
-}
-if(data37.id !== undefined){
-let data38 = data37.id;
-if(typeof data38 === "string"){
-if(!pattern10.test(data38)){
-const err106 = {instancePath:instancePath+"/social/" + i9+"/id",schemaPath:"#/$defs/SocialLink/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,40}$"+"\""};
-if(vErrors === null){
-vErrors = [err106];
-}
-else {
-vErrors.push(err106);
-}
-errors++;
-}
-}
-else {
-const err107 = {instancePath:instancePath+"/social/" + i9+"/id",schemaPath:"#/$defs/SocialLink/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err107];
-}
-else {
-vErrors.push(err107);
-}
-errors++;
-}
-}
-if(data37.label !== undefined){
-let data39 = data37.label;
-if(typeof data39 === "string"){
-if(func2(data39) > 40){
-const err108 = {instancePath:instancePath+"/social/" + i9+"/label",schemaPath:"#/$defs/SocialLink/properties/label/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
-if(vErrors === null){
-vErrors = [err108];
-}
-else {
-vErrors.push(err108);
-}
-errors++;
-}
-if(func2(data39) < 1){
-const err109 = {instancePath:instancePath+"/social/" + i9+"/label",schemaPath:"#/$defs/SocialLink/properties/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err109];
-}
-else {
-vErrors.push(err109);
-}
-errors++;
-}
-if(!pattern4.test(data39)){
-const err110 = {instancePath:instancePath+"/social/" + i9+"/label",schemaPath:"#/$defs/SocialLink/properties/label/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
-if(vErrors === null){
-vErrors = [err110];
-}
-else {
-vErrors.push(err110);
-}
-errors++;
-}
-}
-else {
-const err111 = {instancePath:instancePath+"/social/" + i9+"/label",schemaPath:"#/$defs/SocialLink/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err111];
-}
-else {
-vErrors.push(err111);
-}
-errors++;
-}
-}
-if(data37.url !== undefined){
-let data40 = data37.url;
-if(typeof data40 === "string"){
-if(func2(data40) > 500){
-const err112 = {instancePath:instancePath+"/social/" + i9+"/url",schemaPath:"#/$defs/SocialLink/properties/url/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
-if(vErrors === null){
-vErrors = [err112];
-}
-else {
-vErrors.push(err112);
-}
-errors++;
-}
-if(!pattern4.test(data40)){
-const err113 = {instancePath:instancePath+"/social/" + i9+"/url",schemaPath:"#/$defs/SocialLink/properties/url/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
-if(vErrors === null){
-vErrors = [err113];
-}
-else {
-vErrors.push(err113);
-}
-errors++;
-}
-if(!(formats2(data40))){
-const err114 = {instancePath:instancePath+"/social/" + i9+"/url",schemaPath:"#/$defs/SocialLink/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
-if(vErrors === null){
-vErrors = [err114];
-}
-else {
-vErrors.push(err114);
-}
-errors++;
-}
-}
-else {
-const err115 = {instancePath:instancePath+"/social/" + i9+"/url",schemaPath:"#/$defs/SocialLink/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err115];
-}
-else {
-vErrors.push(err115);
-}
-errors++;
-}
-}
-}
-else {
-const err116 = {instancePath:instancePath+"/social/" + i9,schemaPath:"#/$defs/SocialLink/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err116];
-}
-else {
-vErrors.push(err116);
-}
-errors++;
-}
-}
-}
-else {
-const err117 = {instancePath:instancePath+"/social",schemaPath:"#/properties/social/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err117];
-}
-else {
-vErrors.push(err117);
-}
-errors++;
-}
-}
-if(data.strings !== undefined){
-let data41 = data.strings;
-if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
-if(Object.keys(data41).length > 300){
-const err118 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/maxProperties",keyword:"maxProperties",params:{limit: 300},message:"must NOT have more than 300 properties"};
-if(vErrors === null){
-vErrors = [err118];
-}
-else {
-vErrors.push(err118);
-}
-errors++;
-}
-for(const key11 in data41){
-const _errs97 = errors;
-if(typeof key11 === "string"){
-if(func2(key11) > 100){
-const err119 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/propertyNames/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",propertyName:key11};
-if(vErrors === null){
-vErrors = [err119];
-}
-else {
-vErrors.push(err119);
-}
-errors++;
-}
-if(!pattern4.test(key11)){
-const err120 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\"",propertyName:key11};
-if(vErrors === null){
-vErrors = [err120];
-}
-else {
-vErrors.push(err120);
-}
-errors++;
-}
-}
-else {
-const err121 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key11};
-if(vErrors === null){
-vErrors = [err121];
-}
-else {
-vErrors.push(err121);
-}
-errors++;
-}
-var valid36 = _errs97 === errors;
-if(!valid36){
-const err122 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/propertyNames",keyword:"propertyNames",params:{propertyName: key11},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err122];
-}
-else {
-vErrors.push(err122);
-}
-errors++;
-}
-}
-for(const key12 in data41){
-let data42 = data41[key12];
-if(typeof data42 === "string"){
-if(func2(data42) > 1500){
-const err123 = {instancePath:instancePath+"/strings/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/strings/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 1500},message:"must NOT have more than 1500 characters"};
-if(vErrors === null){
-vErrors = [err123];
-}
-else {
-vErrors.push(err123);
-}
-errors++;
-}
-if(!pattern4.test(data42)){
-const err124 = {instancePath:instancePath+"/strings/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/strings/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
-if(vErrors === null){
-vErrors = [err124];
-}
-else {
-vErrors.push(err124);
-}
-errors++;
-}
-}
-else {
-const err125 = {instancePath:instancePath+"/strings/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/strings/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err125];
-}
-else {
-vErrors.push(err125);
-}
-errors++;
-}
-}
-}
-else {
-const err126 = {instancePath:instancePath+"/strings",schemaPath:"#/properties/strings/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err126];
-}
-else {
-vErrors.push(err126);
-}
-errors++;
-}
-}
-if(data.typewriterPhrases !== undefined){
-let data43 = data.typewriterPhrases;
-if(Array.isArray(data43)){
-if(data43.length > 10){
-const err127 = {instancePath:instancePath+"/typewriterPhrases",schemaPath:"#/properties/typewriterPhrases/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"};
-if(vErrors === null){
-vErrors = [err127];
-}
-else {
-vErrors.push(err127);
-}
-errors++;
-}
-if(data43.length < 1){
-const err128 = {instancePath:instancePath+"/typewriterPhrases",schemaPath:"#/properties/typewriterPhrases/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err128];
-}
-else {
-vErrors.push(err128);
-}
-errors++;
-}
-const len9 = data43.length;
-for(let i10=0; i10<len9; i10++){
-let data44 = data43[i10];
-if(typeof data44 === "string"){
-if(func2(data44) > 60){
-const err129 = {instancePath:instancePath+"/typewriterPhrases/" + i10,schemaPath:"#/properties/typewriterPhrases/items/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"};
-if(vErrors === null){
-vErrors = [err129];
-}
-else {
-vErrors.push(err129);
-}
-errors++;
-}
-if(func2(data44) < 1){
-const err130 = {instancePath:instancePath+"/typewriterPhrases/" + i10,schemaPath:"#/properties/typewriterPhrases/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err130];
-}
-else {
-vErrors.push(err130);
-}
-errors++;
-}
-if(!pattern4.test(data44)){
-const err131 = {instancePath:instancePath+"/typewriterPhrases/" + i10,schemaPath:"#/properties/typewriterPhrases/items/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"+"\""};
-if(vErrors === null){
-vErrors = [err131];
-}
-else {
-vErrors.push(err131);
-}
-errors++;
-}
-}
-else {
-const err132 = {instancePath:instancePath+"/typewriterPhrases/" + i10,schemaPath:"#/properties/typewriterPhrases/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err132];
-}
-else {
-vErrors.push(err132);
-}
-errors++;
-}
-}
-}
-else {
-const err133 = {instancePath:instancePath+"/typewriterPhrases",schemaPath:"#/properties/typewriterPhrases/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err133];
-}
-else {
-vErrors.push(err133);
-}
-errors++;
-}
-}
-}
-else {
-const err134 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err134];
-}
-else {
-vErrors.push(err134);
-}
-errors++;
-}
-validate20.errors = vErrors;
+validate52.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
