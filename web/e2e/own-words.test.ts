@@ -101,7 +101,9 @@ describe("the owner's own words", () => {
     await saved();
 
     await page.goto(`${suite.server.url}/dashboard?view=page&part=skills`);
-    const words = page.getByRole('region', { name: 'Heading and lead' });
+    // Folded to the heading, as a list's items are: opened by its summary.
+    const words = page.locator('details', { has: page.locator('summary', { hasText: 'Heading and lead' }) });
+    await words.locator('summary').click();
     await words.getByLabel('Heading', { exact: true }).fill('Toolbox');
     await words.getByLabel('Lead', { exact: true }).fill('');
     assert.deepEqual(await axeViolations(page, { exclude: 'iframe' }), []);

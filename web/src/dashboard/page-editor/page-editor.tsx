@@ -89,6 +89,9 @@ export function PageEditor() {
     const element = field ?? window.document.querySelector<HTMLElement>('#editor-part h2');
     if (!element) return;
     focusNext.current = null;
+    // A field folded away (a section's heading and lead) is unfolded first.
+    const folded = field?.closest('details');
+    if (folded) folded.open = true;
     if (heading) element.tabIndex = -1;
     element.focus();
     if (!heading) element.scrollIntoView({ block: 'center' });

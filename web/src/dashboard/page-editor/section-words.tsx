@@ -2,18 +2,31 @@
  * The page's own words around its content: each section's heading and lead, edited in that
  * section's part, and the footer, a part of its own.
  */
+import { ChevronDown } from 'lucide-react';
 import { Group, SelectField, TextField } from './fields';
 import type { ListFormProps } from './list-form-parts';
 import type { SECTION_NAMES } from './translations';
 
 type SectionName = (typeof SECTION_NAMES)[number][0];
 
-/** A section's heading and the line below it (`sections.<name>`). */
+/**
+ * A section's heading and the line below it (`sections.<name>`), folded to the heading as a
+ * list's items are (open while either has a problem; a link to either field opens it).
+ */
 export function SectionWords({ name, document, problems, edit }: ListFormProps & { name: SectionName }) {
   const text = document.sections[name];
   const at = `sections.${name}`;
+  const troubled = Boolean(problems[`${at}.title`] ?? problems[`${at}.lead`]);
   return (
-    <Group title="Heading and lead" level={3} id={`sections-${name}`}>
+    <details className="group rounded-lg border border-gray-800" open={troubled || undefined}>
+      <summary className="flex min-h-11 cursor-pointer list-none items-center justify-between gap-3 rounded-lg px-4 py-2">
+        <span className="min-w-0 truncate">
+          <span className="font-semibold text-white">Heading and lead</span>
+          <span className="text-gray-400">: {text.title}</span>
+        </span>
+        <ChevronDown aria-hidden="true" className="size-4 shrink-0 group-open:rotate-180" />
+      </summary>
+      <div className="space-y-4 px-4 pb-4">
       <TextField
         path={`${at}.title`}
         label="Heading"
@@ -31,7 +44,8 @@ export function SectionWords({ name, document, problems, edit }: ListFormProps &
         problem={problems[`${at}.lead`]}
         onChange={(v) => edit((d) => void (d.sections[name].lead = v))}
       />
-    </Group>
+      </div>
+    </details>
   );
 }
 
