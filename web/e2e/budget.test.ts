@@ -120,8 +120,11 @@ function loginFiles(): string[] {
 // module): 114,860 bytes measured, the app's chunk 53 bytes larger and the shared page chunk
 // smaller; 28 more are allowed, 10 of them for the chunks' hashed names, which change their
 // compressed size by a few bytes from build to build.
-const LOGIN_JS_BUDGET = 112_786 + 1.5 * KB + 48 + 132 + 340 + 28;
-test('the login page loads at most 112.2 KB (114,870 bytes) of gzipped JavaScript', () => {
+// Issue 47's right to left in full and the cursor dot on the error page (the technologies' and
+// skills' names and the greeting's name isolated, the error page drawing the dot, which it shows
+// outside the site's chrome): 114,871 bytes measured beside 114,850; 30 more are allowed.
+const LOGIN_JS_BUDGET = 112_786 + 1.5 * KB + 48 + 132 + 340 + 28 + 30;
+test('the login page loads at most 112.2 KB (114,900 bytes) of gzipped JavaScript', () => {
   const files = loginFiles();
   const total = files.reduce((sum, file) => sum + gzipped(file), 0);
   console.log(`login page JavaScript: ${(total / KB).toFixed(1)} KB gzipped (${total} bytes)`);

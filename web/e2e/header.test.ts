@@ -280,5 +280,41 @@ describe('the header', () => {
       assert.equal(seen.hit, 'Add language');
       await close();
     });
+
+    test('on the 404 page too (drawn outside the site chrome): beside the pointer, a click at the pointer goes home', async () => {
+      const { page, close } = await openPage(suite.browser, suite.server);
+      const response = await page.goto(`${suite.server.url}/ar/no-such-page`);
+      assert.equal(response?.status(), 404);
+      const home = page.getByRole('main').getByRole('link');
+      await home.waitFor();
+      const [x, y] = await moveTo(page, home);
+      await page.locator('[data-cursor-dot][data-visible="true"]').waitFor();
+      assert.equal(await page.locator('[data-cursor-dot]').count(), 1);
+      const seen = await atPointer(page, x, y);
+      assert.equal(seen.covers, false, 'the dot is beside the hotspot');
+      assert.equal(await page.locator('[data-cursor-dot]').evaluate((dot) => getComputedStyle(dot).pointerEvents), 'none');
+      await page.mouse.click(x, y);
+      await page.waitForURL(`${suite.server.url}/ar/`);
+      await close();
+    });
+
+    test('under reduced motion it still marks the pointer, and shows and hides at once, with no fade', async () => {
+      const { page, close } = await openPage(suite.browser, suite.server, { reducedMotion: 'reduce' });
+      await page.goto(`${suite.server.url}/`);
+      await hydrated(page);
+      await moveTo(page, page.getByRole('link', { name: 'View My Work' }));
+      const dot = page.locator('[data-cursor-dot][data-visible="true"]');
+      await dot.waitFor();
+      const style = await dot.evaluate((element) => {
+        const computed = getComputedStyle(element);
+        return { opacity: computed.opacity, transition: parseFloat(computed.transitionDuration) };
+      });
+      assert.equal(style.opacity, '1');
+      assert.ok(style.transition < 0.001, `no fade: ${style.transition}s`);
+      await page.keyboard.press('Shift');
+      await page.locator('[data-cursor-dot][data-visible="false"]').waitFor();
+      assert.equal(await page.locator('[data-cursor-dot]').evaluate((element) => getComputedStyle(element).opacity), '0');
+      await close();
+    });
   });
 });

@@ -233,7 +233,7 @@ async fn a_published_name_is_on_the_served_page_when_publish_returns() {
     let old_etag = before.headers()["etag"].clone();
     let html = before.text().await.unwrap();
     assert!(rendered_part(&html).contains(&format!(
-        "<span class=\"p-name text-blue-500\">{old_name}</span>"
+        "<bdi class=\"p-name text-blue-500\">{old_name}</bdi>"
     )));
 
     app.signed_in().await;
@@ -253,7 +253,7 @@ async fn a_published_name_is_on_the_served_page_when_publish_returns() {
     assert_ne!(new_etag, old_etag);
     let html = after.text().await.unwrap();
     let part = rendered_part(&html);
-    assert!(part.contains("<span class=\"p-name text-blue-500\">Robin Quill</span>"));
+    assert!(part.contains("<bdi class=\"p-name text-blue-500\">Robin Quill</bdi>"));
     assert!(
         !part.contains(&old_name),
         "the old name is still on the page"
@@ -350,7 +350,7 @@ async fn the_draft_preview_is_the_draft_rendered_as_the_page_for_the_owner_only(
     assert!(policy.contains("frame-ancestors 'self'"), "{policy}");
     assert!(!policy.contains("unsafe"), "{policy}");
     let html = preview.text().await.unwrap();
-    assert!(html.contains("<span class=\"p-name text-blue-500\">Draft Owner</span>"));
+    assert!(html.contains("<bdi class=\"p-name text-blue-500\">Draft Owner</bdi>"));
     assert!(
         !html.contains("<script type=\"module\""),
         "the preview runs no script"

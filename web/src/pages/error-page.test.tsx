@@ -4,7 +4,7 @@
  */
 import { cleanup, render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { ContentProvider } from '../content/context';
 import { defaultDocument } from '../content/document';
 import { routes } from '../routes';
@@ -18,7 +18,18 @@ function renderAt(path: string, table: RouteObject[] = routes) {
   );
 }
 
+/** jsdom has no media queries: this one answers that the pointer is a fine one (a mouse), so the cursor dot is drawn. */
+function aMouse() {
+  window.matchMedia = ((query: string) => ({
+    matches: query === '(pointer: fine)',
+    media: query,
+    addEventListener: () => {},
+    removeEventListener: () => {},
+  })) as unknown as typeof window.matchMedia;
+}
+
 describe('the error page', () => {
+  beforeEach(aMouse);
   afterEach(cleanup);
 
   test('an unknown address says the page does not exist in its heading, with the site\'s navigation and a way home', async () => {
@@ -34,6 +45,8 @@ describe('the error page', () => {
     expect(navigation.querySelector('[aria-current]')).toBeNull();
     expect(document.body.textContent).not.toMatch(/404 Not Found|Hey developer|ErrorBoundary/);
     expect(document.title).toMatch(/^Page not found/);
+    // Drawn outside the site's chrome, it brings the cursor dot itself: one, as on every page.
+    expect(document.querySelectorAll('[data-cursor-dot]')).toHaveLength(1);
   });
 
   test('a page that throws while rendering shows no message and no stack trace', async () => {
@@ -46,5 +59,6 @@ describe('the error page', () => {
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Unexpected Application Error!');
     expect(screen.getByRole('button', { name: 'Reload the page' })).toBeTruthy();
     expect(document.body.textContent).not.toMatch(/secret internal detail|at Broken|\.tsx/);
+    expect(document.querySelectorAll('[data-cursor-dot]')).toHaveLength(1);
   });
 });

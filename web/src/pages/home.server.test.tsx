@@ -27,8 +27,8 @@ describe('the landing page on the server', () => {
   test('draws what the document says: another name is the one shown', async () => {
     const renamed = { ...defaultDocument, profile: { ...profile, name: 'Robin Quill' } };
     const html = renderLanding(JSON.stringify(renamed));
-    expect(html).toContain('Hi, I&#x27;m <span class="p-name text-blue-500">Robin Quill</span>');
-    expect(html).not.toContain(`<span class="p-name text-blue-500">${profile.name}</span>`);
+    expect(html).toContain('Hi, I&#x27;m <bdi class="p-name text-blue-500">Robin Quill</bdi>');
+    expect(html).not.toContain(`<bdi class="p-name text-blue-500">${profile.name}</bdi>`);
     expect(html).not.toContain(`>${profile.name}</a>`);
   });
 
@@ -37,7 +37,7 @@ describe('the landing page on the server', () => {
     const html = await render('/');
     const ids = [...html.matchAll(/<section[^>]* id="([a-z]+)"/g)].map((m) => m[1]);
     expect(ids).toEqual(['home', 'about', 'skills', 'projects', 'experience', 'contact']);
-    expect(html).toContain(`Hi, I&#x27;m <span class="p-name text-blue-500">${profile.name}</span>`);
+    expect(html).toContain(`Hi, I&#x27;m <bdi class="p-name text-blue-500">${profile.name}</bdi>`);
     expect(html).toContain('<footer');
     expect(html).toContain('aria-current="true"');
   });

@@ -26,7 +26,8 @@ export function Hero() {
             </p>
           )}
           <h1 id="home-title" className="mt-6 text-title font-extrabold tracking-tight md:text-display">
-            {texts.rich('hero.greeting', { name: <span className="p-name text-blue-500">{content.profile.name}</span> })}
+            {/* The name is an isolated run: it keeps its own direction inside a right-to-left greeting. */}
+            {texts.rich('hero.greeting', { name: <bdi className="p-name text-blue-500">{content.profile.name}</bdi> })}
           </h1>
           <p className="mt-4 min-h-[1.6em] text-xl font-semibold text-gray-200 md:text-2xl">
             <span className="text-gray-400">{texts.t('hero.iAm')}</span>

@@ -67,8 +67,9 @@ export function Projects() {
                 </div>
                 <p className="mt-2 line-clamp-3 text-sm text-gray-400">{project.description}</p>
                 <ul aria-label={texts.t('projects.technologies')} className="mt-3 flex flex-wrap gap-1.5">
+                  {/* A technology's name keeps its own direction: "C#" reads "C#" on a right-to-left page too. */}
                   {project.technologies.map((tech) => (
-                    <li key={tech} className="tag">
+                    <li key={tech} className="tag" dir="auto">
                       {tech}
                     </li>
                   ))}

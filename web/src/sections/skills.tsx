@@ -26,7 +26,9 @@ export function Skills() {
                 {onLight && (
                   <img src={onLight} alt="" width={40} height={40} loading="lazy" decoding="async" className="size-10 only-light" />
                 )}
-                <span className="text-sm font-medium text-gray-100">{skill.name}</span>
+                <span dir="auto" className="text-sm font-medium text-gray-100">
+                  {skill.name}
+                </span>
               </li>
             );
           })}
