@@ -1111,6 +1111,13 @@ export interface components {
             /** Format: email */
             email: string;
             phone: components["schemas"]["Phone"];
+            /**
+             * @description When a visitor may expect an answer, said once their message is sent ("I usually reply
+             *     within a day or two."); translated with the page. A document stored before it existed
+             *     says the placeholder's sentence.
+             * @default I usually reply within a day or two.
+             */
+            responseTime: string;
         };
         /** @description A form token and a proof-of-work challenge, fetched when the form is first used. */
         ContactChallenge: {
