@@ -213,11 +213,10 @@ describe('the page in several languages', () => {
     await form.getByLabel('E-Mail', { exact: true }).fill('ada@example.com');
     await subject.fill('s'.repeat(201));
     await form.getByLabel('Nachricht', { exact: true }).fill('Guten Tag, ich habe eine Frage zu Ihrem Projekt.');
-    const answer = page.waitForResponse('**/api/contact');
+    // The page's own check, before anything is sent (contact-outcome.test.ts has the rest).
     await form.getByRole('button', { name: 'Nachricht senden' }).click();
-    assert.equal((await answer).status(), 422);
-    await form.getByText('Betreff darf höchstens 200 Zeichen lang sein.').waitFor();
-    await form.getByRole('alert').filter({ hasText: 'Bitte korrigieren Sie die unten markierten Felder.' }).waitFor();
+    await form.getByText('Betreff darf höchstens 200 Zeichen lang sein.').first().waitFor();
+    await form.getByRole('alert').filter({ hasText: 'Bitte korrigieren Sie Folgendes:' }).waitFor();
     await close();
   });
 

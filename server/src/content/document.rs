@@ -201,6 +201,37 @@ pub struct Contact {
     #[schemars(email, length(min = 3, max = 254))]
     pub email: String,
     pub phone: Phone,
+    /// When a visitor may expect an answer, said once their message is sent ("I usually reply
+    /// within a day or two."); translated with the page. A document stored before it existed
+    /// says the placeholder's sentence.
+    #[serde(default = "default_response_time")]
+    #[schemars(length(min = 1, max = 200))]
+    pub response_time: String,
+}
+
+/// The placeholder's `contact.responseTime`, for a document stored before it existed.
+fn default_response_time() -> String {
+    "I usually reply within a day or two.".to_owned()
+}
+
+#[cfg(test)]
+mod contact_tests {
+    use super::*;
+
+    #[test]
+    fn a_document_stored_without_a_response_time_says_the_placeholders() {
+        let mut stored = serde_json::to_value(default_document()).expect("a document serialises");
+        stored["contact"]
+            .as_object_mut()
+            .expect("contact is an object")
+            .remove("responseTime");
+        let document: ContentDocument = serde_json::from_value(stored).expect("it still loads");
+        assert_eq!(
+            document.contact.response_time,
+            default_document().contact.response_time
+        );
+        assert!(crate::content::validate::check(&document).is_ok());
+    }
 }
 
 /// A phone number as dialled (`+919000000000`) and as shown (`+91 90000 00000`).

@@ -111,6 +111,10 @@ macro_rules! each_text {
         for (i, paragraph) in (& $($mutability)? document.about.paragraphs).into_iter().enumerate() {
             visit(format!("about.paragraphs[{i}]"), paragraph);
         }
+        visit(
+            "contact.responseTime".to_owned(),
+            & $($mutability)? document.contact.response_time,
+        );
         for (i, project) in (& $($mutability)? document.projects).into_iter().enumerate() {
             visit(format!("projects[{i}].title"), & $($mutability)? project.title);
             visit(format!("projects[{i}].description"), & $($mutability)? project.description);
@@ -536,6 +540,7 @@ pub mod tests {
         );
         assert_eq!(fields[0].1, document.profile.role);
         assert!(paths.contains(&"about.paragraphs[0]"));
+        assert!(paths.contains(&"contact.responseTime"));
         assert!(paths.contains(&"projects[2].description"));
         assert!(paths.contains(&"experience[0].date"));
         assert!(paths.contains(&"education[0].place"));
@@ -555,6 +560,7 @@ pub mod tests {
             + 2
             + document.typewriter_phrases.len()
             + document.about.paragraphs.len()
+            + 1 // contact.responseTime
             + 2 * document.projects.len()
             + 4 * (document.experience.len() + document.education.len())
             + awards

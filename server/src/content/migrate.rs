@@ -193,7 +193,13 @@ mod tests {
 
     #[test]
     fn the_placeholder_from_an_older_release_reads_as_todays_placeholder() {
-        let document = read(&older().to_string()).unwrap();
+        let mut document = read(&older().to_string()).unwrap();
+        // But for the contact section's lead, which said when the owner replies, as it did then.
+        assert_eq!(
+            Some(document.sections.contact.lead.clone()),
+            built_in("en", "contact.lead")
+        );
+        document.sections.contact.lead = default_document().sections.contact.lead.clone();
         assert_eq!(&document, default_document());
     }
 
@@ -202,11 +208,15 @@ mod tests {
         let placeholder = serde_json::to_value(default_document()).unwrap();
         for (key, path) in MOVED {
             let pointer = format!("/{}", path.replace('.', "/"));
-            assert_eq!(
-                placeholder.pointer(&pointer).and_then(Value::as_str),
-                built_in("en", key).as_deref(),
-                "{path}"
-            );
+            // The contact section's lead no longer says when the owner replies: a field of its
+            // own does (`contact.responseTime`).
+            if path != "sections.contact.lead" {
+                assert_eq!(
+                    placeholder.pointer(&pointer).and_then(Value::as_str),
+                    built_in("en", key).as_deref(),
+                    "{path}"
+                );
+            }
             for (tag, _) in super::super::language::BUILT_IN {
                 assert!(built_in(tag, key).is_some(), "{tag} lacks {key}");
                 assert!(

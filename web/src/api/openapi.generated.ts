@@ -1111,6 +1111,13 @@ export interface components {
             /** Format: email */
             email: string;
             phone: components["schemas"]["Phone"];
+            /**
+             * @description When a visitor may expect an answer, said once their message is sent ("I usually reply
+             *     within a day or two."); translated with the page. A document stored before it existed
+             *     says the placeholder's sentence.
+             * @default I usually reply within a day or two.
+             */
+            responseTime: string;
         };
         /** @description A form token and a proof-of-work challenge, fetched when the form is first used. */
         ContactChallenge: {
@@ -1188,6 +1195,8 @@ export interface components {
             education: components["schemas"]["TimelineEntry"][];
             /** @description Work experience, newest first. */
             experience: components["schemas"]["TimelineEntry"][];
+            /** @description The footer's title and line, and the copyright's first year. */
+            footer: components["schemas"]["Footer"];
             /** @description The BCP 47 tag of the language the document's texts are written in, served at `/`. */
             language?: string;
             /** @description The page in other languages, each served at `/<tag in lower case>/` once published. */
@@ -1198,6 +1207,8 @@ export interface components {
             /** @description The projects of the Projects section, in order. */
             projects: components["schemas"]["Project"][];
             resume: components["schemas"]["Resume"];
+            /** @description Each section's heading and the line below it. */
+            sections: components["schemas"]["SectionTexts"];
             /** @description The technologies of the Skills section, in order. */
             skills: components["schemas"]["Skill"][];
             /** @description Links to the owner's profiles elsewhere; clicks are counted as `social:<id>`. */
@@ -1345,6 +1356,18 @@ export interface components {
             challengeId: string;
             /** @description The browser's answer: the `PublicKeyCredential` in its JSON form (`credential.toJSON()`). */
             credential: Record<string, unknown>;
+        };
+        /** @description The page's footer. */
+        Footer: {
+            /** @description The line below it; empty for none. */
+            line: string;
+            /**
+             * Format: uint16
+             * @description The copyright's first year: the line runs from it to the year of the publish.
+             */
+            since: number;
+            /** @description Its heading, e.g. `Portfolio`. */
+            title: string;
         };
         ForgotForm: {
             /** @example you@example.com */
@@ -1774,6 +1797,8 @@ export interface components {
         };
         /** @description Who the site is about. */
         Profile: {
+            /** @description The hero's paragraph below the typewriter: who they are and what they build. */
+            intro: string;
             location: components["schemas"]["Location"];
             /** @description Full name: the hero, the about section, the footer and link previews. */
             name: string;
@@ -1863,6 +1888,21 @@ export interface components {
              * @description Recovery codes not used yet (0 while it is off).
              */
             recoveryCodesLeft: number;
+        };
+        /** @description A section's heading (`My Projects`) and the line below it. */
+        SectionText: {
+            /** @description Empty for none. */
+            lead: string;
+            title: string;
+        };
+        /** @description The words around each section's content, in the page's order. */
+        SectionTexts: {
+            about: components["schemas"]["SectionText"];
+            contact: components["schemas"]["SectionText"];
+            /** @description Experience and education, one section. */
+            experience: components["schemas"]["SectionText"];
+            projects: components["schemas"]["SectionText"];
+            skills: components["schemas"]["SectionText"];
         };
         /** @description Which sections of the page show (the hero always does); the navigation follows. */
         Sections: {

@@ -23,6 +23,12 @@ vi.mock('../contact/guard', () => ({
   },
 }));
 
+const RESPONSE_TIME = 'I usually reply within a week.';
+
+function renderForm() {
+  render(<ContactForm responseTime={RESPONSE_TIME} />);
+}
+
 function fill() {
   fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'Ada' } });
   fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'ada@example.com' } });
@@ -50,7 +56,7 @@ describe('ContactForm', () => {
 
   it('sends the fields with the spam signals and clears the form on success', async () => {
     const fetch = answer(201, { id: 1, createdAt: '2026-01-01T00:00:00Z' });
-    render(<ContactForm />);
+    renderForm();
     fill();
     await submit();
     const [path, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
@@ -64,27 +70,79 @@ describe('ContactForm', () => {
       token: 'signed-token',
       altcha: 'solved',
     });
-    expect(screen.getByRole('status').textContent).toBe('Your response has securely sent!');
+    const panel = screen.getByRole('status');
+    expect(panel.querySelector('p')?.textContent).toBe('Your response has securely sent!');
+    expect(panel.textContent).toContain(`Thank you, Ada. ${RESPONSE_TIME}`);
+    expect(document.activeElement).toBe(panel);
     expect((screen.getByLabelText('Name') as HTMLInputElement).value).toBe('');
+  });
+
+  it('checks the fields itself, in the page\'s language, with no browser bubble, and sends nothing', async () => {
+    const fetch = answer(201, { id: 1, createdAt: '2026-01-01T00:00:00Z' });
+    renderForm();
+    const form = screen.getByRole('form', { name: 'Contact form' }) as HTMLFormElement;
+    expect(form.noValidate).toBe(true);
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'not an address' } });
+    await submit();
+    expect(fetch).not.toHaveBeenCalled();
+    const summary = screen.getByRole('alert');
+    expect(document.activeElement).toBe(summary);
+    expect(summary.querySelector('p')?.textContent).toBe('Please correct the following:');
+    const links = [...summary.querySelectorAll('a')].map((a) => a.textContent);
+    expect(links).toEqual([
+      'Name is required.',
+      'Email must be a valid e-mail address.',
+      'Subject is required.',
+      'Message is required.',
+    ]);
+    // Each beside its field too.
+    const name = screen.getByLabelText('Name');
+    expect(document.getElementById(name.getAttribute('aria-describedby')!)?.textContent).toBe('Name is required.');
+    // A link in the summary takes the visitor to its field.
+    fireEvent.click(screen.getByRole('link', { name: 'Subject is required.' }));
+    expect(document.activeElement).toBe(screen.getByLabelText('Subject'));
+    // Fixing a field takes its line out of the summary; the others stay.
+    fireEvent.input(screen.getByLabelText('Name'), { target: { value: 'Ada' } });
+    expect(screen.queryByRole('link', { name: 'Name is required.' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Message is required.' })).toBeTruthy();
+  });
+
+  it('names the sender in their own direction, and a later failure or new typing clears the success', async () => {
+    answer(201, { id: 1, createdAt: '2026-01-01T00:00:00Z' });
+    renderForm();
+    fill();
+    await submit();
+    expect(screen.getByRole('status').querySelector('bdi')?.textContent).toBe('Ada');
+    fireEvent.input(screen.getByLabelText('Name'), { target: { value: 'Ada' } });
+    expect(screen.queryByRole('status')).toBeNull();
+    fill();
+    await submit();
+    expect(screen.getByRole('status')).toBeTruthy();
+    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    fill();
+    await submit();
+    expect(screen.queryByRole('status')).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('alert'));
   });
 
   it('shows each field the server rejects next to it and keeps the text', async () => {
     answer(422, { error: { code: 'validation_failed', message: 'x', fields: { email: 'must be a valid e-mail address' } } });
-    render(<ContactForm />);
+    renderForm();
     fill();
     await submit();
     const email = screen.getByLabelText('Email');
     expect(email.getAttribute('aria-invalid')).toBe('true');
     const describedBy = email.getAttribute('aria-describedby');
     expect(describedBy && document.getElementById(describedBy)?.textContent).toBe('Email must be a valid e-mail address.');
-    expect(screen.getByRole('alert').textContent).toMatch(/correct the fields/);
+    const summary = screen.getByRole('alert');
+    expect(summary.textContent).toBe('Please correct the following:Email must be a valid e-mail address.');
     expect((screen.getByLabelText('Message') as HTMLTextAreaElement).value).toBe('Hello there');
-    expect(document.activeElement).toBe(email);
+    expect(document.activeElement).toBe(summary);
   });
 
   it('says how long to wait after a 429', async () => {
     answer(429, { error: { code: 'too_many_requests', message: 'slow' } }, { 'Retry-After': '42' });
-    render(<ContactForm />);
+    renderForm();
     fill();
     await submit();
     expect(screen.getByRole('alert').textContent).toMatch(/wait 42 seconds/);
@@ -93,19 +151,19 @@ describe('ContactForm', () => {
 
   it('tells an offline visitor the message was not sent and keeps the text', async () => {
     vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
-    render(<ContactForm />);
+    renderForm();
     fill();
     await submit();
     expect(screen.getByRole('alert').textContent).toMatch(/could not reach the server.*not sent/);
     expect((screen.getByLabelText('Name') as HTMLInputElement).value).toBe('Ada');
-    expect(screen.getByRole('status').textContent).toBe('');
+    expect(screen.queryByRole('status')).toBeNull();
   });
 
   it('cannot be sent twice while sending', async () => {
     let release: (r: Response) => void = () => {};
     const fetch = vi.fn(() => new Promise<Response>((r) => (release = r)));
     vi.stubGlobal('fetch', fetch);
-    render(<ContactForm />);
+    renderForm();
     fill();
     await submit();
     await submit();
@@ -126,7 +184,7 @@ describe('ContactForm', () => {
         }),
     );
     const fetch = answer(201, { id: 1, createdAt: '2026-01-01T00:00:00Z' });
-    render(<ContactForm />);
+    renderForm();
     fill();
     await submit();
     const button = screen.getByRole('button', { name: 'Preparing… 42%' }) as HTMLButtonElement;
@@ -134,11 +192,11 @@ describe('ContactForm', () => {
     expect(fetch).not.toHaveBeenCalled();
     await act(async () => solved({ token: 't', altcha: 'a' }));
     expect(fetch).toHaveBeenCalledTimes(1);
-    expect(screen.getByRole('status').textContent).toBe('Your response has securely sent!');
+    expect(screen.getByRole('status').textContent).toContain('Your response has securely sent!');
   });
 
   it('hides the honeypot from assistive technology and the keyboard', () => {
-    render(<ContactForm />);
+    renderForm();
     const honeypot = document.querySelector('input[name="website"]') as HTMLInputElement;
     expect(honeypot.tabIndex).toBe(-1);
     expect(honeypot.autocomplete).toBe('off');

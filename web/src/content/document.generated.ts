@@ -82,7 +82,13 @@ export type Location = { display: string, mapsQuery: string, };
 
 export type About = { paragraphs: Array<string>, };
 
-export type Contact = { email: string, phone: Phone, };
+export type Contact = { email: string, phone: Phone, 
+/**
+ * When a visitor may expect an answer, said once their message is sent ("I usually reply
+ * within a day or two."); translated with the page. A document stored before it existed
+ * says the placeholder's sentence.
+ */
+responseTime: string, };
 
 export type Phone = { dial: string, display: string, };
 

@@ -70,7 +70,7 @@ export function Contact() {
             </div>
           </div>
           <div className="rounded-xl border border-gray-800 bg-gray-800/30 p-6 md:p-8">
-            <ContactForm />
+            <ContactForm responseTime={contact.responseTime} />
           </div>
         </div>
       </div>

@@ -32,6 +32,7 @@ const LABELS: Record<string, string> = {
   'about.paragraphs[]': 'paragraph',
   'contact.phone.display': 'Phone, as shown',
   'contact.phone.dial': 'Phone, as dialled',
+  'contact.responseTime': 'When you reply',
   'social[]': 'link',
   'social[].label': 'site name',
   'social[].url': 'address',

@@ -140,6 +140,14 @@ export function ContactPart({ document, problems, edit }: ListFormProps) {
         problem={problems['contact.phone.dial']}
         onChange={(v) => edit((d) => void (d.contact.phone.dial = v))}
       />
+      <TextField
+        path="contact.responseTime"
+        label="When you reply"
+        hint="Shown to a visitor once their message is sent, e.g. I usually reply within a day or two."
+        value={contact.responseTime}
+        problem={problems['contact.responseTime']}
+        onChange={(v) => edit((d) => void (d.contact.responseTime = v))}
+      />
     </Group>
   );
 }

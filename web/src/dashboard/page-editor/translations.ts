@@ -51,6 +51,7 @@ export function textFields(document: ContentDocument): TextField[] {
   add('profile.location.display', document.profile.location.display, 'Profile: location');
   document.typewriterPhrases.forEach((phrase, i) => add(`typewriterPhrases[${i}]`, phrase, `Typewriter phrase ${i + 1}`));
   document.about.paragraphs.forEach((text, i) => add(`about.paragraphs[${i}]`, text, `About: paragraph ${i + 1}`));
+  add('contact.responseTime', document.contact.responseTime, 'Contact: when you reply');
   document.projects.forEach((project, i) => {
     add(`projects[${i}].title`, project.title, `Project ${i + 1}: title`);
     add(`projects[${i}].description`, project.description, `Project ${i + 1}: description`);
