@@ -120,8 +120,11 @@ function loginFiles(): string[] {
 // module): 114,860 bytes measured, the app's chunk 53 bytes larger and the shared page chunk
 // smaller; 28 more are allowed, 10 of them for the chunks' hashed names, which change their
 // compressed size by a few bytes from build to build.
-const LOGIN_JS_BUDGET = 112_786 + 1.5 * KB + 48 + 132 + 340 + 28;
-test('the login page loads at most 112.2 KB (114,870 bytes) of gzipped JavaScript', () => {
+// Issue 47's type and rhythm: the login page's chunks carry the landing's sections (the error
+// page draws them), so their compact classes and the e-mail that wraps only before its @ cost it
+// too: 114,955 bytes measured beside 114,850; 100 more are allowed.
+const LOGIN_JS_BUDGET = 112_786 + 1.5 * KB + 48 + 132 + 340 + 28 + 100;
+test('the login page loads at most 112.3 KB (114,970 bytes) of gzipped JavaScript', () => {
   const files = loginFiles();
   const total = files.reduce((sum, file) => sum + gzipped(file), 0);
   console.log(`login page JavaScript: ${(total / KB).toFixed(1)} KB gzipped (${total} bytes)`);

@@ -31,7 +31,7 @@ export function Experience() {
         <h2 id="experience-title" className="section-title">
           {texts.t('experience.title')}
         </h2>
-        <div className="mt-12 grid gap-12 md:grid-cols-2 md:gap-10">
+        <div className="mt-8 grid gap-10 md:grid-cols-2">
           <Timeline
             title={texts.t('experience.work')}
             icon={<Icon name="briefcase" className="size-5" />}

@@ -7,7 +7,7 @@ export function Footer() {
   const { profile } = useContent();
   const texts = useTexts();
   return (
-    <footer className="border-t border-gray-800 bg-gray-950 py-12">
+    <footer className="border-t border-gray-800 bg-gray-950 py-10">
       <div className="container-page grid gap-8 md:grid-cols-[minmax(0,1fr)_auto] md:items-center">
         <div>
           <h2 className="text-xl font-bold">{texts.t('footer.title')}</h2>
@@ -15,7 +15,7 @@ export function Footer() {
         </div>
         <SocialLinks kinds={['github', 'linkedin', 'twitter', 'email']} label={texts.t('footer.elsewhere')} />
       </div>
-      <div className="container-page mt-10 border-t border-gray-800 pt-6 text-sm text-gray-400">
+      <div className="container-page mt-8 border-t border-gray-800 pt-6 text-sm text-gray-400">
         <p>
           {texts.rich('footer.copyright', {
             name: (

@@ -26,8 +26,8 @@ export function Projects() {
         <h2 id="projects-title" className="section-title">
           {texts.t('projects.title')}
         </h2>
-        <p className="lead mt-6">{texts.t('projects.lead')}</p>
-        <div role="group" aria-label={texts.t('projects.filter')} className="mt-8 flex flex-wrap gap-2">
+        <p className="lead mt-4">{texts.t('projects.lead')}</p>
+        <div role="group" aria-label={texts.t('projects.filter')} className="mt-6 flex flex-wrap gap-2">
           {categories.map((name) => (
             <button
               key={name}
@@ -37,7 +37,7 @@ export function Projects() {
                 setCategory(name);
                 setFiltered(true);
               }}
-              className={`btn ${category === name ? 'btn-primary' : 'btn-secondary'}`}
+              className={`btn px-3.5 sm:px-5 ${category === name ? 'btn-primary' : 'btn-secondary'}`}
             >
               {texts.t(`projects.${name.toLowerCase() as Lowercase<Category>}`)}
             </button>
@@ -46,7 +46,7 @@ export function Projects() {
         <p className="sr-only" role="status">
           {filtered ? texts.plural('projects.shown', shown.length) : ''}
         </p>
-        <ul className="mt-10 grid gap-6 sm:grid-cols-2">
+        <ul className="mt-8 grid gap-5 sm:grid-cols-2 md:gap-6">
           {shown.map((project) => (
             <li key={project.title} className="card flex h-[450px] flex-col overflow-hidden" data-testid="project-card">
               {project.picture && (

@@ -12,12 +12,12 @@ export function Skills() {
         <h2 id="skills-title" className="section-title">
           {texts.t('skills.title')}
         </h2>
-        <p className="lead mt-6">{texts.t('skills.lead')}</p>
-        <ul className="mt-10 grid grid-cols-2 gap-4 sm:grid-cols-4 md:grid-cols-7">
+        <p className="lead mt-4">{texts.t('skills.lead')}</p>
+        <ul className="mt-8 grid grid-cols-3 gap-3 sm:grid-cols-5 md:grid-cols-7 md:gap-4">
           {content.skills.map((skill) => {
             const onLight = lightVariant(content, skill.logo);
             return (
-              <li key={skill.name} className="card flex flex-col items-center gap-3 px-3 py-6 text-center">
+              <li key={skill.name} className="card flex flex-col items-center gap-2 px-2 py-3.5 text-center">
                 <img
                   src={imageFor(content, skill.logo)?.src}
                   alt=""
@@ -25,12 +25,12 @@ export function Skills() {
                   height={40}
                   loading="lazy"
                   decoding="async"
-                  className={onLight ? 'size-10 only-dark' : 'size-10'}
+                  className={onLight ? 'size-8 only-dark' : 'size-8'}
                 />
                 {onLight && (
-                  <img src={onLight} alt="" width={40} height={40} loading="lazy" decoding="async" className="size-10 only-light" />
+                  <img src={onLight} alt="" width={40} height={40} loading="lazy" decoding="async" className="size-8 only-light" />
                 )}
-                <span className="text-sm font-medium text-gray-100">{skill.name}</span>
+                <span className="text-sm leading-tight font-medium text-gray-100">{skill.name}</span>
               </li>
             );
           })}
