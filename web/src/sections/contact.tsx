@@ -45,7 +45,7 @@ export function Contact() {
           {texts.t('contact.title')}
         </h2>
         <p className="lead mt-4">{texts.t('contact.lead')}</p>
-        <div className="mt-8 grid gap-6 md:grid-cols-[minmax(0,2fr)_minmax(0,3fr)] md:gap-8">
+        <div className="mt-8 grid gap-6 md:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
           <div className="card p-6 md:p-8">
             <h3 className="text-xl font-semibold">{texts.t('contact.info')}</h3>
             <ul className="mt-6 grid gap-5">

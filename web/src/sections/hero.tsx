@@ -34,7 +34,7 @@ export function Hero() {
           </p>
           <p className="lead mt-6">{texts.t('hero.lead')}</p>
           {(sections.projects || sections.contact) && (
-            <div className="mt-6 flex flex-wrap gap-3 md:mt-8">
+            <div className="mt-6 flex flex-wrap gap-3">
               {sections.projects && (
                 <a href="#projects" className="btn btn-primary px-4 sm:px-5">
                   {texts.t('hero.viewWork')}
@@ -48,7 +48,7 @@ export function Hero() {
               )}
             </div>
           )}
-          <div className="mt-6 md:mt-8">
+          <div className="mt-6">
             <SocialLinks kinds={['github', 'linkedin']} label={texts.t('hero.profiles')} />
           </div>
         </div>

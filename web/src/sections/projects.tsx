@@ -37,7 +37,7 @@ export function Projects() {
                 setCategory(name);
                 setFiltered(true);
               }}
-              className={`btn px-3.5 sm:px-5 ${category === name ? 'btn-primary' : 'btn-secondary'}`}
+              className={`btn px-3 sm:px-5 ${category === name ? 'btn-primary' : 'btn-secondary'}`}
             >
               {texts.t(`projects.${name.toLowerCase() as Lowercase<Category>}`)}
             </button>
@@ -46,7 +46,7 @@ export function Projects() {
         <p className="sr-only" role="status">
           {filtered ? texts.plural('projects.shown', shown.length) : ''}
         </p>
-        <ul className="mt-8 grid gap-5 sm:grid-cols-2 md:gap-6">
+        <ul className="mt-8 grid gap-5 sm:grid-cols-2">
           {shown.map((project) => (
             <li key={project.title} className="card flex h-[450px] flex-col overflow-hidden" data-testid="project-card">
               {project.picture && (

@@ -13,7 +13,7 @@ export function Skills() {
           {texts.t('skills.title')}
         </h2>
         <p className="lead mt-4">{texts.t('skills.lead')}</p>
-        <ul className="mt-8 grid grid-cols-3 gap-3 sm:grid-cols-5 md:grid-cols-7 md:gap-4">
+        <ul className="mt-8 grid grid-cols-3 gap-3 sm:grid-cols-4 md:grid-cols-7">
           {content.skills.map((skill) => {
             const onLight = lightVariant(content, skill.logo);
             return (
@@ -30,7 +30,7 @@ export function Skills() {
                 {onLight && (
                   <img src={onLight} alt="" width={40} height={40} loading="lazy" decoding="async" className="size-8 only-light" />
                 )}
-                <span className="text-sm leading-tight font-medium text-gray-100">{skill.name}</span>
+                <span className="text-sm font-medium text-gray-100">{skill.name}</span>
               </li>
             );
           })}
