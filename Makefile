@@ -14,7 +14,7 @@ TEST_BIN := target/debug/portfolio
 WEB_DEPS := web/node_modules/.package-lock.json
 WEB_SOURCES := $(shell find web/src web/public web/scripts -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run test setup web server dist openssl-dev chromium java postgresql python-venv bench-tools fuzz lint imports fmt-check clippy typecheck eslint unit-web test-build cargo-test generate generated e2e bench soak clean
+.PHONY: run test setup web server dist openssl-dev chromium java postgresql python-venv bench-tools font fuzz lint imports fmt-check clippy typecheck eslint unit-web test-build cargo-test generate generated e2e bench soak clean
 
 run: server ## Build everything and serve on http://127.0.0.1:8080 with SQLite under ./data/
 	./$(BIN) serve
@@ -57,6 +57,11 @@ python-venv: ## Debian's venv module for the fuzzer's virtual environment
 # the API's own OpenAPI document on the running test binary, signed in as the owner.
 fuzz: test-build python-venv
 	server/fuzz/run.sh $(CURDIR)/$(TEST_BIN)
+
+# The page's web font, subset from Inter (web/scripts/font/README.md). Its output is committed; run
+# this only to change the subset. Needs npm and python3's venv; not part of `make test`.
+font: python-venv
+	web/scripts/font/subset.sh
 
 fmt-check:
 	$(CARGO) fmt --all --check

@@ -122,9 +122,11 @@ function loginFiles(): string[] {
 // compressed size by a few bytes from build to build.
 // Issue 47's right to left in full and the cursor dot on the error page (the technologies' and
 // skills' names and the greeting's name isolated, the error page drawing the dot, which it shows
-// outside the site's chrome): 114,871 bytes measured beside 114,850; 30 more are allowed.
-const LOGIN_JS_BUDGET = 112_786 + 1.5 * KB + 48 + 132 + 340 + 28 + 30;
-test('the login page loads at most 112.2 KB (114,900 bytes) of gzipped JavaScript', () => {
+// outside the site's chrome): 114,871 bytes measured beside 114,850; 30 more are allowed. Its type
+// and rhythm: the login page's chunks carry the landing's sections (the error page draws them), so
+// their compact classes and the e-mail that wraps only before its @ cost it too: 100 more.
+const LOGIN_JS_BUDGET = 112_786 + 1.5 * KB + 48 + 132 + 340 + 28 + 30 + 100;
+test('the login page loads at most 112.3 KB (115,000 bytes) of gzipped JavaScript', () => {
   const files = loginFiles();
   const total = files.reduce((sum, file) => sum + gzipped(file), 0);
   console.log(`login page JavaScript: ${(total / KB).toFixed(1)} KB gzipped (${total} bytes)`);

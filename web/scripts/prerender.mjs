@@ -138,7 +138,10 @@ const beasties = new Beasties({
   preload: 'body',
   noscriptFallback: false,
   pruneSource: false,
-  inlineFonts: false,
+  // The web font's @font-face rules go inline with the rules that use them; its preload is ours
+  // (below), since Beasties would put it in a document that is thrown away.
+  inlineFonts: true,
+  preloadFonts: false,
   reduceInlineStyles: false,
   // The light scheme's rules match only once the inline script has set data-scheme on <html>,
   // before the first paint: they are inlined whatever the pre-rendered HTML holds.
@@ -163,6 +166,11 @@ if (!rules) throw new Error(`Beasties found no rule of ${stylesheet[1]} that / u
 const { css } = withoutUnusedProperties(rules, body);
 if (/<\/style/i.test(css)) throw new Error(`${stylesheet[1]} holds "</style", which would end the inline element`);
 const inlineStyle = `\n    <style>${css}</style>`;
+// The web font (src/index.css) is fetched with the page rather than once its inline rules are
+// applied: every language's page draws its Latin text (the name, the addresses) in it.
+const fonts = [...new Set([...css.matchAll(/url\((\/assets\/[^)]+\.woff2)\)/g)].map((match) => match[1]))];
+if (fonts.length !== 1) throw new Error(`the inline sheet should name one web font, not ${fonts.length}: ${fonts.join(' ')}`);
+const fontPreload = `\n    <link rel="preload" href="${fonts[0]}" as="font" type="font/woff2" crossorigin>`;
 if (/<script(?![^>]*type="application\/ld\+json")/.test(body)) {
   throw new Error('the pre-rendered page holds an inline script, which the CSP forbids');
 }
@@ -182,7 +190,7 @@ if (!page.includes(HTML_ROOT)) throw new Error(`index.html lacks ${HTML_ROOT}`);
 const indexTemplate = page
   .replace(HTML_ROOT, '<html lang="en" class="h-card">')
   .replace(STYLESHEET, '')
-  .replace(/\s*<\/head>/, (end) => `${MARK.hints}${heroParsed}${inlineStyle}${end}`)
+  .replace(/\s*<\/head>/, (end) => `${MARK.hints}${fontPreload}${heroParsed}${inlineStyle}${end}`)
   .replace(/\s*<\/body>/, (end) => `${MARK.data}\n    ${MARK.jsonLd}${end}`);
 const data = dataBlock(pageDataJson);
 writeFileSync(join(renderDir, 'index.html'), indexTemplate);

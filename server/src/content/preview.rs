@@ -9,6 +9,7 @@ use anyhow::Context;
 use base64::Engine as _;
 use resvg::{tiny_skia, usvg};
 
+use super::appearance::{hex, palette, parse_hex, DEFAULT_ACCENT};
 use super::document::ContentDocument;
 use super::head::{PREVIEW_HEIGHT, PREVIEW_WIDTH};
 
@@ -220,9 +221,44 @@ fn data_url(bytes: &[u8]) -> Option<String> {
     ))
 }
 
+/// The accent's shades the preview is drawn with, as the page uses them: the glow (600, the
+/// accent itself), the bar under the heading and the ring round the portrait (500), the role
+/// (400, the dark page's accent text) and the initials' disc (900).
+struct Shades {
+    glow: String,
+    bar: String,
+    role: String,
+    disc: String,
+}
+
+fn shades(document: &ContentDocument) -> Shades {
+    let accent = parse_hex(&document.appearance.accent)
+        .or_else(|| parse_hex(DEFAULT_ACCENT))
+        .expect("the default accent is #rrggbb");
+    let ladder = palette(accent);
+    let shade = |wanted: u16| {
+        ladder
+            .iter()
+            .find(|(shade, _)| *shade == wanted)
+            .map_or_else(|| hex(accent), |(_, rgb)| hex(*rgb))
+    };
+    Shades {
+        glow: shade(600),
+        bar: shade(500),
+        role: shade(400),
+        disc: shade(900),
+    }
+}
+
 /// The preview's SVG source.
 fn svg(document: &ContentDocument, photo: Option<&[u8]>) -> String {
     let profile = &document.profile;
+    let Shades {
+        glow,
+        bar,
+        role: role_colour,
+        disc,
+    } = shades(document);
     let (width, height) = (PREVIEW_WIDTH, PREVIEW_HEIGHT);
     let name_size = if profile.name.chars().count() > 18 {
         60
@@ -261,7 +297,7 @@ fn svg(document: &ContentDocument, photo: Option<&[u8]>) -> String {
             d = 2 * r
         ),
         None => format!(
-            "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"{r}\" fill=\"#1e3a8a\"/><text x=\"{cx}\" y=\"{ty}\" text-anchor=\"middle\" font-size=\"120\" font-weight=\"bold\" fill=\"#fff\">{initials}</text>",
+            "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"{r}\" fill=\"{disc}\"/><text x=\"{cx}\" y=\"{ty}\" text-anchor=\"middle\" font-size=\"120\" font-weight=\"bold\" fill=\"#fff\">{initials}</text>",
             ty = cy + 40,
             initials = escape(&initials)
         ),
@@ -285,17 +321,17 @@ fn svg(document: &ContentDocument, photo: Option<&[u8]>) -> String {
       <stop offset="0" stop-color="#030712"/><stop offset="1" stop-color="#111827"/>
     </linearGradient>
     <radialGradient id="glow" cx="0.79" cy="0.5" r="0.45">
-      <stop offset="0" stop-color="#2563eb" stop-opacity="0.35"/><stop offset="1" stop-color="#2563eb" stop-opacity="0"/>
+      <stop offset="0" stop-color="{glow}" stop-opacity="0.35"/><stop offset="1" stop-color="{glow}" stop-opacity="0"/>
     </radialGradient>
     <clipPath id="round"><circle cx="{cx}" cy="{cy}" r="{r}"/></clipPath>
   </defs>
   <rect width="{width}" height="{height}" fill="url(#bg)"/>
   <rect width="{width}" height="{height}" fill="url(#glow)"/>
-  <rect x="{bar_x}" y="120" width="64" height="6" rx="3" fill="#3b82f6"/>
+  <rect x="{bar_x}" y="120" width="64" height="6" rx="3" fill="{bar}"/>
   <text x="{text_x}" y="{name_y}"{anchor} font-size="{name_size}" font-weight="bold" fill="#ffffff">{name}</text>
-  <text x="{text_x}" y="{role_y}"{anchor} font-size="36" fill="#60a5fa">{role}</text>
+  <text x="{text_x}" y="{role_y}"{anchor} font-size="36" fill="{role_colour}">{role}</text>
   {summary}
-  <circle cx="{cx}" cy="{cy}" r="{ring}" fill="none" stroke="#3b82f6" stroke-width="6"/>
+  <circle cx="{cx}" cy="{cy}" r="{ring}" fill="none" stroke="{bar}" stroke-width="6"/>
   {portrait}
 </svg>"##,
         name_y = 160 + name_size,
@@ -377,6 +413,33 @@ mod tests {
         );
         // Bytes that are no image fall back to the initials rather than failing.
         assert!(preview_png(&document, Some(b"not an image")).is_ok());
+    }
+
+    #[test]
+    fn the_accent_colours_the_glow_the_bar_the_ring_and_the_role() {
+        let blue = decoded(&preview_png(default_document(), None).expect("rendered"));
+        let mut document = default_document().clone();
+        document.appearance.accent = "#0f766e".to_owned();
+        assert!(svg(&document, None).contains("stop-color=\"#0f766e\""));
+        assert!(!svg(&document, None).contains("#2563eb"));
+        let teal = decoded(&preview_png(&document, None).expect("rendered"));
+        // The bar under the heading: blue by default, teal with a teal accent.
+        let bar = blue.pixel(110, 123).expect("inside");
+        assert!(bar.blue() > bar.green() + 60, "{bar:?}");
+        let bar = teal.pixel(110, 123).expect("inside");
+        assert!(
+            bar.green() > bar.red() + 60 && bar.green() >= bar.blue(),
+            "{bar:?}"
+        );
+        // The glow beside the portrait turns from blue to teal.
+        let (before, after) = (
+            blue.pixel(760, 315).expect("inside"),
+            teal.pixel(760, 315).expect("inside"),
+        );
+        assert!(
+            after.green() > before.green() && after.blue() < before.blue(),
+            "{before:?} -> {after:?}"
+        );
     }
 
     #[test]

@@ -27,7 +27,7 @@ export function Timeline({
         </span>
         {title}
       </h3>
-      <ol className="mt-8 grid gap-8 border-s border-gray-700 ps-6 sm:ps-8">
+      <ol className="mt-6 grid gap-6 border-s border-gray-700 ps-6 sm:ps-8">
         {entries.map((entry) => (
           <li key={entry.title} className="relative">
             <span

@@ -1,3 +1,4 @@
+import { EmailAddress } from '../components/email-address';
 import { Icon } from '../components/icon';
 import { useContent } from '../content/context';
 import { useTexts } from '../i18n/locale';
@@ -9,10 +10,10 @@ export function About() {
   const texts = useTexts();
   return (
     <section id="about" aria-labelledby="about-title" className="section bg-gray-900">
-      <div className="container-page grid gap-12 md:grid-cols-[minmax(0,1.5fr)_minmax(0,1fr)] md:items-center">
+      <div className="container-page grid gap-8 md:gap-12 md:grid-cols-[minmax(0,1.5fr)_minmax(0,1fr)] md:items-center">
         <div>
           <SectionHeading id="about-title" text={content.sections.about} />
-          <p className="p-job-title mt-8 text-xl font-semibold text-blue-300">{content.profile.role}</p>
+          <p className="p-job-title mt-6 text-xl font-semibold text-blue-300">{content.profile.role}</p>
           {content.about.paragraphs.map((paragraph) => (
             <p key={paragraph} className="lead mt-4">
               {paragraph}
@@ -39,7 +40,9 @@ export function About() {
               <div className="min-w-0">
                 <p className="text-sm text-gray-400">{texts.t('about.email')}</p>
                 <p className="font-semibold [overflow-wrap:anywhere] text-white">
-                  <bdi dir="ltr">{content.contact.email}</bdi>
+                  <bdi dir="ltr">
+                    <EmailAddress address={content.contact.email} />
+                  </bdi>
                 </p>
               </div>
             </li>

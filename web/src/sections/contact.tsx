@@ -1,3 +1,5 @@
+import type { ReactNode } from 'react';
+import { EmailAddress } from '../components/email-address';
 import { Icon, type IconName } from '../components/icon';
 import { useContent } from '../content/context';
 import { ContactForm } from '../components/contact-form';
@@ -16,11 +18,11 @@ export function Contact() {
   const texts = useTexts();
   // `property`: the row's class as a property of the owner's h-card, which the page is (scripts/prerender.mjs).
   // `ltr`: an address or a number, read left to right on a right-to-left page too.
-  const rows: { icon: IconName; label: string; text: string; href: string; external: boolean; property?: string; ltr?: boolean }[] = [
+  const rows: { icon: IconName; label: string; text: ReactNode; href: string; external: boolean; property?: string; ltr?: boolean }[] = [
     {
       icon: 'mail',
       label: texts.t('contact.email'),
-      text: contact.email,
+      text: <EmailAddress address={contact.email} />,
       href: `mailto:${contact.email}`,
       external: false,
       property: 'u-email',
@@ -41,7 +43,7 @@ export function Contact() {
     <section id="contact" aria-labelledby="contact-title" className="section bg-gray-900">
       <div className="container-page">
         <SectionHeading id="contact-title" text={sections.contact} />
-        <div className="mt-12 grid gap-8 md:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+        <div className="mt-8 grid gap-6 md:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
           <div className="card p-6 md:p-8">
             <h3 className="text-xl font-semibold">{texts.t('contact.info')}</h3>
             <ul className="mt-6 grid gap-5">
@@ -55,21 +57,22 @@ export function Contact() {
                     <a
                       href={href}
                       dir={ltr ? 'ltr' : undefined}
-                      className={`${property ? `${property} ` : ''}link inline-flex min-h-11 items-center font-medium break-all`}
+                      className={`${property ? `${property} ` : ''}link inline-flex min-h-11 items-center font-medium [overflow-wrap:anywhere]`}
                       {...(external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
                     >
-                      {text}
+                      {/* One flex item, so that the text wraps only where it may (an e-mail before its @). */}
+                      <span>{text}</span>
                     </a>
                   </div>
                 </li>
               ))}
             </ul>
-            <h3 className="mt-8 text-lg font-semibold">{texts.t('contact.follow')}</h3>
+            <h3 className="mt-6 text-lg font-semibold">{texts.t('contact.follow')}</h3>
             <div className="mt-4">
               <SocialLinks kinds={['github', 'linkedin', 'twitter']} label={texts.t('contact.follow')} />
             </div>
           </div>
-          <div className="rounded-xl border border-gray-800 bg-gray-800/30 p-6 md:p-8">
+          <div className="card p-6 md:p-8">
             <ContactForm responseTime={contact.responseTime} />
           </div>
         </div>

@@ -30,7 +30,7 @@ export function Experience() {
     <section id="experience" aria-labelledby="experience-title" className="section">
       <div className="container-page">
         <SectionHeading id="experience-title" text={content.sections.experience} />
-        <div className="mt-12 grid gap-12 md:grid-cols-2 md:gap-10">
+        <div className="mt-8 grid gap-10 md:grid-cols-2">
           <Timeline
             title={texts.t('experience.work')}
             icon={<Icon name="briefcase" className="size-5" />}

@@ -11,7 +11,7 @@ export function Footer() {
   const years = footer.until && footer.until > footer.since ? `${footer.since}–${footer.until}` : `${footer.since}`;
   const texts = useTexts();
   return (
-    <footer className="border-t border-gray-800 bg-gray-950 py-12">
+    <footer className="border-t border-gray-800 bg-gray-950 py-10">
       <div className="container-page grid gap-8 md:grid-cols-[minmax(0,1fr)_auto] md:items-center">
         <div>
           <h2 className="text-xl font-bold">{footer.title}</h2>
@@ -19,7 +19,7 @@ export function Footer() {
         </div>
         <SocialLinks kinds={['github', 'linkedin', 'twitter', 'email']} label={texts.t('footer.elsewhere')} />
       </div>
-      <div className="container-page mt-10 border-t border-gray-800 pt-6 text-sm text-gray-400">
+      <div className="container-page mt-8 border-t border-gray-800 pt-6 text-sm text-gray-400">
         <p>
           {texts.rich('footer.copyright', {
             years,

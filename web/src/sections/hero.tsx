@@ -12,9 +12,9 @@ export function Hero() {
   const photo = imageFor(content, content.profile.photo);
   const { sections, available } = content.appearance;
   return (
-    <section id="home" aria-labelledby="home-title" className="relative overflow-hidden pt-28 pb-20 md:pt-36 md:pb-28">
+    <section id="home" aria-labelledby="home-title" className="relative overflow-hidden pt-24 pb-16 md:pt-32 md:pb-20">
       <div aria-hidden="true" className="hero-glow pointer-events-none absolute inset-0 -z-10" />
-      <div className="container-page grid items-center gap-12 md:grid-cols-[minmax(0,1.25fr)_minmax(0,1fr)] md:gap-16">
+      <div className="container-page grid items-center gap-10 md:grid-cols-[minmax(0,1.25fr)_minmax(0,1fr)] md:gap-16">
         <div className="order-2 md:order-1">
           {available && (
             <p className="inline-flex items-center gap-2 rounded-full border border-blue-500/30 bg-blue-500/10 px-3 py-1 text-sm font-medium text-blue-200">
@@ -35,21 +35,21 @@ export function Hero() {
           </p>
           <p className="lead mt-6">{content.profile.intro}</p>
           {(sections.projects || sections.contact) && (
-            <div className="mt-8 flex flex-wrap gap-3">
+            <div className="mt-6 flex flex-wrap gap-3">
               {sections.projects && (
-                <a href="#projects" className="btn btn-primary">
+                <a href="#projects" className="btn btn-primary px-4 sm:px-5">
                   {texts.t('hero.viewWork')}
                   <Icon name="arrow-right" className="size-4 mirror-rtl" />
                 </a>
               )}
               {sections.contact && (
-                <a href="#contact" className={`btn ${sections.projects ? 'btn-secondary' : 'btn-primary'}`}>
+                <a href="#contact" className={`btn px-4 sm:px-5 ${sections.projects ? 'btn-secondary' : 'btn-primary'}`}>
                   {texts.t('hero.contact')}
                 </a>
               )}
             </div>
           )}
-          <div className="mt-8">
+          <div className="mt-6">
             <SocialLinks kinds={['github', 'linkedin']} label={texts.t('hero.profiles')} />
           </div>
         </div>

@@ -25,7 +25,7 @@ export function Projects() {
     <section id="projects" aria-labelledby="projects-title" className="section bg-gray-900">
       <div className="container-page">
         <SectionHeading id="projects-title" text={content.sections.projects} />
-        <div role="group" aria-label={texts.t('projects.filter')} className="mt-8 flex flex-wrap gap-2">
+        <div role="group" aria-label={texts.t('projects.filter')} className="mt-6 flex flex-wrap gap-2">
           {categories.map((name) => (
             <button
               key={name}
@@ -35,7 +35,7 @@ export function Projects() {
                 setCategory(name);
                 setFiltered(true);
               }}
-              className={`btn ${category === name ? 'btn-primary' : 'btn-secondary'}`}
+              className={`btn px-3 sm:px-5 ${category === name ? 'btn-primary' : 'btn-secondary'}`}
             >
               {texts.t(`projects.${name.toLowerCase() as Lowercase<Category>}`)}
             </button>
@@ -44,7 +44,7 @@ export function Projects() {
         <p className="sr-only" role="status">
           {filtered ? texts.plural('projects.shown', shown.length) : ''}
         </p>
-        <ul className="mt-10 grid gap-6 sm:grid-cols-2">
+        <ul className="mt-8 grid gap-5 sm:grid-cols-2">
           {shown.map((project) => (
             <li key={project.title} className="card flex h-[450px] flex-col overflow-hidden" data-testid="project-card">
               {project.picture && (

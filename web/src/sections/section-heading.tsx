@@ -7,7 +7,7 @@ export function SectionHeading({ id, text }: { id: string; text: SectionText }) 
       <h2 id={id} className="section-title">
         {text.title}
       </h2>
-      {text.lead && <p className="lead mt-6">{text.lead}</p>}
+      {text.lead && <p className="lead mt-4">{text.lead}</p>}
     </>
   );
 }

@@ -9,11 +9,11 @@ export function Skills() {
     <section id="skills" aria-labelledby="skills-title" className="section">
       <div className="container-page">
         <SectionHeading id="skills-title" text={content.sections.skills} />
-        <ul className="mt-10 grid grid-cols-2 gap-4 sm:grid-cols-4 md:grid-cols-7">
+        <ul className="mt-8 grid grid-cols-3 gap-3 sm:grid-cols-4 md:grid-cols-7">
           {content.skills.map((skill) => {
             const onLight = lightVariant(content, skill.logo);
             return (
-              <li key={skill.name} className="card flex flex-col items-center gap-3 px-3 py-6 text-center">
+              <li key={skill.name} className="card flex flex-col items-center gap-2 px-2 py-3.5 text-center">
                 <img
                   src={imageFor(content, skill.logo)?.src}
                   alt=""
@@ -21,10 +21,10 @@ export function Skills() {
                   height={40}
                   loading="lazy"
                   decoding="async"
-                  className={onLight ? 'size-10 only-dark' : 'size-10'}
+                  className={onLight ? 'size-8 only-dark' : 'size-8'}
                 />
                 {onLight && (
-                  <img src={onLight} alt="" width={40} height={40} loading="lazy" decoding="async" className="size-10 only-light" />
+                  <img src={onLight} alt="" width={40} height={40} loading="lazy" decoding="async" className="size-8 only-light" />
                 )}
                 <span dir="auto" className="text-sm font-medium text-gray-100">
                   {skill.name}
