@@ -214,26 +214,6 @@ fn default_response_time() -> String {
     "I usually reply within a day or two.".to_owned()
 }
 
-#[cfg(test)]
-mod contact_tests {
-    use super::*;
-
-    #[test]
-    fn a_document_stored_without_a_response_time_says_the_placeholders() {
-        let mut stored = serde_json::to_value(default_document()).expect("a document serialises");
-        stored["contact"]
-            .as_object_mut()
-            .expect("contact is an object")
-            .remove("responseTime");
-        let document: ContentDocument = serde_json::from_value(stored).expect("it still loads");
-        assert_eq!(
-            document.contact.response_time,
-            default_document().contact.response_time
-        );
-        assert!(crate::content::validate::check(&document).is_ok());
-    }
-}
-
 /// A phone number as dialled (`+919000000000`) and as shown (`+91 90000 00000`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[cfg_attr(test, derive(TS))]

@@ -574,4 +574,20 @@ mod tests {
         default.language = "de-CH".into();
         check(&default).expect("German is built in");
     }
+
+    #[test]
+    fn a_document_stored_without_a_response_time_says_the_placeholders() {
+        use super::super::document::default_document;
+        let mut stored = serde_json::to_value(default_document()).expect("a document serialises");
+        stored["contact"]
+            .as_object_mut()
+            .expect("contact is an object")
+            .remove("responseTime");
+        let document: ContentDocument = serde_json::from_value(stored).expect("it still loads");
+        assert_eq!(
+            document.contact.response_time,
+            default_document().contact.response_time
+        );
+        assert!(check(&document).is_ok());
+    }
 }
