@@ -9,10 +9,9 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { launchBrowser, openPage, serverAndBrowser, type RunningServer } from './harness.ts';
+import { launchBrowser, openPage, serverAndBrowser } from './harness.ts';
 import { hydrated, waitUntilScrolledTo } from './page-support.ts';
-import { axeViolations, OWNER_ENV, publishDraft, signIn } from './helpers.ts';
-import TRANSLATIONS from './fixtures/translations.json' with { type: 'json' };
+import { axeViolations, OWNER_ENV, publishLanguages, signIn } from './helpers.ts';
 
 const WIDTHS = [320, 360, 390, 768, 1024, 1280, 1440];
 const PATHS = ['/', '/de/', '/ar/'];
@@ -20,16 +19,6 @@ const SECTIONS = ['home', 'about', 'skills', 'projects', 'experience', 'contact'
 const NAMES: Record<string, string> = { '/': 'English', '/de/': 'Deutsch', '/ar/': 'العربية' };
 const LOCALES: Record<string, string> = { '/': 'en-US', '/de/': 'de-DE', '/ar/': 'ar' };
 
-/** Publishes the default document with German and Arabic added, translated (see languages.test.ts). */
-async function publishLanguages(server: RunningServer) {
-  await publishDraft(
-    server,
-    (document) => {
-      document.languages = (['de', 'ar'] as const).map((tag) => ({ tag, published: true, texts: TRANSLATIONS[tag], strings: {} }));
-    },
-    async () => (await fetch(`${server.url}/ar/`)).status === 200,
-  );
-}
 
 /** The header's controls a visitor can see, with their boxes, and the state the row was fitted to. */
 function headerControls(page: Page) {

@@ -8,6 +8,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { contactProofs } from './contact-proofs.ts';
 import type { RunningServer } from './harness.ts';
+import TRANSLATIONS from './fixtures/translations.json' with { type: 'json' };
 
 export const EMAIL = 'owner@example.com';
 export const PASSWORD = 'violet-harbour-lantern-42';
@@ -77,6 +78,17 @@ export async function publishDraft(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   assert.fail('the published draft never reached the page');
+}
+
+/** Publishes the default document with German and Arabic added, translated (see languages.test.ts). */
+export async function publishLanguages(server: RunningServer): Promise<void> {
+  await publishDraft(
+    server,
+    (document) => {
+      document.languages = (['de', 'ar'] as const).map((tag) => ({ tag, published: true, texts: TRANSLATIONS[tag], strings: {} }));
+    },
+    async () => (await fetch(`${server.url}/ar/`)).status === 200,
+  );
 }
 
 let nextClient = 1;

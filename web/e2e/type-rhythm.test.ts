@@ -9,25 +9,14 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { openPage, serverAndBrowser, type RunningServer } from './harness.ts';
+import { openPage, serverAndBrowser } from './harness.ts';
 import { hydrated } from './page-support.ts';
-import { axeViolations, OWNER_ENV, publishDraft } from './helpers.ts';
-import TRANSLATIONS from './fixtures/translations.json' with { type: 'json' };
+import { axeViolations, OWNER_ENV, publishDraft, publishLanguages } from './helpers.ts';
 
 const FONT_BUDGET = 35 * 1024;
 const PHONE_HEIGHT_BUDGET = 7_800;
 const TEAL = '#0f766e';
 
-/** Publishes the default document with German and Arabic added, translated (see languages.test.ts). */
-async function publishLanguages(server: RunningServer) {
-  await publishDraft(
-    server,
-    (document) => {
-      document.languages = (['de', 'ar'] as const).map((tag) => ({ tag, published: true, texts: TRANSLATIONS[tag], strings: {} }));
-    },
-    async () => (await fetch(`${server.url}/ar/`)).status === 200,
-  );
-}
 
 /**
  * Opens `path` as a returning visitor: the font is `optional`, so a first view drawn before the
