@@ -302,6 +302,8 @@ describe('the header', () => {
       assert.ok(style.transition < 0.001, `no fade: ${style.transition}s`);
       await page.keyboard.press('Shift');
       await page.locator('[data-cursor-dot][data-visible="false"]').waitFor();
+      // Its 0.01 ms transition ends by the next frame but one: read then, not in the frame the attribute changed.
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
       assert.equal(await page.locator('[data-cursor-dot]').evaluate((element) => getComputedStyle(element).opacity), '0');
       await close();
     });
