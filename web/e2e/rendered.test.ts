@@ -51,7 +51,7 @@ describe('the page the server renders from the published document', () => {
     const started = Date.now();
     for (;;) {
       const html = await (await fetch(suite.server.url + '/')).text();
-      if (html.includes(`>${NAME}</span>`)) break;
+      if (html.includes(`>${NAME}</bdi>`)) break;
       assert.ok(Date.now() < started + 60_000, 'the new page was not served within 60 s');
       await new Promise((r) => setTimeout(r, 100));
     }
