@@ -277,6 +277,13 @@ describe('the page in several languages', () => {
     assert.ok(english, '/ has its stylesheet inline');
     assert.equal(await style('/de/'), english);
     assert.equal(await style('/ar/'), english);
+    // With a language published, each page adds the rules of the language switch and of right to
+    // left, which the English-only page goes without (its budget: budget.test.ts).
+    for (const path of ['/', '/de/', '/ar/']) {
+      const sheets = [...(await (await fetch(`${suite.server.url}${path}`)).text()).matchAll(/<style>([\s\S]*?)<\/style>/g)];
+      assert.equal(sheets.length, 2, `${path} has two inline sheets`);
+      assert.match(sheets[1]![1]!, /^\.lang-button\{.*\[dir=rtl\] \.mirror-rtl\{/);
+    }
     const sizes: Record<string, number> = {};
     for (const path of ['/', '/de/', '/ar/']) {
       const { encoding, bytes } = await sentWithBrotli(`${suite.server.url}${path}`);

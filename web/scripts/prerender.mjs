@@ -16,6 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { devOnlyTextIn } from './dev-only-text.mjs';
 import { headTags, jsonLdTag } from './head.mjs';
 import { opaqueIcon, svgToPng } from './images.mjs';
+import { rulesMatching } from './rules-matching.mjs';
 import { withoutUnusedProperties } from './unused-properties.mjs';
 
 const dist = new URL('../dist/', import.meta.url).pathname;
@@ -77,6 +78,7 @@ const documentJson = JSON.stringify(JSON.parse(readFileSync(documentFile, 'utf8'
  * fills them the same way, in the same order.
  */
 const MARK = {
+  languageStyle: '<!--language-style-->',
   head: '<!--seo-head-->',
   hints: '<!--render-hints-->',
   html: '<!--app-html-->',
@@ -145,16 +147,15 @@ const beasties = new Beasties({
   reduceInlineStyles: false,
   // The light scheme's rules match only once the inline script has set data-scheme on <html>,
   // before the first paint: they are inlined whatever the pre-rendered HTML holds.
-  // So are those of the language switch and of right to left, which the default page, in one
-  // left-to-right language, does not draw (the offer to switch comes later, with its chunk). (Those of states below the fold, a
-  // card's hover or the contact form's fields, come with the stylesheet that the lazily loaded
-  // sections fetch.)
+  // So are those of the header's fit, which its script sets before the first paint, and of the
+  // overlays' bar, which the entry draws. (Those of states below the fold, a card's hover or the
+  // contact form's fields, come with the stylesheet that the lazily loaded sections fetch.) The
+  // language switch's and right to left's are the server's to add (LANGUAGE_RULES).
   allowRules: [
     /^:root\[data-scheme=['"]?light['"]?\]$/,
     /data-scheme.*(\.btn-primary|\.card$|\.hero-glow|\.only-)/,
-    /\.lang-|data-fit/,
+    /^(?!.*\.lang-).*data-fit/,
     /\.overlay-bar/,
-    /\[dir=['"]?rtl/,
   ],
   logLevel: 'warn',
 });
@@ -163,8 +164,19 @@ const picked = await beasties.process(
 );
 const rules = /<style>([\s\S]*?)<\/style>/.exec(picked)?.[1]?.trim();
 if (!rules) throw new Error(`Beasties found no rule of ${stylesheet[1]} that / uses`);
-const { css } = withoutUnusedProperties(rules, body);
-if (/<\/style/i.test(css)) throw new Error(`${stylesheet[1]} holds "</style", which would end the inline element`);
+// The language switch and right to left are drawn only by a page with a language besides English
+// (the default page has none): the server adds their rules, an inline sheet of their own, to
+// those pages (server/src/content/render.rs), which saves the rest 250 bytes with Brotli. The
+// properties they read stay in the first sheet.
+const LANGUAGE_RULES = /\.lang-|\[dir=['"]?rtl/;
+const wholeSheet = readFileSync(join(dist, stylesheet[1]), 'utf8');
+const languageCss = rulesMatching(wholeSheet, LANGUAGE_RULES);
+if (!languageCss.includes('.lang-button')) throw new Error(`${stylesheet[1]} has no rule of the language switch`);
+if (LANGUAGE_RULES.test(rules)) throw new Error('Beasties inlined a rule of the language switch, which the server adds');
+const { css } = withoutUnusedProperties(rules, `${body}${languageCss}`);
+for (const sheet of [css, languageCss]) {
+  if (/<\/style/i.test(sheet)) throw new Error(`${stylesheet[1]} holds "</style", which would end the inline element`);
+}
 const inlineStyle = `\n    <style>${css}</style>`;
 // The web font (src/index.css) is fetched with the page rather than once its inline rules are
 // applied: every language's page draws its Latin text (the name, the addresses) in it.
@@ -190,12 +202,13 @@ if (!page.includes(HTML_ROOT)) throw new Error(`index.html lacks ${HTML_ROOT}`);
 const indexTemplate = page
   .replace(HTML_ROOT, '<html lang="en" class="h-card">')
   .replace(STYLESHEET, '')
-  .replace(/\s*<\/head>/, (end) => `${MARK.hints}${fontPreload}${heroParsed}${inlineStyle}${end}`)
+  .replace(/\s*<\/head>/, (end) => `${MARK.hints}${fontPreload}${heroParsed}${inlineStyle}${MARK.languageStyle}${end}`)
   .replace(/\s*<\/body>/, (end) => `${MARK.data}\n    ${MARK.jsonLd}${end}`);
 const data = dataBlock(pageDataJson);
 writeFileSync(join(renderDir, 'index.html'), indexTemplate);
 writeFileSync(join(renderDir, 'default.html'), rendered);
-writeFileSync(join(dist, 'index.html'), fill(indexTemplate, { head, hints, html: body, data: dataLink, jsonLd }));
+writeFileSync(join(renderDir, 'languages.css'), languageCss);
+writeFileSync(join(dist, 'index.html'), fill(indexTemplate, { languageStyle: '', head, hints, html: body, data: dataLink, jsonLd }));
 writeFileSync(join(dist, PAGE_DATA_FILE), pageDataJson);
 
 // The shell for /login, /dashboard and unknown routes: rendered by the client, kept out of search

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { rulesMatching } from '../scripts/rules-matching.mjs';
 import { withoutUnusedProperties } from '../scripts/unused-properties.mjs';
 
 const SHEET = [
@@ -43,5 +44,27 @@ describe('withoutUnusedProperties', () => {
     const { css: bare } = withoutUnusedProperties('@layer theme{:root{--unused:1}}.a{color:red}', '');
     expect(bare).toBe('.a{color:red}');
     expect(withoutUnusedProperties(css, '<p style="margin:calc(var(--spacing) * 2)">').css).toBe(css);
+  });
+});
+
+describe('rulesMatching', () => {
+  const whole = [
+    '/*! a banner */@layer theme{:root{--c:red}}',
+    '@property --tw-x{syntax:"*";inherits:false}',
+    '@font-face{font-family:X;src:url(/x.woff2)}',
+    '.lang-button{color:var(--c)}.card{color:blue}',
+    '@media (min-width:40rem){.lang-menu{inset:0}.card{padding:0}}',
+    '@supports (color:lab(0% 0 0)){.card{color:lab(50% 0 0)}}',
+    '[dir=rtl] .mirror-rtl{scale:-1 1}',
+  ].join('');
+
+  test('keeps the rules whose selector matches, inside their at-rules, and nothing else', () => {
+    expect(rulesMatching(whole, /\.lang-|\[dir=rtl/)).toBe(
+      '.lang-button{color:var(--c)}@media (min-width:40rem){.lang-menu{inset:0}}[dir=rtl] .mirror-rtl{scale:-1 1}',
+    );
+  });
+
+  test('is empty when no rule matches', () => {
+    expect(rulesMatching(whole, /\.nothing/)).toBe('');
   });
 });

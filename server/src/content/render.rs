@@ -25,6 +25,9 @@ const HINTS: &str = "<!--render-hints-->";
 const HTML: &str = "<!--app-html-->";
 const DATA: &str = "<!--page-data-->";
 const JSON_LD: &str = "<!--json-ld-->";
+/// Where a page with a language besides English gets the rules of the language switch and of
+/// right to left (`languages.css` of the build), an inline sheet the default page goes without.
+const LANGUAGE_STYLE: &str = "<!--language-style-->";
 
 /// The build's templates for `/`, for the app shell and for the error page of unknown addresses
 /// (the shell with the scheme script), and where its bundled images are served.
@@ -32,6 +35,8 @@ struct Templates {
     index: String,
     shell: String,
     missing: String,
+    /// The rules only a page with languages draws, as an inline `<style>` (see [`LANGUAGE_STYLE`]).
+    language_style: String,
     /// `images/avatar-640.webp` -> `/assets/avatar-640-<hash>.webp`.
     media: HashMap<String, String>,
 }
@@ -46,6 +51,7 @@ impl Templates {
             index: file("index.html")?,
             shell: file("app.html")?,
             missing: file("missing.html")?,
+            language_style: format!("\n    <style>{}</style>", file("languages.css")?),
             media: serde_json::from_str(&file("media.json")?)
                 .context("web/dist/.render/media.json is not a map of image sources")?,
         })
@@ -400,6 +406,7 @@ impl PageRenderer {
         let html = fill(
             &index,
             &[
+                (LANGUAGE_STYLE, if plain { "" } else { &t.language_style }),
                 (HEAD, &head),
                 (HINTS, &hints),
                 (HTML, body),

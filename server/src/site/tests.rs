@@ -31,6 +31,8 @@ async fn the_servers_pages_for_the_default_document_equal_the_builds() {
         composed.pages[0].1.html == built("index.html"),
         "/ differs from the build's"
     );
+    // In English alone it draws no language switch, and goes without its rules.
+    assert!(!composed.pages[0].1.html.contains(".lang-button"));
     assert!(
         composed.pages[0].1.data == built("page-data.json"),
         "/page-data.json differs from the build's"
@@ -163,6 +165,19 @@ async fn each_published_language_is_composed_with_its_root_head_and_data() {
     assert!(missing.contains("<html lang=\"ar\" dir=\"rtl\" data-scheme=\"light\">"));
     assert!(missing.contains("data-src=\"/ar/page-data.json\""));
     assert!(missing.contains("portfolio:scheme"));
-    // Each page's inline styles and scripts, for its own policy.
-    assert!(!super::csp::inline_hashes(arabic.as_bytes()).is_empty());
+    // Both pages draw the language switch, and Arabic runs right to left: each carries the
+    // build's rules for them as a second inline sheet, hashed into its own policy.
+    let rules = format!(
+        "<style>{}</style>",
+        crate::content::engine::build_file("languages.css").unwrap()
+    );
+    assert!(rules.contains(".lang-button{") && rules.contains("[dir=rtl]"));
+    for page in [&composed.pages[0].1.html, arabic] {
+        assert_eq!(page.matches(&rules).count(), 1);
+        assert_eq!(super::csp::inline_hashes(page.as_bytes()).styles.len(), 2);
+    }
+    assert!(
+        !missing.contains(&rules),
+        "the error page links the whole stylesheet"
+    );
 }

@@ -1,0 +1,2 @@
+/** See rules-matching.mjs. */
+export function rulesMatching(css: string, pattern: RegExp): string;

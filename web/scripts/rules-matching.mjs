@@ -1,0 +1,44 @@
+/**
+ * The rules of a stylesheet whose selector matches a pattern, with the at-rules (`@media`,
+ * `@supports`, `@layer`) around them: the part of the landing page's stylesheet that only some
+ * pages draw (the language switch, right to left), which the server adds to those pages as an
+ * inline sheet of its own.
+ */
+import postcss from 'postcss';
+
+/**
+ * @param {string} css a whole stylesheet
+ * @param {RegExp} pattern what a kept rule's selector matches
+ * @returns {string} the matching rules, minified as the stylesheet is
+ */
+export function rulesMatching(css, pattern) {
+  const root = postcss.parse(css);
+  root.walkRules((rule) => {
+    if (!pattern.test(rule.selector)) rule.remove();
+  });
+  // At-rules of declarations (@font-face, @property) have no selector to match; containers left
+  // empty go too, innermost first.
+  root.walkAtRules((at) => {
+    if (at.nodes?.some((node) => node.type === 'decl')) at.remove();
+  });
+  root.walkComments((comment) => {
+    comment.remove();
+  });
+  let emptied = true;
+  while (emptied) {
+    emptied = false;
+    root.walkAtRules((at) => {
+      if (at.nodes && at.nodes.length === 0) {
+        at.remove();
+        emptied = true;
+      }
+    });
+  }
+  root.walk((node) => {
+    node.raws.before = '';
+    node.raws.after = '';
+    node.raws.between = node.type === 'decl' ? ':' : '';
+    if ('semicolon' in node.raws) node.raws.semicolon = false;
+  });
+  return root.toString();
+}
