@@ -8,6 +8,7 @@ use clap::Subcommand;
 use crate::config::DatabaseSettings;
 use crate::content::{validate, KEPT_VERSIONS, MAX_DOCUMENT_BYTES};
 use crate::error::ApiError;
+use crate::store::content::EntryKey;
 
 #[derive(Debug, Subcommand)]
 pub enum ContentCommand {
@@ -35,7 +36,7 @@ pub async fn run(command: ContentCommand) -> anyhow::Result<()> {
     match command {
         ContentCommand::Export { output, database } => {
             let db = crate::store::connect(&database.url).await?;
-            let published = db.published_content().await;
+            let published = db.published_content(EntryKey::PAGE).await;
             db.close().await;
             let (version, json) = match published? {
                 Some(row) => {
@@ -96,13 +97,24 @@ async fn import(
     let now = crate::clock::now_ms();
     if publish {
         check_renders(db, json).await?;
-        let row = db.publish_content(json, now, KEPT_VERSIONS, true).await?;
-        let revision = db.content_draft().await?.map_or(0, |d| d.revision);
+        let row = db
+            .publish_content(EntryKey::PAGE, json, now, KEPT_VERSIONS, true)
+            .await?;
+        let revision = db
+            .content_draft(EntryKey::PAGE)
+            .await?
+            .map_or(0, |d| d.revision);
         return Ok((revision, Some(row.version)));
     }
     loop {
-        let current = db.content_draft().await?.map_or(0, |d| d.revision);
-        if let Some(revision) = db.save_content_draft(json, current, now).await? {
+        let current = db
+            .content_draft(EntryKey::PAGE)
+            .await?
+            .map_or(0, |d| d.revision);
+        if let Some(revision) = db
+            .save_content_draft(EntryKey::PAGE, json, current, now)
+            .await?
+        {
             return Ok((revision, None));
         }
     }

@@ -1,12 +1,12 @@
 //! The published document as this instance serves it: kept in memory (parsed, and as the JSON
 //! answer of `GET /api/content` with its ETag), replaced at once when this instance publishes,
 //! and followed when another instance or the `content` command publishes: every
-//! [`POLL_INTERVAL`] one cheap query (`MAX(version)`) says whether a newer version exists, and
-//! only then is its document read. Polling works the same on both engines and through any
+//! [`POLL_INTERVAL`] one cheap query (the store's fingerprint: the last publish's number) says
+//! whether anything was published, and only then is the newest version read. Polling works the same on both engines and through any
 //! proxy or pooler; 2 s keeps a change elsewhere under the promised 5 s.
 
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
 use anyhow::Context;
@@ -15,7 +15,7 @@ use sha2::{Digest, Sha256};
 
 use super::document::ContentDocument;
 use super::render::{PageRenderer, Prepared};
-use crate::store::content::VersionRow;
+use crate::store::content::{ContentFingerprint, EntryKey, VersionRow};
 use crate::store::Db;
 
 /// How often the newest version's number is read.
@@ -75,6 +75,9 @@ pub struct LiveContent {
     page: Option<Arc<PageRenderer>>,
     /// The newest version found unservable, so that following does not try it every poll.
     skipped: AtomicI64,
+    /// The store's fingerprint when it was last read: following reads versions only when it
+    /// changes.
+    seen: Mutex<ContentFingerprint>,
 }
 
 impl LiveContent {
@@ -85,8 +88,9 @@ impl LiveContent {
     pub async fn load(db: &Db, page: Option<Arc<PageRenderer>>) -> anyhow::Result<Self> {
         let mut skipped = 0;
         let mut published = None;
-        for summary in db.content_versions().await? {
-            let Some(row) = db.content_version(summary.version).await? else {
+        let seen = db.content_fingerprint().await?;
+        for summary in db.content_versions(EntryKey::PAGE).await? {
+            let Some(row) = db.content_version(EntryKey::PAGE, summary.version).await? else {
                 continue;
             };
             match Self::usable(row, page.as_deref()).await {
@@ -124,6 +128,7 @@ impl LiveContent {
             current: RwLock::new(Arc::new(published)),
             page,
             skipped: AtomicI64::new(skipped),
+            seen: Mutex::new(seen),
         })
     }
 
@@ -198,14 +203,22 @@ impl LiveContent {
         current
     }
 
-    /// Reads the newest version when its number differs from the one served.
+    /// Reads the newest version when something was published since the last look, and serves
+    /// it when its number differs from the one served.
     pub async fn refresh(&self, db: &Db) -> anyhow::Result<()> {
-        let latest = db.latest_content_version().await?;
-        if latest == self.current().version || latest == self.skipped.load(Ordering::Relaxed) {
+        let fingerprint = db.content_fingerprint().await?;
+        if fingerprint == *self.seen.lock().unwrap_or_else(|e| e.into_inner()) {
             return Ok(());
         }
-        if let Some(row) = db.published_content().await? {
+        let newest = db.published_content(EntryKey::PAGE).await?;
+        // Taken before the version was read: a publish in between is looked at again next time.
+        *self.seen.lock().unwrap_or_else(|e| e.into_inner()) = fingerprint;
+        if let Some(row) = newest {
             let version = row.version;
+            if version == self.current().version || version == self.skipped.load(Ordering::Relaxed)
+            {
+                return Ok(());
+            }
             if let Err(error) = self.replace(row).await {
                 self.skipped.store(version, Ordering::Relaxed);
                 return Err(error.context(format!(

@@ -1,7 +1,10 @@
-//! What the page's content needs from storage: one draft (the document being edited, with a
-//! revision that goes up at each save) and the published versions, numbered from 1, of which
-//! the last [`crate::content::KEPT_VERSIONS`] are kept. Documents are stored as JSON text, checked
-//! before they get here.
+//! What content needs from storage: one store for every kind of content (the page's document,
+//! each case study), kept as entries keyed by kind and id ([`EntryKey`]). Each entry has one
+//! draft (with a revision that goes up at each save) and its published versions, numbered from
+//! 1, of which the last [`crate::content::KEPT_VERSIONS`] are kept. Every publish, of any entry,
+//! also takes the next number of one sequence, so that one cheap query says whether anything
+//! was published ([`ContentStore::content_fingerprint`]). Documents are stored as JSON text,
+//! checked before they get here.
 
 use anyhow::Context;
 use async_trait::async_trait;
@@ -9,8 +12,24 @@ use async_trait::async_trait;
 use crate::config::database::Engine;
 use crate::store::engines::{both_engines, Pools};
 
+/// One entry of the content store: its kind (`page`, `case-study`) and its id within the kind
+/// (empty for the page, of which there is one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct EntryKey<'a> {
+    pub kind: &'a str,
+    pub entry: &'a str,
+}
+
+impl EntryKey<'static> {
+    /// The page's document.
+    pub const PAGE: Self = Self {
+        kind: "page",
+        entry: "",
+    };
+}
+
 row! {
-    /// The draft: its document (JSON), its revision and when it was saved (Unix ms).
+    /// A draft: its document (JSON), its revision and when it was saved (Unix ms).
     #[derive(Debug, Clone, PartialEq, Eq)]
     pub struct DraftRow {
         pub document: String,
@@ -20,9 +39,20 @@ row! {
 }
 
 row! {
-    /// A published version.
+    /// A published version of an entry.
     #[derive(Debug, Clone, PartialEq, Eq)]
     pub struct VersionRow {
+        pub version: i64,
+        pub document: String,
+        pub published_at: i64,
+    }
+}
+
+row! {
+    /// The newest published version of one entry of a kind.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct EntryVersionRow {
+        pub entry: String,
         pub version: i64,
         pub document: String,
         pub published_at: i64,
@@ -38,69 +68,100 @@ row! {
     }
 }
 
+row! {
+    /// What changes whenever anything is published, or versions are removed: the last publish's
+    /// number and how many versions are kept.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    pub struct ContentFingerprint {
+        pub seq: i64,
+        pub versions: i64,
+    }
+}
+
 #[async_trait]
 pub trait ContentStore {
-    async fn content_draft(&self) -> anyhow::Result<Option<DraftRow>>;
+    async fn content_draft(&self, key: EntryKey<'_>) -> anyhow::Result<Option<DraftRow>>;
 
-    /// Replaces the draft when its revision is still `expected` (0: there is no draft yet), in
-    /// one statement, so of two saves from the same revision one wins. The new revision, or
-    /// `None` when the draft has moved on (nothing is written).
+    /// Replaces the entry's draft when its revision is still `expected` (0: there is no draft
+    /// yet), in one statement, so of two saves from the same revision one wins. The new
+    /// revision, or `None` when the draft has moved on (nothing is written).
     async fn save_content_draft(
         &self,
+        key: EntryKey<'_>,
         document: &str,
         expected: i64,
         now: i64,
     ) -> anyhow::Result<Option<i64>>;
 
-    /// Publishes `document` as the next version, deletes versions beyond the last `keep`, and
-    /// with `as_draft` also makes it the draft (a new revision), all in one transaction.
+    /// Publishes `document` as the entry's next version, deletes its versions beyond the last
+    /// `keep`, and with `as_draft` also makes it the draft (a new revision), all in one
+    /// transaction.
     async fn publish_content(
         &self,
+        key: EntryKey<'_>,
         document: &str,
         now: i64,
         keep: i64,
         as_draft: bool,
     ) -> anyhow::Result<VersionRow>;
 
-    /// The newest version's number, 0 when nothing was published: cheap enough to ask often.
-    async fn latest_content_version(&self) -> anyhow::Result<i64>;
+    /// The last publish's number (of any entry; 0 when nothing was published) and how many
+    /// versions are kept: cheap enough to ask often.
+    async fn content_fingerprint(&self) -> anyhow::Result<ContentFingerprint>;
 
-    /// The newest version, with its document.
-    async fn published_content(&self) -> anyhow::Result<Option<VersionRow>>;
+    /// The entry's newest version, with its document.
+    async fn published_content(&self, key: EntryKey<'_>) -> anyhow::Result<Option<VersionRow>>;
 
-    async fn content_version(&self, version: i64) -> anyhow::Result<Option<VersionRow>>;
+    /// The newest version of each entry of `kind` that has one, by entry.
+    async fn published_entries(&self, kind: &str) -> anyhow::Result<Vec<EntryVersionRow>>;
 
-    /// The kept versions, newest first.
-    async fn content_versions(&self) -> anyhow::Result<Vec<VersionSummary>>;
+    async fn content_version(
+        &self,
+        key: EntryKey<'_>,
+        version: i64,
+    ) -> anyhow::Result<Option<VersionRow>>;
+
+    /// The entry's kept versions, newest first.
+    async fn content_versions(&self, key: EntryKey<'_>) -> anyhow::Result<Vec<VersionSummary>>;
 }
 
 both_engines! {
     impl ContentStore {
-        async fn content_draft(&self) -> anyhow::Result<Option<DraftRow>> {
-            sqlx::query_as("SELECT document, revision, updated_at FROM content_draft WHERE id = 1")
-                .fetch_optional(self.reader())
-                .await
-                .context("Failed to read the content draft")
+        async fn content_draft(&self, key: EntryKey<'_>) -> anyhow::Result<Option<DraftRow>> {
+            sqlx::query_as(
+                "SELECT document, revision, updated_at FROM content_entry_drafts \
+                 WHERE kind = $1 AND entry = $2",
+            )
+            .bind(key.kind)
+            .bind(key.entry)
+            .fetch_optional(self.reader())
+            .await
+            .context("Failed to read a content draft")
         }
 
         async fn save_content_draft(
             &self,
+            key: EntryKey<'_>,
             document: &str,
             expected: i64,
             now: i64,
         ) -> anyhow::Result<Option<i64>> {
             let query = if expected == 0 {
                 sqlx::query_scalar(
-                    "INSERT INTO content_draft (id, document, revision, updated_at) VALUES (1, $1, 1, $2) \
-                     ON CONFLICT (id) DO NOTHING RETURNING revision",
+                    "INSERT INTO content_entry_drafts (kind, entry, document, revision, updated_at) \
+                     VALUES ($1, $2, $3, 1, $4) ON CONFLICT (kind, entry) DO NOTHING RETURNING revision",
                 )
+                .bind(key.kind)
+                .bind(key.entry)
                 .bind(document)
                 .bind(now)
             } else {
                 sqlx::query_scalar(
-                    "UPDATE content_draft SET document = $1, revision = revision + 1, updated_at = $2 \
-                     WHERE id = 1 AND revision = $3 RETURNING revision",
+                    "UPDATE content_entry_drafts SET document = $3, revision = revision + 1, \
+                     updated_at = $4 WHERE kind = $1 AND entry = $2 AND revision = $5 RETURNING revision",
                 )
+                .bind(key.kind)
+                .bind(key.entry)
                 .bind(document)
                 .bind(now)
                 .bind(expected)
@@ -108,11 +169,12 @@ both_engines! {
             query
                 .fetch_optional(self.writer())
                 .await
-                .context("Failed to save the content draft")
+                .context("Failed to save a content draft")
         }
 
         async fn publish_content(
             &self,
+            key: EntryKey<'_>,
             document: &str,
             now: i64,
             keep: i64,
@@ -120,34 +182,45 @@ both_engines! {
         ) -> anyhow::Result<VersionRow> {
             let mut tx = self.writer().begin().await?;
             if Self::ENGINE == Engine::Postgres {
-                // Two instances publishing at once take turns, so each gets its own number
+                // Two instances publishing at once take turns, so each gets its own numbers
                 // (SQLite's one writer already makes them).
-                sqlx::query("LOCK TABLE content_versions IN EXCLUSIVE MODE")
+                sqlx::query("LOCK TABLE content_entry_versions IN EXCLUSIVE MODE")
                     .execute(&mut *tx)
                     .await
                     .context("Failed to lock the content versions")?;
             }
             let row: VersionRow = sqlx::query_as(
-                "INSERT INTO content_versions (version, document, published_at) \
-                 SELECT COALESCE(MAX(version), 0) + 1, $1, $2 FROM content_versions \
+                "INSERT INTO content_entry_versions (kind, entry, version, document, published_at, seq) \
+                 SELECT $1, $2, \
+                     COALESCE((SELECT MAX(version) FROM content_entry_versions \
+                               WHERE kind = $1 AND entry = $2), 0) + 1, \
+                     $3, $4, COALESCE((SELECT MAX(seq) FROM content_entry_versions), 0) + 1 \
                  RETURNING version, document, published_at",
             )
+            .bind(key.kind)
+            .bind(key.entry)
             .bind(document)
             .bind(now)
             .fetch_one(&mut *tx)
             .await
             .context("Failed to publish the content")?;
-            sqlx::query("DELETE FROM content_versions WHERE version <= $1")
-                .bind(row.version - keep)
-                .execute(&mut *tx)
-                .await
-                .context("Failed to delete old content versions")?;
+            sqlx::query(
+                "DELETE FROM content_entry_versions WHERE kind = $1 AND entry = $2 AND version <= $3",
+            )
+            .bind(key.kind)
+            .bind(key.entry)
+            .bind(row.version - keep)
+            .execute(&mut *tx)
+            .await
+            .context("Failed to delete old content versions")?;
             if as_draft {
                 sqlx::query(
-                    "INSERT INTO content_draft (id, document, revision, updated_at) VALUES (1, $1, 1, $2) \
-                     ON CONFLICT (id) DO UPDATE SET document = $1, revision = content_draft.revision + 1, \
-                     updated_at = $2",
+                    "INSERT INTO content_entry_drafts (kind, entry, document, revision, updated_at) \
+                     VALUES ($1, $2, $3, 1, $4) ON CONFLICT (kind, entry) DO UPDATE SET \
+                     document = $3, revision = content_entry_drafts.revision + 1, updated_at = $4",
                 )
+                .bind(key.kind)
+                .bind(key.entry)
                 .bind(document)
                 .bind(now)
                 .execute(&mut *tx)
@@ -158,38 +231,67 @@ both_engines! {
             Ok(row)
         }
 
-        async fn latest_content_version(&self) -> anyhow::Result<i64> {
-            sqlx::query_scalar("SELECT COALESCE(MAX(version), 0) FROM content_versions")
-                .fetch_one(self.reader())
-                .await
-                .context("Failed to read the latest content version")
+        async fn content_fingerprint(&self) -> anyhow::Result<ContentFingerprint> {
+            sqlx::query_as(
+                "SELECT COALESCE(MAX(seq), 0) AS seq, COUNT(*) AS versions FROM content_entry_versions",
+            )
+            .fetch_one(self.reader())
+            .await
+            .context("Failed to read whether content was published")
         }
 
-        async fn published_content(&self) -> anyhow::Result<Option<VersionRow>> {
+        async fn published_content(&self, key: EntryKey<'_>) -> anyhow::Result<Option<VersionRow>> {
             sqlx::query_as(
-                "SELECT version, document, published_at FROM content_versions \
-                 ORDER BY version DESC LIMIT 1",
+                "SELECT version, document, published_at FROM content_entry_versions \
+                 WHERE kind = $1 AND entry = $2 ORDER BY version DESC LIMIT 1",
             )
+            .bind(key.kind)
+            .bind(key.entry)
             .fetch_optional(self.reader())
             .await
             .context("Failed to read the published content")
         }
 
-        async fn content_version(&self, version: i64) -> anyhow::Result<Option<VersionRow>> {
+        async fn published_entries(&self, kind: &str) -> anyhow::Result<Vec<EntryVersionRow>> {
             sqlx::query_as(
-                "SELECT version, document, published_at FROM content_versions WHERE version = $1",
+                "SELECT v.entry, v.version, v.document, v.published_at FROM content_entry_versions v \
+                 WHERE v.kind = $1 AND v.version = (SELECT MAX(version) FROM content_entry_versions \
+                     WHERE kind = v.kind AND entry = v.entry) \
+                 ORDER BY v.entry",
             )
+            .bind(kind)
+            .fetch_all(self.reader())
+            .await
+            .context("Failed to read the published entries")
+        }
+
+        async fn content_version(
+            &self,
+            key: EntryKey<'_>,
+            version: i64,
+        ) -> anyhow::Result<Option<VersionRow>> {
+            sqlx::query_as(
+                "SELECT version, document, published_at FROM content_entry_versions \
+                 WHERE kind = $1 AND entry = $2 AND version = $3",
+            )
+            .bind(key.kind)
+            .bind(key.entry)
             .bind(version)
             .fetch_optional(self.reader())
             .await
             .context("Failed to read a content version")
         }
 
-        async fn content_versions(&self) -> anyhow::Result<Vec<VersionSummary>> {
-            sqlx::query_as("SELECT version, published_at FROM content_versions ORDER BY version DESC")
-                .fetch_all(self.reader())
-                .await
-                .context("Failed to list the content versions")
+        async fn content_versions(&self, key: EntryKey<'_>) -> anyhow::Result<Vec<VersionSummary>> {
+            sqlx::query_as(
+                "SELECT version, published_at FROM content_entry_versions \
+                 WHERE kind = $1 AND entry = $2 ORDER BY version DESC",
+            )
+            .bind(key.kind)
+            .bind(key.entry)
+            .fetch_all(self.reader())
+            .await
+            .context("Failed to list the content versions")
         }
     }
 }

@@ -8,7 +8,6 @@ use sqlx::QueryBuilder;
 
 use crate::config::database::Engine;
 use crate::store::auth::PasskeyRow;
-use crate::store::content::{DraftRow, VersionRow};
 use crate::store::engines::{both_engines, Pools};
 use crate::store::insights::InsightsDayRow;
 use crate::store::media::{MediaFileRow, MediaRow, ResumeRow};
@@ -47,8 +46,10 @@ macro_rules! copied_tables {
             secret_key: DumpSecretKey [key_id, created_at] by "id" fixed id = 1;
             insights_daily: InsightsDayRow [day, page_views, visitors, resume_downloads] by "day";
             insights_counts: DumpInsightsCount [day, kind, key, count] by "day, kind, key";
-            content_draft: DraftRow [document, revision, updated_at] by "id" fixed id = 1;
-            content_versions: VersionRow [version, document, published_at] by "version";
+            content_entry_drafts: DumpContentDraft [kind, entry, document, revision, updated_at]
+                by "kind, entry";
+            content_entry_versions: DumpContentVersion [kind, entry, version, document,
+                published_at, seq] by "seq";
             media_items: MediaRow [id, kind, name, width, height, bytes, created_at] by "id";
             media_files: MediaFileRow [path, media_id, content_type, width, data] by "path";
             media_resume: ResumeRow [data, sha256, uploaded_at] by "id" fixed id = 1;
@@ -357,6 +358,29 @@ row! {
         pub kind: String,
         pub key: String,
         pub count: i64,
+    }
+}
+
+row! {
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct DumpContentDraft {
+        pub kind: String,
+        pub entry: String,
+        pub document: String,
+        pub revision: i64,
+        pub updated_at: i64,
+    }
+}
+
+row! {
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct DumpContentVersion {
+        pub kind: String,
+        pub entry: String,
+        pub version: i64,
+        pub document: String,
+        pub published_at: i64,
+        pub seq: i64,
     }
 }
 

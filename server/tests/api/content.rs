@@ -2,6 +2,7 @@
 
 use std::io::Read;
 
+use portfolio::store::content::EntryKey;
 use reqwest::Method;
 use serde_json::Value;
 
@@ -433,7 +434,7 @@ async fn an_accent_white_text_cannot_be_read_on_is_422_with_its_ratio_and_nothin
     let draft: Value = app.get("/api/content/draft").await.json().await.unwrap();
     assert_eq!(draft["revision"], 0);
     assert_eq!(draft["document"], default_document());
-    let drafts: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM content_draft")
+    let drafts: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM content_entry_drafts")
         .fetch_one(&app.sql)
         .await
         .unwrap();
@@ -554,7 +555,7 @@ async fn a_document_stored_without_appearance_is_read_back_with_todays_look() {
     // A version stored behind the API's back by an older release, read at start-up.
     let json = serde_json::to_string(&old).unwrap();
     app.db
-        .publish_content(&json, 1_700_000_000_000, 20, true)
+        .publish_content(EntryKey::PAGE, &json, 1_700_000_000_000, 20, true)
         .await
         .unwrap();
     let again = crate::helpers::Spawn::new()

@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use portfolio::store::content::EntryKey;
 use serde_json::{json, Value};
 
 use crate::contact::{as_person, as_person_at, form_with, post_contact, stored};
@@ -491,7 +492,7 @@ async fn content_import_refuses_a_document_the_page_cannot_render() {
     assert!(stderr.contains("profile.name"), "{stderr}");
 
     let db = portfolio::store::connect(&url).await.unwrap();
-    assert_eq!(db.latest_content_version().await.unwrap(), 0);
+    assert_eq!(db.content_fingerprint().await.unwrap().seq, 0);
     db.close().await;
 }
 
@@ -503,13 +504,13 @@ async fn a_published_version_that_cannot_render_is_skipped_at_start_up() {
     let mut document: Value = serde_json::to_value(portfolio::content::default_document()).unwrap();
     document["profile"]["name"] = json!("Grace Hopper");
     let good = db
-        .publish_content(&document.to_string(), 1, 20, true)
+        .publish_content(EntryKey::PAGE, &document.to_string(), 1, 20, true)
         .await
         .unwrap();
     // Stored behind the API's back (by an older release, say): the link preview refuses it.
     document["profile"]["name"] = json!("Grace\u{1}Hopper");
     let bad = db
-        .publish_content(&document.to_string(), 2, 20, false)
+        .publish_content(EntryKey::PAGE, &document.to_string(), 2, 20, false)
         .await
         .unwrap();
     assert!(bad.version > good.version);

@@ -59,7 +59,8 @@ async fn an_older_document_in_the_database_is_served_with_its_words_in_each_lang
     let older = older_document().to_string();
     let pool = sql_pool(&app.database_url).await;
     sqlx::query(
-        "INSERT INTO content_versions (version, document, published_at) VALUES (1, $1, $2)",
+        "INSERT INTO content_entry_versions (kind, entry, version, document, published_at, seq) \
+         VALUES ('page', '', 1, $1, $2, 1)",
     )
     .bind(&older)
     .bind(1_767_225_600_000_i64) // 2026-01-01
@@ -67,7 +68,8 @@ async fn an_older_document_in_the_database_is_served_with_its_words_in_each_lang
     .await
     .unwrap();
     sqlx::query(
-        "INSERT INTO content_draft (id, document, revision, updated_at) VALUES (1, $1, 1, 0)",
+        "INSERT INTO content_entry_drafts (kind, entry, document, revision, updated_at) \
+         VALUES ('page', '', $1, 1, 0)",
     )
     .bind(&older)
     .execute(&pool)

@@ -55,7 +55,11 @@ async fn checklist(
     owner: Owner,
 ) -> Result<ApiJson<Checklist>, ApiError> {
     let live = state.content.current();
-    let draft = match state.db.content_draft().await? {
+    let draft = match state
+        .db
+        .content_draft(crate::store::content::EntryKey::PAGE)
+        .await?
+    {
         Some(row) => {
             let mut draft: serde_json::Value =
                 serde_json::from_str(&row.document).map_err(anyhow::Error::from)?;

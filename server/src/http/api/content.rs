@@ -24,7 +24,7 @@ use crate::http::extract::path::ApiPath;
 use crate::http::extract::query::{ApiQuery, QueryParams};
 use crate::http::layers::security::{FramedBySelf, PagePolicy};
 use crate::http::state::AppState;
-use crate::store::content::VersionRow;
+use crate::store::content::{EntryKey, VersionRow};
 
 pub fn router() -> OpenApiRouter<AppState> {
     let owner = OpenApiRouter::new()
@@ -119,7 +119,7 @@ async fn published(State(state): State<AppState>, headers: HeaderMap) -> Respons
 }
 
 async fn read_draft(state: &AppState) -> Result<Draft, ApiError> {
-    match state.db.content_draft().await? {
+    match state.db.content_draft(EntryKey::PAGE).await? {
         Some(row) => Ok(Draft {
             revision: row.revision,
             document: migrate::read(&row.document).map_err(anyhow::Error::from)?,
@@ -204,14 +204,14 @@ async fn save_draft(
     let json = serde_json::to_string(&document).map_err(anyhow::Error::from)?;
     match state
         .db
-        .save_content_draft(&json, expected, now_ms())
+        .save_content_draft(EntryKey::PAGE, &json, expected, now_ms())
         .await?
     {
         Some(revision) => Ok(with_revision_etag(Draft { revision, document })),
         None => {
             let now = state
                 .db
-                .content_draft()
+                .content_draft(EntryKey::PAGE)
                 .await?
                 .map_or(0, |row| row.revision);
             Err(ApiError::Conflict(format!(
@@ -242,7 +242,7 @@ async fn publish_document(
     })?;
     let row = state
         .db
-        .publish_content(&json, now_ms(), KEPT_VERSIONS, as_draft)
+        .publish_content(EntryKey::PAGE, &json, now_ms(), KEPT_VERSIONS, as_draft)
         .await?;
     let version = Version::from(&row);
     let published = Published::new(row.version, Some(row.published_at), document.clone());
@@ -364,7 +364,7 @@ async fn versions(
 ) -> Result<ApiJson<VersionList>, ApiError> {
     let versions = state
         .db
-        .content_versions()
+        .content_versions(EntryKey::PAGE)
         .await?
         .into_iter()
         .map(|v| Version {
@@ -392,7 +392,7 @@ async fn revert(
 ) -> Result<ApiJson<Version>, ApiError> {
     let row = state
         .db
-        .content_version(n)
+        .content_version(EntryKey::PAGE, n)
         .await?
         .ok_or(ApiError::NotFound)?;
     let document = migrate::read(&row.document).map_err(anyhow::Error::from)?;
