@@ -4,6 +4,7 @@
 //! [`composed::PageSink`].
 
 pub mod appearance;
+pub mod case_study;
 pub mod composed;
 pub mod document;
 pub mod engine;

@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
+use super::case_study::CaseStudy;
 use super::document::ContentDocument;
 
 /// The pattern every text of the document without a pattern of its own must match: no control
@@ -19,12 +20,19 @@ pub const NO_CONTROL_PATTERN: &str =
 /// given [`NO_CONTROL_PATTERN`].
 pub fn schema_value() -> &'static Value {
     static SCHEMA: OnceLock<Value> = OnceLock::new();
-    SCHEMA.get_or_init(|| {
-        let mut schema =
-            serde_json::to_value(schemars::schema_for!(ContentDocument)).expect("a schema is JSON");
-        refuse_control_characters(&mut schema);
-        schema
-    })
+    SCHEMA.get_or_init(generated::<ContentDocument>)
+}
+
+/// The JSON Schema of a case study ([`super::case_study`]), made the same way.
+pub fn case_study_schema_value() -> &'static Value {
+    static SCHEMA: OnceLock<Value> = OnceLock::new();
+    SCHEMA.get_or_init(generated::<CaseStudy>)
+}
+
+fn generated<T: schemars::JsonSchema>() -> Value {
+    let mut schema = serde_json::to_value(schemars::schema_for!(T)).expect("a schema is JSON");
+    refuse_control_characters(&mut schema);
+    schema
 }
 
 fn refuse_control_characters(schema: &mut Value) {
@@ -64,6 +72,7 @@ pub fn schema_file() -> String {
 /// test: ts-rs is a dev-dependency, so the release build compiles none of it).
 #[cfg(test)]
 pub fn typescript_file() -> String {
+    use super::case_study::*;
     use super::document::*;
     use ts_rs::TS;
     let declarations = [
@@ -89,6 +98,13 @@ pub fn typescript_file() -> String {
         Scheme::decl(),
         Sections::decl(),
         Language::decl(),
+        CaseStudy::decl(),
+        Decision::decl(),
+        Figure::decl(),
+        GalleryImage::decl(),
+        CaseLinkKind::decl(),
+        CaseLink::decl(),
+        CaseStudyTranslation::decl(),
     ];
     let mut text = String::from(
         "// Generated from server/src/content/document.rs: do not edit. Regenerate with\n\
@@ -102,45 +118,63 @@ pub fn typescript_file() -> String {
     text
 }
 
-// The document in the OpenAPI description: the same schema, its definitions moved under
-// `components/schemas`, so the API and the files cannot disagree.
-impl utoipa::PartialSchema for ContentDocument {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        utoipa::openapi::Ref::from_schema_name("ContentDocument").into()
-    }
-}
-
-impl utoipa::ToSchema for ContentDocument {
-    fn name() -> Cow<'static, str> {
-        Cow::Borrowed("ContentDocument")
-    }
-
-    fn schemas(
-        schemas: &mut Vec<(
-            String,
-            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
-        )>,
-    ) {
-        let text = serde_json::to_string(schema_value())
-            .expect("a schema is JSON")
-            .replace("#/$defs/", "#/components/schemas/");
-        let mut root: serde_json::Map<String, Value> =
-            serde_json::from_str(&text).expect("a schema is a JSON object");
-        let defs = root.remove("$defs").and_then(|d| match d {
-            Value::Object(map) => Some(map),
-            _ => None,
-        });
-        for key in ["$schema", "title"] {
-            root.remove(key);
+// The document and a case study in the OpenAPI description: the same schemas, their
+// definitions moved under `components/schemas`, so the API and the files cannot disagree.
+macro_rules! described_by_its_schema {
+    ($type:ident, $schema:ident) => {
+        impl utoipa::PartialSchema for $type {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                utoipa::openapi::Ref::from_schema_name(stringify!($type)).into()
+            }
         }
-        let mut all = vec![("ContentDocument".to_owned(), Value::Object(root))];
-        all.extend(defs.into_iter().flatten());
-        for (name, schema) in all {
-            match serde_json::from_value(schema) {
-                Ok(schema) => schemas.push((name, schema)),
-                Err(error) => {
-                    tracing::warn!(%name, %error, "a content schema is left out of the API description")
-                }
+
+        impl utoipa::ToSchema for $type {
+            fn name() -> Cow<'static, str> {
+                Cow::Borrowed(stringify!($type))
+            }
+
+            fn schemas(
+                schemas: &mut Vec<(
+                    String,
+                    utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+                )>,
+            ) {
+                components(stringify!($type), $schema(), schemas);
+            }
+        }
+    };
+}
+described_by_its_schema!(ContentDocument, schema_value);
+described_by_its_schema!(CaseStudy, case_study_schema_value);
+
+/// A schema's root as `name` and its definitions, each a component of its own.
+fn components(
+    name: &str,
+    schema: &Value,
+    schemas: &mut Vec<(
+        String,
+        utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+    )>,
+) {
+    let text = serde_json::to_string(schema)
+        .expect("a schema is JSON")
+        .replace("#/$defs/", "#/components/schemas/");
+    let mut root: serde_json::Map<String, Value> =
+        serde_json::from_str(&text).expect("a schema is a JSON object");
+    let defs = root.remove("$defs").and_then(|d| match d {
+        Value::Object(map) => Some(map),
+        _ => None,
+    });
+    for key in ["$schema", "title"] {
+        root.remove(key);
+    }
+    let mut all = vec![(name.to_owned(), Value::Object(root))];
+    all.extend(defs.into_iter().flatten());
+    for (name, schema) in all {
+        match serde_json::from_value(schema) {
+            Ok(schema) => schemas.push((name, schema)),
+            Err(error) => {
+                tracing::warn!(%name, %error, "a content schema is left out of the API description")
             }
         }
     }

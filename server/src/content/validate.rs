@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use serde_json::Value;
 
+use super::case_study::CaseStudy;
 use super::document::ContentDocument;
 use crate::domain::FieldErrors;
 use crate::error::ApiError;
@@ -46,6 +47,90 @@ pub fn check(document: &ContentDocument) -> Result<(), FieldErrors> {
         problems
     };
     super::language::check(document, check_page, &mut errors);
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}
+
+/// Reads a case study sent as JSON; a field that does not fit is named by its path.
+pub fn read_case_study(value: Value) -> Result<CaseStudy, ApiError> {
+    let bytes = serde_json::to_vec(&value).map_err(anyhow::Error::from)?;
+    crate::json::parse(&bytes)
+}
+
+/// Checks a case study of `page`'s project: its bounds against its schema, its ids and
+/// references, its project and languages the page's, and each translation within the bounds
+/// of the text it translates.
+pub fn check_case_study(study: &CaseStudy, page: &ContentDocument) -> Result<(), FieldErrors> {
+    let schema = super::schema::case_study_schema_value();
+    let mut errors = FieldErrors::new();
+    let value = serde_json::to_value(study).expect("a case study serialises");
+    walk(&value, schema, schema, String::new(), &mut errors);
+    if !page.projects.iter().any(|p| p.id == study.project) {
+        errors.entry("project".into()).or_insert_with(|| {
+            format!("{:?} is not the id of a project of the page", study.project)
+        });
+    }
+    let mut media = HashSet::new();
+    for (i, item) in study.media.iter().enumerate() {
+        if !media.insert(item.id.as_str()) {
+            errors
+                .entry(format!("media[{i}].id"))
+                .or_insert_with(|| format!("{:?} is already the id of another item", item.id));
+        }
+    }
+    for (i, picture) in study.gallery.iter().enumerate() {
+        if !media.contains(picture.image.as_str()) {
+            errors
+                .entry(format!("gallery[{i}].image"))
+                .or_insert_with(|| {
+                    format!("{:?} is not the id of an item in media", picture.image)
+                });
+        }
+    }
+    let mut tags = HashSet::new();
+    for (i, translation) in study.translations.iter().enumerate() {
+        let tag = translation.tag.to_ascii_lowercase();
+        if !page
+            .languages
+            .iter()
+            .any(|l| l.tag.eq_ignore_ascii_case(&tag))
+        {
+            errors
+                .entry(format!("translations[{i}].tag"))
+                .or_insert_with(|| {
+                    format!("{:?} is not one of the page's languages", translation.tag)
+                });
+        } else if !tags.insert(tag) {
+            errors
+                .entry(format!("translations[{i}].tag"))
+                .or_insert_with(|| format!("{:?} is translated twice", translation.tag));
+        }
+        if let Some(path) = translation
+            .texts
+            .keys()
+            .chain(&translation.same)
+            .find(|path| super::case_study::text_at(study, path).is_none())
+        {
+            errors
+                .entry(format!("translations[{i}].texts"))
+                .or_insert_with(|| format!("{path:?} is not a text of the case study"));
+        }
+    }
+    // The texts as each language shows them, each within its own bounds.
+    for translation in &study.translations {
+        let translated = super::case_study::translated(study, &translation.tag);
+        let value = serde_json::to_value(&translated).expect("a case study serialises");
+        let mut problems = FieldErrors::new();
+        walk(&value, schema, schema, String::new(), &mut problems);
+        for (path, problem) in problems {
+            errors
+                .entry(format!("translations[{}].texts.{path}", translation.tag))
+                .or_insert(problem);
+        }
+    }
     if errors.is_empty() {
         Ok(())
     } else {
@@ -589,5 +674,117 @@ mod tests {
             default_document().contact.response_time
         );
         assert!(check(&document).is_ok());
+    }
+
+    /// A case study of the default document's first project, every field used.
+    pub(crate) fn case_study() -> CaseStudy {
+        let page = crate::content::document::default_document();
+        serde_json::from_value(serde_json::json!({
+            "project": page.projects[0].id,
+            "slug": "e-commerce-platform",
+            "summary": "A checkout that stopped losing carts.",
+            "problem": "Carts were *lost* at payment.",
+            "role": "I led the rewrite.",
+            "team": "",
+            "constraints": "Six weeks.",
+            "decisions": [{ "title": "One service", "why": "Fewer hops." }],
+            "outcome": "Sales went up.",
+            "figures": [{ "value": 38, "unit": "%", "label": "fewer abandoned carts" }],
+            "gallery": [{ "image": "shot", "caption": "The new checkout" }],
+            "links": [{ "kind": "code", "label": "Source", "url": "https://example.com/code" }],
+            "technologies": ["Rust"],
+            "media": [{ "id": "shot", "alt": "The checkout page", "width": 640, "height": 400,
+                        "sources": [{ "src": "/media/upload-1-640.webp", "width": 640 }] }]
+        }))
+        .expect("a case study")
+    }
+
+    #[test]
+    fn a_case_study_is_checked_against_its_schema_its_page_and_its_references() {
+        let page = crate::content::language::tests::with_language("de", false);
+        let study = case_study();
+        check_case_study(&study, &page).expect("valid");
+
+        let mut bad = study.clone();
+        bad.project = "nope".into();
+        bad.summary = "x".repeat(301);
+        bad.gallery[0].image = "missing".into();
+        bad.figures[0].label.clear();
+        bad.slug = "Not A Slug".into();
+        bad.links[0].url = "javascript:alert(1)".into();
+        let errors = check_case_study(&bad, &page).expect_err("invalid");
+        for path in [
+            "project",
+            "summary",
+            "gallery[0].image",
+            "figures[0].label",
+            "slug",
+            "links[0].url",
+        ] {
+            assert!(errors.contains_key(path), "{path} in {errors:?}");
+        }
+        assert!(
+            errors["project"].contains("not the id of a project"),
+            "{errors:?}"
+        );
+    }
+
+    #[test]
+    fn a_case_studys_translations_are_of_the_pages_languages_and_its_texts() {
+        use crate::content::case_study::{is_translated, translated, CaseStudyTranslation};
+        let page = crate::content::language::tests::with_language("de", true);
+        let mut study = case_study();
+        let mut german = CaseStudyTranslation {
+            tag: "de".into(),
+            texts: Default::default(),
+            same: Default::default(),
+        };
+        german
+            .texts
+            .insert("problem".into(), "Warenkörbe gingen verloren.".into());
+        study.translations.push(german);
+        check_case_study(&study, &page).expect("valid");
+        assert!(!is_translated(&study, "de"), "the other texts are not");
+        assert_eq!(
+            translated(&study, "de").problem,
+            "Warenkörbe gingen verloren."
+        );
+        assert_eq!(translated(&study, "de").summary, study.summary);
+        assert!(translated(&study, "de").translations.is_empty());
+        let others: Vec<String> = crate::content::case_study::texts(&study)
+            .into_iter()
+            .map(|(path, _)| path)
+            .filter(|path| path != "problem")
+            .collect();
+        study.translations[0].same.extend(others);
+        assert!(is_translated(&study, "de"));
+        assert!(!is_translated(&study, "fr"));
+
+        let mut bad = study.clone();
+        bad.translations[0].same.remove("summary");
+        bad.translations[0]
+            .texts
+            .insert("summary".into(), "x".repeat(301));
+        bad.translations[0]
+            .texts
+            .insert("nowhere".into(), "?".into());
+        bad.translations.push(CaseStudyTranslation {
+            tag: "fr".into(),
+            texts: Default::default(),
+            same: Default::default(),
+        });
+        let errors = check_case_study(&bad, &page).expect_err("invalid");
+        assert!(
+            errors.contains_key("translations[de].texts.summary"),
+            "{errors:?}"
+        );
+        assert!(
+            errors["translations[0].texts"].contains("nowhere"),
+            "{errors:?}"
+        );
+        assert!(
+            errors["translations[1].tag"].contains("not one of the page's languages"),
+            "{errors:?}"
+        );
     }
 }

@@ -270,3 +270,119 @@ strings: { [key in string]?: string },
  * counts as translated. A translation of the same path is not shown.
  */
 same?: Array<string>, };
+
+export type CaseStudy = { 
+/**
+ * The id of the project it tells of, in the page's `projects`: its title, picture and card
+ * are the project's.
+ */
+project: string, 
+/**
+ * Its address, `/projects/<slug>/`: made from the project's title when the case study is
+ * begun, and kept when the title changes.
+ */
+slug: string, 
+/**
+ * The addresses it had before, newest first, each answering with a 301 to the current one.
+ * Kept by the server when a publish changes the slug.
+ */
+formerSlugs?: Array<string>, 
+/**
+ * One or two sentences under the title: also the page's description and its link preview's.
+ */
+summary: string, 
+/**
+ * The problem the work solved (Markdown).
+ */
+problem: string, 
+/**
+ * What the owner did (Markdown).
+ */
+role: string, 
+/**
+ * Who else worked on it (Markdown; empty for none).
+ */
+team: string, 
+/**
+ * What the work had to live with: time, budget, legacy (Markdown; empty for none).
+ */
+constraints: string, 
+/**
+ * The decisions taken, each with why.
+ */
+decisions: Array<Decision>, 
+/**
+ * What came of it (Markdown).
+ */
+outcome: string, 
+/**
+ * The outcome in figures.
+ */
+figures: Array<Figure>, 
+/**
+ * Pictures of the work, each with a caption; their descriptions for people who cannot see
+ * them are the images' `alt`.
+ */
+gallery: Array<GalleryImage>, 
+/**
+ * The code, the live site, write-ups.
+ */
+links: Array<CaseLink>, 
+/**
+ * The technologies used.
+ */
+technologies: Array<string>, 
+/**
+ * The images the gallery and the texts use, referred to by id (uploads of the owner's).
+ */
+media: Array<MediaItem>, 
+/**
+ * Its texts in the page's other languages, by path (`problem`, `decisions[1].why`). A
+ * language is shown once every text is translated; until then that language's pages leave
+ * the case study out.
+ */
+translations?: Array<CaseStudyTranslation>, };
+
+export type Decision = { title: string, 
+/**
+ * Why (Markdown).
+ */
+why: string, };
+
+export type Figure = { 
+/**
+ * Written in the page's language's way (`1,200.5` in English, `1.200,5` in German).
+ */
+value: number, 
+/**
+ * After the number: `%`, `ms`, `×`, `k users` (empty for none).
+ */
+unit: string, 
+/**
+ * What it measures.
+ */
+label: string, };
+
+export type GalleryImage = { 
+/**
+ * Its id in the case study's `media`.
+ */
+image: string, 
+/**
+ * Shown under it (empty for none).
+ */
+caption: string, };
+
+export type CaseLinkKind = "code" | "live" | "article";
+
+export type CaseLink = { kind: CaseLinkKind, label: string, url: string, };
+
+export type CaseStudyTranslation = { tag: string, 
+/**
+ * The translations, by the path of the text they translate.
+ */
+texts: { [key in string]?: string }, 
+/**
+ * The paths of the texts shown as the default language has them (names, figures' units).
+ */
+same?: Array<string>, };
