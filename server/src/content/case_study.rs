@@ -281,6 +281,44 @@ pub fn is_translated(study: &CaseStudy, tag: &str) -> bool {
     })
 }
 
+/// A case study begun for `project`: its slug, every text still to write.
+pub fn begun(project: &str, slug: String) -> CaseStudy {
+    CaseStudy {
+        project: project.to_owned(),
+        slug,
+        former_slugs: Vec::new(),
+        summary: String::new(),
+        problem: String::new(),
+        role: String::new(),
+        team: String::new(),
+        constraints: String::new(),
+        decisions: Vec::new(),
+        outcome: String::new(),
+        figures: Vec::new(),
+        gallery: Vec::new(),
+        links: Vec::new(),
+        technologies: Vec::new(),
+        media: Vec::new(),
+        translations: Vec::new(),
+    }
+}
+
+/// The slugs a case study published at `slug` keeps answering at: the one it had before, if
+/// another, then those it had before that, newest first, never `slug` itself, at most 20.
+pub fn former_slugs(before: Option<&CaseStudy>, slug: &str) -> Vec<String> {
+    let Some(before) = before else {
+        return Vec::new();
+    };
+    let mut slugs: Vec<String> = Vec::new();
+    for old in std::iter::once(&before.slug).chain(&before.former_slugs) {
+        if old != slug && !slugs.contains(old) {
+            slugs.push(old.clone());
+        }
+    }
+    slugs.truncate(20);
+    slugs
+}
+
 /// Translations by path: at most 200, each key at most 100 characters, each text at most 4000.
 fn texts_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
     schemars::json_schema!({

@@ -69,6 +69,18 @@ row! {
 }
 
 row! {
+    /// One entry of a kind: its draft's revision (0 for none) and its newest version (0 for
+    /// none, and when it was published).
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct EntrySummary {
+        pub entry: String,
+        pub revision: i64,
+        pub version: i64,
+        pub published_at: Option<i64>,
+    }
+}
+
+row! {
     /// What changes whenever anything is published, or versions are removed: the last publish's
     /// number and how many versions are kept.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -123,6 +135,9 @@ pub trait ContentStore {
 
     /// The entry's kept versions, newest first.
     async fn content_versions(&self, key: EntryKey<'_>) -> anyhow::Result<Vec<VersionSummary>>;
+
+    /// Every entry of `kind` that has a draft or a version, by entry.
+    async fn content_entries(&self, kind: &str) -> anyhow::Result<Vec<EntrySummary>>;
 }
 
 both_engines! {
@@ -292,6 +307,23 @@ both_engines! {
             .fetch_all(self.reader())
             .await
             .context("Failed to list the content versions")
+        }
+
+        async fn content_entries(&self, kind: &str) -> anyhow::Result<Vec<EntrySummary>> {
+            sqlx::query_as(
+                "SELECT entry, MAX(revision) AS revision, MAX(version) AS version, \
+                     MAX(published_at) AS published_at FROM ( \
+                     SELECT entry, revision, 0 AS version, NULL AS published_at \
+                         FROM content_entry_drafts WHERE kind = $1 \
+                     UNION ALL \
+                     SELECT entry, 0 AS revision, version, published_at \
+                         FROM content_entry_versions WHERE kind = $1 \
+                 ) AS entries GROUP BY entry ORDER BY entry",
+            )
+            .bind(kind)
+            .fetch_all(self.reader())
+            .await
+            .context("Failed to list the content entries")
         }
     }
 }

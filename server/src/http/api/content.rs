@@ -4,7 +4,7 @@
 use std::sync::OnceLock;
 
 use axum::extract::{DefaultBodyLimit, State};
-use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_MATCH};
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, ETAG};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
@@ -12,6 +12,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::entries;
 use super::responses::{CrossSite, DraftBody, NoSession};
 use crate::auth::Owner;
 use crate::clock::now_ms;
@@ -56,16 +57,16 @@ pub struct PublishedContent {
 pub struct Draft {
     /// 0 while nothing was saved (the document is then the published one).
     revision: i64,
-    document: ContentDocument,
+    pub(super) document: ContentDocument,
 }
 
 /// A published version.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Version {
-    version: i64,
+    pub(super) version: i64,
     /// Unix milliseconds, UTC.
-    published_at: i64,
+    pub(super) published_at: i64,
 }
 
 impl From<&VersionRow> for Version {
@@ -80,12 +81,12 @@ impl From<&VersionRow> for Version {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct VersionList {
     /// The kept versions (the last 20), newest first.
-    versions: Vec<Version>,
+    pub(super) versions: Vec<Version>,
 }
 
 #[derive(Debug, Deserialize)]
 pub struct VersionNumber {
-    n: i64,
+    pub(super) n: i64,
 }
 
 /// The published document, as visitors' pages get it (the default one until something is
@@ -118,7 +119,7 @@ async fn published(State(state): State<AppState>, headers: HeaderMap) -> Respons
         .into_response()
 }
 
-async fn read_draft(state: &AppState) -> Result<Draft, ApiError> {
+pub(super) async fn read_draft(state: &AppState) -> Result<Draft, ApiError> {
     match state.db.content_draft(EntryKey::PAGE).await? {
         Some(row) => Ok(Draft {
             revision: row.revision,
@@ -132,8 +133,7 @@ async fn read_draft(state: &AppState) -> Result<Draft, ApiError> {
 }
 
 fn with_revision_etag(draft: Draft) -> Response {
-    let etag = HeaderValue::from_str(&format!("\"{}\"", draft.revision)).expect("a number");
-    ([(ETAG, etag)], ApiJson(draft)).into_response()
+    entries::with_revision_etag(draft.revision, draft)
 }
 
 /// The owner's draft, with its revision (also its ETag) for the next save's `If-Match`; the
@@ -146,35 +146,6 @@ fn with_revision_etag(draft: Draft) -> Response {
     ))]
 async fn draft(State(state): State<AppState>, _owner: Owner) -> Result<Response, ApiError> {
     Ok(with_revision_etag(read_draft(&state).await?))
-}
-
-/// The revision in `If-Match`: `"3"` (as the ETag came) or `3`. `If-Match` compares strongly
-/// (RFC 9110, 13.1.1): a weak tag such as `W/"3"` never matches, so it is 412.
-fn expected_revision(headers: &HeaderMap) -> Result<i64, ApiError> {
-    let raw = headers.get(IF_MATCH).ok_or_else(|| {
-        ApiError::PreconditionRequired(
-            "Send the draft's revision in If-Match (its ETag), so a newer draft is never overwritten."
-                .into(),
-        )
-    })?;
-    if raw.as_bytes().trim_ascii_start().starts_with(b"W/") {
-        return Err(ApiError::PreconditionFailed(
-            "If-Match compares strongly, so a weak tag (W/…) never matches: send the draft's ETag \
-             as it came."
-                .into(),
-        ));
-    }
-    raw.to_str()
-        .ok()
-        .map(|v| v.trim().trim_matches('"'))
-        .and_then(|v| v.parse::<i64>().ok())
-        .filter(|n| *n >= 0)
-        .ok_or_else(|| {
-            ApiError::field(
-                "If-Match",
-                "must be the draft's revision, as its ETag gave it",
-            )
-        })
 }
 
 /// Saves the draft if it is still at the revision in `If-Match`, and only if the document is
@@ -199,27 +170,10 @@ async fn save_draft(
 ) -> Result<Response, ApiError> {
     // A tab opened before an upgrade may send a document of the older shape.
     let document = validate::read_document(document)?;
-    let expected = expected_revision(&headers)?;
+    let expected = entries::expected_revision(&headers)?;
     validate::check(&document).map_err(ApiError::Validation)?;
-    let json = serde_json::to_string(&document).map_err(anyhow::Error::from)?;
-    match state
-        .db
-        .save_content_draft(EntryKey::PAGE, &json, expected, now_ms())
-        .await?
-    {
-        Some(revision) => Ok(with_revision_etag(Draft { revision, document })),
-        None => {
-            let now = state
-                .db
-                .content_draft(EntryKey::PAGE)
-                .await?
-                .map_or(0, |row| row.revision);
-            Err(ApiError::Conflict(format!(
-                "The draft was saved elsewhere since revision {expected} (it is now at revision {now}); \
-                 nothing was overwritten. Reload the draft, then make your change again."
-            )))
-        }
-    }
+    let revision = entries::save_draft(&state, EntryKey::PAGE, &document, expected).await?;
+    Ok(with_revision_etag(Draft { revision, document }))
 }
 
 async fn publish_document(
@@ -362,17 +316,7 @@ async fn versions(
     State(state): State<AppState>,
     _owner: Owner,
 ) -> Result<ApiJson<VersionList>, ApiError> {
-    let versions = state
-        .db
-        .content_versions(EntryKey::PAGE)
-        .await?
-        .into_iter()
-        .map(|v| Version {
-            version: v.version,
-            published_at: v.published_at,
-        })
-        .collect();
-    Ok(ApiJson(VersionList { versions }))
+Ok(ApiJson(entries::versions(&state, EntryKey::PAGE).await?))
 }
 
 /// Publishes version `n`'s document again, as a new version, and makes it the draft.

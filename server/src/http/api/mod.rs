@@ -1,10 +1,12 @@
 //! The API's resources, one module per resource, merged under `/api` with the OpenAPI document
 //! generated from their annotations.
 
+pub mod case_studies;
 pub mod checklist;
 pub mod contact;
 pub mod content;
 pub mod delivery;
+pub mod entries;
 pub mod health;
 pub mod inbox;
 pub mod insights;
@@ -58,6 +60,7 @@ pub fn api(session_cookie: &str) -> (Router<AppState>, utoipa::openapi::OpenApi)
                 .merge(insights::router())
                 .merge(links::router())
                 .merge(content::router())
+                .merge(case_studies::router())
                 .merge(checklist::router())
                 .merge(media::router()),
         )

@@ -1,0 +1,359 @@
+//! `/api/content/case-studies`: each project's case study, the owner's to draft, publish and
+//! revert, as entries of the content store through the same code path as the page's document
+//! ([`super::entries`]).
+
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::content::{Version, VersionList};
+use super::entries;
+use super::responses::{CrossSite, DraftBody, NoSession};
+use crate::auth::Owner;
+use crate::clock::now_ms;
+use crate::content::case_study::{self, CaseStudy, KIND};
+use crate::content::document::ID_PATTERN;
+use crate::content::{validate, ContentDocument, KEPT_VERSIONS, MAX_DOCUMENT_BYTES};
+use crate::error::{ApiError, ErrorBody};
+use crate::http::extract::json::ApiJson;
+use crate::http::extract::path::ApiPath;
+use crate::http::state::AppState;
+use crate::store::content::EntryKey;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list))
+        .routes(routes!(draft, save_draft))
+        .routes(routes!(publish))
+        .routes(routes!(versions))
+        .routes(routes!(revert))
+        .layer(DefaultBodyLimit::max(MAX_DOCUMENT_BYTES))
+        .layer(crate::http::layers::no_store::no_store())
+}
+
+/// Where a project's case study stands.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CaseStudyState {
+    /// The project's id.
+    project: String,
+    /// The draft's revision; 0 when none was saved.
+    revision: i64,
+    /// The newest published version; 0 when none was published.
+    version: i64,
+    /// When that was published (Unix milliseconds, UTC).
+    published_at: Option<i64>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CaseStudyList {
+    /// Every case study begun, by project id.
+    case_studies: Vec<CaseStudyState>,
+}
+
+/// A case study's draft. Its `revision` (also its ETag) goes with the next save as `If-Match`.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CaseStudyDraft {
+    /// 0 while nothing was saved: the document is then the published one, or a new one.
+    revision: i64,
+    document: CaseStudy,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct ProjectPath {
+    project: String,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct ProjectVersionPath {
+    project: String,
+    n: i64,
+}
+
+/// The project's id from the path, checked: the entry's key.
+fn project_id(project: &str) -> Result<&str, ApiError> {
+    let pattern = regex::Regex::new(ID_PATTERN).expect("a valid pattern");
+    if pattern.is_match(project) {
+        Ok(project)
+    } else {
+        Err(ApiError::field(
+            "project",
+            "must be a project's id: lower case letters, digits and dashes",
+        ))
+    }
+}
+
+fn key(project: &str) -> EntryKey<'_> {
+    EntryKey {
+        kind: KIND,
+        entry: project,
+    }
+}
+
+/// Every case study begun: its draft's revision and its newest version.
+#[utoipa::path(get, path = "/content/case-studies", tag = "content",
+    operation_id = "listCaseStudies", security(("session" = [])),
+    responses((status = 200, body = CaseStudyList), NoSession))]
+async fn list(
+    State(state): State<AppState>,
+    _owner: Owner,
+) -> Result<ApiJson<CaseStudyList>, ApiError> {
+    let case_studies = state
+        .db
+        .content_entries(KIND)
+        .await?
+        .into_iter()
+        .map(|entry| CaseStudyState {
+            project: entry.entry,
+            revision: entry.revision,
+            version: entry.version,
+            published_at: entry.published_at,
+        })
+        .collect();
+    Ok(ApiJson(CaseStudyList { case_studies }))
+}
+
+/// The published case studies but `project`'s: the slugs they answer at.
+async fn others_slugs(state: &AppState, project: &str) -> Result<Vec<String>, ApiError> {
+    let mut slugs = Vec::new();
+    for row in state.db.published_entries(KIND).await? {
+        if row.entry == project {
+            continue;
+        }
+        let study: CaseStudy = serde_json::from_str(&row.document).map_err(anyhow::Error::from)?;
+        slugs.push(study.slug);
+        slugs.extend(study.former_slugs);
+    }
+    Ok(slugs)
+}
+
+async fn published(state: &AppState, project: &str) -> Result<Option<CaseStudy>, ApiError> {
+    match state.db.published_content(key(project)).await? {
+        Some(row) => Ok(Some(
+            serde_json::from_str(&row.document).map_err(anyhow::Error::from)?,
+        )),
+        None => Ok(None),
+    }
+}
+
+/// The draft, else the published case study, else a new one for the project of `page`, its
+/// slug made from the project's title (and numbered when another case study has it).
+async fn read_draft(
+    state: &AppState,
+    project: &str,
+    page: &ContentDocument,
+) -> Result<CaseStudyDraft, ApiError> {
+    if let Some(row) = state.db.content_draft(key(project)).await? {
+        let document = serde_json::from_str(&row.document).map_err(anyhow::Error::from)?;
+        return Ok(CaseStudyDraft {
+            revision: row.revision,
+            document,
+        });
+    }
+    if let Some(document) = published(state, project).await? {
+        return Ok(CaseStudyDraft {
+            revision: 0,
+            document,
+        });
+    }
+    let Some(card) = page.projects.iter().find(|p| p.id == project) else {
+        return Err(ApiError::NotFound);
+    };
+    let taken = others_slugs(state, project).await?;
+    let base = case_study::slug_from_title(&card.title);
+    let slug = std::iter::once(base.clone())
+        .chain((2..).map(|n| format!("{base}-{n}")))
+        .find(|slug| !taken.contains(slug))
+        .expect("an endless supply of slugs");
+    Ok(CaseStudyDraft {
+        revision: 0,
+        document: case_study::begun(project, slug),
+    })
+}
+
+/// The project's case study as the owner edits it, with its revision (also its ETag) for the
+/// next save's `If-Match`: the draft, else the published one, else a new one (revision 0), its
+/// slug made from the project's title.
+#[utoipa::path(get, path = "/content/case-studies/{project}/draft", tag = "content",
+    operation_id = "readCaseStudyDraft", security(("session" = [])),
+    params(("project" = String, Path, description = "The project's id")),
+    responses(
+        (status = 200, body = CaseStudyDraft, headers(("ETag" = String, description = "The revision, quoted"))),
+        (status = 404, description = "The page's draft has no such project", body = ErrorBody),
+        (status = 422, description = "The path names no project id", body = ErrorBody),
+        NoSession,
+    ))]
+async fn draft(
+    State(state): State<AppState>,
+    _owner: Owner,
+    ApiPath(ProjectPath { project }): ApiPath<ProjectPath>,
+) -> Result<Response, ApiError> {
+    let project = project_id(&project)?;
+    let page = super::content::read_draft(&state).await?.document;
+    let draft = read_draft(&state, project, &page).await?;
+    Ok(entries::with_revision_etag(draft.revision, draft))
+}
+
+/// What a case study may not be beyond its own checks: its slug another's (or one it had).
+async fn check_slug(state: &AppState, study: &CaseStudy) -> Result<(), ApiError> {
+    if others_slugs(state, &study.project).await?.contains(&study.slug) {
+        return Err(ApiError::field(
+            "slug",
+            format!(
+                "\"{}\" is the address of another case study (or was): choose another",
+                study.slug
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Saves the project's case study if its draft is still at the revision in `If-Match`, and only
+/// if it is valid against the page's draft (each problem named by its path); a save made
+/// elsewhere since is a 409 and nothing is overwritten. Its former slugs are the server's.
+#[utoipa::path(put, path = "/content/case-studies/{project}/draft", tag = "content",
+    request_body = CaseStudy, operation_id = "saveCaseStudyDraft", security(("session" = [])),
+    params(
+        ("project" = String, Path, description = "The project's id"),
+        ("If-Match" = String, Header, description = "The revision the edit started from (the draft's ETag)"),
+    ),
+    responses(
+        (status = 200, body = CaseStudyDraft, headers(("ETag" = String, description = "The new revision, quoted"))),
+        (status = 409, description = "The draft was saved since that revision; nothing was written", body = ErrorBody),
+        (status = 422, description = "A field is not valid, each named by its path", body = ErrorBody),
+        (status = 412, description = "If-Match is a weak tag, which strong comparison never matches", body = ErrorBody),
+        (status = 428, description = "If-Match is missing", body = ErrorBody),
+        NoSession, CrossSite, DraftBody,
+    ))]
+async fn save_draft(
+    State(state): State<AppState>,
+    _owner: Owner,
+    ApiPath(ProjectPath { project }): ApiPath<ProjectPath>,
+    headers: HeaderMap,
+    ApiJson(document): ApiJson<serde_json::Value>,
+) -> Result<Response, ApiError> {
+    let project = project_id(&project)?;
+    let mut document = validate::read_case_study(document)?;
+    let expected = entries::expected_revision(&headers)?;
+    if document.project != project {
+        return Err(ApiError::field(
+            "project",
+            format!("must be {project:?}, the project of this case study's address"),
+        ));
+    }
+    let page = super::content::read_draft(&state).await?.document;
+    validate::check_case_study(&document, &page).map_err(ApiError::Validation)?;
+    check_slug(&state, &document).await?;
+    document.former_slugs = published(&state, project)
+        .await?
+        .map(|p| p.former_slugs)
+        .unwrap_or_default();
+    let revision = entries::save_draft(&state, key(project), &document, expected).await?;
+    Ok(entries::with_revision_etag(
+        revision,
+        CaseStudyDraft { revision, document },
+    ))
+}
+
+/// Publishes `document` as its project's next version: checked against the published page,
+/// its slug free, and the slug it had answering from now on with a 301 to the new one.
+async fn publish_case_study(
+    state: &AppState,
+    mut document: CaseStudy,
+    as_draft: bool,
+) -> Result<Version, ApiError> {
+    let page = state.content.current().document.clone();
+    if !page.projects.iter().any(|p| p.id == document.project) {
+        return Err(ApiError::field(
+            "project",
+            "is not on the published page: publish the page with this project first",
+        ));
+    }
+    validate::check_case_study(&document, &page).map_err(ApiError::Validation)?;
+    check_slug(state, &document).await?;
+    let before = published(state, &document.project).await?;
+    document.former_slugs = case_study::former_slugs(before.as_ref(), &document.slug);
+    let json = serde_json::to_string(&document).map_err(anyhow::Error::from)?;
+    let row = state
+        .db
+        .publish_content(key(&document.project), &json, now_ms(), KEPT_VERSIONS, as_draft)
+        .await?;
+    Ok(Version {
+        version: row.version,
+        published_at: row.published_at,
+    })
+}
+
+/// Publishes the project's case study draft, checked again against the published page.
+#[utoipa::path(post, path = "/content/case-studies/{project}/publish", tag = "content",
+    operation_id = "publishCaseStudy", security(("session" = [])),
+    params(("project" = String, Path, description = "The project's id")),
+    responses(
+        (status = 200, description = "The draft is now the published version", body = Version),
+        (status = 404, description = "The project has no case study drafted", body = ErrorBody),
+        (status = 422, description = "The draft is not valid (each field named by its path), its project is not on the published page, or its slug is taken; nothing was published", body = ErrorBody),
+        NoSession, CrossSite,
+    ))]
+async fn publish(
+    State(state): State<AppState>,
+    _owner: Owner,
+    ApiPath(ProjectPath { project }): ApiPath<ProjectPath>,
+) -> Result<ApiJson<Version>, ApiError> {
+    let project = project_id(&project)?;
+    let row = state
+        .db
+        .content_draft(key(project))
+        .await?
+        .ok_or(ApiError::NotFound)?;
+    let document: CaseStudy = serde_json::from_str(&row.document).map_err(anyhow::Error::from)?;
+    Ok(ApiJson(publish_case_study(&state, document, false).await?))
+}
+
+/// The project's case study's kept versions, newest first.
+#[utoipa::path(get, path = "/content/case-studies/{project}/versions", tag = "content",
+    operation_id = "listCaseStudyVersions", security(("session" = [])),
+    params(("project" = String, Path, description = "The project's id")),
+    responses((status = 200, body = VersionList), NoSession))]
+async fn versions(
+    State(state): State<AppState>,
+    _owner: Owner,
+    ApiPath(ProjectPath { project }): ApiPath<ProjectPath>,
+) -> Result<ApiJson<VersionList>, ApiError> {
+    let project = project_id(&project)?;
+    Ok(ApiJson(entries::versions(&state, key(project)).await?))
+}
+
+/// Publishes version `n` of the project's case study again, as a new version, and makes it the
+/// draft.
+#[utoipa::path(post, path = "/content/case-studies/{project}/versions/{n}/revert", tag = "content",
+    operation_id = "revertCaseStudyVersion", security(("session" = [])),
+    params(
+        ("project" = String, Path, description = "The project's id"),
+        ("n" = i64, Path, description = "The version to publish again"),
+    ),
+    responses(
+        (status = 200, description = "Version n is published as a new version and is the draft", body = Version),
+        (status = 404, description = "No such version is kept", body = ErrorBody),
+        (status = 422, description = "That version is no longer valid against the published page, or its slug is taken", body = ErrorBody),
+        NoSession, CrossSite,
+    ))]
+async fn revert(
+    State(state): State<AppState>,
+    _owner: Owner,
+    ApiPath(ProjectVersionPath { project, n }): ApiPath<ProjectVersionPath>,
+) -> Result<ApiJson<Version>, ApiError> {
+    let project = project_id(&project)?;
+    let row = state
+        .db
+        .content_version(key(project), n)
+        .await?
+        .ok_or(ApiError::NotFound)?;
+    let document: CaseStudy = serde_json::from_str(&row.document).map_err(anyhow::Error::from)?;
+    Ok(ApiJson(publish_case_study(&state, document, true).await?))
+}

@@ -1,0 +1,94 @@
+//! What every entry of the content store (the page's document, each case study) shares over
+//! HTTP, one code path for all: the draft's revision as its ETag and the next save's `If-Match`,
+//! a save that never overwrites a newer draft, and the list of kept versions.
+
+use axum::http::header::{ETAG, IF_MATCH};
+use axum::http::{HeaderMap, HeaderValue};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+use crate::clock::now_ms;
+use crate::error::ApiError;
+use crate::http::extract::json::ApiJson;
+use crate::http::state::AppState;
+use super::content::{Version, VersionList};
+use crate::store::content::EntryKey;
+
+/// `body` with the draft's revision as its ETag, for the next save's `If-Match`.
+pub fn with_revision_etag(revision: i64, body: impl Serialize) -> Response {
+    let etag = HeaderValue::from_str(&format!("\"{revision}\"")).expect("a number");
+    ([(ETAG, etag)], ApiJson(body)).into_response()
+}
+
+/// The revision in `If-Match`: `"3"` (as the ETag came) or `3`. `If-Match` compares strongly
+/// (RFC 9110, 13.1.1): a weak tag such as `W/"3"` never matches, so it is 412.
+pub fn expected_revision(headers: &HeaderMap) -> Result<i64, ApiError> {
+    let raw = headers.get(IF_MATCH).ok_or_else(|| {
+        ApiError::PreconditionRequired(
+            "Send the draft's revision in If-Match (its ETag), so a newer draft is never overwritten."
+                .into(),
+        )
+    })?;
+    if raw.as_bytes().trim_ascii_start().starts_with(b"W/") {
+        return Err(ApiError::PreconditionFailed(
+            "If-Match compares strongly, so a weak tag (W/…) never matches: send the draft's ETag \
+             as it came."
+                .into(),
+        ));
+    }
+    raw.to_str()
+        .ok()
+        .map(|v| v.trim().trim_matches('"'))
+        .and_then(|v| v.parse::<i64>().ok())
+        .filter(|n| *n >= 0)
+        .ok_or_else(|| {
+            ApiError::field(
+                "If-Match",
+                "must be the draft's revision, as its ETag gave it",
+            )
+        })
+}
+
+/// Stores `document` (checked already) as the entry's draft if the draft is still at revision
+/// `expected`; the new revision. A save made elsewhere since is a 409 and nothing is written.
+pub async fn save_draft(
+    state: &AppState,
+    key: EntryKey<'_>,
+    document: &impl Serialize,
+    expected: i64,
+) -> Result<i64, ApiError> {
+    let json = serde_json::to_string(document).map_err(anyhow::Error::from)?;
+    match state
+        .db
+        .save_content_draft(key, &json, expected, now_ms())
+        .await?
+    {
+        Some(revision) => Ok(revision),
+        None => {
+            let now = state
+                .db
+                .content_draft(key)
+                .await?
+                .map_or(0, |row| row.revision);
+            Err(ApiError::Conflict(format!(
+                "The draft was saved elsewhere since revision {expected} (it is now at revision {now}); \
+                 nothing was overwritten. Reload the draft, then make your change again."
+            )))
+        }
+    }
+}
+
+/// The entry's kept versions, newest first.
+pub async fn versions(state: &AppState, key: EntryKey<'_>) -> Result<VersionList, ApiError> {
+    let versions = state
+        .db
+        .content_versions(key)
+        .await?
+        .into_iter()
+        .map(|v| Version {
+            version: v.version,
+            published_at: v.published_at,
+        })
+        .collect();
+    Ok(VersionList { versions })
+}
