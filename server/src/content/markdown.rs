@@ -75,10 +75,17 @@ pub enum Inline {
         href: String,
         children: Vec<Inline>,
     },
-    /// `src` is a path on this site ([`same_site_path`]).
+    /// `src` is a path on this site ([`same_site_path`]); `width` and `height`, the upload's own
+    /// in pixels when the caller knows them ([`to_tree_sized`]), so the page keeps its place.
     Image {
         src: String,
         alt: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(test, ts(optional))]
+        width: Option<u32>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(test, ts(optional))]
+        height: Option<u32>,
     },
     Break,
     #[serde(untagged)]
@@ -289,16 +296,25 @@ pub fn same_site_path(src: &str) -> bool {
 /// to another scheme is its text, an image from elsewhere is its description, lists and
 /// emphasis deeper than the limits are flattened).
 pub fn to_tree(source: &str) -> Vec<Block> {
+    to_tree_sized(source, |_| None)
+}
+
+/// [`to_tree`], each image given the width and height in pixels that `size_of` tells for its
+/// address (the upload's), when it does.
+pub fn to_tree_sized(source: &str, size_of: impl Fn(&str) -> Option<(u32, u32)>) -> Vec<Block> {
     let mut events = parser(source).peekable();
     let mut loose = false;
-    blocks(&mut events, 0, &mut loose)
+    blocks(&mut events, &size_of, 0, &mut loose)
 }
+
+/// What tells an image's size.
+type Sizes<'s> = &'s dyn Fn(&str) -> Option<(u32, u32)>;
 
 type Events<'a> = std::iter::Peekable<Parser<'a>>;
 
 /// Blocks up to the end of the enclosing element (not consumed). `loose` is set when a paragraph
 /// starts here (a list item's paragraphs are marked only in a loose list).
-fn blocks(events: &mut Events<'_>, lists: usize, loose: &mut bool) -> Vec<Block> {
+fn blocks(events: &mut Events<'_>, sizes: Sizes<'_>, lists: usize, loose: &mut bool) -> Vec<Block> {
     let mut out = Vec::new();
     // Elements the tree has no place for, whose contents are taken as if they were not there.
     let mut open = 0usize;
@@ -314,7 +330,7 @@ fn blocks(events: &mut Events<'_>, lists: usize, loose: &mut bool) -> Vec<Block>
             Event::Start(Tag::Paragraph) => {
                 events.next();
                 *loose = true;
-                let children = inlines(events, 0);
+                let children = inlines(events, sizes, 0);
                 end(events);
                 push_paragraph(&mut out, children);
             }
@@ -347,11 +363,11 @@ fn blocks(events: &mut Events<'_>, lists: usize, loose: &mut bool) -> Vec<Block>
                         }
                         Some(Event::Start(Tag::Item)) => {
                             events.next();
-                            items.push(blocks(events, lists + 1, &mut loose_items));
+                            items.push(blocks(events, sizes, lists + 1, &mut loose_items));
                             end(events);
                         }
                         // Only items are inside a list; anything else is taken as one.
-                        Some(_) => items.push(blocks(events, lists + 1, &mut loose_items)),
+                        Some(_) => items.push(blocks(events, sizes, lists + 1, &mut loose_items)),
                     }
                 }
                 out.push(Block::List {
@@ -395,7 +411,7 @@ fn blocks(events: &mut Events<'_>, lists: usize, loose: &mut bool) -> Vec<Block>
             | Event::TaskListMarker(_) => {
                 // A tight list item's text, or a heading's or a table cell's (whose start was
                 // taken as not there).
-                let children = inlines(events, 0);
+                let children = inlines(events, sizes, 0);
                 push_paragraph(&mut out, children);
             }
             Event::Start(_) => {
@@ -433,7 +449,7 @@ fn language(info: &str) -> Option<String> {
 }
 
 /// Inlines up to the end of the enclosing element or the next block (neither consumed).
-fn inlines(events: &mut Events<'_>, depth: usize) -> Vec<Inline> {
+fn inlines(events: &mut Events<'_>, sizes: Sizes<'_>, depth: usize) -> Vec<Inline> {
     let mut out = Vec::new();
     let mut open = 0usize;
     while let Some(event) = events.peek() {
@@ -479,7 +495,7 @@ fn inlines(events: &mut Events<'_>, depth: usize) -> Vec<Inline> {
                 Tag::Emphasis | Tag::Strong => {
                     let strong = matches!(tag, Tag::Strong);
                     events.next();
-                    let children = inlines(events, depth + 1);
+                    let children = inlines(events, sizes, depth + 1);
                     end(events);
                     out.push(if strong {
                         Inline::Strong { children }
@@ -494,7 +510,7 @@ fn inlines(events: &mut Events<'_>, depth: usize) -> Vec<Inline> {
                 } => {
                     let href = safe_href(link_type, dest_url);
                     events.next();
-                    let children = inlines(events, depth + 1);
+                    let children = inlines(events, sizes, depth + 1);
                     end(events);
                     match href {
                         Some(href) => out.push(Inline::Link { href, children }),
@@ -505,10 +521,16 @@ fn inlines(events: &mut Events<'_>, depth: usize) -> Vec<Inline> {
                     let src = trimmed(dest_url).to_owned();
                     events.next();
                     let mut alt = String::new();
-                    plain_text(&inlines(events, depth + 1), &mut alt);
+                    plain_text(&inlines(events, sizes, depth + 1), &mut alt);
                     end(events);
                     if same_site_path(&src) {
-                        out.push(Inline::Image { src, alt });
+                        let (width, height) = sizes(&src).unzip();
+                        out.push(Inline::Image {
+                            src,
+                            alt,
+                            width,
+                            height,
+                        });
                     } else if !alt.is_empty() {
                         push_text(&mut out, &alt);
                     }
@@ -724,17 +746,48 @@ mod tests {
             [paragraph(vec![
                 Inline::Image {
                     src: "/media/abc.webp".into(),
-                    alt: "The dashboard".into()
+                    alt: "The dashboard".into(),
+                    width: None,
+                    height: None,
                 },
                 text(" "),
                 Inline::Link {
                     href: "https://example.com".into(),
                     children: vec![Inline::Image {
                         src: "/media/l.webp".into(),
-                        alt: "logo".into()
+                        alt: "logo".into(),
+                        width: None,
+                        height: None,
                     }]
                 },
             ])]
+        );
+    }
+
+    #[test]
+    fn images_get_the_uploads_sizes_when_the_caller_knows_them() {
+        let sizes = |src: &str| (src == "/media/a.webp").then_some((1200, 800));
+        assert_eq!(
+            to_tree_sized("![a](/media/a.webp) ![b](/media/b.webp)", sizes),
+            [paragraph(vec![
+                Inline::Image {
+                    src: "/media/a.webp".into(),
+                    alt: "a".into(),
+                    width: Some(1200),
+                    height: Some(800),
+                },
+                text(" "),
+                Inline::Image {
+                    src: "/media/b.webp".into(),
+                    alt: "b".into(),
+                    width: None,
+                    height: None,
+                },
+            ])]
+        );
+        assert_eq!(
+            serde_json::to_string(&to_tree_sized("![a](/media/a.webp)", sizes)).unwrap(),
+            r#"[{"type":"paragraph","children":[{"type":"image","src":"/media/a.webp","alt":"a","width":1200,"height":800}]}]"#
         );
     }
 
