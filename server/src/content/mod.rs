@@ -12,6 +12,7 @@ pub mod first_day;
 pub mod head;
 pub mod language;
 pub mod live;
+pub mod markdown;
 pub mod migrate;
 pub mod preview;
 pub mod render;
@@ -41,6 +42,7 @@ mod tests {
         for (name, expected) in [
             ("document.schema.json", schema_file()),
             ("document.generated.ts", typescript_file()),
+            ("markdown.generated.ts", markdown::typescript_file()),
         ] {
             let path = web.join(name);
             if update {
