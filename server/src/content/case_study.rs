@@ -203,6 +203,31 @@ pub fn texts(study: &CaseStudy) -> Vec<(String, &str)> {
     texts
 }
 
+/// Whether the text at `path` takes Markdown.
+pub fn is_markdown(path: &str) -> bool {
+    matches!(
+        path,
+        "problem" | "role" | "team" | "constraints" | "outcome"
+    ) || (path.starts_with("decisions[") && path.ends_with("].why"))
+}
+
+/// The texts in Markdown, by path, in the case study's own words and then in each translation's
+/// (`translations[0].texts.problem`).
+pub fn markdown_texts(study: &CaseStudy) -> Vec<(String, &str)> {
+    let mut all: Vec<(String, &str)> = texts(study)
+        .into_iter()
+        .filter(|(path, _)| is_markdown(path))
+        .collect();
+    for (i, translation) in study.translations.iter().enumerate() {
+        for (path, text) in &translation.texts {
+            if is_markdown(path) {
+                all.push((format!("translations[{i}].texts.{path}"), text));
+            }
+        }
+    }
+    all
+}
+
 /// The text at `path`, one a translation may translate.
 pub fn text_at<'a>(study: &'a CaseStudy, path: &str) -> Option<&'a str> {
     texts(study)

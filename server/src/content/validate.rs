@@ -61,8 +61,8 @@ pub fn read_case_study(value: Value) -> Result<CaseStudy, ApiError> {
 }
 
 /// Checks a case study of `page`'s project: its bounds against its schema, its ids and
-/// references, its project and languages the page's, and each translation within the bounds
-/// of the text it translates.
+/// references, its project and languages the page's, its longer texts' Markdown (in every
+/// language), and each translation within the bounds of the text it translates.
 pub fn check_case_study(study: &CaseStudy, page: &ContentDocument) -> Result<(), FieldErrors> {
     let schema = super::schema::case_study_schema_value();
     let mut errors = FieldErrors::new();
@@ -119,6 +119,12 @@ pub fn check_case_study(study: &CaseStudy, page: &ContentDocument) -> Result<(),
                 .or_insert_with(|| format!("{path:?} is not a text of the case study"));
         }
     }
+    // The longer texts in Markdown, in every language.
+    for (path, text) in super::case_study::markdown_texts(study) {
+        if let Err(problem) = super::markdown::check(text, is_upload) {
+            errors.entry(path).or_insert(problem);
+        }
+    }
     // The texts as each language shows them, each within its own bounds.
     for translation in &study.translations {
         let translated = super::case_study::translated(study, &translation.tag);
@@ -136,6 +142,18 @@ pub fn check_case_study(study: &CaseStudy, page: &ContentDocument) -> Result<(),
     } else {
         Err(errors)
     }
+}
+
+/// Whether an image's address is one of the owner's uploads, which this server serves under
+/// `/media/` (a remote image would be a third party's tracker).
+fn is_upload(src: &str) -> bool {
+    src.strip_prefix("/media/").is_some_and(|name| {
+        !name.is_empty()
+            && !name.starts_with('.')
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    })
 }
 
 fn walk(value: &Value, schema: &Value, root: &Value, path: String, errors: &mut FieldErrors) {
@@ -712,7 +730,16 @@ mod tests {
         bad.figures[0].label.clear();
         bad.slug = "Not A Slug".into();
         bad.links[0].url = "javascript:alert(1)".into();
+        bad.problem = "Click [here](javascript:alert(1)).".into();
+        bad.decisions[0].why = "<b>Bold</b> move.".into();
+        bad.outcome = "![chart](https://tracker.example/pixel.png)".into();
         let errors = check_case_study(&bad, &page).expect_err("invalid");
+        for path in ["problem", "decisions[0].why", "outcome"] {
+            assert!(errors.contains_key(path), "{path} in {errors:?}");
+        }
+        let mut own = study.clone();
+        own.outcome = "Before and after:\n\n![The new checkout](/media/upload-1-640.webp)".into();
+        check_case_study(&own, &page).expect("an upload of the owner's may be shown");
         for path in [
             "project",
             "summary",

@@ -2,6 +2,7 @@
 
 mod account_safety;
 mod authenticator;
+mod case_studies;
 mod checklist;
 mod cli;
 pub mod connections;

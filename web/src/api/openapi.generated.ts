@@ -80,6 +80,103 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/content/case-studies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every case study begun: its draft's revision and its newest version. */
+        get: operations["listCaseStudies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/content/case-studies/{project}/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's case study as the owner edits it, with its revision (also its ETag) for the
+         *     next save's `If-Match`: the draft, else the published one, else a new one (revision 0), its
+         *     slug made from the project's title.
+         */
+        get: operations["readCaseStudyDraft"];
+        /**
+         * Saves the project's case study if its draft is still at the revision in `If-Match`, and only
+         *     if it is valid against the page's draft (each problem named by its path); a save made
+         *     elsewhere since is a 409 and nothing is overwritten. Its former slugs are the server's.
+         */
+        put: operations["saveCaseStudyDraft"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/content/case-studies/{project}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Publishes the project's case study draft, checked again against the published page. */
+        post: operations["publishCaseStudy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/content/case-studies/{project}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's case study's kept versions, newest first. */
+        get: operations["listCaseStudyVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/content/case-studies/{project}/versions/{n}/revert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publishes version `n` of the project's case study again, as a new version, and makes it the
+         *     draft.
+         */
+        post: operations["revertCaseStudyVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/content/draft": {
         parameters: {
             query?: never;
@@ -1035,6 +1132,137 @@ export interface components {
             /** @description For a view: the page's `utm_source`, cut to 100 characters. */
             utmSource?: string | null;
         };
+        /** @description A link of a case study. */
+        CaseLink: {
+            kind: components["schemas"]["CaseLinkKind"];
+            label: string;
+            /** Format: uri */
+            url: string;
+        };
+        /**
+         * @description What a link of a case study leads to.
+         * @enum {string}
+         */
+        CaseLinkKind: "code" | "live" | "article";
+        /** @description A project's case study. */
+        CaseStudy: {
+            /**
+             * @description What the work had to live with: time, budget, legacy (Markdown; empty for none).
+             * @default
+             */
+            constraints: string;
+            /**
+             * @description The decisions taken, each with why.
+             * @default []
+             */
+            decisions: components["schemas"]["Decision"][];
+            /**
+             * @description The outcome in figures.
+             * @default []
+             */
+            figures: components["schemas"]["Figure"][];
+            /**
+             * @description The addresses it had before, newest first, each answering with a 301 to the current one.
+             *     Kept by the server when a publish changes the slug.
+             */
+            formerSlugs?: string[];
+            /**
+             * @description Pictures of the work, each with a caption; their descriptions for people who cannot see
+             *     them are the images' `alt`.
+             * @default []
+             */
+            gallery: components["schemas"]["GalleryImage"][];
+            /**
+             * @description The code, the live site, write-ups.
+             * @default []
+             */
+            links: components["schemas"]["CaseLink"][];
+            /**
+             * @description The images the gallery and the texts use, referred to by id (uploads of the owner's).
+             * @default []
+             */
+            media: components["schemas"]["MediaItem"][];
+            /** @description What came of it (Markdown). */
+            outcome: string;
+            /** @description The problem the work solved (Markdown). */
+            problem: string;
+            /**
+             * @description The id of the project it tells of, in the page's `projects`: its title, picture and card
+             *     are the project's.
+             */
+            project: string;
+            /** @description What the owner did (Markdown). */
+            role: string;
+            /**
+             * @description Its address, `/projects/<slug>/`: made from the project's title when the case study is
+             *     begun, and kept when the title changes.
+             */
+            slug: string;
+            /** @description One or two sentences under the title: also the page's description and its link preview's. */
+            summary: string;
+            /**
+             * @description Who else worked on it (Markdown; empty for none).
+             * @default
+             */
+            team: string;
+            /**
+             * @description The technologies used.
+             * @default []
+             */
+            technologies: string[];
+            /**
+             * @description Its texts in the page's other languages, by path (`problem`, `decisions[1].why`). A
+             *     language is shown once every text is translated; until then that language's pages leave
+             *     the case study out.
+             */
+            translations?: components["schemas"]["CaseStudyTranslation"][];
+        };
+        /** @description A case study's draft. Its `revision` (also its ETag) goes with the next save as `If-Match`. */
+        CaseStudyDraft: {
+            document: components["schemas"]["CaseStudy"];
+            /**
+             * Format: int64
+             * @description 0 while nothing was saved: the document is then the published one, or a new one.
+             */
+            revision: number;
+        };
+        CaseStudyList: {
+            /** @description Every case study begun, by project id. */
+            caseStudies: components["schemas"]["CaseStudyState"][];
+        };
+        /** @description Where a project's case study stands. */
+        CaseStudyState: {
+            /** @description The project's id. */
+            project: string;
+            /**
+             * Format: int64
+             * @description When that was published (Unix milliseconds, UTC).
+             */
+            publishedAt?: number | null;
+            /**
+             * Format: int64
+             * @description The draft's revision; 0 when none was saved.
+             */
+            revision: number;
+            /**
+             * Format: int64
+             * @description The newest published version; 0 when none was published.
+             */
+            version: number;
+        };
+        /** @description A case study's texts in another language. */
+        CaseStudyTranslation: {
+            /** @description The paths of the texts shown as the default language has them (names, figures' units). */
+            same?: string[];
+            tag: string;
+            /**
+             * @description The translations, by the path of the text they translate.
+             * @default {}
+             */
+            texts: {
+                [key: string]: string;
+            };
+        };
         /** @description A ceremony begun: what to hand the browser, and the id to send back with its answer. */
         Ceremony: {
             /** @description Send it back with the browser's answer, within five minutes; it works once. */
@@ -1239,6 +1467,12 @@ export interface components {
             /** Format: int64 */
             visitors: number;
         };
+        /** @description A decision and why it was taken. */
+        Decision: {
+            title: string;
+            /** @description Why (Markdown). */
+            why: string;
+        };
         /** @description One notification on one channel. */
         Delivery: {
             /**
@@ -1346,6 +1580,21 @@ export interface components {
          * @enum {string}
          */
         EventKind: "view" | "click";
+        /** @description A result as a number: `38` `%` "faster checkout". */
+        Figure: {
+            /** @description What it measures. */
+            label: string;
+            /**
+             * @description After the number: `%`, `ms`, `×`, `k users` (empty for none).
+             * @default
+             */
+            unit: string;
+            /**
+             * Format: double
+             * @description Written in the page's language's way (`1,200.5` in English, `1.200,5` in German).
+             */
+            value: number;
+        };
         /**
          * Format: binary
          * @description The raw bytes of a file.
@@ -1372,6 +1621,16 @@ export interface components {
         ForgotForm: {
             /** @example you@example.com */
             email: string;
+        };
+        /** @description A picture of the gallery. */
+        GalleryImage: {
+            /**
+             * @description Shown under it (empty for none).
+             * @default
+             */
+            caption: string;
+            /** @description Its id in the case study's `media`. */
+            image: string;
         };
         /** @description The owner's figures for a range of days. */
         InsightsFigures: {
@@ -2203,6 +2462,348 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    listCaseStudies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaseStudyList"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    readCaseStudyDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The revision, quoted */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaseStudyDraft"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The page's draft has no such project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path names no project id */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    saveCaseStudyDraft: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The revision the edit started from (the draft's ETag) */
+                "If-Match": string;
+            };
+            path: {
+                /** @description The project's id */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CaseStudy"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description The new revision, quoted */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaseStudyDraft"];
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not from the site's own pages */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The draft was saved since that revision; nothing was written */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description If-Match is a weak tag, which strong comparison never matches */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body over 256 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A field is not valid, each named by its path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description If-Match is missing */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    publishCaseStudy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The draft is now the published version */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Version"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not from the site's own pages */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The project has no case study drafted */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The draft is not valid (each field named by its path), its project is not on the published page, or its slug is taken; nothing was published */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listCaseStudyVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VersionList"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revertCaseStudyVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id */
+                project: string;
+                /** @description The version to publish again */
+                n: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Version n is published as a new version and is the draft */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Version"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not from the site's own pages */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such version is kept */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description That version is no longer valid against the published page, or its slug is taken */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
         };
     };

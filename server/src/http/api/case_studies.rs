@@ -202,7 +202,10 @@ async fn draft(
 
 /// What a case study may not be beyond its own checks: its slug another's (or one it had).
 async fn check_slug(state: &AppState, study: &CaseStudy) -> Result<(), ApiError> {
-    if others_slugs(state, &study.project).await?.contains(&study.slug) {
+    if others_slugs(state, &study.project)
+        .await?
+        .contains(&study.slug)
+    {
         return Err(ApiError::field(
             "slug",
             format!(
@@ -282,7 +285,13 @@ async fn publish_case_study(
     let json = serde_json::to_string(&document).map_err(anyhow::Error::from)?;
     let row = state
         .db
-        .publish_content(key(&document.project), &json, now_ms(), KEPT_VERSIONS, as_draft)
+        .publish_content(
+            key(&document.project),
+            &json,
+            now_ms(),
+            KEPT_VERSIONS,
+            as_draft,
+        )
         .await?;
     Ok(Version {
         version: row.version,

@@ -316,7 +316,7 @@ async fn versions(
     State(state): State<AppState>,
     _owner: Owner,
 ) -> Result<ApiJson<VersionList>, ApiError> {
-Ok(ApiJson(entries::versions(&state, EntryKey::PAGE).await?))
+    Ok(ApiJson(entries::versions(&state, EntryKey::PAGE).await?))
 }
 
 /// Publishes version `n`'s document again, as a new version, and makes it the draft.

@@ -7,11 +7,11 @@ use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
+use super::content::{Version, VersionList};
 use crate::clock::now_ms;
 use crate::error::ApiError;
 use crate::http::extract::json::ApiJson;
 use crate::http::state::AppState;
-use super::content::{Version, VersionList};
 use crate::store::content::EntryKey;
 
 /// `body` with the draft's revision as its ETag, for the next save's `If-Match`.
