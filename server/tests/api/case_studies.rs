@@ -79,7 +79,10 @@ async fn a_case_study_is_begun_saved_published_and_reverted_with_its_former_addr
     assert_eq!(response.status(), 422);
     let body: Value = response.json().await.unwrap();
     for field in ["summary", "problem", "role", "outcome"] {
-        assert!(body["error"]["fields"][field].is_string(), "{field} in {body}");
+        assert!(
+            body["error"]["fields"][field].is_string(),
+            "{field} in {body}"
+        );
     }
 
     let response = app.put_case_study(id, &written(id, &slug), "0").await;
@@ -173,10 +176,16 @@ async fn a_case_studys_markdown_links_project_and_slug_are_checked_with_the_fiel
     assert_eq!(response.status(), 422);
     let body: Value = response.json().await.unwrap();
     for field in ["problem", "decisions[0].why", "outcome", "links[0].url"] {
-        assert!(body["error"]["fields"][field].is_string(), "{field} in {body}");
+        assert!(
+            body["error"]["fields"][field].is_string(),
+            "{field} in {body}"
+        );
     }
     assert!(
-        body["error"]["fields"]["problem"].as_str().unwrap().contains("HTML"),
+        body["error"]["fields"]["problem"]
+            .as_str()
+            .unwrap()
+            .contains("HTML"),
         "{body}"
     );
 

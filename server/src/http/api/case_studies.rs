@@ -10,8 +10,8 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::content::{Version, VersionList};
 use super::entries;
+use super::entries::{Version, VersionList};
 use super::responses::{CrossSite, DraftBody, NoSession};
 use crate::auth::Owner;
 use crate::clock::now_ms;

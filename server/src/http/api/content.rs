@@ -12,7 +12,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::entries;
+use super::entries::{self, Version, VersionList, VersionNumber};
 use super::responses::{CrossSite, DraftBody, NoSession};
 use crate::auth::Owner;
 use crate::clock::now_ms;
@@ -25,7 +25,7 @@ use crate::http::extract::path::ApiPath;
 use crate::http::extract::query::{ApiQuery, QueryParams};
 use crate::http::layers::security::{FramedBySelf, PagePolicy};
 use crate::http::state::AppState;
-use crate::store::content::{EntryKey, VersionRow};
+use crate::store::content::EntryKey;
 
 pub fn router() -> OpenApiRouter<AppState> {
     let owner = OpenApiRouter::new()
@@ -58,35 +58,6 @@ pub struct Draft {
     /// 0 while nothing was saved (the document is then the published one).
     revision: i64,
     pub(super) document: ContentDocument,
-}
-
-/// A published version.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct Version {
-    pub(super) version: i64,
-    /// Unix milliseconds, UTC.
-    pub(super) published_at: i64,
-}
-
-impl From<&VersionRow> for Version {
-    fn from(row: &VersionRow) -> Self {
-        Self {
-            version: row.version,
-            published_at: row.published_at,
-        }
-    }
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct VersionList {
-    /// The kept versions (the last 20), newest first.
-    pub(super) versions: Vec<Version>,
-}
-
-#[derive(Debug, Deserialize)]
-pub struct VersionNumber {
-    pub(super) n: i64,
 }
 
 /// The published document, as visitors' pages get it (the default one until something is

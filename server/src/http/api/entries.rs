@@ -5,14 +5,43 @@
 use axum::http::header::{ETAG, IF_MATCH};
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
-use super::content::{Version, VersionList};
 use crate::clock::now_ms;
 use crate::error::ApiError;
 use crate::http::extract::json::ApiJson;
 use crate::http::state::AppState;
-use crate::store::content::EntryKey;
+use crate::store::content::{EntryKey, VersionRow};
+
+/// A published version.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Version {
+    pub(super) version: i64,
+    /// Unix milliseconds, UTC.
+    pub(super) published_at: i64,
+}
+
+impl From<&VersionRow> for Version {
+    fn from(row: &VersionRow) -> Self {
+        Self {
+            version: row.version,
+            published_at: row.published_at,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct VersionList {
+    /// The kept versions (the last 20), newest first.
+    pub(super) versions: Vec<Version>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct VersionNumber {
+    pub(super) n: i64,
+}
 
 /// `body` with the draft's revision as its ETag, for the next save's `If-Match`.
 pub fn with_revision_etag(revision: i64, body: impl Serialize) -> Response {
