@@ -12,18 +12,26 @@ use crate::store::content::EntryKey;
 
 #[derive(Debug, Subcommand)]
 pub enum ContentCommand {
-    /// Write the published document (the default one when nothing was published) as JSON.
+    /// Write the published document (the default one when nothing was published) as JSON; with
+    /// --case-study, a project's published case study.
     Export {
         #[arg(long, short, value_name = "FILE")]
         output: PathBuf,
+        /// The project whose case study to write, by its id.
+        #[arg(long, value_name = "PROJECT")]
+        case_study: Option<String>,
         #[command(flatten)]
         database: DatabaseSettings,
     },
     /// Check a JSON document and make it the draft; with --publish, also publish it. A running
-    /// server serves a published one within 5 seconds.
+    /// server serves a published one within 5 seconds. With --case-study, the file is that
+    /// project's case study, checked against the page.
     Import {
         #[arg(value_name = "FILE")]
         file: PathBuf,
+        /// The project whose case study the file is, by its id.
+        #[arg(long, value_name = "PROJECT")]
+        case_study: Option<String>,
         /// Publish it as a new version too.
         #[arg(long)]
         publish: bool,
@@ -34,7 +42,29 @@ pub enum ContentCommand {
 
 pub async fn run(command: ContentCommand) -> anyhow::Result<()> {
     match command {
-        ContentCommand::Export { output, database } => {
+        ContentCommand::Export {
+            output,
+            case_study: Some(project),
+            database,
+        } => {
+            let db = crate::store::connect(&database.url).await?;
+            let published = crate::content::case_study::published(&db, &project).await;
+            db.close().await;
+            let study = published?.with_context(|| {
+                format!("case-study: the project {project:?} has no published case study")
+            })?;
+            let mut text = serde_json::to_string_pretty(&study)?;
+            text.push('\n');
+            std::fs::write(&output, text)
+                .with_context(|| format!("output: cannot write {}", output.display()))?;
+            println!("Wrote the case study of {project} to {}.", output.display());
+            Ok(())
+        }
+        ContentCommand::Export {
+            output,
+            case_study: None,
+            database,
+        } => {
             let db = crate::store::connect(&database.url).await?;
             let published = db.published_content(EntryKey::PAGE).await;
             db.close().await;
@@ -55,6 +85,37 @@ pub async fn run(command: ContentCommand) -> anyhow::Result<()> {
         }
         ContentCommand::Import {
             file,
+            case_study: Some(project),
+            publish,
+            database,
+        } => {
+            let bytes = std::fs::read(&file)
+                .with_context(|| format!("file: cannot read {}", file.display()))?;
+            anyhow::ensure!(
+                bytes.len() <= MAX_DOCUMENT_BYTES,
+                "file: {} is over {} KB",
+                file.display(),
+                MAX_DOCUMENT_BYTES / 1024
+            );
+            let db = crate::store::connect(&database.url).await?;
+            let result = import_case_study(&db, &project, &bytes, publish).await;
+            db.close().await;
+            let version = result.map_err(|error| describe(&file, error))?;
+            match version {
+                Some(version) => println!(
+                    "Published {} as version {version} of the case study of {project} (it is the draft too).",
+                    file.display()
+                ),
+                None => println!(
+                    "{} is the draft of the case study of {project} now; publish it from the dashboard or with --publish.",
+                    file.display()
+                ),
+            }
+            Ok(())
+        }
+        ContentCommand::Import {
+            file,
+            case_study: None,
             publish,
             database,
         } => {
@@ -84,6 +145,72 @@ pub async fn run(command: ContentCommand) -> anyhow::Result<()> {
                 ),
             }
             Ok(())
+        }
+    }
+}
+
+/// Makes the case study the draft of `project`'s whatever its revision, checked against the
+/// page's draft; with `publish`, checks it against the published page and publishes it. The
+/// published version's number, when published.
+async fn import_case_study(
+    db: &crate::store::Db,
+    project: &str,
+    bytes: &[u8],
+    publish: bool,
+) -> Result<Option<i64>, ApiError> {
+    use crate::content::case_study;
+    let mut study = validate::read_case_study(crate::json::parse(bytes)?)?;
+    if study.project != project {
+        return Err(ApiError::field(
+            "project",
+            format!("must be {project:?}, the project named by --case-study"),
+        ));
+    }
+    let now = crate::clock::now_ms();
+    if publish {
+        let page = match db.published_content(EntryKey::PAGE).await? {
+            Some(row) => {
+                crate::content::migrate::read(&row.document).map_err(anyhow::Error::from)?
+            }
+            None => crate::content::default_document().clone(),
+        };
+        let study = case_study::ready_to_publish(db, study, &page).await?;
+        let json = serde_json::to_string(&study).map_err(anyhow::Error::from)?;
+        let row = db
+            .publish_content(case_study::key(project), &json, now, KEPT_VERSIONS, true)
+            .await?;
+        return Ok(Some(row.version));
+    }
+    let page = match db.content_draft(EntryKey::PAGE).await? {
+        Some(row) => crate::content::migrate::read(&row.document).map_err(anyhow::Error::from)?,
+        None => match db.published_content(EntryKey::PAGE).await? {
+            Some(row) => {
+                crate::content::migrate::read(&row.document).map_err(anyhow::Error::from)?
+            }
+            None => crate::content::default_document().clone(),
+        },
+    };
+    validate::check_case_study(&study, &page).map_err(ApiError::Validation)?;
+    if let Some(problem) = case_study::slug_problem(db, &study).await? {
+        return Err(ApiError::field("slug", problem));
+    }
+    // The slugs it answers at are the server's, as the API keeps them.
+    study.former_slugs = case_study::published(db, project)
+        .await?
+        .map(|p| p.former_slugs)
+        .unwrap_or_default();
+    let json = serde_json::to_string(&study).map_err(anyhow::Error::from)?;
+    loop {
+        let current = db
+            .content_draft(case_study::key(project))
+            .await?
+            .map_or(0, |d| d.revision);
+        if db
+            .save_content_draft(case_study::key(project), &json, current, now)
+            .await?
+            .is_some()
+        {
+            return Ok(None);
         }
     }
 }

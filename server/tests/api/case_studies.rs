@@ -24,7 +24,7 @@ fn written(project: &str, slug: &str) -> Value {
         "constraints": "- six weeks\n- no downtime",
         "decisions": [{ "title": "One service", "why": "Fewer hops: `checkout` talks to `payments` directly." }],
         "outcome": "Sales went up.",
-        "figures": [{ "value": 38, "unit": "%", "label": "fewer abandoned carts" }],
+        "figures": [{ "value": 38.5, "unit": "%", "label": "fewer abandoned carts" }],
         "gallery": [],
         "links": [{ "kind": "code", "label": "Source", "url": "https://example.com/code" }],
         "technologies": ["Rust", "React"],
@@ -264,5 +264,83 @@ async fn case_studies_are_the_owners() {
             .status(),
         401
     );
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_case_study_goes_in_and_out_as_a_file_checked_as_the_api_checks_it() {
+    use crate::helpers::content_command;
+    let app = spawn_app().await;
+    app.signed_in().await;
+    let id = projects()[0]["id"].as_str().unwrap().to_owned();
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).display().to_string();
+
+    // Refused, each problem named by its field, and nothing imported.
+    let mut bad = written(&id, "from-a-file");
+    bad["problem"] = json!("<script>alert(1)</script>");
+    std::fs::write(path("bad.json"), bad.to_string()).unwrap();
+    let output = content_command(
+        &app,
+        &[
+            "import",
+            "--case-study",
+            &id,
+            &path("bad.json"),
+            "--publish",
+        ],
+    );
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("problem:") && stderr.contains("HTML"),
+        "{stderr}"
+    );
+    let output = content_command(
+        &app,
+        &[
+            "export",
+            "--case-study",
+            &id,
+            "--output",
+            &path("none.json"),
+        ],
+    );
+    assert!(!output.status.success(), "nothing was published");
+
+    std::fs::write(path("good.json"), written(&id, "from-a-file").to_string()).unwrap();
+    let output = content_command(
+        &app,
+        &[
+            "import",
+            "--case-study",
+            &id,
+            &path("good.json"),
+            "--publish",
+        ],
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(String::from_utf8_lossy(&output.stdout).contains("as version 1"));
+    // The API sees it published, and the draft is it too.
+    let draft = app
+        .json_of(&format!("/api/content/case-studies/{id}/draft"))
+        .await;
+    assert_eq!(draft["document"]["slug"], "from-a-file");
+    let output = content_command(
+        &app,
+        &["export", "--case-study", &id, "--output", &path("out.json")],
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let exported: Value =
+        serde_json::from_str(&std::fs::read_to_string(path("out.json")).unwrap()).unwrap();
+    assert_eq!(exported, written(&id, "from-a-file"));
     app.shutdown().await;
 }

@@ -15,14 +15,13 @@ use super::entries::{Version, VersionList};
 use super::responses::{CrossSite, DraftBody, NoSession};
 use crate::auth::Owner;
 use crate::clock::now_ms;
-use crate::content::case_study::{self, CaseStudy, KIND};
+use crate::content::case_study::{self, key, CaseStudy, KIND};
 use crate::content::document::ID_PATTERN;
 use crate::content::{validate, ContentDocument, KEPT_VERSIONS, MAX_DOCUMENT_BYTES};
 use crate::error::{ApiError, ErrorBody};
 use crate::http::extract::json::ApiJson;
 use crate::http::extract::path::ApiPath;
 use crate::http::state::AppState;
-use crate::store::content::EntryKey;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -89,13 +88,6 @@ fn project_id(project: &str) -> Result<&str, ApiError> {
     }
 }
 
-fn key(project: &str) -> EntryKey<'_> {
-    EntryKey {
-        kind: KIND,
-        entry: project,
-    }
-}
-
 /// Every case study begun: its draft's revision and its newest version.
 #[utoipa::path(get, path = "/content/case-studies", tag = "content",
     operation_id = "listCaseStudies", security(("session" = [])),
@@ -119,29 +111,6 @@ async fn list(
     Ok(ApiJson(CaseStudyList { case_studies }))
 }
 
-/// The published case studies but `project`'s: the slugs they answer at.
-async fn others_slugs(state: &AppState, project: &str) -> Result<Vec<String>, ApiError> {
-    let mut slugs = Vec::new();
-    for row in state.db.published_entries(KIND).await? {
-        if row.entry == project {
-            continue;
-        }
-        let study: CaseStudy = serde_json::from_str(&row.document).map_err(anyhow::Error::from)?;
-        slugs.push(study.slug);
-        slugs.extend(study.former_slugs);
-    }
-    Ok(slugs)
-}
-
-async fn published(state: &AppState, project: &str) -> Result<Option<CaseStudy>, ApiError> {
-    match state.db.published_content(key(project)).await? {
-        Some(row) => Ok(Some(
-            serde_json::from_str(&row.document).map_err(anyhow::Error::from)?,
-        )),
-        None => Ok(None),
-    }
-}
-
 /// The draft, else the published case study, else a new one for the project of `page`, its
 /// slug made from the project's title (and numbered when another case study has it).
 async fn read_draft(
@@ -156,7 +125,7 @@ async fn read_draft(
             document,
         });
     }
-    if let Some(document) = published(state, project).await? {
+    if let Some(document) = case_study::published(&state.db, project).await? {
         return Ok(CaseStudyDraft {
             revision: 0,
             document,
@@ -165,7 +134,7 @@ async fn read_draft(
     let Some(card) = page.projects.iter().find(|p| p.id == project) else {
         return Err(ApiError::NotFound);
     };
-    let taken = others_slugs(state, project).await?;
+    let taken = case_study::others_slugs(&state.db, project).await?;
     let base = case_study::slug_from_title(&card.title);
     let slug = std::iter::once(base.clone())
         .chain((2..).map(|n| format!("{base}-{n}")))
@@ -198,23 +167,6 @@ async fn draft(
     let page = super::content::read_draft(&state).await?.document;
     let draft = read_draft(&state, project, &page).await?;
     Ok(entries::with_revision_etag(draft.revision, draft))
-}
-
-/// What a case study may not be beyond its own checks: its slug another's (or one it had).
-async fn check_slug(state: &AppState, study: &CaseStudy) -> Result<(), ApiError> {
-    if others_slugs(state, &study.project)
-        .await?
-        .contains(&study.slug)
-    {
-        return Err(ApiError::field(
-            "slug",
-            format!(
-                "\"{}\" is the address of another case study (or was): choose another",
-                study.slug
-            ),
-        ));
-    }
-    Ok(())
 }
 
 /// Saves the project's case study if its draft is still at the revision in `If-Match`, and only
@@ -252,8 +204,10 @@ async fn save_draft(
     }
     let page = super::content::read_draft(&state).await?.document;
     validate::check_case_study(&document, &page).map_err(ApiError::Validation)?;
-    check_slug(&state, &document).await?;
-    document.former_slugs = published(&state, project)
+    if let Some(problem) = case_study::slug_problem(&state.db, &document).await? {
+        return Err(ApiError::field("slug", problem));
+    }
+    document.former_slugs = case_study::published(&state.db, project)
         .await?
         .map(|p| p.former_slugs)
         .unwrap_or_default();
@@ -268,20 +222,11 @@ async fn save_draft(
 /// its slug free, and the slug it had answering from now on with a 301 to the new one.
 async fn publish_case_study(
     state: &AppState,
-    mut document: CaseStudy,
+    document: CaseStudy,
     as_draft: bool,
 ) -> Result<Version, ApiError> {
     let page = state.content.current().document.clone();
-    if !page.projects.iter().any(|p| p.id == document.project) {
-        return Err(ApiError::field(
-            "project",
-            "is not on the published page: publish the page with this project first",
-        ));
-    }
-    validate::check_case_study(&document, &page).map_err(ApiError::Validation)?;
-    check_slug(state, &document).await?;
-    let before = published(state, &document.project).await?;
-    document.former_slugs = case_study::former_slugs(before.as_ref(), &document.slug);
+    let document = case_study::ready_to_publish(&state.db, document, &page).await?;
     let json = serde_json::to_string(&document).map_err(anyhow::Error::from)?;
     let row = state
         .db
@@ -328,7 +273,11 @@ async fn publish(
 #[utoipa::path(get, path = "/content/case-studies/{project}/versions", tag = "content",
     operation_id = "listCaseStudyVersions", security(("session" = [])),
     params(("project" = String, Path, description = "The project's id")),
-    responses((status = 200, body = VersionList), NoSession))]
+    responses(
+        (status = 200, body = VersionList),
+        (status = 422, description = "The path names no project id", body = ErrorBody),
+        NoSession,
+    ))]
 async fn versions(
     State(state): State<AppState>,
     _owner: Owner,
