@@ -48,7 +48,7 @@ pub async fn run(command: ContentCommand) -> anyhow::Result<()> {
             database,
         } => {
             let db = crate::store::connect(&database.url).await?;
-            let published = crate::content::case_study::published(&db, &project).await;
+            let published = crate::content::case_study_entry::published(&db, &project).await;
             db.close().await;
             let study = published?.with_context(|| {
                 format!("case-study: the project {project:?} has no published case study")
@@ -158,7 +158,7 @@ async fn import_case_study(
     bytes: &[u8],
     publish: bool,
 ) -> Result<Option<i64>, ApiError> {
-    use crate::content::case_study;
+    use crate::content::case_study_entry as entry;
     let mut study = validate::read_case_study(crate::json::parse(bytes)?)?;
     if study.project != project {
         return Err(ApiError::field(
@@ -174,10 +174,10 @@ async fn import_case_study(
             }
             None => crate::content::default_document().clone(),
         };
-        let study = case_study::ready_to_publish(db, study, &page).await?;
+        let study = entry::ready_to_publish(db, study, &page).await?;
         let json = serde_json::to_string(&study).map_err(anyhow::Error::from)?;
         let row = db
-            .publish_content(case_study::key(project), &json, now, KEPT_VERSIONS, true)
+            .publish_content(entry::key(project), &json, now, KEPT_VERSIONS, true)
             .await?;
         return Ok(Some(row.version));
     }
@@ -191,22 +191,22 @@ async fn import_case_study(
         },
     };
     validate::check_case_study(&study, &page).map_err(ApiError::Validation)?;
-    if let Some(problem) = case_study::slug_problem(db, &study).await? {
+    if let Some(problem) = entry::slug_problem(db, &study).await? {
         return Err(ApiError::field("slug", problem));
     }
     // The slugs it answers at are the server's, as the API keeps them.
-    study.former_slugs = case_study::published(db, project)
+    study.former_slugs = entry::published(db, project)
         .await?
         .map(|p| p.former_slugs)
         .unwrap_or_default();
     let json = serde_json::to_string(&study).map_err(anyhow::Error::from)?;
     loop {
         let current = db
-            .content_draft(case_study::key(project))
+            .content_draft(entry::key(project))
             .await?
             .map_or(0, |d| d.revision);
         if db
-            .save_content_draft(case_study::key(project), &json, current, now)
+            .save_content_draft(entry::key(project), &json, current, now)
             .await?
             .is_some()
         {

@@ -5,6 +5,7 @@
 
 pub mod appearance;
 pub mod case_study;
+pub mod case_study_entry;
 pub mod composed;
 pub mod document;
 pub mod engine;

@@ -15,7 +15,8 @@ use super::entries::{Version, VersionList};
 use super::responses::{CrossSite, DraftBody, NoSession};
 use crate::auth::Owner;
 use crate::clock::now_ms;
-use crate::content::case_study::{self, key, CaseStudy, KIND};
+use crate::content::case_study::{self, CaseStudy, KIND};
+use crate::content::case_study_entry::{self as entry, key};
 use crate::content::document::ID_PATTERN;
 use crate::content::{validate, ContentDocument, KEPT_VERSIONS, MAX_DOCUMENT_BYTES};
 use crate::error::{ApiError, ErrorBody};
@@ -125,7 +126,7 @@ async fn read_draft(
             document,
         });
     }
-    if let Some(document) = case_study::published(&state.db, project).await? {
+    if let Some(document) = entry::published(&state.db, project).await? {
         return Ok(CaseStudyDraft {
             revision: 0,
             document,
@@ -134,7 +135,7 @@ async fn read_draft(
     let Some(card) = page.projects.iter().find(|p| p.id == project) else {
         return Err(ApiError::NotFound);
     };
-    let taken = case_study::others_slugs(&state.db, project).await?;
+    let taken = entry::others_slugs(&state.db, project).await?;
     let base = case_study::slug_from_title(&card.title);
     let slug = std::iter::once(base.clone())
         .chain((2..).map(|n| format!("{base}-{n}")))
@@ -204,10 +205,10 @@ async fn save_draft(
     }
     let page = super::content::read_draft(&state).await?.document;
     validate::check_case_study(&document, &page).map_err(ApiError::Validation)?;
-    if let Some(problem) = case_study::slug_problem(&state.db, &document).await? {
+    if let Some(problem) = entry::slug_problem(&state.db, &document).await? {
         return Err(ApiError::field("slug", problem));
     }
-    document.former_slugs = case_study::published(&state.db, project)
+    document.former_slugs = entry::published(&state.db, project)
         .await?
         .map(|p| p.former_slugs)
         .unwrap_or_default();
@@ -226,7 +227,7 @@ async fn publish_case_study(
     as_draft: bool,
 ) -> Result<Version, ApiError> {
     let page = state.content.current().document.clone();
-    let document = case_study::ready_to_publish(&state.db, document, &page).await?;
+    let document = entry::ready_to_publish(&state.db, document, &page).await?;
     let json = serde_json::to_string(&document).map_err(anyhow::Error::from)?;
     let row = state
         .db
