@@ -13,6 +13,7 @@ use anyhow::Context;
 use axum::body::Bytes;
 use sha2::{Digest, Sha256};
 
+use super::case_study::{self, CaseStudy};
 use super::document::ContentDocument;
 use super::render::{PageRenderer, Prepared};
 use crate::store::content::{ContentFingerprint, EntryKey, VersionRow};
@@ -68,6 +69,45 @@ impl Published {
     }
 }
 
+/// A published case study, as this instance serves it.
+#[derive(Debug)]
+pub struct PublishedCaseStudy {
+    pub version: i64,
+    /// Unix ms.
+    pub published_at: i64,
+    pub document: CaseStudy,
+}
+
+/// The published case studies, by project id.
+pub type CaseStudies = std::collections::BTreeMap<String, Arc<PublishedCaseStudy>>;
+
+/// Reads the newest version of every case study; one that cannot be read (stored behind the
+/// API's back) is left out, with a warning.
+async fn read_case_studies(db: &Db) -> anyhow::Result<CaseStudies> {
+    let mut studies = CaseStudies::new();
+    for row in db.published_entries(case_study::KIND).await? {
+        match serde_json::from_str::<CaseStudy>(&row.document) {
+            Ok(document) => {
+                studies.insert(
+                    row.entry,
+                    Arc::new(PublishedCaseStudy {
+                        version: row.version,
+                        published_at: row.published_at,
+                        document,
+                    }),
+                );
+            }
+            Err(error) => tracing::warn!(
+                project = %row.entry,
+                version = row.version,
+                %error,
+                "a published case study cannot be read; it is left out"
+            ),
+        }
+    }
+    Ok(studies)
+}
+
 /// The published document this instance serves, and the page rendered from it.
 pub struct LiveContent {
     current: RwLock<Arc<Published>>,
@@ -78,6 +118,8 @@ pub struct LiveContent {
     /// The store's fingerprint when it was last read: following reads versions only when it
     /// changes.
     seen: Mutex<ContentFingerprint>,
+    /// The published case studies.
+    case_studies: RwLock<Arc<CaseStudies>>,
 }
 
 impl LiveContent {
@@ -89,6 +131,7 @@ impl LiveContent {
         let mut skipped = 0;
         let mut published = None;
         let seen = db.content_fingerprint().await?;
+        let case_studies = read_case_studies(db).await?;
         for summary in db.content_versions(EntryKey::PAGE).await? {
             let Some(row) = db.content_version(EntryKey::PAGE, summary.version).await? else {
                 continue;
@@ -129,6 +172,7 @@ impl LiveContent {
             page,
             skipped: AtomicI64::new(skipped),
             seen: Mutex::new(seen),
+            case_studies: RwLock::new(Arc::new(case_studies)),
         })
     }
 
@@ -150,6 +194,27 @@ impl LiveContent {
     /// The renderer of `/`, for the draft preview.
     pub fn page(&self) -> Option<&PageRenderer> {
         self.page.as_deref()
+    }
+
+    /// The published case studies, by project id.
+    pub fn case_studies(&self) -> Arc<CaseStudies> {
+        self.case_studies
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// Serves `study`, just published by this instance, unless a newer version of it is served.
+    pub fn show_case_study(&self, study: PublishedCaseStudy) {
+        let mut served = self.case_studies.write().unwrap_or_else(|e| e.into_inner());
+        let newer = served
+            .get(&study.document.project)
+            .is_some_and(|s| s.version >= study.version);
+        if !newer {
+            let mut next = CaseStudies::clone(&served);
+            next.insert(study.document.project.clone(), Arc::new(study));
+            *served = Arc::new(next);
+        }
     }
 
     pub fn current(&self) -> Arc<Published> {
@@ -211,8 +276,10 @@ impl LiveContent {
             return Ok(());
         }
         let newest = db.published_content(EntryKey::PAGE).await?;
-        // Taken before the version was read: a publish in between is looked at again next time.
+        let case_studies = read_case_studies(db).await?;
+        // Taken before the versions were read: a publish in between is looked at again next time.
         *self.seen.lock().unwrap_or_else(|e| e.into_inner()) = fingerprint;
+        *self.case_studies.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(case_studies);
         if let Some(row) = newest {
             let version = row.version;
             if version == self.current().version || version == self.skipped.load(Ordering::Relaxed)

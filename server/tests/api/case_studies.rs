@@ -5,7 +5,7 @@
 use reqwest::Method;
 use serde_json::{json, Value};
 
-use crate::helpers::{spawn_app, TestApp};
+use crate::helpers::{eventually, spawn_app, TestApp};
 
 fn projects() -> Vec<Value> {
     let page: Value = serde_json::from_str(portfolio::content::DEFAULT_DOCUMENT_JSON).unwrap();
@@ -65,6 +65,12 @@ async fn a_case_study_is_begun_saved_published_and_reverted_with_its_former_addr
     let id = project["id"].as_str().unwrap();
     let list = app.json_of("/api/content/case-studies").await;
     assert_eq!(list["caseStudies"], json!([]));
+    let unpublished = TestApp::other_client()
+        .get(app.url(&format!("/api/content/case-studies/{id}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(unpublished.status(), 404);
 
     // Begun: revision 0, its slug made from the project's title, every text still to write.
     let begun = app
@@ -106,6 +112,17 @@ async fn a_case_study_is_begun_saved_published_and_reverted_with_its_former_addr
     assert_eq!(list["caseStudies"][0]["revision"], 1);
     assert_eq!(list["caseStudies"][0]["version"], 1);
     assert!(list["caseStudies"][0]["publishedAt"].is_i64());
+    // Published, it is public: anyone reads it, as the page does.
+    let visitor = TestApp::other_client();
+    let public = visitor
+        .get(app.url(&format!("/api/content/case-studies/{id}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(public.status(), 200, "{:?}", public.text().await);
+    let public: Value = public.json().await.unwrap();
+    assert_eq!(public["version"], 1);
+    assert_eq!(public["document"]["slug"], slug.as_str());
     // The page's document is an entry of its own: publishing a case study leaves it alone.
     assert_eq!(app.json_of("/api/content").await["version"], 0);
 
@@ -325,6 +342,15 @@ async fn a_case_study_goes_in_and_out_as_a_file_checked_as_the_api_checks_it() {
         String::from_utf8_lossy(&output.stderr)
     );
     assert!(String::from_utf8_lossy(&output.stdout).contains("as version 1"));
+    // The running server follows what the command published (it looks every 2 s).
+    let url = app.url(&format!("/api/content/case-studies/{id}"));
+    let followed: Value = eventually("the server serves the imported case study", || async {
+        let response = TestApp::other_client().get(&url).send().await.ok()?;
+        (response.status() == 200).then_some(())?;
+        response.json().await.ok()
+    })
+    .await;
+    assert_eq!(followed["document"]["slug"], "from-a-file");
     // The API sees it published, and the draft is it too.
     let draft = app
         .json_of(&format!("/api/content/case-studies/{id}/draft"))

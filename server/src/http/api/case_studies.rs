@@ -25,14 +25,62 @@ use crate::http::extract::path::ApiPath;
 use crate::http::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
+    let owner = OpenApiRouter::new()
         .routes(routes!(list))
         .routes(routes!(draft, save_draft))
         .routes(routes!(publish))
         .routes(routes!(versions))
         .routes(routes!(revert))
         .layer(DefaultBodyLimit::max(MAX_DOCUMENT_BYTES))
-        .layer(crate::http::layers::no_store::no_store())
+        .layer(crate::http::layers::no_store::no_store());
+    OpenApiRouter::new()
+        .routes(routes!(published_case_study))
+        .merge(owner)
+}
+
+/// A published case study, as visitors' pages get it.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PublishedCaseStudy {
+    version: i64,
+    /// Unix milliseconds, UTC.
+    published_at: i64,
+    /// Its translations only into the page's published languages.
+    document: CaseStudy,
+}
+
+/// The project's published case study: only while its project is on the published page.
+#[utoipa::path(get, path = "/content/case-studies/{project}", tag = "content",
+    operation_id = "readPublishedCaseStudy",
+    params(("project" = String, Path, description = "The project's id")),
+    responses(
+        (status = 200, body = PublishedCaseStudy),
+        (status = 404, description = "The project has no published case study, or is not on the published page", body = ErrorBody),
+        (status = 422, description = "The path names no project id", body = ErrorBody),
+    ))]
+async fn published_case_study(
+    State(state): State<AppState>,
+    ApiPath(ProjectPath { project }): ApiPath<ProjectPath>,
+) -> Result<ApiJson<PublishedCaseStudy>, ApiError> {
+    let project = project_id(&project)?;
+    let page = state.content.current();
+    if !page.document.projects.iter().any(|p| p.id == project) {
+        return Err(ApiError::NotFound);
+    }
+    let studies = state.content.case_studies();
+    let study = studies.get(project).ok_or(ApiError::NotFound)?;
+    let mut document = study.document.clone();
+    document.translations.retain(|t| {
+        page.document
+            .languages
+            .iter()
+            .any(|l| l.published && l.tag.eq_ignore_ascii_case(&t.tag))
+    });
+    Ok(ApiJson(PublishedCaseStudy {
+        version: study.version,
+        published_at: study.published_at,
+        document,
+    }))
 }
 
 /// Where a project's case study stands.
@@ -239,10 +287,19 @@ async fn publish_case_study(
             as_draft,
         )
         .await?;
-    Ok(Version {
+    let version = Version {
         version: row.version,
         published_at: row.published_at,
-    })
+    };
+    // Served by this instance at once; the others follow within their next look.
+    state
+        .content
+        .show_case_study(crate::content::live::PublishedCaseStudy {
+            version: row.version,
+            published_at: row.published_at,
+            document,
+        });
+    Ok(version)
 }
 
 /// Publishes the project's case study draft, checked again against the published page.
