@@ -4,6 +4,7 @@
 //! card. Its longer texts take a safe subset of Markdown (see [`super::markdown`]).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::OnceLock;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -171,6 +172,20 @@ pub struct CaseStudyTranslation {
     #[schemars(length(max = 200), inner(length(max = 100)))]
     #[cfg_attr(test, ts(as = "Option<Vec<String>>", optional))]
     pub same: BTreeSet<String>,
+}
+
+/// The placeholder's case studies, shown by a fresh server beside the default document: two of
+/// its four projects have one (`web/src/content/default-case-studies.json`, English only; their
+/// gallery images are bundled from `web/src/content/images/case-studies/`).
+pub const DEFAULT_CASE_STUDIES_JSON: &str =
+    include_str!("../../../web/src/content/default-case-studies.json");
+
+/// The default case studies, parsed once.
+pub fn default_case_studies() -> &'static [CaseStudy] {
+    static STUDIES: OnceLock<Vec<CaseStudy>> = OnceLock::new();
+    STUDIES.get_or_init(|| {
+        serde_json::from_str(DEFAULT_CASE_STUDIES_JSON).expect("the default case studies parse")
+    })
 }
 
 /// The texts a translation may translate, by path, with the case study's own wording.
@@ -408,7 +423,70 @@ fn fold_latin(c: char) -> Vec<char> {
 
 #[cfg(test)]
 mod tests {
-    use super::slug_from_title;
+    use std::collections::HashSet;
+    use std::path::Path;
+
+    use super::{default_case_studies, slug_from_title};
+    use crate::content::document::default_document;
+    use crate::content::validate::check_case_study;
+
+    #[test]
+    fn the_default_case_studies_are_valid_and_tell_of_two_projects_of_the_default_document() {
+        let page = default_document();
+        let studies = default_case_studies();
+        assert_eq!(studies.len(), 2);
+        let mut projects = HashSet::new();
+        for study in studies {
+            if let Err(errors) = check_case_study(study, page) {
+                panic!("{}: {errors:?}", study.project);
+            }
+            assert!(projects.insert(study.project.as_str()), "{}", study.project);
+            let project = page
+                .projects
+                .iter()
+                .find(|p| p.id == study.project)
+                .expect("a project of the default document");
+            assert_eq!(study.slug, slug_from_title(&project.title));
+            assert!(study.former_slugs.is_empty() && study.translations.is_empty());
+            // What a case study shows: every part written, figures and two pictures.
+            assert!(!study.team.is_empty() && !study.constraints.is_empty());
+            assert_eq!(study.decisions.len(), 3, "{}", study.project);
+            assert!((3..=4).contains(&study.figures.len()), "{}", study.project);
+            assert_eq!(study.gallery.len(), 2, "{}", study.project);
+            assert!(!study.links.is_empty() && !study.technologies.is_empty());
+        }
+        assert_eq!(projects, HashSet::from(["portfolio", "food-recipes"]));
+    }
+
+    #[test]
+    fn the_default_case_studies_images_are_bundled_files() {
+        let content = Path::new(env!("CARGO_MANIFEST_DIR")).join("../web/src/content");
+        for study in default_case_studies() {
+            for picture in &study.gallery {
+                let item = study
+                    .media
+                    .iter()
+                    .find(|m| m.id == picture.image)
+                    .expect("the picture is in media");
+                assert!(!item.alt.is_empty(), "{} has a description", item.id);
+                assert_eq!(
+                    item.sources.last().map(|s| s.width),
+                    Some(item.width),
+                    "{}: the width is the largest file's",
+                    item.id
+                );
+                for source in &item.sources {
+                    assert!(
+                        source.src.starts_with("images/case-studies/"),
+                        "{}",
+                        source.src
+                    );
+                    let file = content.join(&source.src);
+                    assert!(file.is_file(), "{} is missing", file.display());
+                }
+            }
+        }
+    }
 
     #[test]
     fn a_slug_is_the_titles_words_in_lower_case_joined_by_dashes() {
