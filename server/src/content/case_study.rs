@@ -423,40 +423,9 @@ fn fold_latin(c: char) -> Vec<char> {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::HashSet;
     use std::path::Path;
 
     use super::{default_case_studies, slug_from_title};
-    use crate::content::document::default_document;
-    use crate::content::validate::check_case_study;
-
-    #[test]
-    fn the_default_case_studies_are_valid_and_tell_of_two_projects_of_the_default_document() {
-        let page = default_document();
-        let studies = default_case_studies();
-        assert_eq!(studies.len(), 2);
-        let mut projects = HashSet::new();
-        for study in studies {
-            if let Err(errors) = check_case_study(study, page) {
-                panic!("{}: {errors:?}", study.project);
-            }
-            assert!(projects.insert(study.project.as_str()), "{}", study.project);
-            let project = page
-                .projects
-                .iter()
-                .find(|p| p.id == study.project)
-                .expect("a project of the default document");
-            assert_eq!(study.slug, slug_from_title(&project.title));
-            assert!(study.former_slugs.is_empty() && study.translations.is_empty());
-            // What a case study shows: every part written, figures and two pictures.
-            assert!(!study.team.is_empty() && !study.constraints.is_empty());
-            assert_eq!(study.decisions.len(), 3, "{}", study.project);
-            assert!((3..=4).contains(&study.figures.len()), "{}", study.project);
-            assert_eq!(study.gallery.len(), 2, "{}", study.project);
-            assert!(!study.links.is_empty() && !study.technologies.is_empty());
-        }
-        assert_eq!(projects, HashSet::from(["portfolio", "food-recipes"]));
-    }
 
     #[test]
     fn the_default_case_studies_images_are_bundled_files() {
