@@ -5,6 +5,9 @@
  *
  *   cd web && node --import tsx scripts/generate-assets.ts
  *
+ * or only some groups, by name: `... generate-assets.ts case-studies` (logos, icons, avatar,
+ * projects, case-studies, awards, resume).
+ *
  * Needs Debian's Chromium (/usr/bin/chromium, driven by playwright-core) and `cwebp`
  * (apt-get install webp). Technology logos come from the `simple-icons` package.
  */
@@ -220,6 +223,94 @@ const projectPages: Record<string, string> = {
   ),
 };
 
+// ---------------------------------------------------------------- case studies
+// The gallery images of the placeholder's two case studies (src/content/default-case-studies.json),
+// drawn at 640x400 CSS px, no text under 12 px, and shot at 2x: 1280 px wide for a gallery column
+// of about 640 px (a reading width) on a 2x screen, 640 px for 1x; a 1600 px file of these would
+// be half as large again (30 to 45 KB) for detail no column shows.
+const panel = (body: string, css = '') => `${base}
+<style>.cs{width:640px;height:400px;background:#030712;color:#d1d5db;padding:26px 32px;position:relative;overflow:hidden}
+.cs h1{color:#fff;font-size:20px;font-weight:bold}.cs .sub{color:#9ca3af;font-size:13px;margin-top:4px}${css}</style>
+<div class="cs">${body}</div>`;
+
+/** A Lighthouse-like gauge: a ring filled to `score`, coloured as Lighthouse colours it. */
+const gauge = (score: number, label: string) => {
+  const color = score >= 90 ? '#22c55e' : score >= 50 ? '#f59e0b' : '#ef4444';
+  const r = 22;
+  const c = 2 * Math.PI * r;
+  return `<div class="g"><svg width="56" height="56" viewBox="0 0 56 56"><circle cx="28" cy="28" r="${r}" fill="${color}22" stroke="#1f2937" stroke-width="5"/>
+  <circle cx="28" cy="28" r="${r}" fill="none" stroke="${color}" stroke-width="5" stroke-linecap="round" stroke-dasharray="${(c * score) / 100} ${c}" transform="rotate(-90 28 28)"/>
+  <text x="28" y="34" text-anchor="middle" font-size="${score === 100 ? 15 : 17}" font-weight="bold" fill="${color}" font-family="DejaVu Sans">${score}</text></svg><span>${label}</span></div>`;
+};
+const report = (title: string, what: string, scores: number[], metrics: string) =>
+  `<div class="rep"><div class="rh"><b>${title}</b><span>${what}</span></div><div class="gs">${scores
+    .map((s, i) => gauge(s, ['Performance', 'Accessibility', 'Best Practices', 'SEO'][i]!))
+    .join('')}</div><div class="ms">${metrics}</div></div>`;
+
+const caseStudyImages: Record<string, string> = {
+  'portfolio-lighthouse': panel(
+    `<h1>Lighthouse, mobile: before and after the rewrite</h1>
+    ${report('Before', 'React app on Node.js', [64, 88, 92, 91], 'FCP <b>3.1 s</b> · LCP <b>4.6 s</b> · TBT <b>380 ms</b> · JavaScript <b>302 KB</b>')}
+    ${report('After', 'Rendered by one Rust binary', [100, 100, 100, 100], 'FCP <b>0.9 s</b> · LCP <b>1.0 s</b> · TBT <b>0 ms</b> · HTML <b>12.2 KB</b>')}`,
+    `.rep{background:#111827;border:1px solid #1f2937;border-radius:12px;padding:11px 16px;margin-top:14px}
+    .rh{display:flex;justify-content:space-between;align-items:baseline}.rh b{color:#fff;font-size:15px}.rh span{color:#9ca3af;font-size:12px}
+    .gs{display:grid;grid-template-columns:repeat(4,1fr);text-align:center;margin-top:6px}.g span{display:block;font-size:12px;color:#9ca3af}
+    .ms{margin-top:8px;border-top:1px solid #1f2937;padding-top:8px;font-size:12px;color:#9ca3af;text-align:center}.ms b{color:#e5e7eb}`,
+  ),
+  'portfolio-architecture': panel(
+    `<h1>One process serves everything</h1><div class="sub">The page is rendered when I publish, then served from memory</div>
+    <div class="row"><div class="box side"><div class="ic"></div><b>Browser</b><small>HTML first, React hydrates after</small></div>
+    <div class="ln"><span>HTTPS</span></div>
+    <div class="box big"><b>portfolio</b><small>one Rust binary, one file to deploy</small>
+      <div class="in"><div>Page<small>pre-rendered, in memory</small></div><div>Renderer<small>React, at publish</small></div><div>Content API<small>drafts, versions</small></div><div>Inbox<small>contact form, spam check</small></div></div></div>
+    <div class="ln"><span>file</span></div>
+    <div class="box side"><div class="cyl"></div><b>SQLite</b><small>content, messages, uploads</small></div></div>
+    <div class="foot"><span class="k"></span>No CDN, no analytics, no third-party requests</div>`,
+    `.row{display:flex;align-items:center;margin-top:34px}.box{background:#111827;border:1px solid #1f2937;border-radius:12px;padding:12px;text-align:center}
+    .box b{display:block;color:#fff;font-size:15px}.box small{display:block;color:#9ca3af;font-size:12px;line-height:1.4;margin-top:3px}
+    .side{width:100px;flex:none;padding:12px 8px}.ic{width:30px;height:24px;margin:0 auto 8px;border:3px solid #60a5fa;border-top-width:7px;border-radius:4px}
+    .big{flex:1;border-color:#1e40af;box-shadow:0 0 36px #1d4ed833;text-align:left;padding:14px}.big>b{font-family:'DejaVu Sans Mono',monospace;color:#93c5fd;font-size:16px}
+    .in{display:grid;grid-template-columns:1fr 1fr;gap:7px;margin-top:12px}.in div{background:#030712;border:1px solid #1f2937;border-radius:8px;padding:8px 9px;color:#e5e7eb;font-size:13px}.in small{margin-top:2px}
+    .ln{width:46px;flex:none;height:2px;background:#3b82f6;position:relative}.ln span{position:absolute;top:-19px;left:0;right:0;text-align:center;color:#9ca3af;font-size:12px}
+    .cyl{width:38px;height:38px;margin:0 auto 8px;border-radius:50%/24%;background:linear-gradient(#1e3a8a,#2563eb);box-shadow:inset 0 6px 0 #3b82f6}
+    .foot{position:absolute;left:32px;bottom:24px;color:#9ca3af;font-size:13px;display:flex;align-items:center;gap:8px}.k{width:9px;height:9px;border-radius:50%;background:#22c55e}`,
+  ),
+  'food-recipes-docs': panel(
+    `<div class="top"><span class="m">GET</span><code>/api/recipes/search</code></div>
+    <p class="d">Full-text search over titles and ingredients, ranked, in pages of up to 50.</p>
+    <div class="cols"><div><div class="h">Query parameters</div><table>
+    <tr><td><code>q</code></td><td>required</td></tr><tr><td><code>category</code></td><td>dessert, main …</td></tr>
+    <tr><td><code>page</code></td><td>from 1</td></tr><tr><td><code>limit</code></td><td>1 to 50, default 20</td></tr></table>
+    <div class="h" style="margin-top:14px">Errors</div><table><tr><td><code>400</code></td><td>invalid-parameter</td></tr><tr><td><code>429</code></td><td>rate-limited</td></tr></table></div>
+    <pre><span class="c">200 OK · 84 ms</span>
+{
+  <span class="k">"total"</span>: <span class="n">37</span>,
+  <span class="k">"page"</span>: <span class="n">1</span>,
+  <span class="k">"recipes"</span>: [{
+    <span class="k">"id"</span>: <span class="s">"66b1c0ffee"</span>,
+    <span class="k">"title"</span>: <span class="s">"Mango sticky rice"</span>,
+    <span class="k">"minutes"</span>: <span class="n">35</span>
+  }, …]
+}</pre></div>`,
+    `.cs{background:#0b1120}.top{display:flex;align-items:center;gap:10px;font-family:'DejaVu Sans Mono',monospace;font-size:18px;color:#fff}
+    .m{background:#4ade80;color:#0b1120;border-radius:6px;padding:3px 9px;font-size:14px;font-weight:bold}.d{margin:10px 0 18px;color:#94a3b8;font-size:13px}
+    .cols{display:flex;gap:18px}.cols>div{flex:1}.h{color:#fff;font-size:12px;font-weight:bold;text-transform:uppercase;letter-spacing:.08em;margin-bottom:6px}
+    table{width:100%;border-collapse:collapse;font-size:12.5px}td{border-bottom:1px solid #1e293b;padding:6px 3px;color:#94a3b8}td code{color:#7dd3fc;font-family:'DejaVu Sans Mono',monospace}
+    pre{flex:none;width:290px;background:#020617;border:1px solid #1e293b;border-radius:10px;padding:14px;font-family:'DejaVu Sans Mono',monospace;font-size:12px;line-height:1.55;color:#e2e8f0}
+    .k{color:#7dd3fc}.s{color:#86efac}.n{color:#fbbf24}.c{color:#4ade80}`,
+  ),
+  'food-recipes-latency': panel(
+    `<h1>Search, 99th percentile response time</h1><div class="sub">Per week, in milliseconds; the text index shipped in week 7</div>
+    <div class="chart">${[1180, 1240, 1150, 1210, 1260, 1190, 96, 91, 88, 93, 90, 89]
+      .map((ms, i) => `<div class="col"><b style="color:${ms > 500 ? '#fca5a5' : '#86efac'}">${ms.toLocaleString('en')}</b><i style="height:${(ms / 1300) * 220}px;background:${ms > 500 ? '#ef4444' : '#22c55e'}"></i><span>${i + 1}</span></div>`)
+      .join('')}<div class="mark"><span>text index</span></div></div>`,
+    `.chart{position:absolute;left:32px;right:32px;bottom:30px;height:270px;display:flex;align-items:flex-end;gap:8px;border-bottom:1px solid #374151}
+    .col{flex:1;display:flex;flex-direction:column;align-items:center;justify-content:flex-end;height:100%;position:relative}.col i{display:block;width:100%;border-radius:4px 4px 0 0}
+    .col b{font-size:12px;margin-bottom:3px}.col span{position:absolute;bottom:-19px;font-size:12px;color:#9ca3af}
+    .mark{position:absolute;left:50%;top:0;bottom:0;border-left:2px dashed #60a5fa}.mark span{position:absolute;left:7px;top:-2px;color:#93c5fd;font-size:12px;white-space:nowrap}`,
+  ),
+};
+
 // ---------------------------------------------------------------- award certificates
 const certificate = (award: string, accent: string, citation: string) => `${base}
 <style>.c{width:1000px;height:700px;background:#fffdf7;padding:26px;font-family:'DejaVu Serif',serif;color:#1f2937}
@@ -279,6 +370,12 @@ try {
     mkdirSync(join(images, 'projects'), { recursive: true });
     for (const [name, html] of Object.entries(projectPages)) {
       await shoot(page, html, 1200, 750, join(images, 'projects', name), [400, 800], 70);
+    }
+  }
+  if (wanted('case-studies')) {
+    mkdirSync(join(images, 'case-studies'), { recursive: true });
+    for (const [name, html] of Object.entries(caseStudyImages)) {
+      await shoot(page, html, 640, 400, join(images, 'case-studies', name), [640, 1280], 70);
     }
   }
   if (wanted('awards')) {

@@ -4,6 +4,7 @@
 //! card. Its longer texts take a safe subset of Markdown (see [`super::markdown`]).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::OnceLock;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -171,6 +172,20 @@ pub struct CaseStudyTranslation {
     #[schemars(length(max = 200), inner(length(max = 100)))]
     #[cfg_attr(test, ts(as = "Option<Vec<String>>", optional))]
     pub same: BTreeSet<String>,
+}
+
+/// The placeholder's case studies, shown by a fresh server beside the default document: two of
+/// its four projects have one (`web/src/content/default-case-studies.json`, English only; their
+/// gallery images are bundled from `web/src/content/images/case-studies/`).
+pub const DEFAULT_CASE_STUDIES_JSON: &str =
+    include_str!("../../../web/src/content/default-case-studies.json");
+
+/// The default case studies, parsed once.
+pub fn default_case_studies() -> &'static [CaseStudy] {
+    static STUDIES: OnceLock<Vec<CaseStudy>> = OnceLock::new();
+    STUDIES.get_or_init(|| {
+        serde_json::from_str(DEFAULT_CASE_STUDIES_JSON).expect("the default case studies parse")
+    })
 }
 
 /// The texts a translation may translate, by path, with the case study's own wording.
@@ -408,7 +423,39 @@ fn fold_latin(c: char) -> Vec<char> {
 
 #[cfg(test)]
 mod tests {
-    use super::slug_from_title;
+    use std::path::Path;
+
+    use super::{default_case_studies, slug_from_title};
+
+    #[test]
+    fn the_default_case_studies_images_are_bundled_files() {
+        let content = Path::new(env!("CARGO_MANIFEST_DIR")).join("../web/src/content");
+        for study in default_case_studies() {
+            for picture in &study.gallery {
+                let item = study
+                    .media
+                    .iter()
+                    .find(|m| m.id == picture.image)
+                    .expect("the picture is in media");
+                assert!(!item.alt.is_empty(), "{} has a description", item.id);
+                assert_eq!(
+                    item.sources.last().map(|s| s.width),
+                    Some(item.width),
+                    "{}: the width is the largest file's",
+                    item.id
+                );
+                for source in &item.sources {
+                    assert!(
+                        source.src.starts_with("images/case-studies/"),
+                        "{}",
+                        source.src
+                    );
+                    let file = content.join(&source.src);
+                    assert!(file.is_file(), "{} is missing", file.display());
+                }
+            }
+        }
+    }
 
     #[test]
     fn a_slug_is_the_titles_words_in_lower_case_joined_by_dashes() {

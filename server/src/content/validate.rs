@@ -757,6 +757,40 @@ mod tests {
     }
 
     #[test]
+    fn the_default_case_studies_are_valid_and_tell_of_two_projects_of_the_default_document() {
+        let page = crate::content::document::default_document();
+        let studies = crate::content::case_study::default_case_studies();
+        assert_eq!(studies.len(), 2);
+        let mut projects = std::collections::HashSet::new();
+        for study in studies {
+            if let Err(errors) = check_case_study(study, page) {
+                panic!("{}: {errors:?}", study.project);
+            }
+            assert!(projects.insert(study.project.as_str()), "{}", study.project);
+            let project = page
+                .projects
+                .iter()
+                .find(|p| p.id == study.project)
+                .expect("a project of the default document");
+            assert_eq!(
+                study.slug,
+                crate::content::case_study::slug_from_title(&project.title)
+            );
+            assert!(study.former_slugs.is_empty() && study.translations.is_empty());
+            // What a case study shows: every part written, figures and two pictures.
+            assert!(!study.team.is_empty() && !study.constraints.is_empty());
+            assert_eq!(study.decisions.len(), 3, "{}", study.project);
+            assert!((3..=4).contains(&study.figures.len()), "{}", study.project);
+            assert_eq!(study.gallery.len(), 2, "{}", study.project);
+            assert!(!study.links.is_empty() && !study.technologies.is_empty());
+        }
+        assert_eq!(
+            projects,
+            std::collections::HashSet::from(["portfolio", "food-recipes"])
+        );
+    }
+
+    #[test]
     fn a_case_studys_translations_are_of_the_pages_languages_and_its_texts() {
         use crate::content::case_study::{is_translated, translated, CaseStudyTranslation};
         let page = crate::content::language::tests::with_language("de", true);
