@@ -10,6 +10,7 @@ import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server.browser';
 import { ContentProvider } from './content/context';
 import { englishLocale, LocaleProvider, type Locale } from './i18n/locale';
+import { caseStudyBundled } from './content/case-study-media';
 import { bundled } from './content/media';
 import type { ContentDocument } from './content/document.generated';
 import { Landing } from './pages/landing';
@@ -34,4 +35,4 @@ export function renderLanding(documentJson: string, localeJson?: string | null):
 
 (globalThis as { renderLanding?: typeof renderLanding }).renderLanding = renderLanding;
 /** The bundled images' URLs by their document source (`images/avatar-640.webp`), for the server's head. */
-(globalThis as { bundledMedia?: Record<string, string> }).bundledMedia = bundled;
+(globalThis as { bundledMedia?: Record<string, string> }).bundledMedia = { ...bundled, ...caseStudyBundled };

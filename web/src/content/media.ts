@@ -14,10 +14,18 @@ export interface ResponsiveImage {
   alt: string;
 }
 
-/** The bundled images' URLs, by their path under this folder (`images/avatar-320.webp`). */
+/**
+ * The bundled images' URLs, by their path under this folder (`images/avatar-320.webp`). The
+ * placeholder's case studies' pictures are left out: `/` never shows them, and each address
+ * would cost its initial JavaScript bytes (see case-study-media.ts).
+ */
 export const bundled: Record<string, string> = Object.fromEntries(
   Object.entries(
-    import.meta.glob<string>('./images/**/*.{webp,svg,png,jpg}', { eager: true, query: '?url', import: 'default' }),
+    import.meta.glob<string>(['./images/**/*.{webp,svg,png,jpg}', '!./images/case-studies/**'], {
+      eager: true,
+      query: '?url',
+      import: 'default',
+    }),
   ).map(([path, url]) => [path.slice(2), url]),
 );
 
