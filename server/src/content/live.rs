@@ -72,10 +72,34 @@ impl Published {
 /// A published case study, as this instance serves it.
 #[derive(Debug)]
 pub struct PublishedCaseStudy {
+    /// 0 for the placeholder's, served with the default document.
     pub version: i64,
-    /// Unix ms.
-    pub published_at: i64,
+    /// Unix ms; `None` for the placeholder's.
+    pub published_at: Option<i64>,
     pub document: CaseStudy,
+}
+
+/// The placeholder's case studies, as version 0: served while the page is the default
+/// document (version 0), beside it, so that a fresh server shows what a case study is.
+fn default_case_studies() -> Arc<CaseStudies> {
+    static DEFAULTS: std::sync::OnceLock<Arc<CaseStudies>> = std::sync::OnceLock::new();
+    DEFAULTS
+        .get_or_init(|| {
+            Arc::new(
+                case_study::default_case_studies()
+                    .iter()
+                    .map(|study| {
+                        let served = PublishedCaseStudy {
+                            version: 0,
+                            published_at: None,
+                            document: study.clone(),
+                        };
+                        (study.project.clone(), Arc::new(served))
+                    })
+                    .collect(),
+            )
+        })
+        .clone()
 }
 
 /// The published case studies, by project id.
@@ -92,7 +116,7 @@ async fn read_case_studies(db: &Db) -> anyhow::Result<CaseStudies> {
                     row.entry,
                     Arc::new(PublishedCaseStudy {
                         version: row.version,
-                        published_at: row.published_at,
+                        published_at: Some(row.published_at),
                         document,
                     }),
                 );
@@ -196,12 +220,20 @@ impl LiveContent {
         self.page.as_deref()
     }
 
-    /// The published case studies, by project id.
+    /// The published case studies, by project id; with the default document, the placeholder's
+    /// for the projects that have none published.
     pub fn case_studies(&self) -> Arc<CaseStudies> {
-        self.case_studies
+        let published = self
+            .case_studies
             .read()
             .unwrap_or_else(|e| e.into_inner())
-            .clone()
+            .clone();
+        if self.current().version != 0 {
+            return published;
+        }
+        let mut all = CaseStudies::clone(&default_case_studies());
+        all.extend(published.iter().map(|(k, v)| (k.clone(), v.clone())));
+        Arc::new(all)
     }
 
     /// Serves `study`, just published by this instance, unless a newer version of it is served.

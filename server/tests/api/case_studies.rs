@@ -65,12 +65,18 @@ async fn a_case_study_is_begun_saved_published_and_reverted_with_its_former_addr
     let id = project["id"].as_str().unwrap();
     let list = app.json_of("/api/content/case-studies").await;
     assert_eq!(list["caseStudies"], json!([]));
-    let unpublished = TestApp::other_client()
+    // A fresh server serves the placeholder's case study of this project, as version 0.
+    let placeholder: Value = TestApp::other_client()
         .get(app.url(&format!("/api/content/case-studies/{id}")))
         .send()
         .await
+        .unwrap()
+        .json()
+        .await
         .unwrap();
-    assert_eq!(unpublished.status(), 404);
+    assert_eq!(placeholder["version"], 0);
+    assert!(placeholder["publishedAt"].is_null());
+    assert_eq!(placeholder["document"]["project"], id);
 
     // Begun: revision 0, its slug made from the project's title, every text still to write.
     let begun = app
@@ -347,7 +353,8 @@ async fn a_case_study_goes_in_and_out_as_a_file_checked_as_the_api_checks_it() {
     let followed: Value = eventually("the server serves the imported case study", || async {
         let response = TestApp::other_client().get(&url).send().await.ok()?;
         (response.status() == 200).then_some(())?;
-        response.json().await.ok()
+        let study: Value = response.json().await.ok()?;
+        (study["version"] == 1).then_some(study)
     })
     .await;
     assert_eq!(followed["document"]["slug"], "from-a-file");
@@ -368,5 +375,30 @@ async fn a_case_study_goes_in_and_out_as_a_file_checked_as_the_api_checks_it() {
     let exported: Value =
         serde_json::from_str(&std::fs::read_to_string(path("out.json")).unwrap()).unwrap();
     assert_eq!(exported, written(&id, "from-a-file"));
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_placeholders_case_studies_go_with_the_default_document() {
+    let app = spawn_app().await;
+    app.signed_in().await;
+    let projects = projects();
+    let read = |id: &str| {
+        let url = app.url(&format!("/api/content/case-studies/{id}"));
+        async move { TestApp::other_client().get(url).send().await.unwrap() }
+    };
+    // Two of the four projects have one; the others none.
+    for (project, status) in [(0, 200), (1, 200), (2, 404), (3, 404)] {
+        let id = projects[project]["id"].as_str().unwrap();
+        assert_eq!(read(id).await.status(), status, "{id}");
+    }
+    let study: Value = read("food-recipes").await.json().await.unwrap();
+    assert_eq!(study["document"]["slug"], "food-recipes");
+    assert_eq!(study["document"]["gallery"].as_array().unwrap().len(), 2);
+    // Once the owner publishes their page, the placeholder's are gone with the default document.
+    let published = app.send(Method::POST, "/api/content/publish", None).await;
+    assert_eq!(published.status(), 200);
+    assert_eq!(read("food-recipes").await.status(), 404);
+    assert_eq!(read("portfolio").await.status(), 404);
     app.shutdown().await;
 }

@@ -97,6 +97,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/content/case-studies/{project}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's published case study: only while its project is on the published page. */
+        get: operations["readPublishedCaseStudy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/content/case-studies/{project}/draft": {
         parameters: {
             query?: never;
@@ -2092,6 +2109,21 @@ export interface components {
             technologies: string[];
             title: string;
         };
+        /** @description A published case study, as visitors' pages get it. */
+        PublishedCaseStudy: {
+            /** @description Its translations only into the page's published languages. */
+            document: components["schemas"]["CaseStudy"];
+            /**
+             * Format: int64
+             * @description Unix milliseconds, UTC; null for the placeholder's.
+             */
+            publishedAt?: number | null;
+            /**
+             * Format: int64
+             * @description 0 for the placeholder's, served with the default document until the page is published.
+             */
+            version: number;
+        };
         /** @description The published document, as visitors' pages get it. */
         PublishedContent: {
             document: components["schemas"]["ContentDocument"];
@@ -2484,6 +2516,46 @@ export interface operations {
             };
             /** @description No valid session */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    readPublishedCaseStudy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishedCaseStudy"];
+                };
+            };
+            /** @description The project has no published case study, or is not on the published page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path names no project id */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

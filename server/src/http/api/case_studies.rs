@@ -42,9 +42,10 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PublishedCaseStudy {
+    /// 0 for the placeholder's, served with the default document until the page is published.
     version: i64,
-    /// Unix milliseconds, UTC.
-    published_at: i64,
+    /// Unix milliseconds, UTC; null for the placeholder's.
+    published_at: Option<i64>,
     /// Its translations only into the page's published languages.
     document: CaseStudy,
 }
@@ -296,7 +297,7 @@ async fn publish_case_study(
         .content
         .show_case_study(crate::content::live::PublishedCaseStudy {
             version: row.version,
-            published_at: row.published_at,
+            published_at: Some(row.published_at),
             document,
         });
     Ok(version)
