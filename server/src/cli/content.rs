@@ -89,14 +89,7 @@ pub async fn run(command: ContentCommand) -> anyhow::Result<()> {
             publish,
             database,
         } => {
-            let bytes = std::fs::read(&file)
-                .with_context(|| format!("file: cannot read {}", file.display()))?;
-            anyhow::ensure!(
-                bytes.len() <= MAX_DOCUMENT_BYTES,
-                "file: {} is over {} KB",
-                file.display(),
-                MAX_DOCUMENT_BYTES / 1024
-            );
+            let bytes = read_file(&file)?;
             let db = crate::store::connect(&database.url).await?;
             let result = import_case_study(&db, &project, &bytes, publish).await;
             db.close().await;
@@ -119,14 +112,7 @@ pub async fn run(command: ContentCommand) -> anyhow::Result<()> {
             publish,
             database,
         } => {
-            let bytes = std::fs::read(&file)
-                .with_context(|| format!("file: cannot read {}", file.display()))?;
-            anyhow::ensure!(
-                bytes.len() <= MAX_DOCUMENT_BYTES,
-                "file: {} is over {} KB",
-                file.display(),
-                MAX_DOCUMENT_BYTES / 1024
-            );
+            let bytes = read_file(&file)?;
             let document =
                 validate::parse_document(&bytes).map_err(|error| describe(&file, error))?;
             let json = serde_json::to_string(&document)?;
@@ -147,6 +133,19 @@ pub async fn run(command: ContentCommand) -> anyhow::Result<()> {
             Ok(())
         }
     }
+}
+
+/// The file to import, at most as large as the API takes a document.
+fn read_file(file: &std::path::Path) -> anyhow::Result<Vec<u8>> {
+    let bytes =
+        std::fs::read(file).with_context(|| format!("file: cannot read {}", file.display()))?;
+    anyhow::ensure!(
+        bytes.len() <= MAX_DOCUMENT_BYTES,
+        "file: {} is over {} KB",
+        file.display(),
+        MAX_DOCUMENT_BYTES / 1024
+    );
+    Ok(bytes)
 }
 
 /// Makes the case study the draft of `project`'s whatever its revision, checked against the
