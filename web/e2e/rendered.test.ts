@@ -28,7 +28,11 @@ const WATCH = `
   window.__layoutShift = 0;
   window.__removed = [];
   new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__layoutShift += entry.value;
+    for (const entry of list.getEntries()) {
+      if (entry.hadRecentInput) continue;
+      window.__layoutShift += entry.value;
+      window.__shifted = (window.__shifted || []).concat((entry.sources || []).map((s) => (s.node && s.node.outerHTML ? s.node.outerHTML.slice(0, 100) : String(s.node)) + ' ' + JSON.stringify(s.previousRect) + ' -> ' + JSON.stringify(s.currentRect)));
+    }
   }).observe({ type: 'layout-shift', buffered: true });
   new MutationObserver((records) => {
     for (const record of records) {
@@ -77,6 +81,11 @@ describe('the page the server renders from the published document', () => {
       page.on('console', (message) => messages.push(`${message.type()}: ${message.text()}`));
       const requests: string[] = [];
       page.on('request', (request) => requests.push(new URL(request.url()).pathname));
+      // A first visit puts the web font in the cache, so what is measured is hydration's own shift:
+      // on a loaded machine a font that arrives after the first paint is still applied, and moves
+      // the text (issue 47's open item, measured in docs/benchmarks.md).
+      await page.goto(suite.server.url + '/', { waitUntil: 'load' });
+      await page.evaluate(() => document.fonts.ready.then(() => undefined));
       await page.addInitScript(WATCH);
       await page.goto(suite.server.url + '/', { waitUntil: 'load' });
       await page.waitForFunction(
@@ -90,13 +99,13 @@ describe('the page the server renders from the published document', () => {
       );
       await page.waitForTimeout(1000);
       const watch = await page.evaluate(() => {
-        const w = window as unknown as { __layoutShift: number; __removed: string[] };
-        return { shift: w.__layoutShift, removed: w.__removed };
+        const w = window as unknown as { __layoutShift: number; __removed: string[]; __shifted?: string[] };
+        return { shift: w.__layoutShift, removed: w.__removed, shifted: w.__shifted ?? [] };
       });
       assert.deepEqual(messages, [], 'no console message (hydration errors and warnings included)');
       assert.deepEqual(errors, []);
       assert.deepEqual(watch.removed, [], 'hydration kept every element the server sent');
-      assert.equal(watch.shift, 0, `cumulative layout shift ${watch.shift}`);
+      assert.equal(watch.shift, 0, `cumulative layout shift ${watch.shift}: ${watch.shifted.join('\n')}`);
       assert.ok(!requests.includes('/api/content'), 'the document comes with the page, not by a request');
       // Hydrated from the new document: the filter knows the new project.
       const backend = page.locator('#projects').getByRole('button', { name: 'Backend' });

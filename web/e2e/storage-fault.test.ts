@@ -29,13 +29,16 @@ describe('the contact form while the database is full', () => {
     const values = { Name: 'Grace Hopper', Email: 'grace@example.com', Subject: 'A project', Message: long };
     for (const [label, value] of Object.entries(values)) await form.getByLabel(label, { exact: true }).fill(value);
 
-    const refused = page.waitForResponse((r) => r.url().endsWith('/api/contact') && r.status() === 503);
+    // Each send first solves a proof of work: a loaded machine takes its time, so the waits are
+    // generous.
+    const PATIENCE = { timeout: 120_000 };
+    const refused = page.waitForResponse((r) => r.url().endsWith('/api/contact') && r.status() === 503, PATIENCE);
     await form.getByRole('button', { name: 'Send Message' }).click();
     const answer = await refused;
     assert.equal(answer.headers()['retry-after'], '5');
     assert.equal(((await answer.json()) as { error: { code: string } }).error.code, 'storage_unavailable');
     const alert = form.getByRole('alert');
-    await alert.filter({ hasText: 'try again in a moment' }).waitFor();
+    await alert.filter({ hasText: 'try again in a moment' }).waitFor(PATIENCE);
     assert.match((await alert.textContent()) ?? '', /not sent, but your text is still here/);
     for (const [label, value] of Object.entries(values)) {
       assert.equal(await form.getByLabel(label, { exact: true }).inputValue(), value, `${label} is kept`);
@@ -43,10 +46,10 @@ describe('the contact form while the database is full', () => {
 
     // The visitor shortens the message and sends again: new proofs, and this time it is stored.
     await form.getByLabel('Message', { exact: true }).fill('The short version: shall we talk?');
-    const stored = page.waitForResponse((r) => r.url().endsWith('/api/contact') && r.status() === 201);
+    const stored = page.waitForResponse((r) => r.url().endsWith('/api/contact') && r.status() === 201, PATIENCE);
     await form.getByRole('button', { name: 'Send Message' }).click();
     await stored;
-    await form.getByRole('status').filter({ hasText: 'Your response has securely sent!' }).waitFor();
+    await form.getByRole('status').filter({ hasText: 'Your response has securely sent!' }).waitFor(PATIENCE);
     assert.equal(posts.length, 2);
     assert.notEqual(posts[0]?.body.altcha, posts[1]?.body.altcha, 'the retry solved a new challenge');
     assert.notEqual(posts[0]?.body.token, posts[1]?.body.token, 'and carried a new token');

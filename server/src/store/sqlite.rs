@@ -176,7 +176,13 @@ impl SqliteStore {
             .await
             .context("Failed to apply the database migrations")?;
         if let Some(pages) = tuning.max_page_count {
-            // After the migrations: a limit below the file's size holds it at that size.
+            // After the migrations, compacted first (a migration that moves a table leaves free
+            // pages, which a full disk would not have): a limit below the file's size holds it
+            // at that size.
+            sqlx::query("VACUUM")
+                .execute(&writer)
+                .await
+                .context("Failed to compact the database before limiting its size")?;
             writer.close().await;
             writer = open(options.clone().pragma("max_page_count", pages.to_string())).await?;
         }
