@@ -47,6 +47,8 @@ describe('the portfolio page', () => {
       ['Experience', 'experience'],
     ] as const) {
       await nav.getByRole('link', { name, exact: true }).click();
+      // React draws the click's state in its next render, which may follow the click's return.
+      await nav.locator('[aria-current]').filter({ hasText: name }).waitFor();
       assert.deepEqual(await currentItems(page), [name]);
       await waitUntilScrolledTo(page, id);
       assert.equal(new URL(page.url()).hash, `#${id}`);
