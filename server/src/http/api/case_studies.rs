@@ -127,7 +127,8 @@ pub struct ProjectVersionPath {
 
 /// The project's id from the path, checked: the entry's key.
 fn project_id(project: &str) -> Result<&str, ApiError> {
-    let pattern = regex::Regex::new(ID_PATTERN).expect("a valid pattern");
+    static PATTERN: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let pattern = PATTERN.get_or_init(|| regex::Regex::new(ID_PATTERN).expect("a valid pattern"));
     if pattern.is_match(project) {
         Ok(project)
     } else {
