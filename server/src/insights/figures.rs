@@ -1,5 +1,6 @@
 //! The owner's figures for a range of days: each day's counts, the totals and the most frequent
-//! referrers, campaigns, clicks, devices and browsers, made from what the store keeps.
+//! referrers, campaigns, clicks, case studies, devices and browsers, made from what the store
+//! keeps.
 
 use std::collections::BTreeMap;
 
@@ -32,6 +33,37 @@ pub struct KeyCount {
     pub count: i64,
 }
 
+/// A case study and how often it was seen: its page's views, or an application link's readers
+/// who opened it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct CaseStudyCount {
+    /// Its project's id.
+    #[schema(example = "portfolio")]
+    pub project: String,
+    /// Its project's title on the published page; `null` for a project no longer on it.
+    pub title: Option<String>,
+    pub count: i64,
+}
+
+/// The counts of case studies by project id, each with its project's title on the published
+/// page (`title_of`, `None` when the project is no longer on it), in the order given.
+pub fn titled(
+    counts: impl IntoIterator<Item = (String, i64)>,
+    title_of: impl Fn(&str) -> Option<String>,
+) -> Vec<CaseStudyCount> {
+    counts
+        .into_iter()
+        .map(|(project, count)| CaseStudyCount {
+            title: title_of(&project),
+            project,
+            count,
+        })
+        .collect()
+}
+
+/// What a case study's visits are counted as (`insights_counts.kind`), keyed by its project's id.
+pub const CASE_STUDY_KIND: &str = "case-study";
+
 /// Totals over the range.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -62,6 +94,9 @@ pub struct InsightsFigures {
     pub campaigns: Vec<KeyCount>,
     /// Clicks per link id (`project:ID:code`, `project:ID:demo`, `social:NAME`).
     pub clicks: Vec<KeyCount>,
+    /// Views of each case study's page (`/projects/<slug>/`, in any language), the most
+    /// viewed first; also counted in the page views.
+    pub case_studies: Vec<CaseStudyCount>,
     /// Page views by device class: `desktop`, `phone`, `tablet`, `other`.
     pub devices: Vec<KeyCount>,
     /// Page views by browser family.
@@ -140,6 +175,14 @@ pub fn tally(sources: Sources) -> InsightsFigures {
         referrers: take("referrer"),
         campaigns: take("campaign"),
         clicks: take("click"),
+        case_studies: take(CASE_STUDY_KIND)
+            .into_iter()
+            .map(|k| CaseStudyCount {
+                project: k.key,
+                title: None,
+                count: k.count,
+            })
+            .collect(),
         devices: take("device"),
         browsers: take("browser"),
         days,

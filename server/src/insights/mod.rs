@@ -1,5 +1,5 @@
-//! Visitor insights: page views, unique visitors, referrers, campaigns, clicks and resume
-//! downloads, counted per day with no cookie and no stored address. Counts gather in memory and
+//! Visitor insights: page views, unique visitors, referrers, campaigns, clicks, visits per case
+//! study and resume downloads, counted per day with no cookie and no stored address. Counts gather in memory and
 //! are written in batches, so a beacon never waits on the disk; a crash may lose a few seconds of
 //! counts, never a message.
 
@@ -47,6 +47,8 @@ pub fn day_in(zone: chrono_tz::Tz, ms: i64) -> NaiveDate {
         .date_naive()
 }
 
+pub use figures::CASE_STUDY_KIND;
+
 /// Whether `text` is a stable content id, as a click's target or a section's id: 1 to 64 of
 /// `a-z`, `0-9`, `:`, `.`, `_` and `-`, starting with a letter or digit.
 pub fn is_content_id(text: &str) -> bool {
@@ -57,13 +59,29 @@ pub fn is_content_id(text: &str) -> bool {
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || ":._-".contains(c))
 }
 
+/// What a case study's project id must be, as the beacons name it.
+pub const PROJECT_ID_RULE: &str =
+    "must be a project's id: 1 to 41 of a-z, 0-9 and '-', starting with a letter or digit";
+
+/// Whether `text` is a project's id (the content document's id pattern).
+pub fn is_project_id(text: &str) -> bool {
+    (1..=41).contains(&text.len())
+        && text.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
+        && text
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
 /// What a page's beacon reports.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
-    /// A view of `/`, with where the visitor came from.
+    /// A view of a page (`/`, a language's, a link's, a case study's), with where the visitor came
+    /// from.
     View {
         referrer_host: Option<String>,
         campaign: Option<String>,
+        /// On a case study's page: its project's id (a case study that is published).
+        case_study: Option<String>,
     },
     /// A click on a counted link: a stable content id such as `project:shop:code`.
     Click { target: String },
@@ -86,6 +104,7 @@ enum Admitted {
         visitor: Option<Vec<u8>>,
         referrer_host: Option<String>,
         campaign: Option<String>,
+        case_study: Option<String>,
     },
     Click {
         target: Option<String>,
@@ -221,7 +240,7 @@ impl Insights {
 
     /// Counts a beacon's event from a visitor, unless the visitor asks not to be counted or is
     /// a bot, within its network's limits: the beacons' rate, and what is new today (visitors,
-    /// referrers, campaigns, click targets) up to the allowances, the rest counted as page views
+    /// referrers, campaigns, click targets, case studies) up to the allowances, the rest counted as page views
     /// only. `site` is the host the site is reached at.
     pub async fn record(
         &self,
@@ -250,16 +269,20 @@ impl Insights {
                 Event::View {
                     referrer_host,
                     campaign,
+                    case_study,
                 } => {
                     let referrer_host = referrer_host
                         .filter(|host| !host.eq_ignore_ascii_case(site))
                         .filter(|host| admit(budget::Kind::Referrer, host.as_bytes()));
                     let campaign = campaign.filter(|c| admit(budget::Kind::Campaign, c.as_bytes()));
+                    let case_study =
+                        case_study.filter(|id| admit(budget::Kind::CaseStudy, id.as_bytes()));
                     let new_visitor = admit(budget::Kind::Visitor, &hash);
                     Admitted::View {
                         visitor: new_visitor.then_some(hash),
                         referrer_host,
                         campaign,
+                        case_study,
                     }
                 }
                 Event::Click { target } => Admitted::Click {
@@ -273,6 +296,7 @@ impl Insights {
                 visitor: hash,
                 referrer_host,
                 campaign,
+                case_study,
             } => {
                 pending.days.entry(day.clone()).or_default().page_views += 1;
                 if let Some(hash) = hash {
@@ -289,6 +313,9 @@ impl Insights {
                 }
                 if let Some(campaign) = campaign {
                     add("campaign", campaign);
+                }
+                if let Some(project) = case_study {
+                    add(CASE_STUDY_KIND, project);
                 }
                 add("device", visitor.device.to_owned());
                 add("browser", visitor.browser);

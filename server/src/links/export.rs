@@ -6,7 +6,7 @@ use crate::store::links::{LinkRow, Tally};
 use super::stage::{project_clicks, Stage};
 
 /// The columns of the CSV export.
-const CSV_COLUMNS: [&str; 18] = [
+const CSV_COLUMNS: [&str; 19] = [
     "company",
     "role",
     "state",
@@ -23,6 +23,7 @@ const CSV_COLUMNS: [&str; 18] = [
     "project_clicks",
     "messages",
     "sections",
+    "case_studies",
     "alerts",
     "note",
 ];
@@ -32,14 +33,16 @@ pub fn csv(links: Vec<(LinkRow, Tally)>) -> anyhow::Result<Vec<u8>> {
     crate::contact::export::csv_table(&CSV_COLUMNS, links.into_iter().map(row))
 }
 
-fn row((link, tally): (LinkRow, Tally)) -> [String; 18] {
+fn row((link, tally): (LinkRow, Tally)) -> [String; 19] {
     let state = Stage::of(&link, &tally).name();
-    let sections = tally
-        .sections
-        .iter()
-        .map(|(section, n)| format!("{section}: {n}"))
-        .collect::<Vec<_>>()
-        .join("; ");
+    let listed = |counts: &std::collections::BTreeMap<String, i64>| {
+        counts
+            .iter()
+            .map(|(key, n)| format!("{key}: {n}"))
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    let (sections, case_studies) = (listed(&tally.sections), listed(&tally.case_studies));
     let alerts = [
         ("open", link.alert_open),
         ("resume", link.alert_resume),
@@ -67,6 +70,7 @@ fn row((link, tally): (LinkRow, Tally)) -> [String; 18] {
         project_clicks(&tally).to_string(),
         tally.messages.to_string(),
         sections,
+        case_studies,
         alerts,
         link.note,
     ]

@@ -1,7 +1,7 @@
 //! Application links: one address per application the owner sends (`/a/<slug>`), which serves the
 //! page in the link's language and tells the owner, per day and never per visit, that it was
-//! opened, by how many visitors, which sections came into view, which project links were
-//! clicked, whether the resume was downloaded and a message sent through it; and alerts the
+//! opened, by how many visitors, which sections came into view, which case studies were opened,
+//! which project links were clicked, whether the resume was downloaded and a message sent through it; and alerts the
 //! owner through the outbox. Counting follows the insights' rules (no cookie, no stored address,
 //! nobody who asks not to be counted, no bots); each event is written in a transaction of its own,
 //! which is where the first open is claimed, once across instances.
@@ -215,11 +215,15 @@ impl Links {
                 seen: visitor.hash_with(&[slug, "section", &section]),
                 section,
             },
+            Visit::CaseStudy(project) if visitor.admitted => LinkEvent::CaseStudy {
+                seen: visitor.hash_with(&[slug, "case-study", &project]),
+                project,
+            },
             Visit::Click(target) if insights.admit_link_target(&visitor, &target) => {
                 LinkEvent::Click { target }
             }
             // Past the network's allowance for today.
-            Visit::Section(_) | Visit::Click(_) => return Ok(Counted::Done),
+            Visit::Section(_) | Visit::CaseStudy(_) | Visit::Click(_) => return Ok(Counted::Done),
         };
         self.count(contact, slug, &visitor.day, event).await?;
         Ok(Counted::Done)

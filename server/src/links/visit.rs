@@ -1,5 +1,5 @@
 //! What happens through a link as the page reports it (an open, a section come into view, a
-//! click), checked; who sent it; and what became of it ([`super::Links::count_visit`] counts it).
+//! click, a case study opened), checked; who sent it; and what became of it ([`super::Links::count_visit`] counts it).
 
 use std::net::IpAddr;
 use std::time::Duration;
@@ -10,7 +10,7 @@ use utoipa::ToSchema;
 
 use super::slug;
 use crate::domain::FieldErrors;
-use crate::insights::is_content_id;
+use crate::insights::{is_content_id, is_project_id, PROJECT_ID_RULE};
 
 /// What the page reports about a visit through a link.
 #[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
@@ -22,6 +22,9 @@ pub enum VisitKind {
     Section,
     /// A counted link was clicked.
     Click,
+    /// A case study's page was opened from the link's page (its address carries `?via=<slug>`).
+    #[serde(rename = "caseStudy")]
+    CaseStudy,
 }
 
 /// An event of a visit as checked: what to count.
@@ -30,16 +33,20 @@ pub enum Visit {
     Open,
     Section(String),
     Click(String),
+    /// A case study, by its project's id.
+    CaseStudy(String),
 }
 
 impl Visit {
     /// Checks an event the page sent for the link `slug`: a section's id only for a section, a
-    /// click's target only for a click, each a content id. Every field not valid is named.
+    /// click's target only for a click, each a content id; a case study's project id only for a
+    /// case study. Every field not valid is named.
     pub fn parse(
         slug: &str,
         kind: VisitKind,
         target: Option<String>,
         section: Option<String>,
+        case_study: Option<String>,
     ) -> Result<Self, FieldErrors> {
         let mut errors = FieldErrors::new();
         if !slug::is_well_formed(slug) {
@@ -53,6 +60,9 @@ impl Visit {
                 errors.insert(name.into(), format!("is only for a {kind}"));
             }
         };
+        if !matches!(kind, VisitKind::CaseStudy) {
+            only("caseStudy", &case_study, "case study");
+        }
         let visit = match kind {
             VisitKind::Open => {
                 only("target", &target, "click");
@@ -66,6 +76,21 @@ impl Visit {
             VisitKind::Click => {
                 only("section", &section, "section");
                 content_id("target", target, &mut errors).map(Self::Click)
+            }
+            VisitKind::CaseStudy => {
+                only("target", &target, "click");
+                only("section", &section, "section");
+                match case_study {
+                    Some(id) if is_project_id(&id) => Some(Self::CaseStudy(id)),
+                    Some(_) => {
+                        errors.insert("caseStudy".into(), PROJECT_ID_RULE.into());
+                        None
+                    }
+                    None => {
+                        errors.insert("caseStudy".into(), "is required for a case study".into());
+                        None
+                    }
+                }
             }
         };
         match visit {

@@ -127,6 +127,9 @@ pub enum LinkEvent {
     /// A section came into view: counted when `seen` (the salted hash of the visitor, the link
     /// and the section) is new today.
     Section { section: String, seen: Vec<u8> },
+    /// A case study (by its project's id) was opened from the link's page: counted when `seen`
+    /// (the salted hash of the visitor, the link and the case study) is new today.
+    CaseStudy { project: String, seen: Vec<u8> },
     /// A counted link was clicked.
     Click { target: String },
     /// The resume was downloaded.
@@ -388,6 +391,20 @@ both_engines! {
                         outcome.counted = false;
                     }
                 }
+                LinkEvent::CaseStudy { project, seen } => {
+                    if Self::first_seen(&mut tx, hit.day, seen).await? {
+                        Self::add_link_count(
+                            &mut tx,
+                            link.id,
+                            hit.day,
+                            CountKind::CaseStudy,
+                            project,
+                        )
+                        .await?;
+                    } else {
+                        outcome.counted = false;
+                    }
+                }
                 LinkEvent::Click { target } => {
                     Self::add_link_count(&mut tx, link.id, hit.day, CountKind::Click, target)
                         .await?;
@@ -425,6 +442,8 @@ pub struct Tally {
     pub resume_downloads: i64,
     pub messages: i64,
     pub sections: BTreeMap<String, i64>,
+    /// Case studies opened, by project id (once a visitor a day each).
+    pub case_studies: BTreeMap<String, i64>,
     pub clicks: BTreeMap<String, i64>,
 }
 
@@ -436,6 +455,9 @@ impl Tally {
             Some(CountKind::Resume) => self.resume_downloads += count,
             Some(CountKind::Message) => self.messages += count,
             Some(CountKind::Section) => *self.sections.entry(key.to_owned()).or_default() += count,
+            Some(CountKind::CaseStudy) => {
+                *self.case_studies.entry(key.to_owned()).or_default() += count;
+            }
             Some(CountKind::Click) => *self.clicks.entry(key.to_owned()).or_default() += count,
             None => {}
         }

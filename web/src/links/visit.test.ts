@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { currentLink } from './current';
+import { currentCaseStudy, currentLink } from './current';
 import { startVisit, VISIBLE_MS } from './visit';
 
 /** The beacons sent. */
@@ -55,6 +55,18 @@ describe('currentLink', () => {
     expect(currentLink()).toBeUndefined();
     Object.defineProperty(navigator, 'doNotTrack', { configurable: true, value: null });
   });
+
+  test("is a case study's via, on a case study's page only, when it is a slug", () => {
+    history.replaceState(null, '', '/projects/portfolio/?via=acme-0123456789abcdef');
+    expect(currentLink()).toBeUndefined();
+    document.body.innerHTML = '<article data-case-study="portfolio"></article>';
+    expect(currentCaseStudy()).toBe('portfolio');
+    expect(currentLink()).toBe('acme-0123456789abcdef');
+    history.replaceState(null, '', '/projects/portfolio/?via=a%20b');
+    expect(currentLink()).toBeUndefined();
+    document.body.innerHTML = '<article data-case-study="Not An Id"></article>';
+    expect(currentCaseStudy()).toBeUndefined();
+  });
 });
 
 describe('startVisit', () => {
@@ -89,6 +101,36 @@ describe('startVisit', () => {
     resume.click();
     expect(await sent()).toContainEqual({ slug: 'acme-0123456789abcdef', kind: 'click', target: 'project:shop:demo' });
     expect(new URL(resume.href).search).toBe('?via=acme-0123456789abcdef');
+  });
+
+  test('carries the link to a case study as it is followed, and keeps its other parameters', async () => {
+    document.body.insertAdjacentHTML(
+      'beforeend',
+      '<a id="case" href="/projects/portfolio/">Read</a><a id="de" href="/de/projects/portfolio/?x=1">Lesen</a><a id="out" href="https://elsewhere.example/projects/x/">Out</a>',
+    );
+    startVisit();
+    const links = ['#case', '#de', '#out'].map((id) => document.querySelector<HTMLAnchorElement>(id)!);
+    for (const link of links) {
+      link.addEventListener('click', (event) => event.preventDefault());
+      link.click();
+    }
+    expect(links.map((link) => link.getAttribute('href'))).toEqual([
+      `${location.origin}/projects/portfolio/?via=acme-0123456789abcdef`,
+      `${location.origin}/de/projects/portfolio/?x=1&via=acme-0123456789abcdef`,
+      'https://elsewhere.example/projects/x/',
+    ]);
+  });
+
+  test("on a case study reached through a link, counts the case study once a person is there, and no open or section", async () => {
+    history.replaceState(null, '', '/projects/portfolio/?via=acme-0123456789abcdef');
+    document.body.innerHTML =
+      '<main><article data-case-study="portfolio"><section id="problem"></section></article></main>';
+    startVisit();
+    // (Five seconds visible: a scroll would also wake the visits earlier tests left waiting.)
+    vi.advanceTimersByTime(VISIBLE_MS - 1);
+    expect(beacons).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(await sent()).toEqual([{ slug: 'acme-0123456789abcdef', kind: 'caseStudy', caseStudy: 'portfolio' }]);
   });
 
   test('does nothing on an address that is not a link', async () => {

@@ -4,15 +4,22 @@
  * page (after their first scroll, pointer or key, or 5 seconds visible: link-preview fetchers and
  * mail scanners do none of it), which sections came into view, and which counted links they
  * followed; the resume link carries the link along, and so does the contact form (see
- * `api/contact.ts`). Nothing is stored in the browser.
+ * `api/contact.ts`). A case study's page followed from there (the card's "Read the case study",
+ * or the previous and next case study) gets `?via=<slug>` as it is followed, and on that page
+ * (the chunk loads there too) the same person's presence counts the case study, once, instead of
+ * an open and sections. Nothing is stored in the browser.
  */
-import { currentLink } from './current';
+import { currentCaseStudy, currentLink, isCaseStudyAddress } from './current';
 
 const ENDPOINT = '/api/links/visits';
 /** How long the page must be visible before a visitor who does nothing still counts as opening it. */
 export const VISIBLE_MS = 5000;
 
-type Visit = { kind: 'open' } | { kind: 'section'; section: string } | { kind: 'click'; target: string };
+type Visit =
+  | { kind: 'open' }
+  | { kind: 'section'; section: string }
+  | { kind: 'click'; target: string }
+  | { kind: 'caseStudy'; caseStudy: string };
 
 function send(slug: string, visit: Visit): void {
   try {
@@ -54,11 +61,17 @@ function whenPersonArrives(opened: () => void): void {
   arm();
 }
 
-/** Starts counting this visit, when the address is a link's. */
+/** Starts counting this visit, when the address is a link's, or a case study's reached through one. */
 export function startVisit(): void {
   const slug = currentLink();
   if (!slug) return;
+  const caseStudy = currentCaseStudy();
   whenPersonArrives(() => {
+    if (caseStudy) {
+      // The link's page counted the open; its sections are not this page's.
+      send(slug, { kind: 'caseStudy', caseStudy });
+      return;
+    }
     send(slug, { kind: 'open' });
     // Each section once, as it comes into view, from the opening on.
     const seen = new Set<string>();
@@ -76,15 +89,17 @@ export function startVisit(): void {
     );
     for (const section of document.querySelectorAll('main section[id]')) observer.observe(section);
   });
-  // Counted links (a project's demo or code, a profile) and the resume, which carries the link to
-  // the server that counts the download.
+  // Counted links (a project's demo or code, a profile); the resume, which carries the link to the
+  // server that counts the download; and case studies, which carry it to their page.
   const follow = (event: Event) => {
     const anchor = (event.target as Element | null)?.closest?.('a');
     if (!anchor) return;
     const target = anchor.getAttribute('data-track');
     if (target) send(slug, { kind: 'click', target });
-    if (anchor.pathname === '/resume.pdf' && anchor.origin === location.origin) {
-      anchor.search = `?via=${encodeURIComponent(slug)}`;
+    if ((anchor.pathname === '/resume.pdf' && anchor.origin === location.origin) || isCaseStudyAddress(anchor)) {
+      const query = new URLSearchParams(anchor.search);
+      query.set('via', slug);
+      anchor.search = `?${query.toString()}`;
     }
   };
   document.addEventListener('click', follow, { capture: true, passive: true });

@@ -21,8 +21,10 @@ use crate::http::extract::json::ApiJson;
 use crate::http::extract::query::{is_unknown_parameter, unknown_parameter, ApiQuery, QueryParams};
 use crate::http::extract::site_host::site_host;
 use crate::http::state::AppState;
-use crate::insights::figures::InsightsFigures;
-use crate::insights::{is_content_id, Event, Outcome, MAX_BEACON_BYTES};
+use crate::insights::figures::{titled, InsightsFigures};
+use crate::insights::{
+    is_content_id, is_project_id, Event, Outcome, MAX_BEACON_BYTES, PROJECT_ID_RULE,
+};
 
 /// Referrer hosts and campaign parts are cut to this many characters.
 const MAX_VALUE_CHARS: usize = 100;
@@ -72,6 +74,11 @@ pub struct BeaconEvent {
     /// For a view: the page's `utm_campaign`, cut to 100 characters.
     #[serde(default)]
     pub utm_campaign: Option<String>,
+    /// For a view of a case study's page: its project's id (`data-case-study`), counted among
+    /// the case studies' visits while that case study is published.
+    #[serde(default)]
+    #[schema(pattern = "^[a-z0-9][a-z0-9-]{0,40}$", example = "portfolio")]
+    pub case_study: Option<String>,
 }
 
 impl BeaconEvent {
@@ -84,6 +91,7 @@ impl BeaconEvent {
                     ("utmSource", &self.utm_source),
                     ("utmMedium", &self.utm_medium),
                     ("utmCampaign", &self.utm_campaign),
+                    ("caseStudy", &self.case_study),
                 ] {
                     if value.is_some() {
                         errors.insert(name.to_owned(), "is only for a view".to_owned());
@@ -118,9 +126,18 @@ impl BeaconEvent {
                         .collect::<Vec<_>>()
                         .join(" / ")
                 });
+                let case_study = match self.case_study {
+                    Some(id) if is_project_id(&id) => Some(id),
+                    Some(_) => {
+                        errors.insert("caseStudy".to_owned(), PROJECT_ID_RULE.to_owned());
+                        None
+                    }
+                    None => None,
+                };
                 Some(Event::View {
                     referrer_host: self.referrer.as_deref().and_then(referrer_host),
                     campaign,
+                    case_study,
                 })
             }
         };
@@ -129,6 +146,16 @@ impl BeaconEvent {
             _ => Err(ApiError::Validation(errors)),
         }
     }
+}
+
+/// `project` when it has a published case study that visitors can open (its project on the
+/// published page): a well-formed id of no such case study is not counted.
+pub fn published_case_study(state: &AppState, project: Option<String>) -> Option<String> {
+    let project = project?;
+    let page = state.content.current();
+    (page.document.projects.iter().any(|p| p.id == project)
+        && state.content.case_studies().contains_key(&project))
+    .then_some(project)
 }
 
 /// A campaign value: trimmed, control characters out, lower case, at most 100 characters.
@@ -173,7 +200,18 @@ async fn beacon(
     headers: HeaderMap,
     ApiJson(event): ApiJson<BeaconEvent>,
 ) -> Result<StatusCode> {
-    let event = event.parse()?;
+    let event = match event.parse()? {
+        Event::View {
+            referrer_host,
+            campaign,
+            case_study,
+        } => Event::View {
+            referrer_host,
+            campaign,
+            case_study: published_case_study(&state, case_study),
+        },
+        click => click,
+    };
     let site = site_host(&state, &headers);
     match state
         .insights
@@ -220,7 +258,8 @@ fn parse_range(query: RangeQuery) -> Result<u64> {
     }
 }
 
-/// Visitors, page views, referrers, campaigns, clicks, resume downloads and messages per day.
+/// Visitors, page views, referrers, campaigns, clicks, case studies' visits, resume downloads and
+/// messages per day.
 #[utoipa::path(get, path = "/insights", tag = "insights", params(RangeQuery),
     operation_id = "readInsights", security(("session" = [])),
     responses(
@@ -233,7 +272,13 @@ async fn figures(
     ApiQuery(query): ApiQuery<RangeQuery>,
 ) -> Result<ApiJson<InsightsFigures>> {
     let range = parse_range(query)?;
-    Ok(ApiJson(state.insights.figures(range).await?))
+    let mut figures = state.insights.figures(range).await?;
+    let counts = std::mem::take(&mut figures.case_studies);
+    let page = state.content.current();
+    figures.case_studies = titled(counts.into_iter().map(|c| (c.project, c.count)), |id| {
+        crate::content::project_title(&page.document, id)
+    });
+    Ok(ApiJson(figures))
 }
 
 /// The daily figures as a CSV attachment (cells a spreadsheet would run as formulas defused).
@@ -301,6 +346,19 @@ mod tests {
         );
         assert_eq!(referrer_host("android-app://com.slack"), None);
         assert_eq!(referrer_host("not a url"), None);
+    }
+
+    #[test]
+    fn project_ids_follow_the_documents_pattern() {
+        let pattern = regex::Regex::new(crate::content::document::ID_PATTERN).unwrap();
+        for id in ["portfolio", "a", "food-recipes", "2048", &"a".repeat(41)] {
+            assert!(is_project_id(id), "{id}");
+            assert!(pattern.is_match(id), "{id}");
+        }
+        for bad in ["", "-x", "Portfolio", "a_b", "a:b", "a b", &"a".repeat(42)] {
+            assert!(!is_project_id(bad), "{bad}");
+            assert!(!pattern.is_match(bad), "{bad}");
+        }
     }
 
     #[test]

@@ -17,13 +17,16 @@ use super::responses::{
     TooManyEvents,
 };
 use crate::auth::Owner;
+use crate::content::ContentDocument;
 use crate::domain::FieldErrors;
 use crate::error::{ApiError, ErrorBody, Result};
+use crate::http::api::insights::published_case_study;
 use crate::http::extract::client_ip::ClientIp;
 use crate::http::extract::json::ApiJson;
 use crate::http::extract::path::ApiPath;
 use crate::http::extract::site_host::site_host;
 use crate::http::state::AppState;
+use crate::insights::figures::{titled, CaseStudyCount};
 use crate::insights::MAX_BEACON_BYTES;
 use crate::links::form::{self, LinkForm, RawLink};
 use crate::links::visit::{Counted, Sender, Visit, VisitKind};
@@ -90,6 +93,9 @@ pub struct LinkTotals {
     /// Each section's id (e.g. `projects`) and how many times it came into view (once a
     /// visitor a day).
     sections: BTreeMap<String, i64>,
+    /// Each case study opened from the link's page and how many times (once a visitor a day),
+    /// the most opened first.
+    case_studies: Vec<CaseStudyCount>,
 }
 
 /// An application link.
@@ -119,8 +125,19 @@ pub struct Link {
     totals: LinkTotals,
 }
 
+/// A tally's case studies, the most opened first, titled from the published `document`.
+fn case_studies(tally: &Tally, document: &ContentDocument) -> Vec<CaseStudyCount> {
+    let mut counts: Vec<(String, i64)> = tally
+        .case_studies
+        .iter()
+        .map(|(project, n)| (project.clone(), *n))
+        .collect();
+    counts.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    titled(counts, |id| crate::content::project_title(document, id))
+}
+
 impl Link {
-    fn new(row: LinkRow, tally: &Tally) -> Self {
+    fn new(row: LinkRow, tally: &Tally, document: &ContentDocument) -> Self {
         let state = Stage::of(&row, tally).into();
         Self {
             id: row.id,
@@ -148,6 +165,7 @@ impl Link {
                 project_clicks: project_clicks(tally),
                 messages: tally.messages,
                 sections: tally.sections.clone(),
+                case_studies: case_studies(tally, document),
             },
         }
     }
@@ -171,6 +189,8 @@ pub struct LinkDay {
     project_clicks: i64,
     messages: i64,
     sections: BTreeMap<String, i64>,
+    /// The case studies opened that day, the most opened first.
+    case_studies: Vec<CaseStudyCount>,
     /// Each clicked target (e.g. `project:shop:demo`) and its clicks.
     clicks: BTreeMap<String, i64>,
 }
@@ -299,12 +319,13 @@ fn alerts_from(change: Option<&AlertsChange>) -> Alerts {
         NoSession,
     ))]
 async fn list(State(state): State<AppState>, _owner: Owner) -> Result<ApiJson<LinkList>> {
+    let page = state.content.current();
     let links = state
         .links
         .list()
         .await?
         .into_iter()
-        .map(|(row, tally)| Link::new(row, &tally))
+        .map(|(row, tally)| Link::new(row, &tally, &page.document))
         .collect();
     Ok(ApiJson(LinkList { links }))
 }
@@ -347,7 +368,7 @@ async fn create(
     tracing::info!(id = row.id, "the owner made an application link");
     Ok((
         StatusCode::CREATED,
-        ApiJson(Link::new(row, &Tally::default())),
+        ApiJson(Link::new(row, &Tally::default(), &published.document)),
     ))
 }
 
@@ -371,9 +392,11 @@ async fn read(
     ApiPath(LinkId { id }): ApiPath<LinkId>,
 ) -> Result<ApiJson<LinkDetail>> {
     let (row, totals, days) = state.links.detail(id).await?.ok_or(ApiError::NotFound)?;
+    let page = state.content.current();
     let days = days
         .into_iter()
         .map(|(day, tally)| LinkDay {
+            case_studies: case_studies(&tally, &page.document),
             day,
             opens: tally.opens,
             visitors: tally.visitors,
@@ -385,7 +408,7 @@ async fn read(
         })
         .collect();
     Ok(ApiJson(LinkDetail {
-        link: Link::new(row, &totals),
+        link: Link::new(row, &totals, &page.document),
         days,
     }))
 }
@@ -442,7 +465,11 @@ async fn update(
         return Err(ApiError::NotFound);
     }
     let (row, totals, _) = state.links.detail(id).await?.ok_or(ApiError::NotFound)?;
-    Ok(ApiJson(Link::new(row, &totals)))
+    Ok(ApiJson(Link::new(
+        row,
+        &totals,
+        &state.content.current().document,
+    )))
 }
 
 /// Deletes a link and its counts; messages sent through it stay, without it.
@@ -516,19 +543,30 @@ pub struct LinkVisit {
     #[serde(default)]
     #[schema(pattern = "^[a-z0-9][a-z0-9:._-]{0,63}$", example = "projects")]
     section: Option<String>,
+    /// For a case study: its project's id, from its page's `data-case-study`.
+    #[serde(default, rename = "caseStudy")]
+    #[schema(pattern = "^[a-z0-9][a-z0-9-]{0,40}$", example = "portfolio")]
+    case_study: Option<String>,
 }
 
 impl LinkVisit {
     fn parse(self) -> Result<(String, Visit)> {
-        let visit = Visit::parse(&self.slug, self.kind, self.target, self.section)
-            .map_err(ApiError::Validation)?;
+        let visit = Visit::parse(
+            &self.slug,
+            self.kind,
+            self.target,
+            self.section,
+            self.case_study,
+        )
+        .map_err(ApiError::Validation)?;
         Ok((self.slug, visit))
     }
 }
 
 /// Counts an event of a visit through a link: an open (and a new visitor today), a section that
-/// came into view (once a visitor a day), a click. The answer is 204 whether or not anything was
-/// counted: nothing is for an unknown, revoked or expired link, with insights off, for `DNT: 1`
+/// came into view (once a visitor a day), a case study opened from the link's page (once a
+/// visitor a day), a click. The answer is 204 whether or not anything was counted: nothing is for
+/// an unknown, revoked or expired link, for a case study not published, with insights off, for `DNT: 1`
 /// or `Sec-GPC: 1`, for bots, headless browsers and link-preview fetchers. Each network shares
 /// the insights beacon's rate limit and allowances.
 #[utoipa::path(
@@ -549,6 +587,11 @@ async fn visit(
     ApiJson(visit): ApiJson<LinkVisit>,
 ) -> Result<StatusCode> {
     let (slug, visit) = visit.parse()?;
+    if let Visit::CaseStudy(project) = &visit {
+        if published_case_study(&state, Some(project.clone())).is_none() {
+            return Ok(StatusCode::NO_CONTENT);
+        }
+    }
     let site = site_host(&state, &headers);
     let from = Sender {
         client,

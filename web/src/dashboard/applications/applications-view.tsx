@@ -17,7 +17,7 @@ import {
 } from '../../api/links';
 import { useContent } from '../../content/context';
 import { useLocale } from '../../i18n/locale';
-import { fullDate, shortDate } from '../shared/format';
+import { caseStudiesRead, caseStudyLabel, fullDate, shortDate } from '../shared/format';
 
 export const STATE_LABEL: Record<LinkState, string> = {
   sent: 'Sent',
@@ -346,6 +346,7 @@ function LinkItem({ link, onChanged, onError }: { link: ApplicationLink; onChang
           </div>
         ))}
       </dl>
+      {totals.caseStudies.length > 0 && <p className="mt-2 text-sm text-gray-200">{caseStudiesRead(totals.caseStudies)}</p>}
       <CopyLink link={link} />
       <div className="mt-3 flex flex-wrap gap-2">
         <button
@@ -417,6 +418,20 @@ function LinkItem({ link, onChanged, onError }: { link: ApplicationLink; onChang
                 {Object.entries(totals.sections).map(([section, count]) => (
                   <li key={section} className="rounded-md border border-gray-700 px-2 py-1">
                     {SECTION_LABEL[section] ?? section}: {count}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+          <div>
+            <h4 className="text-sm font-semibold text-white">Case studies read</h4>
+            {totals.caseStudies.length === 0 ? (
+              <p className="text-sm text-gray-300">No case study opened yet.</p>
+            ) : (
+              <ul className="mt-1 flex flex-wrap gap-2 text-sm text-gray-200" aria-label="Case studies read">
+                {totals.caseStudies.map((count) => (
+                  <li key={count.project} className="rounded-md border border-gray-700 px-2 py-1">
+                    {caseStudyLabel(count)}: {count.count}
                   </li>
                 ))}
               </ul>

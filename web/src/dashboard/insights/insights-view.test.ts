@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { defaultDocument } from '../../content/document';
+import { caseStudyLabel } from '../shared/format';
 import { clickLabel } from './insights-view';
 
 const projects = defaultDocument.projects;
@@ -15,5 +16,13 @@ describe('counted links in words', () => {
   test('a social link is its site, and an unknown id is shown as it is', () => {
     expect(clickLabel('social:github', projects)).toBe('GitHub profile');
     expect(clickLabel('(other)', projects)).toBe('(other)');
+  });
+});
+
+describe('case studies in words', () => {
+  test("a case study is its project's title, or its id once the project has left the page", () => {
+    expect(caseStudyLabel({ project: first.id, title: first.title })).toBe(first.title);
+    expect(caseStudyLabel({ project: 'gone', title: null })).toBe('gone (no longer on the page)');
+    expect(caseStudyLabel({ project: '(other)' })).toBe('Others');
   });
 });

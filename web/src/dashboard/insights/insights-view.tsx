@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Download } from 'lucide-react';
+import { caseStudyLabel } from '../shared/format';
 import { sessionEnded } from '../shared/session';
 import { insightsExportUrl, insightsFigures, type InsightsFigures, type KeyCount, type Range } from '../../api/insights';
 import { useContent } from '../../content/context';
@@ -136,6 +137,12 @@ export function InsightsView() {
           <div className="mt-8 grid grid-cols-1 gap-6 md:grid-cols-2">
             <TopList title="Top referrers" column="Site" rows={figures.referrers} />
             <TopList title="Campaigns" column="Source / medium / campaign" rows={figures.campaigns} />
+            <TopList
+              title="Case studies"
+              column="Case study"
+              rows={figures.caseStudies.map(({ project, count }) => ({ key: project, count }))}
+              label={(project) => caseStudyLabel(figures.caseStudies.find((c) => c.project === project) ?? { project })}
+            />
             <TopList title="Clicks per project and link" column="Link" rows={figures.clicks} label={(id) => clickLabel(id, projects)} />
             <TopList title="Devices" column="Device" rows={figures.devices} />
             <TopList title="Browsers" column="Browser" rows={figures.browsers} />
