@@ -1,5 +1,6 @@
 /**
- * One list of the document in the editor (skills, links, projects, jobs, schools, awards): the
+ * One list of the document in the editor (skills, links, projects, jobs, schools, awards; a case
+ * study's decisions, figures, pictures and links): the
  * list's own problem, then each item folded to its title, with its drag handle and an icon-only
  * remove button named for the item ("Remove the project Shop"); a title opens the item's fields. An item with a problem is open, and a new item opens with its
  * first field focused.
@@ -8,13 +9,13 @@ import { useState, type ReactNode } from 'react';
 import { ChevronDown, Trash2 } from 'lucide-react';
 import type { ContentDocument } from '../../content/document';
 import { fieldId } from './fields';
-import { focusLater, ListProblem, type Edit } from './list-form-parts';
+import { focusLater, ListProblem } from './list-form-parts';
 import { problemsUnder } from './parts';
 import { ProblemCount, withProblems } from './problem-count';
 import { moveItem, SortableList, useListKeys } from './sortable-list';
 import type { Problems } from './validate';
 
-export function EditableList<T>({
+export function EditableList<T, D = ContentDocument>({
   path,
   items,
   of,
@@ -35,9 +36,9 @@ export function EditableList<T>({
   path: string;
   items: T[];
   /** The same list in a draft being edited. */
-  of: (draft: ContentDocument) => T[];
+  of: (draft: D) => T[];
   problems: Problems;
-  edit: Edit;
+  edit: (change: (draft: D) => void) => void;
   /** The heading level of each item's title. */
   level?: 3 | 4;
   /** Two columns from medium widths (short items, such as skills). */
@@ -50,14 +51,14 @@ export function EditableList<T>({
   name: (item: T, i: number) => string;
   /** The item's fields; `itemPath` is e.g. `skills[0]`. */
   fields: (item: T, i: number, itemPath: string) => ReactNode;
-  /** The add button's text. */
-  add: ReactNode;
+  /** The add button's text; none, the list adds its items another way (a gallery's by uploading). */
+  add?: ReactNode;
   /** A new item, made in the draft (which it may change, e.g. to bundle a logo). */
-  create: (draft: ContentDocument) => T;
+  create?: (draft: D) => T;
   /** The field focused in a new item, e.g. `name`. */
-  firstField: string;
+  firstField?: string;
   /** Runs in the draft after an item is removed (dropping media nothing uses any more). */
-  afterRemove?: (draft: ContentDocument) => void;
+  afterRemove?: (draft: D) => void;
 }) {
   const list = useListKeys(items.length);
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
@@ -131,18 +132,20 @@ export function EditableList<T>({
           );
         }}
       </SortableList>
-      <button
-        type="button"
-        className="btn btn-secondary whitespace-normal"
-        onClick={() => {
-          const key = list.append();
-          setOpen((current) => new Set(current).add(key));
-          edit((d) => void of(d).push(create(d)));
-          focusLater(`${path}[${items.length}].${firstField}`);
-        }}
-      >
-        {add}
-      </button>
+      {add && create && (
+        <button
+          type="button"
+          className="btn btn-secondary whitespace-normal"
+          onClick={() => {
+            const key = list.append();
+            setOpen((current) => new Set(current).add(key));
+            edit((d) => void of(d).push(create(d)));
+            focusLater(`${path}[${items.length}].${firstField ?? ''}`);
+          }}
+        >
+          {add}
+        </button>
+      )}
     </>
   );
 }

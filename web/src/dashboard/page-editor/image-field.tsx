@@ -1,17 +1,17 @@
 /**
- * An image of the document (the photo, a screenshot, a certificate): what it shows now, its
- * alt text, and an upload that replaces it. The server re-encodes the upload and answers its
+ * An image of the document (the photo, a screenshot, a certificate) or of a case study (a
+ * gallery's picture): what it shows now, its alt text, and an upload that replaces it. The server re-encodes the upload and answers its
  * widths, which become a media item the field points at. After an upload focus goes to the alt
  * text, which is kept unless it was the placeholder document's (that describes another picture).
  */
 import { useEffect, useId, useRef, useState } from 'react';
-import { defaultDocument, type ContentDocument } from '../../content/document';
+import { defaultDocument, type MediaItem } from '../../content/document';
 import { uploadImage, uploadProblem } from '../../api/content';
 import { fieldId, TextField } from './fields';
-import { addUpload, pruneUnused, sourceUrl } from './media';
+import { addUpload, sourceUrl } from './media';
 import type { Problems } from './validate';
 
-export function ImageField({
+export function ImageField<D extends { media: MediaItem[] }>({
   path,
   label,
   document,
@@ -19,16 +19,20 @@ export function ImageField({
   problems,
   onPoint,
   edit,
+  prune,
 }: {
   /** The path of the reference, e.g. `projects[1].image`. */
   path: string;
   label: string;
-  document: ContentDocument;
+  /** The document or case study whose `media` holds the image. */
+  document: D;
   mediaId: string;
   problems: Problems;
   /** Points the field at another media item, inside an edit. */
-  onPoint: (draft: ContentDocument, id: string) => void;
-  edit: (change: (draft: ContentDocument) => void) => void;
+  onPoint: (draft: D, id: string) => void;
+  edit: (change: (draft: D) => void) => void;
+  /** Drops the media items nothing uses any more, inside an edit (`pruneUnused` for the page). */
+  prune: (draft: D) => void;
 }) {
   const uploadId = useId();
   const [busy, setBusy] = useState(false);
@@ -59,7 +63,7 @@ export function ImageField({
         const id = addUpload(draft, upload, defaultDocument.media.some((m) => m.alt === alt) ? '' : alt);
         uploaded.current = id;
         onPoint(draft, id);
-        pruneUnused(draft);
+        prune(draft);
       });
     } catch (cause) {
       setProblem(uploadProblem(cause, 'image'));

@@ -3,8 +3,9 @@ import { defaultDocument, type ContentDocument, type MediaItem } from '../../con
 import type { UploadedImage } from '../../api/content';
 
 // The bundled images' built addresses, by their path in the document (`images/avatar-320.webp`):
-// only the strings, the files are the page's own.
-const BUNDLED = import.meta.glob('../../content/images/**/*.{webp,svg,png,jpg}', {
+// only the strings, the files are the page's own. The placeholder's case studies' pictures are
+// not the document's (and a case study's draft is the owner's uploads): left out.
+const BUNDLED = import.meta.glob(['../../content/images/**/*.{webp,svg,png,jpg}', '!../../content/images/case-studies/**'], {
   eager: true,
   query: '?url',
   import: 'default',
@@ -33,7 +34,7 @@ export function ensureBundled(document: ContentDocument, id: string): void {
 }
 
 /** Adds an uploaded image to `media` (alt text carried over from `previous`) and answers its id. */
-export function addUpload(document: ContentDocument, upload: UploadedImage, alt: string): string {
+export function addUpload(document: { media: MediaItem[] }, upload: UploadedImage, alt: string): string {
   const id = `upload-${upload.id.toLowerCase().replace(/[^a-z0-9-]/g, '').slice(0, 30)}`;
   const sources = [...upload.sources].sort((a, b) => a.width - b.width);
   const item: MediaItem = { id, alt, width: upload.width, height: upload.height, sources };

@@ -5,10 +5,12 @@
  * phone's or a desktop's width, published, and reverted. Loaded lazily: neither `/` nor the inbox
  * downloads it (nor Ajv's code, nor dnd-kit's).
  */
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { useMediaQuery } from '../../components/use-media-query';
 import { AppearancePart } from './appearance-form';
+import type { CaseStudyStatus } from './case-study-editor';
+import { CaseStudyPreview } from './case-study-preview';
 import { LanguagesPart } from './languages-form';
 import { defaultTag, languagesOf } from './translations';
 import { fieldId } from './fields';
@@ -25,8 +27,12 @@ import { SkillsForm } from './skills-form';
 import { FooterPart } from './section-words';
 import { SocialForm } from './social-form';
 import { TimelineForm } from './timeline-form';
-import { useDraft, type DraftState } from './use-draft';
+import { useDraft } from './use-draft';
+import { Notices } from './draft-notices';
 import type { ListFormProps } from './list-form-parts';
+
+// A case study's editor is a chunk of its own (its schema's validator inside), loaded when one is opened.
+const CaseStudyEditor = lazy(() => import('./case-study-editor'));
 
 function PartForm({ part, props }: { part: PartId; props: ListFormProps }) {
   switch (part) {
@@ -66,6 +72,9 @@ export function PageEditor() {
   const [params, setParams] = useSearchParams();
   const asked = params.get('part');
   const part: PartId = isPart(asked) ? asked : DEFAULT_PART;
+  // A project's case study, opened from its project (`&case=<project id>`).
+  const caseProject = part === 'projects' ? params.get('case') : null;
+  const [caseStatus, setCaseStatus] = useState<CaseStudyStatus | null>(null);
   const [published, setPublished] = useState(0);
   // The preview sits beside the form from 1280 px; narrower, it is shown on request, above the form.
   const wide = useMediaQuery('(min-width: 1280px)');
@@ -142,13 +151,20 @@ export function PageEditor() {
   }
 
   const problemList = Object.entries(problems);
-  const preview = (
-    <PreviewFrame
-      generation={generation}
-      anchor={previewAnchor(part)}
-      scheme={document.appearance.scheme === 'light' ? 'light' : 'dark'}
-      languages={[defaultTag(document), ...languagesOf(document).map((language) => language.tag)]}
+  const scheme = document.appearance.scheme === 'light' ? 'light' : 'dark';
+  const languages = [defaultTag(document), ...languagesOf(document).map((language) => language.tag)];
+  const caseTitle = caseProject ? (document.projects.find((p) => p.id === caseProject)?.title ?? caseProject) : '';
+  const preview = caseProject ? (
+    <CaseStudyPreview
+      project={caseProject}
+      slug={caseStatus?.slug ?? ''}
+      revision={caseStatus?.revision ?? 0}
+      pageGeneration={generation}
+      scheme={scheme}
+      languages={languages}
     />
+  ) : (
+    <PreviewFrame generation={generation} anchor={previewAnchor(part)} scheme={scheme} languages={languages} />
   );
   return (
     // The bar's padding makes up the top of the shell's, so that the heading stays where it was while loading.
@@ -190,7 +206,12 @@ export function PageEditor() {
       )}
 
       <div className="mt-4 grid grid-cols-1 gap-6 lg:grid-cols-[10rem_minmax(0,1fr)] xl:grid-cols-[10rem_minmax(0,1fr)_minmax(18rem,20rem)]">
-        <SectionNav part={part} counts={counts} onOpen={(id) => (focusNext.current = { part: id })} />
+        <SectionNav
+          part={part}
+          counts={counts}
+          onOpen={(id) => (focusNext.current = { part: id })}
+          caseStudy={caseProject ? { project: caseProject, label: `Case study: ${caseTitle}`, problems: caseStatus?.problems ?? 0 } : undefined}
+        />
         <div className="min-w-0">
           {!wide && (
             <div className="mb-4">
@@ -217,6 +238,20 @@ export function PageEditor() {
                   void live.refresh();
                 }}
               />
+            ) : caseProject ? (
+              // Its chunk is small and says itself that it loads the case study.
+              <Suspense fallback={null}>
+                <CaseStudyEditor
+                  key={caseProject}
+                  project={caseProject}
+                  title={caseTitle}
+                  onStatus={setCaseStatus}
+                  onClose={() => {
+                    focusNext.current = { part: 'projects' };
+                    setParams({ view: 'page', part: 'projects' });
+                  }}
+                />
+              </Suspense>
             ) : (
               <form
                 aria-label="Page content"
@@ -250,58 +285,6 @@ function Shell({ children }: { children: ReactNode }) {
     <div className={SHELL}>
       <div className="flex min-h-11 items-center">{HEADING}</div>
       <div className="mt-4">{children}</div>
-    </div>
-  );
-}
-
-/** What the owner has to choose: edits from before a reload, or places changed here and elsewhere. */
-function Notices({ draft }: { draft: DraftState }) {
-  const { recovery, conflict } = draft;
-  return (
-    <div className="space-y-3 empty:hidden [&:not(:empty)]:mt-3">
-      {recovery?.kind === 'restored' && (
-        <div role="alert" className="flex flex-wrap items-center gap-3 rounded-lg border border-blue-800 bg-blue-950/50 p-3 text-sm text-blue-100">
-          <p>Changes you made before the page was reloaded had not been saved. They are shown here.</p>
-          <button type="button" className="btn btn-secondary px-3" onClick={draft.keepRestored}>
-            Keep and save them
-          </button>
-          <button type="button" className="btn btn-ghost px-3" onClick={draft.discardUnsaved}>
-            Discard them
-          </button>
-        </div>
-      )}
-      {recovery?.kind === 'offered' && (
-        <div role="alert" className="flex flex-wrap items-center gap-3 rounded-lg border border-amber-700 bg-amber-950/50 p-3 text-sm text-amber-100">
-          <p>
-            Unsaved changes from before a reload were found, but the draft was saved elsewhere since they were made.
-            Restoring them replaces what is shown with them.
-          </p>
-          <button type="button" className="btn btn-secondary px-3" onClick={draft.restoreOffered}>
-            Restore my unsaved changes
-          </button>
-          <button type="button" className="btn btn-ghost px-3" onClick={draft.discardUnsaved}>
-            Discard them
-          </button>
-        </div>
-      )}
-      {conflict && (
-        <div role="alert" className="rounded-lg border border-amber-700 bg-amber-950/50 p-3 text-sm text-amber-100">
-          <p className="font-semibold">Not saved: the draft was changed elsewhere too, in another tab or on another device.</p>
-          <p className="mt-1">
-            Nothing was overwritten. Both changed {conflict.clashes.map((c) => c || 'the whole draft').join(', ')}. Every other
-            change, from here and from elsewhere, is kept. Which version of {conflict.clashes.length === 1 ? 'it' : 'them'} do
-            you want?
-          </p>
-          <div className="mt-2 flex flex-wrap gap-2">
-            <button type="button" className="btn btn-secondary px-3" onClick={() => draft.resolve('mine')}>
-              Keep mine
-            </button>
-            <button type="button" className="btn btn-ghost px-3" onClick={() => draft.resolve('theirs')}>
-              Take the other version
-            </button>
-          </div>
-        </div>
-      )}
     </div>
   );
 }

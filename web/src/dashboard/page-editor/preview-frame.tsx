@@ -65,12 +65,15 @@ export function PreviewFrame({
   anchor,
   scheme: first,
   languages,
+  src = PREVIEW_URL,
 }: {
   generation: string;
   anchor: string;
   scheme: Scheme;
   /** The draft's languages, the default first: with more than one, the preview shows the one chosen. */
   languages: readonly string[];
+  /** What is previewed: the page's draft, or a case study's (`/api/content/case-studies/<id>/preview`). */
+  src?: string;
 }) {
   const [state, setState] = useState<'checking' | 'ready' | 'unavailable'>('checking');
   const [retry, setRetry] = useState(0);
@@ -79,7 +82,7 @@ export function PreviewFrame({
   const scheme = chosen ?? first;
   const [pickedLanguage, setLanguage] = useState(languages[0]!);
   const language = languages.includes(pickedLanguage) ? pickedLanguage : languages[0]!;
-  const url = language === languages[0] ? PREVIEW_URL : `${PREVIEW_URL}?language=${encodeURIComponent(language)}`;
+  const url = language === languages[0] ? src : `${src}?language=${encodeURIComponent(language)}`;
   const box = useRef<HTMLDivElement>(null);
   const frame = useRef<HTMLIFrameElement>(null);
   // The page inside is ours (same origin): its scheme is set as the visitor's toggle sets it, and

@@ -3,6 +3,7 @@ import { Trash2 } from 'lucide-react';
 import type { ContentDocument } from '../../content/document';
 import { Group, TextField } from './fields';
 import { ImageField } from './image-field';
+import { pruneUnused } from './media';
 import { SectionWords } from './section-words';
 import { focusLater, type Edit, type ListFormProps } from './list-form-parts';
 import { moveItem, SortableList, useListKeys } from './sortable-list';
@@ -62,6 +63,7 @@ export function ProfilePart({ document, problems, edit }: ListFormProps) {
         onChange={(v) => edit((d) => void (d.profile.location.mapsQuery = v))}
       />
       <ImageField
+        prune={pruneUnused}
         path="profile.photo"
         label="Photo"
         document={document}

@@ -1,5 +1,8 @@
-/** The projects, every field of each: title, description, screenshot, links, stack, technologies, id. */
-import { useState } from 'react';
+/** The projects, every field of each: title, description, screenshot, links, stack, technologies, id, and a link to its case study. */
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { api } from '../../api/client';
+import type { CaseStudyState } from '../../api/case-studies';
 import type { Project, Stack } from '../../content/document';
 import { EditableList } from './editable-list';
 import { Group, SelectField, TextField } from './fields';
@@ -21,8 +24,8 @@ function parseTechnologies(text: string): string[] {
     .filter(Boolean);
 }
 
-/** The technologies as one comma-separated field; the text is kept as typed while it means the same list. */
-function TechnologiesField({
+/** The technologies as one comma-separated field (a project's, a case study's); the text is kept as typed while it means the same list. */
+export function TechnologiesField({
   path,
   technologies,
   problem,
@@ -51,7 +54,43 @@ function TechnologiesField({
   );
 }
 
-function ProjectFields({ project, i, document, problems, edit }: ListFormProps & { project: Project; i: number }) {
+/** The case studies begun, by project id (none known while loading, or when the server is away). */
+function useCaseStudyStates(): Map<string, CaseStudyState> {
+  const [states, setStates] = useState<Map<string, CaseStudyState>>(new Map());
+  useEffect(() => {
+    const controller = new AbortController();
+    // The call itself, not api/case-studies.ts's, which stays in the case study editor's chunk.
+    api<{ caseStudies: CaseStudyState[] }>('/api/content/case-studies', { signal: controller.signal }).then(
+      ({ caseStudies }) => setStates(new Map(caseStudies.map((state) => [state.project, state]))),
+      () => {},
+    );
+    return () => controller.abort();
+  }, []);
+  return states;
+}
+
+/** Where the project's case study stands, and the way to it (beside the stack and technologies, as a field is). */
+function CaseStudyLink({ project, state }: { project: Project; state: CaseStudyState | undefined }) {
+  const begun = state && (state.revision > 0 || state.version > 0);
+  return (
+    <div>
+      <p className="field-label">Case study</p>
+      <Link to={{ search: `?view=page&part=projects&case=${encodeURIComponent(project.id)}` }} className="btn btn-secondary whitespace-normal">
+        {begun ? 'Edit the case study' : 'Begin a case study'}
+      </Link>
+      <p className="mt-1.5 text-sm text-gray-400">{!begun ? 'None yet.' : state.version > 0 ? `Published, version ${state.version}.` : 'Not published yet.'}</p>
+    </div>
+  );
+}
+
+function ProjectFields({
+  project,
+  i,
+  document,
+  problems,
+  edit,
+  caseStudy,
+}: ListFormProps & { project: Project; i: number; caseStudy: CaseStudyState | undefined }) {
   const p = `projects[${i}]`;
   const technologyProblem = Object.entries(problems).find(([path]) => path.startsWith(`${p}.technologies`))?.[1];
   return (
@@ -82,6 +121,7 @@ function ProjectFields({ project, i, document, problems, edit }: ListFormProps &
         onChange={(v) => edit((d) => void (d.projects[i]!.description = v))}
       />
       <ImageField
+        prune={pruneUnused}
         path={`${p}.image`}
         label="Screenshot"
         document={document}
@@ -108,7 +148,7 @@ function ProjectFields({ project, i, document, problems, edit }: ListFormProps &
           onChange={(v) => edit((d) => void (d.projects[i]!.demoUrl = v))}
         />
       </div>
-      <div className="grid gap-4 md:grid-cols-2">
+      <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
         <SelectField
           path={`${p}.stack`}
           label="Stack"
@@ -124,12 +164,14 @@ function ProjectFields({ project, i, document, problems, edit }: ListFormProps &
           problem={technologyProblem}
           onChange={(list) => edit((d) => void (d.projects[i]!.technologies = list))}
         />
+        <CaseStudyLink project={project} state={caseStudy} />
       </div>
     </>
   );
 }
 
 export function ProjectsForm({ document, problems, edit }: ListFormProps) {
+  const caseStudies = useCaseStudyStates();
   return (
     <Group title="Projects">
       <SectionWords name="projects" document={document} problems={problems} edit={edit} />
@@ -142,7 +184,9 @@ export function ProjectsForm({ document, problems, edit }: ListFormProps) {
         prefix={(i) => `Project ${i + 1}`}
         label={(project) => project.title}
         name={(project, i) => `project ${project.title || i + 1}`}
-        fields={(project, i) => <ProjectFields project={project} i={i} document={document} problems={problems} edit={edit} />}
+        fields={(project, i) => (
+          <ProjectFields project={project} i={i} document={document} problems={problems} edit={edit} caseStudy={caseStudies.get(project.id)} />
+        )}
         add="Add a project"
         create={(d): Project => ({
           id: freshId('project', d.projects.map((p) => p.id)),

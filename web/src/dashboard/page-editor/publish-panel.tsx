@@ -1,6 +1,7 @@
 /**
  * Publishing the draft (a button in the draft's bar, asked first) and the Versions part:
- * the kept versions, and reverting to one (asked first).
+ * the kept versions, and reverting to one (asked first). The page's by default; a case study's
+ * through the props that name its requests and words.
  */
 import { useCallback, useEffect, useState } from 'react';
 import { sessionEnded } from '../shared/session';
@@ -10,11 +11,14 @@ import { Group } from './fields';
 
 const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
-function useFailure() {
+function useFailure(explain?: (cause: unknown) => string | undefined) {
   const [error, setError] = useState<string | null>(null);
-  const fail = useCallback((cause: unknown) => {
-    if (!sessionEnded(cause)) setError(cause instanceof Error ? cause.message : String(cause));
-  }, []);
+  const fail = useCallback(
+    (cause: unknown) => {
+      if (!sessionEnded(cause)) setError(explain?.(cause) ?? (cause instanceof Error ? cause.message : String(cause)));
+    },
+    [explain],
+  );
   return { error, setError, fail };
 }
 
@@ -22,17 +26,29 @@ export function PublishButton({
   saveFirst,
   onPublished,
   nothing,
+  publish: send = publishDraft,
+  explain,
+  label = 'Publish',
+  title = 'Publish the draft?',
+  confirmLabel = 'Publish now',
 }: {
   /** Saves what is not saved yet; true when the draft is saved. */
   saveFirst: () => Promise<boolean>;
   onPublished: () => void;
   /** The id of what says there is nothing to publish (the live page shows the draft): the button is then disabled. */
   nothing?: string;
+  /** The request that publishes (the page's draft by default). */
+  publish?: () => Promise<Version>;
+  /** A failure in the owner's words, when the server's own are not enough. */
+  explain?: (cause: unknown) => string | undefined;
+  label?: string;
+  title?: string;
+  confirmLabel?: string;
 }) {
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState<string | null>(null);
-  const { error, setError, fail } = useFailure();
+  const { error, setError, fail } = useFailure(explain);
 
   async function publish() {
     setBusy(true);
@@ -43,7 +59,7 @@ export function PublishButton({
         setError('Not published: the draft could not be saved (see its status).');
         return;
       }
-      const version = await publishDraft();
+      const version = await send();
       setStatus(`Published version ${version.version}. Visitors now see it.`);
       onPublished();
     } catch (cause) {
@@ -76,12 +92,12 @@ export function PublishButton({
         </p>
       )}
       <button type="button" className="btn btn-primary" disabled={busy || !!nothing} aria-describedby={nothing} onClick={() => setAsking(true)}>
-        Publish
+        {label}
       </button>
       <ConfirmDialog
         open={asking}
-        title="Publish the draft?"
-        confirmLabel="Publish now"
+        title={title}
+        confirmLabel={confirmLabel}
         onConfirm={() => void publish()}
         onClose={() => setAsking(false)}
       >
@@ -94,23 +110,39 @@ export function PublishButton({
 export function VersionsPart({
   generation,
   onReverted,
+  list = listVersions,
+  revert: send = revertTo,
+  explain,
+  title = 'Versions',
+  level = 2,
+  none = 'Nothing published yet: visitors see the default content.',
 }: {
   /** Changes when a version is published, to list it. */
   generation: string;
   onReverted: () => void;
+  /** The request that lists the versions (the page's by default). */
+  list?: (signal?: AbortSignal) => Promise<Version[]>;
+  /** The request that publishes version `n` again (the page's by default). */
+  revert?: (n: number) => Promise<Version>;
+  /** A failure in the owner's words, when the server's own are not enough. */
+  explain?: (cause: unknown) => string | undefined;
+  title?: string;
+  level?: 2 | 3;
+  /** What is said while nothing was published. */
+  none?: string;
 }) {
   const [versions, setVersions] = useState<Version[] | null>(null);
   const [asking, setAsking] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState<string | null>(null);
-  const { error, setError, fail } = useFailure();
+  const { error, setError, fail } = useFailure(explain);
 
   const refresh = useCallback(
     (signal?: AbortSignal) =>
-      listVersions(signal).then(setVersions, (cause: unknown) => {
+      list(signal).then(setVersions, (cause: unknown) => {
         if (!signal?.aborted) fail(cause);
       }),
-    [fail],
+    [fail, list],
   );
   useEffect(() => {
     const controller = new AbortController();
@@ -123,7 +155,7 @@ export function VersionsPart({
     setStatus(null);
     setError(null);
     try {
-      const version = await revertTo(n);
+      const version = await send(n);
       setStatus(`Version ${n} is published again, as version ${version.version}, and is the draft.`);
       onReverted();
       await refresh();
@@ -135,7 +167,7 @@ export function VersionsPart({
   }
 
   return (
-    <Group title="Versions">
+    <Group title={title} level={level}>
       <p className="text-sm text-gray-400">Visitors see the newest published version. Reverting publishes an earlier one again.</p>
       <div aria-live="polite">
         {status && (
@@ -152,7 +184,7 @@ export function VersionsPart({
       {versions === null ? (
         <p className="text-sm text-gray-400">Loading…</p>
       ) : versions.length === 0 ? (
-        <p className="text-sm text-gray-400">Nothing published yet: visitors see the default content.</p>
+        <p className="text-sm text-gray-400">{none}</p>
       ) : (
         <table className="w-full text-left text-sm">
           <caption className="sr-only">Published versions, newest first</caption>

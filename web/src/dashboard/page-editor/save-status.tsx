@@ -1,8 +1,8 @@
 /** Whether the draft is saved: saved, saving, waiting to save, not saved (and why), merged. */
 import { AlertTriangle, Check, LoaderCircle } from 'lucide-react';
-import type { DraftState } from './use-draft';
+import type { DraftStateOf } from './use-draft';
 
-export function SaveStatus({ draft }: { draft: DraftState }) {
+export function SaveStatus<T>({ draft }: { draft: DraftStateOf<T> }) {
   const problemCount = Object.keys(draft.problems).length;
   const [tone, text] = draft.conflict
     ? (['warn', 'Not saved: changed elsewhere too'] as const)

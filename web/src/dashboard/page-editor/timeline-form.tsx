@@ -30,6 +30,7 @@ function Awards({ list, i, entry, document, problems, edit }: ListFormProps & { 
               onChange={(v) => edit((d) => void (d[list][i]!.awards[j]!.title = v))}
             />
             <ImageField
+              prune={pruneUnused}
               path={`${p}.certificate`}
               label="Certificate"
               document={document}

@@ -4,30 +4,28 @@
  * save, shown once a save was tried).
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { ContentDocument } from '../../content/document';
-import type { DraftAnswer } from '../../api/content';
-import { problemsOf, type Problems } from './validate';
-import { followItems } from './translations';
+import type { DraftOf, DraftSource } from './draft-source';
+import type { Problems } from './validate';
 
 export function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-export function useDraftCopy() {
-  const [base, setBase] = useState<ContentDocument | null>(null);
-  const [document, setDocument] = useState<ContentDocument | null>(null);
+export function useDraftCopy<T>({ problemsOf, follow: followOf }: DraftSource<T>) {
+  const [base, setBase] = useState<T | null>(null);
+  const [document, setDocument] = useState<T | null>(null);
   const [etag, setEtag] = useState('');
   const [revision, setRevision] = useState(0);
   const [showProblems, setShowProblems] = useState(false);
   const [serverProblems, setServerProblems] = useState<Problems>({});
   // The latest edits, for a save that answers after more were made.
-  const latest = useRef<ContentDocument | null>(null);
+  const latest = useRef<T | null>(null);
   useEffect(() => {
     latest.current = document;
   }, [document]);
 
   /** Takes a draft from the server as it is, dropping the edits here. */
-  const adopt = useCallback((answer: DraftAnswer) => {
+  const adopt = useCallback((answer: DraftOf<T>) => {
     setBase(answer.document);
     setDocument(answer.document);
     setEtag(answer.etag);
@@ -37,7 +35,7 @@ export function useDraftCopy() {
   }, []);
 
   /** Takes the newer draft as the base, with these edits over it (saved next). */
-  const rebase = useCallback((theirs: DraftAnswer, document: ContentDocument) => {
+  const rebase = useCallback((theirs: DraftOf<T>, document: T) => {
     setBase(theirs.document);
     setEtag(theirs.etag);
     setRevision(theirs.revision);
@@ -45,7 +43,7 @@ export function useDraftCopy() {
   }, []);
 
   /** The server's answer to a save of `sent`: edits made while it was on its way stay, and are saved next. */
-  const saved = useCallback((answer: DraftAnswer, sent: ContentDocument) => {
+  const saved = useCallback((answer: DraftOf<T>, sent: T) => {
     setBase(answer.document);
     setDocument((current) => (current === sent ? answer.document : current));
     setEtag(answer.etag);
@@ -53,22 +51,25 @@ export function useDraftCopy() {
     setShowProblems(false);
   }, []);
 
-  const edit = useCallback((change: (draft: ContentDocument) => void) => {
-    setDocument((current) => {
-      if (!current) return current;
-      const next = structuredClone(current);
-      const follow = followItems(next);
-      change(next);
-      follow();
-      return next;
-    });
-    setServerProblems({});
-  }, []);
+  const edit = useCallback(
+    (change: (draft: T) => void) => {
+      setDocument((current) => {
+        if (!current) return current;
+        const next = structuredClone(current);
+        const follow = followOf?.(next);
+        change(next);
+        follow?.();
+        return next;
+      });
+      setServerProblems({});
+    },
+    [followOf],
+  );
 
   const dirty = useMemo(() => document !== null && base !== null && !same(document, base), [document, base]);
   const problems = useMemo<Problems>(
     () => (showProblems && document ? { ...serverProblems, ...problemsOf(document) } : {}),
-    [showProblems, document, serverProblems],
+    [showProblems, document, serverProblems, problemsOf],
   );
 
   return {
@@ -82,6 +83,7 @@ export function useDraftCopy() {
     problems,
     showProblems,
     setShowProblems,
+    serverProblems,
     setServerProblems,
     adopt,
     rebase,
@@ -90,4 +92,4 @@ export function useDraftCopy() {
   };
 }
 
-export type DraftCopy = ReturnType<typeof useDraftCopy>;
+export type DraftCopy<T> = ReturnType<typeof useDraftCopy<T>>;

@@ -4,24 +4,23 @@
  * sides are named, and the owner picks a side for them.
  */
 import { useCallback, useState } from 'react';
-import type { ContentDocument } from '../../content/document';
-import { loadDraft, type DraftAnswer } from '../../api/content';
+import type { DraftOf } from './draft-source';
 import { merge3 } from './merge';
 import type { DraftCopy } from './use-draft-copy';
 
 /** Both sides changed the same places: the newer draft, and the places. */
-export interface Conflict {
-  theirs: DraftAnswer;
+export interface Conflict<T> {
+  theirs: DraftOf<T>;
   clashes: string[];
 }
 
-export function useDraftMerge({ base, latest, rebase: rebaseCopy }: DraftCopy) {
-  const [conflict, setConflict] = useState<Conflict | null>(null);
+export function useDraftMerge<T>({ base, latest, rebase: rebaseCopy }: DraftCopy<T>, loadDraft: () => Promise<DraftOf<T>>) {
+  const [conflict, setConflict] = useState<Conflict<T> | null>(null);
   // The last save merged with changes made elsewhere; said until the next edit.
   const [merged, setMerged] = useState(false);
 
   const rebase = useCallback(
-    (theirs: DraftAnswer, document: ContentDocument) => {
+    (theirs: DraftOf<T>, document: T) => {
       rebaseCopy(theirs, document);
       setConflict(null);
     },
@@ -30,7 +29,7 @@ export function useDraftMerge({ base, latest, rebase: rebaseCopy }: DraftCopy) {
 
   /** After a 409: the newer draft, merged with the edits here when they touch other places. */
   const meet = useCallback(
-    async (sentFrom: ContentDocument) => {
+    async (sentFrom: T) => {
       const theirs = await loadDraft();
       const mine = latest.current ?? sentFrom;
       const { document: together, clashes } = merge3(sentFrom, mine, theirs.document);
@@ -41,7 +40,7 @@ export function useDraftMerge({ base, latest, rebase: rebaseCopy }: DraftCopy) {
       rebase(theirs, together);
       setMerged(true);
     },
-    [latest, rebase],
+    [latest, rebase, loadDraft],
   );
 
   /** The owner's pick for the places changed on both sides; every other change is kept either way. */
@@ -62,4 +61,4 @@ export function useDraftMerge({ base, latest, rebase: rebaseCopy }: DraftCopy) {
   return { conflict, merged, setMerged, meet, resolve, forget };
 }
 
-export type DraftMerge = ReturnType<typeof useDraftMerge>;
+export type DraftMerge<T> = ReturnType<typeof useDraftMerge<T>>;

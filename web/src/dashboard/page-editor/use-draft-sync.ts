@@ -6,9 +6,8 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../api/client';
-import { loadDraft, saveDraft, type DraftAnswer } from '../../api/content';
 import { sessionEnded } from '../shared/session';
-import { problemsOf } from './validate';
+import type { DraftOf, DraftSource } from './draft-source';
 import { same, type DraftCopy } from './use-draft-copy';
 import type { DraftMerge } from './use-draft-merge';
 
@@ -19,15 +18,16 @@ const RETRY_MS = 5000;
 
 export type SaveOutcome = 'saved' | 'invalid' | 'conflict' | 'failed';
 
-export function useDraftSync(
-  copy: DraftCopy,
-  merge: DraftMerge,
+export function useDraftSync<T>(
+  { load: loadDraft, save: saveDraft, problemsOf }: DraftSource<T>,
+  copy: DraftCopy<T>,
+  merge: DraftMerge<T>,
   /** What else happens when a draft is taken from the server (`first`: the editor just opened). */
-  recover: (answer: DraftAnswer, first: boolean) => void,
+  recover: (answer: DraftOf<T>, first: boolean) => void,
   /** The owner has a choice to make (edits found from before a reload, or a conflict): no autosave. */
   waiting: boolean,
 ) {
-  const { document, base, etag, dirty, problems, showProblems, setShowProblems, setServerProblems, adopt, saved } = copy;
+  const { document, base, etag, dirty, problems, showProblems, setShowProblems, serverProblems, setServerProblems, adopt, saved } = copy;
   const { meet, forget } = merge;
   const [loadError, setLoadError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -41,7 +41,7 @@ export function useDraftSync(
 
   /** Takes a draft from the server, dropping what was under way here. */
   const take = useCallback(
-    (answer: DraftAnswer, first: boolean) => {
+    (answer: DraftOf<T>, first: boolean) => {
       adopt(answer);
       forget();
       setSaveError(null);
@@ -60,7 +60,7 @@ export function useDraftSync(
       },
     );
     return () => controller.abort();
-  }, [take, fail]);
+  }, [take, fail, loadDraft]);
 
   const reload = useCallback(
     () =>
@@ -68,14 +68,15 @@ export function useDraftSync(
         (answer) => take(answer, false),
         (cause: unknown) => fail(cause, setLoadError),
       ),
-    [take, fail],
+    [take, fail, loadDraft],
   );
 
   const saveNow = useCallback(async (): Promise<SaveOutcome> => {
     if (!document || !base) return 'failed';
     if (same(document, base)) return 'saved';
     setSaveError(null);
-    if (Object.keys(problemsOf(document)).length > 0) {
+    // The server's problems (a case study's Markdown, say) stand until the next edit: not sent again till then.
+    if (Object.keys(problemsOf(document)).length > 0 || Object.keys(serverProblems).length > 0) {
       setShowProblems(true);
       return 'invalid';
     }
@@ -104,7 +105,7 @@ export function useDraftSync(
     } finally {
       setSaving(false);
     }
-  }, [document, base, etag, fail, meet, saved, setShowProblems, setServerProblems]);
+  }, [document, base, etag, fail, meet, saved, setShowProblems, serverProblems, setServerProblems, problemsOf, saveDraft]);
 
   // One save at a time: a second call while one is on its way gets that one.
   const inFlight = useRef<Promise<SaveOutcome> | null>(null);

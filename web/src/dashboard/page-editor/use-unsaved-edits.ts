@@ -4,43 +4,43 @@
  * started from, offered when it changed since. Leaving the page with them asks first.
  */
 import { useCallback, useEffect, useState } from 'react';
-import type { ContentDocument } from '../../content/document';
-import type { DraftAnswer } from '../../api/content';
+import type { DraftOf } from './draft-source';
 import { same, type DraftCopy } from './use-draft-copy';
 
+/** Where the page's unsaved edits are kept (a case study's have a key of their own). */
 export const UNSAVED_KEY = 'portfolio:page-editor:unsaved';
 
-interface Unsaved {
+interface Unsaved<T> {
   etag: string;
-  document: ContentDocument;
+  document: T;
 }
 
 /** What the owner is told about edits found from before a reload, until they choose. */
-export type Recovery =
+export type Recovery<T> =
   /** Edits made from the draft as it still is. */
   | { kind: 'restored' }
   /** Edits made from an older draft. */
-  | { kind: 'offered'; unsaved: Unsaved };
+  | { kind: 'offered'; unsaved: Unsaved<T> };
 
-function readUnsaved(): Unsaved | null {
+function readUnsaved<T>(key: string): Unsaved<T> | null {
   try {
-    const raw = localStorage.getItem(UNSAVED_KEY);
-    return raw ? (JSON.parse(raw) as Unsaved) : null;
+    const raw = localStorage.getItem(key);
+    return raw ? (JSON.parse(raw) as Unsaved<T>) : null;
   } catch {
     return null;
   }
 }
 
-export function useUnsavedEdits({ base, document, setDocument, etag, dirty }: DraftCopy) {
-  const [recovery, setRecovery] = useState<Recovery | null>(null);
+export function useUnsavedEdits<T>({ base, document, setDocument, etag, dirty }: DraftCopy<T>, key: string) {
+  const [recovery, setRecovery] = useState<Recovery<T> | null>(null);
 
   /**
    * After a draft was taken from the server: on the first load, brings back edits kept from
    * before a reload; on a reload, forgets them.
    */
   const recover = useCallback(
-    (answer: DraftAnswer, first: boolean) => {
-      const unsaved = first ? readUnsaved() : null;
+    (answer: DraftOf<T>, first: boolean) => {
+      const unsaved = first ? readUnsaved<T>(key) : null;
       if (unsaved && !same(unsaved.document, answer.document)) {
         if (unsaved.etag === answer.etag) {
           setDocument(unsaved.document);
@@ -49,20 +49,20 @@ export function useUnsavedEdits({ base, document, setDocument, etag, dirty }: Dr
           setRecovery({ kind: 'offered', unsaved });
         }
       } else if (!first) {
-        localStorage.removeItem(UNSAVED_KEY);
+        localStorage.removeItem(key);
         setRecovery(null);
       }
     },
-    [setDocument],
+    [setDocument, key],
   );
 
   // Keep unsaved edits across a reload, and warn before leaving with them.
   const offered = recovery?.kind === 'offered';
   useEffect(() => {
     if (!document || !etag || offered) return;
-    if (dirty) localStorage.setItem(UNSAVED_KEY, JSON.stringify({ etag, document } satisfies Unsaved));
-    else localStorage.removeItem(UNSAVED_KEY);
-  }, [document, etag, dirty, offered]);
+    if (dirty) localStorage.setItem(key, JSON.stringify({ etag, document } satisfies Unsaved<T>));
+    else localStorage.removeItem(key);
+  }, [document, etag, dirty, offered, key]);
   useEffect(() => {
     if (!dirty) return;
     const warn = (event: BeforeUnloadEvent) => {
@@ -80,10 +80,10 @@ export function useUnsavedEdits({ base, document, setDocument, etag, dirty }: Dr
     setRecovery(null);
   }, [recovery, setDocument]);
   const discardUnsaved = useCallback(() => {
-    localStorage.removeItem(UNSAVED_KEY);
+    localStorage.removeItem(key);
     setRecovery(null);
     setDocument(base);
-  }, [base, setDocument]);
+  }, [base, setDocument, key]);
 
   return { recovery, recover, keepRestored, restoreOffered, discardUnsaved };
 }

@@ -66,19 +66,29 @@ export function isLink(text: string): boolean {
   return url.protocol === 'mailto:' && /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(decodeURIComponent(url.pathname));
 }
 
+/** A generated validator (scripts/document-validator.mjs). */
+export interface Validator {
+  (data: unknown): boolean;
+  errors?: ErrorObject[] | null;
+}
+
+/** The schema's problems of `data`, each added by its path in the server's words. */
+export function schemaProblems(check: Validator, data: unknown, add: (path: string, problem: string) => void): void {
+  if (check(data)) return;
+  for (const error of check.errors ?? []) {
+    if (error.keyword === 'required') add(pathOf(`${error.instancePath}/${String(error.params.missingProperty)}`), 'is required');
+    else if (error.keyword === 'additionalProperties') add(pathOf(error.instancePath), `has the unknown field ${String(error.params.additionalProperty)}`);
+    else add(pathOf(error.instancePath), message(error));
+  }
+}
+
 /** Every problem of the document, by path; empty when the server would take it. */
 export function problemsOf(document: ContentDocument): Problems {
   const problems: Problems = {};
   const add = (path: string, problem: string) => {
     if (!(path in problems)) problems[path] = problem;
   };
-  if (!validate(document)) {
-    for (const error of validate.errors ?? []) {
-      if (error.keyword === 'required') add(pathOf(`${error.instancePath}/${String(error.params.missingProperty)}`), 'is required');
-      else if (error.keyword === 'additionalProperties') add(pathOf(error.instancePath), `has the unknown field ${String(error.params.additionalProperty)}`);
-      else add(pathOf(error.instancePath), message(error));
-    }
-  }
+  schemaProblems(validate, document, add);
   const links: [string, string][] = [
     ...document.social.map((s, i): [string, string] => [`social[${i}].url`, s.url]),
     ...document.projects.flatMap((p, i): [string, string][] => [

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { replyHref, shortDate } from './format';
+import { caseStudiesRead, replyHref, shortDate } from './format';
 
 describe('replyHref', () => {
   test('addresses the sender with Re: and the subject, encoded', () => {
@@ -23,5 +23,18 @@ describe('shortDate', () => {
     expect(shortDate(new Date(2026, 10, 21, 9, 30).getTime(), now)).toMatch(/9|09/);
     expect(shortDate(new Date(2026, 2, 3).getTime(), now)).toMatch(/3/);
     expect(shortDate(new Date(2024, 2, 3).getTime(), now)).toMatch(/2024/);
+  });
+});
+
+describe('caseStudiesRead', () => {
+  test("names the case studies a link's readers opened by their projects' titles", () => {
+    expect(caseStudiesRead([{ project: 'payments', title: 'Payments' }])).toBe('Read the case study of Payments.');
+    expect(
+      caseStudiesRead([
+        { project: 'payments', title: 'Payments' },
+        { project: 'shop', title: 'Shop' },
+        { project: 'gone', title: null },
+      ]),
+    ).toBe('Read the case studies of Payments, Shop, and gone (no longer on the page).');
   });
 });

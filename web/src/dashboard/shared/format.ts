@@ -25,3 +25,15 @@ export function replyHref(email: string, subject: string): string {
   const re = /^re:/i.test(subject.trim()) ? subject.trim() : `Re: ${subject.trim()}`;
   return `mailto:${encodeURIComponent(email).replace(/%40/g, '@')}?subject=${encodeURIComponent(re)}`;
 }
+
+/** A case study's count in words: its project's title, or its id for a project no longer on the page. */
+export function caseStudyLabel(count: { project: string; title?: string | null }): string {
+  if (count.title) return count.title;
+  return count.project === '(other)' ? 'Others' : `${count.project} (no longer on the page)`;
+}
+
+/** What a link's readers read: "Read the case study of Payments" (…"of Payments and Shop"). */
+export function caseStudiesRead(counts: readonly { project: string; title?: string | null }[]): string {
+  const names = new Intl.ListFormat('en', { type: 'conjunction' }).format(counts.map(caseStudyLabel));
+  return `Read the case ${counts.length === 1 ? 'study' : 'studies'} of ${names}.`;
+}
