@@ -108,14 +108,16 @@ cargo-test: test-build
 # The committed files that are generated, each with a header saying so: the content document's
 # JSON Schema and TypeScript types (from the Rust types in server/src/content/document.rs, written
 # by a test when UPDATE_CONTENT_SCHEMA is set; the case studies' Markdown tree's types from
-# server/src/content/markdown.rs too), and the page editor's validator (the schema
-# compiled by Ajv in web/scripts/document-validator.mjs, so it runs first); the API's OpenAPI
+# server/src/content/markdown.rs and a case study's schema from case_study.rs too), and the page
+# editor's validators of both (each schema compiled by Ajv in web/scripts/document-validator.mjs, so it runs first); the API's OpenAPI
 # document as /api/openapi.json serves it (written by a test when UPDATE_API_DESCRIPTION is set;
 # JSON carries no header) and the web's API types made from it by openapi-typescript
 # (web/scripts/api-types.mjs, so it runs after).
 GENERATED := web/src/content/document.schema.json web/src/content/document.generated.ts \
 	web/src/content/markdown.generated.ts \
+	web/src/content/case-study.schema.json \
 	web/src/dashboard/page-editor/validate-document.generated.js \
+	web/src/dashboard/page-editor/validate-case-study.generated.js \
 	web/src/api/openapi.json web/src/api/openapi.generated.ts
 
 generate: web openssl-dev ## Write every generated file again from its source

@@ -63,9 +63,13 @@ pub const ROUTED: [Routed; 6] = [
     Routed::Exact(SECURITY_TXT),
 ];
 
+/// The first segment of a case study's page, `/projects/<slug>/` (or under a language's page).
+pub const CASE_STUDY_SEGMENT: &str = "projects";
+
 /// The site's own first segments: the app's pages (`/login`, `/dashboard`), the build's files
-/// (`/assets/…`) and the links' pages (`/a/<slug>`).
-pub const SITE_OWN: [&str; 4] = ["login", "dashboard", "assets", "a"];
+/// (`/assets/…`), the links' pages (`/a/<slug>`) and the case studies' (`/projects/<slug>/`,
+/// [`CASE_STUDY_SEGMENT`]).
+pub const SITE_OWN: [&str; 5] = ["login", "dashboard", "assets", "a", CASE_STUDY_SEGMENT];
 
 /// Whether `path` is a route's: the router answers it, not the site's front.
 pub fn is_routed(path: &str) -> bool {

@@ -26,10 +26,10 @@ function gzipped(file: string): number {
  * The entry chunk, the chunk that hydrates `/` (which the entry imports once the page is drawn),
  * and everything they import statically: what `/` downloads before it is interactive.
  */
-function initialFiles(): { js: string[]; css: string[] } {
+function initialFiles(hydration = HYDRATION): { js: string[]; css: string[] } {
   const entry = manifest['index.html'];
   assert.ok(entry?.isEntry, 'the manifest names index.html as the entry');
-  assert.ok(entry.dynamicImports?.includes(HYDRATION), 'the entry imports the hydration chunk');
+  assert.ok(entry.dynamicImports?.includes(hydration), `the entry imports ${hydration}`);
   const js = new Set<string>();
   const css = new Set<string>();
   const visit = (key: string) => {
@@ -40,7 +40,7 @@ function initialFiles(): { js: string[]; css: string[] } {
     chunk.imports?.forEach(visit);
   };
   visit('index.html');
-  visit(HYDRATION);
+  visit(hydration);
   return { js: [...js], css: [...css] };
 }
 
@@ -70,8 +70,11 @@ export const BEACON_BYTES = 400;
 // the language menu, the row fitted to its measured texts, and the lazily loaded module that
 // follows the section in view (follow-sections.ts, not counted here) added 336 bytes: 79,136
 // measured beside 78,800 on the same build machine.
-const INITIAL_JS_BUDGET = 78_770 + KB;
-test('the landing page loads at most 77.9 KB (79,794 bytes) of gzipped JavaScript, the insights beacon included', () => {
+// Issue 48 counts the case studies like the page: the beacon names the case study a page shows,
+// and the entry picks a case study's hydration and starts a link's visit on a case study opened
+// from a link's page: 79,870 bytes measured (79,790 before the counting); 96 more are allowed.
+const INITIAL_JS_BUDGET = 78_770 + KB + 96;
+test('the landing page loads at most 78.0 KB (79,890 bytes) of gzipped JavaScript, the insights beacon included', () => {
   const total = initialFiles().js.reduce((sum, file) => sum + gzipped(file), 0);
   console.log(`initial JavaScript: ${(total / KB).toFixed(1)} KB gzipped (${total} bytes)`);
   assert.ok(total <= INITIAL_JS_BUDGET, `initial JavaScript is ${(total / KB).toFixed(1)} KB gzipped`);
@@ -81,6 +84,16 @@ test('the landing page loads at most 77.9 KB (79,794 bytes) of gzipped JavaScrip
 // `/` does not grow: the entry hydrates any pre-rendered root (no test of the path) and reads its
 // data in fewer lines, and the insights beacon counts whichever page it starts on: 78,770 bytes
 // measured with the chunk's trigger (26 fewer than before).
+test('a case study\'s page loads no more JavaScript than `/`: none of the sections it does not show', () => {
+  const landing = initialFiles().js.reduce((sum, file) => sum + gzipped(file), 0);
+  const study = initialFiles('src/hydrate-case-study.tsx');
+  const total = study.js.reduce((sum, file) => sum + gzipped(file), 0);
+  console.log(`a case study's initial JavaScript: ${(total / KB).toFixed(1)} KB gzipped (${total} bytes; / ${landing})`);
+  assert.ok(total <= landing, `a case study's page loads ${total} bytes, / ${landing}`);
+  const landingOnly = manifest[HYDRATION]!.file;
+  assert.ok(!study.js.includes(landingOnly), 'not the chunk that hydrates /');
+});
+
 test('an application link\'s visit is counted by a chunk of its own, which `/` does not load', () => {
   const visit = manifest['src/links/visit.ts'];
   assert.ok(visit?.isDynamicEntry, 'links/visit.ts is a lazily loaded chunk');
@@ -125,8 +138,14 @@ function loginFiles(): string[] {
 // outside the site's chrome): 114,871 bytes measured beside 114,850; 30 more are allowed. Its type
 // and rhythm: the login page's chunks carry the landing's sections (the error page draws them), so
 // their compact classes and the e-mail that wraps only before its @ cost it too: 100 more.
-const LOGIN_JS_BUDGET = 112_786 + 1.5 * KB + 48 + 132 + 340 + 28 + 30 + 100;
-test('the login page loads at most 112.3 KB (115,000 bytes) of gzipped JavaScript', () => {
+// Issue 48's case studies: a second pre-rendered page shares the site's frame (the header, the
+// footer, the error view) but not the landing's sections, so the chunk the login page shared with
+// the landing is split in two, and the entry chooses the page to hydrate: 115,545 bytes measured
+// beside 114,871 (the shared modules moved into the landing's chunk group to win most of it back,
+// see vite.config.ts); 560 more are allowed. Counting the case studies in the insights (the beacon
+// names the page's case study): 115,625 measured; 80 more.
+const LOGIN_JS_BUDGET = 112_786 + 1.5 * KB + 48 + 132 + 340 + 28 + 30 + 100 + 560 + 80;
+test('the login page loads at most 112.9 KB (115,640 bytes) of gzipped JavaScript', () => {
   const files = loginFiles();
   const total = files.reduce((sum, file) => sum + gzipped(file), 0);
   console.log(`login page JavaScript: ${(total / KB).toFixed(1)} KB gzipped (${total} bytes)`);
@@ -259,8 +278,13 @@ test('every image below the fold is small: under 40 KB each', () => {
 const DASHBOARD_CHUNK_BUDGET = Math.floor(18_874 * 1.1);
 // The owner's words (profile.intro, sections, footer) and issue 47's contact.responseTime stay
 // within it: the compiled schema carries no descriptions or English messages (document-validator.mjs).
-const EDITOR_CHUNK_BUDGET = Math.floor(49_086 * 1.1);
-test('the dashboard\'s chunk is at most 20,761 bytes gzipped and the editor\'s 53,994', () => {
+// Issue 48's case studies: the editor's draft hooks made generic for a case study's draft (its
+// editor is a lazily loaded chunk of its own, 8.9 KB), the projects' case study column, and the
+// case study page's 19 fixed texts in the string table the editor carries whole, and the preview
+// drawing a case study's page: 54,203 measured; 260 more are allowed (a few of them for the chunks'
+// hashed names, which change its compressed size by a few bytes from build to build).
+const EDITOR_CHUNK_BUDGET = Math.floor(49_086 * 1.1) + 260;
+test('the dashboard\'s chunk is at most 20,761 bytes gzipped and the editor\'s 54,254', () => {
   const dashboard = gzipped(manifest['src/pages/dashboard.tsx']!.file);
   const editor = gzipped(manifest['src/dashboard/page-editor/page-editor.tsx']!.file);
   console.log(`the dashboard's chunk: ${dashboard} bytes gzipped; the editor's: ${editor}`);

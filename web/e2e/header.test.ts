@@ -262,6 +262,14 @@ describe('the header', () => {
       await page.goto(`${suite.server.url}/dashboard?view=page&part=languages`);
       const add = page.getByRole('button', { name: 'Add language' });
       await add.waitFor();
+      // The editor settles first (its draft's status and notices above the form may still move the
+      // button on a loaded machine): the button where it was a quarter of a second ago.
+      for (let tries = 0, last = ''; tries < 40; tries += 1) {
+        const box = JSON.stringify(await add.boundingBox());
+        if (box === last) break;
+        last = box;
+        await page.waitForTimeout(250);
+      }
       const [x, y] = await moveTo(page, add);
       await page.locator('[data-cursor-dot][data-visible="true"]').waitFor();
       const seen = await atPointer(page, x, y);

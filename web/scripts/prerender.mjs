@@ -91,7 +91,19 @@ const MARK = {
  * holds it (`src`), which a browser does not fetch for a data block: the page's script does, once
  * the first screen is drawn.
  */
-const pageDataJson = `{"document":${documentJson},"locale":null}`;
+// The placeholder's case studies, which the server serves beside the default document: its
+// cards link to them (by project id, in the order of the ids, as the server writes them).
+const defaultStudies = JSON.parse(readFileSync(new URL('../src/content/default-case-studies.json', import.meta.url), 'utf8'));
+const defaultProjects = new Set(JSON.parse(documentJson).projects.map((project) => project.id));
+const caseStudyLinks = Object.fromEntries(
+  defaultStudies
+    .filter((study) => defaultProjects.has(study.project))
+    .sort((a, b) => (a.project < b.project ? -1 : a.project > b.project ? 1 : 0))
+    .map((study) => [study.project, `/projects/${study.slug}/`]),
+);
+if (Object.keys(caseStudyLinks).length < 1) throw new Error('the default document shows no case study');
+const caseStudyLinksJson = JSON.stringify(caseStudyLinks);
+const pageDataJson = `{"document":${documentJson},"locale":null,"caseStudies":${caseStudyLinksJson}}`;
 const dataBlock = (json) => `\n    <script type="application/json" id="page-data">${json.replaceAll('<', '\\u003c')}</script>`;
 const PAGE_DATA_FILE = 'page-data.json';
 const dataLink = `\n    <script type="application/json" id="page-data" data-src="/${PAGE_DATA_FILE}"></script>`;
@@ -122,7 +134,7 @@ const page = template
   .replace(/\s*<meta name="description"[^>]*>/, '')
   .replace(/\s*<link rel="icon"[^>]*>/, '');
 
-const rendered = renderLanding(documentJson);
+const rendered = renderLanding(documentJson, null, caseStudyLinksJson);
 const { hints, body } = splitHints(rendered);
 
 // The rules of the landing page's stylesheet that its pre-rendered HTML uses go inline, so the
@@ -134,7 +146,7 @@ const { hints, body } = splitHints(rendered);
 const STYLESHEET = /\s*<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/;
 const stylesheet = STYLESHEET.exec(page);
 if (!stylesheet) throw new Error('index.html links no stylesheet to inline');
-const beasties = new Beasties({
+const beastiesOptions = {
   path: dist,
   publicPath: '/',
   preload: 'body',
@@ -158,7 +170,8 @@ const beasties = new Beasties({
     /\.overlay-bar/,
   ],
   logLevel: 'warn',
-});
+};
+const beasties = new Beasties(beastiesOptions);
 const picked = await beasties.process(
   `<!doctype html><html><head><link rel="stylesheet" href="/${stylesheet[1]}"></head><body><div id="root">${body}</div></body></html>`,
 );
@@ -210,6 +223,60 @@ writeFileSync(join(renderDir, 'default.html'), rendered);
 writeFileSync(join(renderDir, 'languages.css'), languageCss);
 writeFileSync(join(dist, 'index.html'), fill(indexTemplate, { languageStyle: '', head, hints, html: body, data: dataLink, jsonLd }));
 writeFileSync(join(dist, PAGE_DATA_FILE), pageDataJson);
+
+// The template of a case study's page (`/projects/<slug>/`), which only the server fills, at
+// publish: the same head and markers as `/`'s, with an inline sheet of its own, picked by
+// Beasties from a case study drawn for the purpose (the placeholder's first, its texts as plain
+// paragraphs, with a previous and a next one) plus every rule of the Markdown texts, whichever of
+// them a case study uses. No section of `/` follows its header, so nothing waits for one.
+if (typeof renderer.renderCaseStudy !== 'function') throw new Error('render.js sets no renderCaseStudy');
+// Its pictures where they are served, as the server gives them (content/case_study_page.rs).
+const sampleStudy = {
+  ...defaultStudies[0],
+  media: defaultStudies[0].media.map((item) => ({
+    ...item,
+    sources: item.sources.map((source) => ({ ...source, src: renderer.bundledMedia[source.src] ?? source.src })),
+  })),
+};
+if (!sampleStudy.media.every((item) => item.sources.every((source) => source.src.startsWith('/assets/')))) {
+  throw new Error('a placeholder case study names a picture the build did not bundle');
+}
+const paragraphs = (text) => text.split(/\n{2,}/).filter(Boolean).map((part) => ({ type: 'paragraph', children: [part] }));
+const sampleView = {
+  study: sampleStudy,
+  texts: {
+    problem: [...paragraphs(sampleStudy.problem), { type: 'list', ordered: false, tight: true, items: [[{ type: 'paragraph', children: ['a'] }]] }, { type: 'code', text: 'x' }],
+    role: paragraphs(sampleStudy.role),
+    team: paragraphs(sampleStudy.team || 'x'),
+    constraints: paragraphs(sampleStudy.constraints || 'x'),
+    outcome: paragraphs(sampleStudy.outcome),
+    decisions: sampleStudy.decisions.map((decision) => paragraphs(decision.why)),
+  },
+  figures: sampleStudy.figures.map((figure) => String(figure.value)),
+  path: `/projects/${sampleStudy.slug}/`,
+  home: '/',
+  previous: { title: 'Previous', path: '/projects/previous/' },
+  next: { title: 'Next', path: '/projects/next/' },
+};
+const sampleBody = renderer.renderCaseStudy(JSON.stringify({ document: JSON.parse(documentJson), locale: null, caseStudy: sampleView }));
+if (/<script(?![^>]*type="application\/ld\+json")/.test(sampleBody)) {
+  throw new Error('the pre-rendered case study holds an inline script, which the CSP forbids');
+}
+const caseBeasties = new Beasties({ ...beastiesOptions, allowRules: [...beastiesOptions.allowRules, /\.markdown/, /\.case-study-step/] });
+const casePicked = await caseBeasties.process(
+  `<!doctype html><html><head><link rel="stylesheet" href="/${stylesheet[1]}"></head><body><div id="root">${sampleBody}</div></body></html>`,
+);
+const caseRules = /<style>([\s\S]*?)<\/style>/.exec(casePicked)?.[1]?.trim();
+if (!caseRules?.includes('.markdown')) throw new Error(`Beasties found no rule of ${stylesheet[1]} that a case study uses`);
+// The language switch's and right to left's rules come with the server's second sheet, as on `/`.
+const { css: caseCss } = withoutUnusedProperties(rulesMatching(caseRules, LANGUAGE_RULES, true), `${sampleBody}${languageCss}`);
+if (/<\/style/i.test(caseCss)) throw new Error(`${stylesheet[1]} holds "</style", which would end the inline element`);
+// Not its owner's h-card, as `/` is: the page is the case study's.
+const caseTemplate = page
+  .replace(STYLESHEET, '')
+  .replace(/\s*<\/head>/, (end) => `${MARK.hints}${fontPreload}\n    <style>${caseCss}</style>${MARK.languageStyle}${end}`)
+  .replace(/\s*<\/body>/, (end) => `${MARK.data}\n    ${MARK.jsonLd}${end}`);
+writeFileSync(join(renderDir, 'case-study.html'), caseTemplate);
 
 // The shell for /login, /dashboard and unknown routes: rendered by the client, kept out of search
 // results. The router's chunk (which `/` never loads) is fetched alongside the entry, not after it.

@@ -1,2 +1,2 @@
 /** See rules-matching.mjs. */
-export function rulesMatching(css: string, pattern: RegExp): string;
+export function rulesMatching(css: string, pattern: RegExp, others?: boolean): string;

@@ -9,17 +9,19 @@ import postcss from 'postcss';
 /**
  * @param {string} css a whole stylesheet
  * @param {RegExp} pattern what a kept rule's selector matches
+ * @param {boolean} [others] keep the rules that do not match instead (and the at-rules of
+ *   declarations, `@font-face`, `@property`): a page's inline sheet without the rules the server adds
  * @returns {string} the matching rules, minified as the stylesheet is
  */
-export function rulesMatching(css, pattern) {
+export function rulesMatching(css, pattern, others = false) {
   const root = postcss.parse(css);
   root.walkRules((rule) => {
-    if (!pattern.test(rule.selector)) rule.remove();
+    if (pattern.test(rule.selector) === others) rule.remove();
   });
   // At-rules of declarations (@font-face, @property) have no selector to match; containers left
   // empty go too, innermost first.
   root.walkAtRules((at) => {
-    if (at.nodes?.some((node) => node.type === 'decl')) at.remove();
+    if (!others && at.nodes?.some((node) => node.type === 'decl')) at.remove();
   });
   root.walkComments((comment) => {
     comment.remove();

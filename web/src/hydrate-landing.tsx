@@ -4,18 +4,21 @@ import { ContentProvider } from './content/context';
 import { englishLocale, LocaleProvider } from './i18n/locale';
 import type { PageData } from './content/embedded';
 import { Landing } from './pages/landing';
+import { CaseStudyLinks } from './content/case-study-links';
 
 /**
  * The pre-rendered `/` (or a language's `/de/` …), hydrated without the router: a chunk of its own, which `main.tsx` loads
  * once the first screen is drawn.
  */
-export function hydrateLanding(container: HTMLElement, { document, locale }: PageData): void {
+export function hydrate(container: HTMLElement, { document, locale, caseStudies }: PageData): void {
   hydrateRoot(
     container,
     <StrictMode>
       <ContentProvider document={document}>
         <LocaleProvider locale={locale ?? englishLocale}>
-          <Landing />
+          <CaseStudyLinks value={caseStudies ?? {}}>
+            <Landing />
+          </CaseStudyLinks>
         </LocaleProvider>
       </ContentProvider>
     </StrictMode>,

@@ -35,19 +35,26 @@ async function firstScreenPainted(root: HTMLElement): Promise<void> {
   await nextFrame();
 }
 
-// `/`, each language's page (`/de/` …) and an application link's (`/a/<slug>`, one of those) arrive
+// `/`, each language's page (`/de/` …), an application link's (`/a/<slug>`, one of those) and each
+// case study's (`/projects/<slug>/`, hydrated by a chunk of its own) arrive
 // pre-rendered (see build-facts.tsx and the server's content/render.rs) and are hydrated without
-// the router, from a chunk loaded once the page is drawn; a link's visit is counted by a chunk of
-// its own. Every other route arrives as the shell, its root empty, and is rendered by the router,
-// a chunk loaded only then.
+// the router, from a chunk loaded once the page is drawn; a link's visit (and a case study opened
+// from a link's page) is counted by a chunk of its own. Every other route arrives as the shell, its
+// root empty, and is rendered by the router, a chunk loaded only then.
 if (container.firstElementChild) {
   const root = container;
+  // A case study's page (`/projects/<slug>/`) is hydrated by a chunk of its own, without the
+  // landing's sections; both chunks export `hydrate`.
+  const caseStudy = root.querySelector('[data-case-study]');
   const started = firstScreenPainted(root)
-    .then(() => Promise.all([import('./hydrate-landing'), pageData()]))
-    .then(([{ hydrateLanding }, data]) => hydrateLanding(root, data));
+    .then(() => Promise.all([caseStudy ? import('./hydrate-case-study') : import('./hydrate-landing'), pageData()]))
+    .then(([{ hydrate }, data]) => hydrate(root, data));
   // Visitor insights count the page once it is hydrated (the app's own pages count nothing).
   startInsights(started);
-  if (location.pathname[2] === '/') void started.then(() => import('./links/visit')).then((visit) => visit.startVisit());
+  // A link's page (`/a/<slug>`), or a case study's opened from one (`?via=<slug>`).
+  if (location.pathname[2] === '/' || (caseStudy && /[?&]via=/.test(location.search))) {
+    void started.then(() => import('./links/visit')).then((visit) => visit.startVisit());
+  }
 } else {
   const root = container;
   void Promise.all([import('./app'), pageData()]).then(([{ renderApp }, data]) => renderApp(root, data));

@@ -14,19 +14,44 @@ import { caseStudyBundled } from './content/case-study-media';
 import { bundled } from './content/media';
 import type { ContentDocument } from './content/document.generated';
 import { Landing } from './pages/landing';
+import { CaseStudyPage } from './pages/case-study';
+import { CaseStudyLinks } from './content/case-study-links';
+import type { PageData } from './content/embedded';
 
 /**
- * The HTML of a language's page for its content document given as JSON, and its locale (the
- * `locale` of the page's data, see content/embedded.ts; absent or `null` for the plain English page).
+ * The HTML of a language's page for its content document given as JSON, its locale (the
+ * `locale` of the page's data, see content/embedded.ts; absent or `null` for the plain English
+ * page) and the case studies its project cards link to (absent or `null`: none).
  */
-export function renderLanding(documentJson: string, localeJson?: string | null): string {
+export function renderLanding(documentJson: string, localeJson?: string | null, caseStudiesJson?: string | null): string {
   const document = JSON.parse(documentJson) as ContentDocument;
   const locale = (localeJson ? (JSON.parse(localeJson) as Locale | null) : null) ?? englishLocale;
+  const links = caseStudiesJson ? (JSON.parse(caseStudiesJson) as Record<string, string> | null) : null;
   return renderToString(
     <StrictMode>
       <ContentProvider document={document}>
         <LocaleProvider locale={locale}>
-          <Landing />
+          <CaseStudyLinks value={links ?? {}}>
+            <Landing />
+          </CaseStudyLinks>
+        </LocaleProvider>
+      </ContentProvider>
+    </StrictMode>,
+  );
+}
+
+/**
+ * The HTML of a case study's page for its page data given as JSON (`{document, locale, caseStudy}`,
+ * see content/embedded.ts): the tree `hydrate-case-study.tsx` hydrates.
+ */
+export function renderCaseStudy(pageDataJson: string): string {
+  const { document, locale, caseStudy } = JSON.parse(pageDataJson) as PageData;
+  if (!caseStudy) throw new Error('the page data has no case study');
+  return renderToString(
+    <StrictMode>
+      <ContentProvider document={document}>
+        <LocaleProvider locale={locale ?? englishLocale}>
+          <CaseStudyPage view={caseStudy} />
         </LocaleProvider>
       </ContentProvider>
     </StrictMode>,
@@ -34,5 +59,6 @@ export function renderLanding(documentJson: string, localeJson?: string | null):
 }
 
 (globalThis as { renderLanding?: typeof renderLanding }).renderLanding = renderLanding;
+(globalThis as { renderCaseStudy?: typeof renderCaseStudy }).renderCaseStudy = renderCaseStudy;
 /** The bundled images' URLs by their document source (`images/avatar-640.webp`), for the server's head. */
 (globalThis as { bundledMedia?: Record<string, string> }).bundledMedia = { ...bundled, ...caseStudyBundled };

@@ -257,7 +257,8 @@ async fn check_renders(db: &crate::store::Db, json: &str) -> anyhow::Result<()> 
         crate::config::Effort::Quick,
     ));
     let renderer = crate::content::render::PageRenderer::start(pages, Some(db.clone()))?;
-    renderer.prepare(&document, None).await.context(
+    let studies = crate::content::case_study_entry::CaseStudies::new();
+    renderer.prepare(&document, &studies, None).await.context(
         "the page cannot be rendered from this document, so it was not published (nothing was imported)",
     )?;
     Ok(())

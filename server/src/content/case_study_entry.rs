@@ -3,10 +3,25 @@
 //! free) and keeps (the slugs it answered at). The API and the `content` command both publish
 //! through [`ready_to_publish`].
 
+use std::sync::Arc;
+
 use anyhow::Context;
 
 use super::case_study::{former_slugs, CaseStudy, KIND};
 use super::document::ContentDocument;
+
+/// A published case study, as this instance serves it.
+#[derive(Debug)]
+pub struct PublishedCaseStudy {
+    /// 0 for the placeholder's, served with the default document.
+    pub version: i64,
+    /// Unix ms; `None` for the placeholder's.
+    pub published_at: Option<i64>,
+    pub document: CaseStudy,
+}
+
+/// The published case studies, by project id.
+pub type CaseStudies = std::collections::BTreeMap<String, Arc<PublishedCaseStudy>>;
 
 /// The entry of `project`'s case study in the content store.
 pub fn key(project: &str) -> crate::store::content::EntryKey<'_> {

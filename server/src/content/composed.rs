@@ -11,13 +11,20 @@ pub const PUBLIC_URL_PLACEHOLDER: &str = "https://portfolio.invalid";
 /// `/de/page-data.json`): see `content::render`.
 pub const PAGE_DATA_FILE: &str = "page-data.json";
 
-/// The pages for one document, ready to serve but for the public URL.
+/// The pages for one document and the case studies published beside it, ready to serve but for
+/// the public URL.
 pub struct Composed {
     /// Each published page by the path it is served at: `/` (the default language's) first, then
     /// each other published language's (`/de/`, `/pt-br/`).
     pub pages: Vec<(String, ComposedPage)>,
     /// Every published language's tag and path (`/`, `/de/`), the default first: the sitemap.
     pub published: Vec<(String, String)>,
+    /// Each case study's address in every language that shows it, the default's first
+    /// (`/projects/<slug>/`, `/de/projects/<slug>/`): the sitemap's, with their alternates.
+    pub case_studies: Vec<Vec<(String, String)>>,
+    /// Addresses that answer with a 301 to another: a case study's former slugs, each to its
+    /// current address in the same language.
+    pub redirects: Vec<(String, String)>,
 }
 
 /// A published page: its HTML, its data (`page-data.json` beside it), which the HTML names, the

@@ -33,9 +33,10 @@ pub fn build_file(name: &str) -> Option<String> {
 }
 
 struct Job {
-    document: String,
-    /// The page's locale as JSON, for a page that has one.
-    locale: Option<String>,
+    /// The render bundle's function: `renderLanding` or `renderCaseStudy`.
+    function: &'static str,
+    /// Its arguments, each a JSON text or `null`.
+    args: Vec<Option<String>>,
     reply: oneshot::Sender<anyhow::Result<String>>,
 }
 
@@ -75,12 +76,13 @@ impl Engine {
                 let (_runtime, context) = engine;
                 for job in queue {
                     let started = Instant::now();
-                    let result = render_in(&context, &job.document, job.locale.as_deref());
+                    let result = render_in(&context, job.function, &job.args);
                     if let Ok(html) = &result {
                         tracing::info!(
                             ms = started.elapsed().as_secs_f64() * 1000.0,
                             bytes = html.len(),
-                            "rendered /"
+                            function = job.function,
+                            "rendered a page"
                         );
                     }
                     let _ = job.reply.send(result);
@@ -99,17 +101,28 @@ impl Engine {
     }
 
     /// The HTML of a language's page: `renderLanding(documentJson, localeJson)`; without a
-    /// locale, `renderLanding(documentJson)` as before languages existed.
+    /// locale, `renderLanding(documentJson, null)` as before languages existed.
     pub async fn render_with(
         &self,
         document_json: String,
         locale_json: Option<String>,
     ) -> anyhow::Result<String> {
+        self.call("renderLanding", vec![Some(document_json), locale_json])
+            .await
+    }
+
+    /// The render bundle's `function` called with `args` (JSON texts, `None` for `null`): the
+    /// HTML it returns.
+    pub async fn call(
+        &self,
+        function: &'static str,
+        args: Vec<Option<String>>,
+    ) -> anyhow::Result<String> {
         let (reply, answer) = oneshot::channel();
         self.jobs
             .send(Job {
-                document: document_json,
-                locale: locale_json,
+                function,
+                args,
                 reply,
             })
             .map_err(|_| anyhow!("the render thread has stopped"))?;
@@ -130,33 +143,37 @@ fn load(bundle: Vec<u8>) -> anyhow::Result<(Runtime, Context)> {
         ctx.eval::<(), _>(bundle)
             .catch(&ctx)
             .map_err(|e| anyhow!("the render bundle failed to load: {e}"))?;
-        let _: Function = ctx
-            .globals()
-            .get("renderLanding")
-            .catch(&ctx)
-            .map_err(|e| anyhow!("the render bundle sets no renderLanding: {e}"))?;
+        for function in ["renderLanding", "renderCaseStudy"] {
+            let _: Function = ctx
+                .globals()
+                .get(function)
+                .catch(&ctx)
+                .map_err(|e| anyhow!("the render bundle sets no {function}: {e}"))?;
+        }
         Ok(())
     })?;
     Ok((runtime, context))
 }
 
-fn render_in(
-    context: &Context,
-    document_json: &str,
-    locale_json: Option<&str>,
-) -> anyhow::Result<String> {
+fn render_in(context: &Context, function: &str, args: &[Option<String>]) -> anyhow::Result<String> {
     context.with(|ctx| {
         let render: Function = ctx
             .globals()
-            .get("renderLanding")
+            .get(function)
             .catch(&ctx)
-            .map_err(|e| anyhow!("renderLanding is gone: {e}"))?;
-        let result = match locale_json {
-            Some(locale) => render.call::<_, String>((document_json, locale)),
-            None => render.call::<_, String>((document_json,)),
+            .map_err(|e| anyhow!("{function} is gone: {e}"))?;
+        let mut call = rquickjs::function::Args::new(ctx.clone(), args.len());
+        for arg in args {
+            match arg {
+                Some(json) => call.push_arg(json.as_str()),
+                None => call.push_arg(rquickjs::Null),
+            }
+            .map_err(|e| anyhow!("the arguments of {function}: {e}"))?;
         }
-        .catch(&ctx)
-        .map_err(|e| anyhow!("rendering / failed: {e}"));
+        let result = render
+            .call_arg::<String>(call)
+            .catch(&ctx)
+            .map_err(|e| anyhow!("rendering with {function} failed: {e}"));
         let messages: String = ctx
             .eval("globalThis.__messages.splice(0).join('\\n')")
             .unwrap_or_default();
@@ -177,8 +194,19 @@ mod tests {
             build_file("default.html").expect("the build's render of the default document");
         let engine = Engine::start().expect("the render bundle loads");
         let json = serde_json::to_string(crate::content::document::default_document()).unwrap();
+        // Its cards link to the placeholder's case studies, as the build's do.
+        let links: std::collections::BTreeMap<&str, String> =
+            crate::content::case_study::default_case_studies()
+                .iter()
+                .map(|s| (s.project.as_str(), format!("/projects/{}/", s.slug)))
+                .collect();
+        let args = vec![
+            Some(json.clone()),
+            None,
+            Some(serde_json::to_string(&links).unwrap()),
+        ];
         let rendered = engine
-            .render(json.clone())
+            .call("renderLanding", args.clone())
             .await
             .expect("the default document renders");
         assert!(
@@ -186,14 +214,22 @@ mod tests {
             "QuickJS and Node drew different HTML for the default document"
         );
         // Again: nothing in the engine carries over from one render to the next.
-        assert!(engine.render(json).await.unwrap() == expected);
+        assert!(engine.call("renderLanding", args).await.unwrap() == expected);
+        // Without links, the cards are as they were.
+        let plain = engine.render(json).await.unwrap();
+        assert!(!plain.contains("/projects/") && expected.contains("/projects/portfolio/"));
     }
 
     #[tokio::test]
     async fn a_document_that_is_not_json_is_an_error_not_a_panic() {
         let engine = Engine::start().unwrap();
         let error = engine.render("{".to_owned()).await.unwrap_err();
-        assert!(error.to_string().contains("rendering / failed"), "{error}");
+        assert!(
+            error
+                .to_string()
+                .contains("rendering with renderLanding failed"),
+            "{error}"
+        );
         // The engine still renders afterwards.
         let json = serde_json::to_string(crate::content::document::default_document()).unwrap();
         assert!(engine.render(json).await.is_ok());

@@ -14,6 +14,7 @@ use axum::body::Bytes;
 use sha2::{Digest, Sha256};
 
 use super::case_study::{self, CaseStudy};
+use super::case_study_entry::{CaseStudies, PublishedCaseStudy};
 use super::document::ContentDocument;
 use super::render::{PageRenderer, Prepared};
 use crate::store::content::{ContentFingerprint, EntryKey, VersionRow};
@@ -69,19 +70,9 @@ impl Published {
     }
 }
 
-/// A published case study, as this instance serves it.
-#[derive(Debug)]
-pub struct PublishedCaseStudy {
-    /// 0 for the placeholder's, served with the default document.
-    pub version: i64,
-    /// Unix ms; `None` for the placeholder's.
-    pub published_at: Option<i64>,
-    pub document: CaseStudy,
-}
-
 /// The placeholder's case studies, as version 0: served while the page is the default
 /// document (version 0), beside it, so that a fresh server shows what a case study is.
-fn default_case_studies() -> Arc<CaseStudies> {
+pub fn default_case_studies() -> Arc<CaseStudies> {
     static DEFAULTS: std::sync::OnceLock<Arc<CaseStudies>> = std::sync::OnceLock::new();
     DEFAULTS
         .get_or_init(|| {
@@ -101,9 +92,6 @@ fn default_case_studies() -> Arc<CaseStudies> {
         })
         .clone()
 }
-
-/// The published case studies, by project id.
-pub type CaseStudies = std::collections::BTreeMap<String, Arc<PublishedCaseStudy>>;
 
 /// Reads the newest version of every case study; one that cannot be read (stored behind the
 /// API's back) is left out, with a warning.
@@ -132,6 +120,14 @@ async fn read_case_studies(db: &Db) -> anyhow::Result<CaseStudies> {
     Ok(studies)
 }
 
+/// Whether two sets of case studies are the same versions of the same projects' case studies.
+fn same_versions(a: &CaseStudies, b: &CaseStudies) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b.iter())
+            .all(|((ka, va), (kb, vb))| ka == kb && va.version == vb.version)
+}
+
 /// The published document this instance serves, and the page rendered from it.
 pub struct LiveContent {
     current: RwLock<Arc<Published>>,
@@ -144,6 +140,21 @@ pub struct LiveContent {
     seen: Mutex<ContentFingerprint>,
     /// The published case studies.
     case_studies: RwLock<Arc<CaseStudies>>,
+    /// Held while pages are rendered and served for a publish, a revert or what another instance
+    /// published: one at a time, each composed from what is served, so that no composition
+    /// serves an older page or case study over a newer one.
+    publishing: tokio::sync::Mutex<()>,
+}
+
+/// The case studies served beside the page's version `version`: the placeholder's too with the
+/// default document (version 0), for the projects with none published.
+fn served_with(version: i64, published: &Arc<CaseStudies>) -> Arc<CaseStudies> {
+    if version != 0 {
+        return published.clone();
+    }
+    let mut all = CaseStudies::clone(&default_case_studies());
+    all.extend(published.iter().map(|(k, v)| (k.clone(), v.clone())));
+    Arc::new(all)
 }
 
 impl LiveContent {
@@ -155,12 +166,12 @@ impl LiveContent {
         let mut skipped = 0;
         let mut published = None;
         let seen = db.content_fingerprint().await?;
-        let case_studies = read_case_studies(db).await?;
+        let case_studies = Arc::new(read_case_studies(db).await?);
         for summary in db.content_versions(EntryKey::PAGE).await? {
             let Some(row) = db.content_version(EntryKey::PAGE, summary.version).await? else {
                 continue;
             };
-            match Self::usable(row, page.as_deref()).await {
+            match Self::usable(row, page.as_deref(), &case_studies).await {
                 Ok(usable) => {
                     published = Some(usable);
                     break;
@@ -183,6 +194,7 @@ impl LiveContent {
                     page.show(
                         published.version,
                         &published.document,
+                        &served_with(published.version, &case_studies),
                         published.published_at,
                     )
                     .await
@@ -196,17 +208,23 @@ impl LiveContent {
             page,
             skipped: AtomicI64::new(skipped),
             seen: Mutex::new(seen),
-            case_studies: RwLock::new(Arc::new(case_studies)),
+            case_studies: RwLock::new(case_studies),
+            publishing: tokio::sync::Mutex::new(()),
         })
     }
 
     /// The version parsed and, where a page is served, shown on `/`.
-    async fn usable(row: VersionRow, page: Option<&PageRenderer>) -> anyhow::Result<Published> {
+    async fn usable(
+        row: VersionRow,
+        page: Option<&PageRenderer>,
+        case_studies: &Arc<CaseStudies>,
+    ) -> anyhow::Result<Published> {
         let published = Published::from_row(row)?;
         if let Some(page) = page {
             page.show(
                 published.version,
                 &published.document,
+                &served_with(published.version, case_studies),
                 published.published_at,
             )
             .await
@@ -223,29 +241,110 @@ impl LiveContent {
     /// The published case studies, by project id; with the default document, the placeholder's
     /// for the projects that have none published.
     pub fn case_studies(&self) -> Arc<CaseStudies> {
-        let published = self
-            .case_studies
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone();
-        if self.current().version != 0 {
-            return published;
-        }
-        let mut all = CaseStudies::clone(&default_case_studies());
-        all.extend(published.iter().map(|(k, v)| (k.clone(), v.clone())));
-        Arc::new(all)
+        served_with(self.current().version, &self.published_case_studies())
     }
 
-    /// Serves `study`, just published by this instance, unless a newer version of it is served.
-    pub fn show_case_study(&self, study: PublishedCaseStudy) {
-        let mut served = self.case_studies.write().unwrap_or_else(|e| e.into_inner());
-        let newer = served
-            .get(&study.document.project)
-            .is_some_and(|s| s.version >= study.version);
-        if !newer {
+    /// The published case studies alone, without the placeholder's.
+    fn published_case_studies(&self) -> Arc<CaseStudies> {
+        self.case_studies
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// Waits for the publishes under way: held while a publish renders, stores and serves.
+    pub async fn publishing(&self) -> tokio::sync::MutexGuard<'_, ()> {
+        self.publishing.lock().await
+    }
+
+    /// Renders the pages as they would be with `study` published beside the served page,
+    /// without serving them (`None` where no page is served): a case study's publish calls this
+    /// (holding [`Self::publishing`]) before it stores anything.
+    pub async fn prepare_case_study(
+        &self,
+        study: &PublishedCaseStudy,
+    ) -> anyhow::Result<Option<Prepared>> {
+        let Some(page) = &self.page else {
+            return Ok(None);
+        };
+        let current = self.current();
+        let mut studies = CaseStudies::clone(&self.case_studies());
+        studies.insert(
+            study.document.project.clone(),
+            Arc::new(PublishedCaseStudy {
+                version: study.version,
+                published_at: study.published_at,
+                document: study.document.clone(),
+            }),
+        );
+        Ok(Some(
+            page.prepare(&current.document, &studies, current.published_at)
+                .await?,
+        ))
+    }
+
+    /// Publishes `document` as its project's next version: checked against the published page,
+    /// its slug free, the slug it had kept answering with a 301 to the new one; its pages
+    /// rendered before it is stored (a case study that cannot be drawn is never published, and
+    /// visitors keep the pages they had), then served by this instance at once (the others follow
+    /// within their next look). One publish at a time ([`Self::publishing`]).
+    /// `now` is the publish's moment (Unix ms), `keep` how many versions are kept.
+    pub async fn publish_case_study(
+        &self,
+        db: &Db,
+        document: CaseStudy,
+        (now, keep): (i64, i64),
+        as_draft: bool,
+    ) -> Result<VersionRow, crate::error::ApiError> {
+        use crate::error::ApiError;
+        let _publishing = self.publishing().await;
+        let page = self.current().document.clone();
+        let document = super::case_study_entry::ready_to_publish(db, document, &page).await?;
+        let json = serde_json::to_string(&document).map_err(anyhow::Error::from)?;
+        let prepared = self
+            .prepare_case_study(&PublishedCaseStudy {
+                version: i64::MAX,
+                published_at: Some(now),
+                document: document.clone(),
+            })
+            .await
+            .map_err(|error| {
+                tracing::error!(error = %format!("{error:#}"), "the case study's page could not be rendered");
+                ApiError::field(
+                    "document",
+                    "The case study's page could not be rendered from this draft, so nothing was \
+                     published; visitors still see the version published before. Undo the last \
+                     change and try again.",
+                )
+            })?;
+        let key = super::case_study_entry::key(&document.project);
+        let row = db.publish_content(key, &json, now, keep, as_draft).await?;
+        let study = PublishedCaseStudy {
+            version: row.version,
+            published_at: Some(row.published_at),
+            document,
+        };
+        self.show_case_study(study, prepared).await;
+        Ok(row)
+    }
+
+    /// Serves `study`, just published by this instance, with the pages
+    /// [`Self::prepare_case_study`] made, unless a newer version of it is served.
+    pub async fn show_case_study(&self, study: PublishedCaseStudy, prepared: Option<Prepared>) {
+        {
+            let mut served = self.case_studies.write().unwrap_or_else(|e| e.into_inner());
+            let newer = served
+                .get(&study.document.project)
+                .is_some_and(|s| s.version >= study.version);
+            if newer {
+                return;
+            }
             let mut next = CaseStudies::clone(&served);
             next.insert(study.document.project.clone(), Arc::new(study));
             *served = Arc::new(next);
+        }
+        if let (Some(page), Some(prepared)) = (&self.page, prepared) {
+            page.show_prepared(self.current().version, prepared).await;
         }
     }
 
@@ -254,6 +353,22 @@ impl LiveContent {
             .read()
             .unwrap_or_else(|e| e.into_inner())
             .clone()
+    }
+
+    /// Renders and serves the served page again with the case studies now served.
+    async fn show_again(&self) -> anyhow::Result<()> {
+        if let Some(page) = &self.page {
+            let current = self.current();
+            let prepared = page
+                .prepare(
+                    &current.document,
+                    &self.case_studies(),
+                    current.published_at,
+                )
+                .await?;
+            page.show_prepared(current.version, prepared).await;
+        }
+        Ok(())
     }
 
     /// Serves `row` from now on, unless a newer version is already served; returns once `/`
@@ -273,8 +388,11 @@ impl LiveContent {
         document: &ContentDocument,
         modified: Option<i64>,
     ) -> anyhow::Result<Option<Prepared>> {
+        // The first publish of the page takes the placeholder's case studies away with the
+        // default document.
+        let studies = served_with(1, &self.published_case_studies());
         match &self.page {
-            Some(page) => Ok(Some(page.prepare(document, modified).await?)),
+            Some(page) => Ok(Some(page.prepare(document, &studies, modified).await?)),
             None => Ok(None),
         }
     }
@@ -307,15 +425,21 @@ impl LiveContent {
         if fingerprint == *self.seen.lock().unwrap_or_else(|e| e.into_inner()) {
             return Ok(());
         }
+        let _publishing = self.publishing().await;
         let newest = db.published_content(EntryKey::PAGE).await?;
-        let case_studies = read_case_studies(db).await?;
+        let case_studies = Arc::new(read_case_studies(db).await?);
         // Taken before the versions were read: a publish in between is looked at again next time.
         *self.seen.lock().unwrap_or_else(|e| e.into_inner()) = fingerprint;
-        *self.case_studies.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(case_studies);
+        let studies_changed = !same_versions(&self.published_case_studies(), &case_studies);
+        *self.case_studies.write().unwrap_or_else(|e| e.into_inner()) = case_studies;
         if let Some(row) = newest {
             let version = row.version;
             if version == self.current().version || version == self.skipped.load(Ordering::Relaxed)
             {
+                if studies_changed {
+                    self.show_again().await?;
+                    tracing::info!("case studies published elsewhere are now served");
+                }
                 return Ok(());
             }
             if let Err(error) = self.replace(row).await {

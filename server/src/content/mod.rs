@@ -6,6 +6,7 @@
 pub mod appearance;
 pub mod case_study;
 pub mod case_study_entry;
+pub mod case_study_page;
 pub mod composed;
 pub mod document;
 pub mod engine;
@@ -21,7 +22,16 @@ mod schema;
 pub mod validate;
 
 pub use document::{default_document, ContentDocument, DEFAULT_DOCUMENT_JSON};
-pub use schema::{schema_file, schema_value, NO_CONTROL_PATTERN};
+pub use schema::{case_study_schema_file, schema_file, schema_value, NO_CONTROL_PATTERN};
+
+/// The title of the project `id` on `document`'s page, if it is there.
+pub fn project_title(document: &ContentDocument, id: &str) -> Option<String> {
+    document
+        .projects
+        .iter()
+        .find(|project| project.id == id)
+        .map(|project| project.title.clone())
+}
 
 /// Published versions kept for revert; older ones are deleted at each publish.
 pub const KEPT_VERSIONS: i64 = 20;
@@ -42,6 +52,7 @@ mod tests {
         let update = std::env::var_os("UPDATE_CONTENT_SCHEMA").is_some();
         for (name, expected) in [
             ("document.schema.json", schema_file()),
+            ("case-study.schema.json", case_study_schema_file()),
             ("document.generated.ts", typescript_file()),
             ("markdown.generated.ts", markdown::typescript_file()),
         ] {

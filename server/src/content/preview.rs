@@ -342,15 +342,146 @@ fn svg(document: &ContentDocument, photo: Option<&[u8]>) -> String {
     )
 }
 
-/// The link preview as PNG bytes. `photo` is the owner's photo (PNG, JPEG, WebP or GIF bytes).
-pub fn preview_png(document: &ContentDocument, photo: Option<&[u8]>) -> anyhow::Result<Vec<u8>> {
+/// A case study's link preview (`/projects/<slug>/og-image.png`): the word for a case study and
+/// the owner's name over the project's title and the summary, beside the case study's first
+/// picture in a rounded frame, in the page's accent; mirrored for a language written right to left.
+pub struct CaseStudyCard<'a> {
+    /// The page's document, in the page's language: the name, the accent, the direction.
+    pub page: &'a ContentDocument,
+    pub label: &'a str,
+    pub title: &'a str,
+    pub summary: &'a str,
+    /// The picture's bytes (PNG, JPEG, WebP or GIF), if it has one.
+    pub image: Option<&'a [u8]>,
+}
+
+impl CaseStudyCard<'_> {
+    /// What the picture is drawn from, hashed: the same key draws the same picture.
+    pub fn key(&self) -> [u8; 32] {
+        use sha2::{Digest, Sha256};
+        let mut hash = Sha256::new();
+        for part in [
+            self.page.profile.name.as_str(),
+            self.page.appearance.accent.as_str(),
+            self.page.language.as_str(),
+            self.label,
+            self.title,
+            self.summary,
+        ] {
+            hash.update((part.len() as u64).to_le_bytes());
+            hash.update(part.as_bytes());
+        }
+        hash.update(self.image.unwrap_or_default());
+        hash.finalize().into()
+    }
+
+    fn svg(&self) -> String {
+        let Shades {
+            glow, bar, role, ..
+        } = shades(self.page);
+        let (width, height) = (PREVIEW_WIDTH, PREVIEW_HEIGHT);
+        // Whether each text can be drawn with the preview's font: one that cannot (a script the
+        // font lacks) falls back to the name alone.
+        let drawable = |font: &[u8], text: &str| draws(font, text);
+        let rtl = super::language::direction(&self.page.language) == "rtl";
+        let (text_x, anchor, frame_x) = if rtl {
+            (1120, " text-anchor=\"end\"", 60)
+        } else {
+            (80, "", 660)
+        };
+        let line = |text: &str| {
+            if rtl {
+                format!("\u{202b}{}\u{202c}", escape(text))
+            } else {
+                escape(text)
+            }
+        };
+        let eyebrow = format!("{} · {}", self.label, self.page.profile.name);
+        let eyebrow = if drawable(REGULAR, &eyebrow) {
+            eyebrow
+        } else {
+            self.page.profile.name.clone()
+        };
+        let title_size = if self.title.chars().count() > 22 {
+            48.0
+        } else {
+            60.0
+        };
+        let title_lines = if drawable(BOLD, self.title) {
+            wrap(self.title, title_size, 520.0, 2)
+        } else {
+            Vec::new()
+        };
+        let mut y = 200.0;
+        let mut texts = vec![format!(
+            "<text x=\"{text_x}\" y=\"150\"{anchor} font-size=\"26\" fill=\"{role}\">{}</text>",
+            line(&eyebrow)
+        )];
+        for text in &title_lines {
+            y += title_size * 1.15;
+            texts.push(format!(
+                "<text x=\"{text_x}\" y=\"{y}\"{anchor} font-size=\"{title_size}\" font-weight=\"bold\" fill=\"#ffffff\">{}</text>",
+                line(text)
+            ));
+        }
+        if drawable(REGULAR, self.summary) {
+            y += 24.0;
+            for text in wrap(self.summary, 24.0, 520.0, 5) {
+                y += 36.0;
+                texts.push(format!(
+                    "<text x=\"{text_x}\" y=\"{y}\"{anchor} font-size=\"24\" fill=\"#d1d5db\">{}</text>",
+                    line(&text)
+                ));
+            }
+        }
+        let (frame_y, frame_w, frame_h) = (115, 480, 400);
+        let picture = match self.image.and_then(data_url) {
+            Some(href) => format!(
+                "<image x=\"{frame_x}\" y=\"{frame_y}\" width=\"{frame_w}\" height=\"{frame_h}\" preserveAspectRatio=\"xMidYMin slice\" clip-path=\"url(#frame)\" href=\"{href}\"/>"
+            ),
+            None => format!(
+                "<rect x=\"{frame_x}\" y=\"{frame_y}\" width=\"{frame_w}\" height=\"{frame_h}\" rx=\"24\" fill=\"#111827\"/>"
+            ),
+        };
+        format!(
+            r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="{FONT_FAMILY}">
+  <defs>
+    <linearGradient id="bg" x1="0" y1="0" x2="1" y2="1">
+      <stop offset="0" stop-color="#030712"/><stop offset="1" stop-color="#111827"/>
+    </linearGradient>
+    <radialGradient id="glow" cx="{glow_x}" cy="0.5" r="0.5">
+      <stop offset="0" stop-color="{glow}" stop-opacity="0.35"/><stop offset="1" stop-color="{glow}" stop-opacity="0"/>
+    </radialGradient>
+    <clipPath id="frame"><rect x="{frame_x}" y="{frame_y}" width="{frame_w}" height="{frame_h}" rx="24"/></clipPath>
+  </defs>
+  <rect width="{width}" height="{height}" fill="url(#bg)"/>
+  <rect width="{width}" height="{height}" fill="url(#glow)"/>
+  <rect x="{bar_x}" y="90" width="64" height="6" rx="3" fill="{bar}"/>
+  {texts}
+  {picture}
+  <rect x="{frame_x}" y="{frame_y}" width="{frame_w}" height="{frame_h}" rx="24" fill="none" stroke="{bar}" stroke-width="4"/>
+</svg>"##,
+            glow_x = if rtl { "0.25" } else { "0.75" },
+            bar_x = if rtl { 1056 } else { 80 },
+            texts = texts.join("\n  "),
+        )
+    }
+
+    /// The preview as PNG bytes.
+    pub fn png(&self) -> anyhow::Result<Vec<u8>> {
+        draw(&self.svg())
+    }
+}
+
+/// An SVG source of the preview's size drawn as PNG bytes.
+fn draw(svg: &str) -> anyhow::Result<Vec<u8>> {
     let options = usvg::Options {
         fontdb: fonts(),
         font_family: FONT_FAMILY.to_owned(),
         ..usvg::Options::default()
     };
-    let tree = usvg::Tree::from_str(&svg(document, photo), &options)
-        .context("the preview's SVG template does not parse")?;
+    let tree =
+        usvg::Tree::from_str(svg, &options).context("the preview's SVG template does not parse")?;
     let mut pixmap = tiny_skia::Pixmap::new(PREVIEW_WIDTH, PREVIEW_HEIGHT)
         .context("a 1200x630 canvas cannot be allocated")?;
     resvg::render(
@@ -361,6 +492,11 @@ pub fn preview_png(document: &ContentDocument, photo: Option<&[u8]>) -> anyhow::
     pixmap
         .encode_png()
         .context("the preview does not encode as PNG")
+}
+
+/// The link preview as PNG bytes. `photo` is the owner's photo (PNG, JPEG, WebP or GIF bytes).
+pub fn preview_png(document: &ContentDocument, photo: Option<&[u8]>) -> anyhow::Result<Vec<u8>> {
+    draw(&svg(document, photo))
 }
 
 #[cfg(test)]

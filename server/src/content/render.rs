@@ -10,7 +10,11 @@ use std::time::Instant;
 use anyhow::Context as _;
 use tokio::sync::Mutex;
 
+use sha2::{Digest, Sha256};
+
 use super::appearance::{accent_style, Appearance, Scheme};
+use super::case_study_entry::CaseStudies;
+use super::case_study_page;
 use super::composed::{
     Composed, ComposedFiles, ComposedPage, PageSink, PAGE_DATA_FILE, PUBLIC_URL_PLACEHOLDER,
 };
@@ -37,6 +41,8 @@ struct Templates {
     missing: String,
     /// The rules only a page with languages draws, as an inline `<style>` (see [`LANGUAGE_STYLE`]).
     language_style: String,
+    /// A case study's page: `/`'s head and markers, its own inline sheet.
+    case_study: String,
     /// `images/avatar-640.webp` -> `/assets/avatar-640-<hash>.webp`.
     media: HashMap<String, String>,
 }
@@ -52,6 +58,7 @@ impl Templates {
             shell: file("app.html")?,
             missing: file("missing.html")?,
             language_style: format!("\n    <style>{}</style>", file("languages.css")?),
+            case_study: file("case-study.html")?,
             media: serde_json::from_str(&file("media.json")?)
                 .context("web/dist/.render/media.json is not a map of image sources")?,
         })
@@ -77,6 +84,18 @@ pub fn page_data(document_json: &str, locale_json: Option<&str>) -> String {
         r#"{{"document":{document_json},"locale":{}}}"#,
         locale_json.unwrap_or("null")
     )
+}
+
+/// The data of a language's page whose project cards link to case studies: [`page_data`] and
+/// `caseStudies`, the links by project id (as `web/src/content/embedded.ts` reads it).
+fn page_data_with(document_json: &str, locale_json: Option<&str>, links: Option<&str>) -> String {
+    match links {
+        Some(links) => format!(
+            r#"{{"document":{document_json},"locale":{},"caseStudies":{links}}}"#,
+            locale_json.unwrap_or("null")
+        ),
+        None => page_data(document_json, locale_json),
+    }
 }
 
 /// The page's data inline, as its data block: the app shell and the draft preview.
@@ -229,11 +248,50 @@ fn page_language(document: &ContentDocument, page: &ContentDocument, tag: &str) 
 }
 
 /// One language's page: its HTML, and the head and data blocks the app shell takes from the
-/// default language's.
+/// default language's; and the pages of the case studies it shows.
 struct LanguagePage {
     html: String,
     head: String,
     data: String,
+    studies: Vec<StudyPage>,
+}
+
+/// A case study's page in one language, and what its link preview is drawn from.
+struct StudyPage {
+    path: String,
+    html: String,
+    data: String,
+    preview: StudyPreview,
+}
+
+/// What a case study's link preview shows: the page's name and accent (its document in the page's
+/// language), the word for a case study, the project's title, the summary and its first picture.
+struct StudyPreview {
+    page: Arc<ContentDocument>,
+    label: String,
+    title: String,
+    summary: String,
+    /// Where the picture is served: a bundled file's hashed path, or an upload's `/media/` path.
+    image: Option<String>,
+}
+
+/// What a render is looked up by in the renderer's cache: its function and arguments, hashed.
+type RenderKey = [u8; 32];
+
+fn render_key(function: &str, args: &[Option<String>]) -> RenderKey {
+    let mut hash = Sha256::new();
+    hash.update(function.as_bytes());
+    for arg in args {
+        match arg {
+            Some(text) => {
+                hash.update([1]);
+                hash.update((text.len() as u64).to_le_bytes());
+                hash.update(text.as_bytes());
+            }
+            None => hash.update([0]),
+        }
+    }
+    hash.finalize().into()
 }
 
 fn fill(template: &str, parts: &[(&str, &str)]) -> String {
@@ -251,6 +309,54 @@ fn year_of(ms: i64) -> Option<u16> {
     u16::try_from(year).ok()
 }
 
+/// Addresses with what goes with each: a language's tag, or where a redirect leads.
+type Addresses = Vec<(String, String)>;
+
+/// Every case study's address in each language that shows it (the default's first), for the
+/// sitemap; and the addresses its former slugs answer with a 301 to it.
+fn study_addresses(
+    document: &ContentDocument,
+    studies: &CaseStudies,
+) -> (Vec<Addresses>, Addresses) {
+    let mut groups = Vec::new();
+    let mut redirects = Vec::new();
+    for project in &document.projects {
+        let Some(served) = studies.get(&project.id) else {
+            continue;
+        };
+        let study = &served.document;
+        let group = case_study_page::alternates(document, study);
+        for (tag, path) in &group {
+            let home = language::href(document, tag);
+            for old in &study.former_slugs {
+                redirects.push((case_study_page::path(&home, old), path.clone()));
+            }
+        }
+        groups.push(group);
+    }
+    (groups, redirects)
+}
+
+/// A language's case study pages added to its pages, each answering its unknown addresses with
+/// the language's error page `missing`, and what their link previews are drawn from.
+fn push_studies(
+    pages: &mut Vec<(String, ComposedPage)>,
+    previews: &mut Vec<(String, StudyPreview)>,
+    studies: impl Iterator<Item = StudyPage>,
+    missing: &str,
+) {
+    for study in studies {
+        previews.push((study.path.clone(), study.preview));
+        let page = ComposedPage {
+            html: study.html,
+            data: study.data,
+            shell: missing.to_owned(),
+            missing: missing.to_owned(),
+        };
+        pages.push((study.path, page));
+    }
+}
+
 /// Renders documents into pages and keeps the served pages on the newest published version.
 pub struct PageRenderer {
     engine: Engine,
@@ -261,6 +367,11 @@ pub struct PageRenderer {
     pages: Arc<dyn PageSink>,
     /// The version on the served pages; -1 before the first.
     shown: Mutex<i64>,
+    /// The pages and link previews the last composition made, by what they were made from: a
+    /// publish draws again only what changed (a case study's publish, its own pages and its
+    /// neighbours'; `/` only when its cards' links change).
+    renders: std::sync::Mutex<HashMap<RenderKey, Arc<str>>>,
+    previews: std::sync::Mutex<HashMap<RenderKey, Arc<Vec<u8>>>>,
 }
 
 impl PageRenderer {
@@ -271,7 +382,35 @@ impl PageRenderer {
             templates: Templates::from_build()?,
             pages,
             shown: Mutex::new(-1),
+            renders: std::sync::Mutex::new(HashMap::new()),
+            previews: std::sync::Mutex::new(HashMap::new()),
         })
+    }
+
+    /// The render bundle's `function` on `args`, from the last composition's renders when it
+    /// made the same; noted in `used`, which the next cache keeps.
+    async fn render_cached(
+        &self,
+        used: &mut HashMap<RenderKey, Arc<str>>,
+        function: &'static str,
+        args: Vec<Option<String>>,
+    ) -> anyhow::Result<Arc<str>> {
+        let key = render_key(function, &args);
+        if let Some(html) = used.get(&key) {
+            return Ok(html.clone());
+        }
+        let cached = self
+            .renders
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+            .cloned();
+        let html = match cached {
+            Some(html) => html,
+            None => Arc::from(self.engine.call(function, args).await?),
+        };
+        used.insert(key, html.clone());
+        Ok(html)
     }
 
     /// Every page for `document` (`/`, each published language's, and the app shell), ready to
@@ -279,11 +418,31 @@ impl PageRenderer {
     pub async fn compose(
         &self,
         document: &ContentDocument,
+        studies: &CaseStudies,
         modified: Option<i64>,
     ) -> anyhow::Result<Composed> {
-        let default = self
-            .compose_language(document, &document.language, false, modified)
+        Ok(self.compose_all(document, studies, modified).await?.0)
+    }
+
+    /// [`Self::compose`], and what the case studies' link previews are drawn from, by path.
+    async fn compose_all(
+        &self,
+        document: &ContentDocument,
+        studies: &CaseStudies,
+        modified: Option<i64>,
+    ) -> anyhow::Result<(Composed, Vec<(String, StudyPreview)>)> {
+        let mut used = HashMap::new();
+        let mut default = self
+            .compose_language(
+                document,
+                &document.language,
+                false,
+                modified,
+                studies,
+                &mut used,
+            )
             .await?;
+        let mut study_pages = std::mem::take(&mut default.studies);
         // The app's own pages (the shell: sign-in, dashboard, error page) keep the build's look,
         // with the default language's texts, their data inline.
         let shell = fill(
@@ -301,19 +460,22 @@ impl PageRenderer {
                 (DATA, &data_block(&default.data)),
             ],
         );
+        let mut previews = Vec::new();
         let mut pages = vec![(
             "/".to_owned(),
             ComposedPage {
                 html: default.html,
                 data: default.data,
                 shell,
-                missing,
+                missing: missing.clone(),
             },
         )];
+        push_studies(&mut pages, &mut previews, study_pages.drain(..), &missing);
         for other in document.languages.iter().filter(|l| l.published) {
-            let page = self
-                .compose_language(document, &other.tag, false, modified)
+            let mut page = self
+                .compose_language(document, &other.tag, false, modified, studies, &mut used)
                 .await?;
+            study_pages = std::mem::take(&mut page.studies);
             let path = language::href(document, &other.tag);
             // Its unknown addresses answer the error page in the language and the visitor's
             // scheme, drawn from the language's data (the file its page names); it is the
@@ -332,10 +494,12 @@ impl PageRenderer {
                     html: page.html,
                     data: page.data,
                     shell: missing.clone(),
-                    missing,
+                    missing: missing.clone(),
                 },
             ));
+            push_studies(&mut pages, &mut previews, study_pages.drain(..), &missing);
         }
+        *self.renders.lock().unwrap_or_else(|e| e.into_inner()) = used;
         let published = language::published_tags(document)
             .into_iter()
             .map(|tag| {
@@ -343,7 +507,16 @@ impl PageRenderer {
                 (tag, path)
             })
             .collect();
-        Ok(Composed { pages, published })
+        let (case_studies, redirects) = study_addresses(document, studies);
+        Ok((
+            Composed {
+                pages,
+                published,
+                case_studies,
+                redirects,
+            },
+            previews,
+        ))
     }
 
     /// The page of `document` in the language `tag` (the default one or any of its languages,
@@ -355,10 +528,60 @@ impl PageRenderer {
         tag: &str,
         now: i64,
     ) -> anyhow::Result<String> {
+        // The preview draws the cards as they are: without the case studies' links.
+        let mut used = HashMap::new();
         Ok(self
-            .compose_language(document, tag, true, Some(now))
+            .compose_language(
+                document,
+                tag,
+                true,
+                Some(now),
+                &CaseStudies::new(),
+                &mut used,
+            )
             .await?
             .html)
+    }
+
+    /// The page of `study` in the language `tag`, beside `document` (the page's draft) and the
+    /// case studies `others` published beside it (its neighbours), ready to serve but for the
+    /// public URL: the case study draft's preview, as a publish at `now` (Unix ms) would show it.
+    /// `None` when the page in `tag` would not show it (its project is not on the page, or it is
+    /// not translated into `tag`).
+    pub async fn compose_study_page(
+        &self,
+        document: &ContentDocument,
+        study: super::case_study::CaseStudy,
+        others: &CaseStudies,
+        tag: &str,
+        now: i64,
+    ) -> anyhow::Result<Option<String>> {
+        let mut page = language::localize(document, tag)
+            .with_context(|| format!("the document has no language {tag:?}"))?;
+        page.footer.until = year_of(now);
+        let json = serde_json::to_string(&page).context("Failed to serialise the document")?;
+        let project = study.project.clone();
+        let mut studies = others.clone();
+        studies.insert(
+            project.clone(),
+            Arc::new(super::case_study_entry::PublishedCaseStudy {
+                version: i64::MAX,
+                published_at: Some(now),
+                document: study,
+            }),
+        );
+        let home = language::href(document, tag);
+        let shown = case_study_page::shown(document, &page, tag, &studies);
+        let Some(index) = shown.iter().position(|s| s.study.project == project) else {
+            return Ok(None);
+        };
+        // Drawn afresh and kept out of the cache of what is served.
+        let mut used = HashMap::new();
+        let page = Arc::new(page);
+        let study = self
+            .compose_study(document, &page, tag, &home, &shown, index, &json, &mut used)
+            .await?;
+        Ok(Some(study.html))
     }
 
     /// The page of `document` in `tag`, with its data inline or (published pages) in its file.
@@ -368,6 +591,8 @@ impl PageRenderer {
         tag: &str,
         inline: bool,
         modified: Option<i64>,
+        studies: &CaseStudies,
+        used: &mut HashMap<RenderKey, Arc<str>>,
     ) -> anyhow::Result<LanguagePage> {
         let mut page = language::localize(document, tag)
             .with_context(|| format!("the document has no language {tag:?}"))?;
@@ -378,12 +603,29 @@ impl PageRenderer {
             .map(|locale| serde_json::to_string(&locale))
             .transpose()
             .context("Failed to serialise the locale")?;
+        let home = language::href(document, tag);
+        let shown = case_study_page::shown(document, &page, tag, studies);
+        let links = (!shown.is_empty()).then(|| {
+            let links: std::collections::BTreeMap<&str, String> = shown
+                .iter()
+                .map(|s| {
+                    (
+                        s.study.project.as_str(),
+                        case_study_page::path(&home, &s.study.slug),
+                    )
+                })
+                .collect();
+            serde_json::to_string(&links).expect("links serialise")
+        });
         let rendered = self
-            .engine
-            .render_with(json.clone(), locale.clone())
+            .render_cached(
+                used,
+                "renderLanding",
+                vec![Some(json.clone()), locale.clone(), links.clone()],
+            )
             .await?;
         let (hints, body) = split_hints(&rendered);
-        let data = page_data(&json, locale.as_deref());
+        let data = page_data_with(&json, locale.as_deref(), links.as_deref());
         let block = if inline {
             data_block(&data)
         } else {
@@ -414,13 +656,173 @@ impl PageRenderer {
                 (JSON_LD, &json_ld),
             ],
         );
-        Ok(LanguagePage { html, head, data })
+        let mut study_pages = Vec::new();
+        if !inline {
+            let page = Arc::new(page);
+            for index in 0..shown.len() {
+                study_pages.push(
+                    self.compose_study(document, &page, tag, &home, &shown, index, &json, used)
+                        .await?,
+                );
+            }
+        }
+        Ok(LanguagePage {
+            html,
+            head,
+            data,
+            studies: study_pages,
+        })
+    }
+
+    /// The page of the `index`th case study `page` (the document in `tag`, as JSON `json`) shows.
+    #[allow(clippy::too_many_arguments)]
+    async fn compose_study(
+        &self,
+        document: &ContentDocument,
+        page: &Arc<ContentDocument>,
+        tag: &str,
+        home: &str,
+        shown: &[case_study_page::Shown<'_>],
+        index: usize,
+        json: &str,
+        used: &mut HashMap<RenderKey, Arc<str>>,
+    ) -> anyhow::Result<StudyPage> {
+        let entry = &shown[index];
+        let view = case_study_page::view(shown, index, tag, home, &self.templates.media);
+        let path = case_study_page::path(home, &entry.study.slug);
+        let alternates = case_study_page::alternates(document, entry.study);
+        // The language menu of a case study leads to the same case study in each language that has it.
+        let locale = language::locale(document, tag).map(|mut locale| {
+            for language in &mut locale.languages {
+                if let Some((_, there)) = alternates
+                    .iter()
+                    .find(|(other, _)| other.eq_ignore_ascii_case(&language.tag))
+                {
+                    language.href.clone_from(there);
+                }
+            }
+            locale
+        });
+        let locale = locale
+            .map(|locale| serde_json::to_string(&locale))
+            .transpose()
+            .context("Failed to serialise the locale")?;
+        let view_json = serde_json::to_string(&view).context("Failed to serialise a case study")?;
+        let data = format!(
+            r#"{{"document":{json},"locale":{},"caseStudy":{view_json}}}"#,
+            locale.as_deref().unwrap_or("null")
+        );
+        let rendered = self
+            .render_cached(used, "renderCaseStudy", vec![Some(data.clone())])
+            .await
+            .with_context(|| format!("the case study of {:?}", entry.study.project))?;
+        let (hints, body) = split_hints(&rendered);
+        let table = language::table(document, tag);
+        let text = |key: &str, fallback: &str| {
+            table
+                .get(key)
+                .cloned()
+                .or_else(|| language::built_in_table("en").and_then(|t| t.get(key).cloned()))
+                .unwrap_or_else(|| fallback.to_owned())
+        };
+        let label = text("caseStudy.label", "Case study");
+        let projects = text("nav.projects", "Projects");
+        let preview = case_study_page::preview_path(&path);
+        let translated = super::case_study::translated(entry.study, tag);
+        let head = case_study_page::Head {
+            page,
+            shown: entry,
+            summary: &translated.summary,
+            tag: &page.language,
+            path: &path,
+            preview: &preview,
+            label: &label,
+            alternates: &alternates,
+        };
+        let base = PUBLIC_URL_PLACEHOLDER;
+        let image = self.study_image(page, entry.study);
+        let json_ld = case_study_page::json_ld_tag(
+            &case_study_page::JsonLd {
+                head: &head,
+                home,
+                projects: &projects,
+                image: image.as_deref(),
+                technologies: &entry.study.technologies,
+            },
+            base,
+        );
+        let head_tags = case_study_page::head_tags(&head, base);
+        let t = &self.templates;
+        let mut template = with_appearance(&t.case_study, &page.appearance);
+        let plain =
+            document.language == super::document::DEFAULT_LANGUAGE && document.languages.is_empty();
+        if !plain {
+            template = with_language(
+                template,
+                &page.language,
+                language::direction(&page.language),
+            );
+        }
+        let html = fill(
+            &template,
+            &[
+                (LANGUAGE_STYLE, if plain { "" } else { &t.language_style }),
+                (HEAD, &head_tags),
+                (HINTS, &hints),
+                (HTML, body),
+                (DATA, &data_link(&path)),
+                (JSON_LD, &json_ld),
+            ],
+        );
+        Ok(StudyPage {
+            path,
+            html,
+            data,
+            preview: StudyPreview {
+                page: page.clone(),
+                label,
+                title: entry.title.clone(),
+                summary: translated.summary,
+                image,
+            },
+        })
+    }
+
+    /// Where a case study's first picture is served (its gallery's first, else its project's
+    /// card's), at its largest: a bundled file's hashed path, or an upload's path.
+    fn study_image(
+        &self,
+        page: &ContentDocument,
+        study: &super::case_study::CaseStudy,
+    ) -> Option<String> {
+        let largest = |item: &super::document::MediaItem| {
+            let source = item.sources.iter().max_by_key(|source| source.width)?;
+            if source.src.starts_with("/media/") {
+                Some(source.src.clone())
+            } else {
+                self.templates.media.get(&source.src).cloned()
+            }
+        };
+        let gallery = study
+            .gallery
+            .first()
+            .and_then(|picture| study.media.iter().find(|m| m.id == picture.image))
+            .and_then(largest);
+        gallery.or_else(|| {
+            let project = page.projects.iter().find(|p| p.id == study.project)?;
+            let item = page.media.iter().find(|m| m.id == project.image)?;
+            largest(item)
+        })
     }
 
     /// The manifest and the link previews for `document` (the default language's, and each
     /// published language's whose texts the preview's font can draw); drawn by resvg, off the
     /// async threads.
-    async fn files(&self, document: &ContentDocument) -> anyhow::Result<ComposedFiles> {
+    async fn files(
+        &self,
+        document: &ContentDocument,
+        studies: Vec<(String, StudyPreview)>,
+    ) -> anyhow::Result<ComposedFiles> {
         let default = language::localize(document, &document.language)
             .context("the document has its own language")?;
         let photo = match photo_path(&default, &self.templates.media) {
@@ -435,6 +837,14 @@ impl PageRenderer {
             None => None,
         };
         let manifest = head::manifest(&default);
+        let mut study_previews = Vec::new();
+        for (path, preview) in studies {
+            let image = match &preview.image {
+                Some(image) => self.image_bytes(image).await?,
+                None => None,
+            };
+            study_previews.push((path, preview, image));
+        }
         let mut pages = Vec::new();
         for other in document.languages.iter().filter(|l| l.published) {
             if let Some(page) = language::localize(document, &other.tag) {
@@ -443,7 +853,12 @@ impl PageRenderer {
                 }
             }
         }
-        tokio::task::spawn_blocking(move || {
+        let drawn = self
+            .previews
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        let (files, kept) = tokio::task::spawn_blocking(move || {
             let preview = super::preview::preview_png(&default, photo.as_deref())?;
             let mut previews = vec![("/".to_owned(), preview)];
             for (path, page) in pages {
@@ -451,10 +866,45 @@ impl PageRenderer {
                     .with_context(|| format!("the link preview of {path}"))?;
                 previews.push((path, png));
             }
-            Ok(ComposedFiles { manifest, previews })
+            // A case study's preview is drawn again only when what it shows changed.
+            let mut kept = HashMap::new();
+            for (path, preview, image) in study_previews {
+                let card = super::preview::CaseStudyCard {
+                    page: &preview.page,
+                    label: &preview.label,
+                    title: &preview.title,
+                    summary: &preview.summary,
+                    image: image.as_deref(),
+                };
+                let key = card.key();
+                let png = match drawn.get(&key) {
+                    Some(png) => png.clone(),
+                    None => Arc::new(
+                        card.png()
+                            .with_context(|| format!("the link preview of {path}"))?,
+                    ),
+                };
+                previews.push((path, Vec::clone(&png)));
+                kept.insert(key, png);
+            }
+            anyhow::Ok((ComposedFiles { manifest, previews }, kept))
         })
         .await
-        .context("the link preview's task failed")?
+        .context("the link preview's task failed")??;
+        *self.previews.lock().unwrap_or_else(|e| e.into_inner()) = kept;
+        Ok(files)
+    }
+
+    /// The bytes of an image the pages serve at `path`: an upload (`/media/…`) from the store, or
+    /// a file of the build.
+    async fn image_bytes(&self, path: &str) -> anyhow::Result<Option<Vec<u8>>> {
+        Ok(match path.strip_prefix("/media/") {
+            Some(name) => match &self.db {
+                Some(db) => db.media_file(name).await?.map(|file| file.data),
+                None => None,
+            },
+            None => self.pages.built_file(path.trim_start_matches('/')),
+        })
     }
 
     /// Renders `document` (published as `version`) and serves it, unless the pages already show
@@ -463,12 +913,13 @@ impl PageRenderer {
         &self,
         version: i64,
         document: &ContentDocument,
+        studies: &CaseStudies,
         modified: Option<i64>,
     ) -> anyhow::Result<()> {
         if version <= *self.shown.lock().await {
             return Ok(());
         }
-        let prepared = self.prepare(document, modified).await?;
+        let prepared = self.prepare(document, studies, modified).await?;
         self.show_prepared(version, prepared).await;
         Ok(())
     }
@@ -479,12 +930,13 @@ impl PageRenderer {
     pub async fn prepare(
         &self,
         document: &ContentDocument,
+        studies: &CaseStudies,
         modified: Option<i64>,
     ) -> anyhow::Result<Prepared> {
         let started = Instant::now();
-        let composed = self.compose(document, modified).await?;
+        let (composed, previews) = self.compose_all(document, studies, modified).await?;
         let render = started.elapsed();
-        let files = self.files(document).await?;
+        let files = self.files(document, previews).await?;
         Ok(Prepared {
             composed,
             files,
@@ -493,11 +945,11 @@ impl PageRenderer {
         })
     }
 
-    /// Serves what [`Self::prepare`] made for `version`, unless the pages already show it or a
-    /// newer version.
+    /// Serves what [`Self::prepare`] made for `version`, unless the pages already show a newer
+    /// version (the same version again is served: its case studies changed).
     pub async fn show_prepared(&self, version: i64, prepared: Prepared) {
         let mut shown = self.shown.lock().await;
-        if version <= *shown {
+        if version < *shown {
             return;
         }
         let started = Instant::now();

@@ -53,14 +53,24 @@ fn refuse_control_characters(schema: &mut Value) {
 /// The schema as committed under `web/src/content/document.schema.json`, with a `$comment`
 /// saying how it is made (a keyword every JSON Schema validator ignores; the API's copy has none).
 pub fn schema_file() -> String {
-    let mut schema = schema_value().clone();
+    committed(schema_value(), "document.rs")
+}
+
+/// A case study's schema as committed under `web/src/content/case-study.schema.json` (the
+/// editor's case study validator is compiled from it), made like [`schema_file`].
+pub fn case_study_schema_file() -> String {
+    committed(case_study_schema_value(), "case_study.rs")
+}
+
+fn committed(schema: &Value, source: &str) -> String {
+    let mut schema = schema.clone();
     if let Value::Object(map) = &mut schema {
         map.insert(
             "$comment".into(),
-            Value::from(
-                "Generated from server/src/content/document.rs: do not edit. Regenerate with \
-                 `make generate` (UPDATE_CONTENT_SCHEMA=1 cargo test --locked --lib content::tests).",
-            ),
+            Value::from(format!(
+                "Generated from server/src/content/{source}: do not edit. Regenerate with \
+                 `make generate` (UPDATE_CONTENT_SCHEMA=1 cargo test --locked --lib content::tests)."
+            )),
         );
     }
     let mut text = serde_json::to_string_pretty(&schema).expect("a schema is JSON");

@@ -98,6 +98,9 @@ pub fn respond<B>(pages: &Pages, request: &Request<B>) -> Response {
     if let Some(response) = to_published_page(&published, key, request.uri().query()) {
         return response;
     }
+    if let Some(response) = moved(pages, key, request.uri().query()) {
+        return response;
+    }
     // /login, /dashboard: useful to people, not to search engines.
     if pages.routes.matches(path) {
         return root(&published).shell.respond(headers, Some(noindex()));
@@ -165,6 +168,28 @@ fn to_published_page(
     };
     let mut response = new_response(axum::body::Body::empty());
     *response.status_mut() = StatusCode::PERMANENT_REDIRECT;
+    let out = response.headers_mut();
+    out.insert(header::LOCATION, HeaderValue::from_str(&location).ok()?);
+    out.insert(header::CACHE_CONTROL, HeaderValue::from_static(REVALIDATE));
+    Some(response)
+}
+
+/// A 301 from an address a page had (a case study's former slug, `/projects/old/`, with or
+/// without its last slash) to the page's address now, the query kept; `None` for any other path.
+fn moved(pages: &Pages, key: &str, query: Option<&str>) -> Option<Response> {
+    let redirects = pages.redirects.load();
+    if redirects.is_empty() {
+        return None;
+    }
+    let to = redirects
+        .get(key)
+        .or_else(|| redirects.get(&format!("{key}/")))?;
+    let location = match query {
+        Some(query) => format!("{to}?{query}"),
+        None => to.clone(),
+    };
+    let mut response = new_response(axum::body::Body::empty());
+    *response.status_mut() = StatusCode::MOVED_PERMANENTLY;
     let out = response.headers_mut();
     out.insert(header::LOCATION, HeaderValue::from_str(&location).ok()?);
     out.insert(header::CACHE_CONTROL, HeaderValue::from_static(REVALIDATE));

@@ -48,8 +48,10 @@ pub struct Pages {
     pub(super) previews: ArcSwap<HashMap<String, Asset>>,
     pub(super) manifest: ArcSwap<Asset>,
     pub(super) robots: Page,
-    /// `/sitemap.xml`: `/` and each published language's page.
+    /// `/sitemap.xml`: `/`, each published language's page, and each case study's.
     pub(super) sitemap: ArcSwap<Page>,
+    /// The addresses that answer with a 301 to another (a case study's former slugs), by path.
+    pub(super) redirects: ArcSwap<HashMap<String, String>>,
     /// The client routes, as the build listed them.
     pub(super) routes: Routes,
     /// Every embedded file, its headers made once (no work per request but a lookup).
@@ -83,7 +85,7 @@ impl Pages {
         );
         let sitemap = Page::new(
             "application/xml; charset=utf-8",
-            sitemap(&base, &[]),
+            sitemap(&base, &[], &[]),
             effort,
         );
         let routes = Routes::from_build();
@@ -108,6 +110,7 @@ impl Pages {
             manifest: ArcSwap::from_pointee(Asset::generated(MANIFEST_TYPE, Vec::new(), None)),
             robots,
             sitemap: ArcSwap::from_pointee(sitemap),
+            redirects: ArcSwap::from_pointee(HashMap::new()),
             routes,
             assets: Asset::all(),
         }
@@ -129,39 +132,49 @@ impl Pages {
     /// whatever happens, so that every address has its page.
     fn published(&self, composed: Vec<(String, ComposedPage)>) -> PublishedPages {
         let served = self.published.load_full();
-        let mut published: PublishedPages = composed
-            .into_iter()
-            .map(|(path, page)| {
-                let html = page.html.replace(PUBLIC_URL_PLACEHOLDER, &self.base);
-                let shell = page.shell.replace(PUBLIC_URL_PLACEHOLDER, &self.base);
-                let missing = page.missing.replace(PUBLIC_URL_PLACEHOLDER, &self.base);
-                let served = served.get(&path);
-                let page_again = |served: Option<&Arc<Page>>, text: String| match served {
-                    Some(page) if page.identity.bytes == text.as_bytes() => page.clone(),
-                    _ => Arc::new(Page::new(HTML, text, self.effort)),
-                };
-                let data = match served {
-                    Some(served) if served.data.identity.bytes == page.data.as_bytes() => {
-                        served.data.clone()
-                    }
-                    _ => Arc::new(page_data(page.data.into_bytes(), self.effort)),
-                };
-                let missing_is_shell = missing == shell;
-                let shell = page_again(served.map(|served| &served.shell), shell);
-                let missing = if missing_is_shell {
-                    shell.clone()
-                } else {
-                    page_again(served.map(|served| &served.missing), missing)
-                };
-                let entry = Published {
-                    page: page_again(served.map(|served| &served.page), html),
-                    data,
-                    shell,
-                    missing,
-                };
-                (path, Arc::new(entry))
-            })
-            .collect();
+        // The error pages many paths share (a language's, its case studies') made once.
+        let mut made: Vec<Arc<Page>> = Vec::new();
+        let mut published = PublishedPages::new();
+        for (path, page) in composed {
+            let html = page.html.replace(PUBLIC_URL_PLACEHOLDER, &self.base);
+            let shell = page.shell.replace(PUBLIC_URL_PLACEHOLDER, &self.base);
+            let missing = page.missing.replace(PUBLIC_URL_PLACEHOLDER, &self.base);
+            let served = served.get(&path);
+            let mut page_again = |served: Option<&Arc<Page>>, text: String| {
+                if let Some(page) = served.filter(|page| page.identity.bytes == text.as_bytes()) {
+                    return page.clone();
+                }
+                if let Some(page) = made
+                    .iter()
+                    .find(|page| page.identity.bytes == text.as_bytes())
+                {
+                    return page.clone();
+                }
+                let page = Arc::new(Page::new(HTML, text, self.effort));
+                made.push(page.clone());
+                page
+            };
+            let data = match served {
+                Some(served) if served.data.identity.bytes == page.data.as_bytes() => {
+                    served.data.clone()
+                }
+                _ => Arc::new(page_data(page.data.into_bytes(), self.effort)),
+            };
+            let missing_is_shell = missing == shell;
+            let shell = page_again(served.map(|served| &served.shell), shell);
+            let missing = if missing_is_shell {
+                shell.clone()
+            } else {
+                page_again(served.map(|served| &served.missing), missing)
+            };
+            let entry = Published {
+                page: page_again(served.map(|served| &served.page), html),
+                data,
+                shell,
+                missing,
+            };
+            published.insert(path, Arc::new(entry));
+        }
         if let Some(root) = served.get("/") {
             published
                 .entry("/".to_owned())
@@ -191,7 +204,9 @@ impl PageSink for Pages {
                 .collect(),
         ));
         let published = self.published(composed.pages);
-        let sitemap = sitemap(&self.base, &composed.published);
+        let sitemap = sitemap(&self.base, &composed.published, &composed.case_studies);
+        self.redirects
+            .store(Arc::new(composed.redirects.into_iter().collect()));
         if self.sitemap.load().identity.bytes != sitemap.as_bytes() {
             self.sitemap.store(Arc::new(Page::new(
                 "application/xml; charset=utf-8",
@@ -207,39 +222,61 @@ impl PageSink for Pages {
     }
 }
 
-/// The sitemap: `/` alone, as before languages existed, or, with more than one published
-/// language, each language's page with its alternates and `x-default` (`/`).
-fn sitemap(base: &str, published: &[(String, String)]) -> String {
-    if published.len() < 2 {
-        return format!(
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
-             <urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n\
-             \x20 <url><loc>{base}/</loc></url>\n\
-             </urlset>\n"
-        );
-    }
+/// The sitemap: each page by its address. A page in one language is its address alone, as
+/// before languages existed; one in several (the languages' pages, a translated case study) lists
+/// each with its alternates and `x-default`, the default language's. `published` is the
+/// languages' pages, `case_studies` each case study's addresses, the default language's first.
+fn sitemap(
+    base: &str,
+    published: &[(String, String)],
+    case_studies: &[Vec<(String, String)>],
+) -> String {
     let escape = crate::content::head::escape_html;
-    let mut alternates = String::new();
-    for (tag, path) in published {
-        alternates.push_str(&format!(
-            "    <xhtml:link rel=\"alternate\" hreflang=\"{}\" href=\"{base}{}\"/>\n",
-            escape(tag),
-            escape(path)
-        ));
+    let root = [("en".to_owned(), "/".to_owned())];
+    let languages: &[(String, String)] = if published.is_empty() {
+        &root
+    } else {
+        published
+    };
+    let groups: Vec<&[(String, String)]> = std::iter::once(languages)
+        .chain(case_studies.iter().map(Vec::as_slice))
+        .filter(|group| !group.is_empty())
+        .collect();
+    let several = groups.iter().any(|group| group.len() > 1);
+    let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    if several {
+        xml.push_str(
+            "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" \
+             xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n",
+        );
+    } else {
+        xml.push_str("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
     }
-    alternates.push_str(&format!(
-        "    <xhtml:link rel=\"alternate\" hreflang=\"x-default\" href=\"{base}/\"/>\n"
-    ));
-    let mut xml = String::from(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
-         <urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" \
-         xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n",
-    );
-    for (_, path) in published {
-        xml.push_str(&format!(
-            "  <url>\n    <loc>{base}{}</loc>\n{alternates}  </url>\n",
-            escape(path)
+    for group in groups {
+        if group.len() < 2 {
+            for (_, path) in group {
+                xml.push_str(&format!("  <url><loc>{base}{}</loc></url>\n", escape(path)));
+            }
+            continue;
+        }
+        let mut alternates = String::new();
+        for (tag, path) in group {
+            alternates.push_str(&format!(
+                "    <xhtml:link rel=\"alternate\" hreflang=\"{}\" href=\"{base}{}\"/>\n",
+                escape(tag),
+                escape(path)
+            ));
+        }
+        alternates.push_str(&format!(
+            "    <xhtml:link rel=\"alternate\" hreflang=\"x-default\" href=\"{base}{}\"/>\n",
+            escape(&group[0].1)
         ));
+        for (_, path) in group {
+            xml.push_str(&format!(
+                "  <url>\n    <loc>{base}{}</loc>\n{alternates}  </url>\n",
+                escape(path)
+            ));
+        }
     }
     xml.push_str("</urlset>\n");
     xml

@@ -402,3 +402,323 @@ async fn the_placeholders_case_studies_go_with_the_default_document() {
     assert_eq!(read("portfolio").await.status(), 404);
     app.shutdown().await;
 }
+
+/// A `<meta>` or `<link>` of a page's head, by what it starts with: the value of its `content`
+/// or `href`.
+fn head_value(html: &str, start: &str) -> String {
+    let at = html
+        .find(start)
+        .unwrap_or_else(|| panic!("{start} in the page"));
+    let tag = &html[at..at + html[at..].find('>').unwrap()];
+    let attribute = ["content=\"", "href=\""]
+        .into_iter()
+        .find_map(|name| tag.find(name).map(|i| i + name.len()))
+        .expect("a value");
+    tag[attribute..attribute + tag[attribute..].find('"').unwrap()].to_owned()
+}
+
+#[tokio::test]
+async fn a_published_case_study_has_its_own_page_head_preview_sitemap_entry_and_lasting_address() {
+    let app = spawn_app().await;
+    app.signed_in().await;
+    let project = projects()[0].clone();
+    let id = project["id"].as_str().unwrap();
+    let title = project["title"].as_str().unwrap();
+    // The owner's own page: the placeholder's case studies go with the default document.
+    let published = app.send(Method::POST, "/api/content/publish", None).await;
+    assert_eq!(published.status(), 200);
+    assert_eq!(app.get("/projects/portfolio/").await.status(), 404);
+    let sitemap = app.get("/sitemap.xml").await.text().await.unwrap();
+    assert!(!sitemap.contains("/projects/"), "{sitemap}");
+
+    assert_eq!(
+        app.put_case_study(id, &written(id, "checkout"), "0")
+            .await
+            .status(),
+        200
+    );
+    let sent = app
+        .send(
+            Method::POST,
+            &format!("/api/content/case-studies/{id}/publish"),
+            None,
+        )
+        .await;
+    assert_eq!(sent.status(), 200);
+    // Served at once, pre-rendered: the case study whole in the HTML, its head its own.
+    let response = app.get("/projects/checkout/").await;
+    assert_eq!(response.status(), 200);
+    assert!(response.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .contains("sha256-"));
+    let html = response.text().await.unwrap();
+    let base = &app.address;
+    assert!(
+        html.contains(&format!("<title>{title} · Case study · ")),
+        "{html}"
+    );
+    assert_eq!(
+        head_value(&html, "<meta name=\"description\""),
+        "A checkout that stopped losing carts."
+    );
+    assert_eq!(
+        head_value(&html, "<link rel=\"canonical\""),
+        format!("{base}/projects/checkout/")
+    );
+    assert_eq!(head_value(&html, "<meta property=\"og:type\""), "article");
+    let image = head_value(&html, "<meta property=\"og:image\"");
+    assert_eq!(image, format!("{base}/projects/checkout/og-image.png"));
+    assert!(!html.contains("hreflang"), "one language: no alternates");
+    // The Markdown drawn as elements, the figure written out, the way back to the card.
+    assert!(html.contains("Carts were <em>lost</em> at the payment step"));
+    assert!(html.contains("<a class=\"link\" href=\"https://example.com/design\""));
+    assert!(html.contains(">38.5<"));
+    assert!(html.contains("href=\"/#projects\""));
+    assert!(html.contains(&format!("data-case-study=\"{id}\"")));
+    // JSON-LD: a creative work by the owner, and the breadcrumbs.
+    let start = html.find("<script type=\"application/ld+json\">").unwrap();
+    let end = start + html[start..].find("</script>").unwrap();
+    let ld: Value = serde_json::from_str(&html[start + 35..end]).unwrap();
+    assert_eq!(ld[0]["@type"], "CreativeWork");
+    assert_eq!(ld[0]["name"], title);
+    assert_eq!(ld[0]["author"]["@type"], "Person");
+    assert_eq!(ld[0]["url"], format!("{base}/projects/checkout/"));
+    assert!(ld[0]["dateModified"].is_string());
+    assert_eq!(ld[1]["@type"], "BreadcrumbList");
+    assert_eq!(ld[1]["itemListElement"][2]["name"], title);
+    // Its link preview, drawn at publish.
+    let preview = app.get("/projects/checkout/og-image.png").await;
+    assert_eq!(preview.status(), 200);
+    assert_eq!(preview.headers()["content-type"], "image/png");
+    let png = preview.bytes().await.unwrap();
+    assert!(png.starts_with(b"\x89PNG"));
+    // The data it hydrates from, beside it.
+    let data = app.json_of("/projects/checkout/page-data.json").await;
+    assert_eq!(data["caseStudy"]["study"]["project"], id);
+    assert_eq!(data["caseStudy"]["figures"], json!(["38.5"]));
+    assert_eq!(
+        data["caseStudy"]["texts"]["problem"][0]["children"][1],
+        json!({"type": "emphasis", "children": ["lost"]})
+    );
+    // The card on `/` links to it; the sitemap lists it.
+    let landing = app.get("/").await.text().await.unwrap();
+    assert!(landing.contains("href=\"/projects/checkout/\""));
+    let sitemap = app.get("/sitemap.xml").await.text().await.unwrap();
+    assert!(sitemap.contains(&format!("<loc>{base}/projects/checkout/</loc>")));
+
+    // A new slug: the old address answers with a 301 to the new one, with or without its slash.
+    let response = app
+        .put_case_study(id, &written(id, "checkout-rewrite"), "1")
+        .await;
+    assert_eq!(response.status(), 200);
+    let sent = app
+        .send(
+            Method::POST,
+            &format!("/api/content/case-studies/{id}/publish"),
+            None,
+        )
+        .await;
+    assert_eq!(sent.status(), 200);
+    for old in [
+        "/projects/checkout/",
+        "/projects/checkout",
+        "/projects/checkout/?ref=cv",
+    ] {
+        let moved = app.get(old).await;
+        assert_eq!(moved.status(), 301, "{old}");
+        let expected = if old.ends_with("?ref=cv") {
+            "/projects/checkout-rewrite/?ref=cv"
+        } else {
+            "/projects/checkout-rewrite/"
+        };
+        assert_eq!(moved.headers()["location"], expected, "{old}");
+    }
+    assert_eq!(app.get("/projects/checkout-rewrite/").await.status(), 200);
+    let sitemap = app.get("/sitemap.xml").await.text().await.unwrap();
+    assert!(sitemap.contains("/projects/checkout-rewrite/"));
+    assert!(!sitemap.contains("/projects/checkout/"));
+    let landing = app.get("/").await.text().await.unwrap();
+    assert!(landing.contains("href=\"/projects/checkout-rewrite/\""));
+    // An unknown case study is the site's 404.
+    assert_eq!(app.get("/projects/no-such-study/").await.status(), 404);
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_placeholders_case_studies_have_pages_beside_the_default_document() {
+    let app = spawn_app().await;
+    for (path, title) in [
+        ("/projects/portfolio/", "Portfolio"),
+        ("/projects/food-recipes/", "Food Recipes"),
+    ] {
+        let response = app.get(path).await;
+        assert_eq!(response.status(), 200, "{path}");
+        let html = response.text().await.unwrap();
+        assert!(
+            html.contains(&format!("<title>{title} · Case study")),
+            "{path}"
+        );
+    }
+    // Each leads to the other: previous and next, in the order of the cards.
+    let first = app.get("/projects/portfolio/").await.text().await.unwrap();
+    assert!(first.contains("rel=\"next\""));
+    let landing = app.get("/").await.text().await.unwrap();
+    assert_eq!(landing.matches("href=\"/projects/").count(), 2);
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_case_study_is_on_a_languages_pages_once_it_is_translated_with_its_alternates() {
+    use crate::languages::{default_document, language, save_draft};
+    let app = spawn_app().await;
+    app.signed_in().await;
+    let mut page = default_document();
+    page["languages"] = json!([language("de", "DE", "Entwicklerin", true)]);
+    assert_eq!(save_draft(&app, &page).await.status(), 200);
+    let published = app.send(Method::POST, "/api/content/publish", None).await;
+    assert_eq!(published.status(), 200);
+    let id = projects()[0]["id"].as_str().unwrap().to_owned();
+    let publish = |study: Value, revision: &'static str| {
+        let app = &app;
+        let id = id.clone();
+        async move {
+            let saved = app.put_case_study(&id, &study, revision).await;
+            assert_eq!(saved.status(), 200, "{:?}", saved.text().await);
+            let sent = app
+                .send(
+                    Method::POST,
+                    &format!("/api/content/case-studies/{id}/publish"),
+                    None,
+                )
+                .await;
+            assert_eq!(sent.status(), 200);
+        }
+    };
+    // Translated in part: the German pages leave it out, and its card there has no link.
+    let mut study = written(&id, "checkout");
+    let german = json!({
+        "summary": "Ein Checkout, der keine Warenkörbe mehr verlor.",
+        "problem": "Warenkörbe gingen beim Bezahlen *verloren*.",
+    });
+    study["translations"] = json!([{ "tag": "de", "texts": german }]);
+    publish(study.clone(), "0").await;
+    assert_eq!(app.get("/projects/checkout/").await.status(), 200);
+    assert_eq!(app.get("/de/projects/checkout/").await.status(), 404);
+    let german_page = app.get("/de/").await.text().await.unwrap();
+    assert!(!german_page.contains("/projects/checkout/"));
+    let english = app.get("/projects/checkout/").await.text().await.unwrap();
+    assert!(!english.contains("hreflang"));
+
+    // Translated whole: its German page, with the alternates both ways.
+    let mut texts = german.as_object().unwrap().clone();
+    for (path, text) in [
+        ("role", "Ich leitete die Neuentwicklung."),
+        ("constraints", "- sechs Wochen\n- keine Ausfallzeit"),
+        ("decisions[0].title", "Ein Dienst"),
+        ("decisions[0].why", "Weniger Umwege."),
+        ("outcome", "Der Umsatz stieg."),
+        ("figures[0].label", "weniger abgebrochene Warenkörbe"),
+        ("links[0].label", "Quellcode"),
+    ] {
+        texts.insert(path.to_owned(), json!(text));
+    }
+    study["translations"] = json!([{ "tag": "de", "texts": texts, "same": ["figures[0].unit"] }]);
+    publish(study, "1").await;
+    let response = app.get("/de/projects/checkout/").await;
+    assert_eq!(response.status(), 200);
+    let html = response.text().await.unwrap();
+    let base = &app.address;
+    assert!(html.contains("<html lang=\"de\" dir=\"ltr\""));
+    assert!(html.contains("Ein Checkout, der keine Warenkörbe mehr verlor."));
+    assert!(html.contains("Warenkörbe gingen beim Bezahlen <em>verloren</em>."));
+    // The figure written the German way, the headings in German.
+    assert!(html.contains(">38,5<"), "{html}");
+    assert!(html.contains("Das Problem"));
+    for (tag, path) in [
+        ("en", "/projects/checkout/"),
+        ("de", "/de/projects/checkout/"),
+        ("x-default", "/projects/checkout/"),
+    ] {
+        let alternate =
+            format!("<link rel=\"alternate\" hreflang=\"{tag}\" href=\"{base}{path}\" />");
+        assert!(html.contains(&alternate), "{alternate}");
+    }
+    assert_eq!(
+        html.matches("hreflang").count(),
+        app.get("/projects/checkout/")
+            .await
+            .text()
+            .await
+            .unwrap()
+            .matches("hreflang")
+            .count()
+    );
+    // Its language menu leads to the same case study in English; the German card links to it.
+    let data = app.json_of("/de/projects/checkout/page-data.json").await;
+    let hrefs: Vec<&str> = data["locale"]["languages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["href"].as_str().unwrap())
+        .collect();
+    assert_eq!(hrefs, ["/projects/checkout/", "/de/projects/checkout/"]);
+    let german_page = app.get("/de/").await.text().await.unwrap();
+    assert!(german_page.contains("href=\"/de/projects/checkout/\""));
+    let sitemap = app.get("/sitemap.xml").await.text().await.unwrap();
+    assert!(sitemap.contains(&format!("<loc>{base}/de/projects/checkout/</loc>")));
+    assert!(sitemap.contains(&format!(
+        "<xhtml:link rel=\"alternate\" hreflang=\"de\" href=\"{base}/de/projects/checkout/\"/>"
+    )));
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_case_studys_draft_is_previewed_as_its_page_for_the_owner_only() {
+    let app = spawn_app().await;
+    let id = projects()[1]["id"].as_str().unwrap().to_owned();
+    let path = format!("/api/content/case-studies/{id}/preview");
+    assert_eq!(app.get(&path).await.status(), 401);
+    app.signed_in().await;
+    let mut study = written(&id, "rewrite");
+    study["summary"] = json!("Only in the draft, for now.");
+    assert_eq!(app.put_case_study(&id, &study, "0").await.status(), 200);
+    let response = app.get(&path).await;
+    assert_eq!(response.status(), 200);
+    // Framed by the site's own pages only, and drawn without scripts.
+    assert!(response.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .contains("frame-ancestors 'self'"));
+    let html = response.text().await.unwrap();
+    assert!(html.contains("Only in the draft, for now."));
+    assert!(html.contains(&format!("data-case-study=\"{id}\"")));
+    assert!(!html.contains("<script type=\"module\""));
+    // Nothing is published by a preview.
+    assert_eq!(app.get("/projects/rewrite/").await.status(), 404);
+    // A language the page's draft does not have, and one the case study is not translated into.
+    let unknown = app.get(&format!("{path}?language=de")).await;
+    assert_eq!(unknown.status(), 422);
+    let body: Value = unknown.json().await.unwrap();
+    assert!(body["error"]["fields"]["language"].is_string(), "{body}");
+    let mut page = crate::languages::default_document();
+    page["languages"] = json!([crate::languages::language(
+        "de",
+        "DE",
+        "Entwicklerin",
+        false
+    )]);
+    assert_eq!(
+        crate::languages::save_draft(&app, &page).await.status(),
+        200
+    );
+    let untranslated = app.get(&format!("{path}?language=de")).await;
+    assert_eq!(untranslated.status(), 422);
+    assert_eq!(
+        app.get("/api/content/case-studies/no-such-project/preview")
+            .await
+            .status(),
+        404
+    );
+    app.shutdown().await;
+}

@@ -3,6 +3,7 @@
 mod account_safety;
 mod authenticator;
 mod case_studies;
+mod case_study_insights;
 mod checklist;
 mod cli;
 pub mod connections;

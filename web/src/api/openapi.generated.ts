@@ -140,6 +140,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/content/case-studies/{project}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's case study as its draft stands (else as published, else as begun), rendered
+         *     as its page in one of the page draft's languages would show it, without scripts, for the
+         *     editor's preview.
+         */
+        get: operations["previewCaseStudyDraft"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/content/case-studies/{project}/publish": {
         parameters: {
             query?: never;
@@ -300,7 +321,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Visitors, page views, referrers, campaigns, clicks, resume downloads and messages per day. */
+        /**
+         * Visitors, page views, referrers, campaigns, clicks, case studies' visits, resume downloads and
+         *     messages per day.
+         */
         get: operations["readInsights"];
         put?: never;
         post?: never;
@@ -398,8 +422,9 @@ export interface paths {
         put?: never;
         /**
          * Counts an event of a visit through a link: an open (and a new visitor today), a section that
-         *     came into view (once a visitor a day), a click. The answer is 204 whether or not anything was
-         *     counted: nothing is for an unknown, revoked or expired link, with insights off, for `DNT: 1`
+         *     came into view (once a visitor a day), a case study opened from the link's page (once a
+         *     visitor a day), a click. The answer is 204 whether or not anything was counted: nothing is for
+         *     an unknown, revoked or expired link, for a case study not published, with insights off, for `DNT: 1`
          *     or `Sec-GPC: 1`, for bots, headless browsers and link-preview fetchers. Each network shares
          *     the insights beacon's rate limit and allowances.
          */
@@ -1133,6 +1158,12 @@ export interface components {
         };
         /** @description One event from the page. */
         BeaconEvent: {
+            /**
+             * @description For a view of a case study's page: its project's id (`data-case-study`), counted among
+             *     the case studies' visits while that case study is published.
+             * @example portfolio
+             */
+            caseStudy?: string | null;
             kind: components["schemas"]["EventKind"];
             /** @description For a view: `document.referrer`; only its host is kept. */
             referrer?: string | null;
@@ -1233,6 +1264,21 @@ export interface components {
              *     the case study out.
              */
             translations?: components["schemas"]["CaseStudyTranslation"][];
+        };
+        /**
+         * @description A case study and how often it was seen: its page's views, or an application link's readers
+         *     who opened it.
+         */
+        CaseStudyCount: {
+            /** Format: int64 */
+            count: number;
+            /**
+             * @description Its project's id.
+             * @example portfolio
+             */
+            project: string;
+            /** @description Its project's title on the published page; `null` for a project no longer on it. */
+            title?: string | null;
         };
         /** @description A case study's draft. Its `revision` (also its ETag) goes with the next save as `If-Match`. */
         CaseStudyDraft: {
@@ -1655,6 +1701,11 @@ export interface components {
             browsers: components["schemas"]["KeyCount"][];
             /** @description `utm_source / utm_medium / utm_campaign`, the most frequent first. */
             campaigns: components["schemas"]["KeyCount"][];
+            /**
+             * @description Views of each case study's page (`/projects/<slug>/`, in any language), the most
+             *     viewed first; also counted in the page views.
+             */
+            caseStudies: components["schemas"]["CaseStudyCount"][];
             /** @description Clicks per link id (`project:ID:code`, `project:ID:demo`, `social:NAME`). */
             clicks: components["schemas"]["KeyCount"][];
             /** @description Every day of the range, oldest first, days without visits included. */
@@ -1758,6 +1809,8 @@ export interface components {
         };
         /** @description One day's counts of a link. */
         LinkDay: {
+            /** @description The case studies opened that day, the most opened first. */
+            caseStudies: components["schemas"]["CaseStudyCount"][];
             /** @description Each clicked target (e.g. `project:shop:demo`) and its clicks. */
             clicks: {
                 [key: string]: number;
@@ -1796,6 +1849,11 @@ export interface components {
         LinkState: "sent" | "opened" | "engaged" | "wrote";
         /** @description A link's counts over every day. */
         LinkTotals: {
+            /**
+             * @description Each case study opened from the link's page and how many times (once a visitor a day),
+             *     the most opened first.
+             */
+            caseStudies: components["schemas"]["CaseStudyCount"][];
             /** Format: int64 */
             messages: number;
             /** Format: int64 */
@@ -1838,6 +1896,11 @@ export interface components {
         };
         /** @description One event of a visit through an application link. */
         LinkVisit: {
+            /**
+             * @description For a case study: its project's id, from its page's `data-case-study`.
+             * @example portfolio
+             */
+            caseStudy?: string | null;
             kind: components["schemas"]["VisitKind"];
             /**
              * @description For a section: its id, e.g. `projects` (the same characters as a target).
@@ -2334,7 +2397,7 @@ export interface components {
          * @description What the page reports about a visit through a link.
          * @enum {string}
          */
-        VisitKind: "open" | "section" | "click";
+        VisitKind: "open" | "section" | "click" | "caseStudy";
     };
     responses: never;
     parameters: never;
@@ -2719,6 +2782,62 @@ export interface operations {
             };
             /** @description If-Match is missing */
             428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    previewCaseStudyDraft: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The tag of one of the draft's languages (published or not), or of its default language;
+                 *     the default language when absent.
+                 */
+                language?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The project's id */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The case study's page as a publish would show it, without scripts; only the site's own pages may frame it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The page's draft has no such project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The page's draft has no such language, the case study is not translated into it, or the query names an unknown parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

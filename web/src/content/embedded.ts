@@ -1,5 +1,6 @@
 import type { ContentDocument } from './document.generated';
 import type { Locale } from '../i18n/locale';
+import type { CaseStudyView } from './case-study-view';
 
 /** The id of the JSON data block the server (and the build) put in every page. */
 export const PAGE_DATA_ID = 'page-data';
@@ -11,6 +12,10 @@ export const PAGE_DATA_ID = 'page-data';
 export interface PageData {
   document: ContentDocument;
   locale: Locale | null;
+  /** The case studies the page's project cards link to, by project id (none: no links). */
+  caseStudies?: Readonly<Record<string, string>>;
+  /** A case study's page: the case study it shows. */
+  caseStudy?: CaseStudyView;
 }
 
 /**

@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { useContext, useState } from 'react';
 import { Icon } from '../components/icon';
 import { useContent } from '../content/context';
+import { CaseStudyLinks } from '../content/case-study-links';
 import { imageFor } from '../content/media';
 import { categories, projectsFor, type Category } from '../content/projects';
 import { addEnglish, useTexts } from '../i18n/locale';
@@ -16,9 +17,11 @@ export function Projects() {
   const [filtered, setFiltered] = useState(false);
   const content = useContent();
   const texts = useTexts();
+  const links = useContext(CaseStudyLinks);
   const shown = projectsFor(category, content.projects).map((project) => ({
     ...project,
     picture: imageFor(content, project.image),
+    caseStudy: links[project.id],
   }));
 
   return (
@@ -65,7 +68,17 @@ export function Projects() {
                   <h3 className="text-lg font-semibold">{project.title}</h3>
                   <span className="text-xs font-medium tracking-wide text-blue-300 uppercase">{texts.t(`projects.${project.stack}`)}</span>
                 </div>
-                <p className="mt-2 line-clamp-3 text-sm text-gray-400">{project.description}</p>
+                <p className={`mt-2 text-sm text-gray-400 ${project.caseStudy ? 'line-clamp-2' : 'line-clamp-3'}`}>{project.description}</p>
+                {project.caseStudy && (
+                  <a
+                    href={project.caseStudy}
+                    data-track={`project:${project.id}:case-study`}
+                    aria-label={texts.t('projects.caseStudyOf', { title: project.title })}
+                    className="link mt-2 w-fit text-sm font-medium"
+                  >
+                    {texts.t('projects.caseStudy')}
+                  </a>
+                )}
                 <ul aria-label={texts.t('projects.technologies')} className="mt-3 flex flex-wrap gap-1.5">
                   {/* A technology's name keeps its own direction: "C#" reads "C#" on a right-to-left page too. */}
                   {project.technologies.map((tech) => (

@@ -31,6 +31,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(publish))
         .routes(routes!(versions))
         .routes(routes!(revert))
+        .routes(routes!(preview))
         .layer(DefaultBodyLimit::max(MAX_DOCUMENT_BYTES))
         .layer(crate::http::layers::no_store::no_store());
     OpenApiRouter::new()
@@ -269,39 +270,20 @@ async fn save_draft(
     ))
 }
 
-/// Publishes `document` as its project's next version: checked against the published page,
-/// its slug free, and the slug it had answering from now on with a 301 to the new one.
+/// Publishes `document` as its project's next version (see `LiveContent::publish_case_study`).
 async fn publish_case_study(
     state: &AppState,
     document: CaseStudy,
     as_draft: bool,
 ) -> Result<Version, ApiError> {
-    let page = state.content.current().document.clone();
-    let document = entry::ready_to_publish(&state.db, document, &page).await?;
-    let json = serde_json::to_string(&document).map_err(anyhow::Error::from)?;
     let row = state
-        .db
-        .publish_content(
-            key(&document.project),
-            &json,
-            now_ms(),
-            KEPT_VERSIONS,
-            as_draft,
-        )
+        .content
+        .publish_case_study(&state.db, document, (now_ms(), KEPT_VERSIONS), as_draft)
         .await?;
-    let version = Version {
+    Ok(Version {
         version: row.version,
         published_at: row.published_at,
-    };
-    // Served by this instance at once; the others follow within their next look.
-    state
-        .content
-        .show_case_study(crate::content::live::PublishedCaseStudy {
-            version: row.version,
-            published_at: Some(row.published_at),
-            document,
-        });
-    Ok(version)
+    })
 }
 
 /// Publishes the project's case study draft, checked again against the published page.
@@ -374,4 +356,61 @@ async fn revert(
         .ok_or(ApiError::NotFound)?;
     let document: CaseStudy = serde_json::from_str(&row.document).map_err(anyhow::Error::from)?;
     Ok(ApiJson(publish_case_study(&state, document, true).await?))
+}
+
+/// The project's case study as its draft stands (else as published, else as begun), rendered
+/// as its page in one of the page draft's languages would show it, without scripts, for the
+/// editor's preview.
+#[utoipa::path(get, path = "/content/case-studies/{project}/preview", tag = "content",
+    operation_id = "previewCaseStudyDraft", security(("session" = [])),
+    params(
+        ("project" = String, Path, description = "The project's id"),
+        super::content::PreviewQuery,
+    ),
+    responses(
+        (status = 200, description = "The case study's page as a publish would show it, without \
+            scripts; only the site's own pages may frame it", content_type = "text/html", body = String),
+        (status = 404, description = "The page's draft has no such project", body = ErrorBody),
+        (status = 422, description = "The page's draft has no such language, the case study is not \
+            translated into it, or the query names an unknown parameter", body = ErrorBody),
+        NoSession,
+    ))]
+async fn preview(
+    State(state): State<AppState>,
+    _owner: Owner,
+    ApiPath(ProjectPath { project }): ApiPath<ProjectPath>,
+    crate::http::extract::query::ApiQuery(query): crate::http::extract::query::ApiQuery<
+        super::content::PreviewQuery,
+    >,
+) -> Result<Response, ApiError> {
+    let project = project_id(&project)?;
+    let page = super::content::read_draft(&state).await?.document;
+    let study = read_draft(&state, project, &page).await?.document;
+    let tag = match query.language {
+        Some(tag) if crate::content::language::localize(&page, &tag).is_none() => {
+            return Err(ApiError::field(
+                "language",
+                "is not a language of the draft",
+            ));
+        }
+        Some(tag) => tag,
+        None => page.language.clone(),
+    };
+    let renderer = state
+        .content
+        .page()
+        .ok_or_else(|| anyhow::anyhow!("this server renders no page"))?;
+    let mut others =
+        crate::content::case_study_entry::CaseStudies::clone(&state.content.case_studies());
+    others.remove(project);
+    let html = renderer
+        .compose_study_page(&page, study, &others, &tag, now_ms())
+        .await?
+        .ok_or_else(|| {
+            ApiError::field(
+                "language",
+                "the case study is not translated into this language yet, so its page there does not show it",
+            )
+        })?;
+    Ok(super::content::preview_response(&state, &html))
 }

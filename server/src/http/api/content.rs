@@ -155,6 +155,7 @@ async fn publish_document(
     // A draft was checked when saved; checked again, as the rules may have grown since.
     validate::check(document).map_err(ApiError::Validation)?;
     let json = serde_json::to_string(document).map_err(anyhow::Error::from)?;
+    let _publishing = state.content.publishing().await;
     // Rendered before it is stored: a document the page cannot be drawn from is never
     // published, and visitors keep the last good page.
     let prepared = state.content.prepare(document, Some(now_ms())).await.map_err(|error| {
@@ -202,7 +203,7 @@ pub struct PreviewQuery {
     /// The tag of one of the draft's languages (published or not), or of its default language;
     /// the default language when absent.
     #[param(max_length = 35, pattern = r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$")]
-    language: Option<String>,
+    pub(super) language: Option<String>,
 }
 
 impl QueryParams for PreviewQuery {}
@@ -243,11 +244,16 @@ async fn preview(
     let page = renderer
         .compose_page(&draft.document, &tag, now_ms())
         .await?;
-    // A picture of the page: its scripts would take the preview's address for an unknown
-    // route, and count a visit.
+    Ok(preview_response(&state, &page))
+}
+
+/// A page composed for the editor's preview, as it is answered: without its scripts (they would
+/// take the preview's address for an unknown route, and count a visit), with the public URL in,
+/// framed only by the site's own pages, under a policy that lists its inline styles and scripts.
+pub(super) fn preview_response(state: &AppState, page: &str) -> Response {
     let html = state
         .pages
-        .with_base(&module_scripts().replace_all(&page, ""));
+        .with_base(&module_scripts().replace_all(page, ""));
     // Its inline styles and scripts (the accent's shades, the scheme script), for its policy.
     let policy = PagePolicy::for_page(&crate::site::inline_hashes(html.as_bytes()));
     let mut response = (
@@ -262,7 +268,7 @@ async fn preview(
     if let Some(policy) = policy {
         response.extensions_mut().insert(policy);
     }
-    Ok(response)
+    response
 }
 
 /// The page's module scripts and their preloads.
