@@ -282,9 +282,12 @@ const DASHBOARD_CHUNK_BUDGET = Math.floor(18_874 * 1.1);
 // editor is a lazily loaded chunk of its own, 8.9 KB), the projects' case study column, and the
 // case study page's 19 fixed texts in the string table the editor carries whole, and the preview
 // drawing a case study's page: 54,203 measured; 260 more are allowed (a few of them for the chunks'
-// hashed names, which change its compressed size by a few bytes from build to build).
-const EDITOR_CHUNK_BUDGET = Math.floor(49_086 * 1.1) + 260;
-test('the dashboard\'s chunk is at most 20,761 bytes gzipped and the editor\'s 54,254', () => {
+// hashed names, which change its compressed size by a few bytes from build to build). Then a case
+// study's translations in its editor (the translation rows of the Languages part shared with the
+// case study's chunk, the translations' keys moved by one function for both) and the placeholder's
+// example named in the projects' column: 54,546 measured; 350 more are allowed.
+const EDITOR_CHUNK_BUDGET = Math.floor(49_086 * 1.1) + 610;
+test('the dashboard\'s chunk is at most 20,761 bytes gzipped and the editor\'s 54,604', () => {
   const dashboard = gzipped(manifest['src/pages/dashboard.tsx']!.file);
   const editor = gzipped(manifest['src/dashboard/page-editor/page-editor.tsx']!.file);
   console.log(`the dashboard's chunk: ${dashboard} bytes gzipped; the editor's: ${editor}`);

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { DESKTOP, openPage, serverAndBrowser, type RunningServer } from './harness.ts';
-import { axeViolations, OWNER_ENV, ownerCookie, signIn } from './helpers.ts';
+import { axeViolations, OWNER_ENV, ownerCookie, publishLanguages, signIn } from './helpers.ts';
 // @ts-expect-error: a plain Node script without types
 import { encodePng } from '../scripts/png.mjs';
 
@@ -247,6 +247,82 @@ describe("the case study editor", () => {
       .filter({ hasText: "The case study could not be opened: this project is not in the page's saved draft yet." })
       .waitFor();
     assert.deepEqual(await editorViolations(page), []);
+    await close();
+  });
+});
+
+describe("a case study's translations", () => {
+  const suite = serverAndBrowser({ env: OWNER_ENV });
+
+  test("the owner edits the placeholder's case study, translates it into German beside its own texts, and the German page shows it while the Arabic one does not", async () => {
+    await publishLanguages(suite.server);
+    const { page, errors, foreignRequests, close } = await openPage(suite.browser, suite.server, { viewport: DESKTOP });
+    await signIn(page, suite.server);
+    await page.goto(`${suite.server.url}/dashboard?view=page&part=projects`);
+    // The placeholder's project has the placeholder's example, not nothing.
+    const project = page.getByRole('region', { name: /^Project 1: Portfolio/ });
+    await project.getByRole('button', { name: /^Project 1: Portfolio/ }).click();
+    await project.getByText("The placeholder's example: edit and publish it to make it yours.").waitFor();
+    await project.getByRole('link', { name: 'Edit the case study' }).click();
+    const region = caseStudy(page, 'Portfolio');
+    const summary = region.getByLabel('Summary', { exact: true });
+    await summary.waitFor();
+    assert.notEqual(await summary.inputValue(), '', "the placeholder's summary");
+    await region.getByText("The placeholder's example: publish it to make it yours").waitFor();
+
+    // German and Arabic are the page's: each has its part, nothing translated yet.
+    const translations = region.getByRole('region', { name: 'Translations', exact: true });
+    const german = translations.getByRole('region', { name: 'German (de)' });
+    const arabic = translations.getByRole('region', { name: 'Arabic (ar)' });
+    await german.getByText(/texts are missing before the German page shows the case study/).waitFor();
+    await arabic.getByText(/texts are missing before the Arabic page shows the case study/).waitFor();
+    await german.getByText("Until every text is translated, the German page shows the project's card without a link to the case study.").waitFor();
+    assert.deepEqual(await editorViolations(page), []);
+
+    // Opened, every text is beside its field; a figure's unit can stay as it is.
+    await german.getByRole('button', { name: 'Translate the case study into German' }).click();
+    const units = german.getByRole('checkbox', { name: /^Figure \d+: unit: Same as in English$/ });
+    for (const unit of await units.all()) await unit.check();
+    const fields = german.locator('#field-translations-0-texts').locator('input:not([type="checkbox"]), textarea');
+    const count = await fields.count();
+    assert.ok(count >= 6, `${count} texts to translate`);
+    for (let i = 0; i < count; i += 1) {
+      const field = fields.nth(i);
+      assert.equal(await field.getAttribute('lang'), 'de');
+      await field.fill(`Deutsch ${i + 1}`);
+    }
+    // A translation is bounded like its field: named in the summary of problems, as “German: …”.
+    await german.getByLabel('Summary, in German', { exact: true }).fill('lang '.repeat(70));
+    await region.getByRole('link', { name: 'German: Summary', exact: true }).waitFor({ timeout: 15_000 });
+    assert.equal(await german.getByLabel('Summary, in German', { exact: true }).getAttribute('aria-invalid'), 'true');
+    await german.getByLabel('Summary, in German', { exact: true }).fill('Eine Website, die sich selbst erklärt.');
+    await german.getByText('Every text is translated.').waitFor();
+    await german.getByText('Shown at /de/projects/portfolio/ once the case study is published.').waitFor();
+    await allSaved(region);
+    assert.deepEqual(await editorViolations(page), []);
+
+    await publishCaseStudy(page, region);
+    await region.getByRole('status').filter({ hasText: /^Published version 1\./ }).waitFor();
+    const stored = await served(suite.server, 'portfolio');
+    const [translation] = (stored.body.document as unknown as { translations: { tag: string; texts: Record<string, string>; same?: string[] }[] }).translations;
+    assert.equal(translation!.tag, 'de');
+    assert.equal(translation!.texts.summary, 'Eine Website, die sich selbst erklärt.');
+    assert.ok(translation!.same?.every((path) => /^figures\[\d+\]\.unit$/.test(path)));
+
+    // The visitor: the German card links to its case study, in German; the Arabic one does not.
+    const visitor = await openPage(suite.browser, suite.server);
+    await visitor.page.goto(`${suite.server.url}/de/`);
+    await visitor.page.locator('a[href="/de/projects/portfolio/"]').first().waitFor({ state: 'attached' });
+    await visitor.page.goto(`${suite.server.url}/de/projects/portfolio/`);
+    await visitor.page.getByText('Eine Website, die sich selbst erklärt.').waitFor();
+    assert.equal(await visitor.page.locator('html').getAttribute('lang'), 'de');
+    await visitor.page.goto(`${suite.server.url}/ar/`);
+    await visitor.page.locator('#projects').waitFor({ state: 'attached' });
+    assert.equal(await visitor.page.locator('a[href^="/ar/projects/"]').count(), 0);
+    assert.equal((await fetch(`${suite.server.url}/ar/projects/portfolio/`)).status, 404);
+    await visitor.close();
+    assert.deepEqual(foreignRequests, []);
+    assert.deepEqual(errors, []);
     await close();
   });
 });

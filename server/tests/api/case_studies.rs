@@ -64,7 +64,13 @@ async fn a_case_study_is_begun_saved_published_and_reverted_with_its_former_addr
     let project = projects()[0].clone();
     let id = project["id"].as_str().unwrap();
     let list = app.json_of("/api/content/case-studies").await;
-    assert_eq!(list["caseStudies"], json!([]));
+    // None begun: the list has the placeholder's examples, each of a placeholder project.
+    let examples: Vec<Value> = portfolio::content::case_study::default_case_studies()
+        .iter()
+        .map(|s| json!({ "project": s.project, "revision": 0, "version": 0, "publishedAt": null, "placeholder": true }))
+        .collect();
+    assert_eq!(examples.len(), 2);
+    assert_eq!(list["caseStudies"], json!(examples));
     // A fresh server serves the placeholder's case study of this project, as version 0.
     let placeholder: Value = TestApp::other_client()
         .get(app.url(&format!("/api/content/case-studies/{id}")))
@@ -78,16 +84,34 @@ async fn a_case_study_is_begun_saved_published_and_reverted_with_its_former_addr
     assert!(placeholder["publishedAt"].is_null());
     assert_eq!(placeholder["document"]["project"], id);
 
-    // Begun: revision 0, its slug made from the project's title, every text still to write.
-    let begun = app
+    // Its draft begins from that placeholder, which the editor then shows.
+    let from_placeholder = app
         .json_of(&format!("/api/content/case-studies/{id}/draft"))
         .await;
-    assert_eq!(begun["revision"], 0);
+    assert_eq!(from_placeholder["revision"], 0);
+    assert_eq!(from_placeholder["document"], placeholder["document"]);
     let slug = portfolio::content::case_study::slug_from_title(project["title"].as_str().unwrap());
-    assert_eq!(begun["document"]["slug"], slug.as_str());
-    assert_eq!(begun["document"]["project"], id);
+
+    // A project with none begins blank: revision 0, its slug made from the project's title, every
+    // text still to write.
+    let other = projects()[2].clone();
+    assert!(
+        !portfolio::content::case_study::default_case_studies()
+            .iter()
+            .any(|s| s.project == other["id"].as_str().unwrap()),
+        "the third placeholder project has no case study"
+    );
+    let other_id = other["id"].as_str().unwrap();
+    let begun = app
+        .json_of(&format!("/api/content/case-studies/{other_id}/draft"))
+        .await;
+    assert_eq!(begun["revision"], 0);
+    let other_slug =
+        portfolio::content::case_study::slug_from_title(other["title"].as_str().unwrap());
+    assert_eq!(begun["document"]["slug"], other_slug.as_str());
+    assert_eq!(begun["document"]["project"], other_id);
     // As begun it cannot be saved: each text to write is named.
-    let response = app.put_case_study(id, &begun["document"], "0").await;
+    let response = app.put_case_study(other_id, &begun["document"], "0").await;
     assert_eq!(response.status(), 422);
     let body: Value = response.json().await.unwrap();
     for field in ["summary", "problem", "role", "outcome"] {
@@ -118,6 +142,7 @@ async fn a_case_study_is_begun_saved_published_and_reverted_with_its_former_addr
     assert_eq!(list["caseStudies"][0]["revision"], 1);
     assert_eq!(list["caseStudies"][0]["version"], 1);
     assert!(list["caseStudies"][0]["publishedAt"].is_i64());
+    assert_eq!(list["caseStudies"][0]["placeholder"], false);
     // Published, it is public: anyone reads it, as the page does.
     let visitor = TestApp::other_client();
     let public = visitor

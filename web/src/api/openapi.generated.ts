@@ -87,7 +87,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every case study begun: its draft's revision and its newest version. */
+        /**
+         * Every case study begun: its draft's revision and its newest version; and the placeholder's
+         *     example of each placeholder project still without one.
+         */
         get: operations["listCaseStudies"];
         put?: never;
         post?: never;
@@ -1290,11 +1293,19 @@ export interface components {
             revision: number;
         };
         CaseStudyList: {
-            /** @description Every case study begun, by project id. */
+            /**
+             * @description Every case study begun, by project id, and the placeholder's for each placeholder
+             *     project that has none of the owner's.
+             */
             caseStudies: components["schemas"]["CaseStudyState"][];
         };
         /** @description Where a project's case study stands. */
         CaseStudyState: {
+            /**
+             * @description The placeholder's example for a placeholder project, never saved: shown beside the
+             *     placeholder page, and where its draft begins.
+             */
+            placeholder: boolean;
             /** @description The project's id. */
             project: string;
             /**

@@ -97,12 +97,16 @@ pub struct CaseStudyState {
     version: i64,
     /// When that was published (Unix milliseconds, UTC).
     published_at: Option<i64>,
+    /// The placeholder's example for a placeholder project, never saved: shown beside the
+    /// placeholder page, and where its draft begins.
+    placeholder: bool,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CaseStudyList {
-    /// Every case study begun, by project id.
+    /// Every case study begun, by project id, and the placeholder's for each placeholder
+    /// project that has none of the owner's.
     case_studies: Vec<CaseStudyState>,
 }
 
@@ -140,7 +144,8 @@ fn project_id(project: &str) -> Result<&str, ApiError> {
     }
 }
 
-/// Every case study begun: its draft's revision and its newest version.
+/// Every case study begun: its draft's revision and its newest version; and the placeholder's
+/// example of each placeholder project still without one.
 #[utoipa::path(get, path = "/content/case-studies", tag = "content",
     operation_id = "listCaseStudies", security(("session" = [])),
     responses((status = 200, body = CaseStudyList), NoSession))]
@@ -148,7 +153,7 @@ async fn list(
     State(state): State<AppState>,
     _owner: Owner,
 ) -> Result<ApiJson<CaseStudyList>, ApiError> {
-    let case_studies = state
+    let mut case_studies: Vec<CaseStudyState> = state
         .db
         .content_entries(KIND)
         .await?
@@ -158,13 +163,40 @@ async fn list(
             revision: entry.revision,
             version: entry.version,
             published_at: entry.published_at,
+            placeholder: false,
         })
         .collect();
+    let page = super::content::read_draft(&state).await?.document;
+    for study in case_study::default_case_studies() {
+        let begun = case_studies.iter().any(|s| s.project == study.project);
+        if !begun && placeholder_project(&page, &study.project) {
+            case_studies.push(CaseStudyState {
+                project: study.project.clone(),
+                revision: 0,
+                version: 0,
+                published_at: None,
+                placeholder: true,
+            });
+        }
+    }
     Ok(ApiJson(CaseStudyList { case_studies }))
 }
 
-/// The draft, else the published case study, else a new one for the project of `page`, its
-/// slug made from the project's title (and numbered when another case study has it).
+/// Whether `page` has the placeholder's project `project` as the placeholder has it.
+fn placeholder_project(page: &ContentDocument, project: &str) -> bool {
+    let placeholder = crate::content::document::default_document();
+    page.projects.iter().any(|card| {
+        card.id == project
+            && placeholder
+                .projects
+                .iter()
+                .any(|p| p.id == project && p.title == card.title)
+    })
+}
+
+/// The draft, else the published case study, else the placeholder's for a placeholder project,
+/// else a new one for the project of `page`, its slug made from the project's title (and
+/// numbered when another case study has it).
 async fn read_draft(
     state: &AppState,
     project: &str,
@@ -186,6 +218,17 @@ async fn read_draft(
     let Some(card) = page.projects.iter().find(|p| p.id == project) else {
         return Err(ApiError::NotFound);
     };
+    // A placeholder project still as the placeholder has it begins from the placeholder's case
+    // study, the one a fresh server shows, rather than from nothing.
+    if let Some(study) = case_study::default_case_studies()
+        .iter()
+        .find(|study| study.project == project && placeholder_project(page, project))
+    {
+        return Ok(CaseStudyDraft {
+            revision: 0,
+            document: study.clone(),
+        });
+    }
     let taken = entry::others_slugs(&state.db, project).await?;
     let base = case_study::slug_from_title(&card.title);
     let slug = std::iter::once(base.clone())

@@ -19,7 +19,9 @@ import {
   type CaseStudyDraft,
 } from '../../api/case-studies';
 import { sentence } from '../../api/problems';
-import type { CaseLink, CaseLinkKind, CaseStudy, Decision, Figure } from '../../content/document';
+import type { CaseLink, CaseLinkKind, CaseStudy, Decision, Figure, Language } from '../../content/document';
+import { followCaseItems } from './case-study-texts';
+import { CaseStudyTranslations, translationPlace } from './case-study-translations';
 import { caseStudyProblems, pruneCaseStudyMedia } from './case-study-validate';
 import { Notices } from './draft-notices';
 import type { DraftSource } from './draft-source';
@@ -84,6 +86,7 @@ function sourceOf(project: string): DraftSource<CaseStudy> {
     },
     save: (document, etag) => saveCaseStudyDraft(document, etag) satisfies Promise<CaseStudyDraft>,
     problemsOf: caseStudyProblems,
+    follow: followCaseItems,
     unsavedKey: caseStudyUnsavedKey(project),
   };
 }
@@ -91,6 +94,8 @@ function sourceOf(project: string): DraftSource<CaseStudy> {
 export default function CaseStudyEditor({
   project,
   title,
+  languages,
+  sourceTag,
   onClose,
   onStatus,
 }: {
@@ -98,6 +103,9 @@ export default function CaseStudyEditor({
   project: string;
   /** The project's title, as the page's draft has it. */
   title: string;
+  /** The page's other languages and its own, as its draft has them: the case study is translated into each. */
+  languages: Pick<Language, 'tag' | 'published'>[];
+  sourceTag: string;
   /** Goes back to the projects. */
   onClose: () => void;
   onStatus: (status: CaseStudyStatus | null) => void;
@@ -107,6 +115,7 @@ export default function CaseStudyEditor({
   const { document: study, problems, flush } = draft;
   const count = Object.keys(problems).length;
   const [published, setPublished] = useState(0);
+  // The newest published version: 0 for none, -1 for the placeholder's example, null until known.
   const [live, setLive] = useState<number | null>(null);
 
   useEffect(() => {
@@ -118,7 +127,10 @@ export default function CaseStudyEditor({
   useEffect(() => {
     const controller = new AbortController();
     listCaseStudies(controller.signal).then(
-      (states) => setLive(states.find((s) => s.project === project)?.version ?? 0),
+      (states) => {
+        const state = states.find((s) => s.project === project);
+        setLive(state?.placeholder ? -1 : (state?.version ?? 0));
+      },
       () => {},
     );
     return () => controller.abort();
@@ -186,7 +198,7 @@ export default function CaseStudyEditor({
         {back}
         <SaveStatus draft={draft} />
         <p className="text-sm text-gray-300">
-          {live === null ? '' : live === 0 ? 'Not published yet' : `Published: version ${live}`}
+          {live === null ? '' : live === -1 ? "The placeholder's example: publish it to make it yours" : live === 0 ? 'Not published yet' : `Published: version ${live}`}
         </p>
         <div className="ms-auto flex flex-wrap items-center gap-x-4">
           <PublishButton
@@ -219,7 +231,7 @@ export default function CaseStudyEditor({
                     field?.scrollIntoView({ block: 'center' });
                   }}
                 >
-                  {placeOf(path, 'Case study')}
+                  {translationPlace(study, path) ?? placeOf(path, 'Case study')}
                 </a>
               </li>
             ))}
@@ -236,6 +248,7 @@ export default function CaseStudyEditor({
         }}
       >
         <CaseStudyFields study={study} problems={problems} edit={draft.edit} />
+        <CaseStudyTranslations study={study} languages={languages} sourceTag={sourceTag} problems={problems} edit={draft.edit} />
       </form>
       <VersionsPart
         generation={`${draft.revision}-${published}`}

@@ -2,10 +2,11 @@
  * A case study checked as the server checks it (`check_case_study`): its JSON Schema (compiled by
  * Ajv at build time, see scripts/document-validator.mjs), then what the schema cannot say: links
  * are http, https or mailto, a figure's value is a number, media ids are unique and every picture
- * names an item of `media`. Its Markdown (raw HTML, a `javascript:` link …) and whether its project
+ * names an item of `media`, each translated text within its field's bounds. Its Markdown (raw HTML, a `javascript:` link …) and whether its project
  * is the page's are the server's to check: a 422 names the field, shown at it like these.
  */
 import type { CaseStudy } from '../../content/document';
+import { caseTextFields, translatedStudy } from './case-study-texts';
 import { validate } from './validate-case-study.generated.js';
 import { isLink, schemaProblems, type Problems } from './validate';
 
@@ -29,6 +30,14 @@ export function caseStudyProblems(study: CaseStudy): Problems {
   });
   study.gallery.forEach((picture, i) => {
     if (!media.has(picture.image)) add(`gallery[${i}].image`, `"${picture.image}" is not the id of an item in media`);
+  });
+  // Each translated text within its field's bounds, as the language shows it (`translations[0].texts.summary`).
+  const texts = new Set(caseTextFields(study).map((field) => field.path));
+  (study.translations ?? []).forEach((translation, i) => {
+    const own = (path: string) => texts.has(path) && !translation.same?.includes(path) && !!translation.texts[path]?.trim();
+    schemaProblems(validate, translatedStudy(study, translation.tag), (path, problem) => {
+      if (own(path)) add(`translations[${i}].texts.${path}`, problem);
+    });
   });
   return problems;
 }

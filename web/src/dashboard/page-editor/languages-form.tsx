@@ -34,7 +34,7 @@ export function directionOf(tag: string): 'ltr' | 'rtl' {
 }
 
 /** A language's name in English, e.g. `German`; the tag itself when the browser does not know it. */
-function nameOf(tag: string): string {
+export function nameOf(tag: string): string {
   try {
     return new Intl.DisplayNames(['en'], { type: 'language' }).of(tag) ?? tag;
   } catch {
@@ -135,7 +135,7 @@ function AddLanguage({ document, edit }: Pick<ListFormProps, 'document' | 'edit'
 }
 
 /** A field's translation beside its text in the default language. */
-function TranslationRow({
+export function TranslationRow({
   path,
   label,
   original,
@@ -218,7 +218,7 @@ function TranslationRow({
 }
 
 /** A disclosure: a heading button that shows and hides what follows. */
-function Section({
+export function Section({
   id,
   title,
   children,
@@ -254,8 +254,8 @@ function Section({
   );
 }
 
-/** What a language still lacks: a count, and a button per text that moves focus to its field. */
-function MissingList({ name, entries }: { name: string; entries: { id: string; label: string; reveal: () => void }[] }) {
+/** What a language still lacks before `until`: a count, and a button per text that moves focus to its field. */
+export function MissingList({ name, until, entries }: { name: string; until: string; entries: { id: string; label: string; reveal: () => void }[] }) {
   const [all, setAll] = useState(false);
   const list = useRef<HTMLUListElement>(null);
   if (entries.length === 0) return <p className="text-sm text-emerald-300">Every text is translated.</p>;
@@ -263,7 +263,7 @@ function MissingList({ name, entries }: { name: string; entries: { id: string; l
   return (
     <div className="text-sm text-amber-200">
       <p>
-        {entries.length === 1 ? 'One text is' : `${entries.length} texts are`} missing before {name} can be published:
+        {entries.length === 1 ? 'One text is' : `${entries.length} texts are`} missing before {until}:
       </p>
       <ul ref={list} className="mt-1 flex flex-wrap gap-x-3" aria-label={`Missing in ${name}`}>
         {shown.map((entry) => (
@@ -359,7 +359,7 @@ function LanguageItem({
         checked={language.published}
         onChange={(checked) => change((entry) => void (entry.published = checked))}
       />
-      <MissingList name={name} entries={missingEntries} />
+      <MissingList name={name} until={`${name} can be published`} entries={missingEntries} />
       {sameable.length > 0 && (
         <div className="mt-3">
           <button type="button" className="btn btn-secondary" aria-describedby={`${fieldId(at)}-same-hint`} onClick={() => change((entry) => markSame(entry, sameable, true))}>

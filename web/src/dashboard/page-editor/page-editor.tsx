@@ -245,6 +245,8 @@ export function PageEditor() {
                   key={caseProject}
                   project={caseProject}
                   title={caseTitle}
+                  languages={languagesOf(document)}
+                  sourceTag={defaultTag(document)}
                   onStatus={setCaseStatus}
                   onClose={() => {
                     focusNext.current = { part: 'projects' };

@@ -71,14 +71,20 @@ function useCaseStudyStates(): Map<string, CaseStudyState> {
 
 /** Where the project's case study stands, and the way to it (beside the stack and technologies, as a field is). */
 function CaseStudyLink({ project, state }: { project: Project; state: CaseStudyState | undefined }) {
-  const begun = state && (state.revision > 0 || state.version > 0);
+  const begun = state && (state.revision > 0 || state.version > 0 || state.placeholder);
   return (
     <div>
       <p className="field-label">Case study</p>
       <Link to={{ search: `?view=page&part=projects&case=${encodeURIComponent(project.id)}` }} className="btn btn-secondary whitespace-normal">
         {begun ? 'Edit the case study' : 'Begin a case study'}
       </Link>
-      <p className="mt-1.5 text-sm text-gray-400">{!begun ? 'None yet.' : state.version > 0 ? `Published, version ${state.version}.` : 'Not published yet.'}</p>
+      <p className="mt-1.5 text-sm text-gray-400">{!begun
+          ? 'None yet.'
+          : state.version > 0
+            ? `Published, version ${state.version}.`
+            : state.placeholder
+              ? "The placeholder's example: edit and publish it to make it yours."
+              : 'Not published yet.'}</p>
     </div>
   );
 }
@@ -106,7 +112,11 @@ function ProjectFields({
         <TextField
           path={`${p}.id`}
           label="Id"
-          hint="Lowercase letters, digits and hyphens. Clicks are counted by it: keep it."
+          hint={
+            caseStudy && (caseStudy.revision > 0 || caseStudy.version > 0)
+              ? 'Lowercase letters, digits and hyphens. Clicks are counted by it, and its case study is kept under it: changed, the case study stays with the old id.'
+              : 'Lowercase letters, digits and hyphens. Clicks are counted by it: keep it.'
+          }
           value={project.id}
           problem={problems[`${p}.id`]}
           onChange={(v) => edit((d) => void (d.projects[i]!.id = v))}

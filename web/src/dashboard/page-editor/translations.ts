@@ -89,8 +89,14 @@ export function missingTexts(document: ContentDocument, language: Language): Tex
   );
 }
 
+/** What holds translations: a page's language, a case study's translation. */
+export interface Translated {
+  texts: { [path: string]: string | undefined };
+  same?: string[];
+}
+
 /** Marks the texts at `paths` as the same as the default language's (their translations dropped), or unmarks them. */
-export function markSame(language: Language, paths: string[], same: boolean) {
+export function markSame(language: Translated, paths: string[], same: boolean) {
   const marked = new Set(language.same);
   for (const path of paths) {
     if (same) {
@@ -159,24 +165,29 @@ export function followItems(draft: ContentDocument): () => void {
     const after = objectPaths(draft);
     for (const [item, path] of before) moves.set(path, after.get(item) ?? null);
     STRING_LISTS.forEach(([at, of], n) => stringMoves(strings[n]!, of(draft), at, moves));
-    // Kept: each translation of a field the document still has, under that field's path now.
-    const fields = new Set(textFields(draft).map((field) => field.path));
-    // Where a translation's (or a mark's) key goes: null when its field is gone.
-    const moved = (key: string) => {
-      const [item, rest] = split(key);
-      const to = moves.has(item) ? moves.get(item) : item;
-      return to && fields.has(`${to}${rest}`) ? `${to}${rest}` : null;
-    };
-    for (const language of languages) {
-      const texts: Record<string, string | undefined> = {};
-      for (const [key, text] of Object.entries(language.texts)) {
-        const to = moved(key);
-        if (to) texts[to] = text;
-      }
-      language.texts = texts;
-      const same = language.same?.flatMap((key) => moved(key) ?? []) ?? [];
-      delete language.same;
-      markSame(language, same, true);
-    }
+    moveKeys(languages, moves, new Set(textFields(draft).map((field) => field.path)));
   };
+}
+
+/**
+ * Moves each translation (and each mark) of `languages` to its item's new path (`moves`, by the
+ * item's old path; null when the item is gone), and drops those whose field is not among `fields`.
+ */
+export function moveKeys(languages: Translated[], moves: Map<string, string | null>, fields: Set<string>) {
+  const moved = (key: string) => {
+    const [item, rest] = split(key);
+    const to = moves.has(item) ? moves.get(item) : item;
+    return to && fields.has(`${to}${rest}`) ? `${to}${rest}` : null;
+  };
+  for (const language of languages) {
+    const texts: Record<string, string | undefined> = {};
+    for (const [key, text] of Object.entries(language.texts)) {
+      const to = moved(key);
+      if (to) texts[to] = text;
+    }
+    language.texts = texts;
+    const same = language.same?.flatMap((key) => moved(key) ?? []) ?? [];
+    delete language.same;
+    markSame(language, same, true);
+  }
 }
