@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { DESKTOP, openPage, serverAndBrowser, type RunningServer } from './harness.ts';
+import { hydrated } from './page-support.ts';
 import { axeViolations, OWNER_ENV, ownerCookie, publishLanguages, signIn } from './helpers.ts';
 // @ts-expect-error: a plain Node script without types
 import { encodePng } from '../scripts/png.mjs';
@@ -194,6 +195,42 @@ describe("the case study editor", () => {
     const versions = region.getByRole('table', { name: 'Published versions, newest first' });
     await versions.getByRole('button', { name: 'Revert to version 1' }).waitFor();
     assert.deepEqual(await editorViolations(page), []);
+
+    // A visitor follows the card's "Read the case study" to what the owner wrote, reads it on a
+    // phone and a laptop in both schemes (the figure, both pictures), and goes back to the card.
+    for (const viewport of [
+      { width: 390, height: 844 },
+      { width: 1280, height: 800 },
+    ]) {
+      const visitor = await openPage(suite.browser, suite.server, { viewport });
+      await visitor.page.goto(`${suite.server.url}/`);
+      const read = visitor.page.getByRole('link', { name: 'Read the case study of Elegant Context' });
+      await read.scrollIntoViewIfNeeded();
+      await read.click();
+      await visitor.page.waitForURL(`${suite.server.url}/projects/design-system-rewrite/`);
+      const article = visitor.page.locator('article[data-case-study="elegant-context"]');
+      await article.getByRole('heading', { level: 1, name: 'Elegant Context' }).waitFor();
+      await hydrated(visitor.page);
+      assert.equal(await article.locator('dl dd').count(), 1, 'the figure');
+      assert.equal(await article.locator('figure img').count(), 2, 'both pictures');
+      const loaded = await visitor.page.evaluate(async () => {
+        const shown = [...document.querySelectorAll<HTMLImageElement>('article figure img')];
+        return Promise.all(shown.map((img) => (img.scrollIntoView({ block: 'center' }), img.decode().then(() => img.naturalWidth > 0, () => false))));
+      });
+      assert.deepEqual(loaded, [true, true]);
+      const overflow = await visitor.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `${viewport.width} px: ${overflow} px wider than the screen`);
+      assert.deepEqual(await axeViolations(visitor.page), [], `${viewport.width} px, dark`);
+      await visitor.page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Light scheme' }).click();
+      await visitor.page.waitForFunction(() => document.documentElement.dataset.scheme === 'light');
+      await visitor.page.waitForTimeout(400);
+      assert.deepEqual(await axeViolations(visitor.page), [], `${viewport.width} px, light`);
+      await visitor.page.getByRole('link', { name: 'Back to the projects' }).click();
+      await visitor.page.waitForURL(`${suite.server.url}/#projects`);
+      assert.deepEqual(visitor.errors, []);
+      assert.deepEqual(visitor.foreignRequests, []);
+      await visitor.close();
+    }
 
     // Back at the projects, its project says it is published.
     await region.getByRole('link', { name: 'Back to the projects' }).click();
