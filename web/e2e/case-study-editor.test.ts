@@ -299,7 +299,7 @@ describe("a case study's translations", () => {
     // The placeholder's project has the placeholder's example, not nothing.
     const project = page.getByRole('region', { name: /^Project 1: Portfolio/ });
     await project.getByRole('button', { name: /^Project 1: Portfolio/ }).click();
-    await project.getByText("The placeholder's example: edit and publish it to make it yours.").waitFor();
+    await project.getByText("The placeholder's example.").waitFor();
     await project.getByRole('link', { name: 'Edit the case study' }).click();
     const region = caseStudy(page, 'Portfolio');
     const summary = region.getByLabel('Summary', { exact: true });

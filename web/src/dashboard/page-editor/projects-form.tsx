@@ -83,7 +83,7 @@ function CaseStudyLink({ project, state }: { project: Project; state: CaseStudyS
           : state.version > 0
             ? `Published, version ${state.version}.`
             : state.placeholder
-              ? "The placeholder's example: edit and publish it to make it yours."
+              ? "The placeholder's example."
               : 'Not published yet.'}</p>
     </div>
   );
