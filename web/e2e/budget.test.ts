@@ -285,7 +285,8 @@ const DASHBOARD_CHUNK_BUDGET = Math.floor(18_874 * 1.1);
 // hashed names, which change its compressed size by a few bytes from build to build). Then a case
 // study's translations in its editor (the translation rows of the Languages part shared with the
 // case study's chunk, the translations' keys moved by one function for both) and the placeholder's
-// example named in the projects' column: 54,546 measured; 350 more are allowed.
+// example named in the projects' column, and the problems' summary shared by both editors: 54,596
+// measured; the budget is 54,604.
 const EDITOR_CHUNK_BUDGET = Math.floor(49_086 * 1.1) + 610;
 test('the dashboard\'s chunk is at most 20,761 bytes gzipped and the editor\'s 54,604', () => {
   const dashboard = gzipped(manifest['src/pages/dashboard.tsx']!.file);

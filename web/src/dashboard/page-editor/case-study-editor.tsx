@@ -23,7 +23,7 @@ import type { CaseLink, CaseLinkKind, CaseStudy, Decision, Figure, Language } fr
 import { followCaseItems } from './case-study-texts';
 import { CaseStudyTranslations, translationPlace } from './case-study-translations';
 import { caseStudyProblems, pruneCaseStudyMedia } from './case-study-validate';
-import { Notices } from './draft-notices';
+import { Notices, ProblemSummary } from './draft-notices';
 import type { DraftSource } from './draft-source';
 import { EditableList } from './editable-list';
 import { fieldId, Group, SelectField, TextField } from './fields';
@@ -191,7 +191,6 @@ export default function CaseStudyEditor({
     );
   }
 
-  const problemList = Object.entries(problems);
   return (
     <Group title={heading}>
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
@@ -213,31 +212,16 @@ export default function CaseStudyEditor({
         </div>
       </div>
       <Notices draft={draft} />
-      {problemList.length > 0 && (
-        <div className="rounded-lg border border-red-800 bg-red-950/40 p-3 text-sm text-red-100">
-          <p className="font-semibold">
-            Not saved until {problemList.length === 1 ? 'one field is' : `${problemList.length} fields are`} fixed:
-          </p>
-          <ul className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
-            {problemList.slice(0, 8).map(([path]) => (
-              <li key={path}>
-                <a
-                  className="link text-red-100"
-                  href={`#${fieldId(path)}`}
-                  onClick={(event) => {
-                    event.preventDefault();
-                    const field = window.document.getElementById(fieldId(path));
-                    field?.focus();
-                    field?.scrollIntoView({ block: 'center' });
-                  }}
-                >
-                  {translationPlace(study, path) ?? placeOf(path, 'Case study')}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
+      <ProblemSummary
+        paths={Object.keys(problems)}
+        href={(path) => `#${fieldId(path)}`}
+        label={(path) => translationPlace(study, path) ?? placeOf(path, 'Case study')}
+        onGo={(path) => {
+          const field = window.document.getElementById(fieldId(path));
+          field?.focus();
+          field?.scrollIntoView({ block: 'center' });
+        }}
+      />
       <form
         aria-label="Case study"
         noValidate

@@ -51,3 +51,41 @@ export function Notices<T>({ draft }: { draft: DraftStateOf<T> }) {
     </div>
   );
 }
+
+/** The fields that keep a draft from saving: how many, and a link to each of the first eight that goes to it. */
+export function ProblemSummary({
+  paths,
+  className = '',
+  href,
+  label,
+  onGo,
+}: {
+  paths: string[];
+  className?: string;
+  href: (path: string) => string;
+  label: (path: string) => string;
+  onGo: (path: string) => void;
+}) {
+  if (paths.length === 0) return null;
+  return (
+    <div className={`rounded-lg border border-red-800 bg-red-950/40 p-3 text-sm text-red-100 ${className}`}>
+      <p className="font-semibold">Not saved until {paths.length === 1 ? 'one field is' : `${paths.length} fields are`} fixed:</p>
+      <ul className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
+        {paths.slice(0, 8).map((path) => (
+          <li key={path}>
+            <a
+              className="link text-red-100"
+              href={href(path)}
+              onClick={(event) => {
+                event.preventDefault();
+                onGo(path);
+              }}
+            >
+              {label(path)}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -28,7 +28,7 @@ import { FooterPart } from './section-words';
 import { SocialForm } from './social-form';
 import { TimelineForm } from './timeline-form';
 import { useDraft } from './use-draft';
-import { Notices } from './draft-notices';
+import { Notices, ProblemSummary } from './draft-notices';
 import type { ListFormProps } from './list-form-parts';
 
 // A case study's editor is a chunk of its own (its schema's validator inside), loaded when one is opened.
@@ -150,7 +150,6 @@ export function PageEditor() {
     );
   }
 
-  const problemList = Object.entries(problems);
   const scheme = document.appearance.scheme === 'light' ? 'light' : 'dark';
   const languages = [defaultTag(document), ...languagesOf(document).map((language) => language.tag)];
   const caseTitle = caseProject ? (document.projects.find((p) => p.id === caseProject)?.title ?? caseProject) : '';
@@ -181,29 +180,13 @@ export function PageEditor() {
         onOpen={(change) => goTo(change.path, change.kind === 'removed' ? change.part : undefined)}
       />
       <Notices draft={draft} />
-      {problemList.length > 0 && (
-        <div className="mt-3 rounded-lg border border-red-800 bg-red-950/40 p-3 text-sm text-red-100">
-          <p className="font-semibold">
-            Not saved until {problemList.length === 1 ? 'one field is' : `${problemList.length} fields are`} fixed:
-          </p>
-          <ul className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
-            {problemList.slice(0, 8).map(([path]) => (
-              <li key={path}>
-                <a
-                  className="link text-red-100"
-                  href={`?view=page&part=${partOf(path, document)}`}
-                  onClick={(event) => {
-                    event.preventDefault();
-                    goTo(path);
-                  }}
-                >
-                  {placeOf(path, partLabel(partOf(path, document)))}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
+      <ProblemSummary
+        className="mt-3"
+        paths={Object.keys(problems)}
+        href={(path) => `?view=page&part=${partOf(path, document)}`}
+        label={(path) => placeOf(path, partLabel(partOf(path, document)))}
+        onGo={(path) => goTo(path)}
+      />
 
       <div className="mt-4 grid grid-cols-1 gap-6 lg:grid-cols-[10rem_minmax(0,1fr)] xl:grid-cols-[10rem_minmax(0,1fr)_minmax(18rem,20rem)]">
         <SectionNav
