@@ -10,7 +10,10 @@ use serde::Serialize;
 use super::case_study::{is_translated, translated, CaseStudy};
 use super::case_study_entry::CaseStudies;
 use super::document::ContentDocument;
-use super::head::{escape_html, og_locale, PREVIEW_HEIGHT, PREVIEW_PATH, PREVIEW_WIDTH};
+use super::head::{
+    alternate_link, escape_html, og_locale, og_locale_alternates, open_graph_tags,
+    twitter_and_icon_tags, Preview, PREVIEW_PATH,
+};
 use super::language;
 use super::markdown::{self, Block};
 
@@ -241,52 +244,24 @@ pub fn head_tags(head: &Head<'_>, base: &str) -> String {
     ];
     if head.alternates.len() > 1 {
         for (tag, path) in head.alternates {
-            tags.push(format!(
-                "<link rel=\"alternate\" hreflang=\"{}\" href=\"{base}{}\" />",
-                escape_html(tag),
-                escape_html(path)
-            ));
+            tags.push(alternate_link(base, tag, path));
         }
-        tags.push(format!(
-            "<link rel=\"alternate\" hreflang=\"x-default\" href=\"{base}{}\" />",
-            escape_html(&head.alternates[0].1)
-        ));
+        tags.push(alternate_link(base, "x-default", &head.alternates[0].1));
     }
-    tags.extend([
-        "<meta property=\"og:type\" content=\"article\" />".to_owned(),
-        format!("<meta property=\"og:site_name\" content=\"{name}\" />"),
-        format!("<meta property=\"og:title\" content=\"{title}\" />"),
-        format!("<meta property=\"og:description\" content=\"{description}\" />"),
-        format!("<meta property=\"og:url\" content=\"{url}\" />"),
-        format!("<meta property=\"og:image\" content=\"{image}\" />"),
-        "<meta property=\"og:image:type\" content=\"image/png\" />".to_owned(),
-        format!("<meta property=\"og:image:width\" content=\"{PREVIEW_WIDTH}\" />"),
-        format!("<meta property=\"og:image:height\" content=\"{PREVIEW_HEIGHT}\" />"),
-        format!("<meta property=\"og:image:alt\" content=\"{image_alt}\" />"),
-        format!(
-            "<meta property=\"og:locale\" content=\"{}\" />",
-            escape_html(&og_locale(head.tag))
-        ),
-    ]);
-    for (tag, _) in head.alternates {
-        if !tag.eq_ignore_ascii_case(head.tag) {
-            tags.push(format!(
-                "<meta property=\"og:locale:alternate\" content=\"{}\" />",
-                escape_html(&og_locale(tag))
-            ));
-        }
-    }
-    tags.extend([
-        "<meta name=\"twitter:card\" content=\"summary_large_image\" />".to_owned(),
-        format!("<meta name=\"twitter:title\" content=\"{title}\" />"),
-        format!("<meta name=\"twitter:description\" content=\"{description}\" />"),
-        format!("<meta name=\"twitter:image\" content=\"{image}\" />"),
-        format!("<meta name=\"twitter:image:alt\" content=\"{image_alt}\" />"),
-        "<link rel=\"icon\" href=\"/favicon.svg\" type=\"image/svg+xml\" />".to_owned(),
-        "<link rel=\"icon\" href=\"/icon-32.png\" sizes=\"32x32\" type=\"image/png\" />".to_owned(),
-        "<link rel=\"apple-touch-icon\" href=\"/apple-touch-icon.png\" />".to_owned(),
-        "<link rel=\"manifest\" href=\"/manifest.webmanifest\" />".to_owned(),
-    ]);
+    let locale = escape_html(&og_locale(head.tag));
+    let preview = Preview {
+        kind: "article",
+        site_name: &name,
+        title: &title,
+        description: &description,
+        url: &url,
+        image: &image,
+        image_alt: &image_alt,
+        locale: &locale,
+    };
+    tags.extend(open_graph_tags(&preview));
+    tags.extend(og_locale_alternates(head.tag, head.alternates));
+    tags.extend(twitter_and_icon_tags(&preview));
     tags.join("\n    ")
 }
 

@@ -100,6 +100,93 @@ pub fn og_locale(tag: &str) -> String {
     format!("{language}_{territory}")
 }
 
+/// What a page's link preview says, each value escaped for HTML already: the Open Graph and
+/// Twitter tags every page shows (the home page's and each case study's).
+pub struct Preview<'a> {
+    /// `og:type`: `profile`, `article`.
+    pub kind: &'a str,
+    pub site_name: &'a str,
+    pub title: &'a str,
+    pub description: &'a str,
+    pub url: &'a str,
+    pub image: &'a str,
+    pub image_alt: &'a str,
+    pub locale: &'a str,
+}
+
+/// The Open Graph tags of `preview`, its locale last.
+pub fn open_graph_tags(preview: &Preview<'_>) -> [String; 11] {
+    let Preview {
+        kind,
+        site_name,
+        title,
+        description,
+        url,
+        image,
+        image_alt,
+        locale,
+    } = preview;
+    [
+        format!("<meta property=\"og:type\" content=\"{kind}\" />"),
+        format!("<meta property=\"og:site_name\" content=\"{site_name}\" />"),
+        format!("<meta property=\"og:title\" content=\"{title}\" />"),
+        format!("<meta property=\"og:description\" content=\"{description}\" />"),
+        format!("<meta property=\"og:url\" content=\"{url}\" />"),
+        format!("<meta property=\"og:image\" content=\"{image}\" />"),
+        "<meta property=\"og:image:type\" content=\"image/png\" />".to_owned(),
+        format!("<meta property=\"og:image:width\" content=\"{PREVIEW_WIDTH}\" />"),
+        format!("<meta property=\"og:image:height\" content=\"{PREVIEW_HEIGHT}\" />"),
+        format!("<meta property=\"og:image:alt\" content=\"{image_alt}\" />"),
+        format!("<meta property=\"og:locale\" content=\"{locale}\" />"),
+    ]
+}
+
+/// The page's other languages (of `alternates`, by tag and path, but `tag`), for link previews
+/// that pick one.
+pub fn og_locale_alternates(tag: &str, alternates: &[(String, String)]) -> Vec<String> {
+    alternates
+        .iter()
+        .filter(|(other, _)| !other.eq_ignore_ascii_case(tag))
+        .map(|(other, _)| {
+            format!(
+                "<meta property=\"og:locale:alternate\" content=\"{}\" />",
+                escape_html(&og_locale(other))
+            )
+        })
+        .collect()
+}
+
+/// `<link rel="alternate">` to the page in `tag`, at `path` under `base`.
+pub fn alternate_link(base: &str, tag: &str, path: &str) -> String {
+    format!(
+        "<link rel=\"alternate\" hreflang=\"{}\" href=\"{base}{}\" />",
+        escape_html(tag),
+        escape_html(path)
+    )
+}
+
+/// The Twitter card of `preview`, then the site's icons and manifest: the head's last tags.
+pub fn twitter_and_icon_tags(preview: &Preview<'_>) -> [String; 9] {
+    let Preview {
+        title,
+        description,
+        image,
+        image_alt,
+        ..
+    } = preview;
+    [
+        "<meta name=\"twitter:card\" content=\"summary_large_image\" />".to_owned(),
+        format!("<meta name=\"twitter:title\" content=\"{title}\" />"),
+        format!("<meta name=\"twitter:description\" content=\"{description}\" />"),
+        format!("<meta name=\"twitter:image\" content=\"{image}\" />"),
+        format!("<meta name=\"twitter:image:alt\" content=\"{image_alt}\" />"),
+        "<link rel=\"icon\" href=\"/favicon.svg\" type=\"image/svg+xml\" />".to_owned(),
+        "<link rel=\"icon\" href=\"/icon-32.png\" sizes=\"32x32\" type=\"image/png\" />".to_owned(),
+        "<link rel=\"apple-touch-icon\" href=\"/apple-touch-icon.png\" />".to_owned(),
+        "<link rel=\"manifest\" href=\"/manifest.webmanifest\" />".to_owned(),
+    ]
+}
+
 /// The tags of the head, one per line, indented as the page's template indents its head.
 /// `base` is the public URL without a trailing slash; `document` is the page's own (localized).
 pub fn head_tags(document: &ContentDocument, base: &str, language: &PageLanguage) -> String {
@@ -116,32 +203,22 @@ pub fn head_tags(document: &ContentDocument, base: &str, language: &PageLanguage
     let mut alternates: Vec<String> = language
         .alternates
         .iter()
-        .map(|(tag, path)| {
-            format!(
-                "<link rel=\"alternate\" hreflang=\"{}\" href=\"{base}{}\" />",
-                escape_html(tag),
-                escape_html(path)
-            )
-        })
+        .map(|(tag, path)| alternate_link(base, tag, path))
         .collect();
     if !alternates.is_empty() {
-        alternates.push(format!(
-            "<link rel=\"alternate\" hreflang=\"x-default\" href=\"{base}/\" />"
-        ));
+        alternates.push(alternate_link(base, "x-default", "/"));
     }
     let locale = escape_html(&language.og_locale());
-    // The page's other languages, for link previews that pick one.
-    let og_alternates = language
-        .alternates
-        .iter()
-        .filter(|(tag, _)| !tag.eq_ignore_ascii_case(&language.tag))
-        .map(|(tag, _)| {
-            format!(
-                "<meta property=\"og:locale:alternate\" content=\"{}\" />",
-                escape_html(&og_locale(tag))
-            )
-        })
-        .collect::<Vec<_>>();
+    let preview = Preview {
+        kind: "profile",
+        site_name: &name,
+        title: &t,
+        description: &description,
+        url: &url,
+        image: &image,
+        image_alt: &image_alt,
+        locale: &locale,
+    };
     [
         format!("<title>{t}</title>"),
         format!("<meta name=\"description\" content=\"{description}\" />"),
@@ -152,33 +229,13 @@ pub fn head_tags(document: &ContentDocument, base: &str, language: &PageLanguage
     ]
     .into_iter()
     .chain(alternates)
-    .chain([
-        "<meta property=\"og:type\" content=\"profile\" />".to_owned(),
-        format!("<meta property=\"og:site_name\" content=\"{name}\" />"),
-        format!("<meta property=\"og:title\" content=\"{t}\" />"),
-        format!("<meta property=\"og:description\" content=\"{description}\" />"),
-        format!("<meta property=\"og:url\" content=\"{url}\" />"),
-        format!("<meta property=\"og:image\" content=\"{image}\" />"),
-        "<meta property=\"og:image:type\" content=\"image/png\" />".to_owned(),
-        format!("<meta property=\"og:image:width\" content=\"{PREVIEW_WIDTH}\" />"),
-        format!("<meta property=\"og:image:height\" content=\"{PREVIEW_HEIGHT}\" />"),
-        format!("<meta property=\"og:image:alt\" content=\"{image_alt}\" />"),
-        format!("<meta property=\"og:locale\" content=\"{locale}\" />"),
-    ])
-    .chain(og_alternates)
+    .chain(open_graph_tags(&preview))
+    .chain(og_locale_alternates(&language.tag, &language.alternates))
     .chain([
         format!("<meta property=\"profile:first_name\" content=\"{first_name}\" />"),
         format!("<meta property=\"profile:last_name\" content=\"{last_name}\" />"),
-        "<meta name=\"twitter:card\" content=\"summary_large_image\" />".to_owned(),
-        format!("<meta name=\"twitter:title\" content=\"{t}\" />"),
-        format!("<meta name=\"twitter:description\" content=\"{description}\" />"),
-        format!("<meta name=\"twitter:image\" content=\"{image}\" />"),
-        format!("<meta name=\"twitter:image:alt\" content=\"{image_alt}\" />"),
-        "<link rel=\"icon\" href=\"/favicon.svg\" type=\"image/svg+xml\" />".to_owned(),
-        "<link rel=\"icon\" href=\"/icon-32.png\" sizes=\"32x32\" type=\"image/png\" />".to_owned(),
-        "<link rel=\"apple-touch-icon\" href=\"/apple-touch-icon.png\" />".to_owned(),
-        "<link rel=\"manifest\" href=\"/manifest.webmanifest\" />".to_owned(),
     ])
+    .chain(twitter_and_icon_tags(&preview))
     .collect::<Vec<_>>()
     .join("\n    ")
 }
