@@ -42,9 +42,9 @@ function caseStudy(page: Page, title: string): Locator {
   return page.getByRole('region', { name: `Case study: ${title}` });
 }
 
-/** Waits for the case study's save status to say everything is saved. */
+/** Waits for the case study's save status to say everything is saved (a save's round trip; generous for a loaded machine). */
 async function allSaved(region: Locator) {
-  await region.getByRole('status').filter({ hasText: /^All changes saved/ }).waitFor({ timeout: 15_000 });
+  await region.getByRole('status').filter({ hasText: /^All changes saved/ }).waitFor({ timeout: 60_000 });
 }
 
 async function publishCaseStudy(page: Page, region: Locator) {
@@ -92,7 +92,7 @@ describe("the case study editor", () => {
     await region.getByLabel('Summary', { exact: true }).fill('A design system rebuilt so that three product teams ship the same components.');
     await region.getByLabel('The problem', { exact: true }).fill('Three teams kept **three** copies of every button.');
     await region.getByLabel('Your role', { exact: true }).fill('- Led the rewrite\n- Wrote the migration guide');
-    await region.getByRole('status').filter({ hasText: 'Not saved: one field needs attention' }).waitFor({ timeout: 15_000 });
+    await region.getByRole('status').filter({ hasText: 'Not saved: one field needs attention' }).waitFor({ timeout: 60_000 });
     await partsList(page).getByRole('link', { name: 'Case study: Elegant Context, 1 problem' }).waitFor();
     await region.getByText('The outcome must not be empty.').waitFor();
     assert.equal(await region.getByLabel('The outcome', { exact: true }).getAttribute('aria-invalid'), 'true');
@@ -106,7 +106,7 @@ describe("the case study editor", () => {
 
     // The server's checks land on their field too: raw HTML in a Markdown text is refused.
     await region.getByLabel('The team', { exact: true }).fill('Me and <b>two</b> designers.');
-    await region.getByText(/^Write the text without HTML tags \(found <b>\)/).waitFor({ timeout: 15_000 });
+    await region.getByText(/^Write the text without HTML tags \(found <b>\)/).waitFor({ timeout: 60_000 });
     await partsList(page).getByRole('link', { name: 'Case study: Elegant Context, 1 problem' }).waitFor();
     assert.equal(await region.getByLabel('The team', { exact: true }).getAttribute('aria-invalid'), 'true');
     await region.getByLabel('The team', { exact: true }).fill('Me and **two** designers.');
@@ -120,7 +120,7 @@ describe("the case study editor", () => {
     await region.getByRole('button', { name: 'Add a figure' }).click();
     const number = region.getByLabel('Number', { exact: true });
     await number.fill('about 38');
-    await region.getByText('Number must be a number, such as 38 or 1.5.').waitFor({ timeout: 15_000 });
+    await region.getByText('Number must be a number, such as 38 or 1.5.').waitFor({ timeout: 60_000 });
     await number.fill('38');
     await region.getByLabel('Unit', { exact: true }).fill('%');
     await region.getByLabel('What it measures', { exact: true }).fill('less CSS shipped');
@@ -330,7 +330,7 @@ describe("a case study's translations", () => {
     }
     // A translation is bounded like its field: named in the summary of problems, as “German: …”.
     await german.getByLabel('Summary, in German', { exact: true }).fill('lang '.repeat(70));
-    await region.getByRole('link', { name: 'German: Summary', exact: true }).waitFor({ timeout: 15_000 });
+    await region.getByRole('link', { name: 'German: Summary', exact: true }).waitFor({ timeout: 60_000 });
     assert.equal(await german.getByLabel('Summary, in German', { exact: true }).getAttribute('aria-invalid'), 'true');
     await german.getByLabel('Summary, in German', { exact: true }).fill('Eine Website, die sich selbst erklärt.');
     await german.getByText('Every text is translated.').waitFor();
