@@ -247,7 +247,7 @@ fn html_refused(html: &str) -> String {
 
 /// A piece of the owner's text for a message: without control characters, at most 60 of its
 /// characters.
-fn shown(text: &str) -> String {
+pub(super) fn shown(text: &str) -> String {
     let clean: String = text.chars().filter(|c| !c.is_control()).collect();
     let clean = clean.trim();
     if clean.chars().count() > 60 {
@@ -259,7 +259,7 @@ fn shown(text: &str) -> String {
 }
 
 /// An address without the spaces and control characters a browser drops around it.
-fn trimmed(address: &str) -> &str {
+pub(super) fn trimmed(address: &str) -> &str {
     address.trim_matches(|c: char| c.is_whitespace() || c.is_control())
 }
 
@@ -439,7 +439,7 @@ fn push_paragraph(out: &mut Vec<Block>, children: Vec<Inline>) {
     }
 }
 
-fn language(info: &str) -> Option<String> {
+pub(super) fn language(info: &str) -> Option<String> {
     let word = info.split_whitespace().next()?;
     let plain = word.len() <= 32
         && word

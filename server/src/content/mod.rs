@@ -4,6 +4,7 @@
 //! [`composed::PageSink`].
 
 pub mod appearance;
+pub mod article;
 pub mod case_study;
 pub mod case_study_entry;
 pub mod case_study_page;
@@ -16,6 +17,7 @@ pub mod language;
 pub mod live;
 pub mod markdown;
 pub mod migrate;
+pub mod post;
 pub mod preview;
 pub mod render;
 mod schema;

@@ -29,6 +29,12 @@ pub fn case_study_schema_value() -> &'static Value {
     SCHEMA.get_or_init(generated::<CaseStudy>)
 }
 
+/// The JSON Schema of a post ([`super::post`]), made the same way.
+pub fn post_schema_value() -> &'static Value {
+    static SCHEMA: OnceLock<Value> = OnceLock::new();
+    SCHEMA.get_or_init(generated::<super::post::Post>)
+}
+
 fn generated<T: schemars::JsonSchema>() -> Value {
     let mut schema = serde_json::to_value(schemars::schema_for!(T)).expect("a schema is JSON");
     refuse_control_characters(&mut schema);

@@ -60,6 +60,75 @@ pub fn read_case_study(value: Value) -> Result<CaseStudy, ApiError> {
     crate::json::parse(&bytes)
 }
 
+/// Reads a post sent as JSON; a field that does not fit is named by its path.
+pub fn read_post(value: Value) -> Result<super::post::Post, ApiError> {
+    let bytes = serde_json::to_vec(&value).map_err(anyhow::Error::from)?;
+    crate::json::parse(&bytes)
+}
+
+/// Checks a post beside `page` (the page's document): its bounds against its schema, its
+/// language one of the page's, its media ids unique and its cover one of them, its tags unique,
+/// and its body's Markdown (the first problem, with its line).
+pub fn check_post(post: &super::post::Post, page: &ContentDocument) -> Result<(), FieldErrors> {
+    let schema = super::schema::post_schema_value();
+    let mut errors = FieldErrors::new();
+    let value = serde_json::to_value(post).expect("a post serialises");
+    walk(&value, schema, schema, String::new(), &mut errors);
+    let language_known = page.language.eq_ignore_ascii_case(&post.language)
+        || page
+            .languages
+            .iter()
+            .any(|l| l.tag.eq_ignore_ascii_case(&post.language));
+    if !language_known {
+        errors.entry("language".into()).or_insert_with(|| {
+            format!(
+                "{:?} is not the page's language nor one of its languages",
+                post.language
+            )
+        });
+    }
+    let mut media = HashSet::new();
+    for (i, item) in post.media.iter().enumerate() {
+        if !media.insert(item.id.as_str()) {
+            errors
+                .entry(format!("media[{i}].id"))
+                .or_insert_with(|| format!("{:?} is already the id of another item", item.id));
+        }
+    }
+    if let Some(cover) = &post.cover {
+        if !media.contains(cover.as_str()) {
+            errors
+                .entry("cover".into())
+                .or_insert_with(|| format!("{cover:?} is not the id of an item in media"));
+        }
+    }
+    let mut tags = HashSet::new();
+    for (i, tag) in post.tags.iter().enumerate() {
+        if !tags.insert(super::post::tag_slug(tag)) {
+            errors
+                .entry(format!("tags[{i}]"))
+                .or_insert_with(|| format!("{tag:?} is already a tag of the post"));
+        }
+    }
+    if post.translation_of.as_deref() == Some(post.id.as_str()) {
+        errors
+            .entry("translationOf".into())
+            .or_insert_with(|| "a post cannot translate itself".into());
+    }
+    if !errors.contains_key("body") {
+        if let Err(problem) =
+            super::article::check(&post.body, |src| super::post::own_image(post, src))
+        {
+            errors.insert("body".into(), problem.to_string());
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}
+
 /// Checks a case study of `page`'s project: its bounds against its schema, its ids and
 /// references, its project and languages the page's, its longer texts' Markdown (in every
 /// language), and each translation within the bounds of the text it translates.
