@@ -11,6 +11,7 @@ pub mod case_study_page;
 pub mod composed;
 pub mod document;
 pub mod engine;
+pub mod feeds;
 pub mod first_day;
 pub mod head;
 pub mod language;
