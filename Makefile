@@ -14,7 +14,7 @@ TEST_BIN := target/debug/portfolio
 WEB_DEPS := web/node_modules/.package-lock.json
 WEB_SOURCES := $(shell find web/src web/public web/scripts -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run test setup web server dist openssl-dev chromium java postgresql python-venv bench-tools font fuzz lint imports fmt-check clippy typecheck eslint unit-web test-build cargo-test generate generated e2e bench soak clean
+.PHONY: run test setup web server dist openssl-dev chromium java postgresql xmllint python-venv bench-tools font fuzz lint imports fmt-check clippy typecheck eslint unit-web test-build cargo-test generate generated e2e bench soak clean
 
 run: server ## Build everything and serve on http://127.0.0.1:8080 with SQLite under ./data/
 	./$(BIN) serve
@@ -49,6 +49,9 @@ java: ## Debian's Java runtime for the Nu HTML Checker in the browser tests (e2e
 
 postgresql: ## Debian's PostgreSQL for the server tests on the second engine
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; }
+
+xmllint: ## Debian's xmllint (libxml2-utils) for the server tests' Atom feed checks (server/tests/feeds/atom.rng)
+	@command -v xmllint >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libxml2-utils; }
 
 python-venv: ## Debian's venv module for the fuzzer's virtual environment
 	@python3 -c 'import ensurepip, venv' 2>/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv; }
@@ -98,7 +101,7 @@ LINTED := RUSTC_WORKSPACE_WRAPPER=clippy-driver CLIPPY_ARGS=-Dwarnings
 test-build: web postgresql openssl-dev
 	$(LINTED) $(CARGO) test --locked --workspace --no-run
 
-cargo-test: test-build
+cargo-test: test-build xmllint python-venv
 	$(LINTED) scripts/pg-test-cluster run $(CARGO) test --locked --test api 2>&1 | sed -u 's/^/[postgres] /' & pg=$$!; \
 	sqlite=0; $(LINTED) $(CARGO) test --locked --workspace 2>&1 | sed -u 's/^/[sqlite] /' || sqlite=$$?; \
 	postgres=0; wait $$pg || postgres=$$?; \

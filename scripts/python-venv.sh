@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The project's Python virtual environment, target/fuzz-venv, with exactly the packages pinned in
-# server/fuzz/requirements.txt: schemathesis for the fuzzer (server/fuzz/run.sh) and mf2py for the
-# microformats test (web/e2e/microformats.test.ts). Whichever runs first builds it; it is built
-# again when the pinned requirements change or it no longer runs (a venv records its own path in
-# its scripts, so a moved or copied one breaks). Prints nothing on success. Needs Debian's
-# python3-venv (`make python-venv`).
+# server/fuzz/requirements.txt: schemathesis for the fuzzer (server/fuzz/run.sh), mf2py for the
+# microformats test (web/e2e/microformats.test.ts) and feedparser for the feeds' tests
+# (server/tests/feeds/check_feed.py). Whichever runs first builds it; it is built again when the
+# pinned requirements change or it no longer runs (a venv records its own path in its scripts, so
+# a moved or copied one breaks). Prints nothing on success. Needs Debian's python3-venv
+# (`make python-venv`).
 #   scripts/python-venv.sh     (from anywhere)
 set -euo pipefail
 

@@ -51,6 +51,19 @@ pub trait PageSink: Send + Sync {
     /// Serves a newly published document's pages and files in place of the last ones.
     fn show(&self, composed: Composed, files: ComposedFiles);
 
+    /// Serves the feeds of the published posts in place of the last ones (none: every feed's
+    /// address answers 404).
+    fn show_feeds(&self, feeds: Vec<ComposedFeed>);
+
     /// A file of the built site (the default photo a document names), to draw the link preview.
     fn built_file(&self, path: &str) -> Option<Vec<u8>>;
+}
+
+/// A feed as the site serves it: its path (`/feed.xml`, `/de/rss.xml`), type, text (with the
+/// public URL's placeholder) and last change (Unix ms), for `Last-Modified`.
+pub struct ComposedFeed {
+    pub path: String,
+    pub content_type: &'static str,
+    pub text: String,
+    pub modified: i64,
 }

@@ -8,6 +8,8 @@
 use chrono::{DateTime, FixedOffset, TimeZone, Utc};
 use serde::Serialize;
 
+pub use super::composed::ComposedFeed;
+
 /// The feeds' paths under a language's page (`/` or `/de/`).
 pub const ATOM: &str = "feed.xml";
 pub const RSS: &str = "rss.xml";
@@ -279,6 +281,105 @@ pub fn absolute(html: &str, base: &str) -> String {
     }
     result.push_str(rest);
     result
+}
+
+/// The posts of the language `tag` (case-insensitive), newest first.
+pub fn posts_in<'a>(
+    posts: &'a super::post::Posts,
+    tag: &str,
+) -> Vec<&'a std::sync::Arc<super::post::PublishedPost>> {
+    let mut shown: Vec<_> = posts
+        .values()
+        .filter(|p| p.document.language.eq_ignore_ascii_case(tag))
+        .collect();
+    shown.sort_by_key(|p| std::cmp::Reverse((p.date(), p.document.id.clone())));
+    shown
+}
+
+/// Every feed of `document`'s languages (the default and each published one) that has a post.
+pub fn compose(
+    document: &super::document::ContentDocument,
+    posts: &super::post::Posts,
+    now: i64,
+) -> Vec<ComposedFeed> {
+    use super::composed::PUBLIC_URL_PLACEHOLDER as BASE;
+    use super::language;
+    let mut feeds = Vec::new();
+    for tag in language::published_tags(document) {
+        let shown = posts_in(posts, &tag);
+        if shown.is_empty() {
+            continue;
+        }
+        let Some(page) = language::localize(document, &tag) else {
+            continue;
+        };
+        let table = language::table(document, &tag);
+        let text = |key: &str, fallback: &str| {
+            table
+                .get(key)
+                .cloned()
+                .or_else(|| language::built_in_table("en").and_then(|t| t.get(key).cloned()))
+                .unwrap_or_else(|| fallback.to_owned())
+        };
+        let labels = super::article::Labels {
+            anchor: text("writing.anchor", "Link to this section"),
+            footnotes: text("writing.footnotes", "Footnotes"),
+            back: text("writing.footnoteBack", "Back to the text"),
+        };
+        let home = language::href(document, &tag);
+        let title = format!(
+            "{} \u{b7} {}",
+            page.profile.name,
+            text("writing.title", "Writing")
+        );
+        let channel = Channel {
+            title: &title,
+            description: &page.profile.summary,
+            language: &tag,
+            home: format!("{BASE}{home}{}", super::post::WRITING),
+            feeds: format!("{BASE}{home}"),
+            author: &page.profile.name,
+        };
+        let bodies: Vec<String> = shown
+            .iter()
+            .take(FEED_LENGTH)
+            .map(|p| {
+                let article = super::article::render(
+                    &p.document.body,
+                    |src| super::post::image_size(&p.document, src),
+                    &labels,
+                );
+                absolute(&article.html, BASE)
+            })
+            .collect();
+        let items: Vec<Item<'_>> = shown
+            .iter()
+            .zip(&bodies)
+            .map(|(p, html)| Item {
+                title: &p.document.title,
+                url: format!("{BASE}{home}{}{}/", super::post::WRITING, p.document.slug),
+                summary: &p.document.summary,
+                html,
+                tags: &p.document.tags,
+                published: p.date(),
+                updated: p.published_at.max(p.date()),
+            })
+            .collect();
+        let modified = updated(&items, now);
+        for (file, content_type, text) in [
+            (ATOM, ATOM_TYPE, atom(&channel, &items, now)),
+            (RSS, RSS_TYPE, rss(&channel, &items, now)),
+            (JSON, JSON_TYPE, json(&channel, &items)),
+        ] {
+            feeds.push(ComposedFeed {
+                path: format!("{home}{file}"),
+                content_type,
+                text,
+                modified,
+            });
+        }
+    }
+    feeds
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ use sha2::{Digest, Sha256};
 use super::case_study::{self, CaseStudy};
 use super::case_study_entry::{CaseStudies, PublishedCaseStudy};
 use super::document::ContentDocument;
+use super::post::{Post, Posts, PublishedPost};
 use super::render::{PageRenderer, Prepared};
 use crate::store::content::{ContentFingerprint, EntryKey, VersionRow};
 use crate::store::Db;
@@ -140,6 +141,8 @@ pub struct LiveContent {
     seen: Mutex<ContentFingerprint>,
     /// The published case studies.
     case_studies: RwLock<Arc<CaseStudies>>,
+    /// The published posts.
+    posts: RwLock<Arc<Posts>>,
     /// Held while pages are rendered and served for a publish, a revert or what another instance
     /// published: one at a time, each composed from what is served, so that no composition
     /// serves an older page or case study over a newer one.
@@ -167,6 +170,7 @@ impl LiveContent {
         let mut published = None;
         let seen = db.content_fingerprint().await?;
         let case_studies = Arc::new(read_case_studies(db).await?);
+        let posts = Arc::new(super::post::read_published(db).await?);
         for summary in db.content_versions(EntryKey::PAGE).await? {
             let Some(row) = db.content_version(EntryKey::PAGE, summary.version).await? else {
                 continue;
@@ -203,12 +207,16 @@ impl LiveContent {
                 published
             }
         };
+        if let Some(page) = &page {
+            page.show_feeds(&published.document, &posts, crate::clock::now_ms());
+        }
         Ok(Self {
             current: RwLock::new(Arc::new(published)),
             page,
             skipped: AtomicI64::new(skipped),
             seen: Mutex::new(seen),
             case_studies: RwLock::new(case_studies),
+            posts: RwLock::new(posts),
             publishing: tokio::sync::Mutex::new(()),
         })
     }
@@ -242,6 +250,88 @@ impl LiveContent {
     /// for the projects that have none published.
     pub fn case_studies(&self) -> Arc<CaseStudies> {
         served_with(self.current().version, &self.published_case_studies())
+    }
+
+    /// The published posts, by id.
+    pub fn posts(&self) -> Arc<Posts> {
+        self.posts.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Serves the feeds of the posts now served, beside the page now served.
+    fn show_feeds(&self) {
+        if let Some(page) = &self.page {
+            page.show_feeds(
+                &self.current().document,
+                &self.posts(),
+                crate::clock::now_ms(),
+            );
+        }
+    }
+
+    /// Publishes `document` as the post's next version: checked against the published page, its
+    /// slug free among the published posts of its language, its date its first publish's, the
+    /// slug it had kept answering with a 301; then served by this instance at once (the others
+    /// follow within their next look). One publish at a time ([`Self::publishing`]). `now` is
+    /// the publish's moment (Unix ms), `keep` how many versions are kept.
+    pub async fn publish_post(
+        &self,
+        db: &Db,
+        mut document: Post,
+        (now, keep): (i64, i64),
+        as_draft: bool,
+    ) -> Result<VersionRow, crate::error::ApiError> {
+        use crate::error::ApiError;
+        let _publishing = self.publishing().await;
+        let page = self.current().document.clone();
+        super::validate::check_post(&document, &page).map_err(ApiError::Validation)?;
+        let published_tags = super::language::published_tags(&page);
+        if !published_tags
+            .iter()
+            .any(|tag| tag.eq_ignore_ascii_case(&document.language))
+        {
+            return Err(ApiError::field(
+                "language",
+                "is not a language of the published page: publish the language first",
+            ));
+        }
+        let posts = self.posts();
+        if let Some(problem) = super::post::slug_problem(&document, &posts) {
+            return Err(ApiError::field("slug", problem));
+        }
+        let before = super::post::published(db, &document.id).await?;
+        document.former_slugs = super::post::former_slugs(before.as_ref(), &document.slug);
+        document.date = before
+            .as_ref()
+            .and_then(|p| p.date)
+            .or(document.date)
+            .or(Some(now));
+        let json = serde_json::to_string(&document).map_err(anyhow::Error::from)?;
+        let row = db
+            .publish_content(super::post::key(&document.id), &json, now, keep, as_draft)
+            .await?;
+        self.show_post(PublishedPost {
+            version: row.version,
+            published_at: row.published_at,
+            document,
+        });
+        Ok(row)
+    }
+
+    /// Serves `post`, just published by this instance, unless a newer version of it is served.
+    fn show_post(&self, post: PublishedPost) {
+        {
+            let mut served = self.posts.write().unwrap_or_else(|e| e.into_inner());
+            if served
+                .get(&post.document.id)
+                .is_some_and(|p| p.version >= post.version)
+            {
+                return;
+            }
+            let mut next = Posts::clone(&served);
+            next.insert(post.document.id.clone(), Arc::new(post));
+            *served = Arc::new(next);
+        }
+        self.show_feeds();
     }
 
     /// The published case studies alone, without the placeholder's.
@@ -415,6 +505,7 @@ impl LiveContent {
         if let (Some(page), Some(prepared)) = (&self.page, prepared) {
             page.show_prepared(published.version, prepared).await;
         }
+        self.show_feeds();
         current
     }
 
@@ -428,10 +519,37 @@ impl LiveContent {
         let _publishing = self.publishing().await;
         let newest = db.published_content(EntryKey::PAGE).await?;
         let case_studies = Arc::new(read_case_studies(db).await?);
+        let posts = Arc::new(super::post::read_published(db).await?);
+        let posts_changed = {
+            let served = self.posts();
+            served.len() != posts.len()
+                || served
+                    .iter()
+                    .zip(posts.iter())
+                    .any(|((a, va), (b, vb))| a != b || va.version != vb.version)
+        };
+        if posts_changed {
+            *self.posts.write().unwrap_or_else(|e| e.into_inner()) = posts;
+        }
         // Taken before the versions were read: a publish in between is looked at again next time.
         *self.seen.lock().unwrap_or_else(|e| e.into_inner()) = fingerprint;
         let studies_changed = !same_versions(&self.published_case_studies(), &case_studies);
         *self.case_studies.write().unwrap_or_else(|e| e.into_inner()) = case_studies;
+        if posts_changed {
+            tracing::info!("posts published elsewhere are now served");
+        }
+        let result = self.follow_page(newest, studies_changed).await;
+        // The feeds follow the posts and the page (its name, its languages).
+        self.show_feeds();
+        result
+    }
+
+    /// Serves the newest version of the page, read by [`Self::refresh`], unless it is served.
+    async fn follow_page(
+        &self,
+        newest: Option<VersionRow>,
+        studies_changed: bool,
+    ) -> anyhow::Result<()> {
         if let Some(row) = newest {
             let version = row.version;
             if version == self.current().version || version == self.skipped.load(Ordering::Relaxed)

@@ -907,6 +907,12 @@ impl PageRenderer {
         })
     }
 
+    /// Serves the feeds of `posts` beside `document` (the served page) in place of the last ones.
+    pub fn show_feeds(&self, document: &ContentDocument, posts: &super::post::Posts, now: i64) {
+        self.pages
+            .show_feeds(super::feeds::compose(document, posts, now));
+    }
+
     /// Renders `document` (published as `version`) and serves it, unless the pages already show
     /// that version or a newer one. Returns once the new pages are served.
     pub async fn show(

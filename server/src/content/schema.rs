@@ -162,6 +162,8 @@ macro_rules! described_by_its_schema {
 }
 described_by_its_schema!(ContentDocument, schema_value);
 described_by_its_schema!(CaseStudy, case_study_schema_value);
+use super::post::Post;
+described_by_its_schema!(Post, post_schema_value);
 
 /// A schema's root as `name` and its definitions, each a component of its own.
 fn components(

@@ -89,6 +89,9 @@ pub fn respond<B>(pages: &Pages, request: &Request<B>) -> Response {
         .len()
         .checked_sub(name.len() + 1)
         .map_or(path, |start| &path[start..]);
+    if let Some(feed) = pages.feeds.load().get(key) {
+        return feed.respond(headers);
+    }
     if let Some(response) = published_file(pages, &published, key, headers) {
         return response;
     }

@@ -50,6 +50,9 @@ pub struct Pages {
     pub(super) robots: Page,
     /// `/sitemap.xml`: `/`, each published language's page, and each case study's.
     pub(super) sitemap: ArcSwap<Page>,
+    /// The feeds of the published posts by path (`/feed.xml`, `/de/rss.xml`): only a language
+    /// with a post has them.
+    pub(super) feeds: ArcSwap<HashMap<String, Feed>>,
     /// The addresses that answer with a 301 to another (a case study's former slugs), by path.
     pub(super) redirects: ArcSwap<HashMap<String, String>>,
     /// The client routes, as the build listed them.
@@ -111,6 +114,7 @@ impl Pages {
             robots,
             sitemap: ArcSwap::from_pointee(sitemap),
             redirects: ArcSwap::from_pointee(HashMap::new()),
+            feeds: ArcSwap::from_pointee(HashMap::new()),
             routes,
             assets: Asset::all(),
         }
@@ -217,8 +221,80 @@ impl PageSink for Pages {
         self.published.store(Arc::new(published));
     }
 
+    fn show_feeds(&self, feeds: Vec<crate::content::feeds::ComposedFeed>) {
+        let served = self.feeds.load();
+        let feeds = feeds
+            .into_iter()
+            .map(|feed| {
+                let text = feed.text.replace(PUBLIC_URL_PLACEHOLDER, &self.base);
+                // Compressed again only when it changed.
+                let same = served
+                    .get(&feed.path)
+                    .filter(|old| old.asset.identity.bytes == text.as_bytes());
+                let asset = match same {
+                    Some(old) => old.asset.clone(),
+                    None => Arc::new(Asset::generated(
+                        feed.content_type,
+                        text.into_bytes(),
+                        Some(self.effort),
+                    )),
+                };
+                (feed.path, Feed::new(asset, feed.modified))
+            })
+            .collect();
+        self.feeds.store(Arc::new(feeds));
+    }
+
     fn built_file(&self, path: &str) -> Option<Vec<u8>> {
         file(path).map(std::borrow::Cow::into_owned)
+    }
+}
+
+/// A feed as served: its file, and its last change for `Last-Modified` and `If-Modified-Since`
+/// (feed readers poll; most send both validators back).
+pub(super) struct Feed {
+    asset: Arc<Asset>,
+    /// Whole seconds, as HTTP dates have them.
+    modified: i64,
+    last_modified: axum::http::HeaderValue,
+}
+
+impl Feed {
+    fn new(asset: Arc<Asset>, modified_ms: i64) -> Self {
+        let modified = modified_ms.div_euclid(1000);
+        let date = chrono::DateTime::from_timestamp(modified, 0).unwrap_or_default();
+        let last_modified = axum::http::HeaderValue::from_str(
+            &date.format("%a, %d %b %Y %H:%M:%S GMT").to_string(),
+        )
+        .expect("a date is a header value");
+        Self {
+            asset,
+            modified,
+            last_modified,
+        }
+    }
+
+    /// The feed, or a 304 when `If-None-Match` names it or (without `If-None-Match`, as RFC
+    /// 9110 13.2.2 orders them) `If-Modified-Since` is not before its last change.
+    pub(super) fn respond(&self, headers: &axum::http::HeaderMap) -> axum::response::Response {
+        use axum::http::{header, StatusCode};
+        let unchanged_since = !headers.contains_key(header::IF_NONE_MATCH)
+            && headers
+                .get(header::IF_MODIFIED_SINCE)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| chrono::DateTime::parse_from_rfc2822(v).ok())
+                .is_some_and(|since| since.timestamp() >= self.modified);
+        let mut response = self.asset.respond(headers);
+        if unchanged_since && response.status() == StatusCode::OK {
+            *response.status_mut() = StatusCode::NOT_MODIFIED;
+            *response.body_mut() = axum::body::Body::empty();
+            response.headers_mut().remove(header::CONTENT_LENGTH);
+            response.headers_mut().remove(header::CONTENT_ENCODING);
+        }
+        response
+            .headers_mut()
+            .insert(header::LAST_MODIFIED, self.last_modified.clone());
+        response
     }
 }
 

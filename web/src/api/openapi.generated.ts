@@ -263,6 +263,107 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/content/posts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every post begun: its title, slug and language as drafted, its draft's revision and its
+         *     newest version.
+         */
+        get: operations["listPosts"];
+        put?: never;
+        /**
+         * Begins a post with a title: its id and slug are made from the title (numbered when another
+         *     post has them), its body a line to write over. The draft comes back with its revision.
+         */
+        post: operations["createPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/content/posts/{id}/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The post as the owner edits it, with its revision (also its ETag) for the next save's
+         *     `If-Match`: the draft, else the published post (revision 0).
+         */
+        get: operations["readPostDraft"];
+        /**
+         * Saves the post if its draft is still at the revision in `If-Match`, and only if it is valid
+         *     (each problem named by its path; the body's first problem with its line); a save made
+         *     elsewhere since is a 409 and nothing is overwritten. Its former slugs and date are the
+         *     server's.
+         */
+        put: operations["savePostDraft"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/content/posts/{id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Publishes the post's draft, checked again against the published page. */
+        post: operations["publishPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/content/posts/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The post's kept versions, newest first. */
+        get: operations["listPostVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/content/posts/{id}/versions/{n}/revert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Publishes version `n` of the post again, as a new version, and makes it the draft. */
+        post: operations["revertPostVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/content/publish": {
         parameters: {
             query?: never;
@@ -2108,6 +2209,13 @@ export interface components {
              */
             role: string;
         };
+        /** @description A new post. */
+        NewPost: {
+            /** @description The language it is written in: the page's (the default), or one of its languages. */
+            language?: string | null;
+            /** @description Its title: its id and first slug are made from it. */
+            title: string;
+        };
         /** @description The signed-in owner, as the pages see it. */
         OwnerView: {
             email: string;
@@ -2144,6 +2252,92 @@ export interface components {
         Phone: {
             dial: string;
             display: string;
+        };
+        /** @description A post. */
+        Post: {
+            /** @description The text, in Markdown (CommonMark with tables, footnotes and fenced code). */
+            body: string;
+            /** @description The id of the picture in `media` shown above the text and in the link preview. */
+            cover?: string | null;
+            /**
+             * Format: int64
+             * @description When it was first published (Unix ms): set by its first publish, or by an import from the
+             *     front matter's date.
+             */
+            date?: number | null;
+            /**
+             * @description The addresses it had before, newest first, each answering with a 301 to the current one.
+             *     Kept by the server when a publish changes the slug.
+             */
+            formerSlugs?: string[];
+            /** @description Its entry's key, made from its first title and kept: the slug may change, the id never. */
+            id: string;
+            /** @description The language it is written in: the page's, or one of its languages. */
+            language: string;
+            /**
+             * @description The images the cover and the text use (uploads of the owner's).
+             * @default []
+             */
+            media: components["schemas"]["MediaItem"][];
+            /**
+             * @description Its address, `/writing/<slug>/`: made from the title when the post is begun, and kept when
+             *     the title changes.
+             */
+            slug: string;
+            /**
+             * @description A sentence or two: the lists', the feeds' and the link preview's description.
+             * @default
+             */
+            summary: string;
+            /**
+             * @description What it is about: each also a page of the index (`/writing/tags/<tag>/`).
+             * @default []
+             */
+            tags: string[];
+            title: string;
+            /** @description The id of the post it translates: the two list each other as alternates. */
+            translationOf?: string | null;
+        };
+        /** @description A post's draft. Its `revision` (also its ETag) goes with the next save as `If-Match`. */
+        PostDraft: {
+            document: components["schemas"]["Post"];
+            /**
+             * Format: int64
+             * @description 0 while nothing was saved since the last publish: the document is then the published one.
+             */
+            revision: number;
+        };
+        PostList: {
+            /** @description Every post begun, the newest first (by its date, else its last change). */
+            posts: components["schemas"]["PostState"][];
+        };
+        /** @description Where a post stands, as the Writing view lists it. */
+        PostState: {
+            /**
+             * Format: int64
+             * @description When the post was first published (Unix milliseconds, UTC): its date.
+             */
+            date?: number | null;
+            id: string;
+            language: string;
+            /**
+             * Format: int64
+             * @description When that version was published (Unix milliseconds, UTC).
+             */
+            publishedAt?: number | null;
+            /**
+             * Format: int64
+             * @description The draft's revision; 0 when none was saved.
+             */
+            revision: number;
+            slug: string;
+            /** @description The draft's title (else the published one's). */
+            title: string;
+            /**
+             * Format: int64
+             * @description The newest published version; 0 while it was never published.
+             */
+            version: number;
         };
         /** @description Who the site is about. */
         Profile: {
@@ -3191,6 +3385,445 @@ export interface operations {
                 };
             };
             /** @description The draft has no such language, or the query names an unknown parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listPosts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostList"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewPost"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    /** @description The revision, quoted */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostDraft"];
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not from the site's own pages */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body over 256 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The title is empty or too long, or the language is not the page's */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    readPostDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The post's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The revision, quoted */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostDraft"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No post has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path names no post id */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    savePostDraft: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The revision the edit started from (the draft's ETag) */
+                "If-Match": string;
+            };
+            path: {
+                /** @description The post's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Post"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description The new revision, quoted */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostDraft"];
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not from the site's own pages */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No post has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The draft was saved since that revision; nothing was written */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description If-Match is a weak tag, which strong comparison never matches */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body over 256 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A field is not valid, each named by its path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description If-Match is missing */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    publishPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The post's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The draft is now the published version */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Version"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not from the site's own pages */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The post has no draft */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The draft is not valid (each field named by its path), its language is not the published page's, or its slug is taken; nothing was published */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listPostVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The post's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VersionList"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path names no post id */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revertPostVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The post's id */
+                id: string;
+                /** @description The version to publish again */
+                n: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Version n is published as a new version and is the draft */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Version"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not from the site's own pages */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such version is kept */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description That version is no longer valid against the published page, or its slug is taken */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -13,6 +13,7 @@ pub mod insights;
 pub mod links;
 pub mod media;
 pub mod passkeys;
+pub mod posts;
 pub mod recovery;
 pub mod responses;
 pub mod second_factor;
@@ -61,6 +62,7 @@ pub fn api(session_cookie: &str) -> (Router<AppState>, utoipa::openapi::OpenApi)
                 .merge(links::router())
                 .merge(content::router())
                 .merge(case_studies::router())
+                .merge(posts::router())
                 .merge(checklist::router())
                 .merge(media::router()),
         )

@@ -5,6 +5,7 @@
 
 mod binary;
 mod database;
+pub mod feeds;
 mod owner;
 mod requests;
 mod site;

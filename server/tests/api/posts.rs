@@ -1,0 +1,310 @@
+//! Posts as entries of the content store: begun, saved, published and reverted through the
+//! same code path as the page's document; their Markdown checked; their feeds written by writers
+//! and checked by the formats' own tools (Atom against RFC 4287's RELAX NG schema with xmllint,
+//! RSS by feedparser, JSON Feed against version 1.1's fields), with validators and 304s.
+
+use serde_json::{json, Value};
+
+use crate::helpers::feeds::{check_json_feed, check_rss, validate_atom};
+use crate::helpers::{spawn_app, TestApp};
+
+const TRICKY: &str = "Fish & <Chips> \"Friday\"";
+
+impl TestApp {
+    async fn put_post(&self, id: &str, document: &Value, if_match: &str) -> reqwest::Response {
+        self.client
+            .put(self.url(&format!("/api/content/posts/{id}/draft")))
+            .header("Origin", &self.address)
+            .header("Sec-Fetch-Site", "same-origin")
+            .header("If-Match", if_match)
+            .json(document)
+            .send()
+            .await
+            .expect("the request is sent")
+    }
+
+    /// Begins a post titled `title`, saves `body` into it and publishes it; its id.
+    async fn published_post(&self, title: &str, body: &str) -> String {
+        let created = self
+            .post_json("/api/content/posts", &json!({ "title": title }))
+            .await;
+        assert_eq!(created.status(), 201);
+        let created: Value = created.json().await.unwrap();
+        let id = created["document"]["id"].as_str().unwrap().to_owned();
+        let mut document = created["document"].clone();
+        document["body"] = json!(body);
+        document["summary"] = json!("What the post says.");
+        document["tags"] = json!(["rust", "Web & feeds"]);
+        let saved = self
+            .put_post(&id, &document, &created["revision"].to_string())
+            .await;
+        assert_eq!(saved.status(), 200, "{}", saved.text().await.unwrap());
+        let published = self
+            .post_json(&format!("/api/content/posts/{id}/publish"), &json!({}))
+            .await;
+        assert_eq!(
+            published.status(),
+            200,
+            "{}",
+            published.text().await.unwrap()
+        );
+        id
+    }
+}
+
+const BODY: &str = "Intro with a [link](https://example.com/?a=1&b=2).\n\n## Set up\n\n```rust\nfn main() {}\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nA claim.[^1]\n\n[^1]: Its source.\n";
+
+#[tokio::test]
+async fn a_post_is_begun_saved_published_and_reverted_with_its_former_addresses() {
+    let app = spawn_app().await;
+    app.signed_in().await;
+    let created = app
+        .post_json("/api/content/posts", &json!({ "title": "Hello, World!" }))
+        .await;
+    assert_eq!(created.status(), 201);
+    let etag = created.headers()["etag"].to_str().unwrap().to_owned();
+    let created: Value = created.json().await.unwrap();
+    assert_eq!(etag, format!("\"{}\"", created["revision"]));
+    let mut document = created["document"].clone();
+    assert_eq!(document["id"], "hello-world");
+    assert_eq!(document["slug"], "hello-world");
+    assert_eq!(document["language"], "en");
+    // A second post of the same title gets an id of its own.
+    let second: Value = app
+        .post_json("/api/content/posts", &json!({ "title": "Hello, World!" }))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(second["document"]["id"], "hello-world-2");
+
+    document["body"] = json!(BODY);
+    let saved = app.put_post("hello-world", &document, &etag).await;
+    assert_eq!(saved.status(), 200);
+    // The same revision again: someone saved since, nothing is overwritten.
+    let stale = app.put_post("hello-world", &document, &etag).await;
+    assert_eq!(stale.status(), 409);
+
+    let published = app
+        .post_json("/api/content/posts/hello-world/publish", &json!({}))
+        .await;
+    assert_eq!(published.status(), 200);
+    let first: Value = published.json().await.unwrap();
+    assert_eq!(first["version"], 1);
+
+    // A new slug: the post keeps the old one as a former slug and keeps its date.
+    let draft: Value = app
+        .get("/api/content/posts/hello-world/draft")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let mut changed = draft["document"].clone();
+    let date = changed["date"].clone();
+    assert!(date.is_i64(), "the first publish dated the post: {changed}");
+    changed["slug"] = json!("hello-again");
+    changed["title"] = json!("Hello again");
+    let saved = app
+        .put_post("hello-world", &changed, &draft["revision"].to_string())
+        .await;
+    assert_eq!(saved.status(), 200);
+    let second = app
+        .post_json("/api/content/posts/hello-world/publish", &json!({}))
+        .await;
+    assert_eq!(second.status(), 200);
+    let draft: Value = app
+        .get("/api/content/posts/hello-world/draft")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(draft["document"]["formerSlugs"], json!(["hello-world"]));
+    assert_eq!(draft["document"]["date"], date);
+
+    let versions: Value = app
+        .get("/api/content/posts/hello-world/versions")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(versions["versions"].as_array().unwrap().len(), 2);
+    let reverted = app
+        .post_json(
+            "/api/content/posts/hello-world/versions/1/revert",
+            &json!({}),
+        )
+        .await;
+    assert_eq!(reverted.status(), 200);
+    let reverted: Value = reverted.json().await.unwrap();
+    assert_eq!(reverted["version"], 3);
+
+    let list: Value = app.get("/api/content/posts").await.json().await.unwrap();
+    let posts = list["posts"].as_array().unwrap();
+    assert_eq!(posts.len(), 2);
+    let first = posts.iter().find(|p| p["id"] == "hello-world").unwrap();
+    assert_eq!(first["version"], 3);
+    assert_eq!(first["title"], "Hello, World!");
+    let unpublished = posts.iter().find(|p| p["id"] == "hello-world-2").unwrap();
+    assert_eq!(unpublished["version"], 0);
+}
+
+#[tokio::test]
+async fn markdown_with_raw_html_or_a_scripted_link_is_refused_with_the_field_named() {
+    let app = spawn_app().await;
+    app.signed_in().await;
+    let created: Value = app
+        .post_json("/api/content/posts", &json!({ "title": "Risky" }))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let revision = created["revision"].to_string();
+    for (body, found) in [
+        ("Fine.\n\n<script>alert(1)</script>\n", "Line 3"),
+        ("Click [here](javascript:alert(1)).", "javascript:alert(1)"),
+        (
+            "![pixel](https://tracker.example/p.gif)",
+            "not one of your uploads",
+        ),
+    ] {
+        let mut document = created["document"].clone();
+        document["body"] = json!(body);
+        let refused = app.put_post("risky", &document, &revision).await;
+        assert_eq!(refused.status(), 422, "{body}");
+        let error: Value = refused.json().await.unwrap();
+        let message = error["error"]["fields"]["body"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(message.contains(found), "{body}: {error}");
+    }
+    // Other fields are named too, and nothing was saved.
+    let mut document = created["document"].clone();
+    document["language"] = json!("xx");
+    document["cover"] = json!("nothing");
+    let refused: Value = app
+        .put_post("risky", &document, &revision)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert!(
+        refused["error"]["fields"]["language"].is_string(),
+        "{refused}"
+    );
+    assert!(refused["error"]["fields"]["cover"].is_string(), "{refused}");
+    let draft: Value = app
+        .get("/api/content/posts/risky/draft")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(draft["revision"], created["revision"]);
+    // No such post, and a path that is no id.
+    assert_eq!(
+        app.get("/api/content/posts/nothing/draft").await.status(),
+        404
+    );
+    assert_eq!(
+        app.get("/api/content/posts/NO_ID/draft").await.status(),
+        422
+    );
+}
+
+#[tokio::test]
+async fn the_feeds_carry_each_post_in_full_validate_and_revalidate() {
+    let app = spawn_app().await;
+    // No post yet: no feed.
+    for path in ["/feed.xml", "/rss.xml", "/feed.json"] {
+        assert_eq!(app.get(path).await.status(), 404, "{path}");
+    }
+    app.signed_in().await;
+    app.published_post(TRICKY, BODY).await;
+    app.published_post("A second post", "Short & *sweet*.")
+        .await;
+    let other = TestApp::other_client();
+
+    let atom = other.get(app.url("/feed.xml")).send().await.unwrap();
+    assert_eq!(atom.status(), 200);
+    assert_eq!(
+        atom.headers()["content-type"],
+        "application/atom+xml; charset=utf-8"
+    );
+    let etag = atom.headers()["etag"].to_str().unwrap().to_owned();
+    let last_modified = atom.headers()["last-modified"].to_str().unwrap().to_owned();
+    let atom = atom.text().await.unwrap();
+    validate_atom(&atom);
+    assert!(
+        atom.contains("<title>Fish &amp; &lt;Chips&gt; &quot;Friday&quot;</title>"),
+        "{atom}"
+    );
+    // The full text, its links whole and its addresses absolute.
+    assert!(
+        atom.contains("https://example.com/?a=1&amp;amp;b=2"),
+        "{atom}"
+    );
+    assert!(
+        atom.contains(&format!("{}/writing/fish-chips-friday/", app.address)),
+        "{atom}"
+    );
+
+    let rss = other.get(app.url("/rss.xml")).send().await.unwrap();
+    assert_eq!(
+        rss.headers()["content-type"],
+        "application/rss+xml; charset=utf-8"
+    );
+    let rss = check_rss(&rss.text().await.unwrap());
+    let items = rss["items"].as_array().unwrap();
+    assert_eq!(items.len(), 2);
+    let titles: Vec<&str> = items.iter().map(|i| i["title"].as_str().unwrap()).collect();
+    assert!(titles.contains(&TRICKY), "{rss}");
+    let tricky = items.iter().find(|i| i["title"] == TRICKY).unwrap();
+    assert!(
+        tricky["content"].as_str().unwrap().contains("<table>"),
+        "{rss}"
+    );
+
+    let json = other.get(app.url("/feed.json")).send().await.unwrap();
+    assert_eq!(
+        json.headers()["content-type"],
+        "application/feed+json; charset=utf-8"
+    );
+    let json = check_json_feed(&json.text().await.unwrap());
+    assert!(json["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|i| i["title"] == TRICKY));
+
+    // Feed readers poll with what they were given: unchanged, each is a 304.
+    let again = other
+        .get(app.url("/feed.xml"))
+        .header("If-None-Match", &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), 304);
+    let since = other
+        .get(app.url("/feed.xml"))
+        .header("If-Modified-Since", &last_modified)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(since.status(), 304);
+    assert_eq!(since.headers()["last-modified"], last_modified.as_str());
+    let before = other
+        .get(app.url("/feed.xml"))
+        .header("If-Modified-Since", "Thu, 01 Jan 2015 00:00:00 GMT")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(before.status(), 200);
+    // A third post changes the feed: the old tag no longer matches.
+    app.published_post("A third post", "More.").await;
+    let changed = other
+        .get(app.url("/feed.xml"))
+        .header("If-None-Match", &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(changed.status(), 200);
+}
