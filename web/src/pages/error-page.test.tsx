@@ -10,6 +10,20 @@ import { defaultDocument } from '../content/document';
 import { routes } from '../routes';
 import { ErrorPage } from './error-page';
 
+/**
+ * jsdom has no IntersectionObserver, which the navigation's section follower (a chunk loaded after
+ * the page is drawn) creates: one that observes nothing, left in place for the whole file, since the
+ * chunk may arrive after a test has ended (which failed the run as an unhandled rejection).
+ */
+globalThis.IntersectionObserver ??= class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+  takeRecords() {
+    return [];
+  }
+} as unknown as typeof IntersectionObserver;
+
 function renderAt(path: string, table: RouteObject[] = routes) {
   render(
     <ContentProvider document={defaultDocument}>
@@ -30,7 +44,11 @@ function aMouse() {
 
 describe('the error page', () => {
   beforeEach(aMouse);
+  // jsdom has no IntersectionObserver: the header's current item, whose module may arrive while a
+  // test still waits (sooner once another test file has loaded it), follows nothing here.
+  beforeEach(() => vi.stubGlobal('IntersectionObserver', class { observe() {} disconnect() {} }));
   afterEach(cleanup);
+  afterEach(() => vi.unstubAllGlobals());
 
   test('an unknown address says the page does not exist in its heading, with the site\'s navigation and a way home', async () => {
     renderAt('/no-such-page');
