@@ -134,7 +134,14 @@ impl Application {
             pages.clone(),
             Some(db.clone()),
         )?);
-        let content = Arc::new(crate::content::live::LiveContent::load(&db, Some(page)).await?);
+        let content = Arc::new(
+            crate::content::live::LiveContent::load(
+                &db,
+                Some(page),
+                crate::clock::Clock::ahead_by(settings.clock.clock_offset),
+            )
+            .await?,
+        );
         content.follow(db.clone());
         let links = Arc::new(
             crate::links::Links::start(

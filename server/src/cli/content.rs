@@ -66,7 +66,9 @@ pub async fn run(command: ContentCommand) -> anyhow::Result<()> {
             database,
         } => {
             let db = crate::store::connect(&database.url).await?;
-            let published = db.published_content(EntryKey::PAGE).await;
+            let published = db
+                .published_content(EntryKey::PAGE, crate::clock::now_ms())
+                .await;
             db.close().await;
             let (version, json) = match published? {
                 Some(row) => {
@@ -167,7 +169,10 @@ async fn import_case_study(
     }
     let now = crate::clock::now_ms();
     if publish {
-        let page = match db.published_content(EntryKey::PAGE).await? {
+        let page = match db
+            .published_content(EntryKey::PAGE, crate::clock::now_ms())
+            .await?
+        {
             Some(row) => {
                 crate::content::migrate::read(&row.document).map_err(anyhow::Error::from)?
             }
@@ -182,7 +187,10 @@ async fn import_case_study(
     }
     let page = match db.content_draft(EntryKey::PAGE).await? {
         Some(row) => crate::content::migrate::read(&row.document).map_err(anyhow::Error::from)?,
-        None => match db.published_content(EntryKey::PAGE).await? {
+        None => match db
+            .published_content(EntryKey::PAGE, crate::clock::now_ms())
+            .await?
+        {
             Some(row) => {
                 crate::content::migrate::read(&row.document).map_err(anyhow::Error::from)?
             }

@@ -33,7 +33,10 @@ pub fn key(project: &str) -> crate::store::content::EntryKey<'_> {
 
 /// `project`'s published case study, if it has one.
 pub async fn published(db: &crate::store::Db, project: &str) -> anyhow::Result<Option<CaseStudy>> {
-    match db.published_content(key(project)).await? {
+    match db
+        .published_content(key(project), crate::store::content::EVERY_VERSION)
+        .await?
+    {
         Some(row) => Ok(Some(serde_json::from_str(&row.document).with_context(
             || format!("the published case study of {project:?} is not a case study"),
         )?)),
@@ -44,7 +47,10 @@ pub async fn published(db: &crate::store::Db, project: &str) -> anyhow::Result<O
 /// The slugs the published case studies but `project`'s answer at, former ones included.
 pub async fn others_slugs(db: &crate::store::Db, project: &str) -> anyhow::Result<Vec<String>> {
     let mut slugs = Vec::new();
-    for row in db.published_entries(KIND).await? {
+    for row in db
+        .published_entries(KIND, crate::store::content::EVERY_VERSION)
+        .await?
+    {
         if row.entry == project {
             continue;
         }

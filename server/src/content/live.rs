@@ -96,9 +96,9 @@ pub fn default_case_studies() -> Arc<CaseStudies> {
 
 /// Reads the newest version of every case study; one that cannot be read (stored behind the
 /// API's back) is left out, with a warning.
-async fn read_case_studies(db: &Db) -> anyhow::Result<CaseStudies> {
+async fn read_case_studies(db: &Db, now: i64) -> anyhow::Result<CaseStudies> {
     let mut studies = CaseStudies::new();
-    for row in db.published_entries(case_study::KIND).await? {
+    for row in db.published_entries(case_study::KIND, now).await? {
         match serde_json::from_str::<CaseStudy>(&row.document) {
             Ok(document) => {
                 studies.insert(
@@ -143,6 +143,8 @@ pub struct LiveContent {
     case_studies: RwLock<Arc<CaseStudies>>,
     /// The published posts.
     posts: RwLock<Arc<Posts>>,
+    /// What "now" is for a version scheduled for later (moved by `--clock-offset` in tests).
+    clock: crate::clock::Clock,
     /// Held while pages are rendered and served for a publish, a revert or what another instance
     /// published: one at a time, each composed from what is served, so that no composition
     /// serves an older page or case study over a newer one.
@@ -165,13 +167,21 @@ impl LiveContent {
     /// `/` rendered from it. A version that cannot be read or rendered (stored by an older
     /// release, or behind the API's back) is skipped, with a warning, for the newest that can:
     /// the server starts whatever the database holds.
-    pub async fn load(db: &Db, page: Option<Arc<PageRenderer>>) -> anyhow::Result<Self> {
+    pub async fn load(
+        db: &Db,
+        page: Option<Arc<PageRenderer>>,
+        clock: crate::clock::Clock,
+    ) -> anyhow::Result<Self> {
         let mut skipped = 0;
         let mut published = None;
-        let seen = db.content_fingerprint().await?;
-        let case_studies = Arc::new(read_case_studies(db).await?);
-        let posts = Arc::new(super::post::read_published(db).await?);
+        let now = clock.now_ms();
+        let seen = db.content_fingerprint(now).await?;
+        let case_studies = Arc::new(read_case_studies(db, now).await?);
+        let posts = Arc::new(super::post::read_published(db, now).await?);
         for summary in db.content_versions(EntryKey::PAGE).await? {
+            if summary.published_at > now {
+                continue;
+            }
             let Some(row) = db.content_version(EntryKey::PAGE, summary.version).await? else {
                 continue;
             };
@@ -208,7 +218,7 @@ impl LiveContent {
             }
         };
         if let Some(page) = &page {
-            page.show_feeds(&published.document, &posts, crate::clock::now_ms());
+            page.show_feeds(&published.document, &posts, now);
         }
         Ok(Self {
             current: RwLock::new(Arc::new(published)),
@@ -217,6 +227,7 @@ impl LiveContent {
             seen: Mutex::new(seen),
             case_studies: RwLock::new(case_studies),
             posts: RwLock::new(posts),
+            clock,
             publishing: tokio::sync::Mutex::new(()),
         })
     }
@@ -260,26 +271,26 @@ impl LiveContent {
     /// Serves the feeds of the posts now served, beside the page now served.
     fn show_feeds(&self) {
         if let Some(page) = &self.page {
-            page.show_feeds(
-                &self.current().document,
-                &self.posts(),
-                crate::clock::now_ms(),
-            );
+            page.show_feeds(&self.current().document, &self.posts(), self.clock.now_ms());
         }
     }
 
     /// Publishes `document` as the post's next version: checked against the published page, its
     /// slug free among the published posts of its language, its date its first publish's, the
     /// slug it had kept answering with a 301; then served by this instance at once (the others
-    /// follow within their next look). One publish at a time ([`Self::publishing`]). `now` is
-    /// the publish's moment (Unix ms), `keep` how many versions are kept.
+    /// follow within their next look). One publish at a time ([`Self::publishing`]). `keep` is
+    /// how many versions are kept; `at` (Unix ms) schedules the version for a moment to come:
+    /// until then no instance serves it (every instance's next look after it does).
     pub async fn publish_post(
         &self,
         db: &Db,
         mut document: Post,
-        (now, keep): (i64, i64),
+        (at, keep): (Option<i64>, i64),
         as_draft: bool,
     ) -> Result<VersionRow, crate::error::ApiError> {
+        let now = self.clock.now_ms();
+        let scheduled = at.filter(|at| *at > now);
+        let now = scheduled.unwrap_or(now);
         use crate::error::ApiError;
         let _publishing = self.publishing().await;
         let page = self.current().document.clone();
@@ -309,11 +320,13 @@ impl LiveContent {
         let row = db
             .publish_content(super::post::key(&document.id), &json, now, keep, as_draft)
             .await?;
-        self.show_post(PublishedPost {
-            version: row.version,
-            published_at: row.published_at,
-            document,
-        });
+        if scheduled.is_none() {
+            self.show_post(PublishedPost {
+                version: row.version,
+                published_at: row.published_at,
+                document,
+            });
+        }
         Ok(row)
     }
 
@@ -512,14 +525,15 @@ impl LiveContent {
     /// Reads the newest version when something was published since the last look, and serves
     /// it when its number differs from the one served.
     pub async fn refresh(&self, db: &Db) -> anyhow::Result<()> {
-        let fingerprint = db.content_fingerprint().await?;
+        let now = self.clock.now_ms();
+        let fingerprint = db.content_fingerprint(now).await?;
         if fingerprint == *self.seen.lock().unwrap_or_else(|e| e.into_inner()) {
             return Ok(());
         }
         let _publishing = self.publishing().await;
-        let newest = db.published_content(EntryKey::PAGE).await?;
-        let case_studies = Arc::new(read_case_studies(db).await?);
-        let posts = Arc::new(super::post::read_published(db).await?);
+        let newest = db.published_content(EntryKey::PAGE, now).await?;
+        let case_studies = Arc::new(read_case_studies(db, now).await?);
+        let posts = Arc::new(super::post::read_published(db, now).await?);
         let posts_changed = {
             let served = self.posts();
             served.len() != posts.len()

@@ -127,9 +127,9 @@ pub fn key(id: &str) -> crate::store::content::EntryKey<'_> {
 
 /// Reads the newest version of every published post; one that cannot be read (stored behind the
 /// API's back) is left out, with a warning.
-pub async fn read_published(db: &crate::store::Db) -> anyhow::Result<Posts> {
+pub async fn read_published(db: &crate::store::Db, now: i64) -> anyhow::Result<Posts> {
     let mut posts = Posts::new();
-    for row in db.published_entries(KIND).await? {
+    for row in db.published_entries(KIND, now).await? {
         match serde_json::from_str::<Post>(&row.document) {
             Ok(document) => {
                 posts.insert(
@@ -152,9 +152,12 @@ pub async fn read_published(db: &crate::store::Db) -> anyhow::Result<Posts> {
     Ok(posts)
 }
 
-/// Post `id`'s published version, if it has one.
+/// Post `id`'s newest published version, scheduled or not, if it has one.
 pub async fn published(db: &crate::store::Db, id: &str) -> anyhow::Result<Option<Post>> {
-    match db.published_content(key(id)).await? {
+    match db
+        .published_content(key(id), crate::store::content::EVERY_VERSION)
+        .await?
+    {
         Some(row) => Ok(Some(
             serde_json::from_str(&row.document)
                 .with_context(|| format!("the published post {id:?} is not a post"))?,

@@ -20,6 +20,10 @@ pub struct EntryKey<'a> {
     pub entry: &'a str,
 }
 
+/// A moment after every other: reading "published" versions at it takes the scheduled ones too
+/// (the owner's views, and the checks of what a slug is taken by).
+pub const EVERY_VERSION: i64 = i64::MAX;
+
 impl EntryKey<'static> {
     /// The page's document.
     pub const PAGE: Self = Self {
@@ -81,12 +85,14 @@ row! {
 }
 
 row! {
-    /// What changes whenever anything is published, or versions are removed: the last publish's
-    /// number and how many versions are kept.
+    /// What changes whenever anything is published, or versions are removed, or a version
+    /// scheduled for later comes due: the last publish's number, how many versions are kept and
+    /// how many of them are due.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
     pub struct ContentFingerprint {
         pub seq: i64,
         pub versions: i64,
+        pub due: i64,
     }
 }
 
@@ -105,7 +111,8 @@ pub trait ContentStore {
         now: i64,
     ) -> anyhow::Result<Option<i64>>;
 
-    /// Publishes `document` as the entry's next version, deletes its versions beyond the last
+    /// Publishes `document` as the entry's next version at `now` (Unix ms; a moment to come
+    /// schedules it: no read below shows it before), deletes its versions beyond the last
     /// `keep`, and with `as_draft` also makes it the draft (a new revision), all in one
     /// transaction.
     async fn publish_content(
@@ -117,15 +124,21 @@ pub trait ContentStore {
         as_draft: bool,
     ) -> anyhow::Result<VersionRow>;
 
-    /// The last publish's number (of any entry; 0 when nothing was published) and how many
-    /// versions are kept: cheap enough to ask often.
-    async fn content_fingerprint(&self) -> anyhow::Result<ContentFingerprint>;
+    /// The last publish's number (of any entry; 0 when nothing was published), how many
+    /// versions are kept and how many of them are due at `now`: cheap enough to ask often.
+    async fn content_fingerprint(&self, now: i64) -> anyhow::Result<ContentFingerprint>;
 
-    /// The entry's newest version, with its document.
-    async fn published_content(&self, key: EntryKey<'_>) -> anyhow::Result<Option<VersionRow>>;
+    /// The entry's newest version due at `now` (a version scheduled for later is not yet
+    /// published), with its document.
+    async fn published_content(
+        &self,
+        key: EntryKey<'_>,
+        now: i64,
+    ) -> anyhow::Result<Option<VersionRow>>;
 
-    /// The newest version of each entry of `kind` that has one, by entry.
-    async fn published_entries(&self, kind: &str) -> anyhow::Result<Vec<EntryVersionRow>>;
+    /// The newest version due at `now` of each entry of `kind` that has one, by entry.
+    async fn published_entries(&self, kind: &str, now: i64)
+        -> anyhow::Result<Vec<EntryVersionRow>>;
 
     async fn content_version(
         &self,
@@ -246,35 +259,49 @@ both_engines! {
             Ok(row)
         }
 
-        async fn content_fingerprint(&self) -> anyhow::Result<ContentFingerprint> {
+        async fn content_fingerprint(&self, now: i64) -> anyhow::Result<ContentFingerprint> {
             sqlx::query_as(
-                "SELECT COALESCE(MAX(seq), 0) AS seq, COUNT(*) AS versions FROM content_entry_versions",
+                "SELECT COALESCE(MAX(seq), 0) AS seq, COUNT(*) AS versions, \
+                     COALESCE(SUM(CASE WHEN published_at <= $1 THEN 1 ELSE 0 END), 0) AS due \
+                 FROM content_entry_versions",
             )
+            .bind(now)
             .fetch_one(self.reader())
             .await
             .context("Failed to read whether content was published")
         }
 
-        async fn published_content(&self, key: EntryKey<'_>) -> anyhow::Result<Option<VersionRow>> {
+        async fn published_content(
+            &self,
+            key: EntryKey<'_>,
+            now: i64,
+        ) -> anyhow::Result<Option<VersionRow>> {
             sqlx::query_as(
                 "SELECT version, document, published_at FROM content_entry_versions \
-                 WHERE kind = $1 AND entry = $2 ORDER BY version DESC LIMIT 1",
+                 WHERE kind = $1 AND entry = $2 AND published_at <= $3 \
+                 ORDER BY version DESC LIMIT 1",
             )
             .bind(key.kind)
             .bind(key.entry)
+            .bind(now)
             .fetch_optional(self.reader())
             .await
             .context("Failed to read the published content")
         }
 
-        async fn published_entries(&self, kind: &str) -> anyhow::Result<Vec<EntryVersionRow>> {
+        async fn published_entries(
+            &self,
+            kind: &str,
+            now: i64,
+        ) -> anyhow::Result<Vec<EntryVersionRow>> {
             sqlx::query_as(
                 "SELECT v.entry, v.version, v.document, v.published_at FROM content_entry_versions v \
                  WHERE v.kind = $1 AND v.version = (SELECT MAX(version) FROM content_entry_versions \
-                     WHERE kind = v.kind AND entry = v.entry) \
+                     WHERE kind = v.kind AND entry = v.entry AND published_at <= $2) \
                  ORDER BY v.entry",
             )
             .bind(kind)
+            .bind(now)
             .fetch_all(self.reader())
             .await
             .context("Failed to read the published entries")

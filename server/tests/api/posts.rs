@@ -6,7 +6,8 @@
 use serde_json::{json, Value};
 
 use crate::helpers::feeds::{check_json_feed, check_rss, validate_atom};
-use crate::helpers::{spawn_app, TestApp};
+use crate::helpers::{eventually, postgres_only_database, spawn_app, Spawn, TestApp};
+use crate::helpers::{EMAIL, PASSWORD};
 
 const TRICKY: &str = "Fish & <Chips> \"Friday\"";
 
@@ -25,6 +26,11 @@ impl TestApp {
 
     /// Begins a post titled `title`, saves `body` into it and publishes it; its id.
     async fn published_post(&self, title: &str, body: &str) -> String {
+        self.scheduled_post(title, body, None).await
+    }
+
+    /// [`Self::published_post`], published at `at` (the `at` parameter) when given.
+    async fn scheduled_post(&self, title: &str, body: &str, at: Option<&str>) -> String {
         let created = self
             .post_json("/api/content/posts", &json!({ "title": title }))
             .await;
@@ -39,9 +45,11 @@ impl TestApp {
             .put_post(&id, &document, &created["revision"].to_string())
             .await;
         assert_eq!(saved.status(), 200, "{}", saved.text().await.unwrap());
-        let published = self
-            .post_json(&format!("/api/content/posts/{id}/publish"), &json!({}))
-            .await;
+        let path = match at {
+            Some(at) => format!("/api/content/posts/{id}/publish?at={}", url_escape(at)),
+            None => format!("/api/content/posts/{id}/publish"),
+        };
+        let published = self.post_json(&path, &json!({})).await;
         assert_eq!(
             published.status(),
             200,
@@ -307,4 +315,98 @@ async fn the_feeds_carry_each_post_in_full_validate_and_revalidate() {
         .await
         .unwrap();
     assert_eq!(changed.status(), 200);
+}
+
+/// `+` and `:` as a query string wants them.
+fn url_escape(text: &str) -> String {
+    text.replace('+', "%2B").replace(':', "%3A")
+}
+
+/// A moment `seconds` from now, as RFC 3339 with an offset (`+01:00`), as the dashboard sends it.
+fn from_now(seconds: i64) -> String {
+    let moment = portfolio::clock::now() + chrono::Duration::seconds(seconds);
+    moment
+        .with_timezone(&chrono::FixedOffset::east_opt(3600).unwrap())
+        .to_rfc3339()
+}
+
+#[tokio::test]
+async fn a_scheduled_post_is_nowhere_until_its_moment_then_everywhere_without_a_restart() {
+    let app = spawn_app().await;
+    app.signed_in().await;
+    let at = from_now(4);
+    let id = app.scheduled_post(TRICKY, BODY, Some(&at)).await;
+    // Before its moment: no feed has it (this language has no other post: none answers), and the
+    // owner's list says when it comes.
+    for path in ["/feed.xml", "/rss.xml", "/feed.json"] {
+        assert_eq!(app.get(path).await.status(), 404, "{path}");
+    }
+    let list: Value = app.get("/api/content/posts").await.json().await.unwrap();
+    let listed = &list["posts"][0];
+    assert_eq!(listed["id"], id.as_str());
+    let expected = chrono::DateTime::parse_from_rfc3339(&at)
+        .unwrap()
+        .timestamp_millis();
+    assert_eq!(listed["scheduledAt"], expected);
+    // After it: served with no request to the API and no restart, within the instance's look.
+    let atom = eventually("the scheduled post in the feed", || async {
+        let response = app.get("/feed.xml").await;
+        (response.status() == 200).then_some(())?;
+        Some(response.text().await.unwrap())
+    })
+    .await;
+    validate_atom(&atom);
+    assert!(atom.contains("<title>Fish &amp; &lt;Chips&gt;"), "{atom}");
+    let list: Value = app.get("/api/content/posts").await.json().await.unwrap();
+    assert!(list["posts"][0]["scheduledAt"].is_null(), "{list}");
+    // A moment that is none is named.
+    let created: Value = app
+        .post_json("/api/content/posts", &json!({ "title": "Later" }))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let later = created["document"]["id"].as_str().unwrap();
+    let refused = app
+        .post_json(
+            &format!("/api/content/posts/{later}/publish?at=tomorrow"),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(refused.status(), 422);
+    let error: Value = refused.json().await.unwrap();
+    assert!(error["error"]["fields"]["at"].is_string(), "{error}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_instances_show_a_scheduled_post_within_seconds_of_each_other() {
+    let Some(url) = postgres_only_database().await else {
+        return;
+    };
+    let a = Spawn::new().database(url.clone()).await;
+    let b = Spawn::new().database(url.clone()).await;
+    a.create_owner(EMAIL, PASSWORD).await;
+    a.signed_in_again().await;
+    a.scheduled_post(TRICKY, BODY, Some(&from_now(5))).await;
+    assert_eq!(a.get("/feed.xml").await.status(), 404);
+    assert_eq!(b.get("/feed.xml").await.status(), 404);
+    let shown = |app: &TestApp| {
+        let client = TestApp::other_client();
+        let url = app.url("/feed.xml");
+        async move {
+            eventually("the scheduled post's feed", || async {
+                let response = client.get(&url).send().await.ok()?;
+                (response.status() == 200).then(std::time::Instant::now)
+            })
+            .await
+        }
+    };
+    let (on_a, on_b) = tokio::join!(shown(&a), shown(&b));
+    let apart = if on_a > on_b {
+        on_a - on_b
+    } else {
+        on_b - on_a
+    };
+    // Each instance looks every 2 s: the two follow within one look of each other.
+    assert!(apart < std::time::Duration::from_secs(5), "{apart:?} apart");
 }

@@ -322,7 +322,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Publishes the post's draft, checked again against the published page. */
+        /**
+         * Publishes the post's draft, checked again against the published page: at once, or at the
+         *     moment `at` names (scheduled: until then every address answers as if it were not published).
+         */
         post: operations["publishPost"];
         delete?: never;
         options?: never;
@@ -2330,6 +2333,12 @@ export interface components {
              * @description The draft's revision; 0 when none was saved.
              */
             revision: number;
+            /**
+             * Format: int64
+             * @description When its newest version is scheduled to be published (Unix milliseconds, UTC), while that
+             *     is still to come.
+             */
+            scheduledAt?: number | null;
             slug: string;
             /** @description The draft's title (else the published one's). */
             title: string;
@@ -3676,7 +3685,14 @@ export interface operations {
     };
     publishPost: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description A moment to come, RFC 3339 (`2026-12-24T09:00:00+01:00`), or a date and time without an
+                 *     offset (`2026-12-24T09:00`), read in the owner's time zone (`--time-zone`). Until then
+                 *     no address shows this version; a moment past publishes at once.
+                 */
+                at?: string;
+            };
             header?: never;
             path: {
                 /** @description The post's id */
@@ -3722,7 +3738,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The draft is not valid (each field named by its path), its language is not the published page's, or its slug is taken; nothing was published */
+            /** @description The draft is not valid (each field named by its path), its language is not the published page's, its slug is taken, or `at` is no moment; nothing was published */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -14,13 +14,13 @@ use super::entries;
 use super::entries::{Version, VersionList};
 use super::responses::{CrossSite, DraftBody, NoSession};
 use crate::auth::Owner;
-use crate::clock::now_ms;
 use crate::content::document::ID_PATTERN;
 use crate::content::post::{self, key, Post, KIND};
 use crate::content::{validate, KEPT_VERSIONS, MAX_DOCUMENT_BYTES};
 use crate::error::{ApiError, ErrorBody};
 use crate::http::extract::json::ApiJson;
 use crate::http::extract::path::ApiPath;
+use crate::http::extract::query::ApiQuery;
 use crate::http::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -51,6 +51,9 @@ pub struct PostState {
     published_at: Option<i64>,
     /// When the post was first published (Unix milliseconds, UTC): its date.
     date: Option<i64>,
+    /// When its newest version is scheduled to be published (Unix milliseconds, UTC), while that
+    /// is still to come.
+    scheduled_at: Option<i64>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -136,6 +139,7 @@ async fn read_draft(state: &AppState, id: &str) -> Result<Option<PostDraft>, Api
     responses((status = 200, body = PostList), NoSession))]
 async fn list(State(state): State<AppState>, _owner: Owner) -> Result<ApiJson<PostList>, ApiError> {
     let mut posts = Vec::new();
+    let now = crate::clock::Clock::ahead_by(state.settings.clock.clock_offset).now_ms();
     for entry in state.db.content_entries(KIND).await? {
         let Some(draft) = read_draft(&state, &entry.entry).await? else {
             continue;
@@ -150,6 +154,7 @@ async fn list(State(state): State<AppState>, _owner: Owner) -> Result<ApiJson<Po
             version: entry.version,
             published_at: entry.published_at,
             date: document.date,
+            scheduled_at: entry.published_at.filter(|at| *at > now),
         });
     }
     posts.sort_by_key(|p| std::cmp::Reverse(p.date.or(p.published_at).unwrap_or(i64::MAX)));
@@ -284,15 +289,56 @@ async fn save_draft(
     ))
 }
 
-/// Publishes `document` as the post's next version (see `LiveContent::publish_post`).
+/// When to publish: at once, or at a moment to come.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct PublishQuery {
+    /// A moment to come, RFC 3339 (`2026-12-24T09:00:00+01:00`), or a date and time without an
+    /// offset (`2026-12-24T09:00`), read in the owner's time zone (`--time-zone`). Until then
+    /// no address shows this version; a moment past publishes at once.
+    #[param(max_length = 40)]
+    at: Option<String>,
+}
+
+impl crate::http::extract::query::QueryParams for PublishQuery {}
+
+/// The moment `at` names (Unix ms), read in `zone` when it has no offset.
+pub(super) fn moment(at: &str, zone: chrono_tz::Tz) -> Result<i64, ApiError> {
+    use chrono::TimeZone;
+    let problem = || {
+        ApiError::field(
+            "at",
+            "must be a date and time such as 2026-12-24T09:00 (in your time zone) or \
+             2026-12-24T09:00:00+01:00",
+        )
+    };
+    if at.len() > 40 {
+        return Err(problem());
+    }
+    if let Ok(moment) = chrono::DateTime::parse_from_rfc3339(at) {
+        return Ok(moment.timestamp_millis());
+    }
+    let naive = chrono::NaiveDateTime::parse_from_str(at, "%Y-%m-%dT%H:%M")
+        .or_else(|_| chrono::NaiveDateTime::parse_from_str(at, "%Y-%m-%dT%H:%M:%S"))
+        .map_err(|_| problem())?;
+    zone.from_local_datetime(&naive)
+        .earliest()
+        .map(|moment| moment.timestamp_millis())
+        .ok_or_else(problem)
+}
+
+/// Publishes `document` as the post's next version, now or at `at` (see
+/// `LiveContent::publish_post`).
 async fn publish_post(
     state: &AppState,
     document: Post,
+    at: Option<i64>,
     as_draft: bool,
 ) -> Result<Version, ApiError> {
     let row = state
         .content
-        .publish_post(&state.db, document, (now_ms(), KEPT_VERSIONS), as_draft)
+        .publish_post(&state.db, document, (at, KEPT_VERSIONS), as_draft)
         .await?;
     Ok(Version {
         version: row.version,
@@ -300,29 +346,36 @@ async fn publish_post(
     })
 }
 
-/// Publishes the post's draft, checked again against the published page.
+/// Publishes the post's draft, checked again against the published page: at once, or at the
+/// moment `at` names (scheduled: until then every address answers as if it were not published).
 #[utoipa::path(post, path = "/content/posts/{id}/publish", tag = "content",
     operation_id = "publishPost", security(("session" = [])),
-    params(("id" = String, Path, description = "The post's id")),
+    params(("id" = String, Path, description = "The post's id"), PublishQuery),
     responses(
         (status = 200, description = "The draft is now the published version", body = Version),
         (status = 404, description = "The post has no draft", body = ErrorBody),
-        (status = 422, description = "The draft is not valid (each field named by its path), its language is not the published page's, or its slug is taken; nothing was published", body = ErrorBody),
+        (status = 422, description = "The draft is not valid (each field named by its path), its language is not the published page's, its slug is taken, or `at` is no moment; nothing was published", body = ErrorBody),
         NoSession, CrossSite,
     ))]
 async fn publish(
     State(state): State<AppState>,
     _owner: Owner,
     ApiPath(PostPath { id }): ApiPath<PostPath>,
+    ApiQuery(query): ApiQuery<PublishQuery>,
 ) -> Result<ApiJson<Version>, ApiError> {
     let id = post_id(&id)?;
+    let at = query
+        .at
+        .as_deref()
+        .map(|at| moment(at, state.settings.insights.time_zone))
+        .transpose()?;
     let row = state
         .db
         .content_draft(key(id))
         .await?
         .ok_or(ApiError::NotFound)?;
     let document: Post = serde_json::from_str(&row.document).map_err(anyhow::Error::from)?;
-    Ok(ApiJson(publish_post(&state, document, false).await?))
+    Ok(ApiJson(publish_post(&state, document, at, false).await?))
 }
 
 /// The post's kept versions, newest first.
@@ -368,5 +421,5 @@ async fn revert(
         .await?
         .ok_or(ApiError::NotFound)?;
     let document: Post = serde_json::from_str(&row.document).map_err(anyhow::Error::from)?;
-    Ok(ApiJson(publish_post(&state, document, true).await?))
+    Ok(ApiJson(publish_post(&state, document, None, true).await?))
 }
