@@ -73,8 +73,13 @@ export const BEACON_BYTES = 400;
 // Issue 48 counts the case studies like the page: the beacon names the case study a page shows,
 // and the entry picks a case study's hydration and starts a link's visit on a case study opened
 // from a link's page: 79,870 bytes measured (79,790 before the counting); 96 more are allowed.
-const INITIAL_JS_BUDGET = 78_770 + KB + 96;
-test('the landing page loads at most 78.0 KB (79,890 bytes) of gzipped JavaScript, the insights beacon included', () => {
+// The writing (posts, the index, feeds) allows about 300 bytes: the header's Writing item (the
+// navigation's items drawn by one function), the latest posts' context read by the header and the
+// Writing section (whose own code is in the sections' lazily loaded chunk) and the entry's choice of
+// a post's hydration: 80,038 to 80,043 bytes measured (by the chunks' hashed names) beside 79,869;
+// 190 more are allowed.
+const INITIAL_JS_BUDGET = 78_770 + KB + 96 + 190;
+test('the landing page loads at most 78.2 KB (80,080 bytes) of gzipped JavaScript, the insights beacon included', () => {
   const total = initialFiles().js.reduce((sum, file) => sum + gzipped(file), 0);
   console.log(`initial JavaScript: ${(total / KB).toFixed(1)} KB gzipped (${total} bytes)`);
   assert.ok(total <= INITIAL_JS_BUDGET, `initial JavaScript is ${(total / KB).toFixed(1)} KB gzipped`);
@@ -92,6 +97,16 @@ test('a case study\'s page loads no more JavaScript than `/`: none of the sectio
   assert.ok(total <= landing, `a case study's page loads ${total} bytes, / ${landing}`);
   const landingOnly = manifest[HYDRATION]!.file;
   assert.ok(!study.js.includes(landingOnly), 'not the chunk that hydrates /');
+});
+
+test("a post's page and the writing index load no more JavaScript than `/`: a chunk of their own, none of the landing's sections", () => {
+  const landing = initialFiles().js.reduce((sum, file) => sum + gzipped(file), 0);
+  const writing = initialFiles('src/hydrate-post.tsx');
+  const total = writing.js.reduce((sum, file) => sum + gzipped(file), 0);
+  console.log(`a post's initial JavaScript: ${(total / KB).toFixed(1)} KB gzipped (${total} bytes; / ${landing})`);
+  assert.ok(total <= landing, `a post's page loads ${total} bytes, / ${landing}`);
+  assert.ok(!writing.js.includes(manifest[HYDRATION]!.file), 'not the chunk that hydrates /');
+  assert.ok(!writing.js.includes(manifest['src/hydrate-case-study.tsx']!.file), "not a case study's");
 });
 
 test('an application link\'s visit is counted by a chunk of its own, which `/` does not load', () => {
@@ -144,8 +159,10 @@ function loginFiles(): string[] {
 // beside 114,871 (the shared modules moved into the landing's chunk group to win most of it back,
 // see vite.config.ts); 560 more are allowed. Counting the case studies in the insights (the beacon
 // names the page's case study): 115,625 measured; 80 more.
-const LOGIN_JS_BUDGET = 112_786 + 1.5 * KB + 48 + 132 + 340 + 28 + 30 + 100 + 560 + 80;
-test('the login page loads at most 112.9 KB (115,640 bytes) of gzipped JavaScript', () => {
+// The writing: the login page shares the header (its Writing item) and the home page's reading of
+// the latest posts, as above: 115,763 to 115,778 bytes measured beside 115,618; 170 more are allowed.
+const LOGIN_JS_BUDGET = 112_786 + 1.5 * KB + 48 + 132 + 340 + 28 + 30 + 100 + 560 + 80 + 170;
+test('the login page loads at most 113.1 KB (115,810 bytes) of gzipped JavaScript', () => {
   const files = loginFiles();
   const total = files.reduce((sum, file) => sum + gzipped(file), 0);
   console.log(`login page JavaScript: ${(total / KB).toFixed(1)} KB gzipped (${total} bytes)`);
@@ -286,9 +303,11 @@ const DASHBOARD_CHUNK_BUDGET = Math.floor(18_874 * 1.1);
 // study's translations in its editor (the translation rows of the Languages part shared with the
 // case study's chunk, the translations' keys moved by one function for both) and the placeholder's
 // example named in the projects' column, and the problems' summary shared by both editors: 54,596
-// measured; the budget is 54,604.
-const EDITOR_CHUNK_BUDGET = Math.floor(49_086 * 1.1) + 610;
-test('the dashboard\'s chunk is at most 20,761 bytes gzipped and the editor\'s 54,604', () => {
+// measured; the budget is 54,604. The writing's 24 fixed texts (the header's item, the posts'
+// pages, and the reading time, months, dates and screen readers' labels the server writes into a
+// post) in the string table and their names: 54,905 to 54,910 measured; the budget is 54,944.
+const EDITOR_CHUNK_BUDGET = Math.floor(49_086 * 1.1) + 610 + 340;
+test('the dashboard\'s chunk is at most 20,761 bytes gzipped and the editor\'s 54,944', () => {
   const dashboard = gzipped(manifest['src/pages/dashboard.tsx']!.file);
   const editor = gzipped(manifest['src/dashboard/page-editor/page-editor.tsx']!.file);
   console.log(`the dashboard's chunk: ${dashboard} bytes gzipped; the editor's: ${editor}`);

@@ -3,7 +3,9 @@
 // QuickJS, here in node:vm) and writes the page's templates into dist/.render/ (index.html and
 // app.html with the markers the server fills: head, React's resource hints, the rendered markup,
 // the document as JSON data, the JSON-LD), the default render (default.html, which the server's
-// render must equal byte for byte) and the bundled images' URLs (media.json); dist/index.html and dist/app.html are
+// render must equal byte for byte), the templates of the pages only the server renders (a case
+// study's, a post's and the writing index's: case-study.html, post.html, writing.html) and the
+// bundled images' URLs (media.json); dist/index.html and dist/app.html are
 // those templates filled for the default document. Also writes dist/routes.json (the route
 // patterns, from which the server tells a page from a 404) and the PNG icons. The link preview
 // image and the web app manifest are the server's, made from the published document. Needs no browser. The SSR bundle is deleted afterwards so it is never
@@ -137,6 +139,30 @@ const page = template
 const rendered = renderLanding(documentJson, null, caseStudyLinksJson);
 const { hints, body } = splitHints(rendered);
 
+// The writing drawn for the purpose: the posts' dates, tags and addresses as the server gives them
+// (content/post-view.ts), for the sheets the pages pick below. The placeholder has no post, so `/`
+// as written has no Writing section; a published page with posts has one, and its rules are in
+// `/`'s inline sheet all the same (picked from `/` drawn with this teaser).
+const sampleDate = { iso: '2025-03-05T09:00:00Z', text: '5 March 2025' };
+const sampleTags = [
+  { name: 'rust', path: '/writing/tags/rust/' },
+  { name: 'web', path: '/writing/tags/web/' },
+];
+const samplePosts = ['first', 'second'].map((slug, index) => ({
+  id: slug,
+  title: `The ${slug} post`,
+  summary: 'What the post is about, in a sentence or two: the lists, the feeds and the link preview show it.',
+  path: `/writing/${slug}/`,
+  published: sampleDate,
+  readingTime: `${index + 3} min read`,
+  tags: sampleTags.slice(0, index + 1),
+}));
+const sampleTeaser = { posts: samplePosts, writing: '/writing/' };
+const withWriting = splitHints(renderLanding(documentJson, null, caseStudyLinksJson, JSON.stringify(sampleTeaser))).body;
+if (!withWriting.includes('<section id="writing"') || body.includes('<section id="writing"')) {
+  throw new Error('the Writing section is not drawn with posts only');
+}
+
 // The rules of the landing page's stylesheet that its pre-rendered HTML uses go inline, so the
 // first paint waits for no second request and the page is whole without JavaScript. Beasties
 // picks them from the HTML. The server hashes every <style> of the page into its CSP at start-up
@@ -173,7 +199,7 @@ const beastiesOptions = {
 };
 const beasties = new Beasties(beastiesOptions);
 const picked = await beasties.process(
-  `<!doctype html><html><head><link rel="stylesheet" href="/${stylesheet[1]}"></head><body><div id="root">${body}</div></body></html>`,
+  `<!doctype html><html><head><link rel="stylesheet" href="/${stylesheet[1]}"></head><body><div id="root">${withWriting}</div></body></html>`,
 );
 const rules = /<style>([\s\S]*?)<\/style>/.exec(picked)?.[1]?.trim();
 if (!rules) throw new Error(`Beasties found no rule of ${stylesheet[1]} that / uses`);
@@ -186,7 +212,7 @@ const wholeSheet = readFileSync(join(dist, stylesheet[1]), 'utf8');
 const languageCss = rulesMatching(wholeSheet, LANGUAGE_RULES);
 if (!languageCss.includes('.lang-button')) throw new Error(`${stylesheet[1]} has no rule of the language switch`);
 if (LANGUAGE_RULES.test(rules)) throw new Error('Beasties inlined a rule of the language switch, which the server adds');
-const { css } = withoutUnusedProperties(rules, `${body}${languageCss}`);
+const { css } = withoutUnusedProperties(rules, `${withWriting}${languageCss}`);
 for (const sheet of [css, languageCss]) {
   if (/<\/style/i.test(sheet)) throw new Error(`${stylesheet[1]} holds "</style", which would end the inline element`);
 }
@@ -278,6 +304,118 @@ const caseTemplate = page
   .replace(/\s*<\/body>/, (end) => `${MARK.data}\n    ${MARK.jsonLd}${end}`);
 writeFileSync(join(renderDir, 'case-study.html'), caseTemplate);
 
+/**
+ * The template of a page the server pre-renders at publish, made as the case study's is: the head
+ * and markers of `/`, with an inline sheet of its own, picked by Beasties from `sampleBody` (a page
+ * drawn for the purpose) plus every rule `allow` names (whichever of them a real page uses).
+ */
+async function pageTemplate(name, sampleBody, allow, required) {
+  if (/<script(?![^>]*type="application\/ld\+json")/.test(sampleBody)) {
+    throw new Error(`the pre-rendered ${name} holds an inline script, which the CSP forbids`);
+  }
+  const picker = new Beasties({ ...beastiesOptions, allowRules: [...beastiesOptions.allowRules, ...allow] });
+  const pickedHtml = await picker.process(
+    `<!doctype html><html><head><link rel="stylesheet" href="/${stylesheet[1]}"></head><body><div id="root">${sampleBody}</div></body></html>`,
+  );
+  const pickedRules = /<style>([\s\S]*?)<\/style>/.exec(pickedHtml)?.[1]?.trim();
+  for (const rule of required) {
+    if (!pickedRules?.includes(rule)) throw new Error(`Beasties found no rule ${rule} of ${stylesheet[1]} that ${name} uses`);
+  }
+  const { css: pageCss } = withoutUnusedProperties(rulesMatching(pickedRules, LANGUAGE_RULES, true), `${sampleBody}${languageCss}`);
+  if (/<\/style/i.test(pageCss)) throw new Error(`${stylesheet[1]} holds "</style", which would end the inline element`);
+  return page
+    .replace(STYLESHEET, '')
+    .replace(/\s*<\/head>/, (end) => `${MARK.hints}${fontPreload}\n    <style>${pageCss}</style>${MARK.languageStyle}${end}`)
+    .replace(/\s*<\/body>/, (end) => `${MARK.data}\n    ${MARK.jsonLd}${end}`);
+}
+
+// The templates of a post's page (`/writing/<slug>/`) and of the writing index's pages
+// (`/writing/`, a tag's, a later page), which only the server fills, at publish, each with the
+// rules of a page drawn for the purpose: a post whose body holds every element the server's
+// Markdown writes (server/src/content/article.rs), with a cover, a table of contents and both
+// neighbours; a tag's second page of three, listing two posts. Every rule of a post's body
+// (`.article`, the highlighter's `hl-` tokens) and of the tags' links goes in, whichever of them a
+// post uses; a post's page hydrates from a chunk of its own (`[data-post]`, `[data-writing]`).
+if (typeof renderer.renderPost !== 'function') throw new Error('render.js sets no renderPost');
+if (typeof renderer.renderWriting !== 'function') throw new Error('render.js sets no renderWriting');
+const coverSources = Object.entries(renderer.bundledMedia).filter(([source]) => /^images\/projects\/portfolio-\d+\.webp$/.test(source));
+if (coverSources.length < 1) throw new Error('the build bundled no picture for the sample post\'s cover');
+const anchor = (id) => `<a class="anchor" href="#${id}" aria-label="Link to this section">#</a>`;
+const sampleArticle = [
+  `<p>A first paragraph with <a href="https://example.com/">a link</a>, <strong>strong</strong> and <em>emphasised</em> words, <del>struck ones</del>, <code>inline code</code> and a note.<sup class="footnote-ref"><a href="#fn-1" id="fnref-1">1</a></sup></p>`,
+  `<h2 id="the-problem">The problem${anchor('the-problem')}</h2>`,
+  '<ul>\n<li>One</li>\n<li>Two\n<ul>\n<li>Two and a half</li>\n</ul>\n</li>\n</ul>',
+  '<ol>\n<li>First</li>\n<li>Second</li>\n</ol>',
+  '<blockquote>\n<p>A quotation.</p>\n</blockquote>',
+  `<h3 id="a-detail">A detail${anchor('a-detail')}</h3>`,
+  '<pre class="code"><code class="language-rust"><span class="hl-source hl-rust">' +
+    '<span class="hl-comment hl-line hl-double-slash hl-rust">// Greets.\n</span>' +
+    '<span class="hl-meta hl-attribute hl-rust">#[inline]</span>\n' +
+    '<span class="hl-storage hl-type hl-function hl-rust">fn</span> <span class="hl-entity hl-name hl-function hl-rust">greet</span>' +
+    '<span class="hl-punctuation hl-section hl-parameters hl-begin hl-rust">(</span><span class="hl-variable hl-parameter hl-rust">n</span>: ' +
+    '<span class="hl-storage hl-type hl-rust">u32</span><span class="hl-punctuation hl-section hl-parameters hl-end hl-rust">)</span> {\n' +
+    '    <span class="hl-keyword hl-control hl-rust">if</span> n <span class="hl-keyword hl-operator hl-rust">&gt;</span> <span class="hl-constant hl-numeric hl-integer hl-rust">1</span> {\n' +
+    '        <span class="hl-support hl-macro hl-rust">println!</span>(<span class="hl-string hl-quoted hl-double hl-rust">"hello"</span>);\n    }\n}\n' +
+    '<span class="hl-markup hl-inserted hl-diff">+ added</span>\n<span class="hl-markup hl-deleted hl-diff">- removed</span>\n<span class="hl-markup hl-heading hl-markdown"># A heading</span>\n' +
+    '</span></code></pre>',
+  '<div class="table-scroll" tabindex="0"><table>\n<thead>\n<tr>\n<th>Name</th>\n<th>Value</th>\n</tr>\n</thead>\n<tbody>\n<tr>\n<td>One</td>\n<td>1</td>\n</tr>\n<tr>\n<td>Two</td>\n<td>2</td>\n</tr>\n<tr>\n<td>Three</td>\n<td>3</td>\n</tr>\n</tbody>\n</table>\n</div>',
+  `<p><img src="${coverSources[0][1]}" width="800" height="500" alt="A picture" loading="lazy" decoding="async"></p>`,
+  '<hr />',
+  `<h4 id="a-smaller-point">A smaller point${anchor('a-smaller-point')}</h4>`,
+  `<h2 id="the-end">The end${anchor('the-end')}</h2>`,
+  '<p>The end.</p>',
+  '<section class="footnotes" aria-label="Footnotes">\n<ol>\n<li id="fn-1"><p>A footnote. <a href="#fnref-1" class="footnote-back" aria-label="Back to the text">\u21a9\ufe0e</a></p></li>\n</ol>\n</section>',
+].join('\n');
+const samplePost = {
+  id: 'sample',
+  title: 'A post drawn for the template',
+  summary: 'What the post is about, in a sentence or two.',
+  path: '/writing/sample/',
+  home: '/',
+  writing: '/writing/',
+  html: sampleArticle,
+  toc: [
+    { id: 'the-problem', text: 'The problem', level: 2 },
+    { id: 'a-detail', text: 'A detail', level: 3 },
+    { id: 'the-end', text: 'The end', level: 2 },
+  ],
+  tags: sampleTags,
+  cover: {
+    src: coverSources[0][1],
+    srcSet: coverSources.map(([source, url]) => `${url} ${/-(\d+)\.webp$/.exec(source)[1]}w`).join(', '),
+    width: 800,
+    height: 500,
+    alt: 'The cover',
+  },
+  published: sampleDate,
+  updated: { iso: '2025-04-01T09:00:00Z', text: '1 April 2025' },
+  readingTime: '4 min read',
+  newer: { title: 'A newer post', path: '/writing/newer/' },
+  older: { title: 'An older post', path: '/writing/older/' },
+};
+const samplePostBody = renderer.renderPost(JSON.stringify({ document: JSON.parse(documentJson), locale: null, post: samplePost }));
+if (!samplePostBody.includes('data-post="sample"') || !samplePostBody.includes(sampleArticle)) {
+  throw new Error('the sample post is not drawn with its body and its data-post');
+}
+const ARTICLE_RULES = [/\.article/, /hl-/, /\.tag-link/, /\.case-study-step/];
+writeFileSync(join(renderDir, 'post.html'), await pageTemplate('post', samplePostBody, ARTICLE_RULES, ['.article', 'hl-keyword', '.tag-link']));
+const sampleIndex = {
+  path: '/writing/tags/rust/page/2/',
+  home: '/',
+  writing: '/writing/',
+  tag: 'rust',
+  posts: samplePosts,
+  page: 2,
+  pages: 3,
+  newer: '/writing/tags/rust/',
+  older: '/writing/tags/rust/page/3/',
+  tags: sampleTags.map((tag, index) => ({ ...tag, count: 2 - index })),
+  feeds: { atom: '/feed.xml', rss: '/rss.xml', json: '/feed.json' },
+};
+const sampleIndexBody = renderer.renderWriting(JSON.stringify({ document: JSON.parse(documentJson), locale: null, writingIndex: sampleIndex }));
+if (!sampleIndexBody.includes('data-writing=""')) throw new Error('the sample writing index is drawn without its data-writing');
+writeFileSync(join(renderDir, 'writing.html'), await pageTemplate('the writing index', sampleIndexBody, [/\.tag-link/], ['.tag-link']));
+
 // The shell for /login, /dashboard and unknown routes: rendered by the client, kept out of search
 // results. The router's chunk (which `/` never loads) is fetched alongside the entry, not after it.
 // The shell's head: the page's, without the canonical link, with noindex.
@@ -301,5 +439,5 @@ writeFileSync(join(dist, 'app.html'), fill(shellTemplate, { head: shellHead, dat
 
 rmSync(ssrDir, { recursive: true, force: true });
 console.log(
-  `pre-rendered / (${(body.length / 1024).toFixed(1)} KB of HTML), wrote app.html, routes.json (${paths.join(' ')}), and the icons`,
+  `pre-rendered / (${(body.length / 1024).toFixed(1)} KB of HTML), wrote the case study's, a post's and the writing index's templates, app.html, routes.json (${paths.join(' ')}), and the icons`,
 );

@@ -5,19 +5,22 @@ import { englishLocale, LocaleProvider } from './i18n/locale';
 import type { PageData } from './content/embedded';
 import { Landing } from './pages/landing';
 import { CaseStudyLinks } from './content/case-study-links';
+import { WritingTeaserProvider } from './content/writing-teaser';
 
 /**
  * The pre-rendered `/` (or a language's `/de/` …), hydrated without the router: a chunk of its own, which `main.tsx` loads
  * once the first screen is drawn.
  */
-export function hydrate(container: HTMLElement, { document, locale, caseStudies }: PageData): void {
+export function hydrate(container: HTMLElement, { document, locale, caseStudies, writing }: PageData): void {
   hydrateRoot(
     container,
     <StrictMode>
       <ContentProvider document={document}>
         <LocaleProvider locale={locale ?? englishLocale}>
           <CaseStudyLinks value={caseStudies ?? {}}>
-            <Landing />
+            <WritingTeaserProvider value={writing}>
+              <Landing />
+            </WritingTeaserProvider>
           </CaseStudyLinks>
         </LocaleProvider>
       </ContentProvider>

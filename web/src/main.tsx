@@ -35,19 +35,26 @@ async function firstScreenPainted(root: HTMLElement): Promise<void> {
   await nextFrame();
 }
 
-// `/`, each language's page (`/de/` …), an application link's (`/a/<slug>`, one of those) and each
-// case study's (`/projects/<slug>/`, hydrated by a chunk of its own) arrive
+// `/`, each language's page (`/de/` …), an application link's (`/a/<slug>`, one of those), each
+// case study's (`/projects/<slug>/`, hydrated by a chunk of its own) and the writing's (a post's,
+// the index's pages: another chunk) arrive
 // pre-rendered (see build-facts.tsx and the server's content/render.rs) and are hydrated without
 // the router, from a chunk loaded once the page is drawn; a link's visit (and a case study opened
 // from a link's page) is counted by a chunk of its own. Every other route arrives as the shell, its
 // root empty, and is rendered by the router, a chunk loaded only then.
 if (container.firstElementChild) {
   const root = container;
-  // A case study's page (`/projects/<slug>/`) is hydrated by a chunk of its own, without the
-  // landing's sections; both chunks export `hydrate`.
+  // A case study's page (`/projects/<slug>/`), and a post's or the writing index's (`/writing/…`),
+  // are hydrated by chunks of their own, without the landing's sections; each chunk exports `hydrate`.
   const caseStudy = root.querySelector('[data-case-study]');
+  const writing = root.querySelector('[data-post],[data-writing]');
   const started = firstScreenPainted(root)
-    .then(() => Promise.all([caseStudy ? import('./hydrate-case-study') : import('./hydrate-landing'), pageData()]))
+    .then(() =>
+      Promise.all([
+        caseStudy ? import('./hydrate-case-study') : writing ? import('./hydrate-post') : import('./hydrate-landing'),
+        pageData(),
+      ]),
+    )
     .then(([{ hydrate }, data]) => hydrate(root, data));
   // Visitor insights count the page once it is hydrated (the app's own pages count nothing).
   startInsights(started);

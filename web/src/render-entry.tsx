@@ -2,9 +2,11 @@
  * The one renderer of `/`: the build runs it in Node (scripts/prerender.mjs) for the default
  * document, the server in QuickJS (server/src/content/render.rs) for the published one, so both
  * draw the same HTML from the same document. Bundled by `vite.render.config.ts` as one
- * self-contained script that sets `globalThis.renderLanding`; never served to browsers.
+ * self-contained script that sets `globalThis.renderLanding` (and `renderCaseStudy`, `renderPost`
+ * and `renderWriting` for the server's other pre-rendered pages); never served to browsers.
  * The tree is the one `hydrate-landing.tsx` hydrates (StrictMode, the provider, the landing page,
- * without the router), so `useId` values and markup match.
+ * without the router), so `useId` values and markup match; a case study's is
+ * `hydrate-case-study.tsx`'s, a post's and the writing index's `hydrate-post.tsx`'s.
  */
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server.browser';
@@ -16,23 +18,32 @@ import type { ContentDocument } from './content/document.generated';
 import { Landing } from './pages/landing';
 import { CaseStudyPage } from './pages/case-study';
 import { CaseStudyLinks } from './content/case-study-links';
+import { WritingTeaserProvider } from './content/writing-teaser';
 import type { PageData } from './content/embedded';
+import type { WritingTeaser } from './content/post-view';
+import { PostPage } from './pages/post';
+import { WritingPage } from './pages/writing';
 
 /**
  * The HTML of a language's page for its content document given as JSON, its locale (the
  * `locale` of the page's data, see content/embedded.ts; absent or `null` for the plain English
- * page) and the case studies its project cards link to (absent or `null`: none).
+ * page), the case studies its project cards link to (absent or `null`: none) and its latest posts
+ * (a `WritingTeaser`, the `writing` of the page's data; absent, `null` or without posts: no
+ * Writing section and no Writing item in the header).
  */
-export function renderLanding(documentJson: string, localeJson?: string | null, caseStudiesJson?: string | null): string {
+export function renderLanding(documentJson: string, localeJson?: string | null, caseStudiesJson?: string | null, writingJson?: string | null): string {
   const document = JSON.parse(documentJson) as ContentDocument;
   const locale = (localeJson ? (JSON.parse(localeJson) as Locale | null) : null) ?? englishLocale;
   const links = caseStudiesJson ? (JSON.parse(caseStudiesJson) as Record<string, string> | null) : null;
+  const writing = writingJson ? (JSON.parse(writingJson) as WritingTeaser | null) : null;
   return renderToString(
     <StrictMode>
       <ContentProvider document={document}>
         <LocaleProvider locale={locale}>
           <CaseStudyLinks value={links ?? {}}>
-            <Landing />
+            <WritingTeaserProvider value={writing}>
+              <Landing />
+            </WritingTeaserProvider>
           </CaseStudyLinks>
         </LocaleProvider>
       </ContentProvider>
@@ -58,7 +69,45 @@ export function renderCaseStudy(pageDataJson: string): string {
   );
 }
 
+/**
+ * The HTML of a post's page for its page data given as JSON (`{document, locale, post}`, see
+ * content/embedded.ts and content/post-view.ts): the tree `hydrate-post.tsx` hydrates.
+ */
+export function renderPost(pageDataJson: string): string {
+  const { document, locale, post } = JSON.parse(pageDataJson) as PageData;
+  if (!post) throw new Error('the page data has no post');
+  return renderToString(
+    <StrictMode>
+      <ContentProvider document={document}>
+        <LocaleProvider locale={locale ?? englishLocale}>
+          <PostPage view={post} />
+        </LocaleProvider>
+      </ContentProvider>
+    </StrictMode>,
+  );
+}
+
+/**
+ * The HTML of a page of the writing index for its page data given as JSON (`{document, locale,
+ * writingIndex}`): the tree `hydrate-post.tsx` hydrates.
+ */
+export function renderWriting(pageDataJson: string): string {
+  const { document, locale, writingIndex } = JSON.parse(pageDataJson) as PageData;
+  if (!writingIndex) throw new Error('the page data has no writing index');
+  return renderToString(
+    <StrictMode>
+      <ContentProvider document={document}>
+        <LocaleProvider locale={locale ?? englishLocale}>
+          <WritingPage view={writingIndex} />
+        </LocaleProvider>
+      </ContentProvider>
+    </StrictMode>,
+  );
+}
+
 (globalThis as { renderLanding?: typeof renderLanding }).renderLanding = renderLanding;
 (globalThis as { renderCaseStudy?: typeof renderCaseStudy }).renderCaseStudy = renderCaseStudy;
+(globalThis as { renderPost?: typeof renderPost }).renderPost = renderPost;
+(globalThis as { renderWriting?: typeof renderWriting }).renderWriting = renderWriting;
 /** The bundled images' URLs by their document source (`images/avatar-640.webp`), for the server's head. */
 (globalThis as { bundledMedia?: Record<string, string> }).bundledMedia = { ...bundled, ...caseStudyBundled };

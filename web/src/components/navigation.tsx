@@ -62,16 +62,41 @@ function fit(header: HTMLElement) {
   }
 }
 
+/** The classes of an item of the navigation, the current one or another. */
+function itemClass(current?: boolean): string {
+  return `flex min-h-12 items-center rounded-lg px-4 text-base font-medium whitespace-nowrap transition-colors duration-200 ease-out bar:relative bar:min-h-11 bar:rounded-md bar:px-2 bar:text-sm lg:bar:px-3 ${
+    current
+      ? 'bg-blue-600/15 text-white ring-1 ring-blue-500/40 bar:bg-transparent bar:ring-0 bar:after:absolute bar:after:inset-x-2 lg:bar:after:inset-x-3 bar:after:bottom-1.5 bar:after:h-0.5 bar:after:rounded-full bar:after:bg-blue-500'
+      : 'text-gray-300 hover:bg-gray-800 hover:text-white bar:text-gray-400 bar:hover:bg-transparent'
+  }`;
+}
+
 /**
  * The fixed top navigation. Exactly one item is current: the section in view, followed by an
  * IntersectionObserver as the reader scrolls (Home at first). Choosing one makes it current until
  * the scroll it starts ends (`scrollend`, else a pause in scrolling), lets the browser scroll to its
  * anchor and closes the menu. A section the owner hides has no item. Below 900 px, or wherever
  * the row does not fit (`fit`), the items move into a menu opened by a button. On another page
- * (the error page), `home` is the portfolio's address: the items lead to its sections and none is
- * current.
+ * (the error page, a case study's, a post's), `home` is the portfolio's address: the items lead to
+ * its sections and none is current. `writing`, the writing index's address, adds a Writing item
+ * after the sections' (where there are posts): never the section in view, it is the current page
+ * on the index's pages (`writingCurrent`).
  */
-export function Navigation({ brand, resume, sections, home = '' }: { brand: string; resume: string; sections: Sections; home?: string }) {
+export function Navigation({
+  brand,
+  resume,
+  sections,
+  home = '',
+  writing,
+  writingCurrent,
+}: {
+  brand: string;
+  resume: string;
+  sections: Sections;
+  home?: string;
+  writing?: string;
+  writingCurrent?: boolean;
+}) {
   const texts = useTexts();
   const [active, setActive] = useState<SectionId>('home');
   const [open, setOpen] = useState(false);
@@ -124,21 +149,21 @@ export function Navigation({ brand, resume, sections, home = '' }: { brand: stri
     const current = !home && active === id;
     return (
       <li key={id}>
-        <a
-          href={`${home}#${id}`}
-          aria-current={current ? 'true' : undefined}
-          onClick={() => choose(id)}
-          className={`flex min-h-12 items-center rounded-lg px-4 text-base font-medium whitespace-nowrap transition-colors duration-200 ease-out bar:relative bar:min-h-11 bar:rounded-md bar:px-2 bar:text-sm lg:bar:px-3 ${
-            current
-              ? 'bg-blue-600/15 text-white ring-1 ring-blue-500/40 bar:bg-transparent bar:ring-0 bar:after:absolute bar:after:inset-x-2 lg:bar:after:inset-x-3 bar:after:bottom-1.5 bar:after:h-0.5 bar:after:rounded-full bar:after:bg-blue-500'
-              : 'text-gray-300 hover:bg-gray-800 hover:text-white bar:text-gray-400 bar:hover:bg-transparent'
-          }`}
-        >
+        <a href={`${home}#${id}`} aria-current={current ? 'true' : undefined} onClick={() => choose(id)} className={itemClass(current)}>
           {texts.t(`nav.${id}`)}
         </a>
       </li>
     );
   });
+  if (writing) {
+    items.push(
+      <li key="writing">
+        <a href={writing} aria-current={writingCurrent ? 'page' : undefined} className={itemClass(writingCurrent)}>
+          {texts.t('nav.writing')}
+        </a>
+      </li>,
+    );
+  }
 
   return (
     <header ref={header} className="fixed inset-x-0 top-0 z-40 border-b border-gray-800/80 bg-gray-950/85 backdrop-blur-md">

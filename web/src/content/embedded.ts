@@ -1,6 +1,7 @@
 import type { ContentDocument } from './document.generated';
 import type { Locale } from '../i18n/locale';
 import type { CaseStudyView } from './case-study-view';
+import type { PostView, WritingTeaser, WritingView } from './post-view';
 
 /** The id of the JSON data block the server (and the build) put in every page. */
 export const PAGE_DATA_ID = 'page-data';
@@ -16,6 +17,12 @@ export interface PageData {
   caseStudies?: Readonly<Record<string, string>>;
   /** A case study's page: the case study it shows. */
   caseStudy?: CaseStudyView;
+  /** A post's page (`/writing/<slug>/`): the post it shows. */
+  post?: PostView;
+  /** A page of the writing index (`/writing/`, a tag's, a later page): the posts it lists. */
+  writingIndex?: WritingView;
+  /** The home page's Writing section: its latest posts (absent when the language has none). */
+  writing?: WritingTeaser;
 }
 
 /**

@@ -44,11 +44,7 @@ function aMouse() {
 
 describe('the error page', () => {
   beforeEach(aMouse);
-  // jsdom has no IntersectionObserver: the header's current item, whose module may arrive while a
-  // test still waits (sooner once another test file has loaded it), follows nothing here.
-  beforeEach(() => vi.stubGlobal('IntersectionObserver', class { observe() {} disconnect() {} }));
   afterEach(cleanup);
-  afterEach(() => vi.unstubAllGlobals());
 
   test('an unknown address says the page does not exist in its heading, with the site\'s navigation and a way home', async () => {
     renderAt('/no-such-page');

@@ -1,5 +1,6 @@
 import { Suspense, useEffect } from 'react';
 import { useContent } from '../content/context';
+import { useWritingTeaser } from '../content/writing-teaser';
 import { Navigation } from '../components/navigation';
 import { Hero } from '../sections/hero';
 import { About } from '../sections/about';
@@ -21,6 +22,7 @@ function fragment(hash: string): string {
 export function HomePage() {
   const content = useContent();
   const { sections } = content.appearance;
+  const teaser = useWritingTeaser();
   // A deep link such as /#contact: the browser looked for the anchor before the page was drawn.
   useEffect(() => {
     const id = fragment(window.location.hash);
@@ -33,7 +35,7 @@ export function HomePage() {
   // Time). A tap on a section not yet hydrated hydrates it first, and the tap is replayed.
   return (
     <>
-      <Navigation brand={content.profile.name} resume={content.resume.path} sections={sections} />
+      <Navigation brand={content.profile.name} resume={content.resume.path} sections={sections} writing={teaser?.writing} />
       <main id="main" tabIndex={-1} className="outline-none">
         <Suspense fallback={null}>
           <Hero />
