@@ -266,7 +266,7 @@ async fn check_renders(db: &crate::store::Db, json: &str) -> anyhow::Result<()> 
     ));
     let renderer = crate::content::render::PageRenderer::start(pages, Some(db.clone()))?;
     let studies = crate::content::case_study_entry::CaseStudies::new();
-    renderer.prepare(&document, &studies, None).await.context(
+    renderer.prepare(&document, (&studies, &Default::default()), None).await.context(
         "the page cannot be rendered from this document, so it was not published (nothing was imported)",
     )?;
     Ok(())

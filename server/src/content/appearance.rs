@@ -69,6 +69,19 @@ pub struct Sections {
     pub experience: bool,
     /// Whether the Contact section shows.
     pub contact: bool,
+    /// Whether the Writing section (the latest posts) shows, once there is a post. Written only
+    /// when hidden: a document from before posts, and the build's, stay as they were.
+    #[serde(default = "shown", skip_serializing_if = "is_shown")]
+    #[cfg_attr(test, ts(as = "Option<bool>", optional))]
+    pub writing: bool,
+}
+
+fn shown() -> bool {
+    true
+}
+
+fn is_shown(writing: &bool) -> bool {
+    *writing
 }
 
 impl Default for Sections {
@@ -79,6 +92,7 @@ impl Default for Sections {
             projects: true,
             experience: true,
             contact: true,
+            writing: true,
         }
     }
 }

@@ -25,7 +25,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
 /// The CLDR plural categories: a key `k#other` of the English table allows `k#<category>`.
 const PLURAL_CATEGORIES: [&str; 6] = ["zero", "one", "two", "few", "many", "other"];
 
-type Table = BTreeMap<String, String>;
+pub type Table = BTreeMap<String, String>;
 
 /// The built-in tables, parsed once; a table that does not parse counts as empty (a unit test
 /// fails on it), so no request ever panics on one.

@@ -185,7 +185,7 @@ impl LiveContent {
             let Some(row) = db.content_version(EntryKey::PAGE, summary.version).await? else {
                 continue;
             };
-            match Self::usable(row, page.as_deref(), &case_studies).await {
+            match Self::usable(row, page.as_deref(), (&case_studies, &posts)).await {
                 Ok(usable) => {
                     published = Some(usable);
                     break;
@@ -208,7 +208,7 @@ impl LiveContent {
                     page.show(
                         published.version,
                         &published.document,
-                        &served_with(published.version, &case_studies),
+                        (&served_with(published.version, &case_studies), &posts),
                         published.published_at,
                     )
                     .await
@@ -236,14 +236,14 @@ impl LiveContent {
     async fn usable(
         row: VersionRow,
         page: Option<&PageRenderer>,
-        case_studies: &Arc<CaseStudies>,
+        (case_studies, posts): (&Arc<CaseStudies>, &Posts),
     ) -> anyhow::Result<Published> {
         let published = Published::from_row(row)?;
         if let Some(page) = page {
             page.show(
                 published.version,
                 &published.document,
-                &served_with(published.version, case_studies),
+                (&served_with(published.version, case_studies), posts),
                 published.published_at,
             )
             .await
@@ -317,21 +317,59 @@ impl LiveContent {
             .or(document.date)
             .or(Some(now));
         let json = serde_json::to_string(&document).map_err(anyhow::Error::from)?;
+        // Its pages are rendered before it is stored: a post that cannot be drawn is never
+        // published, and visitors keep the pages they had. A scheduled one is drawn when due.
+        let prepared = match (&self.page, scheduled) {
+            (Some(page), None) => {
+                let mut with = Posts::clone(&posts);
+                with.insert(
+                    document.id.clone(),
+                    Arc::new(PublishedPost {
+                        version: i64::MAX,
+                        published_at: now,
+                        document: document.clone(),
+                    }),
+                );
+                let current = self.current();
+                let prepared = page
+                    .prepare(
+                        &current.document,
+                        (&self.case_studies(), &with),
+                        current.published_at,
+                    )
+                    .await
+                    .map_err(|error| {
+                        tracing::error!(error = %format!("{error:#}"), "the post's page could not be rendered");
+                        ApiError::field(
+                            "body",
+                            "The post's page could not be rendered from this draft, so nothing \
+                             was published. Undo the last change and try again.",
+                        )
+                    })?;
+                Some(prepared)
+            }
+            _ => None,
+        };
         let row = db
             .publish_content(super::post::key(&document.id), &json, now, keep, as_draft)
             .await?;
         if scheduled.is_none() {
-            self.show_post(PublishedPost {
-                version: row.version,
-                published_at: row.published_at,
-                document,
-            });
+            self.show_post(
+                PublishedPost {
+                    version: row.version,
+                    published_at: row.published_at,
+                    document,
+                },
+                prepared,
+            )
+            .await;
         }
         Ok(row)
     }
 
-    /// Serves `post`, just published by this instance, unless a newer version of it is served.
-    fn show_post(&self, post: PublishedPost) {
+    /// Serves `post`, just published by this instance, with the pages rendered with it, unless
+    /// a newer version of it is served.
+    async fn show_post(&self, post: PublishedPost, prepared: Option<super::render::Prepared>) {
         {
             let mut served = self.posts.write().unwrap_or_else(|e| e.into_inner());
             if served
@@ -343,6 +381,9 @@ impl LiveContent {
             let mut next = Posts::clone(&served);
             next.insert(post.document.id.clone(), Arc::new(post));
             *served = Arc::new(next);
+        }
+        if let (Some(page), Some(prepared)) = (&self.page, prepared) {
+            page.show_prepared(self.current().version, prepared).await;
         }
         self.show_feeds();
     }
@@ -381,8 +422,12 @@ impl LiveContent {
             }),
         );
         Ok(Some(
-            page.prepare(&current.document, &studies, current.published_at)
-                .await?,
+            page.prepare(
+                &current.document,
+                (&studies, &self.posts()),
+                current.published_at,
+            )
+            .await?,
         ))
     }
 
@@ -465,7 +510,7 @@ impl LiveContent {
             let prepared = page
                 .prepare(
                     &current.document,
-                    &self.case_studies(),
+                    (&self.case_studies(), &self.posts()),
                     current.published_at,
                 )
                 .await?;
@@ -495,7 +540,10 @@ impl LiveContent {
         // default document.
         let studies = served_with(1, &self.published_case_studies());
         match &self.page {
-            Some(page) => Ok(Some(page.prepare(document, &studies, modified).await?)),
+            Some(page) => Ok(Some(
+                page.prepare(document, (&studies, &self.posts()), modified)
+                    .await?,
+            )),
             None => Ok(None),
         }
     }
@@ -552,7 +600,9 @@ impl LiveContent {
         if posts_changed {
             tracing::info!("posts published elsewhere are now served");
         }
-        let result = self.follow_page(newest, studies_changed).await;
+        let result = self
+            .follow_page(newest, studies_changed || posts_changed)
+            .await;
         // The feeds follow the posts and the page (its name, its languages).
         self.show_feeds();
         result
@@ -564,13 +614,18 @@ impl LiveContent {
         newest: Option<VersionRow>,
         studies_changed: bool,
     ) -> anyhow::Result<()> {
+        // The page never published (the default document): only the entries beside it changed.
+        if newest.is_none() && studies_changed {
+            self.show_again().await?;
+            tracing::info!("entries published elsewhere are now served");
+        }
         if let Some(row) = newest {
             let version = row.version;
             if version == self.current().version || version == self.skipped.load(Ordering::Relaxed)
             {
                 if studies_changed {
                     self.show_again().await?;
-                    tracing::info!("case studies published elsewhere are now served");
+                    tracing::info!("case studies or posts published elsewhere are now served");
                 }
                 return Ok(());
             }

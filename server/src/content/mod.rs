@@ -19,6 +19,7 @@ pub mod live;
 pub mod markdown;
 pub mod migrate;
 pub mod post;
+pub mod post_page;
 pub mod preview;
 pub mod render;
 mod schema;

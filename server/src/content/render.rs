@@ -22,6 +22,8 @@ use super::document::ContentDocument;
 use super::engine::{build_file, Engine};
 use super::head::{self, PageLanguage, PREVIEW_PATH};
 use super::language;
+use super::post::Posts;
+use super::post_page;
 
 /// The markers of the build's page templates, filled in this order (as `web/scripts/prerender.mjs` fills them).
 const HEAD: &str = "<!--seo-head-->";
@@ -43,6 +45,9 @@ struct Templates {
     language_style: String,
     /// A case study's page: `/`'s head and markers, its own inline sheet.
     case_study: String,
+    /// A post's page and a page of the writing index: the same head and markers.
+    post: String,
+    writing: String,
     /// `images/avatar-640.webp` -> `/assets/avatar-640-<hash>.webp`.
     media: HashMap<String, String>,
 }
@@ -59,6 +64,8 @@ impl Templates {
             missing: file("missing.html")?,
             language_style: format!("\n    <style>{}</style>", file("languages.css")?),
             case_study: file("case-study.html")?,
+            post: file("post.html")?,
+            writing: file("writing.html")?,
             media: serde_json::from_str(&file("media.json")?)
                 .context("web/dist/.render/media.json is not a map of image sources")?,
         })
@@ -86,16 +93,25 @@ pub fn page_data(document_json: &str, locale_json: Option<&str>) -> String {
     )
 }
 
-/// The data of a language's page whose project cards link to case studies: [`page_data`] and
-/// `caseStudies`, the links by project id (as `web/src/content/embedded.ts` reads it).
-fn page_data_with(document_json: &str, locale_json: Option<&str>, links: Option<&str>) -> String {
-    match links {
-        Some(links) => format!(
-            r#"{{"document":{document_json},"locale":{},"caseStudies":{links}}}"#,
-            locale_json.unwrap_or("null")
-        ),
-        None => page_data(document_json, locale_json),
+/// The data of a language's page whose project cards link to case studies or that has posts:
+/// [`page_data`], `caseStudies` (the links by project id) and `writing` (the latest posts), as
+/// `web/src/content/embedded.ts` reads it.
+fn page_data_with(
+    document_json: &str,
+    locale_json: Option<&str>,
+    links: Option<&str>,
+    writing: Option<&str>,
+) -> String {
+    let mut data = page_data(document_json, locale_json);
+    data.pop();
+    if let Some(links) = links {
+        data.push_str(&format!(r#","caseStudies":{links}"#));
     }
+    if let Some(writing) = writing {
+        data.push_str(&format!(r#","writing":{writing}"#));
+    }
+    data.push('}');
+    data
 }
 
 /// The page's data inline, as its data block: the app shell and the draft preview.
@@ -254,6 +270,9 @@ struct LanguagePage {
     head: String,
     data: String,
     studies: Vec<StudyPage>,
+    /// Its posts' pages (each with its link preview) and its pages of the writing index.
+    posts: Vec<StudyPage>,
+    index: Vec<(String, String, String)>,
 }
 
 /// A case study's page in one language, and what its link preview is drawn from.
@@ -273,6 +292,21 @@ struct StudyPreview {
     summary: String,
     /// Where the picture is served: a bundled file's hashed path, or an upload's `/media/` path.
     image: Option<String>,
+}
+
+/// What a language's writing pages are composed with.
+struct WritingContext<'a> {
+    document: &'a ContentDocument,
+    /// The document in the page's language.
+    page: &'a Arc<ContentDocument>,
+    /// `page` as JSON.
+    json: &'a str,
+    texts: &'a post_page::Texts<'a>,
+    posts: &'a Posts,
+    /// The `<link>`s of the language's feeds.
+    feeds: &'a str,
+    /// The language's word for the writing.
+    title: &'a str,
 }
 
 /// What a render is looked up by in the renderer's cache: its function and arguments, hashed.
@@ -335,6 +369,55 @@ fn study_addresses(
         groups.push(group);
     }
     (groups, redirects)
+}
+
+/// Every post's address in each language that has it (its translations), the writing index's
+/// first page of each language with posts, for the sitemap; and the addresses its former slugs
+/// answer with a 301 to it.
+fn post_addresses(document: &ContentDocument, posts: &Posts) -> (Vec<Addresses>, Addresses) {
+    let mut groups: Vec<Addresses> = Vec::new();
+    let mut redirects = Vec::new();
+    for tag in language::published_tags(document) {
+        let shown = super::feeds::posts_in(posts, &tag);
+        if shown.is_empty() {
+            continue;
+        }
+        let home = language::href(document, &tag);
+        groups.push(vec![(tag.clone(), post_page::index_path(&home))]);
+        for post in shown {
+            let path = post_page::path(&home, &post.document.slug);
+            for old in &post.document.former_slugs {
+                redirects.push((post_page::path(&home, old), path.clone()));
+            }
+            let group = post_page::alternates(document, &post.document, posts);
+            // A group of translations is listed once, from its first language's post.
+            match group.first() {
+                Some((_, first)) if first != &path => {}
+                Some(_) => groups.push(group),
+                None => groups.push(vec![(tag.clone(), path)]),
+            }
+        }
+    }
+    (groups, redirects)
+}
+
+/// A language's pages of the writing index added to its pages.
+fn push_index(
+    pages: &mut Vec<(String, ComposedPage)>,
+    index: Vec<(String, String, String)>,
+    missing: &str,
+) {
+    for (path, html, data) in index {
+        pages.push((
+            path,
+            ComposedPage {
+                html,
+                data,
+                shell: missing.to_owned(),
+                missing: missing.to_owned(),
+            },
+        ));
+    }
 }
 
 /// A language's case study pages added to its pages, each answering its unknown addresses with
@@ -418,17 +501,20 @@ impl PageRenderer {
     pub async fn compose(
         &self,
         document: &ContentDocument,
-        studies: &CaseStudies,
+        (studies, posts): (&CaseStudies, &Posts),
         modified: Option<i64>,
     ) -> anyhow::Result<Composed> {
-        Ok(self.compose_all(document, studies, modified).await?.0)
+        Ok(self
+            .compose_all(document, (studies, posts), modified)
+            .await?
+            .0)
     }
 
     /// [`Self::compose`], and what the case studies' link previews are drawn from, by path.
     async fn compose_all(
         &self,
         document: &ContentDocument,
-        studies: &CaseStudies,
+        (studies, posts): (&CaseStudies, &Posts),
         modified: Option<i64>,
     ) -> anyhow::Result<(Composed, Vec<(String, StudyPreview)>)> {
         let mut used = HashMap::new();
@@ -439,10 +525,13 @@ impl PageRenderer {
                 false,
                 modified,
                 studies,
+                posts,
                 &mut used,
             )
             .await?;
         let mut study_pages = std::mem::take(&mut default.studies);
+        let default_posts = std::mem::take(&mut default.posts);
+        let default_index = std::mem::take(&mut default.index);
         // The app's own pages (the shell: sign-in, dashboard, error page) keep the build's look,
         // with the default language's texts, their data inline.
         let shell = fill(
@@ -471,11 +560,22 @@ impl PageRenderer {
             },
         )];
         push_studies(&mut pages, &mut previews, study_pages.drain(..), &missing);
+        push_studies(
+            &mut pages,
+            &mut previews,
+            default_posts.into_iter(),
+            &missing,
+        );
+        push_index(&mut pages, default_index, &missing);
         for other in document.languages.iter().filter(|l| l.published) {
             let mut page = self
-                .compose_language(document, &other.tag, false, modified, studies, &mut used)
+                .compose_language(
+                    document, &other.tag, false, modified, studies, posts, &mut used,
+                )
                 .await?;
             study_pages = std::mem::take(&mut page.studies);
+            let other_posts = std::mem::take(&mut page.posts);
+            let other_index = std::mem::take(&mut page.index);
             let path = language::href(document, &other.tag);
             // Its unknown addresses answer the error page in the language and the visitor's
             // scheme, drawn from the language's data (the file its page names); it is the
@@ -498,6 +598,8 @@ impl PageRenderer {
                 },
             ));
             push_studies(&mut pages, &mut previews, study_pages.drain(..), &missing);
+            push_studies(&mut pages, &mut previews, other_posts.into_iter(), &missing);
+            push_index(&mut pages, other_index, &missing);
         }
         *self.renders.lock().unwrap_or_else(|e| e.into_inner()) = used;
         let published = language::published_tags(document)
@@ -507,7 +609,10 @@ impl PageRenderer {
                 (tag, path)
             })
             .collect();
-        let (case_studies, redirects) = study_addresses(document, studies);
+        let (mut case_studies, mut redirects) = study_addresses(document, studies);
+        let (post_groups, post_redirects) = post_addresses(document, posts);
+        case_studies.extend(post_groups);
+        redirects.extend(post_redirects);
         Ok((
             Composed {
                 pages,
@@ -537,6 +642,7 @@ impl PageRenderer {
                 true,
                 Some(now),
                 &CaseStudies::new(),
+                &Posts::new(),
                 &mut used,
             )
             .await?
@@ -585,6 +691,7 @@ impl PageRenderer {
     }
 
     /// The page of `document` in `tag`, with its data inline or (published pages) in its file.
+    #[allow(clippy::too_many_arguments)]
     async fn compose_language(
         &self,
         document: &ContentDocument,
@@ -592,6 +699,7 @@ impl PageRenderer {
         inline: bool,
         modified: Option<i64>,
         studies: &CaseStudies,
+        posts: &Posts,
         used: &mut HashMap<RenderKey, Arc<str>>,
     ) -> anyhow::Result<LanguagePage> {
         let mut page = language::localize(document, tag)
@@ -617,15 +725,31 @@ impl PageRenderer {
                 .collect();
             serde_json::to_string(&links).expect("links serialise")
         });
+        let table = language::table(document, tag);
+        let texts = post_page::Texts::new(&table);
+        let writing = post_page::language(document, tag, posts, &texts);
+        let teaser = post_page::teaser(&writing, &texts)
+            .filter(|_| page.appearance.sections.writing)
+            .map(|teaser| serde_json::to_string(&teaser).expect("a teaser serialises"));
         let rendered = self
             .render_cached(
                 used,
                 "renderLanding",
-                vec![Some(json.clone()), locale.clone(), links.clone()],
+                vec![
+                    Some(json.clone()),
+                    locale.clone(),
+                    links.clone(),
+                    teaser.clone(),
+                ],
             )
             .await?;
         let (hints, body) = split_hints(&rendered);
-        let data = page_data_with(&json, locale.as_deref(), links.as_deref());
+        let data = page_data_with(
+            &json,
+            locale.as_deref(),
+            links.as_deref(),
+            teaser.as_deref(),
+        );
         let block = if inline {
             data_block(&data)
         } else {
@@ -635,7 +759,20 @@ impl PageRenderer {
         // Written with the build's placeholder URL, which the site replaces with the public one.
         let base = PUBLIC_URL_PLACEHOLDER;
         let about = page_language(document, &page, tag);
-        let head = head::head_tags(&page, base, &about);
+        let writing_title = texts.get("writing.title", "Writing");
+        // Every page of a language with posts names its feeds.
+        let feeds = (!writing.posts.is_empty()).then(|| {
+            post_page::feed_links(
+                base,
+                &home,
+                &format!("{} \u{b7} {writing_title}", page.profile.name),
+            )
+        });
+        let mut head = head::head_tags(&page, base, &about);
+        if let Some(feeds) = &feeds {
+            head.push_str("\n    ");
+            head.push_str(feeds);
+        }
         let photo = photo_path(&page, &t.media);
         let json_ld = head::json_ld_tag(&page, base, photo.as_deref(), &about, modified);
         let mut index = with_appearance(&t.index, &page.appearance);
@@ -657,13 +794,37 @@ impl PageRenderer {
             ],
         );
         let mut study_pages = Vec::new();
+        let mut post_pages = Vec::new();
+        let mut index_pages = Vec::new();
         if !inline {
             let page = Arc::new(page);
             for index in 0..shown.len() {
-                study_pages.push(
-                    self.compose_study(document, &page, tag, &home, &shown, index, &json, used)
-                        .await?,
-                );
+                let mut study = self
+                    .compose_study(document, &page, tag, &home, &shown, index, &json, used)
+                    .await?;
+                if let Some(feeds) = &feeds {
+                    study.html =
+                        study
+                            .html
+                            .replacen("\n  </head>", &format!("\n    {feeds}\n  </head>"), 1);
+                }
+                study_pages.push(study);
+            }
+            let feeds = feeds.unwrap_or_default();
+            let context = WritingContext {
+                document,
+                page: &page,
+                json: &json,
+                texts: &texts,
+                posts,
+                feeds: &feeds,
+                title: &writing_title,
+            };
+            for index in 0..writing.posts.len() {
+                post_pages.push(self.compose_post(&context, &writing, index, used).await?);
+            }
+            for view in post_page::index_views(&writing, &texts) {
+                index_pages.push(self.compose_index(&context, view, used).await?);
             }
         }
         Ok(LanguagePage {
@@ -671,7 +832,198 @@ impl PageRenderer {
             head,
             data,
             studies: study_pages,
+            posts: post_pages,
+            index: index_pages,
         })
+    }
+
+    /// The page of the `index`th post of `writing` (a language's posts).
+    async fn compose_post(
+        &self,
+        context: &WritingContext<'_>,
+        writing: &post_page::Language<'_>,
+        index: usize,
+        used: &mut HashMap<RenderKey, Arc<str>>,
+    ) -> anyhow::Result<StudyPage> {
+        let (post, _) = &writing.posts[index];
+        let view = post_page::post_view(writing, index, context.texts);
+        let path = post_page::path(&writing.home, &post.document.slug);
+        let alternates = post_page::alternates(context.document, &post.document, context.posts);
+        let locale = self.locale_with(context.document, &writing.tag, &alternates)?;
+        let view_json = serde_json::to_string(&view).context("Failed to serialise a post")?;
+        let data = format!(
+            r#"{{"document":{},"locale":{},"post":{view_json}}}"#,
+            context.json,
+            locale.as_deref().unwrap_or("null")
+        );
+        let rendered = self
+            .render_cached(used, "renderPost", vec![Some(data.clone())])
+            .await
+            .with_context(|| format!("the post {:?}", post.document.id))?;
+        let (hints, body) = split_hints(&rendered);
+        let cover = post_page::cover_source(&post.document);
+        let preview_key = {
+            let mut hash = Sha256::new();
+            for part in [&post.document.title, &post.document.summary] {
+                hash.update(part.as_bytes());
+                hash.update([0]);
+            }
+            hash.update(cover.as_deref().unwrap_or_default().as_bytes());
+            hex::encode(&hash.finalize()[..6])
+        };
+        let preview = format!("{}?v={preview_key}", case_study_page::preview_path(&path));
+        let base = PUBLIC_URL_PLACEHOLDER;
+        let head = post_page::Head {
+            page: context.page,
+            title: &post.document.title,
+            description: &post.document.summary,
+            tag: &context.page.language,
+            path: &path,
+            preview: &preview,
+            alternates: &alternates,
+            kind: "article",
+            feeds: context.feeds,
+        };
+        let json_ld = post_page::json_ld_tag(
+            &head,
+            post,
+            (&writing.home, context.title),
+            cover.as_deref(),
+            base,
+        );
+        let html = self.fill_page(
+            context,
+            &self.templates.post,
+            &post_page::head_tags(&head, base),
+            (&hints, body),
+            &path,
+            &json_ld,
+        );
+        Ok(StudyPage {
+            path,
+            html,
+            data,
+            preview: StudyPreview {
+                page: context.page.clone(),
+                label: context.title.to_owned(),
+                title: post.document.title.clone(),
+                summary: post.document.summary.clone(),
+                image: cover,
+            },
+        })
+    }
+
+    /// A page of the writing index: its path, HTML and data.
+    async fn compose_index(
+        &self,
+        context: &WritingContext<'_>,
+        view: post_page::WritingView,
+        used: &mut HashMap<RenderKey, Arc<str>>,
+    ) -> anyhow::Result<(String, String, String)> {
+        let path = view.path().to_owned();
+        let view_json = serde_json::to_string(&view).context("Failed to serialise the index")?;
+        let locale = self.locale_with(context.document, &context.page.language, &[])?;
+        let data = format!(
+            r#"{{"document":{},"locale":{},"writingIndex":{view_json}}}"#,
+            context.json,
+            locale.as_deref().unwrap_or("null")
+        );
+        let rendered = self
+            .render_cached(used, "renderWriting", vec![Some(data.clone())])
+            .await
+            .context("the writing index")?;
+        let (hints, body) = split_hints(&rendered);
+        let title = match view.tag() {
+            Some(tag) => context
+                .texts
+                .get("writing.tagged", "Posts tagged \u{201c}{tag}\u{201d}")
+                .replace("{tag}", tag),
+            None => context.title.to_owned(),
+        };
+        let home = language::href(context.document, &context.page.language);
+        let preview = format!("{home}{}", head::PREVIEW_PATH.trim_start_matches('/'));
+        let head = post_page::Head {
+            page: context.page,
+            title: &title,
+            description: &context.page.profile.summary,
+            tag: &context.page.language,
+            path: &path,
+            preview: &preview,
+            alternates: &[],
+            kind: "website",
+            feeds: context.feeds,
+        };
+        let base = PUBLIC_URL_PLACEHOLDER;
+        let html = self.fill_page(
+            context,
+            &self.templates.writing,
+            &post_page::head_tags(&head, base),
+            (&hints, body),
+            &path,
+            "",
+        );
+        Ok((path, html, data))
+    }
+
+    /// The locale of the page in `tag`, its language menu leading to `alternates` where they
+    /// are given (a post's translations), as JSON.
+    fn locale_with(
+        &self,
+        document: &ContentDocument,
+        tag: &str,
+        alternates: &[(String, String)],
+    ) -> anyhow::Result<Option<String>> {
+        let locale = language::locale(document, tag).map(|mut locale| {
+            for language in &mut locale.languages {
+                if let Some((_, there)) = alternates
+                    .iter()
+                    .find(|(other, _)| other.eq_ignore_ascii_case(&language.tag))
+                {
+                    language.href.clone_from(there);
+                }
+            }
+            locale
+        });
+        locale
+            .map(|locale| serde_json::to_string(&locale))
+            .transpose()
+            .context("Failed to serialise the locale")
+    }
+
+    /// A writing page's template filled: the scheme, the language, the head, the markup, its
+    /// data's file and its JSON-LD.
+    fn fill_page(
+        &self,
+        context: &WritingContext<'_>,
+        template: &str,
+        head_tags: &str,
+        (hints, body): (&str, &str),
+        path: &str,
+        json_ld: &str,
+    ) -> String {
+        let page = context.page;
+        let mut template = with_appearance(template, &page.appearance);
+        let plain = context.document.language == super::document::DEFAULT_LANGUAGE
+            && context.document.languages.is_empty();
+        if !plain {
+            template = with_language(
+                template,
+                &page.language,
+                language::direction(&page.language),
+            );
+        }
+        let t = &self.templates;
+        fill(
+            &template,
+            &[
+                (LANGUAGE_STYLE, if plain { "" } else { &t.language_style }),
+                (HEAD, head_tags),
+                (HINTS, hints),
+                (HTML, body),
+                (DATA, &data_link(path)),
+                (JSON_LD, json_ld),
+            ],
+        )
     }
 
     /// The page of the `index`th case study `page` (the document in `tag`, as JSON `json`) shows.
@@ -919,13 +1271,13 @@ impl PageRenderer {
         &self,
         version: i64,
         document: &ContentDocument,
-        studies: &CaseStudies,
+        entries: (&CaseStudies, &Posts),
         modified: Option<i64>,
     ) -> anyhow::Result<()> {
         if version <= *self.shown.lock().await {
             return Ok(());
         }
-        let prepared = self.prepare(document, studies, modified).await?;
+        let prepared = self.prepare(document, entries, modified).await?;
         self.show_prepared(version, prepared).await;
         Ok(())
     }
@@ -936,11 +1288,11 @@ impl PageRenderer {
     pub async fn prepare(
         &self,
         document: &ContentDocument,
-        studies: &CaseStudies,
+        entries: (&CaseStudies, &Posts),
         modified: Option<i64>,
     ) -> anyhow::Result<Prepared> {
         let started = Instant::now();
-        let (composed, previews) = self.compose_all(document, studies, modified).await?;
+        let (composed, previews) = self.compose_all(document, entries, modified).await?;
         let render = started.elapsed();
         let files = self.files(document, previews).await?;
         Ok(Prepared {

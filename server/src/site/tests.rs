@@ -29,7 +29,10 @@ async fn the_servers_pages_for_the_default_document_equal_the_builds() {
     let composed = renderer
         .compose(
             crate::content::document::default_document(),
-            &crate::content::live::default_case_studies(),
+            (
+                &crate::content::live::default_case_studies(),
+                &Default::default(),
+            ),
             None,
         )
         .await
@@ -61,7 +64,7 @@ async fn a_documents_appearance_is_on_its_page_and_not_on_the_shell() {
     document.appearance.scheme = Scheme::Light;
     document.appearance.accent = "#0f766e".into();
     let composed = renderer
-        .compose(&document, &no_studies(), None)
+        .compose(&document, (&no_studies(), &Default::default()), None)
         .await
         .unwrap();
     let index = &composed.pages[0].1.html;
@@ -85,7 +88,14 @@ async fn a_documents_appearance_is_on_its_page_and_not_on_the_shell() {
     );
     let built = |name| String::from_utf8(super::built::file(name).unwrap().into_owned()).unwrap();
     let default_shell = renderer
-        .compose(default, &crate::content::live::default_case_studies(), None)
+        .compose(
+            default,
+            (
+                &crate::content::live::default_case_studies(),
+                &Default::default(),
+            ),
+            None,
+        )
         .await
         .unwrap()
         .pages
@@ -131,7 +141,7 @@ async fn each_published_language_is_composed_with_its_root_head_and_data() {
         .extend(with_language("de", false).languages);
     document.appearance.scheme = Scheme::Light;
     let composed = renderer
-        .compose(&document, &no_studies(), None)
+        .compose(&document, (&no_studies(), &Default::default()), None)
         .await
         .unwrap();
     let paths: Vec<&str> = composed.pages.iter().map(|(p, _)| p.as_str()).collect();

@@ -338,9 +338,20 @@ async fn a_scheduled_post_is_nowhere_until_its_moment_then_everywhere_without_a_
     let id = app.scheduled_post(TRICKY, BODY, Some(&at)).await;
     // Before its moment: no feed has it (this language has no other post: none answers), and the
     // owner's list says when it comes.
-    for path in ["/feed.xml", "/rss.xml", "/feed.json"] {
+    for path in [
+        "/feed.xml",
+        "/rss.xml",
+        "/feed.json",
+        "/writing/",
+        "/writing/fish-chips-friday/",
+        "/writing/tags/rust/",
+    ] {
         assert_eq!(app.get(path).await.status(), 404, "{path}");
     }
+    let home = app.get("/").await.text().await.unwrap();
+    assert!(!home.contains("/writing/"), "{home}");
+    let sitemap = app.get("/sitemap.xml").await.text().await.unwrap();
+    assert!(!sitemap.contains("/writing/"), "{sitemap}");
     let list: Value = app.get("/api/content/posts").await.json().await.unwrap();
     let listed = &list["posts"][0];
     assert_eq!(listed["id"], id.as_str());
@@ -357,6 +368,14 @@ async fn a_scheduled_post_is_nowhere_until_its_moment_then_everywhere_without_a_
     .await;
     validate_atom(&atom);
     assert!(atom.contains("<title>Fish &amp; &lt;Chips&gt;"), "{atom}");
+    // The feeds follow the pages: by then the post, the index and the sitemap have it too.
+    assert_eq!(app.get("/writing/fish-chips-friday/").await.status(), 200);
+    assert_eq!(app.get("/writing/").await.status(), 200);
+    let sitemap = app.get("/sitemap.xml").await.text().await.unwrap();
+    assert!(
+        sitemap.contains("/writing/fish-chips-friday/</loc>"),
+        "{sitemap}"
+    );
     let list: Value = app.get("/api/content/posts").await.json().await.unwrap();
     assert!(list["posts"][0]["scheduledAt"].is_null(), "{list}");
     // A moment that is none is named.
@@ -409,4 +428,73 @@ async fn two_instances_show_a_scheduled_post_within_seconds_of_each_other() {
     };
     // Each instance looks every 2 s: the two follow within one look of each other.
     assert!(apart < std::time::Duration::from_secs(5), "{apart:?} apart");
+}
+
+#[tokio::test]
+async fn a_post_has_its_page_the_index_the_home_section_and_the_sitemap_only_once_published() {
+    let app = spawn_app().await;
+    app.signed_in().await;
+    assert_eq!(app.get("/writing/").await.status(), 404);
+    let id = app.published_post(TRICKY, BODY).await;
+    let page = app.get("/writing/fish-chips-friday/").await;
+    assert_eq!(page.status(), 200);
+    let html = page.text().await.unwrap();
+    // Its own head: the title escaped, the canonical, the feeds, a BlogPosting, the preview.
+    assert!(
+        html.contains("<title>Fish &amp; &lt;Chips&gt; &quot;Friday&quot; · "),
+        "{html}"
+    );
+    assert!(html.contains("/writing/fish-chips-friday/\" />"), "{html}");
+    assert!(html.contains("type=\"application/atom+xml\""), "{html}");
+    assert!(html.contains("\"@type\":\"BlogPosting\""), "{html}");
+    assert!(html.contains("og-image.png?v="), "{html}");
+    // Its body as the server wrote it: the highlighted code, the table, the footnote.
+    assert!(html.contains("data-post=\"fish-chips-friday\""), "{html}");
+    assert!(html.contains("class=\"hl-"), "{html}");
+    assert!(
+        html.contains("<div class=\"table-scroll\" tabindex=\"0\"><table>"),
+        "{html}"
+    );
+    assert!(html.contains("id=\"fn-1\""), "{html}");
+    let data = app.get("/writing/fish-chips-friday/page-data.json").await;
+    assert_eq!(data.status(), 200);
+    let data: Value = data.json().await.unwrap();
+    assert_eq!(data["post"]["title"], TRICKY);
+    assert_eq!(data["post"]["readingTime"], "1 min read");
+    // The index, by tag too, and the home page's section.
+    let index = app.get("/writing/").await.text().await.unwrap();
+    assert!(index.contains("data-writing"), "{index}");
+    assert!(index.contains("Fish &amp; &lt;Chips&gt;"), "{index}");
+    let tag = app.get("/writing/tags/web-feeds/").await;
+    assert_eq!(tag.status(), 200);
+    let home = app.get("/").await.text().await.unwrap();
+    assert!(home.contains("id=\"writing\""), "{home}");
+    assert!(home.contains("/writing/fish-chips-friday/"), "{home}");
+    assert!(home.contains("type=\"application/rss+xml\""), "{home}");
+    let sitemap = app.get("/sitemap.xml").await.text().await.unwrap();
+    assert!(
+        sitemap.contains("/writing/fish-chips-friday/</loc>"),
+        "{sitemap}"
+    );
+    assert!(sitemap.contains("/writing/</loc>"), "{sitemap}");
+    // A new slug: the old address answers 301 to the new one.
+    let draft: Value = app
+        .get(&format!("/api/content/posts/{id}/draft"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let mut document = draft["document"].clone();
+    document["slug"] = json!("fish-friday");
+    let saved = app
+        .put_post(&id, &document, &draft["revision"].to_string())
+        .await;
+    assert_eq!(saved.status(), 200);
+    let published = app
+        .post_json(&format!("/api/content/posts/{id}/publish"), &json!({}))
+        .await;
+    assert_eq!(published.status(), 200);
+    let moved = app.get("/writing/fish-chips-friday/").await;
+    assert_eq!(moved.status(), 301);
+    assert_eq!(moved.headers()["location"], "/writing/fish-friday/");
 }

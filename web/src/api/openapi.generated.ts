@@ -2484,6 +2484,11 @@ export interface components {
             projects: boolean;
             /** @description Whether the Skills section shows. */
             skills: boolean;
+            /**
+             * @description Whether the Writing section (the latest posts) shows, once there is a post. Written only
+             *     when hidden: a document from before posts, and the build's, stay as they were.
+             */
+            writing?: boolean;
         };
         SessionList: {
             /** @description The most recently active first. */

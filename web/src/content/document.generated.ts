@@ -242,7 +242,12 @@ experience: boolean,
 /**
  * Whether the Contact section shows.
  */
-contact: boolean, };
+contact: boolean, 
+/**
+ * Whether the Writing section (the latest posts) shows, once there is a post. Written only
+ * when hidden: a document from before posts, and the build's, stay as they were.
+ */
+writing?: boolean, };
 
 export type Language = { 
 /**

@@ -19,6 +19,7 @@ const SECTIONS: { key: keyof Sections; label: string }[] = [
   { key: 'projects', label: 'Projects' },
   { key: 'experience', label: 'Experience and education' },
   { key: 'contact', label: 'Contact' },
+  { key: 'writing', label: 'Writing (the latest posts, once there is one)' },
 ];
 
 export function AppearancePart({ document, problems, edit }: ListFormProps) {
@@ -99,7 +100,7 @@ export function AppearancePart({ document, problems, edit }: ListFormProps) {
               key={key}
               path={`appearance.sections.${key}`}
               label={label}
-              checked={appearance.sections[key]}
+              checked={appearance.sections[key] ?? true}
               onChange={(checked) => edit((d) => void (d.appearance.sections[key] = checked))}
             />
           ))}
