@@ -654,6 +654,11 @@ describe('a page published from the editor', () => {
       visitor.page.on('console', (m) => {
         if (m.type() === 'warning' || m.type() === 'error') warnings.push(m.text());
       });
+      // A first visit puts the web font in the cache, so what is measured is hydration's own shift
+      // (a font arriving after the first paint on a loaded machine moves the text by about 0.003,
+      // issue 47's open item; seo.test.ts does the same).
+      await visitor.page.goto(suite.server.url + '/', { waitUntil: 'load' });
+      await visitor.page.evaluate(() => document.fonts.ready.then(() => undefined));
       await visitor.page.goto(suite.server.url + '/');
       await hydrated(visitor.page);
       const shift = await visitor.page.evaluate(
