@@ -690,6 +690,60 @@ impl PageRenderer {
         Ok(Some(study.html))
     }
 
+    /// The page of `post` beside `document` (the page's draft) and the posts `others` published
+    /// beside it (its neighbours), as a publish at `now` (Unix ms) would show it, ready to serve
+    /// but for the public URL: the post editor's preview. `None` when the document has no such
+    /// language.
+    pub async fn compose_post_page(
+        &self,
+        document: &ContentDocument,
+        mut post: super::post::Post,
+        others: &Posts,
+        now: i64,
+    ) -> anyhow::Result<Option<String>> {
+        let tag = post.language.clone();
+        let Some(mut page) = language::localize(document, &tag) else {
+            return Ok(None);
+        };
+        page.footer.until = year_of(now);
+        let json = serde_json::to_string(&page).context("Failed to serialise the document")?;
+        let table = language::table(document, &tag);
+        let texts = post_page::Texts::new(&table);
+        let id = post.id.clone();
+        post.date = post.date.or(Some(now));
+        let mut posts = others.clone();
+        posts.insert(
+            id.clone(),
+            Arc::new(super::post::PublishedPost {
+                version: i64::MAX,
+                published_at: now,
+                document: post,
+            }),
+        );
+        let writing = post_page::language(document, &tag, &posts, &texts);
+        let Some(index) = writing.posts.iter().position(|(p, _)| p.document.id == id) else {
+            return Ok(None);
+        };
+        let page = Arc::new(page);
+        let title = texts.get("writing.title", "Writing");
+        let context = WritingContext {
+            document,
+            page: &page,
+            json: &json,
+            texts: &texts,
+            posts: &posts,
+            feeds: "",
+            title: &title,
+        };
+        // Drawn afresh and kept out of the cache of what is served.
+        let mut used = HashMap::new();
+        Ok(Some(
+            self.compose_post(&context, &writing, index, &mut used)
+                .await?
+                .html,
+        ))
+    }
+
     /// The page of `document` in `tag`, with its data inline or (published pages) in its file.
     #[allow(clippy::too_many_arguments)]
     async fn compose_language(

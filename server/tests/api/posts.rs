@@ -498,3 +498,37 @@ async fn a_post_has_its_page_the_index_the_home_section_and_the_sitemap_only_onc
     assert_eq!(moved.status(), 301);
     assert_eq!(moved.headers()["location"], "/writing/fish-friday/");
 }
+
+#[tokio::test]
+async fn the_preview_is_the_servers_own_render_of_the_draft() {
+    let app = spawn_app().await;
+    app.signed_in().await;
+    let created: Value = app
+        .post_json("/api/content/posts", &json!({ "title": "Draft only" }))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let mut document = created["document"].clone();
+    document["body"] = json!(BODY);
+    let saved = app
+        .put_post("draft-only", &document, &created["revision"].to_string())
+        .await;
+    assert_eq!(saved.status(), 200);
+    let preview = app.get("/api/content/posts/draft-only/preview").await;
+    assert_eq!(preview.status(), 200);
+    assert!(preview.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/html"));
+    let html = preview.text().await.unwrap();
+    assert!(html.contains("<h1"), "{html}");
+    assert!(html.contains("Draft only"), "{html}");
+    assert!(html.contains("class=\"hl-"), "{html}");
+    // Nothing was published: the post's address is still nobody's.
+    assert_eq!(app.get("/writing/draft-only/").await.status(), 404);
+    assert_eq!(
+        app.get("/api/content/posts/nothing/preview").await.status(),
+        404
+    );
+}

@@ -313,6 +313,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/content/posts/{id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The post as its draft stands (else as published), rendered as its page would show it once
+         *     published, without scripts, for the editor's preview: the server's own renderer, so what the
+         *     owner sees is what readers get.
+         */
+        get: operations["previewPostDraft"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/content/posts/{id}/publish": {
         parameters: {
             query?: never;
@@ -3679,6 +3700,56 @@ export interface operations {
             };
             /** @description If-Match is missing */
             428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    previewPostDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The post's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The post's page as a publish would show it, without scripts; only the site's own pages may frame it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No post has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path names no post id, or the post's language is not the page's */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -30,6 +30,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(publish))
         .routes(routes!(versions))
         .routes(routes!(revert))
+        .routes(routes!(preview))
         .layer(DefaultBodyLimit::max(MAX_DOCUMENT_BYTES))
         .layer(crate::http::layers::no_store::no_store())
 }
@@ -422,4 +423,42 @@ async fn revert(
         .ok_or(ApiError::NotFound)?;
     let document: Post = serde_json::from_str(&row.document).map_err(anyhow::Error::from)?;
     Ok(ApiJson(publish_post(&state, document, None, true).await?))
+}
+
+/// The post as its draft stands (else as published), rendered as its page would show it once
+/// published, without scripts, for the editor's preview: the server's own renderer, so what the
+/// owner sees is what readers get.
+#[utoipa::path(get, path = "/content/posts/{id}/preview", tag = "content",
+    operation_id = "previewPostDraft", security(("session" = [])),
+    params(("id" = String, Path, description = "The post's id")),
+    responses(
+        (status = 200, description = "The post's page as a publish would show it, without \
+            scripts; only the site's own pages may frame it", content_type = "text/html", body = String),
+        (status = 404, description = "No post has this id", body = ErrorBody),
+        (status = 422, description = "The path names no post id, or the post's language is not the page's", body = ErrorBody),
+        NoSession,
+    ))]
+async fn preview(
+    State(state): State<AppState>,
+    _owner: Owner,
+    ApiPath(PostPath { id }): ApiPath<PostPath>,
+) -> Result<Response, ApiError> {
+    let id = post_id(&id)?;
+    let post = read_draft(&state, id)
+        .await?
+        .ok_or(ApiError::NotFound)?
+        .document;
+    let page = super::content::read_draft(&state).await?.document;
+    let renderer = state
+        .content
+        .page()
+        .ok_or_else(|| anyhow::anyhow!("this server renders no page"))?;
+    let mut others = crate::content::post::Posts::clone(&state.content.posts());
+    others.remove(id);
+    let now = crate::clock::Clock::ahead_by(state.settings.clock.clock_offset).now_ms();
+    let html = renderer
+        .compose_post_page(&page, post, &others, now)
+        .await?
+        .ok_or_else(|| ApiError::field("language", "is not a language of the page's draft"))?;
+    Ok(super::content::preview_response(&state, &html))
 }
