@@ -5,6 +5,7 @@ pub mod content;
 pub mod db;
 pub mod messages;
 pub mod owner;
+pub mod posts;
 pub mod secrets;
 
 use std::process::ExitCode;
@@ -43,6 +44,10 @@ enum Command {
     /// Export the page's content as JSON, or import (and publish) it.
     #[command(subcommand)]
     Content(content::ContentCommand),
+    /// The writing as Markdown files with YAML front matter (Hugo, Jekyll, Astro): import or
+    /// export them.
+    #[command(subcommand)]
+    Posts(posts::PostsCommand),
     /// Write a consistent snapshot of the database to a SQLite file, while the server runs.
     Backup(backup::BackupCommand),
     /// The key that seals the server's secrets: make one, or discard the secrets it sealed.
@@ -106,6 +111,7 @@ pub fn main() -> ExitCode {
             Command::Db(command) => db::run(command).await,
             Command::Backup(command) => backup::run(command).await,
             Command::Content(command) => content::run(command).await,
+            Command::Posts(command) => posts::run(command).await,
             Command::Secrets(command) => secrets::run(command).await,
         }
     });

@@ -13,6 +13,7 @@ pub mod document;
 pub mod engine;
 pub mod feeds;
 pub mod first_day;
+pub mod front_matter;
 pub mod head;
 pub mod language;
 pub mod live;

@@ -532,3 +532,101 @@ async fn the_preview_is_the_servers_own_render_of_the_draft() {
         404
     );
 }
+
+/// Runs `portfolio posts <args>` on the app's database: its success, stdout and stderr.
+fn posts_command(app: &TestApp, args: &[&str]) -> (bool, String, String) {
+    let output = std::process::Command::new(crate::helpers::binary())
+        .arg("posts")
+        .args(args)
+        .env("PORTFOLIO_DATABASE_URL", &app.database_url)
+        .output()
+        .expect("the command runs");
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn fixtures(name: &str) -> String {
+    format!("{}/tests/fixtures/posts/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[tokio::test]
+async fn hugos_and_astros_folders_are_imported_and_exported_and_a_bad_file_imports_nothing() {
+    let app = spawn_app().await;
+    app.signed_in().await;
+    // A folder with a broken front matter and raw HTML: each named by file and line, nothing in.
+    let (ok, _, stderr) = posts_command(&app, &["import", &fixtures("bad")]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("broken.md:3: the front matter is not YAML")
+            || stderr.contains("broken.md:4: the front matter is not YAML"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("script.md:8: HTML is not taken"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("nothing was imported"), "{stderr}");
+    let list: Value = app.get("/api/content/posts").await.json().await.unwrap();
+    assert_eq!(list["posts"], json!([]));
+
+    // Hugo's: a post and a page bundle, published at their dates; the section's list is none.
+    let (ok, stdout, stderr) = posts_command(&app, &["import", &fixtures("hugo")]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("Imported 2 post(s)"), "{stdout}");
+    // Astro's: one published (its ogImage said to be left), one draft.
+    let (ok, stdout, stderr) = posts_command(&app, &["import", &fixtures("astro")]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("1 published, 1 draft(s)"), "{stdout}");
+    assert!(stdout.contains("not imported: ogImage"), "{stdout}");
+    let list: Value = app.get("/api/content/posts").await.json().await.unwrap();
+    let mut ids: Vec<&str> = list["posts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap())
+        .collect();
+    ids.sort_unstable();
+    assert_eq!(ids, ["bundle", "first-post", "not-yet", "written-in-astro"]);
+    let first: Value = app
+        .get("/api/content/posts/first-post/draft")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        first["document"]["title"],
+        "Fish & <Chips>: a \"first\" post"
+    );
+    assert_eq!(first["document"]["date"], 1_705_309_200_000_i64);
+    assert_eq!(first["document"]["tags"], json!(["rust", "web", "notes"]));
+    // The running server follows: the published three in the feed, the draft nowhere.
+    let rss = eventually("the imported posts in the feed", || async {
+        let response = app.get("/rss.xml").await;
+        let text = response.text().await.ok()?;
+        text.contains("written-in-astro").then_some(text)
+    })
+    .await;
+    let rss = check_rss(&rss);
+    assert_eq!(rss["items"].as_array().unwrap().len(), 3, "{rss}");
+    assert_eq!(app.get("/writing/not-yet/").await.status(), 404);
+
+    // Out again: each post a file whose front matter reads back.
+    let out = tempfile::tempdir().unwrap();
+    let (ok, stdout, stderr) = posts_command(&app, &["export", out.path().to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("Wrote 4 post(s)"), "{stdout}");
+    let written = std::fs::read_to_string(out.path().join("first-post.md")).unwrap();
+    assert!(written.starts_with("---\ntitle: "), "{written}");
+    assert!(written.contains("draft: false"), "{written}");
+    let draft = std::fs::read_to_string(out.path().join("not-yet.md")).unwrap();
+    assert!(draft.contains("draft: true"), "{draft}");
+    // And in once more: the same posts, updated rather than doubled.
+    let (ok, stdout, stderr) = posts_command(&app, &["import", out.path().to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("Imported 4 post(s)"), "{stdout}");
+    let list: Value = app.get("/api/content/posts").await.json().await.unwrap();
+    assert_eq!(list["posts"].as_array().unwrap().len(), 4);
+}
