@@ -265,7 +265,10 @@ async fn export(db: &crate::store::Db, dir: &Path) -> anyhow::Result<()> {
     let mut written = 0;
     for entry in db.content_entries(KIND).await? {
         let (post, draft) = match post::published(db, &entry.entry).await? {
-            Some(post) => (post, false),
+            Some(mut post) => {
+                let withdrawn = std::mem::take(&mut post.withdrawn);
+                (post, withdrawn)
+            }
             None => match db.content_draft(post::key(&entry.entry)).await? {
                 Some(row) => (serde_json::from_str::<Post>(&row.document)?, true),
                 None => continue,

@@ -291,6 +291,8 @@ impl LiveContent {
         let now = self.clock.now_ms();
         let scheduled = at.filter(|at| *at > now);
         let now = scheduled.unwrap_or(now);
+        // A publish shows the post, a reverted unpublishing's version too.
+        document.withdrawn = false;
         use crate::error::ApiError;
         let _publishing = self.publishing().await;
         let page = self.current().document.clone();
@@ -363,6 +365,69 @@ impl LiveContent {
                 prepared,
             )
             .await;
+        }
+        Ok(row)
+    }
+
+    /// Unpublishes post `id`: a version of it marked withdrawn, stored at `at` (a moment to come
+    /// schedules it) or now; from then on no address shows the post. Its pages are drawn
+    /// without it before it is stored. One publish at a time ([`Self::publishing`]).
+    pub async fn unpublish_post(
+        &self,
+        db: &Db,
+        id: &str,
+        (at, keep): (Option<i64>, i64),
+    ) -> Result<VersionRow, crate::error::ApiError> {
+        use crate::error::ApiError;
+        let _publishing = self.publishing().await;
+        let now = self.clock.now_ms();
+        let scheduled = at.filter(|at| *at > now);
+        let Some(mut document) = super::post::published(db, id).await? else {
+            return Err(ApiError::NotFound);
+        };
+        if document.withdrawn {
+            return Err(ApiError::Conflict(
+                "The post is already unpublished (or its unpublishing is scheduled).".into(),
+            ));
+        }
+        document.withdrawn = true;
+        let json = serde_json::to_string(&document).map_err(anyhow::Error::from)?;
+        let prepared = match (&self.page, scheduled) {
+            (Some(page), None) => {
+                let mut without = Posts::clone(&self.posts());
+                without.remove(id);
+                let current = self.current();
+                Some(
+                    page.prepare(
+                        &current.document,
+                        (&self.case_studies(), &without),
+                        current.published_at,
+                    )
+                    .await?,
+                )
+            }
+            _ => None,
+        };
+        let row = db
+            .publish_content(
+                super::post::key(id),
+                &json,
+                scheduled.unwrap_or(now),
+                keep,
+                false,
+            )
+            .await?;
+        if scheduled.is_none() {
+            {
+                let mut served = self.posts.write().unwrap_or_else(|e| e.into_inner());
+                let mut next = Posts::clone(&served);
+                next.remove(id);
+                *served = Arc::new(next);
+            }
+            if let (Some(page), Some(prepared)) = (&self.page, prepared) {
+                page.show_prepared(self.current().version, prepared).await;
+            }
+            self.show_feeds();
         }
         Ok(row)
     }

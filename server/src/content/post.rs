@@ -67,6 +67,10 @@ pub struct Post {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 0, max = 32503680000000_i64))]
     pub date: Option<i64>,
+    /// Set by the server on a version that unpublishes the post: from that version's moment no
+    /// address shows it. Never a draft's.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub withdrawn: bool,
 }
 
 /// A new post, begun with `title` in `language`.
@@ -84,6 +88,7 @@ pub fn begun(id: String, title: String, language: String) -> Post {
         language,
         translation_of: None,
         date: None,
+        withdrawn: false,
     }
 }
 
@@ -125,12 +130,15 @@ pub fn key(id: &str) -> crate::store::content::EntryKey<'_> {
     }
 }
 
-/// Reads the newest version of every published post; one that cannot be read (stored behind the
+/// Reads the newest version due at `now` of every published post (but those unpublished); one
+/// that cannot be read (stored behind the
 /// API's back) is left out, with a warning.
 pub async fn read_published(db: &crate::store::Db, now: i64) -> anyhow::Result<Posts> {
     let mut posts = Posts::new();
     for row in db.published_entries(KIND, now).await? {
         match serde_json::from_str::<Post>(&row.document) {
+            // Unpublished: nothing shows it.
+            Ok(document) if document.withdrawn => {}
             Ok(document) => {
                 posts.insert(
                     row.entry,

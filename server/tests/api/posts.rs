@@ -630,3 +630,64 @@ async fn hugos_and_astros_folders_are_imported_and_exported_and_a_bad_file_impor
     let list: Value = app.get("/api/content/posts").await.json().await.unwrap();
     assert_eq!(list["posts"].as_array().unwrap().len(), 4);
 }
+
+#[tokio::test]
+async fn a_post_unpublished_now_or_later_leaves_every_address_and_comes_back_with_a_publish() {
+    let app = spawn_app().await;
+    app.signed_in().await;
+    let id = app.published_post(TRICKY, BODY).await;
+    app.published_post("Another", "Text.").await;
+    assert_eq!(app.get("/writing/fish-chips-friday/").await.status(), 200);
+    // Scheduled: still served until its moment.
+    let later = app
+        .post_json(
+            &format!(
+                "/api/content/posts/{id}/unpublish?at={}",
+                url_escape(&from_now(4))
+            ),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(later.status(), 200);
+    assert_eq!(app.get("/writing/fish-chips-friday/").await.status(), 200);
+    let again = app
+        .post_json(&format!("/api/content/posts/{id}/unpublish"), &json!({}))
+        .await;
+    assert_eq!(again.status(), 409, "already scheduled");
+    eventually("the post's page gone", || async {
+        (app.get("/writing/fish-chips-friday/").await.status() == 404).then_some(())
+    })
+    .await;
+    let atom = app.get("/feed.xml").await.text().await.unwrap();
+    assert!(!atom.contains("Chips"), "{atom}");
+    let index = app.get("/writing/").await.text().await.unwrap();
+    assert!(!index.contains("Chips"), "{index}");
+    let sitemap = app.get("/sitemap.xml").await.text().await.unwrap();
+    assert!(!sitemap.contains("fish-chips-friday"), "{sitemap}");
+    let list: Value = app.get("/api/content/posts").await.json().await.unwrap();
+    let listed = list["posts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == id.as_str())
+        .unwrap()
+        .clone();
+    assert_eq!(listed["unpublished"], true, "{listed}");
+    // A publish of its draft brings it back at the same address; a second post goes at once.
+    let back = app
+        .post_json(&format!("/api/content/posts/{id}/publish"), &json!({}))
+        .await;
+    assert_eq!(back.status(), 200, "{}", back.text().await.unwrap());
+    assert_eq!(app.get("/writing/fish-chips-friday/").await.status(), 200);
+    let now = app
+        .post_json("/api/content/posts/another/unpublish", &json!({}))
+        .await;
+    assert_eq!(now.status(), 200);
+    assert_eq!(app.get("/writing/another/").await.status(), 404);
+    assert_eq!(
+        app.post_json("/api/content/posts/nothing/unpublish", &json!({}))
+            .await
+            .status(),
+        404
+    );
+}

@@ -354,6 +354,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/content/posts/{id}/unpublish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unpublishes the post: at once, or at the moment `at` names (scheduled: until then it stays
+         *     served). From then on every address that showed it answers as if it never had; its slug stays
+         *     its own, and a publish of its draft brings it back.
+         */
+        post: operations["unpublishPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/content/posts/{id}/versions": {
         parameters: {
             query?: never;
@@ -2321,6 +2342,11 @@ export interface components {
             title: string;
             /** @description The id of the post it translates: the two list each other as alternates. */
             translationOf?: string | null;
+            /**
+             * @description Set by the server on a version that unpublishes the post: from that version's moment no
+             *     address shows it. Never a draft's.
+             */
+            withdrawn?: boolean;
         };
         /** @description A post's draft. Its `revision` (also its ETag) goes with the next save as `If-Match`. */
         PostDraft: {
@@ -2363,6 +2389,8 @@ export interface components {
             slug: string;
             /** @description The draft's title (else the published one's). */
             title: string;
+            /** @description Whether its newest version unpublishes it (from `scheduledAt`, when that is to come). */
+            unpublished: boolean;
             /**
              * Format: int64
              * @description The newest published version; 0 while it was never published.
@@ -3815,6 +3843,81 @@ export interface operations {
                 };
             };
             /** @description The draft is not valid (each field named by its path), its language is not the published page's, its slug is taken, or `at` is no moment; nothing was published */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    unpublishPost: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A moment to come, RFC 3339 (`2026-12-24T09:00:00+01:00`), or a date and time without an
+                 *     offset (`2026-12-24T09:00`), read in the owner's time zone (`--time-zone`). Until then
+                 *     no address shows this version; a moment past publishes at once.
+                 */
+                at?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The post's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A version that unpublishes the post is stored (and, unless scheduled, served) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Version"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not from the site's own pages */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The post was never published */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The post is already unpublished, or its unpublishing is scheduled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path names no post id, or `at` is no moment */
             422: {
                 headers: {
                     [name: string]: unknown;

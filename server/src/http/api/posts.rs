@@ -28,6 +28,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list, create))
         .routes(routes!(draft, save_draft))
         .routes(routes!(publish))
+        .routes(routes!(unpublish))
         .routes(routes!(versions))
         .routes(routes!(revert))
         .routes(routes!(preview))
@@ -55,6 +56,8 @@ pub struct PostState {
     /// When its newest version is scheduled to be published (Unix milliseconds, UTC), while that
     /// is still to come.
     scheduled_at: Option<i64>,
+    /// Whether its newest version unpublishes it (from `scheduledAt`, when that is to come).
+    unpublished: bool,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -119,6 +122,7 @@ async fn read_draft(state: &AppState, id: &str) -> Result<Option<PostDraft>, Api
         let mut document: Post =
             serde_json::from_str(&row.document).map_err(anyhow::Error::from)?;
         if let Some(published) = published {
+            document.withdrawn = false;
             document.date = published.date.or(document.date);
             document.former_slugs = post::former_slugs(Some(&published), &document.slug);
         }
@@ -127,9 +131,12 @@ async fn read_draft(state: &AppState, id: &str) -> Result<Option<PostDraft>, Api
             document,
         }));
     }
-    Ok(published.map(|document| PostDraft {
-        revision: 0,
-        document,
+    Ok(published.map(|mut document| {
+        document.withdrawn = false;
+        PostDraft {
+            revision: 0,
+            document,
+        }
     }))
 }
 
@@ -145,6 +152,9 @@ async fn list(State(state): State<AppState>, _owner: Owner) -> Result<ApiJson<Po
         let Some(draft) = read_draft(&state, &entry.entry).await? else {
             continue;
         };
+        let unpublished = post::published(&state.db, &entry.entry)
+            .await?
+            .is_some_and(|p| p.withdrawn);
         let document = draft.document;
         posts.push(PostState {
             id: entry.entry,
@@ -156,6 +166,7 @@ async fn list(State(state): State<AppState>, _owner: Owner) -> Result<ApiJson<Po
             published_at: entry.published_at,
             date: document.date,
             scheduled_at: entry.published_at.filter(|at| *at > now),
+            unpublished,
         });
     }
     posts.sort_by_key(|p| std::cmp::Reverse(p.date.or(p.published_at).unwrap_or(i64::MAX)));
@@ -277,6 +288,7 @@ async fn save_draft(
     if let Some(problem) = post::slug_problem(&document, &state.content.posts()) {
         return Err(ApiError::field("slug", problem));
     }
+    document.withdrawn = false;
     let published = post::published(&state.db, id).await?;
     document.former_slugs = published
         .as_ref()
@@ -377,6 +389,41 @@ async fn publish(
         .ok_or(ApiError::NotFound)?;
     let document: Post = serde_json::from_str(&row.document).map_err(anyhow::Error::from)?;
     Ok(ApiJson(publish_post(&state, document, at, false).await?))
+}
+
+/// Unpublishes the post: at once, or at the moment `at` names (scheduled: until then it stays
+/// served). From then on every address that showed it answers as if it never had; its slug stays
+/// its own, and a publish of its draft brings it back.
+#[utoipa::path(post, path = "/content/posts/{id}/unpublish", tag = "content",
+    operation_id = "unpublishPost", security(("session" = [])),
+    params(("id" = String, Path, description = "The post's id"), PublishQuery),
+    responses(
+        (status = 200, description = "A version that unpublishes the post is stored (and, unless scheduled, served)", body = Version),
+        (status = 404, description = "The post was never published", body = ErrorBody),
+        (status = 409, description = "The post is already unpublished, or its unpublishing is scheduled", body = ErrorBody),
+        (status = 422, description = "The path names no post id, or `at` is no moment", body = ErrorBody),
+        NoSession, CrossSite,
+    ))]
+async fn unpublish(
+    State(state): State<AppState>,
+    _owner: Owner,
+    ApiPath(PostPath { id }): ApiPath<PostPath>,
+    ApiQuery(query): ApiQuery<PublishQuery>,
+) -> Result<ApiJson<Version>, ApiError> {
+    let id = post_id(&id)?;
+    let at = query
+        .at
+        .as_deref()
+        .map(|at| moment(at, state.settings.insights.time_zone))
+        .transpose()?;
+    let row = state
+        .content
+        .unpublish_post(&state.db, id, (at, KEPT_VERSIONS))
+        .await?;
+    Ok(ApiJson(Version {
+        version: row.version,
+        published_at: row.published_at,
+    }))
 }
 
 /// The post's kept versions, newest first.
