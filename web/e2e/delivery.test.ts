@@ -74,7 +74,15 @@ describe('delivery the owner can see', () => {
       smtp.messages.slice(before).some((m) => m.includes('Subject: Contact: A compiler question')),
       'the notification reached the SMTP server',
     );
-    assert.deepEqual(errors, []);
+    // The outbox keeps retrying on its own (every few hundred ms here): when its own try, with the
+    // SMTP server back, goes out between the start and the key press, "Retry now" is answered 409
+    // (sent already, as the API documents), which Chromium logs as a failed resource. The outcome
+    // the owner sees is the same, Sent; any other error fails the test.
+    const raced = 'console: Failed to load resource: the server responded with a status of 409 (Conflict)';
+    assert.deepEqual(
+      errors.filter((error) => error !== raced),
+      [],
+    );
     await close();
   });
 

@@ -50,7 +50,7 @@ function PostArticle({ view }: { view: PostView }) {
             alt={view.cover.alt}
             fetchPriority="high"
             decoding="async"
-            className="h-auto w-full rounded-xl border border-gray-800"
+            className="w-full rounded-xl border border-gray-800"
           />
         </div>
       )}
