@@ -36,7 +36,7 @@ const PARTS = [
   ['Versions', 'versions'],
 ] as const;
 
-/** Opens the Page tab (with the keyboard, as the tabs go: Inbox, Applications, Insights, Page) and waits for the draft's forms. */
+/** Opens the Page tab (with the keyboard, as the tabs go: Inbox, Applications, Insights, Writing, Page) and waits for the draft's forms. */
 async function openEditor(page: Page) {
   await page.getByRole('tab', { name: 'Inbox' }).press('End');
   await page.getByRole('tab', { name: 'Page', selected: true }).waitFor();

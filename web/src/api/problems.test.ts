@@ -17,6 +17,9 @@ describe('problems worded as sentences', () => {
 
   it("names a field by its label when the API's name is not known", () => {
     expect(sentence('profile.name', 'must not be empty', 'Name')).toBe('Name must not be empty.');
+    expect(sentence('slug', 'must match ^[a-z0-9]+(-[a-z0-9]+)*$', 'Address')).toBe(
+      'Address takes lower-case letters and digits, with single dashes between words, such as my-first-post.',
+    );
     expect(sentence('appearance.accent', 'white text on the accent #ffcc00 has a contrast of 1.5:1; it needs at least 4.5:1', 'Accent colour')).toBe(
       'White text on the accent #ffcc00 has a contrast of 1.5:1. It needs at least 4.5:1.',
     );

@@ -29,6 +29,8 @@ const SAID: Record<string, string> = {
   'expiresAt:must be in the future': 'Choose a day after today, or none.',
   'is not correct': '{} is not correct. Check it and try again.',
   'must match ^#[0-9a-fA-F]{6}$': 'Use # and six hexadecimal digits, such as #155dfc.',
+  // An address's last part (a case study's slug, a post's): `SLUG_PATTERN` on the server.
+  'must match ^[a-z0-9]+(-[a-z0-9]+)*$': '{} takes lower-case letters and digits, with single dashes between words, such as my-first-post.',
 };
 
 const upper = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

@@ -16,8 +16,12 @@ import { useInbox } from '../dashboard/inbox/use-inbox';
 import { useDelivery } from '../dashboard/inbox/use-delivery';
 import { throwIfTestAsks } from '../components/test-render-error';
 
-// The Page editor (and the document's compiled schema) is a chunk of its own, fetched when its tab opens.
+// The Page editor (and the document's compiled schema) is a chunk of its own, fetched when its tab
+// opens; so is the Writing view (the posts and their editor).
 const PageEditor = lazy(() => import('../dashboard/page-editor/page-editor').then((m) => ({ default: m.PageEditor })));
+const WritingView = lazy(() => import('../dashboard/writing/writing-view'));
+
+const VIEWS: readonly DashboardView[] = ['applications', 'insights', 'writing', 'page'];
 
 // In the dashboard's chunk, so that visitors never download it.
 export { DashboardError } from './dashboard-error';
@@ -30,7 +34,7 @@ export function DashboardPage() {
   const [signingOut, setSigningOut] = useState(false);
   const [params, setParams] = useSearchParams();
   const asked = params.get('view');
-  const view: DashboardView = asked === 'applications' || asked === 'insights' || asked === 'page' ? asked : 'inbox';
+  const view = VIEWS.find((v) => v === asked) ?? 'inbox';
   // A link may open a place of the account menu (the first-day checklist's): `?account=security`.
   const account = params.get('account');
   const accountOpened = useCallback(
@@ -103,22 +107,8 @@ export function DashboardPage() {
             <ApplicationsView />
           ) : view === 'insights' ? (
             <InsightsView />
-          ) : view === 'page' ? (
-            <Suspense
-              fallback={
-                // The editor's own frame, so that its heading stays where it is once it loads.
-                <div className="container-page py-6 md:py-8">
-                  <div className="flex min-h-11 items-center">
-                    <h1 className="text-heading font-bold text-white">Page</h1>
-                  </div>
-                  <p role="status" className="mt-4 text-gray-400">
-                    Loading the editor…
-                  </p>
-                </div>
-              }
-            >
-              <PageEditor />
-            </Suspense>
+          ) : view === 'page' || view === 'writing' ? (
+            <Suspense fallback={view === 'page' ? <Loading title="Page" what="the editor" /> : <Loading title="Writing" what="the posts" />}>{view === 'page' ? <PageEditor /> : <WritingView />}</Suspense>
           ) : (
             <>
               <FirstDay />
@@ -127,6 +117,20 @@ export function DashboardPage() {
           )}
         </div>
       </main>
+    </div>
+  );
+}
+
+/** A lazily loaded view's frame while its chunk arrives, so that its heading stays where it is once it loads. */
+function Loading({ title, what }: { title: string; what: string }) {
+  return (
+    <div className="container-page py-6 md:py-8">
+      <div className="flex min-h-11 items-center">
+        <h1 className="text-heading font-bold text-white">{title}</h1>
+      </div>
+      <p role="status" className="mt-4 text-gray-400">
+        Loading {what}…
+      </p>
     </div>
   );
 }

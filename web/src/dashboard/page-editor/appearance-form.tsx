@@ -4,7 +4,7 @@
  * "Available for new projects" badge.
  */
 import type { Scheme, Sections } from '../../content/document';
-import { CheckboxField, fieldId, Group, TextField } from './fields';
+import { CheckboxField, fieldId, Group, TextField } from '../shared/draft/fields';
 import type { ListFormProps } from './list-form-parts';
 
 const SCHEMES: { value: Scheme; label: string; hint: string }[] = [

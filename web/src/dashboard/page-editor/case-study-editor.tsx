@@ -23,18 +23,19 @@ import type { CaseLink, CaseLinkKind, CaseStudy, Decision, Figure, Language } fr
 import { followCaseItems } from './case-study-texts';
 import { CaseStudyTranslations, translationPlace } from './case-study-translations';
 import { caseStudyProblems, pruneCaseStudyMedia } from './case-study-validate';
-import { Notices, ProblemSummary } from './draft-notices';
-import type { DraftSource } from './draft-source';
+import { Notices, ProblemSummary } from '../shared/draft/draft-notices';
+import type { DraftSource } from '../shared/draft/draft-source';
 import { EditableList } from './editable-list';
-import { fieldId, Group, SelectField, TextField } from './fields';
+import { fieldId, Group, SelectField, TextField } from '../shared/draft/fields';
 import { ImageField } from './image-field';
-import { addUpload } from './media';
+import { addUpload } from '../shared/draft/uploads';
 import { placeOf } from './problem-count';
 import { TechnologiesField } from './projects-form';
-import { PublishButton, VersionsPart } from './publish-panel';
-import { SaveStatus } from './save-status';
+import { PublishButton, VersionsPart } from '../shared/draft/publish-panel';
+import { SaveStatus } from '../shared/draft/save-status';
 import { moveItem, SortableList, useListKeys } from './sortable-list';
-import { useDraftOf } from './use-draft';
+import { useDraftOf } from '../shared/draft/use-draft-of';
+import { useSaveShortcut } from '../shared/draft/use-save-shortcut';
 import type { Problems } from './validate';
 
 type Edit = (change: (draft: CaseStudy) => void) => void;
@@ -136,17 +137,7 @@ export default function CaseStudyEditor({
     return () => controller.abort();
   }, [project, published]);
 
-  // Ctrl+S / Cmd+S saves at once, as in the page's editor.
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 's') {
-        event.preventDefault();
-        void flush();
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [flush]);
+  useSaveShortcut(flush);
 
   const list = useCallback((signal?: AbortSignal) => listCaseStudyVersions(project, signal), [project]);
   const revert = useCallback((n: number) => revertCaseStudy(project, n), [project]);

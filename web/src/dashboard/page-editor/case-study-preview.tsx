@@ -5,7 +5,7 @@
  * and each of the page's languages it is translated into; drawn again at each saved revision of
  * its draft or of the page's.
  */
-import { PreviewFrame } from './preview-frame';
+import { PreviewFrame } from '../shared/draft/preview-frame';
 
 export interface CaseStudyPreviewProps {
   /** The project's id: the case study's entry. */

@@ -7,7 +7,7 @@
 import { useState } from 'react';
 import type { CaseStudy, CaseStudyTranslation, Language } from '../../content/document';
 import { CASE_SAMEABLE, caseTextFields, missingCaseTexts, translationOf } from './case-study-texts';
-import { fieldId, Group } from './fields';
+import { fieldId, Group } from '../shared/draft/fields';
 import { MissingList, nameOf, Section, TranslationRow } from './languages-form';
 import { markSame } from './translations';
 import type { Problems } from './validate';

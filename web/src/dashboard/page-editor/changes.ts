@@ -9,6 +9,9 @@
 import type { ContentDocument } from '../../content/document';
 import { PARTS, partLabel, partOf, type PartId } from './parts';
 import { textFields } from './translations';
+import { languageName } from '../shared/draft/language-name';
+
+export { languageName } from '../shared/draft/language-name';
 
 type Json = null | undefined | boolean | number | string | Json[] | { [key: string]: Json };
 type Segment = string | number;
@@ -126,15 +129,6 @@ function ordinal(n: number): string {
 
 /** `mapsQuery` as `maps query`. */
 const humanised = (key: string) => key.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
-
-/** A language's name in English (`German`), or its tag. */
-export function languageName(tag: string): string {
-  try {
-    return new Intl.DisplayNames(['en'], { type: 'language' }).of(tag) ?? tag;
-  } catch {
-    return tag;
-  }
-}
 
 /** The field at `at` as the owner reads it, within its part: `2nd project's title`, `German: Project 1: title`. */
 function fieldName(at: Segment[], document: ContentDocument, fixedTextName: Namer): string {

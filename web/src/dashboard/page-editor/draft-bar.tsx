@@ -5,11 +5,12 @@
  * and, once something is published, links to the live page and its languages.
  */
 import { ChevronDown } from 'lucide-react';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { loadPublished, type PublishedContent } from '../../api/content';
 import { draftChanges, languageName, type Change } from './changes';
-import { PublishButton } from './publish-panel';
-import { SaveStatus } from './save-status';
+import { PublishButton } from '../shared/draft/publish-panel';
+import { SaveStatus } from '../shared/draft/save-status';
+import { StickyBar } from '../shared/draft/sticky-bar';
 import type { DraftState } from './use-draft';
 
 /** The published document, loaded when the editor opens, on returning to the tab, and on asking (after a publish or a revert). */
@@ -28,31 +29,6 @@ export function usePublished() {
 
 export type Published = ReturnType<typeof usePublished>;
 
-/** Keeps the bar just below the dashboard's header, and focused fields below the bar (scroll padding). */
-function useBelowHeader() {
-  const bar = useRef<HTMLElement>(null);
-  useLayoutEffect(() => {
-    const element = bar.current!;
-    const header = window.document.querySelector('header');
-    const root = window.document.documentElement;
-    const place = () => {
-      const top = header && getComputedStyle(header).position === 'sticky' ? header.offsetHeight : 0;
-      const below = top + element.offsetHeight;
-      element.style.top = `${top}px`;
-      root.style.scrollPaddingTop = `${below + 8}px`;
-      element.parentElement?.style.setProperty('--below-bar', `${below + 16}px`);
-    };
-    const observer = new ResizeObserver(place);
-    if (header) observer.observe(header);
-    observer.observe(element);
-    return () => {
-      observer.disconnect();
-      root.style.scrollPaddingTop = '';
-    };
-  }, []);
-  return bar;
-}
-
 const NOTHING = 'nothing-to-publish';
 
 export function DraftBar({
@@ -70,7 +46,6 @@ export function DraftBar({
   /** A change's link was followed: shows its field. */
   onOpen: (change: Change) => void;
 }) {
-  const bar = useBelowHeader();
   const { live } = published;
   const { document } = draft;
   // The fixed texts' names are a chunk of their own, loaded once a fixed text is changed.
@@ -87,11 +62,7 @@ export function DraftBar({
   const count = changes?.length ?? 0;
 
   return (
-    <section
-      ref={bar}
-      aria-label="Draft and live page"
-      className="sticky z-10 -mx-5 border-b border-gray-800 bg-gray-950/95 px-5 py-2 backdrop-blur sm:-mx-8 sm:px-8"
-    >
+    <StickyBar label="Draft and live page">
       <div className="flex flex-wrap items-center gap-x-4">
         <div className="flex min-w-0 flex-1 flex-wrap items-center gap-x-4 text-sm">
           <div className="flex min-h-11 items-center">{heading}</div>
@@ -146,6 +117,6 @@ export function DraftBar({
         </span>
         <PublishButton saveFirst={draft.flush} onPublished={onPublished} nothing={count === 0 && changes ? NOTHING : undefined} />
       </div>
-    </section>
+    </StickyBar>
   );
 }

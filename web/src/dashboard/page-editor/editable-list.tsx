@@ -8,7 +8,7 @@
 import { useState, type ReactNode } from 'react';
 import { ChevronDown, Trash2 } from 'lucide-react';
 import type { ContentDocument } from '../../content/document';
-import { fieldId } from './fields';
+import { fieldId } from '../shared/draft/fields';
 import { focusLater, ListProblem } from './list-form-parts';
 import { problemsUnder } from './parts';
 import { ProblemCount, withProblems } from './problem-count';

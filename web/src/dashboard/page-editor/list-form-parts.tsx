@@ -1,6 +1,6 @@
 /** What the list forms share: their props, fresh ids, focus for a new item, a list's own problem. */
 import type { ContentDocument } from '../../content/document';
-import { fieldId } from './fields';
+import { fieldId } from '../shared/draft/fields';
 import type { Problems } from './validate';
 
 export type Edit = (change: (draft: ContentDocument) => void) => void;

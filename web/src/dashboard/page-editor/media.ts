@@ -1,6 +1,7 @@
 /** The document's images as the editor handles them: bundled files, uploads, the logo set. */
 import { defaultDocument, type ContentDocument, type MediaItem } from '../../content/document';
-import type { UploadedImage } from '../../api/content';
+
+export { addUpload } from '../shared/draft/uploads';
 
 // The bundled images' built addresses, by their path in the document (`images/avatar-320.webp`):
 // only the strings, the files are the page's own. The placeholder's case studies' pictures are
@@ -31,17 +32,6 @@ export function ensureBundled(document: ContentDocument, id: string): void {
   if (document.media.some((m) => m.id === id)) return;
   const bundled = defaultDocument.media.find((m) => m.id === id);
   if (bundled) document.media.push(structuredClone(bundled));
-}
-
-/** Adds an uploaded image to `media` (alt text carried over from `previous`) and answers its id. */
-export function addUpload(document: { media: MediaItem[] }, upload: UploadedImage, alt: string): string {
-  const id = `upload-${upload.id.toLowerCase().replace(/[^a-z0-9-]/g, '').slice(0, 30)}`;
-  const sources = [...upload.sources].sort((a, b) => a.width - b.width);
-  const item: MediaItem = { id, alt, width: upload.width, height: upload.height, sources };
-  const index = document.media.findIndex((m) => m.id === id);
-  if (index >= 0) document.media[index] = item;
-  else document.media.push(item);
-  return id;
 }
 
 /** The media items no field refers to any more, dropped so the document does not grow with each upload. */

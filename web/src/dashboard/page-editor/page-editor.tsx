@@ -13,13 +13,13 @@ import type { CaseStudyStatus } from './case-study-editor';
 import { CaseStudyPreview } from './case-study-preview';
 import { LanguagesPart } from './languages-form';
 import { defaultTag, languagesOf } from './translations';
-import { fieldId } from './fields';
+import { fieldId } from '../shared/draft/fields';
 import { countByPart, DEFAULT_PART, isPart, partLabel, partOf, previewAnchor, type PartId } from './parts';
 import { placeOf } from './problem-count';
-import { PreviewFrame } from './preview-frame';
+import { PreviewFrame } from '../shared/draft/preview-frame';
 import { AboutPart, ContactPart, PhrasesPart, ProfilePart } from './profile-form';
 import { ProjectsForm } from './projects-form';
-import { VersionsPart } from './publish-panel';
+import { VersionsPart } from '../shared/draft/publish-panel';
 import { ResumeField } from './resume-field';
 import { DraftBar, usePublished } from './draft-bar';
 import { SectionNav } from './section-nav';
@@ -28,7 +28,8 @@ import { FooterPart } from './section-words';
 import { SocialForm } from './social-form';
 import { TimelineForm } from './timeline-form';
 import { useDraft } from './use-draft';
-import { Notices, ProblemSummary } from './draft-notices';
+import { useSaveShortcut } from '../shared/draft/use-save-shortcut';
+import { Notices, ProblemSummary } from '../shared/draft/draft-notices';
 import type { ListFormProps } from './list-form-parts';
 
 // A case study's editor is a chunk of its own (its schema's validator inside), loaded when one is opened.
@@ -116,17 +117,7 @@ export function PageEditor() {
     [document, setParams],
   );
 
-  // Ctrl+S / Cmd+S saves at once, as in any editor.
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 's') {
-        event.preventDefault();
-        void flush();
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [flush]);
+  useSaveShortcut(flush);
 
   if (draft.loadError) {
     return (

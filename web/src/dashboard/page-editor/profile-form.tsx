@@ -1,7 +1,7 @@
 /** The profile, the typewriter's phrases, the about text and the contact details: a part each (a section's part with its heading and lead). */
 import { Trash2 } from 'lucide-react';
 import type { ContentDocument } from '../../content/document';
-import { Group, TextField } from './fields';
+import { Group, TextField } from '../shared/draft/fields';
 import { ImageField } from './image-field';
 import { pruneUnused } from './media';
 import { SectionWords } from './section-words';

@@ -5,7 +5,7 @@ import { api } from '../../api/client';
 import type { CaseStudyState } from '../../api/case-studies';
 import type { Project, Stack } from '../../content/document';
 import { EditableList } from './editable-list';
-import { Group, SelectField, TextField } from './fields';
+import { Group, SelectField, TextField } from '../shared/draft/fields';
 import { ImageField } from './image-field';
 import { freshId, type ListFormProps } from './list-form-parts';
 import { pruneUnused } from './media';

@@ -1,7 +1,7 @@
 /** The resume PDF: uploaded to `/api/media/resume`, served from then on at its usual address. */
 import { useId, useState } from 'react';
 import { uploadProblem, uploadResume } from '../../api/content';
-import { Group } from './fields';
+import { Group } from '../shared/draft/fields';
 
 export function ResumeField({ path }: { path: string }) {
   const id = useId();

@@ -3,7 +3,7 @@
  * section's part, and the footer, a part of its own.
  */
 import { ChevronDown } from 'lucide-react';
-import { Group, SelectField, TextField } from './fields';
+import { Group, SelectField, TextField } from '../shared/draft/fields';
 import type { ListFormProps } from './list-form-parts';
 import type { SECTION_NAMES } from './translations';
 

@@ -1,5 +1,5 @@
 /** The skills: a name and a logo picked from the bundled set. */
-import { Group, SelectField, TextField } from './fields';
+import { Group, SelectField, TextField } from '../shared/draft/fields';
 import { EditableList } from './editable-list';
 import type { ListFormProps } from './list-form-parts';
 import { SectionWords } from './section-words';

@@ -1,5 +1,5 @@
 /** The social links: site name, address and the id its clicks are counted by. */
-import { Group, TextField } from './fields';
+import { Group, TextField } from '../shared/draft/fields';
 import { EditableList } from './editable-list';
 import { freshId, type ListFormProps } from './list-form-parts';
 

@@ -1,7 +1,7 @@
 /** Experience and education: each entry, and its awards with their certificates. */
 import type { TimelineEntry } from '../../content/document';
 import { EditableList } from './editable-list';
-import { Group, TextField } from './fields';
+import { Group, TextField } from '../shared/draft/fields';
 import { ImageField } from './image-field';
 import type { ListFormProps } from './list-form-parts';
 import { pruneUnused } from './media';

@@ -7,9 +7,10 @@
  */
 import type { ErrorObject } from 'ajv';
 import type { ContentDocument } from '../../content/document';
+import type { Problems } from '../shared/draft/draft-source';
 import { validate } from './validate-document.generated.js';
 
-export type Problems = Record<string, string>;
+export type { Problems } from '../shared/draft/draft-source';
 
 /** `/projects/2/title` as the server names it: `projects[2].title`. */
 export function pathOf(pointer: string): string {

@@ -1,11 +1,12 @@
 import { useRef, type KeyboardEvent } from 'react';
 
-export type DashboardView = 'inbox' | 'applications' | 'insights' | 'page';
+export type DashboardView = 'inbox' | 'applications' | 'insights' | 'writing' | 'page';
 
 const TABS: { id: DashboardView; label: string }[] = [
   { id: 'inbox', label: 'Inbox' },
   { id: 'applications', label: 'Applications' },
   { id: 'insights', label: 'Insights' },
+  { id: 'writing', label: 'Writing' },
   { id: 'page', label: 'Page' },
 ];
 
@@ -35,7 +36,8 @@ export function DashboardTabs({ view, onSelect }: { view: DashboardView; onSelec
     refs.current[next]?.focus();
   }
   return (
-    <div role="tablist" aria-label="Dashboard" className="order-last flex w-full gap-1 md:order-none md:w-auto">
+    // Five tabs fit a row from 360 px with the narrow padding; should a font make them wider, they wrap rather than overflow.
+    <div role="tablist" aria-label="Dashboard" className="order-last flex w-full flex-wrap justify-between sm:justify-start sm:gap-1 md:order-none md:w-auto">
       {TABS.map((tab, index) => {
         const selected = tab.id === view;
         return (
@@ -52,7 +54,7 @@ export function DashboardTabs({ view, onSelect }: { view: DashboardView; onSelec
             tabIndex={selected ? 0 : -1}
             onClick={() => onSelect(tab.id)}
             onKeyDown={(event) => onKeyDown(event, index)}
-            className={`min-h-11 rounded-lg px-3 text-sm font-medium ${
+            className={`min-h-11 rounded-lg px-1.5 text-sm font-medium sm:px-3 ${
               selected ? 'bg-blue-600 text-white' : 'text-gray-300 hover:bg-gray-800 hover:text-white'
             }`}
           >

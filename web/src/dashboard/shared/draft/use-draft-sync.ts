@@ -5,8 +5,8 @@
  * save, and saved at once on asking (Ctrl+S, Publish).
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiError } from '../../api/client';
-import { sessionEnded } from '../shared/session';
+import { ApiError } from '../../../api/client';
+import { sessionEnded } from '../session';
 import type { DraftOf, DraftSource } from './draft-source';
 import { same, type DraftCopy } from './use-draft-copy';
 import type { DraftMerge } from './use-draft-merge';

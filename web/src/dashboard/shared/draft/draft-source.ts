@@ -1,10 +1,12 @@
 /**
- * What the draft hooks (`use-draft.ts`) need of an entry of the content store: how its draft is
+ * What the draft hooks (`use-draft-of.ts`) need of an entry of the content store: how its draft is
  * loaded and saved (with `If-Match`), how it is checked, and where its unsaved edits are kept. The
- * page's document is one such entry, each project's case study another; both are edited through
- * the same hooks.
+ * page's document is one such entry, each project's case study another, each post another; all
+ * are edited through the same hooks.
  */
-import type { Problems } from './validate';
+
+/** Problems by the server's path (`projects[2].title`), in the server's words. */
+export type Problems = Record<string, string>;
 
 /** A draft as the server answers it: its revision, its document, and its ETag (the next save's `If-Match`). */
 export interface DraftOf<T> {

@@ -3,7 +3,7 @@
  * `aria-invalid` and `aria-describedby`.
  */
 import type { ReactNode } from 'react';
-import { sentence } from '../../api/problems';
+import { sentence } from '../../../api/problems';
 
 /** A DOM id for the field at a document path: `projects[2].title` is `field-projects-2-title`. */
 export function fieldId(path: string): string {

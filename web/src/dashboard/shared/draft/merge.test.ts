@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultDocument } from '../../content/document';
+import { defaultDocument } from '../../../content/document';
 import { merge3 } from './merge';
 
 function copy() {

@@ -6,6 +6,7 @@ export function ConfirmDialog({
   title,
   children,
   confirmLabel,
+  confirmDisabled = false,
   onConfirm,
   onClose,
 }: {
@@ -13,6 +14,8 @@ export function ConfirmDialog({
   title: string;
   children: ReactNode;
   confirmLabel: string;
+  /** The dialog still needs something of the owner (a field left empty). */
+  confirmDisabled?: boolean;
   onConfirm: () => void;
   onClose: () => void;
 }) {
@@ -42,6 +45,7 @@ export function ConfirmDialog({
         <button
           type="button"
           className="btn btn-primary"
+          disabled={confirmDisabled}
           onClick={() => {
             onConfirm();
             ref.current?.close();

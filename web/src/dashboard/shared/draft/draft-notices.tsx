@@ -1,7 +1,14 @@
 /** What the owner has to choose about a draft (the page's or a case study's): edits from before a reload, or places changed here and elsewhere. */
-import type { DraftStateOf } from './use-draft';
+import type { DraftStateOf } from './use-draft-of';
 
-export function Notices<T>({ draft }: { draft: DraftStateOf<T> }) {
+export function Notices<T>({
+  draft,
+  name = (path) => path || 'the whole draft',
+}: {
+  draft: DraftStateOf<T>;
+  /** A place changed on both sides as the owner reads it (its path by default). */
+  name?: (path: string) => string;
+}) {
   const { recovery, conflict } = draft;
   return (
     <div className="space-y-3 empty:hidden [&:not(:empty)]:mt-3">
@@ -34,7 +41,7 @@ export function Notices<T>({ draft }: { draft: DraftStateOf<T> }) {
         <div role="alert" className="rounded-lg border border-amber-700 bg-amber-950/50 p-3 text-sm text-amber-100">
           <p className="font-semibold">Not saved: the draft was changed elsewhere too, in another tab or on another device.</p>
           <p className="mt-1">
-            Nothing was overwritten. Both changed {conflict.clashes.map((c) => c || 'the whole draft').join(', ')}. Every other
+            Nothing was overwritten. Both changed {conflict.clashes.map(name).join(', ')}. Every other
             change, from here and from elsewhere, is kept. Which version of {conflict.clashes.length === 1 ? 'it' : 'them'} do
             you want?
           </p>

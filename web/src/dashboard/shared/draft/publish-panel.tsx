@@ -4,8 +4,8 @@
  * through the props that name its requests and words.
  */
 import { useCallback, useEffect, useState } from 'react';
-import { sessionEnded } from '../shared/session';
-import { listVersions, publishDraft, revertTo, type Version } from '../../api/content';
+import { sessionEnded } from '../session';
+import { listVersions, publishDraft, revertTo, type Version } from '../../../api/content';
 import { ConfirmDialog } from './confirm-dialog';
 import { Group } from './fields';
 
@@ -34,7 +34,7 @@ export function PublishButton({
 }: {
   /** Saves what is not saved yet; true when the draft is saved. */
   saveFirst: () => Promise<boolean>;
-  onPublished: () => void;
+  onPublished: (version: Version) => void;
   /** The id of what says there is nothing to publish (the live page shows the draft): the button is then disabled. */
   nothing?: string;
   /** The request that publishes (the page's draft by default). */
@@ -61,7 +61,7 @@ export function PublishButton({
       }
       const version = await send();
       setStatus(`Published version ${version.version}. Visitors now see it.`);
-      onPublished();
+      onPublished(version);
     } catch (cause) {
       fail(cause);
     } finally {
@@ -116,10 +116,12 @@ export function VersionsPart({
   title = 'Versions',
   level = 2,
   none = 'Nothing published yet: visitors see the default content.',
+  tagOf = (_version, k) => (k === 0 ? 'live' : null),
 }: {
   /** Changes when a version is published, to list it. */
   generation: string;
-  onReverted: () => void;
+  /** Called with the version the revert published. */
+  onReverted: (version: Version) => void;
   /** The request that lists the versions (the page's by default). */
   list?: (signal?: AbortSignal) => Promise<Version[]>;
   /** The request that publishes version `n` again (the page's by default). */
@@ -130,6 +132,8 @@ export function VersionsPart({
   level?: 2 | 3;
   /** What is said while nothing was published. */
   none?: string;
+  /** The tag beside a version (`live` beside the newest by default), if any; the versions are the newest first. */
+  tagOf?: (version: Version, index: number, versions: Version[]) => string | null;
 }) {
   const [versions, setVersions] = useState<Version[] | null>(null);
   const [asking, setAsking] = useState<number | null>(null);
@@ -157,7 +161,7 @@ export function VersionsPart({
     try {
       const version = await send(n);
       setStatus(`Version ${n} is published again, as version ${version.version}, and is the draft.`);
-      onReverted();
+      onReverted(version);
       await refresh();
     } catch (cause) {
       fail(cause);
@@ -207,7 +211,7 @@ export function VersionsPart({
                 <td className="py-1.5 text-gray-100">{v.version}</td>
                 <td className="py-1.5 text-gray-300">
                   <time dateTime={new Date(v.publishedAt).toISOString()}>{DATE.format(v.publishedAt)}</time>
-                  {k === 0 && <span className="tag ml-2">live</span>}
+                  {tagOf(v, k, versions) && <span className="tag ml-2">{tagOf(v, k, versions)}</span>}
                 </td>
                 <td className="py-1.5 text-right">
                   {k > 0 && (

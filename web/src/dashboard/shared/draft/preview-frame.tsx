@@ -6,7 +6,7 @@
  */
 import { Monitor, Smartphone } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { PREVIEW_URL, previewAvailable } from '../../api/content';
+import { PREVIEW_URL, previewAvailable } from '../../../api/content';
 
 export const WIDTHS = {
   phone: { label: 'Phone', width: 390, height: 844, Icon: Smartphone },

@@ -4,8 +4,7 @@
  * save, shown once a save was tried).
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { DraftOf, DraftSource } from './draft-source';
-import type { Problems } from './validate';
+import type { DraftOf, DraftSource, Problems } from './draft-source';
 
 export function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);

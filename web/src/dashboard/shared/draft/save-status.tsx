@@ -1,6 +1,6 @@
 /** Whether the draft is saved: saved, saving, waiting to save, not saved (and why), merged. */
 import { AlertTriangle, Check, LoaderCircle } from 'lucide-react';
-import type { DraftStateOf } from './use-draft';
+import type { DraftStateOf } from './use-draft-of';
 
 export function SaveStatus<T>({ draft }: { draft: DraftStateOf<T> }) {
   const problemCount = Object.keys(draft.problems).length;
