@@ -274,6 +274,8 @@ const SCHEME_PAGES = [
   ['/ar/', 'Arabic, right to left'],
   ['/projects/portfolio/', 'a case study'],
   ['/ar/projects/portfolio/', 'a case study, right to left'],
+  ['/writing/a-post-with-code-and-pictures/', 'a post with code, a table and pictures'],
+  ['/ar/writing/a-post-in-arabic/', 'a post, right to left'],
 ];
 const SCHEMES = ['dark', 'light'];
 /** Lighthouse's goal for every page in every scheme (issue 47). */
@@ -296,7 +298,10 @@ async function runSchemes() {
         document.appearance.scheme = scheme;
       });
       await session.call('/api/content/publish', { method: 'POST', headers: { cookie: session.cookie } });
-      if (scheme === SCHEMES[0]) await publishCaseStudy(server, session);
+      if (scheme === SCHEMES[0]) {
+        await publishCaseStudy(server, session);
+        await publishPosts(server, session);
+      }
       for (const [path, name] of SCHEME_PAGES) {
         const page = await (await session.call(path)).text();
         if (!page.includes(`<meta name="color-scheme" content="${scheme}" />`)) {
@@ -382,7 +387,7 @@ const peersDir = join(here, 'peers');
 const WRK = ['-t1', '-c32', '-d10s', '--latency'];
 /** How many times each workload runs against each server (`BENCH_ROUNDS`, 5 unless set). */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5) || 5);
-/** The peers' workloads to run (`BENCH_WORKLOADS`: some of /, /de/, case, asset, post; all unless set)
+/** The peers' workloads to run (`BENCH_WORKLOADS`: some of /, /de/, case, writing, feed, asset, post; all unless set)
  * and the peers to run them against (`BENCH_PEERS`: some of nginx, "nginx, bare", express), for a
  * quicker look at one change; the goals of what did not run are not printed. */
 const WORKLOADS = process.env.BENCH_WORKLOADS?.split(',').map((w) => w.trim());
@@ -459,11 +464,13 @@ async function startNginx(headers, pages = {}) {
   // nginx's workers run as nobody: the pages' folders must be theirs to read.
   chmodSync(prefix, 0o755);
   const locations = Object.entries(pages).map(([path, { plain, gzip }]) => {
-    const file = join(prefix, 'pages', path, 'index.html');
+    // A page is its folder's index.html; a file (the feed) is itself.
+    const name = path.endsWith('/') ? `${path}index.html` : path;
+    const file = join(prefix, 'pages', name);
     mkdirSync(dirname(file), { recursive: true, mode: 0o755 });
     writeFileSync(file, plain, { mode: 0o644 });
     writeFileSync(`${file}.gz`, gzip, { mode: 0o644 });
-    return `location = ${path} {\n    include ${prefix}/headers.conf;\n    root ${prefix}/pages;\n    try_files ${path}index.html =404;\n}`;
+    return `location = ${path} {\n    include ${prefix}/headers.conf;\n    root ${prefix}/pages;\n    try_files ${name} =404;\n}`;
   });
   const port = await freePort();
   const conf = readFileSync(join(peersDir, 'nginx.conf'), 'utf8')
@@ -732,6 +739,105 @@ async function publishWithLanguages(server) {
   await saveDraftWithLanguages(server, session);
   await session.call('/api/content/publish', { method: 'POST', headers: { cookie: session.cookie } });
   await publishCaseStudy(server, session);
+  await publishPosts(server, session);
+}
+
+/** Issue 49's pages: a post with code blocks, a table and pictures, and one in Arabic. */
+const POST_PATH = '/writing/a-post-with-code-and-pictures/';
+const POST_BODY = `A post as developers write them: prose, code, a table, a picture and a footnote.[^1]
+
+## Setting up
+
+Install the tools, then start the server:
+
+\`\`\`rust
+use std::net::TcpListener;
+
+fn main() -> std::io::Result<()> {
+    let listener = TcpListener::bind("127.0.0.1:8080")?;
+    for stream in listener.incoming() {
+        println!("a connection from {}", stream?.peer_addr()?);
+    }
+    Ok(())
+}
+\`\`\`
+
+## Measuring
+
+| Page | Bytes | Time |
+|---|--:|--:|
+| / | 12,045 | 9.3 µs |
+| A post | 9,000 | 9 µs |
+
+![A chart of the figures](IMAGE)
+
+## Shipping
+
+\`\`\`ts
+export async function publish(id: string): Promise<void> {
+  const response = await fetch(\`/api/content/posts/\${id}/publish\`, { method: 'POST' });
+  if (!response.ok) throw new Error(await response.text());
+}
+\`\`\`
+
+That is all.
+
+[^1]: The figures are this machine's.
+`;
+
+/**
+ * Publishes two posts beside the published page: one with code blocks, a table and an uploaded
+ * picture as its cover and in its text; one in Arabic. Returns the publish's time as the client
+ * saw it (the render, the store and the serve), in ms.
+ */
+async function publishPosts(server, { cookie }) {
+  const headers = { cookie, 'content-type': 'application/json', origin: server.url };
+  const { encodePng } = await import('../web/scripts/png.mjs');
+  const width = 1200;
+  const height = 630;
+  const pixels = new Uint8Array(width * height * 4);
+  for (let i = 0; i < pixels.length; i += 4) {
+    pixels[i] = (i / 4) % width >> 3;
+    pixels[i + 1] = 90;
+    pixels[i + 2] = 200;
+    pixels[i + 3] = 255;
+  }
+  const uploaded = await fetch(`${server.url}/api/media?filename=chart.png`, {
+    method: 'POST',
+    headers: { cookie, origin: server.url, 'content-type': 'application/octet-stream' },
+    body: encodePng(pixels, width, height),
+  });
+  if (!uploaded.ok) throw new Error(`upload the picture: ${uploaded.status} ${await uploaded.text()}`);
+  const image = await uploaded.json();
+  const media = [{ id: 'chart', alt: 'A chart of the figures', width: image.width, height: image.height, sources: image.sources.map((s) => ({ src: s.src, width: s.width })) }];
+  let publishMs = 0;
+  for (const [title, language, body, withPicture] of [
+    ['A post with code and pictures', 'en', POST_BODY.replace('IMAGE', media[0].sources.at(-1).src), true],
+    ['A post in Arabic', 'ar', 'نص باللغة العربية، مع `code` وقائمة:\n\n- واحد\n- اثنان\n', false],
+  ]) {
+    const created = await fetch(`${server.url}/api/content/posts`, { method: 'POST', headers, body: JSON.stringify({ title, language }) });
+    if (!created.ok) throw new Error(`create a post: ${created.status} ${await created.text()}`);
+    const draft = await created.json();
+    const document = { ...draft.document, body, summary: 'What a post with code, a table and a picture costs.', tags: ['performance', 'rust'] };
+    if (withPicture) {
+      document.media = media;
+      document.cover = 'chart';
+    }
+    const put = await fetch(`${server.url}/api/content/posts/${document.id}/draft`, {
+      method: 'PUT',
+      headers: { ...headers, 'if-match': created.headers.get('etag') },
+      body: JSON.stringify(document),
+    });
+    if (!put.ok) throw new Error(`save the post: ${put.status} ${await put.text()}`);
+    const started = performance.now();
+    const publish = await fetch(`${server.url}/api/content/posts/${document.id}/publish`, { method: 'POST', headers });
+    if (!publish.ok) throw new Error(`publish the post: ${publish.status} ${await publish.text()}`);
+    if (withPicture) publishMs = performance.now() - started;
+  }
+  for (const path of [POST_PATH, '/ar/writing/a-post-in-arabic/', '/feed.xml']) {
+    if ((await fetch(`${server.url}${path}`)).status !== 200) throw new Error(`${path} is not served after the posts' publish`);
+  }
+  return publishMs;
 }
 
 /** Issue 48's page: the placeholder's case study of `portfolio`, at this address once published. */
@@ -779,6 +885,8 @@ async function runPeers(site) {
     { key: '/', name: 'GET /', path: '/', args: gzip },
     { key: '/de/', name: 'GET /de/', path: '/de/', args: gzip },
     { key: 'case', name: `GET ${CASE_STUDY_PATH}`, path: CASE_STUDY_PATH, args: gzip },
+    { key: 'writing', name: `GET ${POST_PATH}`, path: POST_PATH, args: gzip },
+    { key: 'feed', name: 'GET /feed.xml', path: '/feed.xml', args: gzip },
     { key: 'asset', name: `GET ${asset}`, path: asset, args: gzip },
     { key: 'post', name: 'POST /api/contact', path: '', args: ['-s', join(here, 'contact-post.lua')], post: true },
   ].filter((w) => !WORKLOADS || WORKLOADS.includes(w.key));
@@ -789,7 +897,7 @@ async function runPeers(site) {
   // A language's page exists once published: German and Arabic, as in the published bench above.
   await publishWithLanguages(ours);
   // nginx serves the very bytes of our `/` and `/de/` (the published render), plain and gzipped.
-  const pages = await pagesOf(ours.url, ['/', '/de/', CASE_STUDY_PATH]);
+  const pages = await pagesOf(ours.url, ['/', '/de/', CASE_STUDY_PATH, POST_PATH, '/feed.xml']);
   // nginx twice: sending the headers our server sends on every response (the security headers
   // take 0.9 KB of each answer, which wrk, on the same two cores, must read and parse), and bare,
   // as the issue first measured it.
