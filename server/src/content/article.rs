@@ -245,7 +245,9 @@ pub fn code_block(lang: Option<&str>, code: &str) -> String {
         .filter(|_| code.len() <= MAX_HIGHLIGHTED)
         .and_then(|lang| highlight(grammar_token(lang), code));
     let inner = highlighted.unwrap_or_else(|| escape(code));
-    format!("<pre class=\"code\"><code{class}>{inner}</code></pre>\n")
+    // Focusable, so that a keyboard scrolls a block wider than the screen; left to right in every
+    // language.
+    format!("<pre class=\"code\" tabindex=\"0\" dir=\"ltr\"><code{class}>{inner}</code></pre>\n")
 }
 
 fn highlight(token: &str, code: &str) -> Option<String> {
@@ -465,7 +467,11 @@ pub fn render(
             other => out.push(other),
         }
     }
-    let mut html = to_html(out);
+    // A column's alignment as a class: the writer's `style` attribute is one the CSP refuses.
+    let mut html = to_html(out)
+        .replace(" style=\"text-align: left\"", " class=\"align-left\"")
+        .replace(" style=\"text-align: center\"", " class=\"align-center\"")
+        .replace(" style=\"text-align: right\"", " class=\"align-right\"");
     let mut notes: Vec<(usize, &String)> = definitions
         .iter()
         .filter_map(|(label, html)| numbers.get(label).map(|n| (*n, html)))
@@ -633,9 +639,9 @@ mod tests {
             sizes,
             &Labels::default(),
         );
-        assert!(article
-            .html
-            .starts_with("<pre class=\"code\"><code class=\"language-rust\">"));
+        assert!(article.html.starts_with(
+            "<pre class=\"code\" tabindex=\"0\" dir=\"ltr\"><code class=\"language-rust\">"
+        ));
         assert!(article.html.contains("class=\"hl-"), "{}", article.html);
         assert!(!article.html.contains("style="));
         assert!(article.html.contains("&lt;b&gt;"));
@@ -643,7 +649,7 @@ mod tests {
         let unknown = render("```nosuchlang\n<i>\n```\n", sizes, &Labels::default());
         assert_eq!(
             unknown.html,
-            "<pre class=\"code\"><code class=\"language-nosuchlang\">&lt;i&gt;\n</code></pre>\n"
+            "<pre class=\"code\" tabindex=\"0\" dir=\"ltr\"><code class=\"language-nosuchlang\">&lt;i&gt;\n</code></pre>\n"
         );
     }
 
@@ -659,6 +665,8 @@ mod tests {
             html.contains("<div class=\"table-scroll\" tabindex=\"0\"><table>"),
             "{html}"
         );
+        assert!(html.contains("<th class=\"align-right\">b</th>"), "{html}");
+        assert!(!html.contains("style="), "{html}");
         assert!(html
             .contains("<sup class=\"footnote-ref\"><a href=\"#fn-1\" id=\"fnref-1\">1</a></sup>"));
         assert!(

@@ -311,7 +311,8 @@ impl LiveContent {
         if let Some(problem) = super::post::slug_problem(&document, &posts) {
             return Err(ApiError::field("slug", problem));
         }
-        let before = super::post::published(db, &document.id).await?;
+        // What is published now: a version scheduled for later is replaced by this publish.
+        let before = super::post::published_due(db, &document.id, self.clock.now_ms()).await?;
         document.former_slugs = super::post::former_slugs(before.as_ref(), &document.slug);
         document.date = before
             .as_ref()
@@ -352,6 +353,9 @@ impl LiveContent {
             }
             _ => None,
         };
+        // A publish or unpublishing scheduled for later is replaced by this one.
+        db.drop_scheduled_content(super::post::key(&document.id), self.clock.now_ms())
+            .await?;
         let row = db
             .publish_content(super::post::key(&document.id), &json, now, keep, as_draft)
             .await?;
@@ -382,7 +386,8 @@ impl LiveContent {
         let _publishing = self.publishing().await;
         let now = self.clock.now_ms();
         let scheduled = at.filter(|at| *at > now);
-        let Some(mut document) = super::post::published(db, id).await? else {
+        let Some(mut document) = super::post::published_due(db, id, self.clock.now_ms()).await?
+        else {
             return Err(ApiError::NotFound);
         };
         if document.withdrawn {
@@ -408,6 +413,9 @@ impl LiveContent {
             }
             _ => None,
         };
+        // A publish or unpublishing scheduled for later is replaced by this one.
+        db.drop_scheduled_content(super::post::key(id), self.clock.now_ms())
+            .await?;
         let row = db
             .publish_content(
                 super::post::key(id),

@@ -174,6 +174,21 @@ pub async fn published(db: &crate::store::Db, id: &str) -> anyhow::Result<Option
     }
 }
 
+/// Post `id`'s newest version due at `now` (published, or unpublished), if it has one.
+pub async fn published_due(
+    db: &crate::store::Db,
+    id: &str,
+    now: i64,
+) -> anyhow::Result<Option<Post>> {
+    match db.published_content(key(id), now).await? {
+        Some(row) => Ok(Some(
+            serde_json::from_str(&row.document)
+                .with_context(|| format!("the published post {id:?} is not a post"))?,
+        )),
+        None => Ok(None),
+    }
+}
+
 /// The slug `post` would take on the same language's pages as another published post (its
 /// current slug or a former one), for the field `slug`.
 pub fn slug_problem(post: &Post, posts: &Posts) -> Option<String> {

@@ -149,8 +149,13 @@ pub trait ContentStore {
     /// The entry's kept versions, newest first.
     async fn content_versions(&self, key: EntryKey<'_>) -> anyhow::Result<Vec<VersionSummary>>;
 
-    /// Every entry of `kind` that has a draft or a version, by entry.
+    /// Every entry of `kind` that has a draft or a version, by entry: its draft's revision, its
+    /// newest version and that version's moment.
     async fn content_entries(&self, kind: &str) -> anyhow::Result<Vec<EntrySummary>>;
+
+    /// Removes the entry's versions scheduled after `now` (not yet due): a new publish, or an
+    /// owner's cancel, replaces them. How many were removed.
+    async fn drop_scheduled_content(&self, key: EntryKey<'_>, now: i64) -> anyhow::Result<u64>;
 }
 
 both_engines! {
@@ -336,15 +341,36 @@ both_engines! {
             .context("Failed to list the content versions")
         }
 
+        async fn drop_scheduled_content(
+            &self,
+            key: EntryKey<'_>,
+            now: i64,
+        ) -> anyhow::Result<u64> {
+            Ok(sqlx::query(
+                "DELETE FROM content_entry_versions \
+                 WHERE kind = $1 AND entry = $2 AND published_at > $3",
+            )
+            .bind(key.kind)
+            .bind(key.entry)
+            .bind(now)
+            .execute(self.writer())
+            .await
+            .context("Failed to drop scheduled content versions")?
+            .rows_affected())
+        }
+
         async fn content_entries(&self, kind: &str) -> anyhow::Result<Vec<EntrySummary>> {
+            // The newest version's moment (a later publish over a scheduled one is the newest).
             sqlx::query_as(
                 "SELECT entry, MAX(revision) AS revision, MAX(version) AS version, \
                      MAX(published_at) AS published_at FROM ( \
                      SELECT entry, revision, 0 AS version, NULL AS published_at \
                          FROM content_entry_drafts WHERE kind = $1 \
                      UNION ALL \
-                     SELECT entry, 0 AS revision, version, published_at \
-                         FROM content_entry_versions WHERE kind = $1 \
+                     SELECT v.entry, 0 AS revision, v.version, v.published_at \
+                         FROM content_entry_versions v WHERE v.kind = $1 AND v.version = \
+                             (SELECT MAX(version) FROM content_entry_versions \
+                              WHERE kind = v.kind AND entry = v.entry) \
                  ) AS entries GROUP BY entry ORDER BY entry",
             )
             .bind(kind)

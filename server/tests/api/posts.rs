@@ -650,14 +650,14 @@ async fn a_post_unpublished_now_or_later_leaves_every_address_and_comes_back_wit
         .await;
     assert_eq!(later.status(), 200);
     assert_eq!(app.get("/writing/fish-chips-friday/").await.status(), 200);
-    let again = app
-        .post_json(&format!("/api/content/posts/{id}/unpublish"), &json!({}))
-        .await;
-    assert_eq!(again.status(), 409, "already scheduled");
     eventually("the post's page gone", || async {
         (app.get("/writing/fish-chips-friday/").await.status() == 404).then_some(())
     })
     .await;
+    let again = app
+        .post_json(&format!("/api/content/posts/{id}/unpublish"), &json!({}))
+        .await;
+    assert_eq!(again.status(), 409, "unpublished already");
     let atom = app.get("/feed.xml").await.text().await.unwrap();
     assert!(!atom.contains("Chips"), "{atom}");
     let index = app.get("/writing/").await.text().await.unwrap();
@@ -689,5 +689,79 @@ async fn a_post_unpublished_now_or_later_leaves_every_address_and_comes_back_wit
             .await
             .status(),
         404
+    );
+}
+
+#[tokio::test]
+async fn a_new_publish_or_a_cancel_replaces_what_was_scheduled() {
+    let app = spawn_app().await;
+    app.signed_in().await;
+    // Scheduled an hour ahead, then published now: the list has nothing to come, and the date is
+    // now's, not the scheduled moment.
+    let id = app
+        .scheduled_post(TRICKY, BODY, Some(&from_now(3600)))
+        .await;
+    let list: Value = app.get("/api/content/posts").await.json().await.unwrap();
+    assert!(list["posts"][0]["scheduledAt"].is_i64(), "{list}");
+    assert!(list["timeZone"].is_string(), "{list}");
+    let now = app
+        .post_json(&format!("/api/content/posts/{id}/publish"), &json!({}))
+        .await;
+    assert_eq!(now.status(), 200);
+    let list: Value = app.get("/api/content/posts").await.json().await.unwrap();
+    assert!(list["posts"][0]["scheduledAt"].is_null(), "{list}");
+    let date = list["posts"][0]["date"].as_i64().unwrap();
+    assert!(
+        date <= portfolio::clock::now_ms(),
+        "dated {date}, in the future"
+    );
+    assert_eq!(app.get("/writing/fish-chips-friday/").await.status(), 200);
+    // An unpublishing scheduled, then cancelled: the post stays.
+    let later = app
+        .post_json(
+            &format!(
+                "/api/content/posts/{id}/unpublish?at={}",
+                url_escape(&from_now(3))
+            ),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(later.status(), 200);
+    let cancel = app
+        .send(
+            reqwest::Method::DELETE,
+            &format!("/api/content/posts/{id}/schedule"),
+            None,
+        )
+        .await;
+    assert_eq!(cancel.status(), 204);
+    let again = app
+        .send(
+            reqwest::Method::DELETE,
+            &format!("/api/content/posts/{id}/schedule"),
+            None,
+        )
+        .await;
+    assert_eq!(again.status(), 404, "nothing left to cancel");
+    tokio::time::sleep(std::time::Duration::from_secs(6)).await;
+    assert_eq!(app.get("/writing/fish-chips-friday/").await.status(), 200);
+    // PUT answers what GET reads: the former slugs with the published one.
+    let draft: Value = app
+        .get(&format!("/api/content/posts/{id}/draft"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let mut document = draft["document"].clone();
+    document["slug"] = json!("moved");
+    let saved: Value = app
+        .put_post(&id, &document, &draft["revision"].to_string())
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        saved["document"]["formerSlugs"],
+        json!(["fish-chips-friday"])
     );
 }

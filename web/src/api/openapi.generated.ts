@@ -354,6 +354,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/content/posts/{id}/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Cancels what is scheduled for the post (a publish or an unpublishing still to come): what is
+         *     published now stays as it is.
+         */
+        delete: operations["cancelPostSchedule"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/content/posts/{id}/unpublish": {
         parameters: {
             query?: never;
@@ -2360,6 +2380,8 @@ export interface components {
         PostList: {
             /** @description Every post begun, the newest first (by its date, else its last change). */
             posts: components["schemas"]["PostState"][];
+            /** @description The owner's time zone (IANA), in which a moment without an offset is read (`?at=`). */
+            timeZone: string;
         };
         /** @description Where a post stands, as the Writing view lists it. */
         PostState: {
@@ -3843,6 +3865,63 @@ export interface operations {
                 };
             };
             /** @description The draft is not valid (each field named by its path), its language is not the published page's, its slug is taken, or `at` is no moment; nothing was published */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cancelPostSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The post's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Nothing is scheduled for the post any more */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not from the site's own pages */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Nothing was scheduled for the post */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path names no post id */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -29,6 +29,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(draft, save_draft))
         .routes(routes!(publish))
         .routes(routes!(unpublish))
+        .routes(routes!(cancel_schedule))
         .routes(routes!(versions))
         .routes(routes!(revert))
         .routes(routes!(preview))
@@ -65,6 +66,8 @@ pub struct PostState {
 pub struct PostList {
     /// Every post begun, the newest first (by its date, else its last change).
     posts: Vec<PostState>,
+    /// The owner's time zone (IANA), in which a moment without an offset is read (`?at=`).
+    time_zone: String,
 }
 
 /// A post's draft. Its `revision` (also its ETag) goes with the next save as `If-Match`.
@@ -170,7 +173,10 @@ async fn list(State(state): State<AppState>, _owner: Owner) -> Result<ApiJson<Po
         });
     }
     posts.sort_by_key(|p| std::cmp::Reverse(p.date.or(p.published_at).unwrap_or(i64::MAX)));
-    Ok(ApiJson(PostList { posts }))
+    Ok(ApiJson(PostList {
+        posts,
+        time_zone: state.settings.insights.time_zone.name().to_owned(),
+    }))
 }
 
 /// Begins a post with a title: its id and slug are made from the title (numbered when another
@@ -290,10 +296,8 @@ async fn save_draft(
     }
     document.withdrawn = false;
     let published = post::published(&state.db, id).await?;
-    document.former_slugs = published
-        .as_ref()
-        .map(|p| p.former_slugs.clone())
-        .unwrap_or_default();
+    // As the draft reads back: the addresses it had, the published one among them.
+    document.former_slugs = post::former_slugs(published.as_ref(), &document.slug);
     document.date = published.and_then(|p| p.date).or(document.date);
     let revision = entries::save_draft(&state, key(id), &document, expected).await?;
     Ok(entries::with_revision_etag(
@@ -424,6 +428,31 @@ async fn unpublish(
         version: row.version,
         published_at: row.published_at,
     }))
+}
+
+/// Cancels what is scheduled for the post (a publish or an unpublishing still to come): what is
+/// published now stays as it is.
+#[utoipa::path(delete, path = "/content/posts/{id}/schedule", tag = "content",
+    operation_id = "cancelPostSchedule", security(("session" = [])),
+    params(("id" = String, Path, description = "The post's id")),
+    responses(
+        (status = 204, description = "Nothing is scheduled for the post any more"),
+        (status = 404, description = "Nothing was scheduled for the post", body = ErrorBody),
+        (status = 422, description = "The path names no post id", body = ErrorBody),
+        NoSession, CrossSite,
+    ))]
+async fn cancel_schedule(
+    State(state): State<AppState>,
+    _owner: Owner,
+    ApiPath(PostPath { id }): ApiPath<PostPath>,
+) -> Result<StatusCode, ApiError> {
+    let id = post_id(&id)?;
+    let _publishing = state.content.publishing().await;
+    let now = crate::clock::Clock::ahead_by(state.settings.clock.clock_offset).now_ms();
+    match state.db.drop_scheduled_content(key(id), now).await? {
+        0 => Err(ApiError::NotFound),
+        _ => Ok(StatusCode::NO_CONTENT),
+    }
 }
 
 /// The post's kept versions, newest first.
