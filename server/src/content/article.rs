@@ -303,7 +303,7 @@ pub fn render(
     let mut definitions: HashMap<String, String> = HashMap::new();
     let mut events = Parser::new_ext(source, options());
     // Links refused by `check` are left out around their text.
-    let mut link_stack: Vec<bool> = Vec::new();
+    let mut link_stack = Links::default();
     while let Some(event) = events.next() {
         match event {
             Event::Start(Tag::Heading { level, .. }) => {
@@ -398,27 +398,8 @@ pub fn render(
                 };
                 out.push(Event::InlineHtml(CowStr::from(html)));
             }
-            Event::Start(Tag::Link {
-                link_type,
-                dest_url,
-                title,
-                id,
-            }) => match safe_link(&link_type, &dest_url) {
-                Some(href) => {
-                    link_stack.push(true);
-                    out.push(Event::Start(Tag::Link {
-                        link_type,
-                        dest_url: CowStr::from(href),
-                        title,
-                        id,
-                    }));
-                }
-                None => link_stack.push(false),
-            },
-            Event::End(TagEnd::Link) => {
-                if link_stack.pop().unwrap_or(false) {
-                    out.push(Event::End(TagEnd::Link));
-                }
+            event @ (Event::Start(Tag::Link { .. }) | Event::End(TagEnd::Link)) => {
+                link_stack.take(event, &mut out)
             }
             Event::Start(Tag::Table(alignments)) => {
                 out.push(Event::Html(CowStr::from(
@@ -509,14 +490,16 @@ pub fn render(
     }
 }
 
-/// Inline events as [`render`] takes them anywhere: raw HTML as text, unsafe links as their text,
-/// images as their description (inside a heading or a footnote).
-fn sanitize_inline(events: Vec<Event<'_>>) -> Vec<Event<'_>> {
-    let mut out = Vec::with_capacity(events.len());
-    let mut links: Vec<bool> = Vec::new();
-    for event in events {
+/// The links open around the events being written: whether each was kept. A link [`safe_link`]
+/// refuses is left out around its text (its start and its end).
+#[derive(Default)]
+struct Links(Vec<bool>);
+
+impl Links {
+    /// Writes a link's start (its address as [`safe_link`] gives it) or end into `out`, unless
+    /// the link is refused.
+    fn take<'a>(&mut self, event: Event<'a>, out: &mut Vec<Event<'a>>) {
         match event {
-            Event::Html(html) | Event::InlineHtml(html) => out.push(Event::Text(html)),
             Event::Start(Tag::Link {
                 link_type,
                 dest_url,
@@ -524,7 +507,7 @@ fn sanitize_inline(events: Vec<Event<'_>>) -> Vec<Event<'_>> {
                 id,
             }) => match safe_link(&link_type, &dest_url) {
                 Some(href) => {
-                    links.push(true);
+                    self.0.push(true);
                     out.push(Event::Start(Tag::Link {
                         link_type,
                         dest_url: CowStr::from(href),
@@ -532,12 +515,28 @@ fn sanitize_inline(events: Vec<Event<'_>>) -> Vec<Event<'_>> {
                         id,
                     }));
                 }
-                None => links.push(false),
+                None => self.0.push(false),
             },
             Event::End(TagEnd::Link) => {
-                if links.pop().unwrap_or(false) {
+                if self.0.pop().unwrap_or(false) {
                     out.push(Event::End(TagEnd::Link));
                 }
+            }
+            other => out.push(other),
+        }
+    }
+}
+
+/// Inline events as [`render`] takes them anywhere: raw HTML as text, unsafe links as their text,
+/// images as their description (inside a heading or a footnote).
+fn sanitize_inline(events: Vec<Event<'_>>) -> Vec<Event<'_>> {
+    let mut out = Vec::with_capacity(events.len());
+    let mut links = Links::default();
+    for event in events {
+        match event {
+            Event::Html(html) | Event::InlineHtml(html) => out.push(Event::Text(html)),
+            event @ (Event::Start(Tag::Link { .. }) | Event::End(TagEnd::Link)) => {
+                links.take(event, &mut out)
             }
             Event::Start(Tag::Image { .. }) | Event::End(TagEnd::Image) => {}
             Event::InlineMath(math) | Event::DisplayMath(math) => out.push(Event::Code(math)),

@@ -346,13 +346,18 @@ pub fn begun(project: &str, slug: String) -> CaseStudy {
 /// The slugs a case study published at `slug` keeps answering at: the one it had before, if
 /// another, then those it had before that, newest first, never `slug` itself, at most 20.
 pub fn former_slugs(before: Option<&CaseStudy>, slug: &str) -> Vec<String> {
-    let Some(before) = before else {
-        return Vec::new();
-    };
+    before.map_or_else(Vec::new, |before| {
+        kept_slugs(&before.slug, &before.former_slugs, slug)
+    })
+}
+
+/// The slugs an entry that answered at `before` (and its `former` ones) keeps answering at once
+/// its slug is `slug`: newest first, without `slug`, at most 20. A case study's and a post's.
+pub fn kept_slugs(before: &str, former: &[String], slug: &str) -> Vec<String> {
     let mut slugs: Vec<String> = Vec::new();
-    for old in std::iter::once(&before.slug).chain(&before.former_slugs) {
-        if old != slug && !slugs.contains(old) {
-            slugs.push(old.clone());
+    for old in std::iter::once(before).chain(former.iter().map(String::as_str)) {
+        if old != slug && !slugs.iter().any(|s| s == old) {
+            slugs.push(old.to_owned());
         }
     }
     slugs.truncate(20);

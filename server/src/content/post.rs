@@ -162,16 +162,7 @@ pub async fn read_published(db: &crate::store::Db, now: i64) -> anyhow::Result<P
 
 /// Post `id`'s newest published version, scheduled or not, if it has one.
 pub async fn published(db: &crate::store::Db, id: &str) -> anyhow::Result<Option<Post>> {
-    match db
-        .published_content(key(id), crate::store::content::EVERY_VERSION)
-        .await?
-    {
-        Some(row) => Ok(Some(
-            serde_json::from_str(&row.document)
-                .with_context(|| format!("the published post {id:?} is not a post"))?,
-        )),
-        None => Ok(None),
-    }
+    published_due(db, id, crate::store::content::EVERY_VERSION).await
 }
 
 /// Post `id`'s newest version due at `now` (published, or unpublished), if it has one.
@@ -208,17 +199,9 @@ pub fn slug_problem(post: &Post, posts: &Posts) -> Option<String> {
 
 /// The slugs the post answered at before `slug`, newest first (see [`super::case_study::former_slugs`]).
 pub fn former_slugs(before: Option<&Post>, slug: &str) -> Vec<String> {
-    let Some(before) = before else {
-        return Vec::new();
-    };
-    let mut slugs: Vec<String> = Vec::new();
-    for old in std::iter::once(&before.slug).chain(&before.former_slugs) {
-        if old != slug && !slugs.contains(old) {
-            slugs.push(old.clone());
-        }
-    }
-    slugs.truncate(20);
-    slugs
+    before.map_or_else(Vec::new, |before| {
+        super::case_study::kept_slugs(&before.slug, &before.former_slugs, slug)
+    })
 }
 
 /// Whether `src` is the address of one of `post`'s uploads.

@@ -320,6 +320,15 @@ pub struct PublishQuery {
 
 impl crate::http::extract::query::QueryParams for PublishQuery {}
 
+/// The moment a publish or an unpublishing asks for (`at`), if any, read in the owner's zone.
+fn requested_moment(state: &AppState, query: &PublishQuery) -> Result<Option<i64>, ApiError> {
+    query
+        .at
+        .as_deref()
+        .map(|at| moment(at, state.settings.insights.time_zone))
+        .transpose()
+}
+
 /// The moment `at` names (Unix ms), read in `zone` when it has no offset.
 pub(super) fn moment(at: &str, zone: chrono_tz::Tz) -> Result<i64, ApiError> {
     use chrono::TimeZone;
@@ -381,11 +390,7 @@ async fn publish(
     ApiQuery(query): ApiQuery<PublishQuery>,
 ) -> Result<ApiJson<Version>, ApiError> {
     let id = post_id(&id)?;
-    let at = query
-        .at
-        .as_deref()
-        .map(|at| moment(at, state.settings.insights.time_zone))
-        .transpose()?;
+    let at = requested_moment(&state, &query)?;
     let row = state
         .db
         .content_draft(key(id))
@@ -415,11 +420,7 @@ async fn unpublish(
     ApiQuery(query): ApiQuery<PublishQuery>,
 ) -> Result<ApiJson<Version>, ApiError> {
     let id = post_id(&id)?;
-    let at = query
-        .at
-        .as_deref()
-        .map(|at| moment(at, state.settings.insights.time_zone))
-        .transpose()?;
+    let at = requested_moment(&state, &query)?;
     let row = state
         .content
         .unpublish_post(&state.db, id, (at, KEPT_VERSIONS))
