@@ -30,6 +30,11 @@
 // BENCH_ONLY=peers runs only 4 and 5; BENCH_ONLY=postgres only 5; BENCH_ONLY=site only 1 to 3;
 // BENCH_ONLY=lighthouse only 1, the matrix and 2;
 // BENCH_ONLY=observatory only 3; BENCH_ONLY=static only 4; BENCH_ONLY=floods only 6;
+// BENCH_ONLY=publish only 7, which `site` runs too:
+//  7. Publishing one post (issue 49): a fresh server with the page, German, Arabic, a case study and
+//     the two posts above published, then BENCH_POSTS (12) more posts published one after another,
+//     each timed at the client (answered once every page is served); prints each and the median,
+//     and the server's render, preview and compression times from its log. Goal: under 200 ms.
 // Issue 48's case study page (`/projects/portfolio/`, published with the languages) is one more of
 //     4's workloads (`case`) and, with its right-to-left page, two more rows of the matrix.
 // BENCH_ROUNDS=N N rounds; BENCH_WORKLOADS and BENCH_PEERS choose among 4's workloads and peers;
@@ -840,6 +845,55 @@ async function publishPosts(server, { cookie }) {
   return publishMs;
 }
 
+/**
+ * Issue 49's publish budget: the page with its languages, a case study and two posts published on a
+ * fresh server, then BENCH_POSTS posts, each with a code block, a table and a footnote, published
+ * one after another; each publish timed at the client (answered once the post, the index, the home
+ * page, the feeds and the sitemap are served). Returns the median, in ms.
+ */
+async function runPublishPosts() {
+  const server = await serve(['--listen', '127.0.0.1:0'], OWNER_ENV);
+  try {
+    const session = await signInAsOwner(server);
+    await saveDraftWithLanguages(server, session);
+    await session.call('/api/content/publish', { method: 'POST', headers: { cookie: session.cookie } });
+    await publishCaseStudy(server, session);
+    await publishPosts(server, session);
+    const headers = { cookie: session.cookie, 'content-type': 'application/json', origin: server.url };
+    const count = Number(process.env.BENCH_POSTS ?? 12);
+    const times = [];
+    const logged = server.output().length;
+    for (let i = 1; i <= count; i += 1) {
+      const created = await session.call('/api/content/posts', { method: 'POST', headers, body: JSON.stringify({ title: `A post to time, number ${i}`, language: 'en' }) });
+      const { document } = await created.json();
+      const body = POST_BODY.replace('![A chart of the figures](IMAGE)', '');
+      await session.call(`/api/content/posts/${document.id}/draft`, {
+        method: 'PUT',
+        headers: { ...headers, 'if-match': created.headers.get('etag') },
+        body: JSON.stringify({ ...document, body, summary: 'A post the bench times.', tags: ['bench'] }),
+      });
+      const started = performance.now();
+      await session.call(`/api/content/posts/${document.id}/publish`, { method: 'POST', headers });
+      times.push(performance.now() - started);
+    }
+    const sorted = [...times].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)];
+    const figures = [...server.output().slice(logged).matchAll(/serving the published page.*?render_ms=([\d.]+).*?preview_ms=([\d.]+).*?compress_ms=([\d.]+)/g)];
+    const range = (i) => {
+      const values = figures.map((m) => Number(m[i]));
+      return `${Math.min(...values).toFixed(1)} to ${Math.max(...values).toFixed(1)} ms`;
+    };
+    console.log(`\nPublishing one post (${count} one after another, beside the page in three languages, a case study and two posts):`);
+    console.log(`  each, at the client: ${times.map((t) => t.toFixed(0)).join(', ')} ms`);
+    console.log(`  median ${median.toFixed(0)} ms, fastest ${sorted[0].toFixed(0)} ms, slowest ${sorted.at(-1).toFixed(0)} ms`);
+    if (figures.length) console.log(`  the server's render ${range(1)}, link previews ${range(2)}, serving (compression) ${range(3)}`);
+    console.log(`Goal:\n  ${median < 200 ? 'met    ' : 'NOT met'}  a post's publish under 200 ms (median)`);
+    return median;
+  } finally {
+    await server.stop();
+  }
+}
+
 /** Issue 48's page: the placeholder's case study of `portfolio`, at this address once published. */
 const CASE_STUDY_PATH = '/projects/portfolio/';
 
@@ -1201,6 +1255,7 @@ if (!existsSync(binary)) throw new Error(`no binary at ${binary}: run \`cargo bu
 const only = process.env.BENCH_ONLY;
 const site = {};
 if (only === 'observatory') await runObservatory();
+else if (only === 'publish') await runPublishPosts();
 else if (only === 'postgres') await runPostgres();
 else if (only === 'floods') await runFloods();
 else {
@@ -1208,7 +1263,10 @@ else {
     site.lighthouse = await runLighthouse();
     site.schemes = await runSchemes();
     site.published = await runPublished();
-    if (only !== 'lighthouse') await runObservatory();
+    if (only !== 'lighthouse') {
+      site.publishPost = await runPublishPosts();
+      await runObservatory();
+    }
   }
   if (only === 'lighthouse') process.exit(0);
   if (only !== 'site') {

@@ -8,11 +8,10 @@
  * the new one.
  */
 import assert from 'node:assert/strict';
-import { get } from 'node:http';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { openPage, serverAndBrowser, type RunningServer } from './harness.ts';
-import { hydrated } from './page-support.ts';
+import { hydrated, settledBrotliBytes } from './page-support.ts';
 import { axeViolations, OWNER_ENV, ownerCookie, publishLanguages } from './helpers.ts';
 
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
@@ -31,18 +30,6 @@ async function allPicturesLoaded(page: Page): Promise<boolean> {
     }
     window.scrollTo({ top: 0, behavior: 'instant' });
     return loaded.every(Boolean);
-  });
-}
-
-/** The bytes of `path` as the server sends it to a browser that takes Brotli. */
-function brotliBytes(server: RunningServer, path: string): Promise<number> {
-  return new Promise((resolvePromise, reject) => {
-    get(`${server.url}${path}`, { headers: { 'Accept-Encoding': 'br' } }, (response) => {
-      assert.equal(response.headers['content-encoding'], 'br', path);
-      let bytes = 0;
-      response.on('data', (chunk: Buffer) => (bytes += chunk.length));
-      response.on('end', () => resolvePromise(bytes));
-    }).on('error', reject);
   });
 }
 
@@ -154,7 +141,7 @@ describe('case studies', () => {
     assert.equal(preview, `${suite.server.url}/projects/food-recipes/og-image.png`);
     // At most 13 KB as sent, as `/` is.
     for (const path of ['/projects/portfolio/', '/projects/food-recipes/']) {
-      const bytes = await brotliBytes(suite.server, path);
+      const bytes = await settledBrotliBytes(suite.server.url + path, 13 * 1024);
       console.log(`${path}: ${bytes} bytes with Brotli`);
       assert.ok(bytes <= 13 * 1024, `${path} is ${bytes} bytes with Brotli`);
     }
@@ -188,7 +175,7 @@ describe('case studies', () => {
     assert.equal(await languages.getByRole('link', { name: 'العربية' }).getAttribute('href'), '/ar/');
     await page.keyboard.press('Escape');
     assert.deepEqual(await axeViolations(page), []);
-    const bytes = await brotliBytes(server, '/de/projects/checkout/');
+    const bytes = await settledBrotliBytes(`${server.url}/de/projects/checkout/`, 13 * 1024);
     console.log(`/de/projects/checkout/: ${bytes} bytes with Brotli`);
     assert.ok(bytes <= 13 * 1024, `/de/projects/checkout/ is ${bytes} bytes with Brotli`);
 

@@ -1,4 +1,6 @@
 /** Shared set-up for the landing page's browser tests (page*.test.ts). */
+import assert from 'node:assert/strict';
+import { get } from 'node:http';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { DESKTOP, PHONE, openPage, type RunningServer, type WatchedPage } from './harness.ts';
 
@@ -70,4 +72,31 @@ export async function waitUntilScrolledTo(page: Page, id: string): Promise<void>
 /** The text of whatever element has keyboard focus. */
 export function focusedText(page: Page): Promise<string> {
   return page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
+}
+
+/** `url`'s HTML as the server sends it to a browser that takes Brotli: its encoding and its bytes on the wire. */
+export function sentWithBrotli(url: string): Promise<{ encoding: string | undefined; bytes: number }> {
+  return new Promise((resolvePromise, reject) => {
+    get(url, { headers: { 'Accept-Encoding': 'br, gzip' } }, (response) => {
+      let bytes = 0;
+      response.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      response.on('end', () => resolvePromise({ encoding: response.headers['content-encoding'], bytes }));
+    }).on('error', reject);
+  });
+}
+
+/**
+ * `url`'s bytes with Brotli once they are within `budget`, or the last size after a minute. A
+ * publish serves its pages compressed quickly at once and at Brotli's best a moment later (one
+ * page after another on a thread of the server's own, which a loaded machine slows): the budget
+ * is for the page as it stays, so this waits for that, and fails only if it never comes.
+ */
+export async function settledBrotliBytes(url: string, budget: number): Promise<number> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const { encoding, bytes } = await sentWithBrotli(url);
+    assert.equal(encoding, 'br', `${url} is sent with Brotli`);
+    if (bytes <= budget || Date.now() > deadline) return bytes;
+    await new Promise((resolveDelay) => setTimeout(resolveDelay, 200));
+  }
 }

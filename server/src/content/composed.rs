@@ -43,7 +43,8 @@ pub struct ComposedPage {
 /// one, by the page's path (`/` always, `/de/` when the preview's font can draw its texts).
 pub struct ComposedFiles {
     pub manifest: String,
-    pub previews: Vec<(String, Vec<u8>)>,
+    /// The link previews by the page's path, each drawn when first wanted.
+    pub previews: Vec<(String, std::sync::Arc<super::preview::Drawing>)>,
 }
 
 /// Where rendered pages go: the site, which serves them.

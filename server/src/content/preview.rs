@@ -356,25 +356,6 @@ pub struct CaseStudyCard<'a> {
 }
 
 impl CaseStudyCard<'_> {
-    /// What the picture is drawn from, hashed: the same key draws the same picture.
-    pub fn key(&self) -> [u8; 32] {
-        use sha2::{Digest, Sha256};
-        let mut hash = Sha256::new();
-        for part in [
-            self.page.profile.name.as_str(),
-            self.page.appearance.accent.as_str(),
-            self.page.language.as_str(),
-            self.label,
-            self.title,
-            self.summary,
-        ] {
-            hash.update((part.len() as u64).to_le_bytes());
-            hash.update(part.as_bytes());
-        }
-        hash.update(self.image.unwrap_or_default());
-        hash.finalize().into()
-    }
-
     fn svg(&self) -> String {
         let Shades {
             glow, bar, role, ..
@@ -467,9 +448,71 @@ impl CaseStudyCard<'_> {
         )
     }
 
-    /// The preview as PNG bytes.
+    /// The preview, ready to draw.
+    pub fn sketch(&self) -> Sketch {
+        Sketch(self.svg())
+    }
+}
+
+/// A link preview ready to draw: its SVG source, which is everything the picture is drawn from
+/// (the texts, the colours, the photo as a data URL), so it is also what a drawn picture is kept
+/// by: the same sketch draws the same picture.
+pub struct Sketch(String);
+
+impl Sketch {
+    /// The page's own link preview (`/og-image.png`, `/de/og-image.png`).
+    pub fn page(document: &ContentDocument, photo: Option<&[u8]>) -> Self {
+        Self(svg(document, photo))
+    }
+
+    /// What the picture is kept by: its source, hashed.
+    pub fn key(&self) -> [u8; 32] {
+        use sha2::{Digest, Sha256};
+        Sha256::digest(self.0.as_bytes()).into()
+    }
+
+    /// The picture as PNG bytes.
     pub fn png(&self) -> anyhow::Result<Vec<u8>> {
-        draw(&self.svg())
+        draw(&self.0)
+    }
+}
+
+/// A link preview drawn once, when first wanted: right after the publish that made it (by the
+/// site's background thread, so that a publish is answered without waiting some 100 ms for
+/// resvg and the PNG encoder), or at its first request, whichever comes first. Kept by its
+/// sketch's key, so a publish that does not change what it shows keeps it drawn.
+pub struct Drawing {
+    sketch: Sketch,
+    key: [u8; 32],
+    png: OnceLock<Option<axum::body::Bytes>>,
+}
+
+impl Drawing {
+    pub fn new(sketch: Sketch) -> Self {
+        Self {
+            key: sketch.key(),
+            sketch,
+            png: OnceLock::new(),
+        }
+    }
+
+    /// What it is kept by (see [`Sketch::key`]).
+    pub fn key(&self) -> [u8; 32] {
+        self.key
+    }
+
+    /// The picture as PNG bytes, drawn now if it was not yet (a caller that comes while another
+    /// draws it waits for that one); `None`, logged, if it cannot be drawn.
+    pub fn png(&self) -> Option<axum::body::Bytes> {
+        self.png
+            .get_or_init(|| match self.sketch.png() {
+                Ok(png) => Some(png.into()),
+                Err(error) => {
+                    tracing::error!(error = %format!("{error:#}"), "a link preview could not be drawn");
+                    None
+                }
+            })
+            .clone()
     }
 }
 
@@ -496,7 +539,7 @@ fn draw(svg: &str) -> anyhow::Result<Vec<u8>> {
 
 /// The link preview as PNG bytes. `photo` is the owner's photo (PNG, JPEG, WebP or GIF bytes).
 pub fn preview_png(document: &ContentDocument, photo: Option<&[u8]>) -> anyhow::Result<Vec<u8>> {
-    draw(&svg(document, photo))
+    Sketch::page(document, photo).png()
 }
 
 #[cfg(test)]

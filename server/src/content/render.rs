@@ -454,7 +454,7 @@ pub struct PageRenderer {
     /// publish draws again only what changed (a case study's publish, its own pages and its
     /// neighbours'; `/` only when its cards' links change).
     renders: std::sync::Mutex<HashMap<RenderKey, Arc<str>>>,
-    previews: std::sync::Mutex<HashMap<RenderKey, Arc<Vec<u8>>>>,
+    previews: std::sync::Mutex<HashMap<RenderKey, Arc<super::preview::Drawing>>>,
 }
 
 impl PageRenderer {
@@ -1222,8 +1222,9 @@ impl PageRenderer {
     }
 
     /// The manifest and the link previews for `document` (the default language's, and each
-    /// published language's whose texts the preview's font can draw); drawn by resvg, off the
-    /// async threads.
+    /// published language's whose texts the preview's font can draw), and the case studies' and
+    /// posts' from `studies`: each kept from the last publish when what it shows is the same,
+    /// else to be drawn (by resvg) once it is served.
     async fn files(
         &self,
         document: &ContentDocument,
@@ -1259,44 +1260,40 @@ impl PageRenderer {
                 }
             }
         }
+        use super::preview::{CaseStudyCard, Drawing, Sketch};
+        let mut sketches = vec![("/".to_owned(), Sketch::page(&default, photo.as_deref()))];
+        for (path, page) in pages {
+            sketches.push((path, Sketch::page(&page, photo.as_deref())));
+        }
+        for (path, preview, image) in study_previews {
+            let card = CaseStudyCard {
+                page: &preview.page,
+                label: &preview.label,
+                title: &preview.title,
+                summary: &preview.summary,
+                image: image.as_deref(),
+            };
+            sketches.push((path, card.sketch()));
+        }
+        // A preview is drawn again only when what it shows changed (a post's publish changes
+        // none of the page's, nor a case study's), and then after the publish is answered.
         let drawn = self
             .previews
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clone();
-        let (files, kept) = tokio::task::spawn_blocking(move || {
-            let preview = super::preview::preview_png(&default, photo.as_deref())?;
-            let mut previews = vec![("/".to_owned(), preview)];
-            for (path, page) in pages {
-                let png = super::preview::preview_png(&page, photo.as_deref())
-                    .with_context(|| format!("the link preview of {path}"))?;
-                previews.push((path, png));
-            }
-            // A case study's preview is drawn again only when what it shows changed.
-            let mut kept = HashMap::new();
-            for (path, preview, image) in study_previews {
-                let card = super::preview::CaseStudyCard {
-                    page: &preview.page,
-                    label: &preview.label,
-                    title: &preview.title,
-                    summary: &preview.summary,
-                    image: image.as_deref(),
-                };
-                let key = card.key();
-                let png = match drawn.get(&key) {
-                    Some(png) => png.clone(),
-                    None => Arc::new(
-                        card.png()
-                            .with_context(|| format!("the link preview of {path}"))?,
-                    ),
-                };
-                previews.push((path, Vec::clone(&png)));
-                kept.insert(key, png);
-            }
-            anyhow::Ok((ComposedFiles { manifest, previews }, kept))
-        })
-        .await
-        .context("the link preview's task failed")??;
+        let mut kept: HashMap<RenderKey, Arc<Drawing>> = HashMap::new();
+        let mut previews = Vec::with_capacity(sketches.len());
+        for (path, sketch) in sketches {
+            let key = sketch.key();
+            let drawing = match drawn.get(&key).or_else(|| kept.get(&key)) {
+                Some(drawing) => Arc::clone(drawing),
+                None => Arc::new(Drawing::new(sketch)),
+            };
+            previews.push((path, Arc::clone(&drawing)));
+            kept.insert(drawing.key(), drawing);
+        }
+        let files = ComposedFiles { manifest, previews };
         *self.previews.lock().unwrap_or_else(|e| e.into_inner()) = kept;
         Ok(files)
     }

@@ -149,7 +149,7 @@ fn published_file(
             .previews
             .load()
             .get(page)
-            .map(|preview| preview.respond(headers));
+            .and_then(|preview| preview.asset().map(|asset| asset.respond(headers)));
     }
     None
 }

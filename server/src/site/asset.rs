@@ -2,6 +2,8 @@
 //! ([`Asset`]), the body chosen by `Accept-Encoding`, revalidated by its ETag.
 
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc, Mutex, OnceLock};
 
 use axum::body::Bytes;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -18,8 +20,122 @@ pub(super) struct Asset {
     cache: HeaderValue,
     etag: HeaderValue,
     pub(super) identity: Body,
-    brotli: Option<Body>,
-    gzip: Option<Body>,
+    variants: Variants,
+}
+
+/// A file's compressed variants (none, for an embedded file the build did not compress).
+#[derive(Default)]
+pub(super) struct Encoded {
+    pub(super) brotli: Option<Body>,
+    pub(super) gzip: Option<Body>,
+}
+
+/// A file's compressed variants as served. What a publish makes is compressed quickly first, so
+/// that the new pages are served at once, and then at the best effort by [`refine_later`], which
+/// swaps the smaller variants in: the same bytes once decoded, so the ETag stays.
+pub(super) struct Variants {
+    encoded: arc_swap::ArcSwap<Encoded>,
+    /// Whether they are already as small as they will get.
+    refined: AtomicBool,
+}
+
+impl Variants {
+    /// `data`'s variants made with `effort`.
+    pub(super) fn of(data: &[u8], effort: Effort) -> Self {
+        let (brotli, gzip) = compress(data, effort);
+        Self {
+            encoded: arc_swap::ArcSwap::from_pointee(Encoded {
+                brotli: Some(Body::new(Bytes::from(brotli))),
+                gzip: Some(Body::new(Bytes::from(gzip))),
+            }),
+            refined: AtomicBool::new(effort == Effort::Best),
+        }
+    }
+
+    /// Variants made elsewhere (the build's), final as they are.
+    fn made(encoded: Encoded) -> Self {
+        Self {
+            encoded: arc_swap::ArcSwap::from_pointee(encoded),
+            refined: AtomicBool::new(true),
+        }
+    }
+
+    pub(super) fn load(&self) -> arc_swap::Guard<Arc<Encoded>> {
+        self.encoded.load()
+    }
+
+    /// Makes `data`'s variants at the best effort in place of the quick ones, once.
+    pub(super) fn refine(&self, data: &[u8]) {
+        if self.refined.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let Self { encoded, .. } = Self::of(data, Effort::Best);
+        self.encoded.store(encoded.load_full());
+    }
+}
+
+/// What one publish made quickly, for [`refine_later`].
+pub(super) type Refinements = Vec<Arc<dyn Refine>>;
+
+/// A file whose variants [`refine_later`] makes smaller.
+pub(super) trait Refine: Send + Sync {
+    fn refine(&self);
+}
+
+impl Refine for Asset {
+    fn refine(&self) {
+        self.variants.refine(&self.identity.bytes);
+    }
+}
+
+/// Compresses `files` at the best effort, one after another on a thread of its own, in the order
+/// publishes made them. A file nobody serves by then (a later publish replaced it, and only this
+/// queue still holds it) is skipped. A publish is answered once its pages are served, compressed
+/// quickly (Brotli 4: a few milliseconds a page); Brotli 11 takes some 50 ms a page, which a post's
+/// publish (the post, the index, the home page, the feeds, the sitemap) would otherwise wait for.
+pub(super) fn refine_later(files: Refinements) {
+    if files.is_empty() {
+        return;
+    }
+    static QUEUE: OnceLock<Mutex<mpsc::Sender<Refinements>>> = OnceLock::new();
+    // Publishes whose files are not refined yet; the log says when none is left (the browser tests
+    // that weigh a published page wait for it).
+    static PENDING: AtomicUsize = AtomicUsize::new(0);
+    let queue = QUEUE.get_or_init(|| {
+        let (send, receive) = mpsc::channel::<Refinements>();
+        std::thread::Builder::new()
+            .name("refine".to_owned())
+            .spawn(move || {
+                for files in receive {
+                    let started = std::time::Instant::now();
+                    let count = files.len();
+                    let mut refined = 0;
+                    for file in files {
+                        if Arc::strong_count(&file) > 1 {
+                            file.refine();
+                            refined += 1;
+                        }
+                    }
+                    crate::ops::memory::release_free_memory();
+                    let pending = PENDING.fetch_sub(1, Ordering::AcqRel) - 1;
+                    tracing::info!(
+                        files = count,
+                        refined,
+                        ms = started.elapsed().as_secs_f64() * 1000.0,
+                        pending,
+                        "compressed a publish's files at the best effort"
+                    );
+                }
+            })
+            .expect("a thread can be started");
+        Mutex::new(send)
+    });
+    PENDING.fetch_add(1, Ordering::AcqRel);
+    // The thread lives as long as the process: sending cannot fail.
+    let _ = queue
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .send(files);
 }
 
 /// A body ready to send, with its `Content-Length` made once.
@@ -108,24 +224,21 @@ impl Asset {
     /// with its Brotli and gzip variants made with `effort` when it has one (text).
     pub(super) fn generated(
         content_type: &'static str,
-        data: Vec<u8>,
+        data: impl Into<Bytes>,
         effort: Option<Effort>,
     ) -> Self {
+        let data: Bytes = data.into();
         let etag = format!("\"{}\"", hex::encode(&Sha256::digest(&data)[..16]));
-        let compressed = effort.map(|effort| compress(&data, effort));
-        let (brotli, gzip) = compressed.map_or((None, None), |(brotli, gzip)| {
-            (
-                Some(Body::new(Bytes::from(brotli))),
-                Some(Body::new(Bytes::from(gzip))),
-            )
-        });
+        let variants = match effort {
+            Some(effort) => Variants::of(&data, effort),
+            None => Variants::made(Encoded::default()),
+        };
         Asset {
             content_type: HeaderValue::from_static(content_type),
             cache: HeaderValue::from_static(REVALIDATE),
             etag: HeaderValue::from_str(&etag).expect("hex digits in quotes make a header value"),
-            identity: Body::new(Bytes::from(data)),
-            brotli,
-            gzip,
+            identity: Body::new(data),
+            variants,
         }
     }
 
@@ -146,8 +259,10 @@ impl Asset {
                     }),
                     etag: HeaderValue::from_str(&etag).ok()?,
                     identity: bytes(file.data),
-                    brotli: Site::get(&format!("{name}.br")).map(|f| bytes(f.data)),
-                    gzip: Site::get(&format!("{name}.gz")).map(|f| bytes(f.data)),
+                    variants: Variants::made(Encoded {
+                        brotli: Site::get(&format!("{name}.br")).map(|f| bytes(f.data)),
+                        gzip: Site::get(&format!("{name}.gz")).map(|f| bytes(f.data)),
+                    }),
                 };
                 Some((name, asset))
             })
@@ -166,7 +281,8 @@ impl Asset {
             return response;
         }
         let accepted = accepted_encodings(headers);
-        let (body, encoding) = match (&self.brotli, &self.gzip) {
+        let encoded = self.variants.load();
+        let (body, encoding) = match (&encoded.brotli, &encoded.gzip) {
             (Some(brotli), _) if accepts(accepted, "br") => (brotli, Some(BR)),
             (_, Some(gzip)) if accepts(accepted, "gzip") => (gzip, Some(GZIP)),
             _ => (&self.identity, None),
@@ -244,7 +360,58 @@ pub(super) fn accepts(header_value: &str, token: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::accepts;
+    use super::{accepts, Asset, Variants};
+    use crate::config::Effort;
+    use std::io::Read;
+
+    fn unbrotli(bytes: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        brotli::Decompressor::new(bytes, 4096)
+            .read_to_end(&mut out)
+            .expect("Brotli");
+        out
+    }
+
+    #[test]
+    fn quick_variants_are_refined_once_to_smaller_ones_of_the_same_bytes() {
+        let text: Vec<u8> = (0..4000)
+            .map(|i| format!("<li class=\"item-{}\">entry {i}</li>", i % 17))
+            .collect::<String>()
+            .into_bytes();
+        let variants = Variants::of(&text, Effort::Quick);
+        let quick = variants.load().brotli.clone().expect("a Brotli variant");
+        variants.refine(&text);
+        let best = variants.load().brotli.clone().expect("a Brotli variant");
+        assert!(best.len() < quick.len(), "{} < {}", best.len(), quick.len());
+        assert_eq!(unbrotli(&best.bytes), text);
+        assert_eq!(unbrotli(&quick.bytes), text);
+        // Refined already: a second call keeps what is there.
+        variants.refine(b"other bytes");
+        assert_eq!(
+            unbrotli(&variants.load().brotli.clone().unwrap().bytes),
+            text
+        );
+        // Made at the best effort, it is never made again.
+        let best_first = Variants::of(&text, Effort::Best);
+        best_first.refine(b"other bytes");
+        assert_eq!(
+            unbrotli(&best_first.load().brotli.clone().unwrap().bytes),
+            text
+        );
+    }
+
+    #[test]
+    fn a_refined_asset_keeps_its_etag() {
+        let asset = Asset::generated(
+            "application/json",
+            b"{\"a\":1}".repeat(500),
+            Some(Effort::Quick),
+        );
+        let before = asset.etag.clone();
+        super::Refine::refine(&asset);
+        assert_eq!(asset.etag, before);
+        assert!(asset.variants.load().gzip.is_some());
+    }
 
     #[test]
     fn accept_encoding_is_read_with_its_weights() {

@@ -6,7 +6,9 @@ use axum::http::{header, HeaderMap, HeaderName, HeaderValue, StatusCode};
 use axum::response::Response;
 use sha2::{Digest, Sha256};
 
-use super::asset::{accepted_encodings, accepts, compress, new_response, Body, BR, GZIP, VARY};
+use super::asset::{
+    accepted_encodings, accepts, new_response, Body, Refine, Variants, BR, GZIP, VARY,
+};
 use super::built::REVALIDATE;
 use super::csp::{inline_hashes, InlineHashes, PagePolicy};
 use crate::conditional::is_fresh;
@@ -23,8 +25,7 @@ pub(super) struct Page {
     policy: Option<PagePolicy>,
     etag: HeaderValue,
     pub(super) identity: Body,
-    brotli: Body,
-    gzip: Body,
+    variants: Variants,
 }
 
 impl Page {
@@ -37,15 +38,14 @@ impl Page {
         let policy = PagePolicy::for_page(&inline);
         let identity = Bytes::from(text.into_bytes());
         let etag = format!("\"{}\"", hex::encode(&Sha256::digest(&identity)[..16]));
-        let (brotli, gzip) = compress(&identity, effort);
+        let variants = Variants::of(&identity, effort);
         Self {
             content_type: HeaderValue::from_static(content_type),
             inline,
             policy,
             etag: HeaderValue::from_str(&etag).expect("hex digits in quotes make a header value"),
             identity: Body::new(identity),
-            brotli: Body::new(Bytes::from(brotli)),
-            gzip: Body::new(Bytes::from(gzip)),
+            variants,
         }
     }
 
@@ -99,13 +99,15 @@ impl Page {
     /// The body in the best encoding the client accepts.
     fn body(&self, headers: &HeaderMap) -> Response {
         let accepted = accepted_encodings(headers);
-        let (body, encoding) = if accepts(accepted, "br") && self.brotli.len() < self.identity.len()
-        {
-            (&self.brotli, Some(BR))
-        } else if accepts(accepted, "gzip") && self.gzip.len() < self.identity.len() {
-            (&self.gzip, Some(GZIP))
-        } else {
-            (&self.identity, None)
+        let encoded = self.variants.load();
+        let length = self.identity.len();
+        let (body, encoding) = match (
+            encoded.brotli.as_ref().filter(|b| b.len() < length),
+            encoded.gzip.as_ref().filter(|b| b.len() < length),
+        ) {
+            (Some(brotli), _) if accepts(accepted, "br") => (brotli, Some(BR)),
+            (_, Some(gzip)) if accepts(accepted, "gzip") => (gzip, Some(GZIP)),
+            _ => (&self.identity, None),
         };
         let mut response = new_response(axum::body::Body::from(body.bytes.clone()));
         let out = response.headers_mut();
@@ -114,6 +116,12 @@ impl Page {
         }
         out.insert(header::CONTENT_LENGTH, body.length.clone());
         response
+    }
+}
+
+impl Refine for Page {
+    fn refine(&self) {
+        self.variants.refine(&self.identity.bytes);
     }
 }
 

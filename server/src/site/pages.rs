@@ -6,7 +6,7 @@ use std::sync::Arc;
 use arc_swap::ArcSwap;
 use url::Url;
 
-use super::asset::{page_data, Asset};
+use super::asset::{page_data, refine_later, Asset, Refine, Refinements};
 use super::built::{contains, file, Site};
 use super::page::Page;
 use super::routes::Routes;
@@ -14,6 +14,7 @@ use crate::config::Effort;
 use crate::content::composed::{
     Composed, ComposedFiles, ComposedPage, PageSink, PAGE_DATA_FILE, PUBLIC_URL_PLACEHOLDER,
 };
+use crate::content::preview::Drawing;
 
 const HTML: &str = "text/html; charset=utf-8";
 const MANIFEST_TYPE: &str = "application/manifest+json";
@@ -45,7 +46,7 @@ pub struct Pages {
     /// Each published page's link preview by the page's path (`/og-image.png`,
     /// `/de/og-image.png`), and `/manifest.webmanifest`: made from the published document at
     /// start-up and at each publish (see `content::render`).
-    pub(super) previews: ArcSwap<HashMap<String, Asset>>,
+    pub(super) previews: ArcSwap<HashMap<String, Arc<Preview>>>,
     pub(super) manifest: ArcSwap<Asset>,
     pub(super) robots: Page,
     /// `/sitemap.xml`: `/`, each published language's page, and each case study's.
@@ -104,12 +105,11 @@ impl Pages {
             missing: shell.clone(),
             shell,
         };
-        let preview = Asset::generated("image/png", Vec::new(), None);
         Self {
             base,
             effort,
             published: ArcSwap::from_pointee(HashMap::from([("/".to_owned(), Arc::new(root))])),
-            previews: ArcSwap::from_pointee(HashMap::from([("/".to_owned(), preview)])),
+            previews: ArcSwap::from_pointee(HashMap::new()),
             manifest: ArcSwap::from_pointee(Asset::generated(MANIFEST_TYPE, Vec::new(), None)),
             robots,
             sitemap: ArcSwap::from_pointee(sitemap),
@@ -134,7 +134,11 @@ impl Pages {
     /// changed, as at start-up with the build's own document, whose pages are already these
     /// (compressing them again, Brotli at its best, would only delay start-up). `/` stays
     /// whatever happens, so that every address has its page.
-    fn published(&self, composed: Vec<(String, ComposedPage)>) -> PublishedPages {
+    fn published(
+        &self,
+        composed: Vec<(String, ComposedPage)>,
+        refine: &mut Refinements,
+    ) -> PublishedPages {
         let served = self.published.load_full();
         // The error pages many paths share (a language's, its case studies') made once.
         let mut made: Vec<Arc<Page>> = Vec::new();
@@ -154,7 +158,7 @@ impl Pages {
                 {
                     return page.clone();
                 }
-                let page = Arc::new(Page::new(HTML, text, self.effort));
+                let page = Arc::new(Page::new(HTML, text, Effort::Quick));
                 made.push(page.clone());
                 page
             };
@@ -162,7 +166,11 @@ impl Pages {
                 Some(served) if served.data.identity.bytes == page.data.as_bytes() => {
                     served.data.clone()
                 }
-                _ => Arc::new(page_data(page.data.into_bytes(), self.effort)),
+                _ => {
+                    let data = Arc::new(page_data(page.data.into_bytes(), Effort::Quick));
+                    refine.push(data.clone());
+                    data
+                }
             };
             let missing_is_shell = missing == shell;
             let shell = page_again(served.map(|served| &served.shell), shell);
@@ -184,7 +192,16 @@ impl Pages {
                 .entry("/".to_owned())
                 .or_insert_with(|| root.clone());
         }
+        refine.extend(made.into_iter().map(|page| page as Arc<dyn Refine>));
         published
+    }
+
+    /// Compresses what a publish made quickly at the pages' own effort, after it is served (see
+    /// [`refine_later`]); the server's own tests, which compress quickly anyway, skip it.
+    fn refine(&self, files: Refinements) {
+        if self.effort == Effort::Best {
+            refine_later(files);
+        }
     }
 }
 
@@ -195,34 +212,56 @@ impl PageSink for Pages {
     /// CSP served with a page is always that page's. The map is swapped whole: a new page never
     /// hydrates from old data, nor the data runs ahead of its page.
     fn show(&self, composed: Composed, files: ComposedFiles) {
-        self.manifest.store(Arc::new(Asset::generated(
-            MANIFEST_TYPE,
-            files.manifest.into_bytes(),
-            Some(self.effort),
-        )));
-        self.previews.store(Arc::new(
-            files
-                .previews
-                .into_iter()
-                .map(|(path, png)| (path, Asset::generated("image/png", png, None)))
-                .collect(),
-        ));
-        let published = self.published(composed.pages);
+        let mut refine: Refinements = Vec::new();
+        let manifest = files.manifest.into_bytes();
+        if self.manifest.load().identity.bytes != manifest {
+            let manifest = Arc::new(Asset::generated(
+                MANIFEST_TYPE,
+                manifest,
+                Some(Effort::Quick),
+            ));
+            refine.push(manifest.clone());
+            self.manifest.store(manifest);
+        }
+        // Each preview not served yet is drawn after the publish is answered, before the pages
+        // are compressed again: a link shared at once is fetched first.
+        let served = self.previews.load();
+        let mut drawings: Refinements = Vec::new();
+        let previews = files
+            .previews
+            .into_iter()
+            .map(|(path, drawing)| {
+                let same = served.get(&path).filter(|old| old.is(&drawing)).cloned();
+                let preview = same.unwrap_or_else(|| {
+                    let preview = Arc::new(Preview::new(drawing));
+                    drawings.push(preview.clone());
+                    preview
+                });
+                (path, preview)
+            })
+            .collect();
+        self.previews.store(Arc::new(previews));
+        refine.splice(0..0, drawings);
+        let published = self.published(composed.pages, &mut refine);
         let sitemap = sitemap(&self.base, &composed.published, &composed.case_studies);
         self.redirects
             .store(Arc::new(composed.redirects.into_iter().collect()));
         if self.sitemap.load().identity.bytes != sitemap.as_bytes() {
-            self.sitemap.store(Arc::new(Page::new(
+            let sitemap = Arc::new(Page::new(
                 "application/xml; charset=utf-8",
                 sitemap,
-                self.effort,
-            )));
+                Effort::Quick,
+            ));
+            refine.push(sitemap.clone());
+            self.sitemap.store(sitemap);
         }
         self.published.store(Arc::new(published));
+        self.refine(refine);
     }
 
     fn show_feeds(&self, feeds: Vec<crate::content::feeds::ComposedFeed>) {
         let served = self.feeds.load();
+        let mut refine: Refinements = Vec::new();
         let feeds = feeds
             .into_iter()
             .map(|feed| {
@@ -233,20 +272,62 @@ impl PageSink for Pages {
                     .filter(|old| old.asset.identity.bytes == text.as_bytes());
                 let asset = match same {
                     Some(old) => old.asset.clone(),
-                    None => Arc::new(Asset::generated(
-                        feed.content_type,
-                        text.into_bytes(),
-                        Some(self.effort),
-                    )),
+                    None => {
+                        let asset = Arc::new(Asset::generated(
+                            feed.content_type,
+                            text.into_bytes(),
+                            Some(Effort::Quick),
+                        ));
+                        refine.push(asset.clone());
+                        asset
+                    }
                 };
                 (feed.path, Feed::new(asset, feed.modified))
             })
             .collect();
         self.feeds.store(Arc::new(feeds));
+        self.refine(refine);
     }
 
     fn built_file(&self, path: &str) -> Option<Vec<u8>> {
         file(path).map(std::borrow::Cow::into_owned)
+    }
+}
+
+/// A published page's link preview as served: drawn at its first request or by the background
+/// thread after the publish (see [`refine_later`]), whichever comes first.
+pub(super) struct Preview {
+    drawing: Arc<Drawing>,
+    asset: std::sync::OnceLock<Option<Asset>>,
+}
+
+impl Preview {
+    fn new(drawing: Arc<Drawing>) -> Self {
+        Self {
+            drawing,
+            asset: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// Whether it serves `drawing`.
+    fn is(&self, drawing: &Arc<Drawing>) -> bool {
+        Arc::ptr_eq(&self.drawing, drawing)
+    }
+
+    /// The picture, drawn now if it was not yet; `None` if it cannot be drawn (logged).
+    pub(super) fn asset(&self) -> Option<&Asset> {
+        self.asset
+            .get_or_init(|| {
+                let png = self.drawing.png()?;
+                Some(Asset::generated("image/png", png, None))
+            })
+            .as_ref()
+    }
+}
+
+impl Refine for Preview {
+    fn refine(&self) {
+        self.asset();
     }
 }
 
