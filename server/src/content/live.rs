@@ -509,16 +509,19 @@ impl LiveContent {
     /// rendered before it is stored (a case study that cannot be drawn is never published, and
     /// visitors keep the pages they had), then served by this instance at once (the others follow
     /// within their next look). One publish at a time ([`Self::publishing`]).
-    /// `now` is the publish's moment (Unix ms), `keep` how many versions are kept.
+    /// `keep` is how many versions are kept; `at` (Unix ms) schedules the version for a moment to
+    /// come: until then no instance serves it (every instance's next look after it does).
     pub async fn publish_case_study(
         &self,
         db: &Db,
         document: CaseStudy,
-        (now, keep): (i64, i64),
+        (at, keep): (Option<i64>, i64),
         as_draft: bool,
     ) -> Result<VersionRow, crate::error::ApiError> {
         use crate::error::ApiError;
         let _publishing = self.publishing().await;
+        let scheduled = at.filter(|at| *at > self.clock.now_ms());
+        let now = scheduled.unwrap_or_else(|| self.clock.now_ms());
         let page = self.current().document.clone();
         let document = super::case_study_entry::ready_to_publish(db, document, &page).await?;
         let json = serde_json::to_string(&document).map_err(anyhow::Error::from)?;
@@ -539,13 +542,17 @@ impl LiveContent {
                 )
             })?;
         let key = super::case_study_entry::key(&document.project);
+        // A publish scheduled for later is replaced by this one.
+        db.drop_scheduled_content(key, self.clock.now_ms()).await?;
         let row = db.publish_content(key, &json, now, keep, as_draft).await?;
-        let study = PublishedCaseStudy {
-            version: row.version,
-            published_at: Some(row.published_at),
-            document,
-        };
-        self.show_case_study(study, prepared).await;
+        if scheduled.is_none() {
+            let study = PublishedCaseStudy {
+                version: row.version,
+                published_at: Some(row.published_at),
+                document,
+            };
+            self.show_case_study(study, prepared).await;
+        }
         Ok(row)
     }
 
@@ -567,6 +574,11 @@ impl LiveContent {
         if let (Some(page), Some(prepared)) = (&self.page, prepared) {
             page.show_prepared(self.current().version, prepared).await;
         }
+    }
+
+    /// What "now" is for a version scheduled for later (Unix ms).
+    pub fn now_ms(&self) -> i64 {
+        self.clock.now_ms()
     }
 
     pub fn current(&self) -> Arc<Published> {

@@ -5,7 +5,7 @@
 use reqwest::Method;
 use serde_json::{json, Value};
 
-use crate::helpers::{eventually, spawn_app, TestApp};
+use crate::helpers::{eventually, from_now, spawn_app, url_escape, TestApp};
 
 fn projects() -> Vec<Value> {
     let page: Value = serde_json::from_str(portfolio::content::DEFAULT_DOCUMENT_JSON).unwrap();
@@ -746,4 +746,97 @@ async fn a_case_studys_draft_is_previewed_as_its_page_for_the_owner_only() {
         404
     );
     app.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_page_and_a_case_study_scheduled_for_later_are_served_only_from_their_moment() {
+    let app = spawn_app().await;
+    app.signed_in().await;
+    let published = app.send(Method::POST, "/api/content/publish", None).await;
+    assert_eq!(published.status(), 200);
+    let before = app.get("/").await.text().await.unwrap();
+    // A new name for the page and a first case study, both for the same moment to come: far
+    // enough ahead for every "not yet" below on a loaded machine.
+    let mut page = app.json_of("/api/content/draft").await["document"].clone();
+    page["profile"]["name"] = json!("Ada Scheduled");
+    assert_eq!(
+        crate::languages::save_draft(&app, &page).await.status(),
+        200
+    );
+    let at = from_now(12);
+    let moment = chrono::DateTime::parse_from_rfc3339(&at)
+        .unwrap()
+        .timestamp_millis();
+    let path = format!("/api/content/publish?at={}", url_escape(&at));
+    let scheduled = app.send(Method::POST, &path, None).await;
+    assert_eq!(scheduled.status(), 200);
+    let scheduled: Value = scheduled.json().await.unwrap();
+    assert_eq!(scheduled["publishedAt"], moment, "{scheduled}");
+    let id = projects()[0]["id"].as_str().unwrap().to_owned();
+    let saved = app
+        .put_case_study(&id, &written(&id, "checkout"), "0")
+        .await;
+    assert_eq!(saved.status(), 200);
+    let path = format!(
+        "/api/content/case-studies/{id}/publish?at={}",
+        url_escape(&at)
+    );
+    assert_eq!(app.send(Method::POST, &path, None).await.status(), 200);
+    // Before it: every address shows what was published before, and the owner's lists of
+    // versions say what comes when.
+    assert_eq!(app.get("/").await.text().await.unwrap(), before);
+    let data = app.json_of("/api/content").await;
+    assert_ne!(data["document"]["profile"]["name"], "Ada Scheduled");
+    assert_eq!(app.get("/projects/checkout/").await.status(), 404);
+    let sitemap = app.get("/sitemap.xml").await.text().await.unwrap();
+    assert!(!sitemap.contains("/projects/checkout/"), "{sitemap}");
+    let versions = app.json_of("/api/content/versions").await;
+    assert_eq!(versions["versions"][0]["publishedAt"], moment, "{versions}");
+    // After it: served with no request to the API and no restart, within the instance's look.
+    eventually("the scheduled page and case study", || async {
+        let page = app.get("/").await.text().await.ok()?;
+        let study = app.get("/projects/checkout/").await.status();
+        (page.contains("Ada Scheduled") && study == 200).then_some(())
+    })
+    .await;
+    let sitemap = app.get("/sitemap.xml").await.text().await.unwrap();
+    assert!(sitemap.contains("/projects/checkout/</loc>"), "{sitemap}");
+
+    // A publish scheduled and cancelled leaves the page as it is; a second cancel finds nothing.
+    page["profile"]["name"] = json!("Ada Cancelled");
+    assert_eq!(
+        crate::languages::save_draft(&app, &page).await.status(),
+        200
+    );
+    let path = format!("/api/content/publish?at={}", url_escape(&from_now(3600)));
+    assert_eq!(app.send(Method::POST, &path, None).await.status(), 200);
+    let cancelled = app
+        .send(Method::DELETE, "/api/content/schedule", None)
+        .await;
+    assert_eq!(cancelled.status(), 204);
+    let again = app
+        .send(Method::DELETE, "/api/content/schedule", None)
+        .await;
+    assert_eq!(again.status(), 404);
+    let versions = app.json_of("/api/content/versions").await;
+    assert!(
+        versions["versions"][0]["publishedAt"].as_i64().unwrap() <= portfolio::clock::now_ms(),
+        "{versions}"
+    );
+    let path = format!("/api/content/case-studies/{id}/schedule");
+    assert_eq!(app.send(Method::DELETE, &path, None).await.status(), 404);
+    // A moment that is none is named.
+    let refused = app
+        .send(Method::POST, "/api/content/publish?at=soon", None)
+        .await;
+    assert_eq!(refused.status(), 422);
+    let error: Value = refused.json().await.unwrap();
+    assert!(error["error"]["fields"]["at"].is_string(), "{error}");
+    assert!(app
+        .get("/")
+        .await
+        .text()
+        .await
+        .unwrap()
+        .contains("Ada Scheduled"));
 }

@@ -6,7 +6,8 @@
 use serde_json::{json, Value};
 
 use crate::helpers::feeds::{check_json_feed, check_rss, validate_atom};
-use crate::helpers::{eventually, postgres_only_database, spawn_app, Spawn, TestApp};
+use crate::helpers::{eventually, from_now, postgres_only_database, spawn_app, url_escape};
+use crate::helpers::{Spawn, TestApp};
 use crate::helpers::{EMAIL, PASSWORD};
 
 const TRICKY: &str = "Fish & <Chips> \"Friday\"";
@@ -315,19 +316,6 @@ async fn the_feeds_carry_each_post_in_full_validate_and_revalidate() {
         .await
         .unwrap();
     assert_eq!(changed.status(), 200);
-}
-
-/// `+` and `:` as a query string wants them.
-fn url_escape(text: &str) -> String {
-    text.replace('+', "%2B").replace(':', "%3A")
-}
-
-/// A moment `seconds` from now, as RFC 3339 with an offset (`+01:00`), as the dashboard sends it.
-fn from_now(seconds: i64) -> String {
-    let moment = portfolio::clock::now() + chrono::Duration::seconds(seconds);
-    moment
-        .with_timezone(&chrono::FixedOffset::east_opt(3600).unwrap())
-        .to_rfc3339()
 }
 
 #[tokio::test]

@@ -173,9 +173,30 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Publishes the project's case study draft, checked again against the published page. */
+        /**
+         * Publishes the project's case study draft, checked again against the published page: at once,
+         *     or at the moment `at` names (scheduled: until then its addresses show the version published
+         *     before, or answer 404 for a first publish; a later publish replaces it).
+         */
         post: operations["publishCaseStudy"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/content/case-studies/{project}/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Cancels the case study's publish scheduled for later: what is published stays as it is. */
+        delete: operations["cancelCaseStudySchedule"];
         options?: never;
         head?: never;
         patch?: never;
@@ -440,10 +461,29 @@ export interface paths {
         put?: never;
         /**
          * Publishes the draft: checked again and rendered first, so visitors keep the last good page
-         *     when it cannot be; the last 20 versions are kept.
+         *     when it cannot be; the last 20 versions are kept. At once, or at the moment `at` names
+         *     (scheduled: until then every address shows the version published before, and every instance
+         *     serves this one within seconds after it; a later publish replaces it).
          */
         post: operations["publishContent"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/content/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Cancels the page's publish scheduled for later: the published page stays as it is. */
+        delete: operations["cancelContentSchedule"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3139,7 +3179,14 @@ export interface operations {
     };
     publishCaseStudy: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description A moment to come, RFC 3339 (`2026-12-24T09:00:00+01:00`), or a date and time without an
+                 *     offset (`2026-12-24T09:00`), read in the owner's time zone (`--time-zone`). Until then
+                 *     no address shows this version; a moment past publishes at once.
+                 */
+                at?: string;
+            };
             header?: never;
             path: {
                 /** @description The project's id */
@@ -3149,7 +3196,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The draft is now the published version */
+            /** @description The draft is now the published version (or is scheduled to be, from `publishedAt`) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3185,7 +3232,64 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The draft is not valid (each field named by its path), its project is not on the published page, or its slug is taken; nothing was published */
+            /** @description The draft is not valid (each field named by its path), its project is not on the published page, its slug is taken, or `at` is no moment; nothing was published */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cancelCaseStudySchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Nothing is scheduled for the case study any more */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not from the site's own pages */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Nothing was scheduled for the case study */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path names no project id */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4110,14 +4214,21 @@ export interface operations {
     };
     publishContent: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description A moment to come, RFC 3339 (`2026-12-24T09:00:00+01:00`), or a date and time without an
+                 *     offset (`2026-12-24T09:00`), read in the owner's time zone (`--time-zone`). Until then
+                 *     no address shows this version; a moment past publishes at once.
+                 */
+                at?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The draft is now the published version */
+            /** @description The draft is now the published version (or is scheduled to be, from `publishedAt`) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4144,8 +4255,53 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The draft is not valid (each field named by its path), or the page could not be rendered from it; nothing was published */
+            /** @description The draft is not valid (each field named by its path), the page could not be rendered from it, or `at` is no moment; nothing was published */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cancelContentSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Nothing is scheduled for the page any more */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not from the site's own pages */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Nothing was scheduled for the page */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -3,7 +3,7 @@
 //! ([`super::entries`]).
 
 use axum::extract::{DefaultBodyLimit, State};
-use axum::http::HeaderMap;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -22,6 +22,7 @@ use crate::content::{validate, ContentDocument, KEPT_VERSIONS, MAX_DOCUMENT_BYTE
 use crate::error::{ApiError, ErrorBody};
 use crate::http::extract::json::ApiJson;
 use crate::http::extract::path::ApiPath;
+use crate::http::extract::query::ApiQuery;
 use crate::http::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -29,6 +30,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list))
         .routes(routes!(draft, save_draft))
         .routes(routes!(publish))
+        .routes(routes!(cancel_schedule))
         .routes(routes!(versions))
         .routes(routes!(revert))
         .routes(routes!(preview))
@@ -318,10 +320,11 @@ async fn publish_case_study(
     state: &AppState,
     document: CaseStudy,
     as_draft: bool,
+    at: Option<i64>,
 ) -> Result<Version, ApiError> {
     let row = state
         .content
-        .publish_case_study(&state.db, document, (now_ms(), KEPT_VERSIONS), as_draft)
+        .publish_case_study(&state.db, document, (at, KEPT_VERSIONS), as_draft)
         .await?;
     Ok(Version {
         version: row.version,
@@ -329,29 +332,53 @@ async fn publish_case_study(
     })
 }
 
-/// Publishes the project's case study draft, checked again against the published page.
+/// Publishes the project's case study draft, checked again against the published page: at once,
+/// or at the moment `at` names (scheduled: until then its addresses show the version published
+/// before, or answer 404 for a first publish; a later publish replaces it).
 #[utoipa::path(post, path = "/content/case-studies/{project}/publish", tag = "content",
     operation_id = "publishCaseStudy", security(("session" = [])),
-    params(("project" = String, Path, description = "The project's id")),
+    params(("project" = String, Path, description = "The project's id"), entries::PublishQuery),
     responses(
-        (status = 200, description = "The draft is now the published version", body = Version),
+        (status = 200, description = "The draft is now the published version (or is scheduled to be, from `publishedAt`)", body = Version),
         (status = 404, description = "The project has no case study drafted", body = ErrorBody),
-        (status = 422, description = "The draft is not valid (each field named by its path), its project is not on the published page, or its slug is taken; nothing was published", body = ErrorBody),
+        (status = 422, description = "The draft is not valid (each field named by its path), its project is not on the published page, its slug is taken, or `at` is no moment; nothing was published", body = ErrorBody),
         NoSession, CrossSite,
     ))]
 async fn publish(
     State(state): State<AppState>,
     _owner: Owner,
     ApiPath(ProjectPath { project }): ApiPath<ProjectPath>,
+    ApiQuery(query): ApiQuery<entries::PublishQuery>,
 ) -> Result<ApiJson<Version>, ApiError> {
     let project = project_id(&project)?;
+    let at = entries::requested_moment(&state, &query)?;
     let row = state
         .db
         .content_draft(key(project))
         .await?
         .ok_or(ApiError::NotFound)?;
     let document: CaseStudy = serde_json::from_str(&row.document).map_err(anyhow::Error::from)?;
-    Ok(ApiJson(publish_case_study(&state, document, false).await?))
+    Ok(ApiJson(
+        publish_case_study(&state, document, false, at).await?,
+    ))
+}
+
+/// Cancels the case study's publish scheduled for later: what is published stays as it is.
+#[utoipa::path(delete, path = "/content/case-studies/{project}/schedule", tag = "content",
+    operation_id = "cancelCaseStudySchedule", security(("session" = [])),
+    params(("project" = String, Path, description = "The project's id")),
+    responses(
+        (status = 204, description = "Nothing is scheduled for the case study any more"),
+        (status = 404, description = "Nothing was scheduled for the case study", body = ErrorBody),
+        (status = 422, description = "The path names no project id", body = ErrorBody),
+        NoSession, CrossSite,
+    ))]
+async fn cancel_schedule(
+    State(state): State<AppState>,
+    _owner: Owner,
+    ApiPath(ProjectPath { project }): ApiPath<ProjectPath>,
+) -> Result<StatusCode, ApiError> {
+    entries::cancel_schedule(&state, key(project_id(&project)?)).await
 }
 
 /// The project's case study's kept versions, newest first.
@@ -398,7 +425,9 @@ async fn revert(
         .await?
         .ok_or(ApiError::NotFound)?;
     let document: CaseStudy = serde_json::from_str(&row.document).map_err(anyhow::Error::from)?;
-    Ok(ApiJson(publish_case_study(&state, document, true).await?))
+    Ok(ApiJson(
+        publish_case_study(&state, document, true, None).await?,
+    ))
 }
 
 /// The project's case study as its draft stands (else as published, else as begun), rendered

@@ -32,6 +32,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(draft, save_draft))
         .routes(routes!(preview))
         .routes(routes!(publish))
+        .routes(routes!(cancel_schedule))
         .routes(routes!(versions))
         .routes(routes!(revert))
         .layer(DefaultBodyLimit::max(MAX_DOCUMENT_BYTES))
@@ -151,48 +152,86 @@ async fn publish_document(
     state: &AppState,
     document: &ContentDocument,
     as_draft: bool,
+    at: Option<i64>,
 ) -> Result<Version, ApiError> {
     // A draft was checked when saved; checked again, as the rules may have grown since.
     validate::check(document).map_err(ApiError::Validation)?;
     let json = serde_json::to_string(document).map_err(anyhow::Error::from)?;
     let _publishing = state.content.publishing().await;
+    let now = state.content.now_ms();
+    let scheduled = at.filter(|at| *at > now);
     // Rendered before it is stored: a document the page cannot be drawn from is never
-    // published, and visitors keep the last good page.
-    let prepared = state.content.prepare(document, Some(now_ms())).await.map_err(|error| {
-        tracing::error!(error = %format!("{error:#}"), "the page could not be rendered from the document to publish");
-        ApiError::field(
-            "document",
-            "The page could not be rendered from this document, so nothing was published; \
-             visitors still see the version published before. Undo the last change and try again.",
-        )
-    })?;
+    // published, and visitors keep the last good page. A scheduled one is drawn again when due
+    // (with the case studies and posts of then), by every instance's next look.
+    let prepared = state
+        .content
+        .prepare(document, Some(scheduled.unwrap_or(now)))
+        .await
+        .map_err(|error| {
+            tracing::error!(error = %format!("{error:#}"), "the page could not be rendered from the document to publish");
+            ApiError::field(
+                "document",
+                "The page could not be rendered from this document, so nothing was published; \
+                 visitors still see the version published before. Undo the last change and try again.",
+            )
+        })?;
+    // A publish scheduled for later is replaced by this one.
+    state.db.drop_scheduled_content(EntryKey::PAGE, now).await?;
     let row = state
         .db
-        .publish_content(EntryKey::PAGE, &json, now_ms(), KEPT_VERSIONS, as_draft)
+        .publish_content(
+            EntryKey::PAGE,
+            &json,
+            scheduled.unwrap_or(now),
+            KEPT_VERSIONS,
+            as_draft,
+        )
         .await?;
     let version = Version::from(&row);
-    let published = Published::new(row.version, Some(row.published_at), document.clone());
-    state.content.show_published(published, prepared).await;
+    if scheduled.is_none() {
+        let published = Published::new(row.version, Some(row.published_at), document.clone());
+        state.content.show_published(published, prepared).await;
+    }
     Ok(version)
 }
 
 /// Publishes the draft: checked again and rendered first, so visitors keep the last good page
-/// when it cannot be; the last 20 versions are kept.
+/// when it cannot be; the last 20 versions are kept. At once, or at the moment `at` names
+/// (scheduled: until then every address shows the version published before, and every instance
+/// serves this one within seconds after it; a later publish replaces it).
 #[utoipa::path(post, path = "/content/publish", tag = "content",
     operation_id = "publishContent", security(("session" = [])),
+    params(entries::PublishQuery),
     responses(
-        (status = 200, description = "The draft is now the published version", body = Version),
-        (status = 422, description = "The draft is not valid (each field named by its path), or the page could not be rendered from it; nothing was published", body = ErrorBody),
+        (status = 200, description = "The draft is now the published version (or is scheduled to be, from `publishedAt`)", body = Version),
+        (status = 422, description = "The draft is not valid (each field named by its path), the page could not be rendered from it, or `at` is no moment; nothing was published", body = ErrorBody),
         NoSession, CrossSite,
     ))]
 async fn publish(
     State(state): State<AppState>,
     _owner: Owner,
+    ApiQuery(query): ApiQuery<entries::PublishQuery>,
 ) -> Result<ApiJson<Version>, ApiError> {
+    let at = entries::requested_moment(&state, &query)?;
     let draft = read_draft(&state).await?;
     Ok(ApiJson(
-        publish_document(&state, &draft.document, false).await?,
+        publish_document(&state, &draft.document, false, at).await?,
     ))
+}
+
+/// Cancels the page's publish scheduled for later: the published page stays as it is.
+#[utoipa::path(delete, path = "/content/schedule", tag = "content",
+    operation_id = "cancelContentSchedule", security(("session" = [])),
+    responses(
+        (status = 204, description = "Nothing is scheduled for the page any more"),
+        (status = 404, description = "Nothing was scheduled for the page", body = ErrorBody),
+        NoSession, CrossSite,
+    ))]
+async fn cancel_schedule(
+    State(state): State<AppState>,
+    _owner: Owner,
+) -> Result<StatusCode, ApiError> {
+    entries::cancel_schedule(&state, EntryKey::PAGE).await
 }
 
 /// Which language of the draft to preview.
@@ -317,5 +356,7 @@ async fn revert(
         .await?
         .ok_or(ApiError::NotFound)?;
     let document = migrate::read(&row.document).map_err(anyhow::Error::from)?;
-    Ok(ApiJson(publish_document(&state, &document, true).await?))
+    Ok(ApiJson(
+        publish_document(&state, &document, true, None).await?,
+    ))
 }

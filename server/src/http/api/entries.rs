@@ -1,9 +1,10 @@
 //! What every entry of the content store (the page's document, each case study) shares over
 //! HTTP, one code path for all: the draft's revision as its ETag and the next save's `If-Match`,
-//! a save that never overwrites a newer draft, and the list of kept versions.
+//! a save that never overwrites a newer draft, the list of kept versions, and a publish's moment
+//! to come (`?at=`) and its cancelling.
 
 use axum::http::header::{ETAG, IF_MATCH};
-use axum::http::{HeaderMap, HeaderValue};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -120,4 +121,66 @@ pub async fn versions(state: &AppState, key: EntryKey<'_>) -> Result<VersionList
         })
         .collect();
     Ok(VersionList { versions })
+}
+
+/// When to publish: at once, or at a moment to come.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct PublishQuery {
+    /// A moment to come, RFC 3339 (`2026-12-24T09:00:00+01:00`), or a date and time without an
+    /// offset (`2026-12-24T09:00`), read in the owner's time zone (`--time-zone`). Until then
+    /// no address shows this version; a moment past publishes at once.
+    #[param(max_length = 40)]
+    at: Option<String>,
+}
+
+impl crate::http::extract::query::QueryParams for PublishQuery {}
+
+/// The moment a publish or an unpublishing asks for (`at`), if any, read in the owner's zone.
+pub fn requested_moment(state: &AppState, query: &PublishQuery) -> Result<Option<i64>, ApiError> {
+    query
+        .at
+        .as_deref()
+        .map(|at| moment(at, state.settings.insights.time_zone))
+        .transpose()
+}
+
+/// The moment `at` names (Unix ms), read in `zone` when it has no offset.
+pub fn moment(at: &str, zone: chrono_tz::Tz) -> Result<i64, ApiError> {
+    use chrono::TimeZone;
+    let problem = || {
+        ApiError::field(
+            "at",
+            "must be a date and time such as 2026-12-24T09:00 (in your time zone) or \
+             2026-12-24T09:00:00+01:00",
+        )
+    };
+    if at.len() > 40 {
+        return Err(problem());
+    }
+    if let Ok(moment) = chrono::DateTime::parse_from_rfc3339(at) {
+        return Ok(moment.timestamp_millis());
+    }
+    let naive = chrono::NaiveDateTime::parse_from_str(at, "%Y-%m-%dT%H:%M")
+        .or_else(|_| chrono::NaiveDateTime::parse_from_str(at, "%Y-%m-%dT%H:%M:%S"))
+        .map_err(|_| problem())?;
+    zone.from_local_datetime(&naive)
+        .earliest()
+        .map(|moment| moment.timestamp_millis())
+        .ok_or_else(problem)
+}
+
+/// Cancels what is scheduled for the entry (a publish, or a post's unpublishing, still to come):
+/// what is published now stays as it is. 404 when nothing was scheduled.
+pub async fn cancel_schedule(state: &AppState, key: EntryKey<'_>) -> Result<StatusCode, ApiError> {
+    let _publishing = state.content.publishing().await;
+    match state
+        .db
+        .drop_scheduled_content(key, state.content.now_ms())
+        .await?
+    {
+        0 => Err(ApiError::NotFound),
+        _ => Ok(StatusCode::NO_CONTENT),
+    }
 }

@@ -306,54 +306,6 @@ async fn save_draft(
     ))
 }
 
-/// When to publish: at once, or at a moment to come.
-#[derive(Debug, Deserialize, utoipa::IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub struct PublishQuery {
-    /// A moment to come, RFC 3339 (`2026-12-24T09:00:00+01:00`), or a date and time without an
-    /// offset (`2026-12-24T09:00`), read in the owner's time zone (`--time-zone`). Until then
-    /// no address shows this version; a moment past publishes at once.
-    #[param(max_length = 40)]
-    at: Option<String>,
-}
-
-impl crate::http::extract::query::QueryParams for PublishQuery {}
-
-/// The moment a publish or an unpublishing asks for (`at`), if any, read in the owner's zone.
-fn requested_moment(state: &AppState, query: &PublishQuery) -> Result<Option<i64>, ApiError> {
-    query
-        .at
-        .as_deref()
-        .map(|at| moment(at, state.settings.insights.time_zone))
-        .transpose()
-}
-
-/// The moment `at` names (Unix ms), read in `zone` when it has no offset.
-pub(super) fn moment(at: &str, zone: chrono_tz::Tz) -> Result<i64, ApiError> {
-    use chrono::TimeZone;
-    let problem = || {
-        ApiError::field(
-            "at",
-            "must be a date and time such as 2026-12-24T09:00 (in your time zone) or \
-             2026-12-24T09:00:00+01:00",
-        )
-    };
-    if at.len() > 40 {
-        return Err(problem());
-    }
-    if let Ok(moment) = chrono::DateTime::parse_from_rfc3339(at) {
-        return Ok(moment.timestamp_millis());
-    }
-    let naive = chrono::NaiveDateTime::parse_from_str(at, "%Y-%m-%dT%H:%M")
-        .or_else(|_| chrono::NaiveDateTime::parse_from_str(at, "%Y-%m-%dT%H:%M:%S"))
-        .map_err(|_| problem())?;
-    zone.from_local_datetime(&naive)
-        .earliest()
-        .map(|moment| moment.timestamp_millis())
-        .ok_or_else(problem)
-}
-
 /// Publishes `document` as the post's next version, now or at `at` (see
 /// `LiveContent::publish_post`).
 async fn publish_post(
@@ -376,7 +328,7 @@ async fn publish_post(
 /// moment `at` names (scheduled: until then every address answers as if it were not published).
 #[utoipa::path(post, path = "/content/posts/{id}/publish", tag = "content",
     operation_id = "publishPost", security(("session" = [])),
-    params(("id" = String, Path, description = "The post's id"), PublishQuery),
+    params(("id" = String, Path, description = "The post's id"), entries::PublishQuery),
     responses(
         (status = 200, description = "The draft is now the published version", body = Version),
         (status = 404, description = "The post has no draft", body = ErrorBody),
@@ -387,10 +339,10 @@ async fn publish(
     State(state): State<AppState>,
     _owner: Owner,
     ApiPath(PostPath { id }): ApiPath<PostPath>,
-    ApiQuery(query): ApiQuery<PublishQuery>,
+    ApiQuery(query): ApiQuery<entries::PublishQuery>,
 ) -> Result<ApiJson<Version>, ApiError> {
     let id = post_id(&id)?;
-    let at = requested_moment(&state, &query)?;
+    let at = entries::requested_moment(&state, &query)?;
     let row = state
         .db
         .content_draft(key(id))
@@ -405,7 +357,7 @@ async fn publish(
 /// its own, and a publish of its draft brings it back.
 #[utoipa::path(post, path = "/content/posts/{id}/unpublish", tag = "content",
     operation_id = "unpublishPost", security(("session" = [])),
-    params(("id" = String, Path, description = "The post's id"), PublishQuery),
+    params(("id" = String, Path, description = "The post's id"), entries::PublishQuery),
     responses(
         (status = 200, description = "A version that unpublishes the post is stored (and, unless scheduled, served)", body = Version),
         (status = 404, description = "The post was never published", body = ErrorBody),
@@ -417,10 +369,10 @@ async fn unpublish(
     State(state): State<AppState>,
     _owner: Owner,
     ApiPath(PostPath { id }): ApiPath<PostPath>,
-    ApiQuery(query): ApiQuery<PublishQuery>,
+    ApiQuery(query): ApiQuery<entries::PublishQuery>,
 ) -> Result<ApiJson<Version>, ApiError> {
     let id = post_id(&id)?;
-    let at = requested_moment(&state, &query)?;
+    let at = entries::requested_moment(&state, &query)?;
     let row = state
         .content
         .unpublish_post(&state.db, id, (at, KEPT_VERSIONS))
@@ -447,13 +399,7 @@ async fn cancel_schedule(
     _owner: Owner,
     ApiPath(PostPath { id }): ApiPath<PostPath>,
 ) -> Result<StatusCode, ApiError> {
-    let id = post_id(&id)?;
-    let _publishing = state.content.publishing().await;
-    let now = crate::clock::Clock::ahead_by(state.settings.clock.clock_offset).now_ms();
-    match state.db.drop_scheduled_content(key(id), now).await? {
-        0 => Err(ApiError::NotFound),
-        _ => Ok(StatusCode::NO_CONTENT),
-    }
+    entries::cancel_schedule(&state, key(post_id(&id)?)).await
 }
 
 /// The post's kept versions, newest first.

@@ -26,3 +26,16 @@ where
     .await
     .unwrap_or_else(|_| panic!("timed out waiting until {what}"))
 }
+
+/// `+` and `:` as a query string wants them.
+pub fn url_escape(text: &str) -> String {
+    text.replace('+', "%2B").replace(':', "%3A")
+}
+
+/// A moment `seconds` from now, as RFC 3339 with an offset (`+01:00`), as the dashboard sends it.
+pub fn from_now(seconds: i64) -> String {
+    let moment = portfolio::clock::now() + chrono::Duration::seconds(seconds);
+    moment
+        .with_timezone(&chrono::FixedOffset::east_opt(3600).unwrap())
+        .to_rfc3339()
+}
