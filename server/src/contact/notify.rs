@@ -19,7 +19,9 @@ use super::ceiling::{ceiling_text, CEILING_SUBJECT};
 use super::link_alert::LinkAlert;
 use super::webhook::Webhook;
 use crate::config::MailSettings;
-use crate::store::delivery::{PendingDelivery, EMAIL_CHANNEL, KIND_CEILING, KIND_LINK, KIND_TEST};
+use crate::store::delivery::{
+    PendingDelivery, EMAIL_CHANNEL, KIND_CEILING, KIND_LINK, KIND_NOTICE, KIND_TEST,
+};
 use crate::store::Db;
 
 /// The first retry waits `--notify-retry-base`; each later one twice as long as the one before,
@@ -119,6 +121,15 @@ impl Mailer {
                 .context("Failed to build the link's alert");
         }
         let text = |field: &Option<String>| field.clone().unwrap_or_default();
+        if pending.kind == KIND_NOTICE {
+            return Message::builder()
+                .from(self.from.clone())
+                .to(self.to.clone())
+                .subject(one_line(&text(&pending.notice_subject)))
+                .header(ContentType::TEXT_PLAIN)
+                .body(text(&pending.notice_text))
+                .context("Failed to build the notice");
+        }
         let (name, email, subject) = (
             text(&pending.name),
             text(&pending.email),

@@ -217,6 +217,24 @@ fn body(shape: Shape, pending: &PendingDelivery) -> serde_json::Value {
     if pending.kind == crate::store::delivery::KIND_LINK {
         return link_body(shape, pending);
     }
+    if pending.kind == crate::store::delivery::KIND_NOTICE {
+        let text = |field: &Option<String>| field.clone().unwrap_or_default();
+        let (subject, body) = (text(&pending.notice_subject), text(&pending.notice_text));
+        let escape = match shape {
+            Shape::Slack => slack_escape,
+            _ => discord_escape,
+        };
+        let said = format!("{}\n\n{}", escape(&subject), escape(&body));
+        return match shape {
+            Shape::Generic => {
+                serde_json::json!({ "type": "notice", "subject": subject, "text": body })
+            }
+            Shape::Slack => serde_json::json!({ "text": said }),
+            Shape::Discord => {
+                serde_json::json!({ "content": said, "allowed_mentions": { "parse": [] } })
+            }
+        };
+    }
     let text = |field: &Option<String>| field.clone().unwrap_or_default();
     let created_at = pending
         .message_created_at
@@ -365,6 +383,8 @@ mod tests {
             link_company: None,
             link_role: None,
             link_slug: None,
+            notice_subject: None,
+            notice_text: None,
         }
     }
 

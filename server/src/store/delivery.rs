@@ -7,7 +7,9 @@ use async_trait::async_trait;
 
 use crate::store::engines::{both_engines, in_list, Pools};
 
-pub use super::model::{EMAIL_CHANNEL, KIND_CEILING, KIND_LINK, KIND_MESSAGE, KIND_TEST};
+pub use super::model::{
+    EMAIL_CHANNEL, KIND_CEILING, KIND_LINK, KIND_MESSAGE, KIND_NOTICE, KIND_TEST,
+};
 
 row! {
     /// An outbox row due to be sent, with the message it tells about (none for a test e-mail).
@@ -34,6 +36,9 @@ row! {
         pub link_company: Option<String>,
         pub link_role: Option<String>,
         pub link_slug: Option<String>,
+        /// For a notice: its subject and text.
+        pub notice_subject: Option<String>,
+        pub notice_text: Option<String>,
     }
 }
 
@@ -68,6 +73,10 @@ row! {
         /// For a link's alert: the link and what happened.
         pub link_id: Option<i64>,
         pub link_event: Option<String>,
+        /// For a notice: what it is about (`post/<id>`), its subject and its text.
+        pub notice_entry: Option<String>,
+        pub notice_subject: Option<String>,
+        pub notice_text: Option<String>,
     }
 }
 
@@ -130,6 +139,19 @@ pub trait DeliveryStore: Send + Sync + 'static {
     /// Queues a test e-mail, due at once; returns its outbox id.
     async fn queue_test_email(&self, now: i64) -> anyhow::Result<i64>;
 
+    /// Queues a notice about `entry` (`post/<id>`) on each of `channels`, due at `due`, in place
+    /// of the ones about it not sent yet: one transaction.
+    async fn queue_notice(
+        &self,
+        notice: &Notice<'_>,
+        channels: &[String],
+        now: i64,
+    ) -> anyhow::Result<()>;
+
+    /// Drops the notices about `entry` not sent yet (its schedule was cancelled or replaced);
+    /// how many.
+    async fn drop_notices(&self, entry: &str) -> anyhow::Result<u64>;
+
     async fn find_delivery(&self, outbox_id: i64) -> anyhow::Result<Option<DeliveryRow>>;
 
     /// The outbox rows of these messages, by message then id.
@@ -150,7 +172,18 @@ pub trait DeliveryStore: Send + Sync + 'static {
 
 /// The columns of [`DeliveryRow`], in order.
 pub const DELIVERY_COLUMNS: &str = "id, message_id, channel, kind, attempts, next_attempt_at, \
-     leased_until, last_error, sent_at, gave_up_at, created_at, link_id, link_event";
+     leased_until, last_error, sent_at, gave_up_at, created_at, link_id, link_event, \
+     notice_entry, notice_subject, notice_text";
+
+/// A notice to queue (see [`DeliveryStore::queue_notice`]).
+pub struct Notice<'a> {
+    /// What it is about: `post/<id>`.
+    pub entry: &'a str,
+    pub subject: &'a str,
+    pub text: &'a str,
+    /// When it falls due (Unix ms).
+    pub due: i64,
+}
 
 both_engines! {
     impl DeliveryStore {
@@ -190,7 +223,7 @@ both_engines! {
                 "SELECT o.id AS outbox_id, o.channel, o.kind, o.attempts, o.message_id, m.name, \
                         m.email, m.subject, m.message, m.created_at AS message_created_at, {}, \
                         o.link_id, o.link_event, o.created_at AS event_at, l.company AS link_company, \
-                        l.role AS link_role, l.slug AS link_slug \
+                        l.role AS link_role, l.slug AS link_slug, o.notice_subject, o.notice_text \
                  FROM notification_outbox o LEFT JOIN contact_messages m ON m.id = o.message_id \
                  LEFT JOIN application_links l ON l.id = o.link_id \
                  WHERE {} ORDER BY o.id",
@@ -265,6 +298,58 @@ both_engines! {
             .fetch_one(self.writer())
             .await
             .context("Failed to queue the test e-mail")
+        }
+
+        async fn queue_notice(
+            &self,
+            notice: &Notice<'_>,
+            channels: &[String],
+            now: i64,
+        ) -> anyhow::Result<()> {
+            let mut tx = self
+                .writer()
+                .begin()
+                .await
+                .context("Failed to begin queueing a notice")?;
+            sqlx::query(
+                "DELETE FROM notification_outbox \
+                 WHERE notice_entry = $1 AND sent_at IS NULL AND gave_up_at IS NULL",
+            )
+            .bind(notice.entry)
+            .execute(&mut *tx)
+            .await
+            .context("Failed to drop the notices a new one replaces")?;
+            for channel in channels {
+                sqlx::query(
+                    "INSERT INTO notification_outbox \
+                     (message_id, channel, kind, notice_entry, notice_subject, notice_text, \
+                      next_attempt_at, created_at) \
+                     VALUES (NULL, $1, $2, $3, $4, $5, $6, $7)",
+                )
+                .bind(channel)
+                .bind(KIND_NOTICE)
+                .bind(notice.entry)
+                .bind(notice.subject)
+                .bind(notice.text)
+                .bind(notice.due)
+                .bind(now)
+                .execute(&mut *tx)
+                .await
+                .context("Failed to queue a notice")?;
+            }
+            tx.commit().await.context("Failed to commit a notice")
+        }
+
+        async fn drop_notices(&self, entry: &str) -> anyhow::Result<u64> {
+            Ok(sqlx::query(
+                "DELETE FROM notification_outbox \
+                 WHERE notice_entry = $1 AND sent_at IS NULL AND gave_up_at IS NULL",
+            )
+            .bind(entry)
+            .execute(self.writer())
+            .await
+            .context("Failed to drop notices")?
+            .rows_affected())
         }
 
         async fn find_delivery(&self, outbox_id: i64) -> anyhow::Result<Option<DeliveryRow>> {

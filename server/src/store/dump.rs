@@ -30,7 +30,7 @@ macro_rules! copied_tables {
                 is_read, is_spam, spam_reason, deleted_at, user_agent, search_text, link_id] by "id";
             notification_outbox: DumpOutbox [id, message_id, channel, kind, attempts,
                 next_attempt_at, leased_until, last_error, sent_at, gave_up_at, created_at,
-                link_id, link_event] by "id";
+                link_id, link_event, notice_entry, notice_subject, notice_text] by "id";
             sessions: DumpSession [token_hash, owner_id, created_at, last_seen_at, idle_expires_at,
                 absolute_expires_at, browser, device, method, reauthenticated_at, passkey_id]
                 by "token_hash";

@@ -10,8 +10,11 @@ pub const KIND_MESSAGE: &str = "message";
 pub const KIND_TEST: &str = "test";
 /// ...of the notice that the site-wide ceiling held messages in Spam (one per clock hour)...
 pub const KIND_CEILING: &str = "ceiling";
-/// ...and of an application link's alert (its first open, a resume download, a message).
+/// ...of an application link's alert (its first open, a resume download, a message)...
 pub const KIND_LINK: &str = "link";
+/// ...and of a notice about the owner's content (a scheduled post gone live), its subject and
+/// text written when it is queued.
+pub const KIND_NOTICE: &str = "notice";
 
 /// A contact message about to be stored.
 #[derive(Debug, Clone)]

@@ -5,6 +5,7 @@
 
 use serde_json::{json, Value};
 
+use crate::delivery::{webhook_to, Receiver};
 use crate::helpers::feeds::{check_json_feed, check_rss, validate_atom};
 use crate::helpers::{eventually, from_now, postgres_only_database, spawn_app, url_escape};
 use crate::helpers::{Spawn, TestApp};
@@ -391,11 +392,31 @@ async fn two_instances_show_a_scheduled_post_within_seconds_of_each_other() {
     let Some(url) = postgres_only_database().await else {
         return;
     };
-    let a = Spawn::new().database(url.clone()).await;
-    let b = Spawn::new().database(url.clone()).await;
+    // Both notify the owner through the same webhook: the post's notice is posted once.
+    let receiver = Receiver::start().await;
+    let a = Spawn::new()
+        .database(url.clone())
+        .settings(|s| webhook_to(s, &receiver.url))
+        .await;
+    let b = Spawn::new()
+        .database(url.clone())
+        .settings(|s| webhook_to(s, &receiver.url))
+        .await;
     a.create_owner(EMAIL, PASSWORD).await;
     a.signed_in_again().await;
     a.scheduled_post(TRICKY, BODY, Some(&from_now(12))).await;
+    // Scheduled the same day again, then for its moment: the notice replaced, not doubled.
+    let id = a
+        .scheduled_post("Later still", BODY, Some(&from_now(3600)))
+        .await;
+    let cancelled = a
+        .send(
+            reqwest::Method::DELETE,
+            &format!("/api/content/posts/{id}/schedule"),
+            None,
+        )
+        .await;
+    assert_eq!(cancelled.status(), 204);
     assert_eq!(a.get("/feed.xml").await.status(), 404);
     assert_eq!(b.get("/feed.xml").await.status(), 404);
     let shown = |app: &TestApp| {
@@ -417,6 +438,37 @@ async fn two_instances_show_a_scheduled_post_within_seconds_of_each_other() {
     };
     // Each instance looks every 2 s: the two follow within one look of each other.
     assert!(apart < std::time::Duration::from_secs(5), "{apart:?} apart");
+    // The notice: posted once, at its moment, naming the post and its address; none for the
+    // post whose schedule was cancelled.
+    let notices = eventually("the post's notice", || async {
+        let notices: Vec<Value> = receiver
+            .verified_bodies()
+            .into_iter()
+            .filter(|body| body["type"] == "notice")
+            .collect();
+        (!notices.is_empty()).then_some(notices)
+    })
+    .await;
+    // Both instances' outbox workers look again meanwhile (every 30 s at most, and at once when
+    // woken): a second post would be here by then.
+    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    let all: Vec<Value> = receiver
+        .verified_bodies()
+        .into_iter()
+        .filter(|body| body["type"] == "notice")
+        .collect();
+    assert_eq!(all.len(), 1, "{all:?}");
+    assert_eq!(
+        notices[0]["subject"],
+        format!("Your post is live: {TRICKY}")
+    );
+    let text = notices[0]["text"].as_str().unwrap();
+    assert!(
+        text.contains(&a.url("/writing/fish-chips-friday/")),
+        "{text}"
+    );
+    a.shutdown().await;
+    b.shutdown().await;
 }
 
 #[tokio::test]

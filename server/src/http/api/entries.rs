@@ -171,16 +171,23 @@ pub fn moment(at: &str, zone: chrono_tz::Tz) -> Result<i64, ApiError> {
         .ok_or_else(problem)
 }
 
-/// Cancels what is scheduled for the entry (a publish, or a post's unpublishing, still to come):
-/// what is published now stays as it is. 404 when nothing was scheduled.
+/// Cancels what is scheduled for the entry (a publish, or a post's unpublishing, still to come),
+/// and the notice that would have said it went live: what is published now stays as it is. 404
+/// when nothing was scheduled.
 pub async fn cancel_schedule(state: &AppState, key: EntryKey<'_>) -> Result<StatusCode, ApiError> {
     let _publishing = state.content.publishing().await;
-    match state
+    let dropped = state
         .db
         .drop_scheduled_content(key, state.content.now_ms())
-        .await?
-    {
+        .await?;
+    state.db.drop_notices(&notice_entry(key)).await?;
+    match dropped {
         0 => Err(ApiError::NotFound),
         _ => Ok(StatusCode::NO_CONTENT),
     }
+}
+
+/// What the outbox's notices about the entry are filed under: `post/<id>`.
+pub fn notice_entry(key: EntryKey<'_>) -> String {
+    format!("{}/{}", key.kind, key.entry)
 }
