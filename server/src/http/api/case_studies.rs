@@ -14,7 +14,6 @@ use super::entries;
 use super::entries::{Version, VersionList};
 use super::responses::{CrossSite, DraftBody, NoSession};
 use crate::auth::Owner;
-use crate::clock::now_ms;
 use crate::content::case_study::{self, CaseStudy, KIND};
 use crate::content::case_study_entry::{self as entry, key};
 use crate::content::document::ID_PATTERN;
@@ -418,13 +417,7 @@ async fn revert(
     _owner: Owner,
     ApiPath(ProjectVersionPath { project, n }): ApiPath<ProjectVersionPath>,
 ) -> Result<ApiJson<Version>, ApiError> {
-    let project = project_id(&project)?;
-    let row = state
-        .db
-        .content_version(key(project), n)
-        .await?
-        .ok_or(ApiError::NotFound)?;
-    let document: CaseStudy = serde_json::from_str(&row.document).map_err(anyhow::Error::from)?;
+    let document = entries::kept_version(&state, key(project_id(&project)?), n).await?;
     Ok(ApiJson(
         publish_case_study(&state, document, true, None).await?,
     ))
@@ -458,25 +451,12 @@ async fn preview(
     let project = project_id(&project)?;
     let page = super::content::read_draft(&state).await?.document;
     let study = read_draft(&state, project, &page).await?.document;
-    let tag = match query.language {
-        Some(tag) if crate::content::language::localize(&page, &tag).is_none() => {
-            return Err(ApiError::field(
-                "language",
-                "is not a language of the draft",
-            ));
-        }
-        Some(tag) => tag,
-        None => page.language.clone(),
-    };
-    let renderer = state
-        .content
-        .page()
-        .ok_or_else(|| anyhow::anyhow!("this server renders no page"))?;
+    let tag = super::content::preview_language(&page, query.language)?;
     let mut others =
         crate::content::case_study_entry::CaseStudies::clone(&state.content.case_studies());
     others.remove(project);
-    let html = renderer
-        .compose_study_page(&page, study, &others, &tag, now_ms())
+    let html = super::content::renderer(&state)?
+        .compose_study_page(&page, study, &others, &tag, state.content.now_ms())
         .await?
         .ok_or_else(|| {
             ApiError::field(

@@ -264,26 +264,36 @@ async fn preview(
     ApiQuery(query): ApiQuery<PreviewQuery>,
 ) -> Result<Response, ApiError> {
     let draft = read_draft(&state).await?;
-    let tag = match query.language {
-        Some(tag) => {
-            if crate::content::language::localize(&draft.document, &tag).is_none() {
-                return Err(ApiError::field(
-                    "language",
-                    "is not a language of the draft",
-                ));
-            }
-            tag
-        }
-        None => draft.document.language.clone(),
-    };
-    let renderer = state
-        .content
-        .page()
-        .ok_or_else(|| anyhow::anyhow!("this server renders no page"))?;
-    let page = renderer
+    let tag = preview_language(&draft.document, query.language)?;
+    let page = renderer(&state)?
         .compose_page(&draft.document, &tag, now_ms())
         .await?;
     Ok(preview_response(&state, &page))
+}
+
+/// The language a preview of `page`'s draft asks for (its default one when none), if the draft
+/// has it.
+pub(super) fn preview_language(
+    page: &ContentDocument,
+    language: Option<String>,
+) -> Result<String, ApiError> {
+    match language {
+        Some(tag) if crate::content::language::localize(page, &tag).is_none() => Err(
+            ApiError::field("language", "is not a language of the draft"),
+        ),
+        Some(tag) => Ok(tag),
+        None => Ok(page.language.clone()),
+    }
+}
+
+/// What draws the editors' previews: the served page's renderer.
+pub(super) fn renderer(
+    state: &AppState,
+) -> Result<&crate::content::render::PageRenderer, ApiError> {
+    Ok(state
+        .content
+        .page()
+        .ok_or_else(|| anyhow::anyhow!("this server renders no page"))?)
 }
 
 /// A page composed for the editor's preview, as it is answered: without its scripts (they would

@@ -108,6 +108,21 @@ pub async fn save_draft(
     }
 }
 
+/// Kept version `n` of the entry, read as a `T` (a post, a case study): a revert publishes it
+/// again. 404 when no such version is kept.
+pub async fn kept_version<T: serde::de::DeserializeOwned>(
+    state: &AppState,
+    key: EntryKey<'_>,
+    n: i64,
+) -> Result<T, ApiError> {
+    let row = state
+        .db
+        .content_version(key, n)
+        .await?
+        .ok_or(ApiError::NotFound)?;
+    Ok(serde_json::from_str(&row.document).map_err(anyhow::Error::from)?)
+}
+
 /// The entry's kept versions, newest first.
 pub async fn versions(state: &AppState, key: EntryKey<'_>) -> Result<VersionList, ApiError> {
     let versions = state

@@ -489,13 +489,7 @@ async fn revert(
     _owner: Owner,
     ApiPath(PostVersionPath { id, n }): ApiPath<PostVersionPath>,
 ) -> Result<ApiJson<Version>, ApiError> {
-    let id = post_id(&id)?;
-    let row = state
-        .db
-        .content_version(key(id), n)
-        .await?
-        .ok_or(ApiError::NotFound)?;
-    let document: Post = serde_json::from_str(&row.document).map_err(anyhow::Error::from)?;
+    let document = entries::kept_version(&state, key(post_id(&id)?), n).await?;
     Ok(ApiJson(publish_post(&state, document, None, true).await?))
 }
 
@@ -523,15 +517,10 @@ async fn preview(
         .ok_or(ApiError::NotFound)?
         .document;
     let page = super::content::read_draft(&state).await?.document;
-    let renderer = state
-        .content
-        .page()
-        .ok_or_else(|| anyhow::anyhow!("this server renders no page"))?;
     let mut others = crate::content::post::Posts::clone(&state.content.posts());
     others.remove(id);
-    let now = crate::clock::Clock::ahead_by(state.settings.clock.clock_offset).now_ms();
-    let html = renderer
-        .compose_post_page(&page, post, &others, now)
+    let html = super::content::renderer(&state)?
+        .compose_post_page(&page, post, &others, state.content.now_ms())
         .await?
         .ok_or_else(|| ApiError::field("language", "is not a language of the page's draft"))?;
     Ok(super::content::preview_response(&state, &html))
