@@ -78,8 +78,12 @@ export const BEACON_BYTES = 400;
 // Writing section (whose own code is in the sections' lazily loaded chunk) and the entry's choice of
 // a post's hydration: 80,038 to 80,043 bytes measured (by the chunks' hashed names) beside 79,869;
 // 190 more are allowed.
-const INITIAL_JS_BUDGET = 78_770 + KB + 96 + 190;
-test('the landing page loads at most 78.2 KB (80,080 bytes) of gzipped JavaScript, the insights beacon included', () => {
+// Issue 49 counts the posts like the page: the beacon names the post a page shows (its `data-post`,
+// read with the case study's by one function, which the beacon no longer exports), and the entry
+// starts a link's visit on the writing's pages opened from a link's page: 80,084 to 80,090 bytes
+// measured beside 80,078; 40 more are allowed.
+const INITIAL_JS_BUDGET = 78_770 + KB + 96 + 190 + 40;
+test('the landing page loads at most 78.2 KB (80,120 bytes) of gzipped JavaScript, the insights beacon included', () => {
   const total = initialFiles().js.reduce((sum, file) => sum + gzipped(file), 0);
   console.log(`initial JavaScript: ${(total / KB).toFixed(1)} KB gzipped (${total} bytes)`);
   assert.ok(total <= INITIAL_JS_BUDGET, `initial JavaScript is ${(total / KB).toFixed(1)} KB gzipped`);
@@ -161,8 +165,10 @@ function loginFiles(): string[] {
 // names the page's case study): 115,625 measured; 80 more.
 // The writing: the login page shares the header (its Writing item) and the home page's reading of
 // the latest posts, as above: 115,763 to 115,778 bytes measured beside 115,618; 170 more are allowed.
-const LOGIN_JS_BUDGET = 112_786 + 1.5 * KB + 48 + 132 + 340 + 28 + 30 + 100 + 560 + 80 + 170;
-test('the login page loads at most 113.1 KB (115,810 bytes) of gzipped JavaScript', () => {
+// The error page's Writing item (the app gives its shell's latest posts to the error page's header,
+// as the home page's has them): 115,828 bytes measured beside 115,772; 64 more are allowed.
+const LOGIN_JS_BUDGET = 112_786 + 1.5 * KB + 48 + 132 + 340 + 28 + 30 + 100 + 560 + 80 + 170 + 64;
+test('the login page loads at most 113.2 KB (115,874 bytes) of gzipped JavaScript', () => {
   const files = loginFiles();
   const total = files.reduce((sum, file) => sum + gzipped(file), 0);
   console.log(`login page JavaScript: ${(total / KB).toFixed(1)} KB gzipped (${total} bytes)`);
@@ -292,7 +298,10 @@ test('every image below the fold is small: under 40 KB each', () => {
 
 // Issue 46 (the owner's first day): the dashboard's chunk and the editor's chunk at most 10 %
 // larger, gzipped, than before it (18,874 and 49,086 bytes measured at 237c4dc).
-const DASHBOARD_CHUNK_BUDGET = Math.floor(18_874 * 1.1);
+// Issue 49's posts counted like the page (the Insights tab's Posts, each linked to its address; the
+// Applications tab's posts read, its two lists of what a link's readers opened drawn by one
+// function) took it to 20,893 bytes measured beside 20,630: 160 more are allowed.
+const DASHBOARD_CHUNK_BUDGET = Math.floor(18_874 * 1.1) + 160;
 // The owner's words (profile.intro, sections, footer) and issue 47's contact.responseTime stay
 // within it: the compiled schema carries no descriptions or English messages (document-validator.mjs).
 // Issue 48's case studies: the editor's draft hooks made generic for a case study's draft (its
@@ -307,7 +316,7 @@ const DASHBOARD_CHUNK_BUDGET = Math.floor(18_874 * 1.1);
 // pages, and the reading time, months, dates and screen readers' labels the server writes into a
 // post) in the string table and their names: 54,905 to 54,910 measured; the budget is 54,944.
 const EDITOR_CHUNK_BUDGET = Math.floor(49_086 * 1.1) + 610 + 340;
-test('the dashboard\'s chunk is at most 20,761 bytes gzipped and the editor\'s 54,944', () => {
+test('the dashboard\'s chunk is at most 20,921 bytes gzipped and the editor\'s 54,944', () => {
   const dashboard = gzipped(manifest['src/pages/dashboard.tsx']!.file);
   const editor = gzipped(manifest['src/dashboard/page-editor/page-editor.tsx']!.file);
   console.log(`the dashboard's chunk: ${dashboard} bytes gzipped; the editor's: ${editor}`);
@@ -321,7 +330,9 @@ test('the dashboard\'s chunk is at most 20,761 bytes gzipped and the editor\'s 5
 // versions, the sticky bar: 8.7 KB) is a chunk both load, so neither carries it twice; the page's
 // compiled validator and its placeholder document stay in the editor's chunk. The dashboard's own
 // chunk gains the tab and the lazy import (20,606 bytes measured beside 20,434: within its budget
-// above, which stays as it was).
+// above, which stays as it was). Unpublishing from the editor (its button, question and messages)
+// took it to 9,694 bytes measured; with the Schedule button moved into the shared draft parts,
+// 9,346: within the same budget.
 const WRITING_CHUNK_BUDGET = 10 * KB;
 test("the Writing tab is a chunk of its own, at most 10 KB gzipped, without the page's validator or placeholder document", () => {
   const key = 'src/dashboard/writing/writing-view.tsx';

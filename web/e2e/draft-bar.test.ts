@@ -120,6 +120,40 @@ describe('the draft and live bar', () => {
     await close();
   });
 
+  test('schedules the page for later: the bar says when, the versions list tags it, and the live page keeps its text until then', async () => {
+    const { page, errors, close } = await openPage(suite.browser, suite.server, { viewport: DESKTOP });
+    await signIn(page, suite.server);
+    await openEditor(page, suite.server.url, 'profile');
+    const role = page.getByRole('region', { name: 'Profile' }).getByLabel('Role', { exact: true });
+    await role.fill('Scheduled developer');
+    await bar(page).getByText('1 change not yet live', { exact: true }).waitFor();
+    await bar(page).getByRole('status').filter({ hasText: /^All changes saved/ }).waitFor({ timeout: 30_000 });
+
+    // A day ahead, on the minute, typed as the owner reads the clock (the browser is in the server's time zone, UTC).
+    const moment = Math.ceil((Date.now() + 86_400_000) / 60_000) * 60_000;
+    await bar(page).getByRole('button', { name: 'Schedule', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Publish the page later?' });
+    assert.equal(await dialog.getByRole('button', { name: 'Schedule the page' }).isDisabled(), true);
+    assert.deepEqual(await editorViolations(page), []);
+    await dialog.getByLabel('Publish on', { exact: true }).fill(new Date(moment).toISOString().slice(0, 16));
+    await dialog.getByRole('button', { name: 'Schedule the page' }).click();
+    await bar(page)
+      .getByRole('status')
+      .filter({ hasText: /^Scheduled for .+\. Until then, visitors see the page as it is live now\.$/ })
+      .waitFor({ timeout: 60_000 });
+    // Until then the live page is the one published before, and the versions list says what comes when.
+    assert.ok(!(await (await fetch(`${suite.server.url}/`)).text()).includes('Scheduled developer'));
+    await page.goto(`${suite.server.url}/dashboard?view=page&part=versions`);
+    const versions = page.getByRole('table', { name: 'Published versions, newest first' });
+    const newest = versions.getByRole('row').nth(1);
+    await newest.getByText('scheduled', { exact: true }).waitFor();
+    assert.equal(await newest.locator('time').getAttribute('datetime'), new Date(moment).toISOString());
+    await versions.getByRole('row').nth(2).getByText('live', { exact: true }).waitFor();
+    assert.deepEqual(await editorViolations(page), []);
+    assert.deepEqual(errors, []);
+    await close();
+  });
+
   for (const viewport of [
     { width: 360, height: 740 },
     { width: 390, height: 844 },

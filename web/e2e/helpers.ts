@@ -1,6 +1,7 @@
 /**
  * Helpers the browser tests share: the owner they sign in as, signing in through the page or
- * the API, storing a contact message as the page would, and axe's findings as readable lines.
+ * the API, publishing the page's draft or a post through the API, storing a contact message as
+ * the page would, and axe's findings as readable lines.
  */
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
@@ -78,6 +79,46 @@ export async function publishDraft(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   assert.fail('the published draft never reached the page');
+}
+
+/** A post as the API keeps it, with the address it is published at. */
+export interface PublishedPost {
+  id: string;
+  /** Its page: `/writing/<slug>/`, under its language's prefix when not the page's. */
+  path: string;
+  document: Record<string, unknown>;
+}
+
+/**
+ * Begins a post through the API as the Writing tab does (in `language`, one of the page's languages
+ * besides its own, else in the page's), changes
+ * its draft with `change`, publishes it and waits until its page answers (a publish renders it
+ * within a second alone, up to a minute on a loaded machine).
+ */
+export async function publishPost(
+  server: RunningServer,
+  title: string,
+  { language, change = () => {} }: { language?: string; change?: (post: Record<string, unknown>) => void } = {},
+): Promise<PublishedPost> {
+  const headers = { Cookie: await ownerCookie(server), 'Content-Type': 'application/json', Origin: server.url };
+  const begun = await fetch(`${server.url}/api/content/posts`, { method: 'POST', headers, body: JSON.stringify(language ? { title, language } : { title }) });
+  assert.equal(begun.status, 201, await begun.clone().text());
+  const { document } = (await begun.json()) as { document: Record<string, unknown> & { id: string } };
+  change(document);
+  const saved = await fetch(`${server.url}/api/content/posts/${document.id}/draft`, {
+    method: 'PUT',
+    headers: { ...headers, 'If-Match': begun.headers.get('ETag')! },
+    body: JSON.stringify(document),
+  });
+  assert.equal(saved.status, 200, await saved.text());
+  const published = await fetch(`${server.url}/api/content/posts/${document.id}/publish`, { method: 'POST', headers });
+  assert.equal(published.status, 200, await published.text());
+  const path = `${language ? `/${language.toLowerCase()}` : ''}/writing/${String(document.slug)}/`;
+  for (let tries = 0; tries < 600; tries += 1) {
+    if ((await fetch(server.url + path)).status === 200) return { id: document.id, path, document };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.fail(`the published post never reached ${path}`);
 }
 
 /** Publishes the default document with German and Arabic added, translated (see languages.test.ts). */

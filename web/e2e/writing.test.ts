@@ -5,14 +5,17 @@
  * refused line beside the text, publishes it and finds it at /writing/<slug>/; schedules a second
  * post a minute ahead, which the list says and which no address shows until its moment; a visitor
  * reads the first on a phone and a laptop in both schemes, and the home page's Writing section
- * lists it.
+ * lists it. The owner unpublishes a live post from its editor (asked first): its address answers
+ * 404 until it is published again. Where the home page's header has its Writing item, a case
+ * study's page and the error page have it too.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { DESKTOP, openPage, serverAndBrowser, type RunningServer } from './harness.ts';
 import { hydrated } from './page-support.ts';
-import { axeViolations, OWNER_ENV, ownerCookie, signIn } from './helpers.ts';
+import { axeViolations, OWNER_ENV, ownerCookie, publishDraft, publishPost, signIn } from './helpers.ts';
+import TRANSLATIONS from './fixtures/translations.json' with { type: 'json' };
 // @ts-expect-error: a plain Node script without types
 import { encodePng } from '../scripts/png.mjs';
 
@@ -79,6 +82,34 @@ async function begin(page: Page, title: string): Promise<Locator> {
   await page.getByRole('heading', { level: 1, name: `Post: ${title}` }).waitFor();
   await page.waitForFunction(() => document.activeElement?.id === 'post-heading');
   return page.getByRole('region', { name: 'Draft and live post' });
+}
+
+/** The addresses the header of `html` (a page as the server sends it) links to. */
+function headerLinks(html: string): string[] {
+  return [...(/<header[^]*?<\/header>/.exec(html)?.[0] ?? '').matchAll(/href="([^"]+)"/g)].map((match) => match[1]!);
+}
+
+/** The header's Writing item, wherever the header's width puts it (in the row, or in the menu). */
+const writingItem = (page: Page) => page.locator('header nav li a', { hasText: /^Writing$/ });
+
+/** Publishes `project`'s case study as its draft is (the placeholder's, on a fresh server), as the editor does. */
+async function publishStudy(server: RunningServer, project: string): Promise<void> {
+  const headers = { Cookie: await ownerCookie(server), 'Content-Type': 'application/json', Origin: server.url };
+  const path = `${server.url}/api/content/case-studies/${project}`;
+  const draft = (await (await fetch(`${path}/draft`, { headers })).json()) as { revision: number; document: unknown };
+  const put = await fetch(`${path}/draft`, { method: 'PUT', headers: { ...headers, 'If-Match': `"${draft.revision}"` }, body: JSON.stringify(draft.document) });
+  assert.equal(put.status, 200, await put.text());
+  const published = await fetch(`${path}/publish`, { method: 'POST', headers });
+  assert.equal(published.status, 200, await published.text());
+}
+
+/** Shows or hides the home page's Writing section (Sections shown), and waits until `/`'s header has its item or not. */
+async function showWriting(server: RunningServer, shown: boolean): Promise<void> {
+  await publishDraft(
+    server,
+    (document) => void ((document.appearance as { sections: Record<string, boolean> }).sections.writing = shown),
+    async () => headerLinks(await (await fetch(`${server.url}/`)).text()).includes('/writing/') === shown,
+  );
 }
 
 describe('the Writing tab', () => {
@@ -286,4 +317,132 @@ describe('the Writing tab', () => {
       await visitor.close();
     },
   );
+
+  test('the owner unpublishes a live post from its editor, asked first: its address answers 404 and the bar says so, until it is published again', async () => {
+    const post = await publishPost(suite.server, 'Going away soon', { change: (draft) => void (draft.body = 'Here today.\n') });
+    const { page, errors, close } = await openPage(suite.browser, suite.server, { viewport: DESKTOP });
+    await signIn(page, suite.server);
+    await page.goto(`${suite.server.url}/dashboard?view=writing&post=${post.id}`);
+    const bar = page.getByRole('region', { name: 'Draft and live post' });
+    await bar.getByText(/^Live since /).waitFor();
+    const unpublish = bar.getByRole('button', { name: 'Unpublish', exact: true });
+
+    // Asked first, naming the address; cancelled, nothing changes.
+    await unpublish.click();
+    const dialog = page.getByRole('dialog', { name: 'Unpublish the post?' });
+    await dialog.getByText(`Its address, ${post.path}, will answer as if it were never published`, { exact: false }).waitFor();
+    await dialog.getByText('The draft is kept: publish it to bring the post back at the same address.').waitFor();
+    assert.deepEqual(await editorViolations(page), []);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    assert.equal((await fetch(suite.server.url + post.path)).status, 200, 'still published');
+    await bar.getByText(/^Live since /).waitFor();
+
+    // Confirmed: the message says what happened, the bar where the post stands, and the address is gone.
+    await unpublish.click();
+    await dialog.getByRole('button', { name: 'Unpublish the post' }).click();
+    await bar
+      .getByRole('status')
+      .filter({ hasText: `Unpublished: ${post.path} now answers "not found", and the lists and feeds leave the post out. The draft is kept: publish it to bring the post back.` })
+      .waitFor({ timeout: 60_000 });
+    await bar.getByText(/^Unpublished since .+: publish to bring it back$/).waitFor();
+    assert.equal(await unpublish.count(), 0, 'nothing left to unpublish');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'post-heading', 'focus is not lost with the button');
+    assert.equal(await bar.getByRole('link', { name: 'View the live post' }).count(), 0);
+    assert.equal((await fetch(suite.server.url + post.path)).status, 404, 'the address answers 404 once the server has answered');
+    assert.doesNotMatch(await (await fetch(`${suite.server.url}/writing/`)).text(), new RegExp(post.path), 'the index leaves it out');
+    assert.doesNotMatch(await (await fetch(`${suite.server.url}/feed.xml`)).text(), new RegExp(post.path), 'so does the feed');
+    const versions = page.getByRole('table', { name: 'Published versions, newest first' });
+    await versions.getByText('unpublished', { exact: true }).waitFor();
+    assert.equal(await versions.getByText('live', { exact: true }).count(), 0, 'no version is live');
+    assert.deepEqual(await editorViolations(page), []);
+
+    // The list has it among the unpublished.
+    await page.getByRole('link', { name: 'All posts' }).click();
+    const gone = page.getByRole('region', { name: 'Unpublished (1)' });
+    await gone.getByRole('link', { name: 'Going away soon' }).waitFor();
+    await gone.getByRole('listitem').getByText(/^Unpublished .+: no address shows it$/).waitFor();
+
+    // Published again from its editor, it is back at its address, and the message of its unpublishing is gone.
+    await gone.getByRole('link', { name: 'Going away soon' }).click();
+    await bar.getByText(/^Unpublished since /).waitFor();
+    await bar.getByRole('button', { name: 'Publish', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Publish the post?' }).getByRole('button', { name: 'Publish the post now' }).click();
+    await bar.getByRole('status').filter({ hasText: /^Published version \d+\./ }).waitFor({ timeout: 60_000 });
+    await answers(suite.server, post.path, 200);
+    await bar.getByText(/^Live since /).waitFor();
+    await unpublish.waitFor();
+    assert.equal(await bar.getByRole('status').filter({ hasText: /^Unpublished:/ }).count(), 0);
+    assert.deepEqual(errors, []);
+    await close();
+  });
+
+  test("where the home page's header leads to the writing, a case study's page does too, as sent and hydrated; with the Writing section hidden, neither does", async () => {
+    // A post is published (whatever the tests above left), the placeholder's first case study too (so that it
+    // outlives the page's publishes, which take the placeholder's away), and the section shown.
+    await publishPost(suite.server, 'Where the header leads');
+    await publishStudy(suite.server, 'portfolio');
+    await showWriting(suite.server, true);
+    const study = '/projects/portfolio/';
+    for (const path of ['/', study]) {
+      assert.ok(headerLinks(await (await fetch(suite.server.url + path)).text()).includes('/writing/'), `${path}: the header as sent leads to /writing/`);
+    }
+    const visitor = await openPage(suite.browser, suite.server, { viewport: DESKTOP });
+    await visitor.page.goto(suite.server.url + study);
+    await hydrated(visitor.page);
+    assert.equal(await writingItem(visitor.page).getAttribute('href'), '/writing/', `${study}, hydrated`);
+    await writingItem(visitor.page).click();
+    await visitor.page.waitForURL(`${suite.server.url}/writing/`);
+    await visitor.page.getByRole('heading', { level: 1, name: 'Writing' }).waitFor();
+    assert.deepEqual(visitor.errors, [], 'no error (no hydration mismatch among them)');
+    await visitor.close();
+
+    // The owner hides the Writing section: the home page's header drops the item, and so does the case study's.
+    await showWriting(suite.server, false);
+    assert.ok(!headerLinks(await (await fetch(suite.server.url + study)).text()).includes('/writing/'), `${study}: no Writing item`);
+    await showWriting(suite.server, true);
+  });
+
+  test("where the home page's header leads to the writing, the error page's does too, in the page's language; with the Writing section hidden, it does not", async () => {
+    await publishPost(suite.server, 'Where the error page leads');
+    await showWriting(suite.server, true);
+    // The error page is drawn in the browser, from its language's page data.
+    const visitor = await openPage(suite.browser, suite.server, { viewport: DESKTOP });
+    const missing = await visitor.page.goto(`${suite.server.url}/no-such-page/`);
+    assert.equal(missing?.status(), 404);
+    await visitor.page.getByRole('heading', { level: 1 }).waitFor();
+    assert.equal(await writingItem(visitor.page).getAttribute('href'), '/writing/', 'the error page');
+    await writingItem(visitor.page).click();
+    await visitor.page.waitForURL(`${suite.server.url}/writing/`);
+    await visitor.page.getByRole('heading', { level: 1, name: 'Writing' }).waitFor();
+    assert.deepEqual(
+      visitor.errors.filter((error) => !error.includes('404 (Not Found)')),
+      [],
+      "no error but the missing page's status",
+    );
+
+    // Each language's error page has its own: none while German has no post, then its index.
+    await publishDraft(
+      suite.server,
+      (document) => void (document.languages = [{ tag: 'de', published: true, texts: TRANSLATIONS.de, strings: {} }]),
+      async () => (await fetch(`${suite.server.url}/de/`)).status === 200,
+    );
+    await visitor.page.goto(`${suite.server.url}/de/no-such-page/`);
+    await visitor.page.getByRole('heading', { level: 1 }).waitFor();
+    await visitor.page.locator('header nav li a[href="/de/#contact"]').waitFor({ state: 'attached' });
+    assert.equal(await visitor.page.locator('header nav li a[href$="/writing/"]').count(), 0, 'German has no post yet');
+    await publishPost(suite.server, 'Wohin die Fehlerseite führt', { language: 'de' });
+    await visitor.page.goto(`${suite.server.url}/de/no-such-page/`);
+    await visitor.page.getByRole('heading', { level: 1 }).waitFor();
+    await visitor.page.locator('header nav li a[href="/de/writing/"]').waitFor({ state: 'attached' });
+
+    // Hidden, the error page's header has the other items and not this one.
+    await showWriting(suite.server, false);
+    await visitor.page.goto(`${suite.server.url}/no-such-page/`);
+    await visitor.page.getByRole('heading', { level: 1 }).waitFor();
+    await visitor.page.locator('header nav li a', { hasText: /^Contact$/ }).waitFor({ state: 'attached' });
+    assert.equal(await writingItem(visitor.page).count(), 0, 'the error page: no Writing item');
+    await visitor.close();
+    await showWriting(suite.server, true);
+  });
 });

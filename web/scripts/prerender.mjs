@@ -281,6 +281,7 @@ const sampleView = {
   figures: sampleStudy.figures.map((figure) => String(figure.value)),
   path: `/projects/${sampleStudy.slug}/`,
   home: '/',
+  writing: '/writing/',
   previous: { title: 'Previous', path: '/projects/previous/' },
   next: { title: 'Next', path: '/projects/next/' },
 };

@@ -87,8 +87,21 @@ pub struct View {
     figures: Vec<String>,
     path: String,
     home: String,
+    /// The writing index of its language, for the header's Writing item, where the home page's
+    /// header has it (see [`View::with_writing`]).
+    writing: Option<String>,
     previous: Option<Neighbour>,
     next: Option<Neighbour>,
+}
+
+impl View {
+    /// The view with the header's Writing item leading to `writing`, the language's writing index
+    /// as [`super::post_page::header_item`] gives it (`None`: no item). A case study's page has
+    /// the header of the home page of its language, that item too.
+    pub fn with_writing(mut self, writing: Option<String>) -> Self {
+        self.writing = writing;
+        self
+    }
 }
 
 /// The view of the `index`th of `shown` (a language's case studies, see [`shown`]) on the page
@@ -145,6 +158,7 @@ pub fn view(
         figures,
         path: path(home, &study.slug),
         home: home.to_owned(),
+        writing: None,
         previous: index.checked_sub(1).and_then(neighbour),
         next: neighbour(index + 1),
         study,
@@ -333,6 +347,35 @@ pub fn preview_path(page_path: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::format_number;
+
+    #[test]
+    fn the_view_names_the_writing_index_for_the_header_only_when_given() {
+        let document = super::super::document::default_document();
+        let studies: super::CaseStudies = super::super::case_study::default_case_studies()
+            .iter()
+            .map(|study| {
+                let served = super::super::case_study_entry::PublishedCaseStudy {
+                    version: 0,
+                    published_at: None,
+                    document: study.clone(),
+                };
+                (study.project.clone(), std::sync::Arc::new(served))
+            })
+            .collect();
+        let shown = super::shown(document, document, &document.language, &studies);
+        assert!(
+            !shown.is_empty(),
+            "the placeholder's case studies are shown"
+        );
+        let media = std::collections::HashMap::new();
+        let view = || super::view(&shown, 0, &document.language, "/", &media);
+        let json = |view: super::View| serde_json::to_value(view).unwrap();
+        assert_eq!(json(view())["writing"], serde_json::Value::Null);
+        assert_eq!(
+            json(view().with_writing(Some("/writing/".into())))["writing"],
+            "/writing/"
+        );
+    }
 
     #[test]
     fn numbers_are_written_the_languages_way() {

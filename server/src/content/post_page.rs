@@ -323,6 +323,14 @@ pub fn teaser(posts: &Language<'_>, texts: &Texts<'_>) -> Option<WritingTeaser> 
     })
 }
 
+/// Where the header's Writing item leads on the pages of a language besides the writing's own
+/// (its home page, a case study's, its error page): the language's writing index, as the home
+/// page shows that item, while the language has a post and `page` (the document in that
+/// language) shows its Writing section; `None`: no item.
+pub fn header_item(posts: &Language<'_>, page: &ContentDocument) -> Option<String> {
+    (!posts.posts.is_empty() && page.appearance.sections.writing).then(|| index_path(&posts.home))
+}
+
 /// Whether a post was changed after the day it was first published.
 fn updated_later(post: &PublishedPost) -> bool {
     post.published_at - post.date() > 24 * 3600 * 1000
@@ -599,6 +607,38 @@ mod tests {
         assert_eq!(Texts::new(en).date(ms), "5 December 2026");
         assert_eq!(Texts::new(de).date(ms), "5. Dezember 2026");
         assert_eq!(Texts::new(en).reading(4), "4 min read");
+    }
+
+    #[test]
+    fn the_header_leads_to_the_writing_while_the_language_has_a_post_and_shows_its_section() {
+        let document = super::super::document::default_document();
+        let tag = document.language.clone();
+        let texts = Texts::new(language::built_in_table("en").unwrap());
+        let mut posts = Posts::new();
+        assert_eq!(
+            header_item(&language(document, &tag, &posts, &texts), document),
+            None
+        );
+        let post = |id: &str, language: &str| PublishedPost {
+            version: 1,
+            published_at: crate::clock::now().timestamp_millis(),
+            document: super::super::post::begun(id.into(), id.into(), language.into()),
+        };
+        // A post in another language is that language's.
+        posts.insert("hallo".into(), Arc::new(post("hallo", "de")));
+        assert_eq!(
+            header_item(&language(document, &tag, &posts, &texts), document),
+            None
+        );
+        posts.insert("hello".into(), Arc::new(post("hello", &tag)));
+        let written = language(document, &tag, &posts, &texts);
+        assert_eq!(
+            header_item(&written, document).as_deref(),
+            Some("/writing/")
+        );
+        let mut hidden = document.clone();
+        hidden.appearance.sections.writing = false;
+        assert_eq!(header_item(&written, &hidden), None);
     }
 
     #[test]

@@ -685,7 +685,9 @@ impl PageRenderer {
         let mut used = HashMap::new();
         let page = Arc::new(page);
         let study = self
-            .compose_study(document, &page, tag, &home, &shown, index, &json, &mut used)
+            .compose_study(
+                document, &page, tag, &home, &shown, index, None, &json, &mut used,
+            )
             .await?;
         Ok(Some(study.html))
     }
@@ -782,6 +784,8 @@ impl PageRenderer {
         let table = language::table(document, tag);
         let texts = post_page::Texts::new(&table);
         let writing = post_page::language(document, tag, posts, &texts);
+        // The header's Writing item of the language's case studies, as the home page has it.
+        let writing_item = post_page::header_item(&writing, &page);
         let teaser = post_page::teaser(&writing, &texts)
             .filter(|_| page.appearance.sections.writing)
             .map(|teaser| serde_json::to_string(&teaser).expect("a teaser serialises"));
@@ -854,7 +858,17 @@ impl PageRenderer {
             let page = Arc::new(page);
             for index in 0..shown.len() {
                 let mut study = self
-                    .compose_study(document, &page, tag, &home, &shown, index, &json, used)
+                    .compose_study(
+                        document,
+                        &page,
+                        tag,
+                        &home,
+                        &shown,
+                        index,
+                        writing_item.as_deref(),
+                        &json,
+                        used,
+                    )
                     .await?;
                 if let Some(feeds) = &feeds {
                     study.html =
@@ -1080,7 +1094,8 @@ impl PageRenderer {
         )
     }
 
-    /// The page of the `index`th case study `page` (the document in `tag`, as JSON `json`) shows.
+    /// The page of the `index`th case study `page` (the document in `tag`, as JSON `json`) shows,
+    /// its header's Writing item leading to `writing` (`None`: no item).
     #[allow(clippy::too_many_arguments)]
     async fn compose_study(
         &self,
@@ -1090,11 +1105,13 @@ impl PageRenderer {
         home: &str,
         shown: &[case_study_page::Shown<'_>],
         index: usize,
+        writing: Option<&str>,
         json: &str,
         used: &mut HashMap<RenderKey, Arc<str>>,
     ) -> anyhow::Result<StudyPage> {
         let entry = &shown[index];
-        let view = case_study_page::view(shown, index, tag, home, &self.templates.media);
+        let view = case_study_page::view(shown, index, tag, home, &self.templates.media)
+            .with_writing(writing.map(str::to_owned));
         let path = case_study_page::path(home, &entry.study.slug);
         let alternates = case_study_page::alternates(document, entry.study);
         // The language menu of a case study leads to the same case study in each language that has it.

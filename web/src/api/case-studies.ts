@@ -41,8 +41,9 @@ export async function saveCaseStudyDraft(document: CaseStudy, etag: string): Pro
   return draftOf(await request(`${base(document.project)}/draft`, { method: 'PUT', body: document, headers: { 'If-Match': etag } }));
 }
 
-export function publishCaseStudy(project: string): Promise<Version> {
-  return api(`${base(project)}/publish`, { method: 'POST' });
+/** Publishes the draft now, or at `at` (as `publishDraft` reads it). */
+export function publishCaseStudy(project: string, at?: string): Promise<Version> {
+  return api(`${base(project)}/publish${at ? `?at=${encodeURIComponent(at)}` : ''}`, { method: 'POST' });
 }
 
 export async function listCaseStudyVersions(project: string, signal?: AbortSignal): Promise<Version[]> {

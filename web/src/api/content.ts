@@ -42,8 +42,13 @@ export function loadPublished(signal?: AbortSignal): Promise<PublishedContent> {
   return api('/api/content', { signal });
 }
 
-export function publishDraft(): Promise<Version> {
-  return api('/api/content/publish', { method: 'POST' });
+/**
+ * Publishes the draft now, or at `at`, a date and time as a `datetime-local` field gives it
+ * (`2026-12-24T09:00`), which the server reads in the owner's time zone: the answer's
+ * `publishedAt` is then that moment, still to come, and until then visitors see the page as it is.
+ */
+export function publishDraft(at?: string): Promise<Version> {
+  return api(`/api/content/publish${at ? `?at=${encodeURIComponent(at)}` : ''}`, { method: 'POST' });
 }
 
 export async function listVersions(signal?: AbortSignal): Promise<Version[]> {

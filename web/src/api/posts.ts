@@ -1,7 +1,7 @@
 /**
  * The owner's writing: every post begun, a new one, each one's draft (with its ETag, sent back as
- * `If-Match`, as the page's), publishing now or at a moment to come, the versions and reverting,
- * and the preview of its page. Errors are `ApiError`s from the shared client.
+ * `If-Match`, as the page's), publishing now or at a moment to come, unpublishing, the versions and
+ * reverting, and the preview of its page. Errors are `ApiError`s from the shared client.
  */
 import { api, request } from './client';
 import type { Answer } from './answer';
@@ -56,6 +56,15 @@ export async function savePostDraft(document: Post, etag: string): Promise<PostD
  */
 export function publishPost(id: string, at?: string): Promise<Version> {
   return api(`${base(id)}/publish${at ? `?at=${encodeURIComponent(at)}` : ''}`, { method: 'POST' });
+}
+
+/**
+ * Unpublishes the post at once: from the answer on, every address that showed it answers as if it
+ * never had. The draft stays, and a publish brings the post back at its address. 409 (`ApiError`)
+ * when it is unpublished already.
+ */
+export function unpublishPost(id: string): Promise<Version> {
+  return api(`${base(id)}/unpublish`, { method: 'POST' });
 }
 
 export async function listPostVersions(id: string, signal?: AbortSignal): Promise<Version[]> {

@@ -31,6 +31,12 @@ export interface CaseStudyView {
   path: string;
   /** The page of its language, where its project's card is: `/` or `/<language>/`. */
   home: string;
+  /**
+   * The writing index of its language (`/writing/`, `/de/writing/`), for the header's Writing
+   * item: given as the home page shows that item (the language has a post, and its Writing
+   * section is shown), else absent or null.
+   */
+  writing?: string | null;
   previous: CaseStudyNeighbour | null;
   next: CaseStudyNeighbour | null;
 }

@@ -247,14 +247,21 @@ function CaseStudyArticle({ view }: { view: CaseStudyView }) {
 /**
  * A case study's page (`/projects/<slug>/`, `/de/projects/<slug>/`), as it is pre-rendered at
  * publish and hydrated: the site's header (its items leading to the sections of the language's
- * page), the case study, the footer. It carries none of the landing's sections.
+ * page, and to the writing index where the home page's header has that item), the case study, the
+ * footer. It carries none of the landing's sections.
  */
 export function CaseStudyPage({ view }: { view: CaseStudyView }) {
   const content = useContent();
   return (
     <ErrorBoundary fallback={<ErrorView notFound={false} />}>
       <SiteChrome>
-        <Navigation brand={content.profile.name} resume={content.resume.path} sections={content.appearance.sections} home={view.home} />
+        <Navigation
+          brand={content.profile.name}
+          resume={content.resume.path}
+          sections={content.appearance.sections}
+          home={view.home}
+          writing={view.writing ?? undefined}
+        />
         <main id="main" tabIndex={-1} className="outline-none">
           <CaseStudyArticle view={view} />
         </main>

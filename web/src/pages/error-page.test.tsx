@@ -7,6 +7,8 @@ import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-rout
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { ContentProvider } from '../content/context';
 import { defaultDocument } from '../content/document';
+import type { WritingTeaser } from '../content/post-view';
+import { WritingTeaserProvider } from '../content/writing-teaser';
 import { routes } from '../routes';
 import { ErrorPage } from './error-page';
 
@@ -24,10 +26,12 @@ globalThis.IntersectionObserver ??= class {
   }
 } as unknown as typeof IntersectionObserver;
 
-function renderAt(path: string, table: RouteObject[] = routes) {
+function renderAt(path: string, table: RouteObject[] = routes, writing: WritingTeaser | null = null) {
   render(
     <ContentProvider document={defaultDocument}>
-      <RouterProvider router={createMemoryRouter(table, { initialEntries: [path] })} />
+      <WritingTeaserProvider value={writing}>
+        <RouterProvider router={createMemoryRouter(table, { initialEntries: [path] })} />
+      </WritingTeaserProvider>
     </ContentProvider>,
   );
 }
@@ -61,6 +65,26 @@ describe('the error page', () => {
     expect(document.title).toMatch(/^Page not found/);
     // Drawn outside the site's chrome, it brings the cursor dot itself: one, as on every page.
     expect(document.querySelectorAll('[data-cursor-dot]')).toHaveLength(1);
+  });
+
+  test("the header has the Writing item where the page's data lists posts (as the home page's header), and not otherwise", async () => {
+    renderAt('/no-such-page');
+    await screen.findByRole('heading', { level: 1, name: "This page doesn't exist" });
+    expect(screen.getByRole('navigation', { name: 'Main' }).querySelector('a[href$="/writing/"]')).toBeNull();
+    cleanup();
+    const post = {
+      id: 'hello',
+      title: 'Hello',
+      summary: '',
+      path: '/de/writing/hello/',
+      published: { iso: '2025-03-05T09:00:00Z', text: '5 March 2025' },
+      readingTime: '1 min read',
+      tags: [],
+    };
+    renderAt('/no-such-page', routes, { posts: [post], writing: '/de/writing/' });
+    await screen.findByRole('heading', { level: 1, name: "This page doesn't exist" });
+    const writing = screen.getByRole('navigation', { name: 'Main' }).querySelector('a[href="/de/writing/"]');
+    expect([writing?.textContent, writing?.getAttribute('aria-current')]).toEqual(['Writing', null]);
   });
 
   test('a page that throws while rendering shows no message and no stack trace', async () => {

@@ -13,9 +13,11 @@ import { homeOf, useLocale, useTexts } from '../i18n/locale';
  * failure keeps to the portfolio's brand. Its links load the pre-rendered page afresh rather than
  * navigating inside an app that just failed. Free of the router, so the landing page's own error
  * boundary shows it too. It is drawn outside the site's chrome (`SiteChrome`), so it brings the
- * cursor dot itself: the dot is on every page, as the spec asks.
+ * cursor dot itself: the dot is on every page, as the spec asks. An unknown address's header has
+ * the Writing item where the home page's has it (`writing`, the writing index's address: see
+ * `ErrorPage`).
  */
-export function ErrorView({ notFound }: { notFound: boolean }) {
+export function ErrorView({ notFound, writing }: { notFound: boolean; writing?: string }) {
   const { profile, resume, appearance } = useContent();
   const texts = useTexts();
   const home = homeOf(useLocale());
@@ -28,7 +30,7 @@ export function ErrorView({ notFound }: { notFound: boolean }) {
     <div className="flex min-h-dvh flex-col bg-gray-950">
       {notFound ? (
         <>
-          <Navigation brand={profile.name} resume={resume.path} sections={appearance.sections} home={home} />
+          <Navigation brand={profile.name} resume={resume.path} sections={appearance.sections} home={home} writing={writing} />
           <main id="main" className="flex flex-1 items-center pt-16">
             <div className="container-page py-20 md:py-28">
               <p className="text-sm font-semibold text-gray-400">{texts.t('error.heading')}</p>

@@ -22,22 +22,30 @@ function TocLink({ entry }: { entry: TocEntry }) {
   );
 }
 
-/** The post itself: what the page shows between the header and the footer. */
+/**
+ * The post itself: what the page shows between the header and the footer. It is the page's one
+ * microformat, an h-entry (IndieWeb readers and Webmention receivers take a post from it): its
+ * title, summary, dates, tags and body, its address (the breadcrumbs' last link) and its author,
+ * the owner as an h-card (the breadcrumbs' first). The page is not the owner's h-card, as `/` is,
+ * and no class of the page may start with `h-` and end with a letter (Tailwind's `h-auto`,
+ * `h-full` …), which a parser would take for another item.
+ */
 function PostArticle({ view }: { view: PostView }) {
   const texts = useTexts();
   // The body's headings have ids of the server's (from their words): the page's own ids are React's, so they never meet.
   const titleId = useId();
   const tocId = useId();
   return (
-    <article data-post={view.id} aria-labelledby={titleId} className="pt-24 pb-16 sm:pt-28">
+    <article data-post={view.id} aria-labelledby={titleId} className="h-entry pt-24 pb-16 sm:pt-28">
       <div className="container-page max-w-3xl">
-        <Breadcrumbs home={view.home} trail={[{ href: view.writing, text: texts.t('writing.title') }]} current={{ href: view.path, text: view.title }} />
-        <h1 id={titleId} className="mt-8 text-3xl font-bold tracking-tight text-white sm:text-5xl">
+        <Breadcrumbs home={view.home} trail={[{ href: view.writing, text: texts.t('writing.title') }]} current={{ href: view.path, text: view.title }} entry />
+        <h1 id={titleId} className="p-name mt-8 text-3xl font-bold tracking-tight text-white sm:text-5xl">
           {view.title}
         </h1>
-        <p className="lead mt-5">{view.summary}</p>
-        <PostLine published={view.published} updated={view.updated} readingTime={view.readingTime} className="mt-6" />
-        <TagLinks tags={view.tags} className="mt-3" />
+        {/* An empty summary is no property: a reader would show it as an empty one. */}
+        <p className={view.summary ? 'p-summary lead mt-5' : 'lead mt-5'}>{view.summary}</p>
+        <PostLine published={view.published} updated={view.updated} readingTime={view.readingTime} entry className="mt-6" />
+        <TagLinks tags={view.tags} entry className="mt-3" />
       </div>
       {view.cover && (
         <div className="container-page mt-10 max-w-4xl">
@@ -78,8 +86,8 @@ function PostArticle({ view }: { view: PostView }) {
             </ol>
           </nav>
         )}
-        {/* The server's HTML of the post's Markdown (see content/post-view.ts): trusted, as the page's own. */}
-        <div className="article mt-10" dangerouslySetInnerHTML={{ __html: view.html }} />
+        {/* The server's HTML of the post's Markdown (see content/post-view.ts): trusted, as the page's own; the h-entry's content. */}
+        <div className="e-content article mt-10" dangerouslySetInnerHTML={{ __html: view.html }} />
       </div>
       <nav aria-label={texts.t('writing.more')} className="container-page mt-16 max-w-3xl border-t border-gray-800 pt-8">
         {(view.newer || view.older) && (

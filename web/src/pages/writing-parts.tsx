@@ -39,15 +39,30 @@ export function WritingFrame({ home, writing, index, children }: { home: string;
   );
 }
 
-/** The way here from the owner's page: its name, then `trail`, then this page (`current`). */
-export function Breadcrumbs({ home, trail, current }: { home: string; trail: { href: string; text: string }[]; current: { href: string; text: string } }) {
+/**
+ * The way here from the owner's page: its name, then `trail`, then this page (`current`). On a
+ * post's page (`entry`, inside its h-entry) the owner's name is the post's author, an h-card with
+ * the name and the owner's page as its URL (the page whose own h-card has that URL, as IndieWeb's
+ * authorship asks), and this page's link the post's address (`u-url`).
+ */
+export function Breadcrumbs({
+  home,
+  trail,
+  current,
+  entry,
+}: {
+  home: string;
+  trail: { href: string; text: string }[];
+  current: { href: string; text: string };
+  entry?: boolean;
+}) {
   const content = useContent();
   const texts = useTexts();
   return (
     <nav aria-label={texts.t('writing.breadcrumbs')} className="text-sm text-gray-400">
       <ol className="flex flex-wrap items-center gap-x-2 gap-y-1">
         <li>
-          <a href={home} className="link">
+          <a href={home} className={entry ? 'p-author h-card link' : 'link'}>
             <bdi>{content.profile.name}</bdi>
           </a>
         </li>
@@ -59,7 +74,7 @@ export function Breadcrumbs({ home, trail, current }: { home: string; trail: { h
           </BreadcrumbStep>
         ))}
         <BreadcrumbStep>
-          <a href={current.href} aria-current="page" className="text-gray-300">
+          <a href={current.href} aria-current="page" className={entry ? 'u-url text-gray-300' : 'text-gray-300'}>
             {current.text}
           </a>
         </BreadcrumbStep>
@@ -77,16 +92,42 @@ function BreadcrumbStep({ children }: { children: ReactNode }) {
   );
 }
 
-/** When a post was published (and changed, when it was), and how long it takes to read. */
-export function PostLine({ published, updated, readingTime, className = '' }: { published: PostDate; updated?: PostDate | null; readingTime: string; className?: string }) {
+/**
+ * When a post was published (and changed, when it was), and how long it takes to read. On the
+ * post's own page (`entry`) the dates are its h-entry's; never in a list, where they would be read
+ * as properties of the page around them (the home page is the owner's h-card).
+ */
+export function PostLine({
+  published,
+  updated,
+  readingTime,
+  entry,
+  className = '',
+}: {
+  published: PostDate;
+  updated?: PostDate | null;
+  readingTime: string;
+  entry?: boolean;
+  className?: string;
+}) {
   const texts = useTexts();
   return (
     <p className={`flex flex-wrap gap-x-2 text-sm text-gray-400 ${className}`}>
-      <time dateTime={published.iso}>{published.text}</time>
+      <time dateTime={published.iso} className={entry ? 'dt-published' : undefined}>
+        {published.text}
+      </time>
       {updated && (
         <>
           <span aria-hidden="true">·</span>
-          <span>{texts.rich('writing.updated', { date: <time dateTime={updated.iso}>{updated.text}</time> })}</span>
+          <span>
+            {texts.rich('writing.updated', {
+              date: (
+                <time dateTime={updated.iso} className={entry ? 'dt-updated' : undefined}>
+                  {updated.text}
+                </time>
+              ),
+            })}
+          </span>
         </>
       )}
       <span aria-hidden="true">·</span>
@@ -97,16 +138,29 @@ export function PostLine({ published, updated, readingTime, className = '' }: { 
 
 /**
  * Tags as links to their pages of the index: each a pill inside a link 44 px tall, so that a
- * finger finds it. `current` names the tag whose page this is.
+ * finger finds it. `current` names the tag whose page this is. On a post's page (`entry`) each is
+ * a category of its h-entry, read from the link's text (the tag's name).
  */
-export function TagLinks({ tags, current, counts, className = '' }: { tags: (PostTag & { count?: number })[]; current?: string | null; counts?: boolean; className?: string }) {
+export function TagLinks({
+  tags,
+  current,
+  counts,
+  entry,
+  className = '',
+}: {
+  tags: (PostTag & { count?: number })[];
+  current?: string | null;
+  counts?: boolean;
+  entry?: boolean;
+  className?: string;
+}) {
   const texts = useTexts();
   if (tags.length === 0) return null;
   return (
     <ul aria-label={texts.t('writing.tags')} className={`flex flex-wrap gap-x-1.5 ${className}`}>
       {tags.map((tag) => (
         <li key={tag.path}>
-          <a href={tag.path} aria-current={tag.name === current ? 'page' : undefined} className="tag-link">
+          <a href={tag.path} aria-current={tag.name === current ? 'page' : undefined} className={entry ? 'p-category tag-link' : 'tag-link'}>
             <span className="tag" dir="auto">
               {tag.name}
               {counts && tag.count !== undefined && <span className="ms-1.5 text-gray-400">{tag.count}</span>}

@@ -72,6 +72,13 @@ const index: WritingView = {
   feeds: { atom: '/feed.xml', rss: '/rss.xml', json: '/feed.json' },
 };
 
+/** Every class of the page a microformats parser reads as a root or a property (mf2py's pattern), sorted. */
+const microformatClasses = () =>
+  [...document.querySelectorAll('[class]')]
+    .flatMap((element) => [...element.classList])
+    .filter((name) => /^(h|p|u|dt|e)-([a-z0-9]+-)?[a-z]+(-[a-z]+)*$/.test(name))
+    .sort();
+
 const draw = (page: React.ReactNode) => render(<ContentProvider document={defaultDocument}>{page}</ContentProvider>);
 const hrefOf = (name: string | RegExp) => screen.getByRole('link', { name }).getAttribute('href');
 
@@ -107,6 +114,32 @@ describe("a post's page", () => {
     expect(cover.getAttribute('fetchpriority')).toBe('high');
     expect([cover.getAttribute('width'), cover.getAttribute('height')]).toEqual(['800', '450']);
     expect(cover.getAttribute('srcset')).toContain('800w');
+  });
+
+  test("is an h-entry, with its title, summary, dates, tags, body, address and author, and no other microformat's class", () => {
+    draw(<PostPage view={post} />);
+    const article = document.querySelector('article[data-post="hello"]')!;
+    expect(article.classList.contains('h-entry')).toBe(true);
+    const text = (name: string) => [...article.querySelectorAll(`.${name}`)].map((element) => element.textContent);
+    expect(text('p-name')).toEqual(['Hello, writing']);
+    expect(text('p-summary')).toEqual(['The first post, in a sentence.']);
+    expect(article.querySelector('.dt-published')!.getAttribute('datetime')).toBe('2025-03-05T09:00:00Z');
+    expect(article.querySelector('.dt-updated')!.getAttribute('datetime')).toBe('2025-04-01T10:00:00Z');
+    expect(text('p-category')).toEqual(['rust', 'web']);
+    expect(article.querySelector('.e-content')!.innerHTML).toBe(post.html);
+    expect(article.querySelector('.u-url')!.getAttribute('href')).toBe('/writing/hello/');
+    const author = article.querySelector('.p-author')!;
+    expect([author.classList.contains('h-card'), author.getAttribute('href'), author.textContent]).toEqual([true, '/', defaultDocument.profile.name]);
+    // The page's one item: a class such as Tailwind's `h-auto` would be read as another.
+    expect(microformatClasses()).toEqual(
+      ['dt-published', 'dt-updated', 'e-content', 'h-card', 'h-entry', 'p-author', 'p-category', 'p-category', 'p-name', 'p-summary', 'u-url'].sort(),
+    );
+  });
+
+  test('without a summary or an update, has no such property', () => {
+    draw(<PostPage view={{ ...post, summary: '', updated: null }} />);
+    expect(microformatClasses()).not.toContain('p-summary');
+    expect(microformatClasses()).not.toContain('dt-updated');
   });
 
   test('leads back through its breadcrumbs, and the header has a Writing item that is not current', () => {
@@ -172,6 +205,11 @@ describe('the writing index', () => {
     const header = screen.getByRole('navigation', { name: 'Main' });
     expect(within(header).getByRole('link', { name: 'Writing' }).getAttribute('aria-current')).toBe('page');
     expect(header.querySelector('[aria-current="true"]')).toBeNull();
+  });
+
+  test("carries no microformat's class: its posts' dates and tags are no properties of anything", () => {
+    draw(<WritingPage view={index} />);
+    expect(microformatClasses()).toEqual([]);
   });
 
   test("a tag's page says so in its heading and marks its tag current", () => {

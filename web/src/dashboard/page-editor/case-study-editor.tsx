@@ -32,6 +32,7 @@ import { addUpload } from '../shared/draft/uploads';
 import { placeOf } from './problem-count';
 import { TechnologiesField } from './projects-form';
 import { PublishButton, VersionsPart } from '../shared/draft/publish-panel';
+import { ScheduleButton } from '../shared/draft/schedule-button';
 import { SaveStatus } from '../shared/draft/save-status';
 import { moveItem, SortableList, useListKeys } from './sortable-list';
 import { useDraftOf } from '../shared/draft/use-draft-of';
@@ -191,6 +192,14 @@ export default function CaseStudyEditor({
           {live === null ? '' : live === -1 ? "The placeholder's example: publish it to make it yours" : live === 0 ? 'Not published yet' : `Published: version ${live}`}
         </p>
         <div className="ms-auto flex flex-wrap items-center gap-x-4">
+          <ScheduleButton
+            schedule={(at) => publishCaseStudy(project, at)}
+            what="case study"
+            until="visitors see the case study as it is live now"
+            saveFirst={flush}
+            explain={caseStudyFailure}
+            onScheduled={() => setPublished((n) => n + 1)}
+          />
           <PublishButton
             saveFirst={flush}
             publish={publish}

@@ -6,9 +6,10 @@
  */
 import { ChevronDown } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { loadPublished, type PublishedContent } from '../../api/content';
+import { loadPublished, publishDraft, type PublishedContent } from '../../api/content';
 import { draftChanges, languageName, type Change } from './changes';
 import { PublishButton } from '../shared/draft/publish-panel';
+import { ScheduleButton } from '../shared/draft/schedule-button';
 import { SaveStatus } from '../shared/draft/save-status';
 import { StickyBar } from '../shared/draft/sticky-bar';
 import type { DraftState } from './use-draft';
@@ -115,6 +116,13 @@ export function DraftBar({
         <span id={NOTHING} hidden>
           Nothing to publish: the live page shows this draft.
         </span>
+        <ScheduleButton
+          schedule={publishDraft}
+          what="page"
+          until="visitors see the page as it is live now"
+          saveFirst={draft.flush}
+          onScheduled={onPublished}
+        />
         <PublishButton saveFirst={draft.flush} onPublished={onPublished} nothing={count === 0 && changes ? NOTHING : undefined} />
       </div>
     </StickyBar>

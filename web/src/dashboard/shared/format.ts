@@ -37,3 +37,8 @@ export function caseStudiesRead(counts: readonly { project: string; title?: stri
   const names = new Intl.ListFormat('en', { type: 'conjunction' }).format(counts.map(caseStudyLabel));
   return `Read the case ${counts.length === 1 ? 'study' : 'studies'} of ${names}.`;
 }
+
+const MOMENT = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** A moment to come, as the owner reads it: `5 Dec 2026, 17:25`. */
+export const momentText = (ms: number) => MOMENT.format(ms);

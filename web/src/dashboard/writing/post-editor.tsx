@@ -3,8 +3,9 @@
  * beside the server's rendering of it on a wide screen, under a preview shown on asking on a
  * narrow one), address, language, tags and cover; saved as the owner types with `If-Match` (the
  * draft hooks the page's editor uses, with the post's source), published now (asked first) or at a
- * moment to come, and reverted to a kept version. The bar above says whether it is saved, where it
- * stands (a draft, scheduled, live) and whether the live post shows this draft.
+ * moment to come, unpublished (asked first), and reverted to a kept version. The bar above says
+ * whether it is saved, where it stands (a draft, scheduled, live, unpublished) and whether the live
+ * post shows this draft.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useMediaQuery } from '../../components/use-media-query';
@@ -34,9 +35,10 @@ import { useSaveShortcut } from '../shared/draft/use-save-shortcut';
 import { BodyField } from './body-field';
 import { postProblems, prunePostMedia } from './post-check';
 import { postFailure, postField, postPlace } from './post-words';
-import { ScheduleButton } from './schedule-button';
+import { ScheduleButton } from '../shared/draft/schedule-button';
 import { dayText, momentText, postPath, publishedFrom, rememberPublished, standingOf } from './standing';
 import { TagsField } from './tags-field';
+import { UnpublishButton } from './unpublish-button';
 import { useFocusWhenShown, type PageFacts } from './page-facts';
 
 /** Where a post's unsaved edits wait across a reload, one place per post. */
@@ -127,6 +129,13 @@ export function PostEditor({
     },
     [id, refresh],
   );
+  // An unpublishing leaves the draft as it was: the bar and the versions are asked again. Its button
+  // goes with the live post, so focus moves to the bar's heading, from where its message follows.
+  const unpublished = useCallback(() => {
+    window.document.getElementById('post-heading')?.focus();
+    setPublished((n) => n + 1);
+    void refresh();
+  }, [refresh]);
   // A revert makes the version the draft: what the draft is then is what is live.
   const reverted = useCallback(
     async (version: Version) => {
@@ -196,7 +205,7 @@ export function PostEditor({
 
   return (
     <div className="container-page pt-4 pb-6 md:pt-6 md:pb-8">
-      <PostBar draft={draft} state={state} at={at} pageLanguage={pageLanguage} onPublished={remember} />
+      <PostBar draft={draft} state={state} at={at} pageLanguage={pageLanguage} onPublished={remember} onUnpublished={unpublished} />
       <p className="mt-2">{back}</p>
       <Notices draft={draft} name={(path) => (path ? postPlace(path).replace(/^The /, 'the ') : 'the whole post')} />
       {draft.conflict && (
@@ -307,8 +316,12 @@ export function PostEditor({
           title="Versions of the post"
           none="Nothing published yet: the post has no address until it is."
           tagOf={(version, k, versions) => {
+            // The newest version unpublishes the post when the list says so: then no version is live.
+            const withdrawal = state?.unpublished ? state.version : null;
+            if (version.version === withdrawal) return version.publishedAt > at ? 'unpublishing' : 'unpublished';
             if (version.publishedAt > at) return 'scheduled';
-            return k === versions.findIndex((v) => v.publishedAt <= at) ? 'live' : null;
+            const live = versions.findIndex((v) => v.publishedAt <= at);
+            return k === live && version.version !== withdrawal ? 'live' : null;
           }}
           onReverted={(version) => void reverted(version).catch(() => {})}
         />
@@ -317,13 +330,14 @@ export function PostEditor({
   );
 }
 
-/** The bar above the post: its title, whether it is saved, where it stands, whether the live post shows it, Schedule and Publish. */
+/** The bar above the post: its title, whether it is saved, where it stands, whether the live post shows it, Unpublish, Schedule and Publish. */
 function PostBar({
   draft,
   state,
   at: now,
   pageLanguage,
   onPublished,
+  onUnpublished,
 }: {
   draft: DraftStateOf<Post>;
   state: PostState | null;
@@ -331,6 +345,7 @@ function PostBar({
   at: number;
   pageLanguage: string;
   onPublished: (version: Version) => void;
+  onUnpublished: () => void;
 }) {
   const post = draft.document!;
   const standing = state ? standingOf(state, now) : null;
@@ -389,7 +404,21 @@ function PostBar({
         <span id={NOTHING} hidden>
           Nothing to publish: the live post shows this draft.
         </span>
-        <ScheduleButton id={post.id} saveFirst={draft.flush} explain={explainPublish} onScheduled={onPublished} />
+        <UnpublishButton
+          id={post.id}
+          path={live ?? postPath(post.slug, post.language, pageLanguage)}
+          live={standing?.kind === 'live'}
+          update={standing?.kind === 'live' ? standing.update : null}
+          onUnpublished={onUnpublished}
+        />
+        <ScheduleButton
+          schedule={(at) => publishPost(post.id, at)}
+          what="post"
+          until="its address answers as if it were not published"
+          saveFirst={draft.flush}
+          explain={explainPublish}
+          onScheduled={onPublished}
+        />
         <PublishButton
           saveFirst={draft.flush}
           publish={() => publishPost(post.id)}

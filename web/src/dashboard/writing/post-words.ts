@@ -1,4 +1,4 @@
-/** A post's fields and failures as the owner reads them: where a problem is, and what to do about a refused publish. */
+/** A post's fields and failures as the owner reads them: where a problem is, and what to do about a refused publish or unpublishing. */
 import { ApiError } from '../../api/client';
 import { sentence } from '../../api/problems';
 
@@ -40,4 +40,12 @@ export function postFailure(what: 'published' | 'reverted') {
     }
     return undefined;
   };
+}
+
+/** A refused unpublishing in the owner's words: what stands in its way. */
+export function unpublishFailure(cause: unknown): string | undefined {
+  if (!(cause instanceof ApiError)) return undefined;
+  if (cause.status === 404) return 'Not unpublished: the post was never published.';
+  if (cause.status === 409) return 'Not unpublished: the post is unpublished already, or its unpublishing is scheduled. Reload to see where it stands.';
+  return undefined;
 }

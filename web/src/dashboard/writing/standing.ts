@@ -67,11 +67,9 @@ export function groupPosts(posts: readonly PostState[], now: number): Groups {
   return groups;
 }
 
-const MOMENT = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const DAY = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
-/** A moment to come, as the owner reads it: `5 Dec 2026, 17:25`. */
-export const momentText = (ms: number) => MOMENT.format(ms);
+export { momentText } from '../shared/format';
 /** A day gone, as the owner reads it: `5 Dec 2026`. */
 export const dayText = (ms: number) => DAY.format(ms);
 

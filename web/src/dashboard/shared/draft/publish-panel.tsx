@@ -4,23 +4,12 @@
  * through the props that name its requests and words.
  */
 import { useCallback, useEffect, useState } from 'react';
-import { sessionEnded } from '../session';
 import { listVersions, publishDraft, revertTo, type Version } from '../../../api/content';
+import { AskedAction, useAction, useFailure } from './asked-action';
 import { ConfirmDialog } from './confirm-dialog';
 import { Group } from './fields';
 
 const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
-function useFailure(explain?: (cause: unknown) => string | undefined) {
-  const [error, setError] = useState<string | null>(null);
-  const fail = useCallback(
-    (cause: unknown) => {
-      if (!sessionEnded(cause)) setError(explain?.(cause) ?? (cause instanceof Error ? cause.message : String(cause)));
-    },
-    [explain],
-  );
-  return { error, setError, fail };
-}
 
 export function PublishButton({
   saveFirst,
@@ -45,66 +34,47 @@ export function PublishButton({
   title?: string;
   confirmLabel?: string;
 }) {
-  const [asking, setAsking] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [status, setStatus] = useState<string | null>(null);
-  const { error, setError, fail } = useFailure(explain);
+  const action = useAction(explain);
 
-  async function publish() {
-    setBusy(true);
-    setStatus(null);
-    setError(null);
-    try {
+  const publish = () =>
+    action.act(async () => {
       if (!(await saveFirst())) {
-        setError('Not published: the draft could not be saved (see its status).');
-        return;
+        action.setError('Not published: the draft could not be saved (see its status).');
+        return null;
       }
       const version = await send();
-      setStatus(`Published version ${version.version}. Visitors now see it.`);
       onPublished(version);
-    } catch (cause) {
-      fail(cause);
-    } finally {
-      setBusy(false);
-    }
-  }
+      return `Published version ${version.version}. Visitors now see it.`;
+    });
 
   // Said once published, until the draft changes again.
   const [shownFor, setShownFor] = useState(nothing);
   if (shownFor !== nothing) {
     setShownFor(nothing);
-    if (!nothing) setStatus(null);
+    if (!nothing) action.setStatus(null);
   }
 
-  // Its parts are the bar's: the messages take a row of their own below it.
   return (
-    <div className="contents">
-      <div aria-live="polite" className="order-last basis-full text-sm">
-        {status && (
-          <p role="status" className="pb-1 text-emerald-300">
-            {status}
-          </p>
-        )}
-      </div>
-      {error && (
-        <p role="alert" className="order-last basis-full pb-1 text-sm text-red-300">
-          {error}
-        </p>
-      )}
-      <button type="button" className="btn btn-primary" disabled={busy || !!nothing} aria-describedby={nothing} onClick={() => setAsking(true)}>
-        {label}
-      </button>
-      <ConfirmDialog
-        open={asking}
-        title={title}
-        confirmLabel={confirmLabel}
-        onConfirm={() => void publish()}
-        onClose={() => setAsking(false)}
-      >
-        <p>Visitors will see the draft as it is now.</p>
-      </ConfirmDialog>
-    </div>
+    <AskedAction
+      action={action}
+      label={label}
+      primary
+      disabled={!!nothing}
+      describedBy={nothing}
+      title={title}
+      confirmLabel={confirmLabel}
+      onConfirm={() => void publish()}
+    >
+      <p>Visitors will see the draft as it is now.</p>
+    </AskedAction>
   );
+}
+
+/** A version to come is `scheduled`; the newest of those past is `live`. */
+function scheduledOrLive(version: Version, k: number, versions: Version[]): string | null {
+  const now = Date.now();
+  if (version.publishedAt > now) return 'scheduled';
+  return k === versions.findIndex((v) => v.publishedAt <= now) ? 'live' : null;
 }
 
 export function VersionsPart({
@@ -116,7 +86,7 @@ export function VersionsPart({
   title = 'Versions',
   level = 2,
   none = 'Nothing published yet: visitors see the default content.',
-  tagOf = (_version, k) => (k === 0 ? 'live' : null),
+  tagOf = scheduledOrLive,
 }: {
   /** Changes when a version is published, to list it. */
   generation: string;
@@ -132,7 +102,7 @@ export function VersionsPart({
   level?: 2 | 3;
   /** What is said while nothing was published. */
   none?: string;
-  /** The tag beside a version (`live` beside the newest by default), if any; the versions are the newest first. */
+  /** The tag beside a version (by default `scheduled` beside one to come, `live` beside the newest of the others), if any; the versions are the newest first. */
   tagOf?: (version: Version, index: number, versions: Version[]) => string | null;
 }) {
   const [versions, setVersions] = useState<Version[] | null>(null);
