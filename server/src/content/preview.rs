@@ -465,6 +465,14 @@ impl Sketch {
         Self(svg(document, photo))
     }
 
+    /// Whether it can be drawn: its source read as resvg reads it (a millisecond, where drawing
+    /// and encoding take some 100), so that a publish whose preview could not be drawn later
+    /// is refused now (text with a control character, which XML forbids, stored behind the API's
+    /// back).
+    pub fn check(&self) -> anyhow::Result<()> {
+        parse(&self.0).map(|_| ())
+    }
+
     /// What the picture is kept by: its source, hashed.
     pub fn key(&self) -> [u8; 32] {
         use sha2::{Digest, Sha256};
@@ -516,15 +524,19 @@ impl Drawing {
     }
 }
 
-/// An SVG source of the preview's size drawn as PNG bytes.
-fn draw(svg: &str) -> anyhow::Result<Vec<u8>> {
+/// An SVG source read as the tree resvg draws.
+fn parse(svg: &str) -> anyhow::Result<usvg::Tree> {
     let options = usvg::Options {
         fontdb: fonts(),
         font_family: FONT_FAMILY.to_owned(),
         ..usvg::Options::default()
     };
-    let tree =
-        usvg::Tree::from_str(svg, &options).context("the preview's SVG template does not parse")?;
+    usvg::Tree::from_str(svg, &options).context("the preview's SVG template does not parse")
+}
+
+/// An SVG source of the preview's size drawn as PNG bytes.
+fn draw(svg: &str) -> anyhow::Result<Vec<u8>> {
+    let tree = parse(svg)?;
     let mut pixmap = tiny_skia::Pixmap::new(PREVIEW_WIDTH, PREVIEW_HEIGHT)
         .context("a 1200x630 canvas cannot be allocated")?;
     resvg::render(

@@ -1305,7 +1305,12 @@ impl PageRenderer {
             let key = sketch.key();
             let drawing = match drawn.get(&key).or_else(|| kept.get(&key)) {
                 Some(drawing) => Arc::clone(drawing),
-                None => Arc::new(Drawing::new(sketch)),
+                None => {
+                    sketch
+                        .check()
+                        .with_context(|| format!("the link preview of {path}"))?;
+                    Arc::new(Drawing::new(sketch))
+                }
             };
             previews.push((path, Arc::clone(&drawing)));
             kept.insert(drawing.key(), drawing);
