@@ -39,8 +39,8 @@ async function firstScreenPainted(root: HTMLElement): Promise<void> {
 // case study's (`/projects/<slug>/`, hydrated by a chunk of its own) and the writing's (a post's,
 // the index's pages: another chunk) arrive
 // pre-rendered (see build-facts.tsx and the server's content/render.rs) and are hydrated without
-// the router, from a chunk loaded once the page is drawn; a link's visit (and a case study opened
-// from a link's page) is counted by a chunk of its own. Every other route arrives as the shell, its
+// the router, from a chunk loaded once the page is drawn; a link's visit (and a case study or the
+// writing opened from a link's page) is counted by a chunk of its own. Every other route arrives as the shell, its
 // root empty, and is rendered by the router, a chunk loaded only then.
 if (container.firstElementChild) {
   const root = container;
@@ -58,8 +58,8 @@ if (container.firstElementChild) {
     .then(([{ hydrate }, data]) => hydrate(root, data));
   // Visitor insights count the page once it is hydrated (the app's own pages count nothing).
   startInsights(started);
-  // A link's page (`/a/<slug>`), or a case study's opened from one (`?via=<slug>`).
-  if (location.pathname[2] === '/' || (caseStudy && /[?&]via=/.test(location.search))) {
+  // A link's page (`/a/<slug>`), or a case study's or the writing's opened from one (`?via=<slug>`).
+  if (location.pathname[2] === '/' || ((caseStudy || writing) && /[?&]via=/.test(location.search))) {
     void started.then(() => import('./links/visit')).then((visit) => visit.startVisit());
   }
 } else {

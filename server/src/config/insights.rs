@@ -34,8 +34,8 @@ pub struct InsightsSettings {
     )]
     pub visitors_per_network: u32,
 
-    /// New referrers, campaigns, click targets and case studies counted per network and day, of
-    /// each kind.
+    /// New referrers, campaigns, click targets, case studies and posts counted per network and day,
+    /// of each kind.
     #[arg(
         long = "insights-keys-per-network",
         env = "PORTFOLIO_INSIGHTS_KEYS_PER_NETWORK",

@@ -38,6 +38,21 @@ pub fn project_title(document: &ContentDocument, id: &str) -> Option<String> {
         .map(|project| project.title.clone())
 }
 
+/// The title and address of the published post `id` as readers reach it (published, in the
+/// page's language or a published one), if it is served.
+pub fn post_title_and_path(
+    document: &ContentDocument,
+    posts: &post::Posts,
+    id: &str,
+) -> Option<(String, String)> {
+    let post = &posts.get(id)?.document;
+    let tag = language::published_tags(document)
+        .into_iter()
+        .find(|tag| tag.eq_ignore_ascii_case(&post.language))?;
+    let home = language::href(document, &tag);
+    Some((post.title.clone(), post_page::path(&home, &post.slug)))
+}
+
 /// Published versions kept for revert; older ones are deleted at each publish.
 pub const KEPT_VERSIONS: i64 = 20;
 

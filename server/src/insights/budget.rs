@@ -1,5 +1,5 @@
 //! What one network may add to a day's insights: at most so many new visitors, new keys of each
-//! kind (referrers, campaigns, click targets, case studies) and resume downloads. A network is an IPv4 address
+//! kind (referrers, campaigns, click targets, case studies, posts) and resume downloads. A network is an IPv4 address
 //! or an IPv6 /64 (one customer's), so a new User-Agent per beacon or a new address in the same
 //! /64 adds nothing past the allowance, while an office behind one address is still counted.
 //!
@@ -21,6 +21,8 @@ pub enum Kind {
     Target,
     /// A case study's project id, from a view of its page.
     CaseStudy,
+    /// A post's id, from a view of its page.
+    Post,
 }
 
 /// The allowances per network and day, from the settings.
@@ -35,7 +37,7 @@ pub struct Allowances {
 /// One network's day: the fingerprints of what it added, by kind, and its downloads.
 #[derive(Debug, Default)]
 struct NetworkDay {
-    added: [Vec<u64>; 5],
+    added: [Vec<u64>; 6],
     downloads: u32,
 }
 
@@ -79,7 +81,7 @@ impl Budgets {
     pub fn admit(&mut self, day: &str, network: u64, kind: Kind, value: &[u8]) -> bool {
         let max = match kind {
             Kind::Visitor => self.allowances.visitors,
-            Kind::Referrer | Kind::Campaign | Kind::Target | Kind::CaseStudy => {
+            Kind::Referrer | Kind::Campaign | Kind::Target | Kind::CaseStudy | Kind::Post => {
                 self.allowances.keys
             }
         } as usize;
@@ -173,6 +175,7 @@ mod tests {
         assert!(!b.admit("d", net, Kind::Referrer, b"w"));
         assert!(b.admit("d", net, Kind::Campaign, b"w"));
         assert!(b.admit("d", net, Kind::CaseStudy, b"w"));
+        assert!(b.admit("d", net, Kind::Post, b"w"));
         assert!(b.admit_download("d", net));
         assert!(!b.admit_download("d", net));
         // Another network is not held up.

@@ -1,6 +1,6 @@
 //! The owner's figures for a range of days: each day's counts, the totals and the most frequent
-//! referrers, campaigns, clicks, case studies, devices and browsers, made from what the store
-//! keeps.
+//! referrers, campaigns, clicks, case studies, posts, devices and browsers, made from what the
+//! store keeps.
 
 use std::collections::BTreeMap;
 
@@ -64,6 +64,45 @@ pub fn titled(
 /// What a case study's visits are counted as (`insights_counts.kind`), keyed by its project's id.
 pub const CASE_STUDY_KIND: &str = "case-study";
 
+/// A post and how often it was seen: its page's views, or an application link's readers who
+/// read it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct PostCount {
+    /// Its id (kept when its title or address changes).
+    #[schema(example = "hello-world")]
+    pub post: String,
+    /// Its title as published; `null` for a post no longer published.
+    pub title: Option<String>,
+    /// Its address (`/writing/<slug>/`, under its language's prefix); `null` for a post no
+    /// longer published.
+    #[schema(example = "/writing/hello-world/")]
+    pub path: Option<String>,
+    pub count: i64,
+}
+
+/// The counts of posts by id, each with its title and address as published (`published`, `None`
+/// for a post no longer published), in the order given.
+pub fn titled_posts(
+    counts: impl IntoIterator<Item = (String, i64)>,
+    published: impl Fn(&str) -> Option<(String, String)>,
+) -> Vec<PostCount> {
+    counts
+        .into_iter()
+        .map(|(post, count)| {
+            let (title, path) = published(&post).unzip();
+            PostCount {
+                post,
+                title,
+                path,
+                count,
+            }
+        })
+        .collect()
+}
+
+/// What a post's visits are counted as (`insights_counts.kind`), keyed by its id.
+pub const POST_KIND: &str = "post";
+
 /// Totals over the range.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -97,6 +136,9 @@ pub struct InsightsFigures {
     /// Views of each case study's page (`/projects/<slug>/`, in any language), the most
     /// viewed first; also counted in the page views.
     pub case_studies: Vec<CaseStudyCount>,
+    /// Views of each post's page (`/writing/<slug>/`, under its language's prefix), the most
+    /// viewed first; also counted in the page views.
+    pub posts: Vec<PostCount>,
     /// Page views by device class: `desktop`, `phone`, `tablet`, `other`.
     pub devices: Vec<KeyCount>,
     /// Page views by browser family.
@@ -183,6 +225,15 @@ pub fn tally(sources: Sources) -> InsightsFigures {
                 count: k.count,
             })
             .collect(),
+        posts: take(POST_KIND)
+            .into_iter()
+            .map(|k| PostCount {
+                post: k.key,
+                title: None,
+                path: None,
+                count: k.count,
+            })
+            .collect(),
         devices: take("device"),
         browsers: take("browser"),
         days,
@@ -229,5 +280,46 @@ mod tests {
         assert_eq!(figures.referrers.len(), TOP);
         assert_eq!(figures.referrers[0].key, "site0.example");
         assert!(figures.clicks.is_empty());
+        assert!(figures.posts.is_empty());
+    }
+
+    #[test]
+    fn posts_are_listed_by_their_counts_with_their_title_and_address_while_published() {
+        let figures = tally(Sources {
+            first: day("2026-03-01"),
+            today: day("2026-03-01"),
+            days: Vec::new(),
+            messages: BTreeMap::new(),
+            counts: [("hello", 3), ("gone", 1)]
+                .map(|(key, count)| InsightsCountRow {
+                    kind: POST_KIND.into(),
+                    key: key.into(),
+                    count,
+                })
+                .into(),
+            enabled: true,
+            time_zone: "UTC".into(),
+        });
+        let counts = figures.posts.into_iter().map(|c| (c.post, c.count));
+        let posts = titled_posts(counts, |id| {
+            (id == "hello").then(|| ("Hello".to_owned(), "/de/writing/hallo/".to_owned()))
+        });
+        assert_eq!(
+            posts,
+            [
+                PostCount {
+                    post: "hello".into(),
+                    title: Some("Hello".into()),
+                    path: Some("/de/writing/hallo/".into()),
+                    count: 3,
+                },
+                PostCount {
+                    post: "gone".into(),
+                    title: None,
+                    path: None,
+                    count: 1,
+                },
+            ]
+        );
     }
 }

@@ -1,5 +1,5 @@
 //! Visitor insights: page views, unique visitors, referrers, campaigns, clicks, visits per case
-//! study and resume downloads, counted per day with no cookie and no stored address. Counts gather in memory and
+//! study and per post, and resume downloads, counted per day with no cookie and no stored address. Counts gather in memory and
 //! are written in batches, so a beacon never waits on the disk; a crash may lose a few seconds of
 //! counts, never a message.
 
@@ -47,7 +47,7 @@ pub fn day_in(zone: chrono_tz::Tz, ms: i64) -> NaiveDate {
         .date_naive()
 }
 
-pub use figures::CASE_STUDY_KIND;
+pub use figures::{CASE_STUDY_KIND, POST_KIND};
 
 /// Whether `text` is a stable content id, as a click's target or a section's id: 1 to 64 of
 /// `a-z`, `0-9`, `:`, `.`, `_` and `-`, starting with a letter or digit.
@@ -72,16 +72,27 @@ pub fn is_project_id(text: &str) -> bool {
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
 }
 
+/// What a post's id must be, as the beacons name it.
+pub const POST_ID_RULE: &str =
+    "must be a post's id: 1 to 41 of a-z, 0-9 and '-', starting with a letter or digit";
+
+/// Whether `text` is a post's id: the same pattern as a project's (the content store's ids).
+pub fn is_post_id(text: &str) -> bool {
+    is_project_id(text)
+}
+
 /// What a page's beacon reports.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
-    /// A view of a page (`/`, a language's, a link's, a case study's), with where the visitor came
-    /// from.
+    /// A view of a page (`/`, a language's, a link's, a case study's, a post's), with where the
+    /// visitor came from.
     View {
         referrer_host: Option<String>,
         campaign: Option<String>,
         /// On a case study's page: its project's id (a case study that is published).
         case_study: Option<String>,
+        /// On a post's page: its id (a post that is published).
+        post: Option<String>,
     },
     /// A click on a counted link: a stable content id such as `project:shop:code`.
     Click { target: String },
@@ -105,6 +116,7 @@ enum Admitted {
         referrer_host: Option<String>,
         campaign: Option<String>,
         case_study: Option<String>,
+        post: Option<String>,
     },
     Click {
         target: Option<String>,
@@ -240,7 +252,7 @@ impl Insights {
 
     /// Counts a beacon's event from a visitor, unless the visitor asks not to be counted or is
     /// a bot, within its network's limits: the beacons' rate, and what is new today (visitors,
-    /// referrers, campaigns, click targets, case studies) up to the allowances, the rest counted as page views
+    /// referrers, campaigns, click targets, case studies, posts) up to the allowances, the rest counted as page views
     /// only. `site` is the host the site is reached at.
     pub async fn record(
         &self,
@@ -270,6 +282,7 @@ impl Insights {
                     referrer_host,
                     campaign,
                     case_study,
+                    post,
                 } => {
                     let referrer_host = referrer_host
                         .filter(|host| !host.eq_ignore_ascii_case(site))
@@ -277,12 +290,14 @@ impl Insights {
                     let campaign = campaign.filter(|c| admit(budget::Kind::Campaign, c.as_bytes()));
                     let case_study =
                         case_study.filter(|id| admit(budget::Kind::CaseStudy, id.as_bytes()));
+                    let post = post.filter(|id| admit(budget::Kind::Post, id.as_bytes()));
                     let new_visitor = admit(budget::Kind::Visitor, &hash);
                     Admitted::View {
                         visitor: new_visitor.then_some(hash),
                         referrer_host,
                         campaign,
                         case_study,
+                        post,
                     }
                 }
                 Event::Click { target } => Admitted::Click {
@@ -297,6 +312,7 @@ impl Insights {
                 referrer_host,
                 campaign,
                 case_study,
+                post,
             } => {
                 pending.days.entry(day.clone()).or_default().page_views += 1;
                 if let Some(hash) = hash {
@@ -316,6 +332,9 @@ impl Insights {
                 }
                 if let Some(project) = case_study {
                     add(CASE_STUDY_KIND, project);
+                }
+                if let Some(post) = post {
+                    add(POST_KIND, post);
                 }
                 add("device", visitor.device.to_owned());
                 add("browser", visitor.browser);

@@ -6,7 +6,7 @@ use crate::store::links::{LinkRow, Tally};
 use super::stage::{project_clicks, Stage};
 
 /// The columns of the CSV export.
-const CSV_COLUMNS: [&str; 19] = [
+const CSV_COLUMNS: [&str; 20] = [
     "company",
     "role",
     "state",
@@ -24,6 +24,7 @@ const CSV_COLUMNS: [&str; 19] = [
     "messages",
     "sections",
     "case_studies",
+    "posts",
     "alerts",
     "note",
 ];
@@ -33,7 +34,7 @@ pub fn csv(links: Vec<(LinkRow, Tally)>) -> anyhow::Result<Vec<u8>> {
     crate::contact::export::csv_table(&CSV_COLUMNS, links.into_iter().map(row))
 }
 
-fn row((link, tally): (LinkRow, Tally)) -> [String; 19] {
+fn row((link, tally): (LinkRow, Tally)) -> [String; 20] {
     let state = Stage::of(&link, &tally).name();
     let listed = |counts: &std::collections::BTreeMap<String, i64>| {
         counts
@@ -43,6 +44,7 @@ fn row((link, tally): (LinkRow, Tally)) -> [String; 19] {
             .join("; ")
     };
     let (sections, case_studies) = (listed(&tally.sections), listed(&tally.case_studies));
+    let posts = listed(&tally.posts);
     let alerts = [
         ("open", link.alert_open),
         ("resume", link.alert_resume),
@@ -71,6 +73,7 @@ fn row((link, tally): (LinkRow, Tally)) -> [String; 19] {
         tally.messages.to_string(),
         sections,
         case_studies,
+        posts,
         alerts,
         link.note,
     ]

@@ -1,6 +1,6 @@
 //! Application links: one address per application the owner sends (`/a/<slug>`), which serves the
 //! page in the link's language and tells the owner, per day and never per visit, that it was
-//! opened, by how many visitors, which sections came into view, which case studies were opened,
+//! opened, by how many visitors, which sections came into view, which case studies and posts were opened,
 //! which project links were clicked, whether the resume was downloaded and a message sent through it; and alerts the
 //! owner through the outbox. Counting follows the insights' rules (no cookie, no stored address,
 //! nobody who asks not to be counted, no bots); each event is written in a transaction of its own,
@@ -219,11 +219,17 @@ impl Links {
                 seen: visitor.hash_with(&[slug, "case-study", &project]),
                 project,
             },
+            Visit::Post(post) if visitor.admitted => LinkEvent::Post {
+                seen: visitor.hash_with(&[slug, "post", &post]),
+                post,
+            },
             Visit::Click(target) if insights.admit_link_target(&visitor, &target) => {
                 LinkEvent::Click { target }
             }
             // Past the network's allowance for today.
-            Visit::Section(_) | Visit::CaseStudy(_) | Visit::Click(_) => return Ok(Counted::Done),
+            Visit::Section(_) | Visit::CaseStudy(_) | Visit::Post(_) | Visit::Click(_) => {
+                return Ok(Counted::Done)
+            }
         };
         self.count(contact, slug, &visitor.day, event).await?;
         Ok(Counted::Done)

@@ -12,8 +12,8 @@ pub enum Stage {
     Sent,
     /// Opened, nothing more.
     Opened,
-    /// A section past the first came into view, a case study was opened, a link was clicked or
-    /// the resume downloaded.
+    /// A section past the first came into view, a case study or a post was opened, a link was
+    /// clicked or the resume downloaded.
     Engaged,
     /// A message was sent through it.
     Wrote,
@@ -38,6 +38,7 @@ impl Stage {
             .keys()
             .any(|section| section != FIRST_SECTION)
             || !tally.case_studies.is_empty()
+            || !tally.posts.is_empty()
             || tally.clicks.values().any(|n| *n > 0)
             || tally.resume_downloads > 0
         {

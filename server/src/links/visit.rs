@@ -1,5 +1,5 @@
 //! What happens through a link as the page reports it (an open, a section come into view, a
-//! click, a case study opened), checked; who sent it; and what became of it ([`super::Links::count_visit`] counts it).
+//! click, a case study or a post opened), checked; who sent it; and what became of it ([`super::Links::count_visit`] counts it).
 
 use std::net::IpAddr;
 use std::time::Duration;
@@ -10,7 +10,7 @@ use utoipa::ToSchema;
 
 use super::slug;
 use crate::domain::FieldErrors;
-use crate::insights::{is_content_id, is_project_id, PROJECT_ID_RULE};
+use crate::insights::{is_content_id, is_post_id, is_project_id, POST_ID_RULE, PROJECT_ID_RULE};
 
 /// What the page reports about a visit through a link.
 #[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
@@ -25,6 +25,9 @@ pub enum VisitKind {
     /// A case study's page was opened from the link's page (its address carries `?via=<slug>`).
     #[serde(rename = "caseStudy")]
     CaseStudy,
+    /// A post's page was opened from the link's page, directly or through the writing's index
+    /// (its address carries `?via=<slug>`).
+    Post,
 }
 
 /// An event of a visit as checked: what to count.
@@ -35,19 +38,30 @@ pub enum Visit {
     Click(String),
     /// A case study, by its project's id.
     CaseStudy(String),
+    /// A post, by its id.
+    Post(String),
+}
+
+/// The fields of an event besides its link and kind, each only for its kind.
+#[derive(Debug, Default)]
+pub struct VisitFields {
+    pub target: Option<String>,
+    pub section: Option<String>,
+    pub case_study: Option<String>,
+    pub post: Option<String>,
 }
 
 impl Visit {
     /// Checks an event the page sent for the link `slug`: a section's id only for a section, a
     /// click's target only for a click, each a content id; a case study's project id only for a
-    /// case study. Every field not valid is named.
-    pub fn parse(
-        slug: &str,
-        kind: VisitKind,
-        target: Option<String>,
-        section: Option<String>,
-        case_study: Option<String>,
-    ) -> Result<Self, FieldErrors> {
+    /// case study, a post's id only for a post. Every field not valid is named.
+    pub fn parse(slug: &str, kind: VisitKind, fields: VisitFields) -> Result<Self, FieldErrors> {
+        let VisitFields {
+            target,
+            section,
+            case_study,
+            post,
+        } = fields;
         let mut errors = FieldErrors::new();
         if !slug::is_well_formed(slug) {
             errors.insert(
@@ -62,6 +76,9 @@ impl Visit {
         };
         if !matches!(kind, VisitKind::CaseStudy) {
             only("caseStudy", &case_study, "case study");
+        }
+        if !matches!(kind, VisitKind::Post) {
+            only("post", &post, "post");
         }
         let visit = match kind {
             VisitKind::Open => {
@@ -88,6 +105,21 @@ impl Visit {
                     }
                     None => {
                         errors.insert("caseStudy".into(), "is required for a case study".into());
+                        None
+                    }
+                }
+            }
+            VisitKind::Post => {
+                only("target", &target, "click");
+                only("section", &section, "section");
+                match post {
+                    Some(id) if is_post_id(&id) => Some(Self::Post(id)),
+                    Some(_) => {
+                        errors.insert("post".into(), POST_ID_RULE.into());
+                        None
+                    }
+                    None => {
+                        errors.insert("post".into(), "is required for a post".into());
                         None
                     }
                 }

@@ -18,6 +18,8 @@ pub enum CountKind {
     Section,
     /// A case study opened (key: its project's id).
     CaseStudy,
+    /// A post read (key: its id).
+    Post,
     Click,
     Resume,
     Message,
@@ -30,6 +32,7 @@ impl CountKind {
             Self::Visitor => "visitor",
             Self::Section => "section",
             Self::CaseStudy => "case-study",
+            Self::Post => "post",
             Self::Click => "click",
             Self::Resume => "resume",
             Self::Message => "message",
@@ -42,6 +45,7 @@ impl CountKind {
             Self::Visitor,
             Self::Section,
             Self::CaseStudy,
+            Self::Post,
             Self::Click,
             Self::Resume,
             Self::Message,

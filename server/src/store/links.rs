@@ -130,6 +130,10 @@ pub enum LinkEvent {
     /// A case study (by its project's id) was opened from the link's page: counted when `seen`
     /// (the salted hash of the visitor, the link and the case study) is new today.
     CaseStudy { project: String, seen: Vec<u8> },
+    /// A post (by its id) was opened from the link's page, directly or through the writing's
+    /// index: counted when `seen` (the salted hash of the visitor, the link and the post) is new
+    /// today.
+    Post { post: String, seen: Vec<u8> },
     /// A counted link was clicked.
     Click { target: String },
     /// The resume was downloaded.
@@ -405,6 +409,14 @@ both_engines! {
                         outcome.counted = false;
                     }
                 }
+                LinkEvent::Post { post, seen } => {
+                    if Self::first_seen(&mut tx, hit.day, seen).await? {
+                        Self::add_link_count(&mut tx, link.id, hit.day, CountKind::Post, post)
+                            .await?;
+                    } else {
+                        outcome.counted = false;
+                    }
+                }
                 LinkEvent::Click { target } => {
                     Self::add_link_count(&mut tx, link.id, hit.day, CountKind::Click, target)
                         .await?;
@@ -444,6 +456,8 @@ pub struct Tally {
     pub sections: BTreeMap<String, i64>,
     /// Case studies opened, by project id (once a visitor a day each).
     pub case_studies: BTreeMap<String, i64>,
+    /// Posts read, by id (once a visitor a day each).
+    pub posts: BTreeMap<String, i64>,
     pub clicks: BTreeMap<String, i64>,
 }
 
@@ -458,6 +472,7 @@ impl Tally {
             Some(CountKind::CaseStudy) => {
                 *self.case_studies.entry(key.to_owned()).or_default() += count;
             }
+            Some(CountKind::Post) => *self.posts.entry(key.to_owned()).or_default() += count,
             Some(CountKind::Click) => *self.clicks.entry(key.to_owned()).or_default() += count,
             None => {}
         }

@@ -112,7 +112,7 @@ async fn links_are_made_listed_read_changed_and_deleted() {
     assert_eq!(
         link["totals"],
         json!({ "opens": 0, "visitors": 0, "resumeDownloads": 0, "projectClicks": 0,
-                "messages": 0, "sections": {}, "caseStudies": [] })
+                "messages": 0, "sections": {}, "caseStudies": [], "posts": [] })
     );
     let second = app.create_link(&acme()).await;
     assert_ne!(slug_of(&second), slug_of(&app.create_link(&acme()).await));
@@ -275,7 +275,7 @@ async fn the_csv_lists_every_link_with_its_state_and_defuses_formulas() {
     assert!(text.starts_with(
         "company,role,state,path,language,created_at,first_opened_at,last_activity_at,\
          expires_at,revoked_at,opens,visitors,resume_downloads,project_clicks,messages,\
-         sections,case_studies,alerts,note\r\n"
+         sections,case_studies,posts,alerts,note\r\n"
     ));
     let mut reader = csv::Reader::from_reader(text.as_bytes());
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
@@ -287,8 +287,9 @@ async fn the_csv_lists_every_link_with_its_state_and_defuses_formulas() {
     assert_eq!(&opened[3], format!("/a/{}", slug_of(&evil)));
     assert_eq!(&opened[10], "1");
     assert_eq!(&opened[16], "");
-    assert_eq!(&opened[17], "open resume message");
-    assert_eq!(&opened[18], "'+1, \"quoted\"");
+    assert_eq!(&opened[17], "");
+    assert_eq!(&opened[18], "open resume message");
+    assert_eq!(&opened[19], "'+1, \"quoted\"");
     assert_eq!(&rows[1][0], "Acme");
     assert_eq!(&rows[1][2], "sent");
     assert_eq!(&rows[1][6], "");

@@ -32,6 +32,7 @@ mod own_words;
 mod owner;
 mod passkeys;
 mod password_reset;
+mod post_insights;
 mod posts;
 mod sealed_secrets;
 mod second_factor;

@@ -228,6 +228,19 @@ async fn db_copy_moves_everything_from_sqlite_to_postgresql_and_back_with_every_
     let slug = link["slug"].as_str().unwrap().to_owned();
     let opened = app.link_visit(&json!({"slug": slug, "kind": "open"})).await;
     assert_eq!(opened.status(), 204);
+    // A post, read through the link (a count of the kind `post`; viewed below).
+    let begun = app
+        .post_json("/api/content/posts", &json!({"title": "Hello"}))
+        .await;
+    assert_eq!(begun.status(), 201);
+    let post = app
+        .post_json("/api/content/posts/hello/publish", &json!({}))
+        .await;
+    assert_eq!(post.status(), 200);
+    let read = app
+        .link_visit(&json!({"slug": slug, "kind": "post", "post": "hello"}))
+        .await;
+    assert_eq!(read.status(), 204);
     let mut ids = Vec::new();
     for (field, value) in [
         ("link", json!(slug)),
@@ -277,6 +290,7 @@ async fn db_copy_moves_everything_from_sqlite_to_postgresql_and_back_with_every_
     // Insights: a day's figures and counts (written at shutdown).
     for event in [
         json!({"kind": "view", "referrer": "https://example.org/"}),
+        json!({"kind": "view", "post": "hello"}),
         json!({"kind": "click", "target": "social:github"}),
     ] {
         assert_eq!(app.beacon(&event).await.status(), 204);
@@ -287,6 +301,16 @@ async fn db_copy_moves_everything_from_sqlite_to_postgresql_and_back_with_every_
     for (table, rows) in original.counts() {
         assert!(rows > 0, "the source has no row in {table}");
     }
+    // The post read through the link and viewed, each a count of its own kind.
+    let post = |kind: &str, key: &str| kind == "post" && key == "hello";
+    assert!(original
+        .application_link_counts
+        .iter()
+        .any(|c| post(&c.kind, &c.key)));
+    assert!(original
+        .insights_counts
+        .iter()
+        .any(|c| post(&c.kind, &c.key)));
 
     // SQLite to PostgreSQL.
     let postgres = crate::helpers::fresh_postgres_database(&server).await;

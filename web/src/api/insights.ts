@@ -19,3 +19,6 @@ export function insightsFigures(days: Range, signal?: AbortSignal): Promise<Insi
 export function insightsExportUrl(days: Range): string {
   return `/api/insights/export?days=${days}`;
 }
+
+/** A post's views, or its reads through an application link. */
+export type PostCount = Answer<components['schemas']['PostCount']>;

@@ -531,8 +531,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Visitors, page views, referrers, campaigns, clicks, case studies' visits, resume downloads and
-         *     messages per day.
+         * Visitors, page views, referrers, campaigns, clicks, case studies' and posts' visits, resume
+         *     downloads and messages per day.
          */
         get: operations["readInsights"];
         put?: never;
@@ -556,7 +556,7 @@ export interface paths {
          * Counts a page view or a click. Answers at once: counts are written in batches. Nothing is
          *     counted when insights are off, for `DNT: 1` or `Sec-GPC: 1`, or for a bot; the answer is the
          *     same. Each network (an IPv4 address or an IPv6 /64) has a rate limit and a daily allowance
-         *     of new visitors, referrers, campaigns and click targets.
+         *     of new visitors, referrers, campaigns, click targets, case studies and posts.
          */
         post: operations["recordInsightsEvent"];
         delete?: never;
@@ -631,11 +631,11 @@ export interface paths {
         put?: never;
         /**
          * Counts an event of a visit through a link: an open (and a new visitor today), a section that
-         *     came into view (once a visitor a day), a case study opened from the link's page (once a
-         *     visitor a day), a click. The answer is 204 whether or not anything was counted: nothing is for
-         *     an unknown, revoked or expired link, for a case study not published, with insights off, for `DNT: 1`
-         *     or `Sec-GPC: 1`, for bots, headless browsers and link-preview fetchers. Each network shares
-         *     the insights beacon's rate limit and allowances.
+         *     came into view (once a visitor a day), a case study or a post opened from the link's page (once
+         *     a visitor a day each), a click. The answer is 204 whether or not anything was counted: nothing
+         *     is for an unknown, revoked or expired link, for a case study or a post not published, with
+         *     insights off, for `DNT: 1` or `Sec-GPC: 1`, for bots, headless browsers and link-preview
+         *     fetchers. Each network shares the insights beacon's rate limit and allowances.
          */
         post: operations["recordLinkVisit"];
         delete?: never;
@@ -1374,6 +1374,12 @@ export interface components {
              */
             caseStudy?: string | null;
             kind: components["schemas"]["EventKind"];
+            /**
+             * @description For a view of a post's page: its id (`data-post`), counted among the posts' visits while
+             *     that post is published.
+             * @example hello-world
+             */
+            post?: string | null;
             /** @description For a view: `document.referrer`; only its host is kept. */
             referrer?: string | null;
             /**
@@ -1931,6 +1937,11 @@ export interface components {
             devices: components["schemas"]["KeyCount"][];
             /** @description Whether insights are counted (`--insights`). */
             enabled: boolean;
+            /**
+             * @description Views of each post's page (`/writing/<slug>/`, under its language's prefix), the most
+             *     viewed first; also counted in the page views.
+             */
+            posts: components["schemas"]["PostCount"][];
             /** @description Referring sites (hosts), the most frequent first. */
             referrers: components["schemas"]["KeyCount"][];
             /** @description The time zone the days are in. */
@@ -2038,6 +2049,8 @@ export interface components {
             messages: number;
             /** Format: int64 */
             opens: number;
+            /** @description The posts read that day, the most read first. */
+            posts: components["schemas"]["PostCount"][];
             /** Format: int64 */
             projectClicks: number;
             /** Format: int64 */
@@ -2059,8 +2072,9 @@ export interface components {
         };
         /**
          * @description Where a link stands: `sent` (never opened), `opened`, `engaged` (a section past the first
-         *     came into view, a link was clicked or the resume downloaded) or `wrote` (a message was sent
-         *     through it). A revoked or expired link keeps its state.
+         *     came into view, a case study or a post was opened, a link was clicked or the resume
+         *     downloaded) or `wrote` (a message was sent through it). A revoked or expired link keeps its
+         *     state.
          * @enum {string}
          */
         LinkState: "sent" | "opened" | "engaged" | "wrote";
@@ -2075,6 +2089,11 @@ export interface components {
             messages: number;
             /** Format: int64 */
             opens: number;
+            /**
+             * @description Each post read through the link (opened from its page, directly or through the
+             *     writing's index) and how many times (once a visitor a day), the most read first.
+             */
+            posts: components["schemas"]["PostCount"][];
             /**
              * Format: int64
              * @description Clicks on a project's links (targets starting `project:`).
@@ -2119,6 +2138,11 @@ export interface components {
              */
             caseStudy?: string | null;
             kind: components["schemas"]["VisitKind"];
+            /**
+             * @description For a post: its id, from its page's `data-post`.
+             * @example hello-world
+             */
+            post?: string | null;
             /**
              * @description For a section: its id, e.g. `projects` (the same characters as a target).
              * @example projects
@@ -2407,6 +2431,27 @@ export interface components {
              *     address shows it. Never a draft's.
              */
             withdrawn?: boolean;
+        };
+        /**
+         * @description A post and how often it was seen: its page's views, or an application link's readers who
+         *     read it.
+         */
+        PostCount: {
+            /** Format: int64 */
+            count: number;
+            /**
+             * @description Its address (`/writing/<slug>/`, under its language's prefix); `null` for a post no
+             *     longer published.
+             * @example /writing/hello-world/
+             */
+            path?: string | null;
+            /**
+             * @description Its id (kept when its title or address changes).
+             * @example hello-world
+             */
+            post: string;
+            /** @description Its title as published; `null` for a post no longer published. */
+            title?: string | null;
         };
         /** @description A post's draft. Its `revision` (also its ETag) goes with the next save as `If-Match`. */
         PostDraft: {
@@ -2727,7 +2772,7 @@ export interface components {
          * @description What the page reports about a visit through a link.
          * @enum {string}
          */
-        VisitKind: "open" | "section" | "click" | "caseStudy";
+        VisitKind: "open" | "section" | "click" | "caseStudy" | "post";
     };
     responses: never;
     parameters: never;

@@ -35,13 +35,25 @@ describe('startInsights', () => {
     expect(await beacons[0]).toEqual({ kind: 'view', caseStudy: 'portfolio', utmSource: 'mail' });
   });
 
-  test('the page itself names none, nor does a malformed id', async () => {
+  test("a post's page names its post with the view", async () => {
+    history.replaceState(null, '', '/de/writing/hallo-welt/');
+    document.body.innerHTML = '<main><article data-post="hallo-welt"></article></main>';
+    startInsights();
+    await vi.waitFor(() => expect(beacons).toHaveLength(1));
+    expect(await beacons[0]).toStrictEqual({ kind: 'view', post: 'hallo-welt' });
+  });
+
+  test('the page itself names none, nor does the writing index, nor a malformed id', async () => {
     document.body.innerHTML = '<main><section id="home"></section></main>';
+    startInsights();
+    document.body.innerHTML = '<main data-writing=""><a href="/writing/hello/">Hello</a></main>';
     startInsights();
     document.body.innerHTML = '<main><article data-case-study="Not An Id"></article></main>';
     startInsights();
-    await vi.waitFor(() => expect(beacons).toHaveLength(2));
-    expect(await Promise.all(beacons)).toEqual([{ kind: 'view' }, { kind: 'view' }]);
+    document.body.innerHTML = `<main><article data-post="${'a'.repeat(42)}"></article></main>`;
+    startInsights();
+    await vi.waitFor(() => expect(beacons).toHaveLength(4));
+    expect(await Promise.all(beacons)).toStrictEqual([{ kind: 'view' }, { kind: 'view' }, { kind: 'view' }, { kind: 'view' }]);
   });
 
   test('nothing is sent for a visitor who asks not to be tracked', async () => {

@@ -1,14 +1,14 @@
 /**
- * Visitor insights, the page's part: one beacon when the page (`/`, `/de/`, a case study's …) loads, naming the case
- * study on a case study's page (its `data-case-study`, the project's id), and one per click on a link marked
- * `data-track` (a stable content id). `navigator.sendBeacon` never delays the visitor and the page
+ * Visitor insights, the page's part: one beacon when the page (`/`, `/de/`, a case study's, a post's …) loads, naming the
+ * case study on a case study's page (its `data-case-study`, the project's id) and the post on a post's (its `data-post`,
+ * the post's id), and one per click on a link marked `data-track` (a stable content id). `navigator.sendBeacon` never delays the visitor and the page
  * works the same when it fails. Nothing is stored in the browser, and nothing is sent when the
  * visitor asks not to be tracked (the server checks `DNT` and `Sec-GPC` too).
  */
 const ENDPOINT = '/api/insights/events';
 
 type Event =
-  | { kind: 'view'; referrer?: string; utmSource?: string; utmMedium?: string; utmCampaign?: string; caseStudy?: string }
+  | { kind: 'view'; referrer?: string; utmSource?: string; utmMedium?: string; utmCampaign?: string; caseStudy?: string; post?: string }
   | { kind: 'click'; target: string };
 
 function send(event: Event): void {
@@ -19,9 +19,13 @@ function send(event: Event): void {
   }
 }
 
-/** The case study's project id when the page is a case study's (its `<article data-case-study>`). */
-export function currentCaseStudy(): string | undefined {
-  const id = document.querySelector('[data-case-study]')?.getAttribute('data-case-study');
+/**
+ * The id the page names in its `data-<name>` (a case study's page its project's, `case-study`; a
+ * post's its own, `post`), when it is one (the content store's ids). Not exported, to keep the
+ * initial JavaScript small: `links/current.ts`, a chunk of its own, reads them alike.
+ */
+function named(name: string): string | undefined {
+  const id = document.querySelector(`[data-${name}]`)?.getAttribute(`data-${name}`);
   return id && /^[a-z0-9][a-z0-9-]{0,40}$/.test(id) ? id : undefined;
 }
 
@@ -31,15 +35,14 @@ function optedOut(): boolean {
 }
 
 /**
- * Counts this load of the page (`/`, a language's, a link's, a case study's) once `viewAfter` settles (the landing passes its hydration, so the beacon
+ * Counts this load of the page (`/`, a language's, a link's, a case study's, a post's) once `viewAfter` settles (the landing passes its hydration, so the beacon
  * never competes with the first screen for the network) and, from now on, clicks on counted links.
  */
 export function startInsights(viewAfter: Promise<unknown> = Promise.resolve()): void {
   if (optedOut()) return;
   const query = new URLSearchParams(location.search);
-  const view: Event = { kind: 'view' };
-  const caseStudy = currentCaseStudy();
-  if (caseStudy) view.caseStudy = caseStudy;
+  // Either id is left out of the JSON when the page names none.
+  const view: Event = { kind: 'view', caseStudy: named('case-study'), post: named('post') };
   if (document.referrer) view.referrer = document.referrer.slice(0, 1000);
   for (const [param, field] of [
     ['utm_source', 'utmSource'],

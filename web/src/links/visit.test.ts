@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { currentCaseStudy, currentLink } from './current';
+import { currentCaseStudy, currentLink, currentPost } from './current';
 import { startVisit, VISIBLE_MS } from './visit';
 
 /** The beacons sent. */
@@ -67,6 +67,22 @@ describe('currentLink', () => {
     document.body.innerHTML = '<article data-case-study="Not An Id"></article>';
     expect(currentCaseStudy()).toBeUndefined();
   });
+
+  test("is a post's or the writing index's via, when it is a slug", () => {
+    history.replaceState(null, '', '/de/writing/hallo-welt/?via=acme-0123456789abcdef');
+    expect(currentLink()).toBeUndefined();
+    document.body.innerHTML = '<main><article data-post="hallo-welt"></article></main>';
+    expect(currentPost()).toBe('hallo-welt');
+    expect(currentLink()).toBe('acme-0123456789abcdef');
+    history.replaceState(null, '', '/writing/?via=acme-0123456789abcdef');
+    document.body.innerHTML = '<main data-writing=""></main>';
+    expect(currentPost()).toBeUndefined();
+    expect(currentLink()).toBe('acme-0123456789abcdef');
+    history.replaceState(null, '', '/writing/?via=a%20b');
+    expect(currentLink()).toBeUndefined();
+    document.body.innerHTML = '<main><article data-post="Not/An/Id"></article></main>';
+    expect(currentPost()).toBeUndefined();
+  });
 });
 
 describe('startVisit', () => {
@@ -119,6 +135,54 @@ describe('startVisit', () => {
       `${location.origin}/de/projects/portfolio/?x=1&via=acme-0123456789abcdef`,
       'https://elsewhere.example/projects/x/',
     ]);
+  });
+
+  test('carries the link to the writing as it is followed: its index, a post, in any language', async () => {
+    document.body.insertAdjacentHTML(
+      'beforeend',
+      '<a id="index" href="/writing/">Writing</a><a id="post" href="/writing/hello-world/">Hello</a><a id="de" href="/de/writing/hallo-welt/#intro">Hallo</a><a id="feed" href="/feed.xml">Feed</a><a id="out" href="https://elsewhere.example/writing/x/">Out</a>',
+    );
+    startVisit();
+    const links = ['#index', '#post', '#de', '#feed', '#out'].map((id) => document.querySelector<HTMLAnchorElement>(id)!);
+    for (const link of links) {
+      link.addEventListener('click', (event) => event.preventDefault());
+      link.click();
+    }
+    expect(links.map((link) => link.getAttribute('href'))).toEqual([
+      `${location.origin}/writing/?via=acme-0123456789abcdef`,
+      `${location.origin}/writing/hello-world/?via=acme-0123456789abcdef`,
+      `${location.origin}/de/writing/hallo-welt/?via=acme-0123456789abcdef#intro`,
+      '/feed.xml',
+      'https://elsewhere.example/writing/x/',
+    ]);
+  });
+
+  test('on a post reached through a link, counts the post once a person is there, and no open or section', async () => {
+    history.replaceState(null, '', '/writing/hello-world/?via=acme-0123456789abcdef');
+    document.body.innerHTML =
+      '<main><article data-post="hello-world"><section id="intro"></section><a id="older" href="/writing/older/">Older</a></article></main>';
+    startVisit();
+    vi.advanceTimersByTime(VISIBLE_MS - 1);
+    expect(beacons).toEqual([]);
+    vi.advanceTimersByTime(1);
+    // The older post goes on with the link too.
+    const older = document.querySelector<HTMLAnchorElement>('#older')!;
+    older.addEventListener('click', (event) => event.preventDefault());
+    older.click();
+    expect(older.getAttribute('href')).toBe(`${location.origin}/writing/older/?via=acme-0123456789abcdef`);
+    expect(await sent()).toEqual([{ slug: 'acme-0123456789abcdef', kind: 'post', post: 'hello-world' }]);
+  });
+
+  test("on the writing index reached through a link, counts nothing and carries the link to its posts", async () => {
+    history.replaceState(null, '', '/writing/?via=acme-0123456789abcdef');
+    document.body.innerHTML = '<main data-writing=""><section id="posts"><a id="post" href="/writing/hello-world/">Hello</a></section></main>';
+    startVisit();
+    vi.advanceTimersByTime(VISIBLE_MS);
+    const post = document.querySelector<HTMLAnchorElement>('#post')!;
+    post.addEventListener('click', (event) => event.preventDefault());
+    post.click();
+    expect(post.getAttribute('href')).toBe(`${location.origin}/writing/hello-world/?via=acme-0123456789abcdef`);
+    expect(beacons).toEqual([]);
   });
 
   test("on a case study reached through a link, counts the case study once a person is there, and no open or section", async () => {

@@ -7,9 +7,11 @@
  * `api/contact.ts`). A case study's page followed from there (the card's "Read the case study",
  * or the previous and next case study) gets `?via=<slug>` as it is followed, and on that page
  * (the chunk loads there too) the same person's presence counts the case study, once, instead of
- * an open and sections. Nothing is stored in the browser.
+ * an open and sections. The writing's pages do the same: a post's (from the Writing section, the
+ * index, the newer and older post) counts the post; the index's pages count nothing and carry the
+ * link on to the posts. Nothing is stored in the browser.
  */
-import { currentCaseStudy, currentLink, isCaseStudyAddress } from './current';
+import { carriesLinkTo, currentCaseStudy, currentLink, currentPost } from './current';
 
 const ENDPOINT = '/api/links/visits';
 /** How long the page must be visible before a visitor who does nothing still counts as opening it. */
@@ -19,7 +21,8 @@ type Visit =
   | { kind: 'open' }
   | { kind: 'section'; section: string }
   | { kind: 'click'; target: string }
-  | { kind: 'caseStudy'; caseStudy: string };
+  | { kind: 'caseStudy'; caseStudy: string }
+  | { kind: 'post'; post: string };
 
 function send(slug: string, visit: Visit): void {
   try {
@@ -61,15 +64,22 @@ function whenPersonArrives(opened: () => void): void {
   arm();
 }
 
-/** Starts counting this visit, when the address is a link's, or a case study's reached through one. */
+/**
+ * Starts counting this visit, when the address is a link's, or a case study's, a post's or the
+ * writing index's reached through one.
+ */
 export function startVisit(): void {
   const slug = currentLink();
   if (!slug) return;
   const caseStudy = currentCaseStudy();
+  const post = currentPost();
+  const onLinkPage = location.pathname.startsWith('/a/');
   whenPersonArrives(() => {
-    if (caseStudy) {
-      // The link's page counted the open; its sections are not this page's.
-      send(slug, { kind: 'caseStudy', caseStudy });
+    if (!onLinkPage) {
+      // The link's page counted the open, and its sections are not this page's: a case study or a
+      // post counts itself, the writing index nothing.
+      if (caseStudy) send(slug, { kind: 'caseStudy', caseStudy });
+      else if (post) send(slug, { kind: 'post', post });
       return;
     }
     send(slug, { kind: 'open' });
@@ -90,13 +100,13 @@ export function startVisit(): void {
     for (const section of document.querySelectorAll('main section[id]')) observer.observe(section);
   });
   // Counted links (a project's demo or code, a profile); the resume, which carries the link to the
-  // server that counts the download; and case studies, which carry it to their page.
+  // server that counts the download; and case studies and the writing, which carry it to their pages.
   const follow = (event: Event) => {
     const anchor = (event.target as Element | null)?.closest?.('a');
     if (!anchor) return;
     const target = anchor.getAttribute('data-track');
     if (target) send(slug, { kind: 'click', target });
-    if ((anchor.pathname === '/resume.pdf' && anchor.origin === location.origin) || isCaseStudyAddress(anchor)) {
+    if ((anchor.pathname === '/resume.pdf' && anchor.origin === location.origin) || carriesLinkTo(anchor)) {
       const query = new URLSearchParams(anchor.search);
       query.set('via', slug);
       anchor.search = `?${query.toString()}`;

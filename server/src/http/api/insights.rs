@@ -21,9 +21,10 @@ use crate::http::extract::json::ApiJson;
 use crate::http::extract::query::{is_unknown_parameter, unknown_parameter, ApiQuery, QueryParams};
 use crate::http::extract::site_host::site_host;
 use crate::http::state::AppState;
-use crate::insights::figures::{titled, InsightsFigures};
+use crate::insights::figures::{titled, titled_posts, InsightsFigures};
 use crate::insights::{
-    is_content_id, is_project_id, Event, Outcome, MAX_BEACON_BYTES, PROJECT_ID_RULE,
+    is_content_id, is_post_id, is_project_id, Event, Outcome, MAX_BEACON_BYTES, POST_ID_RULE,
+    PROJECT_ID_RULE,
 };
 
 /// Referrer hosts and campaign parts are cut to this many characters.
@@ -46,7 +47,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum EventKind {
-    /// The landing page was loaded.
+    /// A published page was loaded (`/`, a language's, a link's, a case study's, a post's).
     View,
     /// A counted link was clicked.
     Click,
@@ -79,6 +80,11 @@ pub struct BeaconEvent {
     #[serde(default)]
     #[schema(pattern = "^[a-z0-9][a-z0-9-]{0,40}$", example = "portfolio")]
     pub case_study: Option<String>,
+    /// For a view of a post's page: its id (`data-post`), counted among the posts' visits while
+    /// that post is published.
+    #[serde(default)]
+    #[schema(pattern = "^[a-z0-9][a-z0-9-]{0,40}$", example = "hello-world")]
+    pub post: Option<String>,
 }
 
 impl BeaconEvent {
@@ -92,6 +98,7 @@ impl BeaconEvent {
                     ("utmMedium", &self.utm_medium),
                     ("utmCampaign", &self.utm_campaign),
                     ("caseStudy", &self.case_study),
+                    ("post", &self.post),
                 ] {
                     if value.is_some() {
                         errors.insert(name.to_owned(), "is only for a view".to_owned());
@@ -134,10 +141,19 @@ impl BeaconEvent {
                     }
                     None => None,
                 };
+                let post = match self.post {
+                    Some(id) if is_post_id(&id) => Some(id),
+                    Some(_) => {
+                        errors.insert("post".to_owned(), POST_ID_RULE.to_owned());
+                        None
+                    }
+                    None => None,
+                };
                 Some(Event::View {
                     referrer_host: self.referrer.as_deref().and_then(referrer_host),
                     campaign,
                     case_study,
+                    post,
                 })
             }
         };
@@ -156,6 +172,16 @@ pub fn published_case_study(state: &AppState, project: Option<String>) -> Option
     (page.document.projects.iter().any(|p| p.id == project)
         && state.content.case_studies().contains_key(&project))
     .then_some(project)
+}
+
+/// `post` when it is published and served (see [`crate::content::post_title_and_path`]): a
+/// well-formed id of no such post is not counted.
+pub fn published_post(state: &AppState, post: Option<String>) -> Option<String> {
+    let post = post?;
+    let page = state.content.current();
+    crate::content::post_title_and_path(&page.document, &state.content.posts(), &post)
+        .is_some()
+        .then_some(post)
 }
 
 /// A campaign value: trimmed, control characters out, lower case, at most 100 characters.
@@ -182,7 +208,7 @@ fn referrer_host(referrer: &str) -> Option<String> {
 /// Counts a page view or a click. Answers at once: counts are written in batches. Nothing is
 /// counted when insights are off, for `DNT: 1` or `Sec-GPC: 1`, or for a bot; the answer is the
 /// same. Each network (an IPv4 address or an IPv6 /64) has a rate limit and a daily allowance
-/// of new visitors, referrers, campaigns and click targets.
+/// of new visitors, referrers, campaigns, click targets, case studies and posts.
 #[utoipa::path(
     post,
     path = "/insights/events",
@@ -205,10 +231,12 @@ async fn beacon(
             referrer_host,
             campaign,
             case_study,
+            post,
         } => Event::View {
             referrer_host,
             campaign,
             case_study: published_case_study(&state, case_study),
+            post: published_post(&state, post),
         },
         click => click,
     };
@@ -258,8 +286,8 @@ fn parse_range(query: RangeQuery) -> Result<u64> {
     }
 }
 
-/// Visitors, page views, referrers, campaigns, clicks, case studies' visits, resume downloads and
-/// messages per day.
+/// Visitors, page views, referrers, campaigns, clicks, case studies' and posts' visits, resume
+/// downloads and messages per day.
 #[utoipa::path(get, path = "/insights", tag = "insights", params(RangeQuery),
     operation_id = "readInsights", security(("session" = [])),
     responses(
@@ -277,6 +305,11 @@ async fn figures(
     let page = state.content.current();
     figures.case_studies = titled(counts.into_iter().map(|c| (c.project, c.count)), |id| {
         crate::content::project_title(&page.document, id)
+    });
+    let counts = std::mem::take(&mut figures.posts);
+    let posts = state.content.posts();
+    figures.posts = titled_posts(counts.into_iter().map(|c| (c.post, c.count)), |id| {
+        crate::content::post_title_and_path(&page.document, &posts, id)
     });
     Ok(ApiJson(figures))
 }
@@ -349,14 +382,14 @@ mod tests {
     }
 
     #[test]
-    fn project_ids_follow_the_documents_pattern() {
+    fn project_and_post_ids_follow_the_documents_pattern() {
         let pattern = regex::Regex::new(crate::content::document::ID_PATTERN).unwrap();
         for id in ["portfolio", "a", "food-recipes", "2048", &"a".repeat(41)] {
-            assert!(is_project_id(id), "{id}");
+            assert!(is_project_id(id) && is_post_id(id), "{id}");
             assert!(pattern.is_match(id), "{id}");
         }
         for bad in ["", "-x", "Portfolio", "a_b", "a:b", "a b", &"a".repeat(42)] {
-            assert!(!is_project_id(bad), "{bad}");
+            assert!(!is_project_id(bad) && !is_post_id(bad), "{bad}");
             assert!(!pattern.is_match(bad), "{bad}");
         }
     }

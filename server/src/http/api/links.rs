@@ -17,19 +17,20 @@ use super::responses::{
     TooManyEvents,
 };
 use crate::auth::Owner;
+use crate::content::post::Posts;
 use crate::content::ContentDocument;
 use crate::domain::FieldErrors;
 use crate::error::{ApiError, ErrorBody, Result};
-use crate::http::api::insights::published_case_study;
+use crate::http::api::insights::{published_case_study, published_post};
 use crate::http::extract::client_ip::ClientIp;
 use crate::http::extract::json::ApiJson;
 use crate::http::extract::path::ApiPath;
 use crate::http::extract::site_host::site_host;
 use crate::http::state::AppState;
-use crate::insights::figures::{titled, CaseStudyCount};
+use crate::insights::figures::{titled, titled_posts, CaseStudyCount, PostCount};
 use crate::insights::MAX_BEACON_BYTES;
 use crate::links::form::{self, LinkForm, RawLink};
-use crate::links::visit::{Counted, Sender, Visit, VisitKind};
+use crate::links::visit::{Counted, Sender, Visit, VisitFields, VisitKind};
 use crate::links::{project_clicks, CreateError, Stage};
 use crate::store::links::{Alerts, LinkChange, LinkRow, Tally};
 
@@ -46,8 +47,9 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 /// Where a link stands: `sent` (never opened), `opened`, `engaged` (a section past the first
-/// came into view, a link was clicked or the resume downloaded) or `wrote` (a message was sent
-/// through it). A revoked or expired link keeps its state.
+/// came into view, a case study or a post was opened, a link was clicked or the resume
+/// downloaded) or `wrote` (a message was sent through it). A revoked or expired link keeps its
+/// state.
 #[derive(Debug, Clone, Copy, Serialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum LinkState {
@@ -96,6 +98,9 @@ pub struct LinkTotals {
     /// Each case study opened from the link's page and how many times (once a visitor a day),
     /// the most opened first.
     case_studies: Vec<CaseStudyCount>,
+    /// Each post read through the link (opened from its page, directly or through the
+    /// writing's index) and how many times (once a visitor a day), the most read first.
+    posts: Vec<PostCount>,
 }
 
 /// An application link.
@@ -136,8 +141,27 @@ fn case_studies(tally: &Tally, document: &ContentDocument) -> Vec<CaseStudyCount
     titled(counts, |id| crate::content::project_title(document, id))
 }
 
+/// What a link's counts are titled from: the published page and posts.
+struct Published<'a> {
+    document: &'a ContentDocument,
+    posts: &'a Posts,
+}
+
+/// A tally's posts, the most read first, each with its title and address while published.
+fn posts(tally: &Tally, published: &Published<'_>) -> Vec<PostCount> {
+    let mut counts: Vec<(String, i64)> = tally
+        .posts
+        .iter()
+        .map(|(post, n)| (post.clone(), *n))
+        .collect();
+    counts.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    titled_posts(counts, |id| {
+        crate::content::post_title_and_path(published.document, published.posts, id)
+    })
+}
+
 impl Link {
-    fn new(row: LinkRow, tally: &Tally, document: &ContentDocument) -> Self {
+    fn new(row: LinkRow, tally: &Tally, published: &Published<'_>) -> Self {
         let state = Stage::of(&row, tally).into();
         Self {
             id: row.id,
@@ -165,7 +189,8 @@ impl Link {
                 project_clicks: project_clicks(tally),
                 messages: tally.messages,
                 sections: tally.sections.clone(),
-                case_studies: case_studies(tally, document),
+                case_studies: case_studies(tally, published.document),
+                posts: posts(tally, published),
             },
         }
     }
@@ -191,6 +216,8 @@ pub struct LinkDay {
     sections: BTreeMap<String, i64>,
     /// The case studies opened that day, the most opened first.
     case_studies: Vec<CaseStudyCount>,
+    /// The posts read that day, the most read first.
+    posts: Vec<PostCount>,
     /// Each clicked target (e.g. `project:shop:demo`) and its clicks.
     clicks: BTreeMap<String, i64>,
 }
@@ -319,13 +346,17 @@ fn alerts_from(change: Option<&AlertsChange>) -> Alerts {
         NoSession,
     ))]
 async fn list(State(state): State<AppState>, _owner: Owner) -> Result<ApiJson<LinkList>> {
-    let page = state.content.current();
+    let (page, posts) = (state.content.current(), state.content.posts());
+    let published = Published {
+        document: &page.document,
+        posts: &posts,
+    };
     let links = state
         .links
         .list()
         .await?
         .into_iter()
-        .map(|(row, tally)| Link::new(row, &tally, &page.document))
+        .map(|(row, tally)| Link::new(row, &tally, &published))
         .collect();
     Ok(ApiJson(LinkList { links }))
 }
@@ -368,7 +399,14 @@ async fn create(
     tracing::info!(id = row.id, "the owner made an application link");
     Ok((
         StatusCode::CREATED,
-        ApiJson(Link::new(row, &Tally::default(), &published.document)),
+        ApiJson(Link::new(
+            row,
+            &Tally::default(),
+            &Published {
+                document: &published.document,
+                posts: &Posts::new(),
+            },
+        )),
     ))
 }
 
@@ -392,11 +430,16 @@ async fn read(
     ApiPath(LinkId { id }): ApiPath<LinkId>,
 ) -> Result<ApiJson<LinkDetail>> {
     let (row, totals, days) = state.links.detail(id).await?.ok_or(ApiError::NotFound)?;
-    let page = state.content.current();
+    let (page, posts) = (state.content.current(), state.content.posts());
+    let published = Published {
+        document: &page.document,
+        posts: &posts,
+    };
     let days = days
         .into_iter()
         .map(|(day, tally)| LinkDay {
             case_studies: case_studies(&tally, &page.document),
+            posts: self::posts(&tally, &published),
             day,
             opens: tally.opens,
             visitors: tally.visitors,
@@ -408,7 +451,7 @@ async fn read(
         })
         .collect();
     Ok(ApiJson(LinkDetail {
-        link: Link::new(row, &totals, &page.document),
+        link: Link::new(row, &totals, &published),
         days,
     }))
 }
@@ -465,10 +508,14 @@ async fn update(
         return Err(ApiError::NotFound);
     }
     let (row, totals, _) = state.links.detail(id).await?.ok_or(ApiError::NotFound)?;
+    let (page, posts) = (state.content.current(), state.content.posts());
     Ok(ApiJson(Link::new(
         row,
         &totals,
-        &state.content.current().document,
+        &Published {
+            document: &page.document,
+            posts: &posts,
+        },
     )))
 }
 
@@ -547,28 +594,31 @@ pub struct LinkVisit {
     #[serde(default, rename = "caseStudy")]
     #[schema(pattern = "^[a-z0-9][a-z0-9-]{0,40}$", example = "portfolio")]
     case_study: Option<String>,
+    /// For a post: its id, from its page's `data-post`.
+    #[serde(default)]
+    #[schema(pattern = "^[a-z0-9][a-z0-9-]{0,40}$", example = "hello-world")]
+    post: Option<String>,
 }
 
 impl LinkVisit {
     fn parse(self) -> Result<(String, Visit)> {
-        let visit = Visit::parse(
-            &self.slug,
-            self.kind,
-            self.target,
-            self.section,
-            self.case_study,
-        )
-        .map_err(ApiError::Validation)?;
+        let fields = VisitFields {
+            target: self.target,
+            section: self.section,
+            case_study: self.case_study,
+            post: self.post,
+        };
+        let visit = Visit::parse(&self.slug, self.kind, fields).map_err(ApiError::Validation)?;
         Ok((self.slug, visit))
     }
 }
 
 /// Counts an event of a visit through a link: an open (and a new visitor today), a section that
-/// came into view (once a visitor a day), a case study opened from the link's page (once a
-/// visitor a day), a click. The answer is 204 whether or not anything was counted: nothing is for
-/// an unknown, revoked or expired link, for a case study not published, with insights off, for `DNT: 1`
-/// or `Sec-GPC: 1`, for bots, headless browsers and link-preview fetchers. Each network shares
-/// the insights beacon's rate limit and allowances.
+/// came into view (once a visitor a day), a case study or a post opened from the link's page (once
+/// a visitor a day each), a click. The answer is 204 whether or not anything was counted: nothing
+/// is for an unknown, revoked or expired link, for a case study or a post not published, with
+/// insights off, for `DNT: 1` or `Sec-GPC: 1`, for bots, headless browsers and link-preview
+/// fetchers. Each network shares the insights beacon's rate limit and allowances.
 #[utoipa::path(
     post,
     path = "/links/visits",
@@ -587,10 +637,13 @@ async fn visit(
     ApiJson(visit): ApiJson<LinkVisit>,
 ) -> Result<StatusCode> {
     let (slug, visit) = visit.parse()?;
-    if let Visit::CaseStudy(project) = &visit {
-        if published_case_study(&state, Some(project.clone())).is_none() {
-            return Ok(StatusCode::NO_CONTENT);
-        }
+    let published = match &visit {
+        Visit::CaseStudy(project) => published_case_study(&state, Some(project.clone())).is_some(),
+        Visit::Post(post) => published_post(&state, Some(post.clone())).is_some(),
+        _ => true,
+    };
+    if !published {
+        return Ok(StatusCode::NO_CONTENT);
     }
     let site = site_host(&state, &headers);
     let from = Sender {

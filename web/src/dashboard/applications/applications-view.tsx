@@ -17,7 +17,7 @@ import {
 } from '../../api/links';
 import { useContent } from '../../content/context';
 import { useLocale } from '../../i18n/locale';
-import { caseStudiesRead, caseStudyLabel, fullDate, shortDate } from '../shared/format';
+import { caseStudiesRead, caseStudyLabel, fullDate, postLabel, postsRead, shortDate } from '../shared/format';
 
 export const STATE_LABEL: Record<LinkState, string> = {
   sent: 'Sent',
@@ -297,6 +297,26 @@ function NewLinkForm({ id, onCreated }: { id: string; onCreated: (link: Applicat
   );
 }
 
+/** What a link's readers opened (its case studies, its posts), each with how often; `none` while nothing was. */
+function ReadList({ title, none, items }: { title: string; none: string; items: { key: string; label: string; count: number }[] }) {
+  return (
+    <div>
+      <h4 className="text-sm font-semibold text-white">{title}</h4>
+      {items.length === 0 ? (
+        <p className="text-sm text-gray-300">{none}</p>
+      ) : (
+        <ul className="mt-1 flex flex-wrap gap-2 text-sm text-gray-200" aria-label={title}>
+          {items.map(({ key, label, count }) => (
+            <li key={key} className="rounded-md border border-gray-700 px-2 py-1">
+              {label}: {count}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
 function LinkItem({ link, onChanged, onError }: { link: ApplicationLink; onChanged: () => void; onError: (cause: unknown) => void }) {
   const id = useId();
   const [open, setOpen] = useState(false);
@@ -347,6 +367,7 @@ function LinkItem({ link, onChanged, onError }: { link: ApplicationLink; onChang
         ))}
       </dl>
       {totals.caseStudies.length > 0 && <p className="mt-2 text-sm text-gray-200">{caseStudiesRead(totals.caseStudies)}</p>}
+      {totals.posts.length > 0 && <p className="mt-2 text-sm text-gray-200">{postsRead(totals.posts)}</p>}
       <CopyLink link={link} />
       <div className="mt-3 flex flex-wrap gap-2">
         <button
@@ -423,20 +444,16 @@ function LinkItem({ link, onChanged, onError }: { link: ApplicationLink; onChang
               </ul>
             )}
           </div>
-          <div>
-            <h4 className="text-sm font-semibold text-white">Case studies read</h4>
-            {totals.caseStudies.length === 0 ? (
-              <p className="text-sm text-gray-300">No case study opened yet.</p>
-            ) : (
-              <ul className="mt-1 flex flex-wrap gap-2 text-sm text-gray-200" aria-label="Case studies read">
-                {totals.caseStudies.map((count) => (
-                  <li key={count.project} className="rounded-md border border-gray-700 px-2 py-1">
-                    {caseStudyLabel(count)}: {count.count}
-                  </li>
-                ))}
-              </ul>
-            )}
-          </div>
+          <ReadList
+            title="Case studies read"
+            none="No case study opened yet."
+            items={totals.caseStudies.map((count) => ({ key: count.project, label: caseStudyLabel(count), count: count.count }))}
+          />
+          <ReadList
+            title="Posts read"
+            none="No post read yet."
+            items={totals.posts.map((count) => ({ key: count.post, label: postLabel(count), count: count.count }))}
+          />
           {detail && detail.days.length > 0 && (
             <div className="overflow-auto rounded-xl border border-gray-800" tabIndex={0} role="region" aria-label={`Daily figures for ${title}`}>
               <table className="w-full text-left text-sm text-gray-200">

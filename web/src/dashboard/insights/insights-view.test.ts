@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { defaultDocument } from '../../content/document';
-import { caseStudyLabel } from '../shared/format';
+import { caseStudyLabel, postLabel, postsRead } from '../shared/format';
 import { clickLabel } from './insights-view';
 
 const projects = defaultDocument.projects;
@@ -24,5 +24,18 @@ describe('case studies in words', () => {
     expect(caseStudyLabel({ project: first.id, title: first.title })).toBe(first.title);
     expect(caseStudyLabel({ project: 'gone', title: null })).toBe('gone (no longer on the page)');
     expect(caseStudyLabel({ project: '(other)' })).toBe('Others');
+  });
+});
+
+describe('posts in words', () => {
+  test("a post is its title, or its id once it is no longer published", () => {
+    expect(postLabel({ post: 'hello-world', title: 'Hello, World!' })).toBe('Hello, World!');
+    expect(postLabel({ post: 'gone', title: null })).toBe('gone (no longer published)');
+    expect(postLabel({ post: '(other)' })).toBe('Others');
+  });
+
+  test("a link's readers read a post, or several", () => {
+    expect(postsRead([{ post: 'hello-world', title: 'Hello, World!' }])).toBe('Read the post “Hello, World!”.');
+    expect(postsRead([{ post: 'a', title: 'A' }, { post: 'gone', title: null }])).toBe('Read the posts “A” and “gone (no longer published)”.');
   });
 });

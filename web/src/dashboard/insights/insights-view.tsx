@@ -1,8 +1,14 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Download } from 'lucide-react';
-import { caseStudyLabel } from '../shared/format';
+import { caseStudyLabel, postLabel } from '../shared/format';
 import { sessionEnded } from '../shared/session';
-import { insightsExportUrl, insightsFigures, type InsightsFigures, type KeyCount, type Range } from '../../api/insights';
+import {
+  insightsExportUrl,
+  insightsFigures,
+  type InsightsFigures,
+  type KeyCount,
+  type Range,
+} from '../../api/insights';
 import { useContent } from '../../content/context';
 import type { Project } from '../../content/document.generated';
 import { DailyChart } from './daily-chart';
@@ -143,6 +149,22 @@ export function InsightsView() {
               rows={figures.caseStudies.map(({ project, count }) => ({ key: project, count }))}
               label={(project) => caseStudyLabel(figures.caseStudies.find((c) => c.project === project) ?? { project })}
             />
+            <TopList
+              title="Posts"
+              column="Post"
+              rows={figures.posts.map(({ post, count }) => ({ key: post, count }))}
+              label={(post) => {
+                // Its title linked to its address while it is published, else its id in words.
+                const count = figures.posts.find((p) => p.post === post) ?? { post, path: null };
+                return count.path ? (
+                  <a href={count.path} className="link">
+                    {postLabel(count)}
+                  </a>
+                ) : (
+                  postLabel(count)
+                );
+              }}
+            />
             <TopList title="Clicks per project and link" column="Link" rows={figures.clicks} label={(id) => clickLabel(id, projects)} />
             <TopList title="Devices" column="Device" rows={figures.devices} />
             <TopList title="Browsers" column="Browser" rows={figures.browsers} />
@@ -162,7 +184,7 @@ function TopList({
   title: string;
   column: string;
   rows: KeyCount[];
-  label?: (key: string) => string;
+  label?: (key: string) => ReactNode;
 }) {
   const id = `top-${title.toLowerCase().replace(/[^a-z]+/g, '-')}`;
   return (

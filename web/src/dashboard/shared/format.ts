@@ -38,6 +38,18 @@ export function caseStudiesRead(counts: readonly { project: string; title?: stri
   return `Read the case ${counts.length === 1 ? 'study' : 'studies'} of ${names}.`;
 }
 
+/** A post's count in words: its title, or its id for a post no longer published (`(other)`, a day's posts past those kept, is "Others"). */
+export function postLabel(count: { post: string; title?: string | null }): string {
+  if (count.title) return count.title;
+  return count.post === '(other)' ? 'Others' : `${count.post} (no longer published)`;
+}
+
+/** What a link's readers read: `Read the post “Hello”.` (…`the posts “Hello” and “Later”.`). */
+export function postsRead(counts: readonly { post: string; title?: string | null }[]): string {
+  const names = new Intl.ListFormat('en', { type: 'conjunction' }).format(counts.map((count) => `“${postLabel(count)}”`));
+  return `Read the post${counts.length === 1 ? '' : 's'} ${names}.`;
+}
+
 const MOMENT = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** A moment to come, as the owner reads it: `5 Dec 2026, 17:25`. */
