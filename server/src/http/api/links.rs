@@ -481,13 +481,10 @@ async fn update(
         .ok()
         .flatten();
     let expires_at = match update.expires_at {
-        Some(Some(at)) => match form::expiry(at) {
-            Ok(at) => Some(Some(at)),
-            Err(problem) => {
-                errors.insert("expiresAt".into(), problem);
-                None
-            }
-        },
+        Some(Some(at)) => form::expiry(at)
+            .map_err(|problem| errors.insert("expiresAt".into(), problem))
+            .ok()
+            .map(Some),
         other => other,
     };
     if !errors.is_empty() {
@@ -509,14 +506,11 @@ async fn update(
     }
     let (row, totals, _) = state.links.detail(id).await?.ok_or(ApiError::NotFound)?;
     let (page, posts) = (state.content.current(), state.content.posts());
-    Ok(ApiJson(Link::new(
-        row,
-        &totals,
-        &Published {
-            document: &page.document,
-            posts: &posts,
-        },
-    )))
+    let published = Published {
+        document: &page.document,
+        posts: &posts,
+    };
+    Ok(ApiJson(Link::new(row, &totals, &published)))
 }
 
 /// Deletes a link and its counts; messages sent through it stay, without it.

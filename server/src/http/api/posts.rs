@@ -314,60 +314,45 @@ async fn publish_post(
     at: Option<i64>,
     as_draft: bool,
 ) -> Result<Version, ApiError> {
-    let page_language = state.content.current().document.language.clone();
-    let (title, slug, language) = (
-        document.title.clone(),
-        document.slug.clone(),
-        document.language.clone(),
-    );
-    let id = document.id.clone();
+    let page = state.content.current();
+    let notice = post::LiveNotice::of(&document, &page.document);
     let row = state
         .content
         .publish_post(&state.db, document, (at, KEPT_VERSIONS), as_draft)
         .await?;
-    // A post scheduled for later tells the owner when it goes live: a notice queued now on each
-    // channel, due at its moment, which the outbox sends once (whichever instance is up then);
-    // a publish now, or another moment, replaces the one not sent yet.
-    let entry = entries::notice_entry(key(&id));
-    let scheduled = row.published_at > state.content.now_ms();
-    if scheduled && state.contact.notifications_on {
-        let home = if language.eq_ignore_ascii_case(&page_language) {
-            "/".to_owned()
-        } else {
-            format!("/{}/", language.to_ascii_lowercase())
-        };
-        let address = format!(
-            "{}{}",
-            state.pages.base(),
-            crate::content::post_page::path(&home, &slug)
-        );
-        let subject = format!("Your post is live: {title}");
-        let text = format!(
-            "Your post \u{201c}{title}\u{201d}, scheduled for {at}, is now live:\n{address}\n\n\
-             The writing index, the home page and the feeds show it too.\n",
-            at = chrono::DateTime::from_timestamp_millis(row.published_at)
-                .unwrap_or_default()
-                .with_timezone(&state.settings.insights.time_zone)
-                .format("%e %b %Y, %H:%M (%Z)"),
-        );
-        let notice = crate::store::delivery::Notice {
-            entry: &entry,
-            subject: &subject,
-            text: &text,
-            due: row.published_at,
-        };
-        state
-            .db
-            .queue_notice(&notice, &state.contact.channels, crate::clock::now_ms())
-            .await?;
-        state.contact.outbox_wake.notify_one();
-    } else {
-        state.db.drop_notices(&entry).await?;
-    }
+    tell_when_live(state, &notice, row.published_at).await?;
     Ok(Version {
         version: row.version,
         published_at: row.published_at,
     })
+}
+
+/// A post scheduled for later tells the owner when it goes live: a notice queued now on each
+/// channel, due at its moment (`at`), which the outbox sends once (whichever instance is up
+/// then); a publish now, or another moment, replaces the one not sent yet.
+async fn tell_when_live(
+    state: &AppState,
+    notice: &post::LiveNotice,
+    at: i64,
+) -> Result<(), ApiError> {
+    let entry = entries::notice_entry(key(&notice.id));
+    if at <= state.content.now_ms() || !state.contact.notifications_on {
+        state.db.drop_notices(&entry).await?;
+        return Ok(());
+    }
+    let (subject, text) = notice.words(state.pages.base(), at, state.settings.insights.time_zone);
+    let notice = crate::store::delivery::Notice {
+        entry: &entry,
+        subject: &subject,
+        text: &text,
+        due: at,
+    };
+    state
+        .db
+        .queue_notice(&notice, &state.contact.channels, crate::clock::now_ms())
+        .await?;
+    state.contact.outbox_wake.notify_one();
+    Ok(())
 }
 
 /// Publishes the post's draft, checked again against the published page: at once, or at the
