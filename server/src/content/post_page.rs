@@ -89,6 +89,48 @@ pub fn path(home: &str, slug: &str) -> String {
     format!("{home}{WRITING}{slug}/")
 }
 
+/// What the owner is told when a scheduled post goes live: the post, and its address in its
+/// language (`/writing/<slug>/`, `/de/writing/<slug>/`), as published.
+pub struct LiveNotice {
+    pub id: String,
+    title: String,
+    path: String,
+}
+
+impl LiveNotice {
+    /// `post` as it is published beside `page`, the published page's document.
+    pub fn of(post: &Post, page: &ContentDocument) -> Self {
+        let home = if post.language.eq_ignore_ascii_case(&page.language) {
+            "/".to_owned()
+        } else {
+            format!("/{}/", post.language.to_ascii_lowercase())
+        };
+        Self {
+            id: post.id.clone(),
+            title: post.title.clone(),
+            path: path(&home, &post.slug),
+        }
+    }
+
+    /// Its subject and text, for a site at `base` and a post live from `at` (Unix ms), said in
+    /// the owner's time zone.
+    pub fn words(&self, base: &str, at: i64, zone: chrono_tz::Tz) -> (String, String) {
+        let title = &self.title;
+        let when = chrono::DateTime::from_timestamp_millis(at)
+            .unwrap_or_default()
+            .with_timezone(&zone)
+            .format("%e %b %Y, %H:%M (%Z)");
+        (
+            format!("Your post is live: {title}"),
+            format!(
+                "Your post \u{201c}{title}\u{201d}, scheduled for {when}, is now live:\n{base}{}\n\n\
+                 The writing index, the home page and the feeds show it too.\n",
+                self.path
+            ),
+        )
+    }
+}
+
 /// The address of a tag's page of the index.
 pub fn tag_path(home: &str, tag: &str) -> String {
     format!("{home}{WRITING}tags/{}/", tag_slug(tag))

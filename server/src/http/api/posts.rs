@@ -315,7 +315,7 @@ async fn publish_post(
     as_draft: bool,
 ) -> Result<Version, ApiError> {
     let page = state.content.current();
-    let notice = post::LiveNotice::of(&document, &page.document);
+    let notice = crate::content::post_page::LiveNotice::of(&document, &page.document);
     let row = state
         .content
         .publish_post(&state.db, document, (at, KEPT_VERSIONS), as_draft)
@@ -332,7 +332,7 @@ async fn publish_post(
 /// then); a publish now, or another moment, replaces the one not sent yet.
 async fn tell_when_live(
     state: &AppState,
-    notice: &post::LiveNotice,
+    notice: &crate::content::post_page::LiveNotice,
     at: i64,
 ) -> Result<(), ApiError> {
     let entry = entries::notice_entry(key(&notice.id));
