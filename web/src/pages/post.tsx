@@ -27,8 +27,9 @@ function TocLink({ entry }: { entry: TocEntry }) {
  * microformat, an h-entry (IndieWeb readers and Webmention receivers take a post from it): its
  * title, summary, dates, tags and body, its address (the breadcrumbs' last link) and its author,
  * the owner as an h-card (the breadcrumbs' first). The page is not the owner's h-card, as `/` is,
- * and no class of the page may start with `h-` and end with a letter (Tailwind's `h-auto`,
- * `h-full` …), which a parser would take for another item.
+ * and no class of the page may start with `h-` and end with a letter (Tailwind's automatic and
+ * full heights, say), which a parser would take for another item. (No such class is named here:
+ * Tailwind reads the comments too, and would make its rule.)
  */
 function PostArticle({ view }: { view: PostView }) {
   const texts = useTexts();

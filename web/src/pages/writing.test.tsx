@@ -130,7 +130,7 @@ describe("a post's page", () => {
     expect(article.querySelector('.u-url')!.getAttribute('href')).toBe('/writing/hello/');
     const author = article.querySelector('.p-author')!;
     expect([author.classList.contains('h-card'), author.getAttribute('href'), author.textContent]).toEqual([true, '/', defaultDocument.profile.name]);
-    // The page's one item: a class such as Tailwind's `h-auto` would be read as another.
+    // The page's one item: a class such as Tailwind's automatic height would be read as another (not named here: Tailwind reads the tests too).
     expect(microformatClasses()).toEqual(
       ['dt-published', 'dt-updated', 'e-content', 'h-card', 'h-entry', 'p-author', 'p-category', 'p-category', 'p-name', 'p-summary', 'u-url'].sort(),
     );
