@@ -26,6 +26,15 @@ impl TestApp {
             .expect("the request is sent")
     }
 
+    /// Unpublishes post `id`: now, or at `at` (the `at` parameter) when given.
+    async fn unpublish_post(&self, id: &str, at: Option<&str>) -> reqwest::Response {
+        let path = match at {
+            Some(at) => format!("/api/content/posts/{id}/unpublish?at={}", url_escape(at)),
+            None => format!("/api/content/posts/{id}/unpublish"),
+        };
+        self.post_json(&path, &json!({})).await
+    }
+
     /// Begins a post titled `title`, saves `body` into it and publishes it; its id.
     async fn published_post(&self, title: &str, body: &str) -> String {
         self.scheduled_post(title, body, None).await
@@ -680,24 +689,14 @@ async fn a_post_unpublished_now_or_later_leaves_every_address_and_comes_back_wit
     app.published_post("Another", "Text.").await;
     assert_eq!(app.get("/writing/fish-chips-friday/").await.status(), 200);
     // Scheduled: still served until its moment.
-    let later = app
-        .post_json(
-            &format!(
-                "/api/content/posts/{id}/unpublish?at={}",
-                url_escape(&from_now(12))
-            ),
-            &json!({}),
-        )
-        .await;
+    let later = app.unpublish_post(&id, Some(&from_now(12))).await;
     assert_eq!(later.status(), 200);
     assert_eq!(app.get("/writing/fish-chips-friday/").await.status(), 200);
     eventually("the post's page gone", || async {
         (app.get("/writing/fish-chips-friday/").await.status() == 404).then_some(())
     })
     .await;
-    let again = app
-        .post_json(&format!("/api/content/posts/{id}/unpublish"), &json!({}))
-        .await;
+    let again = app.unpublish_post(&id, None).await;
     assert_eq!(again.status(), 409, "unpublished already");
     let atom = app.get("/feed.xml").await.text().await.unwrap();
     assert!(!atom.contains("Chips"), "{atom}");
@@ -758,15 +757,7 @@ async fn a_new_publish_or_a_cancel_replaces_what_was_scheduled() {
     );
     assert_eq!(app.get("/writing/fish-chips-friday/").await.status(), 200);
     // An unpublishing scheduled, then cancelled: the post stays.
-    let later = app
-        .post_json(
-            &format!(
-                "/api/content/posts/{id}/unpublish?at={}",
-                url_escape(&from_now(10))
-            ),
-            &json!({}),
-        )
-        .await;
+    let later = app.unpublish_post(&id, Some(&from_now(10))).await;
     assert_eq!(later.status(), 200);
     let cancel = app
         .send(
