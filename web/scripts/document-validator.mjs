@@ -26,7 +26,7 @@ export function validatorSource(schemaPath = SCHEMA) {
   const schema = JSON.parse(readFileSync(schemaPath, 'utf8'), (key, value) =>
     ['description', 'title', '$comment'].includes(key) && typeof value === 'string' ? undefined : value,
   );
-  // `uint32` and `uint16` are schemars' notes on integers that `minimum`/`maximum` already bound;
+  // `uint32`, `uint16` and `uint8` are schemars' notes on integers that `minimum`/`maximum` already bound;
   // `double`, on a figure's number, that it is a JSON number.
   const ajv = new Ajv2020.default({
     allErrors: true,
@@ -37,7 +37,7 @@ export function validatorSource(schemaPath = SCHEMA) {
     // English message: none is compiled in.
     messages: false,
     code: { source: true, esm: true, lines: true },
-    formats: { uint32: true, uint16: true, double: true },
+    formats: { uint32: true, uint16: true, uint8: true, double: true },
   });
   addFormats.default(ajv, ['email', 'uri']);
   let code = standaloneCode.default(ajv, ajv.compile(schema));

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 pub use super::appearance::{Appearance, Scheme, Sections, ACCENT_PATTERN, DEFAULT_ACCENT};
+pub use super::resume::SectionKind;
 
 /// A stable id: lower case letters, digits and dashes, starting with a letter or digit.
 pub const ID_PATTERN: &str = "^[a-z0-9][a-z0-9-]{0,40}$";
@@ -353,7 +354,8 @@ pub struct MediaSource {
     pub width: u32,
 }
 
-/// The resume every Download Resume button links to.
+/// The resume every Download Resume button links to, and how the one made from this document is
+/// set.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[cfg_attr(test, derive(TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -361,6 +363,73 @@ pub struct Resume {
     /// Path of the PDF served by the site.
     #[schemars(regex(pattern = SITE_PATH_PATTERN), length(max = 200))]
     pub path: String,
+    /// Which PDF `/resume.pdf` serves: the one made from this document (`generated`), or the
+    /// owner's own file (`uploaded`). Absent: the uploaded one while there is one, else the
+    /// generated one (as a document stored before the choice existed had it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub source: Option<ResumeSource>,
+    /// The generated resume's paper.
+    #[serde(default, skip_serializing_if = "PaperSize::is_a4")]
+    #[cfg_attr(test, ts(as = "Option<PaperSize>", optional))]
+    pub paper: PaperSize,
+    /// At most this many pages: what does not fit is left out whole.
+    #[serde(default = "two_pages", skip_serializing_if = "is_two")]
+    #[schemars(range(min = 1, max = 2))]
+    #[cfg_attr(test, ts(as = "Option<u8>", optional))]
+    pub pages: u8,
+    /// Its sections, in order; absent or empty: all of them (summary, experience, projects,
+    /// skills, education).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = 5))]
+    #[cfg_attr(test, ts(as = "Option<Vec<SectionKind>>", optional))]
+    pub sections: Vec<SectionKind>,
+    /// The projects it shows by id, in order; absent: every project in the page's order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(max = 30), inner(regex(pattern = ID_PATTERN)))]
+    #[cfg_attr(test, ts(optional))]
+    pub projects: Option<Vec<String>>,
+    /// The jobs it shows by their place in `experience` (0 the first), in order; absent: every
+    /// job.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(max = 30), inner(range(max = 29)))]
+    #[cfg_attr(test, ts(optional))]
+    pub jobs: Option<Vec<u8>>,
+}
+
+fn two_pages() -> u8 {
+    2
+}
+
+fn is_two(pages: &u8) -> bool {
+    *pages == 2
+}
+
+/// Which PDF the site serves as the resume.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
+#[serde(rename_all = "lowercase")]
+pub enum ResumeSource {
+    /// Made from the published document, in each language.
+    Generated,
+    /// The owner's own PDF (`POST /api/media/resume`).
+    Uploaded,
+}
+
+/// The generated resume's paper.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(test, derive(TS))]
+#[serde(rename_all = "lowercase")]
+pub enum PaperSize {
+    #[default]
+    A4,
+    Letter,
+}
+
+impl PaperSize {
+    fn is_a4(&self) -> bool {
+        *self == PaperSize::A4
+    }
 }
 
 /// The words around each section's content, in the page's order.

@@ -23,6 +23,7 @@ pub mod post;
 pub mod post_page;
 pub mod preview;
 pub mod render;
+pub mod resume;
 mod schema;
 pub mod validate;
 

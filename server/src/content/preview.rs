@@ -17,8 +17,8 @@ const FONT_FAMILY: &str = "DejaVu Sans";
 // DejaVu Sans, as the build's icons use, embedded so the binary needs no font on the host:
 // subset to the Latin, Greek, Cyrillic, Hebrew and Arabic scripts and common punctuation,
 // without hinting (resvg does not hint), 293 KB instead of 1.46 MB. How they were made: fonts/README.md.
-const REGULAR: &[u8] = include_bytes!("fonts/DejaVuSans.ttf");
-const BOLD: &[u8] = include_bytes!("fonts/DejaVuSans-Bold.ttf");
+pub(super) const REGULAR: &[u8] = include_bytes!("fonts/DejaVuSans.ttf");
+pub(super) const BOLD: &[u8] = include_bytes!("fonts/DejaVuSans-Bold.ttf");
 
 fn fonts() -> Arc<usvg::fontdb::Database> {
     static FONTS: OnceLock<Arc<usvg::fontdb::Database>> = OnceLock::new();
@@ -124,7 +124,7 @@ fn covered(font: &[u8]) -> Vec<(u32, u32)> {
 
 /// Whether `font` (the regular or the bold face) has a glyph for every character of `text` that
 /// is drawn at all (spaces and the invisible format characters need none).
-fn draws(font: &[u8], text: &str) -> bool {
+pub(super) fn draws(font: &[u8], text: &str) -> bool {
     static REGULAR_COVERS: OnceLock<Vec<(u32, u32)>> = OnceLock::new();
     static BOLD_COVERS: OnceLock<Vec<(u32, u32)>> = OnceLock::new();
     let ranges = if std::ptr::eq(font, BOLD) {

@@ -2349,6 +2349,11 @@ export interface components {
         OwnerView: {
             email: string;
         };
+        /**
+         * @description The generated resume's paper.
+         * @enum {string}
+         */
+        PaperSize: "a4" | "letter";
         PasskeyList: {
             /** @description The oldest first. */
             passkeys: components["schemas"]["PasskeyView"][];
@@ -2587,11 +2592,41 @@ export interface components {
             /** @description The token from the link's fragment (after `#`). */
             token: string;
         };
-        /** @description The resume every Download Resume button links to. */
+        /**
+         * @description The resume every Download Resume button links to, and how the one made from this document is
+         *     set.
+         */
         Resume: {
+            /**
+             * @description The jobs it shows by their place in `experience` (0 the first), in order; absent: every
+             *     job.
+             */
+            jobs?: number[] | null;
+            /**
+             * Format: uint8
+             * @description At most this many pages: what does not fit is left out whole.
+             */
+            pages?: number;
+            /** @description The generated resume's paper. */
+            paper?: components["schemas"]["PaperSize"];
             /** @description Path of the PDF served by the site. */
             path: string;
+            /** @description The projects it shows by id, in order; absent: every project in the page's order. */
+            projects?: string[] | null;
+            /**
+             * @description Its sections, in order; absent or empty: all of them (summary, experience, projects,
+             *     skills, education).
+             */
+            sections?: components["schemas"]["SectionKind"][];
+            /**
+             * @description Which PDF `/resume.pdf` serves: the one made from this document (`generated`), or the
+             *     owner's own file (`uploaded`). Absent: the uploaded one while there is one, else the
+             *     generated one (as a document stored before the choice existed had it).
+             */
+            source?: components["schemas"]["ResumeSource"] | null;
         };
+        /** @description Which PDF the site serves as the resume. */
+        ResumeSource: string;
         /** @description The uploaded resume. */
         ResumeView: {
             /** Format: int64 */
@@ -2613,6 +2648,8 @@ export interface components {
              */
             recoveryCodesLeft: number;
         };
+        /** @description A resume's section, as the owner orders and picks them. */
+        SectionKind: ("projects" | "skills") | string;
         /** @description A section's heading (`My Projects`) and the line below it. */
         SectionText: {
             /** @description Empty for none. */

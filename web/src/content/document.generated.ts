@@ -169,7 +169,41 @@ export type Resume = {
 /**
  * Path of the PDF served by the site.
  */
-path: string, };
+path: string, 
+/**
+ * Which PDF `/resume.pdf` serves: the one made from this document (`generated`), or the
+ * owner's own file (`uploaded`). Absent: the uploaded one while there is one, else the
+ * generated one (as a document stored before the choice existed had it).
+ */
+source?: ResumeSource, 
+/**
+ * The generated resume's paper.
+ */
+paper?: PaperSize, 
+/**
+ * At most this many pages: what does not fit is left out whole.
+ */
+pages?: number, 
+/**
+ * Its sections, in order; absent or empty: all of them (summary, experience, projects,
+ * skills, education).
+ */
+sections?: Array<SectionKind>, 
+/**
+ * The projects it shows by id, in order; absent: every project in the page's order.
+ */
+projects?: Array<string>, 
+/**
+ * The jobs it shows by their place in `experience` (0 the first), in order; absent: every
+ * job.
+ */
+jobs?: Array<number>, };
+
+export type ResumeSource = "generated" | "uploaded";
+
+export type PaperSize = "a4" | "letter";
+
+export type SectionKind = "summary" | "experience" | "projects" | "skills" | "education";
 
 export type SectionTexts = { about: SectionText, skills: SectionText, projects: SectionText, 
 /**

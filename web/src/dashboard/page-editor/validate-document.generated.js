@@ -7,7 +7,7 @@ const cjs = (m) => (m.default && m.default.__esModule ? m.default : m);
 
 export const validate = validate52;
 export default validate52;
-const schema19 = {"$defs":{"About":{"additionalProperties":false,"properties":{"paragraphs":{"items":{"maxLength":1500,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":6,"minItems":1,"type":"array"}},"required":["paragraphs"],"type":"object"},"Appearance":{"additionalProperties":false,"properties":{"accent":{"pattern":"^#[0-9a-fA-F]{6}$","type":"string"},"available":{"type":"boolean"},"scheme":{"$ref":"#/$defs/Scheme"},"sections":{"$ref":"#/$defs/Sections"}},"required":["scheme","accent","sections","available"],"type":"object"},"Award":{"additionalProperties":false,"properties":{"certificate":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"title":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","certificate"],"type":"object"},"Contact":{"additionalProperties":false,"properties":{"email":{"format":"email","maxLength":254,"minLength":3,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"phone":{"$ref":"#/$defs/Phone"},"responseTime":{"default":"I usually reply within a day or two.","maxLength":200,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["email","phone"],"type":"object"},"Footer":{"additionalProperties":false,"properties":{"line":{"maxLength":300,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"since":{"format":"uint16","maximum":2200,"minimum":1970,"type":"integer"},"title":{"maxLength":60,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","line","since"],"type":"object"},"Language":{"additionalProperties":false,"properties":{"published":{"default":false,"type":"boolean"},"same":{"items":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":2000,"type":"array","uniqueItems":true},"strings":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"default":{},"maxProperties":300,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"},"tag":{"maxLength":35,"pattern":"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$","type":"string"},"texts":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"default":{},"maxProperties":2000,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"}},"required":["tag"],"type":"object"},"Location":{"additionalProperties":false,"properties":{"display":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"mapsQuery":{"maxLength":200,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["display","mapsQuery"],"type":"object"},"MediaItem":{"additionalProperties":false,"properties":{"alt":{"maxLength":200,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"height":{"format":"uint32","maximum":10000,"minimum":1,"type":"integer"},"id":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"sources":{"items":{"$ref":"#/$defs/MediaSource"},"maxItems":6,"minItems":1,"type":"array"},"width":{"format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["id","alt","width","height","sources"],"type":"object"},"MediaSource":{"additionalProperties":false,"properties":{"src":{"maxLength":300,"pattern":"^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$","type":"string"},"width":{"format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["src","width"],"type":"object"},"Phone":{"additionalProperties":false,"properties":{"dial":{"pattern":"^\\+?[0-9]{3,20}$","type":"string"},"display":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["dial","display"],"type":"object"},"Profile":{"additionalProperties":false,"properties":{"intro":{"maxLength":600,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"location":{"$ref":"#/$defs/Location"},"name":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"photo":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"role":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"summary":{"maxLength":300,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","role","summary","intro","location","photo"],"type":"object"},"Project":{"additionalProperties":false,"properties":{"codeUrl":{"format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"demoUrl":{"format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":{"maxLength":600,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"id":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"image":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"stack":{"$ref":"#/$defs/Stack"},"technologies":{"items":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":12,"type":"array"},"title":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","title","description","image","codeUrl","demoUrl","technologies","stack"],"type":"object"},"Resume":{"additionalProperties":false,"properties":{"path":{"maxLength":200,"pattern":"^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$","type":"string"}},"required":["path"],"type":"object"},"Scheme":{"enum":["dark","light","system"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"SectionText":{"additionalProperties":false,"properties":{"lead":{"maxLength":400,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"title":{"maxLength":80,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","lead"],"type":"object"},"SectionTexts":{"additionalProperties":false,"properties":{"about":{"$ref":"#/$defs/SectionText"},"contact":{"$ref":"#/$defs/SectionText"},"experience":{"$ref":"#/$defs/SectionText"},"projects":{"$ref":"#/$defs/SectionText"},"skills":{"$ref":"#/$defs/SectionText"}},"required":["about","skills","projects","experience","contact"],"type":"object"},"Sections":{"additionalProperties":false,"properties":{"about":{"type":"boolean"},"contact":{"type":"boolean"},"experience":{"type":"boolean"},"projects":{"type":"boolean"},"skills":{"type":"boolean"},"writing":{"type":"boolean"}},"required":["about","skills","projects","experience","contact"],"type":"object"},"Skill":{"additionalProperties":false,"properties":{"logo":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"name":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","logo"],"type":"object"},"SocialLink":{"additionalProperties":false,"properties":{"id":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"label":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"url":{"format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","label","url"],"type":"object"},"Stack":{"enum":["frontend","backend","fullstack"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"TimelineEntry":{"additionalProperties":false,"properties":{"awards":{"default":[],"items":{"$ref":"#/$defs/Award"},"maxItems":10,"type":"array"},"date":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":{"maxLength":1000,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"place":{"maxLength":120,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"title":{"maxLength":120,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","place","date","description"],"type":"object"}},"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"properties":{"about":{"$ref":"#/$defs/About"},"appearance":{"$ref":"#/$defs/Appearance","default":{"accent":"#155dfc","available":true,"scheme":"dark","sections":{"about":true,"contact":true,"experience":true,"projects":true,"skills":true}}},"contact":{"$ref":"#/$defs/Contact"},"education":{"items":{"$ref":"#/$defs/TimelineEntry"},"maxItems":30,"type":"array"},"experience":{"items":{"$ref":"#/$defs/TimelineEntry"},"maxItems":30,"type":"array"},"footer":{"$ref":"#/$defs/Footer"},"language":{"maxLength":35,"pattern":"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$","type":"string"},"languages":{"items":{"$ref":"#/$defs/Language"},"maxItems":10,"type":"array"},"media":{"items":{"$ref":"#/$defs/MediaItem"},"maxItems":200,"type":"array"},"profile":{"$ref":"#/$defs/Profile"},"projects":{"items":{"$ref":"#/$defs/Project"},"maxItems":30,"type":"array"},"resume":{"$ref":"#/$defs/Resume"},"sections":{"$ref":"#/$defs/SectionTexts"},"skills":{"items":{"$ref":"#/$defs/Skill"},"maxItems":60,"type":"array"},"social":{"items":{"$ref":"#/$defs/SocialLink"},"maxItems":10,"type":"array"},"strings":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxProperties":300,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"},"typewriterPhrases":{"items":{"maxLength":60,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":10,"minItems":1,"type":"array"}},"required":["profile","typewriterPhrases","about","contact","social","skills","projects","experience","education","media","resume","sections","footer"],"type":"object"};
+const schema19 = {"$defs":{"About":{"additionalProperties":false,"properties":{"paragraphs":{"items":{"maxLength":1500,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":6,"minItems":1,"type":"array"}},"required":["paragraphs"],"type":"object"},"Appearance":{"additionalProperties":false,"properties":{"accent":{"pattern":"^#[0-9a-fA-F]{6}$","type":"string"},"available":{"type":"boolean"},"scheme":{"$ref":"#/$defs/Scheme"},"sections":{"$ref":"#/$defs/Sections"}},"required":["scheme","accent","sections","available"],"type":"object"},"Award":{"additionalProperties":false,"properties":{"certificate":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"title":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","certificate"],"type":"object"},"Contact":{"additionalProperties":false,"properties":{"email":{"format":"email","maxLength":254,"minLength":3,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"phone":{"$ref":"#/$defs/Phone"},"responseTime":{"default":"I usually reply within a day or two.","maxLength":200,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["email","phone"],"type":"object"},"Footer":{"additionalProperties":false,"properties":{"line":{"maxLength":300,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"since":{"format":"uint16","maximum":2200,"minimum":1970,"type":"integer"},"title":{"maxLength":60,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","line","since"],"type":"object"},"Language":{"additionalProperties":false,"properties":{"published":{"default":false,"type":"boolean"},"same":{"items":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":2000,"type":"array","uniqueItems":true},"strings":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"default":{},"maxProperties":300,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"},"tag":{"maxLength":35,"pattern":"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$","type":"string"},"texts":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"default":{},"maxProperties":2000,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"}},"required":["tag"],"type":"object"},"Location":{"additionalProperties":false,"properties":{"display":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"mapsQuery":{"maxLength":200,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["display","mapsQuery"],"type":"object"},"MediaItem":{"additionalProperties":false,"properties":{"alt":{"maxLength":200,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"height":{"format":"uint32","maximum":10000,"minimum":1,"type":"integer"},"id":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"sources":{"items":{"$ref":"#/$defs/MediaSource"},"maxItems":6,"minItems":1,"type":"array"},"width":{"format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["id","alt","width","height","sources"],"type":"object"},"MediaSource":{"additionalProperties":false,"properties":{"src":{"maxLength":300,"pattern":"^(images(/[a-z0-9][a-z0-9_.-]*)+\\.(webp|avif|png|jpg|jpeg|svg)|(/[A-Za-z0-9][A-Za-z0-9_.-]*)+)$","type":"string"},"width":{"format":"uint32","maximum":10000,"minimum":1,"type":"integer"}},"required":["src","width"],"type":"object"},"PaperSize":{"enum":["a4","letter"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"Phone":{"additionalProperties":false,"properties":{"dial":{"pattern":"^\\+?[0-9]{3,20}$","type":"string"},"display":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["dial","display"],"type":"object"},"Profile":{"additionalProperties":false,"properties":{"intro":{"maxLength":600,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"location":{"$ref":"#/$defs/Location"},"name":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"photo":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"role":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"summary":{"maxLength":300,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","role","summary","intro","location","photo"],"type":"object"},"Project":{"additionalProperties":false,"properties":{"codeUrl":{"format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"demoUrl":{"format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":{"maxLength":600,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"id":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"image":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"stack":{"$ref":"#/$defs/Stack"},"technologies":{"items":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":12,"type":"array"},"title":{"maxLength":100,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","title","description","image","codeUrl","demoUrl","technologies","stack"],"type":"object"},"Resume":{"additionalProperties":false,"properties":{"jobs":{"items":{"format":"uint8","maximum":29,"minimum":0,"type":"integer"},"maxItems":30,"type":["array","null"]},"pages":{"format":"uint8","maximum":2,"minimum":1,"type":"integer"},"paper":{"$ref":"#/$defs/PaperSize"},"path":{"maxLength":200,"pattern":"^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$","type":"string"},"projects":{"items":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"maxItems":30,"type":["array","null"]},"sections":{"items":{"$ref":"#/$defs/SectionKind"},"maxItems":5,"type":"array"},"source":{"anyOf":[{"$ref":"#/$defs/ResumeSource"},{"type":"null"}]}},"required":["path"],"type":"object"},"ResumeSource":{"oneOf":[{"const":"generated","pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},{"const":"uploaded","pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}]},"Scheme":{"enum":["dark","light","system"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"SectionKind":{"oneOf":[{"enum":["projects","skills"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},{"const":"summary","pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},{"const":"experience","pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},{"const":"education","pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}]},"SectionText":{"additionalProperties":false,"properties":{"lead":{"maxLength":400,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"title":{"maxLength":80,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","lead"],"type":"object"},"SectionTexts":{"additionalProperties":false,"properties":{"about":{"$ref":"#/$defs/SectionText"},"contact":{"$ref":"#/$defs/SectionText"},"experience":{"$ref":"#/$defs/SectionText"},"projects":{"$ref":"#/$defs/SectionText"},"skills":{"$ref":"#/$defs/SectionText"}},"required":["about","skills","projects","experience","contact"],"type":"object"},"Sections":{"additionalProperties":false,"properties":{"about":{"type":"boolean"},"contact":{"type":"boolean"},"experience":{"type":"boolean"},"projects":{"type":"boolean"},"skills":{"type":"boolean"},"writing":{"type":"boolean"}},"required":["about","skills","projects","experience","contact"],"type":"object"},"Skill":{"additionalProperties":false,"properties":{"logo":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"name":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","logo"],"type":"object"},"SocialLink":{"additionalProperties":false,"properties":{"id":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"label":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"url":{"format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","label","url"],"type":"object"},"Stack":{"enum":["frontend","backend","fullstack"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"TimelineEntry":{"additionalProperties":false,"properties":{"awards":{"default":[],"items":{"$ref":"#/$defs/Award"},"maxItems":10,"type":"array"},"date":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"description":{"maxLength":1000,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"place":{"maxLength":120,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"title":{"maxLength":120,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","place","date","description"],"type":"object"}},"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"properties":{"about":{"$ref":"#/$defs/About"},"appearance":{"$ref":"#/$defs/Appearance","default":{"accent":"#155dfc","available":true,"scheme":"dark","sections":{"about":true,"contact":true,"experience":true,"projects":true,"skills":true}}},"contact":{"$ref":"#/$defs/Contact"},"education":{"items":{"$ref":"#/$defs/TimelineEntry"},"maxItems":30,"type":"array"},"experience":{"items":{"$ref":"#/$defs/TimelineEntry"},"maxItems":30,"type":"array"},"footer":{"$ref":"#/$defs/Footer"},"language":{"maxLength":35,"pattern":"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$","type":"string"},"languages":{"items":{"$ref":"#/$defs/Language"},"maxItems":10,"type":"array"},"media":{"items":{"$ref":"#/$defs/MediaItem"},"maxItems":200,"type":"array"},"profile":{"$ref":"#/$defs/Profile"},"projects":{"items":{"$ref":"#/$defs/Project"},"maxItems":30,"type":"array"},"resume":{"$ref":"#/$defs/Resume"},"sections":{"$ref":"#/$defs/SectionTexts"},"skills":{"items":{"$ref":"#/$defs/Skill"},"maxItems":60,"type":"array"},"social":{"items":{"$ref":"#/$defs/SocialLink"},"maxItems":10,"type":"array"},"strings":{"additionalProperties":{"maxLength":1500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxProperties":300,"propertyNames":{"maxLength":100,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"type":"object"},"typewriterPhrases":{"items":{"maxLength":60,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":10,"minItems":1,"type":"array"}},"required":["profile","typewriterPhrases","about","contact","social","skills","projects","experience","education","media","resume","sections","footer"],"type":"object"};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = cjs(m0).default;
 const schema20 = {"additionalProperties":false,"properties":{"paragraphs":{"items":{"maxLength":1500,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"maxItems":6,"minItems":1,"type":"array"}},"required":["paragraphs"],"type":"object"};
@@ -3129,8 +3129,391 @@ return errors === 0;
 }
 validate82.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema36 = {"additionalProperties":false,"properties":{"path":{"maxLength":200,"pattern":"^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$","type":"string"}},"required":["path"],"type":"object"};
-const pattern43 = new RegExp("^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$", "u");
+const schema36 = {"additionalProperties":false,"properties":{"jobs":{"items":{"format":"uint8","maximum":29,"minimum":0,"type":"integer"},"maxItems":30,"type":["array","null"]},"pages":{"format":"uint8","maximum":2,"minimum":1,"type":"integer"},"paper":{"$ref":"#/$defs/PaperSize"},"path":{"maxLength":200,"pattern":"^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$","type":"string"},"projects":{"items":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"maxItems":30,"type":["array","null"]},"sections":{"items":{"$ref":"#/$defs/SectionKind"},"maxItems":5,"type":"array"},"source":{"anyOf":[{"$ref":"#/$defs/ResumeSource"},{"type":"null"}]}},"required":["path"],"type":"object"};
+const schema37 = {"enum":["a4","letter"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"};
+
+function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate87.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!((data === "a4") || (data === "letter"))){
+const err0 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema37.enum}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(typeof data === "string"){
+if(!pattern3.test(data)){
+const err1 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate87.errors = vErrors;
+return errors === 0;
+}
+validate87.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const schema38 = {"oneOf":[{"enum":["projects","skills"],"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},{"const":"summary","pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},{"const":"experience","pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},{"const":"education","pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}]};
+
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate89.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(!((data === "projects") || (data === "skills"))){
+const err0 = {instancePath,schemaPath:"#/oneOf/0/enum",keyword:"enum",params:{allowedValues: schema38.oneOf[0].enum}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(typeof data === "string"){
+if(!pattern3.test(data)){
+const err1 = {instancePath,schemaPath:"#/oneOf/0/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+}
+const _errs3 = errors;
+if("summary" !== data){
+const err3 = {instancePath,schemaPath:"#/oneOf/1/const",keyword:"const",params:{allowedValue: "summary"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(typeof data === "string"){
+if(!pattern3.test(data)){
+const err4 = {instancePath,schemaPath:"#/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var _valid0 = _errs3 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+}
+const _errs5 = errors;
+if("experience" !== data){
+const err6 = {instancePath,schemaPath:"#/oneOf/2/const",keyword:"const",params:{allowedValue: "experience"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(typeof data === "string"){
+if(!pattern3.test(data)){
+const err7 = {instancePath,schemaPath:"#/oneOf/2/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid0 = _errs5 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 2];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 2;
+}
+const _errs7 = errors;
+if("education" !== data){
+const err9 = {instancePath,schemaPath:"#/oneOf/3/const",keyword:"const",params:{allowedValue: "education"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(typeof data === "string"){
+if(!pattern3.test(data)){
+const err10 = {instancePath,schemaPath:"#/oneOf/3/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/oneOf/3/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+var _valid0 = _errs7 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 3];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 3;
+}
+}
+}
+}
+if(!valid0){
+const err12 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate89.errors = vErrors;
+return errors === 0;
+}
+validate89.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const schema39 = {"oneOf":[{"const":"generated","pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},{"const":"uploaded","pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}]};
+
+function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate91.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if("generated" !== data){
+const err0 = {instancePath,schemaPath:"#/oneOf/0/const",keyword:"const",params:{allowedValue: "generated"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(typeof data === "string"){
+if(!pattern3.test(data)){
+const err1 = {instancePath,schemaPath:"#/oneOf/0/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+}
+const _errs3 = errors;
+if("uploaded" !== data){
+const err3 = {instancePath,schemaPath:"#/oneOf/1/const",keyword:"const",params:{allowedValue: "uploaded"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(typeof data === "string"){
+if(!pattern3.test(data)){
+const err4 = {instancePath,schemaPath:"#/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var _valid0 = _errs3 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+}
+}
+if(!valid0){
+const err6 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate91.errors = vErrors;
+return errors === 0;
+}
+validate91.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const pattern44 = new RegExp("^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$", "u");
 
 function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3154,7 +3537,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(key0 === "path")){
+if(!(((((((key0 === "jobs") || (key0 === "pages")) || (key0 === "paper")) || (key0 === "path")) || (key0 === "projects")) || (key0 === "sections")) || (key0 === "source"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err1];
@@ -3165,11 +3548,10 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.path !== undefined){
-let data0 = data.path;
-if(typeof data0 === "string"){
-if(func2(data0) > 200){
-const err2 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/maxLength",keyword:"maxLength",params:{limit: 200}};
+if(data.jobs !== undefined){
+let data0 = data.jobs;
+if((!(Array.isArray(data0))) && (data0 !== null)){
+const err2 = {instancePath:instancePath+"/jobs",schemaPath:"#/properties/jobs/type",keyword:"type",params:{type: schema36.properties.jobs.type}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3178,8 +3560,9 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(!pattern43.test(data0)){
-const err3 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/pattern",keyword:"pattern",params:{pattern: "^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$"}};
+if(Array.isArray(data0)){
+if(data0.length > 30){
+const err3 = {instancePath:instancePath+"/jobs",schemaPath:"#/properties/jobs/maxItems",keyword:"maxItems",params:{limit: 30}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3188,9 +3571,11 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-else {
-const err4 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"}};
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/jobs/" + i0,schemaPath:"#/properties/jobs/items/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3199,10 +3584,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 29 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/jobs/" + i0,schemaPath:"#/properties/jobs/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 29}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3211,18 +3595,248 @@ vErrors.push(err5);
 }
 errors++;
 }
+if(data1 < 0 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/jobs/" + i0,schemaPath:"#/properties/jobs/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+}
+}
+if(data.pages !== undefined){
+let data2 = data.pages;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err7 = {instancePath:instancePath+"/pages",schemaPath:"#/properties/pages/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 2 || isNaN(data2)){
+const err8 = {instancePath:instancePath+"/pages",schemaPath:"#/properties/pages/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data2 < 1 || isNaN(data2)){
+const err9 = {instancePath:instancePath+"/pages",schemaPath:"#/properties/pages/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+if(data.paper !== undefined){
+if(!(validate87(data.paper, {instancePath:instancePath+"/paper",parentData:data,parentDataProperty:"paper",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+errors = vErrors.length;
+}
+}
+if(data.path !== undefined){
+let data4 = data.path;
+if(typeof data4 === "string"){
+if(func2(data4) > 200){
+const err10 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/maxLength",keyword:"maxLength",params:{limit: 200}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(!pattern44.test(data4)){
+const err11 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/pattern",keyword:"pattern",params:{pattern: "^(/[A-Za-z0-9][A-Za-z0-9_.-]*)+$"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.projects !== undefined){
+let data5 = data.projects;
+if((!(Array.isArray(data5))) && (data5 !== null)){
+const err13 = {instancePath:instancePath+"/projects",schemaPath:"#/properties/projects/type",keyword:"type",params:{type: schema36.properties.projects.type}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(Array.isArray(data5)){
+if(data5.length > 30){
+const err14 = {instancePath:instancePath+"/projects",schemaPath:"#/properties/projects/maxItems",keyword:"maxItems",params:{limit: 30}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+const len1 = data5.length;
+for(let i1=0; i1<len1; i1++){
+let data6 = data5[i1];
+if(typeof data6 === "string"){
+if(!pattern10.test(data6)){
+const err15 = {instancePath:instancePath+"/projects/" + i1,schemaPath:"#/properties/projects/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,40}$"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/projects/" + i1,schemaPath:"#/properties/projects/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+}
+if(data.sections !== undefined){
+let data7 = data.sections;
+if(Array.isArray(data7)){
+if(data7.length > 5){
+const err17 = {instancePath:instancePath+"/sections",schemaPath:"#/properties/sections/maxItems",keyword:"maxItems",params:{limit: 5}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+const len2 = data7.length;
+for(let i2=0; i2<len2; i2++){
+if(!(validate89(data7[i2], {instancePath:instancePath+"/sections/" + i2,parentData:data7,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/sections",schemaPath:"#/properties/sections/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.source !== undefined){
+let data9 = data.source;
+const _errs19 = errors;
+let valid7 = false;
+const _errs20 = errors;
+if(!(validate91(data9, {instancePath:instancePath+"/source",parentData:data,parentDataProperty:"source",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs20 === errors;
+valid7 = valid7 || _valid0;
+const _errs21 = errors;
+if(data9 !== null){
+const err19 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+var _valid0 = _errs21 === errors;
+valid7 = valid7 || _valid0;
+if(!valid7){
+const err20 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+else {
+errors = _errs19;
+if(vErrors !== null){
+if(_errs19){
+vErrors.length = _errs19;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
 validate86.errors = vErrors;
 return errors === 0;
 }
 validate86.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema37 = {"additionalProperties":false,"properties":{"about":{"$ref":"#/$defs/SectionText"},"contact":{"$ref":"#/$defs/SectionText"},"experience":{"$ref":"#/$defs/SectionText"},"projects":{"$ref":"#/$defs/SectionText"},"skills":{"$ref":"#/$defs/SectionText"}},"required":["about","skills","projects","experience","contact"],"type":"object"};
-const schema38 = {"additionalProperties":false,"properties":{"lead":{"maxLength":400,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"title":{"maxLength":80,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","lead"],"type":"object"};
+const schema40 = {"additionalProperties":false,"properties":{"about":{"$ref":"#/$defs/SectionText"},"contact":{"$ref":"#/$defs/SectionText"},"experience":{"$ref":"#/$defs/SectionText"},"projects":{"$ref":"#/$defs/SectionText"},"skills":{"$ref":"#/$defs/SectionText"}},"required":["about","skills","projects","experience","contact"],"type":"object"};
+const schema41 = {"additionalProperties":false,"properties":{"lead":{"maxLength":400,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"title":{"maxLength":80,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["title","lead"],"type":"object"};
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate89.evaluated;
+const evaluated0 = validate95.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3353,16 +3967,16 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate89.errors = vErrors;
+validate95.errors = vErrors;
 return errors === 0;
 }
-validate89.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate95.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate88.evaluated;
+const evaluated0 = validate94.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3433,32 +4047,32 @@ errors++;
 }
 }
 if(data.about !== undefined){
-if(!(validate89(data.about, {instancePath:instancePath+"/about",parentData:data,parentDataProperty:"about",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+if(!(validate95(data.about, {instancePath:instancePath+"/about",parentData:data,parentDataProperty:"about",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
 errors = vErrors.length;
 }
 }
 if(data.contact !== undefined){
-if(!(validate89(data.contact, {instancePath:instancePath+"/contact",parentData:data,parentDataProperty:"contact",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+if(!(validate95(data.contact, {instancePath:instancePath+"/contact",parentData:data,parentDataProperty:"contact",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
 errors = vErrors.length;
 }
 }
 if(data.experience !== undefined){
-if(!(validate89(data.experience, {instancePath:instancePath+"/experience",parentData:data,parentDataProperty:"experience",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+if(!(validate95(data.experience, {instancePath:instancePath+"/experience",parentData:data,parentDataProperty:"experience",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
 errors = vErrors.length;
 }
 }
 if(data.projects !== undefined){
-if(!(validate89(data.projects, {instancePath:instancePath+"/projects",parentData:data,parentDataProperty:"projects",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+if(!(validate95(data.projects, {instancePath:instancePath+"/projects",parentData:data,parentDataProperty:"projects",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
 errors = vErrors.length;
 }
 }
 if(data.skills !== undefined){
-if(!(validate89(data.skills, {instancePath:instancePath+"/skills",parentData:data,parentDataProperty:"skills",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+if(!(validate95(data.skills, {instancePath:instancePath+"/skills",parentData:data,parentDataProperty:"skills",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
 errors = vErrors.length;
 }
 }
@@ -3473,17 +4087,17 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate88.errors = vErrors;
+validate94.errors = vErrors;
 return errors === 0;
 }
-validate88.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate94.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema39 = {"additionalProperties":false,"properties":{"logo":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"name":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","logo"],"type":"object"};
+const schema42 = {"additionalProperties":false,"properties":{"logo":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"name":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["name","logo"],"type":"object"};
 
-function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate96.evaluated;
+const evaluated0 = validate102.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3604,17 +4218,17 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate96.errors = vErrors;
+validate102.errors = vErrors;
 return errors === 0;
 }
-validate96.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate102.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema40 = {"additionalProperties":false,"properties":{"id":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"label":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"url":{"format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","label","url"],"type":"object"};
+const schema43 = {"additionalProperties":false,"properties":{"id":{"pattern":"^[a-z0-9][a-z0-9-]{0,40}$","type":"string"},"label":{"maxLength":40,"minLength":1,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"},"url":{"format":"uri","maxLength":500,"pattern":"^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$","type":"string"}},"required":["id","label","url"],"type":"object"};
 
-function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate98.evaluated;
+const evaluated0 = validate104.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3790,10 +4404,10 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate98.errors = vErrors;
+validate104.errors = vErrors;
 return errors === 0;
 }
-validate98.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate104.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -4181,8 +4795,8 @@ errors = vErrors.length;
 }
 }
 if(data.sections !== undefined){
-if(!(validate88(data.sections, {instancePath:instancePath+"/sections",parentData:data,parentDataProperty:"sections",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
+if(!(validate94(data.sections, {instancePath:instancePath+"/sections",parentData:data,parentDataProperty:"sections",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
 errors = vErrors.length;
 }
 }
@@ -4201,8 +4815,8 @@ errors++;
 }
 const len5 = data18.length;
 for(let i5=0; i5<len5; i5++){
-if(!(validate96(data18[i5], {instancePath:instancePath+"/skills/" + i5,parentData:data18,parentDataProperty:i5,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
+if(!(validate102(data18[i5], {instancePath:instancePath+"/skills/" + i5,parentData:data18,parentDataProperty:i5,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
 errors = vErrors.length;
 }
 }
@@ -4233,8 +4847,8 @@ errors++;
 }
 const len6 = data20.length;
 for(let i6=0; i6<len6; i6++){
-if(!(validate98(data20[i6], {instancePath:instancePath+"/social/" + i6,parentData:data20,parentDataProperty:i6,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
+if(!(validate104(data20[i6], {instancePath:instancePath+"/social/" + i6,parentData:data20,parentDataProperty:i6,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
 errors = vErrors.length;
 }
 }
