@@ -14,7 +14,7 @@ TEST_BIN := target/debug/portfolio
 WEB_DEPS := web/node_modules/.package-lock.json
 WEB_SOURCES := $(shell find web/src web/public web/scripts -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run test setup web server dist openssl-dev chromium java postgresql xmllint python-venv bench-tools font fuzz lint imports fmt-check clippy typecheck eslint unit-web test-build cargo-test generate generated e2e bench soak clean
+.PHONY: run test setup web server dist openssl-dev chromium java postgresql xmllint pdf-tools python-venv bench-tools font fuzz lint imports fmt-check clippy typecheck eslint unit-web test-build cargo-test generate generated e2e bench soak clean
 
 run: server ## Build everything and serve on http://127.0.0.1:8080 with SQLite under ./data/
 	./$(BIN) serve
@@ -35,8 +35,8 @@ dist: web openssl-dev ## The smallest binary, for packaging: target/dist/portfol
 	$(CARGO) build --profile dist --locked
 	@ls -l target/dist/portfolio
 
-openssl-dev: ## Debian's OpenSSL headers and pkg-config, which passkeys (webauthn-rs) build against
-	@{ command -v pkg-config >/dev/null && pkg-config --exists openssl; } || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libssl-dev pkg-config; }
+openssl-dev: ## Debian's OpenSSL and SQLite headers and pkg-config, which passkeys (webauthn-rs) and the SQLite driver build against
+	@{ command -v pkg-config >/dev/null && pkg-config --exists openssl sqlite3; } || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libssl-dev libsqlite3-dev pkg-config; }
 
 chromium: ## Debian's Chromium for the browser tests
 	@command -v /usr/bin/chromium >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
@@ -52,6 +52,9 @@ postgresql: ## Debian's PostgreSQL for the server tests on the second engine
 
 xmllint: ## Debian's xmllint (libxml2-utils) for the server tests' Atom feed checks (server/tests/feeds/atom.rng)
 	@command -v xmllint >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libxml2-utils; }
+
+pdf-tools: ## Debian's poppler-utils (pdftotext, pdfinfo, pdffonts) and qpdf for the server tests' resume checks
+	@{ command -v pdftotext >/dev/null && command -v qpdf >/dev/null; } || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils qpdf; }
 
 python-venv: ## Debian's venv module for the fuzzer's virtual environment
 	@python3 -c 'import ensurepip, venv' 2>/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv; }
@@ -101,7 +104,7 @@ LINTED := RUSTC_WORKSPACE_WRAPPER=clippy-driver CLIPPY_ARGS=-Dwarnings
 test-build: web postgresql openssl-dev
 	$(LINTED) $(CARGO) test --locked --workspace --no-run
 
-cargo-test: test-build xmllint python-venv
+cargo-test: test-build xmllint pdf-tools python-venv
 	$(LINTED) scripts/pg-test-cluster run $(CARGO) test --locked --test api 2>&1 | sed -u 's/^/[postgres] /' & pg=$$!; \
 	sqlite=0; $(LINTED) $(CARGO) test --locked --workspace 2>&1 | sed -u 's/^/[sqlite] /' || sqlite=$$?; \
 	postgres=0; wait $$pg || postgres=$$?; \

@@ -45,6 +45,8 @@ pub struct ComposedFiles {
     pub manifest: String,
     /// The link previews by the page's path, each drawn when first wanted.
     pub previews: Vec<(String, std::sync::Arc<super::preview::Drawing>)>,
+    /// The resume of each published page by its path, each made when first wanted.
+    pub resumes: Vec<(String, super::resume::Draft)>,
 }
 
 /// Where rendered pages go: the site, which serves them.

@@ -1246,6 +1246,7 @@ impl PageRenderer {
         &self,
         document: &ContentDocument,
         studies: Vec<(String, StudyPreview)>,
+        modified: Option<i64>,
     ) -> anyhow::Result<ComposedFiles> {
         let default = language::localize(document, &document.language)
             .context("the document has its own language")?;
@@ -1315,7 +1316,11 @@ impl PageRenderer {
             previews.push((path, Arc::clone(&drawing)));
             kept.insert(drawing.key(), drawing);
         }
-        let files = ComposedFiles { manifest, previews };
+        let files = ComposedFiles {
+            manifest,
+            previews,
+            resumes: super::resume::drafts(document, modified),
+        };
         *self.previews.lock().unwrap_or_else(|e| e.into_inner()) = kept;
         Ok(files)
     }
@@ -1367,7 +1372,7 @@ impl PageRenderer {
         let started = Instant::now();
         let (composed, previews) = self.compose_all(document, entries, modified).await?;
         let render = started.elapsed();
-        let files = self.files(document, previews).await?;
+        let files = self.files(document, previews, modified).await?;
         Ok(Prepared {
             composed,
             files,

@@ -9,10 +9,11 @@ use axum::response::{IntoResponse, Response};
 use super::asset::new_response;
 use super::built::REVALIDATE;
 use super::page::noindex;
-use super::pages::{Pages, Published, PublishedPages};
+use super::pages::{Pages, Published, PublishedPages, ResumeFiles};
 use crate::addresses::{Routed, API, LINK_PREFIX};
 use crate::content::composed::PAGE_DATA_FILE;
 use crate::content::head::PREVIEW_PATH;
+use crate::content::resume;
 use crate::error::ApiError;
 
 /// The fallback's answer: an asset when one exists, the pre-rendered page of a published path
@@ -128,7 +129,8 @@ pub fn respond<B>(pages: &Pages, request: &Request<B>) -> Response {
 }
 
 /// What the map of published pages holds at `key` (`/de/`, `/de/page-data.json`,
-/// `/og-image.png`): a page, its data, or its link preview; `None` for any other path.
+/// `/og-image.png`, `/de/resume.pdf`): a page, its data, its link preview or its resume; `None`
+/// for any other path.
 fn published_file(
     pages: &Pages,
     published: &PublishedPages,
@@ -144,6 +146,15 @@ fn published_file(
     if let Some(page) = under(PAGE_DATA_FILE) {
         return published.get(page).map(|page| page.data.respond(headers));
     }
+    for (file, pick) in RESUME_FILES {
+        if let Some(page) = under(file) {
+            return pages
+                .resumes
+                .load()
+                .get(page)
+                .and_then(|resume| resume.files().map(|files| pick(files).respond(headers)));
+        }
+    }
     if let Some(page) = under(PREVIEW_PATH.trim_start_matches('/')) {
         return pages
             .previews
@@ -153,6 +164,15 @@ fn published_file(
     }
     None
 }
+
+/// A page's resume files by their name under the page's path. `/resume.pdf` itself is the
+/// router's (the uploaded resume or this one: `http::api::media::resume`).
+type PickFile = fn(&ResumeFiles) -> &super::asset::Asset;
+const RESUME_FILES: [(&str, PickFile); 3] = [
+    (resume::PDF_FILE, |files| &files.pdf),
+    (resume::JSON_FILE, |files| &files.json),
+    (resume::TEXT_FILE, |files| &files.text),
+];
 
 /// A redirect from a published page's path without its slash (`/de`, 308 to `/de/`), the query
 /// kept; `None` for any other path.

@@ -47,6 +47,9 @@ pub struct Pages {
     /// `/de/og-image.png`), and `/manifest.webmanifest`: made from the published document at
     /// start-up and at each publish (see `content::render`).
     pub(super) previews: ArcSwap<HashMap<String, Arc<Preview>>>,
+    /// Each published page's resume by the page's path (`/` serves `/resume.json`, `/de/`
+    /// `/de/resume.pdf`): made after each publish that changes what it says.
+    pub(super) resumes: ArcSwap<HashMap<String, Arc<Resume>>>,
     pub(super) manifest: ArcSwap<Asset>,
     pub(super) robots: Page,
     /// `/sitemap.xml`: `/`, each published language's page, and each case study's.
@@ -110,6 +113,7 @@ impl Pages {
             effort,
             published: ArcSwap::from_pointee(HashMap::from([("/".to_owned(), Arc::new(root))])),
             previews: ArcSwap::from_pointee(HashMap::new()),
+            resumes: ArcSwap::from_pointee(HashMap::new()),
             manifest: ArcSwap::from_pointee(Asset::generated(MANIFEST_TYPE, Vec::new(), None)),
             robots,
             sitemap: ArcSwap::from_pointee(sitemap),
@@ -242,6 +246,24 @@ impl PageSink for Pages {
             .collect();
         self.previews.store(Arc::new(previews));
         refine.splice(0..0, drawings);
+        let served = self.resumes.load();
+        let resumes = files
+            .resumes
+            .into_iter()
+            .map(|(path, draft)| {
+                let same = served
+                    .get(&path)
+                    .filter(|old| old.draft.key() == draft.key())
+                    .cloned();
+                let resume = same.unwrap_or_else(|| {
+                    let resume = Arc::new(Resume::new(draft, self.base.clone(), self.effort));
+                    refine.push(resume.clone());
+                    resume
+                });
+                (path, resume)
+            })
+            .collect();
+        self.resumes.store(Arc::new(resumes));
         let published = self.published(composed.pages, &mut refine);
         let sitemap = sitemap(&self.base, &composed.published, &composed.case_studies);
         self.redirects
@@ -328,6 +350,69 @@ impl Preview {
 impl Refine for Preview {
     fn refine(&self) {
         self.asset();
+    }
+}
+
+/// A published page's resume as served: made at its first request or by the background thread
+/// after the publish (see [`refine_later`]), whichever comes first.
+pub(super) struct Resume {
+    draft: crate::content::resume::Draft,
+    base: String,
+    /// How hard the JSON and the text are compressed (the PDF's streams are already).
+    effort: Effort,
+    files: std::sync::OnceLock<Option<ResumeFiles>>,
+}
+
+/// A resume's three files, ready to serve.
+pub(super) struct ResumeFiles {
+    pub(super) pdf: Asset,
+    pub(super) json: Asset,
+    pub(super) text: Asset,
+}
+
+impl Resume {
+    fn new(draft: crate::content::resume::Draft, base: String, effort: Effort) -> Self {
+        Self {
+            draft,
+            base,
+            effort,
+            files: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The files, made now if they were not yet; `None` if they cannot be made (logged).
+    pub(super) fn files(&self) -> Option<&ResumeFiles> {
+        self.files
+            .get_or_init(|| match self.draft.make(&self.base) {
+                Ok(made) => Some(ResumeFiles {
+                    pdf: Asset::generated("application/pdf", made.pdf.pdf, None),
+                    json: Asset::generated(
+                        "application/json",
+                        made.json.into_bytes(),
+                        Some(self.effort),
+                    ),
+                    text: Asset::generated(
+                        "text/plain; charset=utf-8",
+                        made.text.into_bytes(),
+                        Some(self.effort),
+                    ),
+                }),
+                Err(error) => {
+                    tracing::error!(
+                        error = %format!("{error:#}"),
+                        language = %self.draft.language(),
+                        "the resume could not be made"
+                    );
+                    None
+                }
+            })
+            .as_ref()
+    }
+}
+
+impl Refine for Resume {
+    fn refine(&self) {
+        self.files();
     }
 }
 

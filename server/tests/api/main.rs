@@ -34,6 +34,7 @@ mod passkeys;
 mod password_reset;
 mod post_insights;
 mod posts;
+mod resume;
 mod sealed_secrets;
 mod second_factor;
 mod security;

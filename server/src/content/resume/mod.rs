@@ -8,8 +8,6 @@ pub mod pdf;
 pub mod sheet;
 mod text;
 
-use std::sync::OnceLock;
-
 use sha2::{Digest, Sha256};
 
 use super::appearance::{parse_hex, DEFAULT_ACCENT};
@@ -83,14 +81,15 @@ pub fn can_set(sheet: &Sheet) -> bool {
     regular.iter().all(|text| draws(REGULAR, text)) && bold.iter().all(|text| draws(BOLD, text))
 }
 
-/// A resume to make: what it says and how it is set, made once, when first asked for.
+/// A resume to make: what it says and how it is set. Its `sheet.site` is the page's path (`/`,
+/// `/de/`), the public URL put before it when it is made.
+#[derive(Debug)]
 pub struct Draft {
     sheet: Sheet,
     options: Options,
-    /// When the document was published, for the JSON Resume's `meta.lastModified`.
+    /// When the document was published (RFC 3339), for the JSON Resume's `meta.lastModified`.
     modified: Option<String>,
     key: [u8; 32],
-    made: OnceLock<Option<Made>>,
 }
 
 /// A resume's three files.
@@ -109,7 +108,6 @@ impl Draft {
             sheet,
             options,
             modified,
-            made: OnceLock::new(),
         }
     }
 
@@ -118,18 +116,53 @@ impl Draft {
         self.key
     }
 
-    /// The files, made now if they were not yet; `None` if the PDF cannot be made (logged).
-    pub fn made(&self) -> Option<&Made> {
-        self.made
-            .get_or_init(|| match make(&self.sheet, &self.options, self.modified.as_deref()) {
-                Ok(made) => Some(made),
-                Err(error) => {
-                    tracing::error!(error = %format!("{error:#}"), language = %self.sheet.language, "the resume could not be made");
-                    None
-                }
-            })
-            .as_ref()
+    /// Its language's tag.
+    pub fn language(&self) -> &str {
+        &self.sheet.language
     }
+
+    /// The files, for a site at `base` (`https://example.dev`, no trailing slash).
+    pub fn make(&self, base: &str) -> anyhow::Result<Made> {
+        let mut sheet = self.sheet.clone();
+        sheet.site = format!("{base}{}", sheet.site);
+        make(&sheet, &self.options, self.modified.as_deref())
+    }
+}
+
+/// The resume of each published language by its page's path (`/`, `/de/`): a language whose
+/// texts the embedded fonts cannot set takes the default language's.
+pub fn drafts(document: &ContentDocument, modified: Option<i64>) -> Vec<(String, Draft)> {
+    let modified = modified
+        .and_then(chrono::DateTime::from_timestamp_millis)
+        .map(|at| at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
+    let choice = choice(document);
+    let options = options(document);
+    let mut drafts = Vec::new();
+    let mut default: Option<Sheet> = None;
+    for tag in super::language::published_tags(document) {
+        let path = super::language::href(document, &tag);
+        let Some(mut sheet) = Sheet::new(document, &tag, &path, &choice) else {
+            continue;
+        };
+        if !can_set(&sheet) {
+            match &default {
+                Some(default) => {
+                    sheet = Sheet {
+                        site: path.clone(),
+                        ..default.clone()
+                    }
+                }
+                None => {
+                    tracing::warn!(language = %tag, "the resume's fonts cannot set the default language's texts");
+                }
+            }
+        }
+        if default.is_none() {
+            default = Some(sheet.clone());
+        }
+        drafts.push((path, Draft::new(sheet, options, modified.clone())));
+    }
+    drafts
 }
 
 /// The three files of `sheet`.

@@ -25,6 +25,7 @@ use super::responses::{CrossSite, NoSession, UploadBody};
 use crate::auth::Owner;
 use crate::clock::now_ms;
 use crate::conditional::is_fresh;
+use crate::content::document::ResumeSource;
 use crate::error::{ApiError, ErrorBody};
 use crate::http::extract::json::ApiJson;
 use crate::http::extract::query::{ApiQuery, QueryParams};
@@ -489,10 +490,19 @@ pub async fn uploaded_resume(
     }
 }
 
-/// `/resume.pdf`: the uploaded one when there is one, else the bundled file as any file of the
-/// site; counted as a download when it is sent in full to a visitor who may be counted.
+/// `/resume.pdf`: the uploaded one when the published document chooses it (or chooses nothing)
+/// and there is one, else the one made from the published document (the site's, as
+/// `/de/resume.pdf` is), else the bundled file; counted as a download when it is sent in full to
+/// a visitor who may be counted.
 pub async fn resume(State(state): State<AppState>, request: axum::extract::Request) -> Response {
-    let response = match uploaded_resume(&state, &state.files, request.headers()).await {
+    let source = state.content.current().document.resume.source;
+    let uploaded = match source {
+        Some(ResumeSource::Generated) => None,
+        Some(ResumeSource::Uploaded) | None => {
+            uploaded_resume(&state, &state.files, request.headers()).await
+        }
+    };
+    let response = match uploaded {
         Some(uploaded) => uploaded,
         None => crate::site::respond(&state.pages, &request),
     };
