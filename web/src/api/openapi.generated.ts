@@ -284,6 +284,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/content/draft/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the draft's resume says, how many pages it takes and what does not fit. */
+        get: operations["previewDraftResume"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/content/draft/resume.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The draft's resume as a PDF, as `/resume.pdf` would serve it once published. */
+        get: operations["previewDraftResumePdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/content/posts": {
         parameters: {
             query?: never;
@@ -2625,6 +2659,20 @@ export interface components {
              */
             source?: components["schemas"]["ResumeSource"] | null;
         };
+        /** @description The resume the draft makes in one language. */
+        ResumePreview: {
+            /**
+             * @description The language it is in: the one asked for, or the default one when the resume's fonts
+             *     cannot set that language's texts.
+             */
+            language: string;
+            /** @description What did not fit in the pages chosen, as "section: item", in the resume's order. */
+            leftOut: string[];
+            /** @description The pages it takes. */
+            pages: number;
+            /** @description The resume as plain text (what `/resume.txt` serves once it is published). */
+            text: string;
+        };
         /** @description Which PDF the site serves as the resume. */
         ResumeSource: string;
         /** @description The uploaded resume. */
@@ -3644,6 +3692,94 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The draft has no such language, or the query names an unknown parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    previewDraftResume: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The tag of one of the draft's languages (published or not), or of its default language;
+                 *     the default language when absent.
+                 */
+                language?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The draft's resume in that language */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResumePreview"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The draft has no such language, or the query names an unknown parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    previewDraftResumePdf: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The tag of one of the draft's languages (published or not), or of its default language;
+                 *     the default language when absent.
+                 */
+                language?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The draft's resume in that language */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": number[];
                 };
             };
             /** @description No valid session */

@@ -94,6 +94,8 @@ pub struct Draft {
 
 /// A resume's three files.
 pub struct Made {
+    /// The tag of the language it is in.
+    pub language: String,
     pub pdf: Rendered,
     pub json: String,
     pub text: String,
@@ -180,6 +182,7 @@ pub fn make(sheet: &Sheet, options: &Options, modified: Option<&str>) -> anyhow:
     let mut json = serde_json::to_string_pretty(&json::json_resume(sheet, modified))?;
     json.push('\n');
     Ok(Made {
+        language: sheet.language.clone(),
         pdf,
         json,
         text: text::plain_text(sheet),

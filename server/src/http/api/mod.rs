@@ -16,6 +16,7 @@ pub mod passkeys;
 pub mod posts;
 pub mod recovery;
 pub mod responses;
+pub mod resume;
 pub mod second_factor;
 pub mod session;
 pub mod well_known;
@@ -61,6 +62,7 @@ pub fn api(session_cookie: &str) -> (Router<AppState>, utoipa::openapi::OpenApi)
                 .merge(insights::router())
                 .merge(links::router())
                 .merge(content::router())
+                .merge(resume::router())
                 .merge(case_studies::router())
                 .merge(posts::router())
                 .merge(checklist::router())
