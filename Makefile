@@ -137,7 +137,7 @@ generate: web openssl-dev ## Write every generated file again from its source
 generated: generate
 	@git diff --exit-code --stat -- $(GENERATED) || { echo "make test: generated files differ from their generators' output: run make generate and commit them"; exit 1; }
 
-e2e: test-build chromium java python-venv
+e2e: test-build chromium java python-venv pdf-tools
 	cd web && PORTFOLIO_BIN=$(CURDIR)/$(TEST_BIN) $(NPM) run e2e
 
 # No clippy stage: the test build lints (see LINTED); `make clippy` runs it alone.

@@ -64,6 +64,17 @@ export function uploadImage(file: File): Promise<UploadedImage> {
   return api(`/api/media?filename=${encodeURIComponent(file.name)}`, { method: 'POST', raw: file });
 }
 
+/** What the saved draft's resume says in `language`, how many pages it takes and what does not fit. */
+export type ResumePreview = Answer<components['schemas']['ResumePreview']>;
+export function draftResume(language: string): Promise<ResumePreview> {
+  return api(`/api/content/draft/resume?language=${encodeURIComponent(language)}`);
+}
+
+/** The saved draft's resume as a PDF, in `language`. */
+export function draftResumePdfUrl(language: string): string {
+  return `/api/content/draft/resume.pdf?language=${encodeURIComponent(language)}`;
+}
+
 /** Sends the resume PDF, served from then on at `/resume.pdf`. */
 export function uploadResume(file: File): Promise<{ path: string; bytes: number }> {
   return api(`/api/media/resume?filename=${encodeURIComponent(file.name)}`, { method: 'POST', raw: file });

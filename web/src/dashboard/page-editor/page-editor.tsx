@@ -20,7 +20,8 @@ import { PreviewFrame } from '../shared/draft/preview-frame';
 import { AboutPart, ContactPart, PhrasesPart, ProfilePart } from './profile-form';
 import { ProjectsForm } from './projects-form';
 import { VersionsPart } from '../shared/draft/publish-panel';
-import { ResumeField } from './resume-field';
+import { ResumePart } from './resume-form';
+import type { SaveOutcome } from '../shared/draft/use-draft-sync';
 import { DraftBar, usePublished } from './draft-bar';
 import { SectionNav } from './section-nav';
 import { SkillsForm } from './skills-form';
@@ -35,7 +36,7 @@ import type { ListFormProps } from './list-form-parts';
 // A case study's editor is a chunk of its own (its schema's validator inside), loaded when one is opened.
 const CaseStudyEditor = lazy(() => import('./case-study-editor'));
 
-function PartForm({ part, props }: { part: PartId; props: ListFormProps }) {
+function PartForm({ part, props, save }: { part: PartId; props: ListFormProps; save: () => Promise<SaveOutcome> }) {
   switch (part) {
     case 'profile':
       return <ProfilePart {...props} />;
@@ -58,7 +59,7 @@ function PartForm({ part, props }: { part: PartId; props: ListFormProps }) {
     case 'footer':
       return <FooterPart {...props} />;
     case 'resume':
-      return <ResumeField path={props.document.resume.path} />;
+      return <ResumePart {...props} save={save} />;
     case 'languages':
       return <LanguagesPart {...props} />;
     case 'appearance':
@@ -237,7 +238,7 @@ export function PageEditor() {
                   void flush();
                 }}
               >
-                <PartForm part={part} props={{ document, problems, edit: draft.edit }} />
+                <PartForm part={part} props={{ document, problems, edit: draft.edit }} save={draft.save} />
               </form>
             )}
           </div>

@@ -25,13 +25,14 @@ export function ResumeField({ path }: { path: string }) {
   }
 
   return (
-    <Group title="Resume">
+    <Group title="Your own PDF" level={3}>
       <p className="text-sm text-gray-400">
         Every Download Resume button links to{' '}
         <a className="link" href={path}>
           {path}
         </a>
-        . A new upload replaces it at once, without publishing.
+        . A new upload replaces the last one at once, without publishing; it is served while the page chooses it (or chooses
+        nothing and one was uploaded).
       </p>
       <div>
         <label htmlFor={id} className="field-label">
