@@ -10,7 +10,7 @@ pub const API: &str = "/api";
 pub const HEALTHZ: &str = "/healthz";
 /// The readiness check.
 pub const READYZ: &str = "/readyz";
-/// The owner's resume, when one is uploaded.
+/// The owner's resume: the uploaded one, or the one made from the page.
 pub const RESUME_PATH: &str = "/resume.pdf";
 /// The uploaded media: `/media/<file>`.
 pub const MEDIA_PREFIX: &str = "/media/";
@@ -28,6 +28,9 @@ pub enum Routed {
     Tree(&'static str),
     /// Every path that begins with this (`/media/…`, but not `/media`).
     Prefix(&'static str),
+    /// This path under one segment or under a link's address (`/de/resume.pdf`,
+    /// `/a/<slug>/resume.pdf`), but not itself.
+    Under(&'static str),
 }
 
 impl Routed {
@@ -38,12 +41,25 @@ impl Routed {
                 .strip_prefix(root)
                 .is_some_and(|rest| rest.is_empty() || rest.starts_with('/')),
             Self::Prefix(prefix) => path.starts_with(prefix),
+            Self::Under(file) => path
+                .strip_suffix(file)
+                .and_then(|dir| dir.strip_prefix('/'))
+                .is_some_and(|dir| {
+                    let one = |segment: &str| !segment.is_empty() && !segment.contains('/');
+                    one(dir)
+                        || dir
+                            .strip_prefix(LINK_PREFIX.trim_start_matches('/'))
+                            .is_some_and(one)
+                }),
         }
     }
 
-    /// The first segment of its paths (`api`, `healthz`, `.well-known`).
+    /// The first segment of its paths (`api`, `healthz`, `.well-known`); empty for paths under
+    /// any segment.
     pub fn first_segment(self) -> &'static str {
-        let (Self::Exact(path) | Self::Tree(path) | Self::Prefix(path)) = self;
+        let (Self::Exact(path) | Self::Tree(path) | Self::Prefix(path)) = self else {
+            return "";
+        };
         path.trim_start_matches('/')
             .split('/')
             .next()
@@ -54,11 +70,12 @@ impl Routed {
 /// Every address the router routes. A route added to the router (`http/mod.rs`) outside these
 /// must be added here, or the site would answer its address (a test checks every route of the
 /// API's description). Taking more than the routes is harmless: the router's fallback is the site.
-pub const ROUTED: [Routed; 6] = [
+pub const ROUTED: [Routed; 7] = [
     Routed::Tree(API),
     Routed::Exact(HEALTHZ),
     Routed::Exact(READYZ),
     Routed::Exact(RESUME_PATH),
+    Routed::Under(RESUME_PATH),
     Routed::Prefix(MEDIA_PREFIX),
     Routed::Exact(SECURITY_TXT),
 ];
@@ -118,5 +135,16 @@ mod tests {
         assert!(!is_routed("/media"));
         assert!(is_routed("/media/a.webp"));
         assert!(!is_routed("/healthz/"));
+    }
+
+    #[test]
+    fn a_resume_is_routed_under_a_language_and_a_link_and_nowhere_else() {
+        assert!(is_routed("/resume.pdf"));
+        assert!(is_routed("/de/resume.pdf"));
+        assert!(is_routed("/a/acme-0123/resume.pdf"));
+        assert!(!is_routed("/de/x/resume.pdf"));
+        assert!(!is_routed("/a//resume.pdf"));
+        assert!(!is_routed("//resume.pdf"));
+        assert!(!is_routed("/de/resume.json"));
     }
 }

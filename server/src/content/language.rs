@@ -182,6 +182,10 @@ pub fn localize(document: &ContentDocument, tag: &str) -> Option<ContentDocument
     page.languages = Vec::new();
     if let Some(language) = language {
         page.language = language.tag.clone();
+        // The resume made in this language, beside its page (`/de/resume.pdf`).
+        if page.resume.path == crate::addresses::RESUME_PATH {
+            page.resume.path = format!("/{}{}", segment(&language.tag), page.resume.path);
+        }
         let fields: Vec<(String, &mut String)> = each_text!(&mut page, mut);
         for (path, text) in fields {
             if language.same.contains(&path) {

@@ -18,7 +18,7 @@ use axum::response::Response;
 use axum::routing::get;
 use axum::{middleware, Router};
 
-use crate::addresses::{API, MEDIA_PREFIX, RESUME_PATH};
+use crate::addresses::{API, LINK_PREFIX, MEDIA_PREFIX, RESUME_PATH};
 use crate::error::ApiError;
 use crate::http::front::SiteFront;
 use crate::http::layers::request_log::{RequestLogLayer, TrustRequestId};
@@ -90,6 +90,14 @@ pub fn router(state: AppState) -> Router {
         .merge(api::well_known::router())
         .merge(api)
         .route(RESUME_PATH, get(api::media::resume))
+        .route(
+            &format!("/{{language}}{RESUME_PATH}"),
+            get(api::media::language_resume),
+        )
+        .route(
+            &format!("{LINK_PREFIX}{{slug}}{RESUME_PATH}"),
+            get(api::media::link_resume),
+        )
         .route(
             &format!("{MEDIA_PREFIX}{{file}}"),
             get(api::media::serve_file),

@@ -63,7 +63,13 @@ fn root(published: &PublishedPages) -> &Arc<Published> {
 
 /// What [`answer`] answers to a request that is not a link's page.
 pub fn respond<B>(pages: &Pages, request: &Request<B>) -> Response {
-    let (method, path, headers) = (request.method(), request.uri().path(), request.headers());
+    respond_at(pages, request, request.uri().path())
+}
+
+/// What [`respond`] answers to `request` as if it asked for `path` (a link's resume is its
+/// language's).
+pub fn respond_at<B>(pages: &Pages, request: &Request<B>, path: &str) -> Response {
+    let (method, headers) = (request.method(), request.headers());
     if Routed::Tree(API).matches(path) {
         return ApiError::NotFound.into_response();
     }

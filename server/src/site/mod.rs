@@ -19,7 +19,7 @@ mod page;
 mod pages;
 mod routes;
 
-pub use answer::{answer, respond};
+pub use answer::{answer, respond, respond_at};
 pub use asset::GeneratedFile;
 pub use built::{contains, file};
 pub use csp::inline_hashes;

@@ -317,3 +317,38 @@ async fn an_arabic_resume_is_tagged_in_the_documents_order_and_complete() {
     let resume: Value = app.get("/ar/resume.json").await.json().await.unwrap();
     assert_eq!(resume["basics"]["label"], role);
 }
+
+#[tokio::test]
+async fn each_language_links_its_own_resume_and_an_application_link_serves_its_languages() {
+    let app = spawn_app().await;
+    app.signed_in().await;
+    let mut document = default_document();
+    let role = "Full-Stack-Entwicklerin";
+    document["languages"] = json!([language("de", "Deutsch", role, true)]);
+    publish(&app, &document).await;
+    // The German page's Download Resume is the German resume.
+    let data: Value = app.get("/de/page-data.json").await.json().await.unwrap();
+    assert_eq!(data["document"]["resume"]["path"], "/de/resume.pdf");
+    let german = pdf_at(&app, "/de/resume.pdf").await;
+    assert!(tool("pdftotext", &[], &german).contains(role));
+    assert_eq!(app.get("/fr/resume.pdf").await.status(), 404);
+    // A German application link's resume, at the link's address, counted for the link.
+    let created = app
+        .create_link(&json!({ "company": "Acme", "role": "Engineer", "language": "de" }))
+        .await;
+    let slug = created["slug"].as_str().unwrap().to_owned();
+    let id = created["id"].as_i64().unwrap();
+    let through_link = app
+        .get_with(
+            &format!("/a/{slug}/resume.pdf"),
+            &[("User-Agent", crate::helpers::DESKTOP_UA)],
+        )
+        .await;
+    assert_eq!(through_link.status(), 200);
+    assert!(through_link.bytes().await.unwrap() == german);
+    crate::helpers::eventually("the download is counted for the link", || async {
+        let link = app.link(id).await;
+        (link["link"]["totals"]["resumeDownloads"] == 1).then_some(())
+    })
+    .await;
+}

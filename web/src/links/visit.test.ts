@@ -116,7 +116,7 @@ describe('startVisit', () => {
     resume.addEventListener('click', (event) => event.preventDefault());
     resume.click();
     expect(await sent()).toContainEqual({ slug: 'acme-0123456789abcdef', kind: 'click', target: 'project:shop:demo' });
-    expect(new URL(resume.href).search).toBe('?via=acme-0123456789abcdef');
+    expect(new URL(resume.href).pathname).toBe('/a/acme-0123456789abcdef/resume.pdf');
   });
 
   test('carries the link to a case study as it is followed, and keeps its other parameters', async () => {

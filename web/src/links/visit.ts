@@ -99,14 +99,18 @@ export function startVisit(): void {
     );
     for (const section of document.querySelectorAll('main section[id]')) observer.observe(section);
   });
-  // Counted links (a project's demo or code, a profile); the resume, which carries the link to the
-  // server that counts the download; and case studies and the writing, which carry it to their pages.
+  // Counted links (a project's demo or code, a profile); the resume, the link's own at the link's
+  // address, where the server counts the download; and case studies and the writing, which carry
+  // the link to their pages.
   const follow = (event: Event) => {
     const anchor = (event.target as Element | null)?.closest?.('a');
     if (!anchor) return;
     const target = anchor.getAttribute('data-track');
     if (target) send(slug, { kind: 'click', target });
-    if ((anchor.pathname === '/resume.pdf' && anchor.origin === location.origin) || carriesLinkTo(anchor)) {
+    // The resume (`/resume.pdf`, `/de/resume.pdf`): the link's own, at its address.
+    if (anchor.origin === location.origin && /^(\/[^/]+)?\/resume\.pdf$/.test(anchor.pathname)) {
+      anchor.pathname = `/a/${encodeURIComponent(slug)}/resume.pdf`;
+    } else if (carriesLinkTo(anchor)) {
       const query = new URLSearchParams(anchor.search);
       query.set('via', slug);
       anchor.search = `?${query.toString()}`;

@@ -493,24 +493,69 @@ pub async fn uploaded_resume(
 /// `/resume.pdf`: the uploaded one when the published document chooses it (or chooses nothing)
 /// and there is one, else the one made from the published document (the site's, as
 /// `/de/resume.pdf` is), else the bundled file; counted as a download when it is sent in full to
-/// a visitor who may be counted.
+/// a visitor who may be counted, and for the application link of `?via=<slug>`.
 pub async fn resume(State(state): State<AppState>, request: axum::extract::Request) -> Response {
+    // Without its body (empty for a GET), the request is shared across the awaits below.
+    let request = request.map(|_| ());
+    let via = via(request.uri().query());
+    serve_resume(&state, &request, RESUME_PATH, via).await
+}
+
+/// `/<tag>/resume.pdf`: a published language's resume (the uploaded one in every language when
+/// the document chooses it), counted as `/resume.pdf` is; a 404 for any other segment.
+pub async fn language_resume(
+    State(state): State<AppState>,
+    Path(_language): Path<String>,
+    request: axum::extract::Request,
+) -> Response {
+    let request = request.map(|_| ());
+    let via = via(request.uri().query());
+    let path = request.uri().path().to_owned();
+    serve_resume(&state, &request, &path, via).await
+}
+
+/// `/a/<slug>/resume.pdf`: the resume of an application link's page (its language's), counted
+/// for the link. An unknown, revoked or expired link's is the page's own, counted for no link,
+/// as its page answers.
+pub async fn link_resume(
+    State(state): State<AppState>,
+    Path(slug): Path<String>,
+    request: axum::extract::Request,
+) -> Response {
+    let request = request.map(|_| ());
+    let path = match state.links.directory.page_language_of(&slug) {
+        Some(tag) if !tag.eq_ignore_ascii_case(&state.content.current().document.language) => {
+            format!("/{}{RESUME_PATH}", tag.to_ascii_lowercase())
+        }
+        _ => RESUME_PATH.to_owned(),
+    };
+    serve_resume(&state, &request, &path, Some(slug)).await
+}
+
+/// The resume at the site's `path` (`/resume.pdf`, `/de/resume.pdf`) or the uploaded one, as the
+/// published document chooses; a full download is counted, and for the link `via` if any.
+async fn serve_resume(
+    state: &AppState,
+    request: &axum::http::Request<()>,
+    path: &str,
+    via: Option<String>,
+) -> Response {
     let source = state.content.current().document.resume.source;
     let uploaded = match source {
         Some(ResumeSource::Generated) => None,
         Some(ResumeSource::Uploaded) | None => {
-            uploaded_resume(&state, &state.files, request.headers()).await
+            uploaded_resume(state, &state.files, request.headers()).await
         }
     };
     let response = match uploaded {
         Some(uploaded) => uploaded,
-        None => crate::site::respond(&state.pages, &request),
+        None => crate::site::respond_at(&state.pages, request, path),
     };
     if request.method() == Method::GET && response.status() == StatusCode::OK {
-        let client = client_of(&state, &request);
+        let client = client_of(state, request);
         state.insights.record_download(request.headers(), client);
-        if let Some(slug) = via(request.uri().query()) {
-            let site = site_host(&state, request.headers());
+        if let Some(slug) = via {
+            let site = site_host(state, request.headers());
             let from = Sender {
                 client,
                 headers: request.headers(),
@@ -535,7 +580,7 @@ fn via(query: Option<&str>) -> Option<String> {
 
 /// The client of a request, as [`ClientIp`] reads it (for the download count, whose handler
 /// takes the whole request).
-fn client_of(state: &AppState, request: &axum::extract::Request) -> std::net::IpAddr {
+fn client_of(state: &AppState, request: &axum::http::Request<()>) -> std::net::IpAddr {
     let peer = request
         .extensions()
         .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()

@@ -185,18 +185,20 @@ function ItemsField({
   return (
     <fieldset>
       <legend className="field-label">{legend}</legend>
-      {items.map((item) => (
-        <CheckboxField
-          key={item.key}
-          path={`${path}.${item.key}`}
-          label={item.label}
-          checked={isShown(item.key)}
-          onChange={(on) => {
-            const next = items.filter((i) => (i.key === item.key ? on : isShown(i.key))).map((i) => i.key);
-            onChange(next.length === items.length ? null : next);
-          }}
-        />
-      ))}
+      <div className="grid gap-x-4 sm:grid-cols-2">
+        {items.map((item) => (
+          <CheckboxField
+            key={item.key}
+            path={`${path}.${item.key}`}
+            label={item.label}
+            checked={isShown(item.key)}
+            onChange={(on) => {
+              const next = items.filter((i) => (i.key === item.key ? on : isShown(i.key))).map((i) => i.key);
+              onChange(next.length === items.length ? null : next);
+            }}
+          />
+        ))}
+      </div>
     </fieldset>
   );
 }
