@@ -352,3 +352,18 @@ async fn each_language_links_its_own_resume_and_an_application_link_serves_its_l
     })
     .await;
 }
+
+#[tokio::test]
+async fn choosing_the_resume_made_from_the_page_ticks_the_first_days_resume() {
+    let app = spawn_app().await;
+    app.signed_in().await;
+    let resume_done = || async {
+        let checklist: Value = app.get("/api/checklist").await.json().await.unwrap();
+        checklist["resume"].clone()
+    };
+    assert_eq!(resume_done().await, false);
+    let mut document = default_document();
+    document["resume"]["source"] = json!("generated");
+    assert_eq!(save_draft(&app, &document).await.status(), 200);
+    assert_eq!(resume_done().await, true);
+}

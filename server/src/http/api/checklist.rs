@@ -32,7 +32,8 @@ pub struct Checklist {
     /// None of the draft's projects is one of the placeholder's (by title or description), or
     /// the Projects section is hidden.
     projects: bool,
-    /// A resume was uploaded (`/resume.pdf` serves it instead of the bundled one).
+    /// A resume was uploaded, or the draft chooses the one made from the page (`resume.source`
+    /// set to `generated` in the Resume part).
     resume: bool,
     /// A version was published, and the draft's name is the one visitors see.
     published: bool,
@@ -81,7 +82,7 @@ async fn checklist(
     Ok(ApiJson(Checklist {
         profile,
         projects,
-        resume: resume.is_some(),
+        resume: resume.is_some() || draft["resume"]["source"] == "generated",
         published,
         notifications: state.contact.email_on,
         second_way_in: !passkeys.is_empty() || second_factor,
