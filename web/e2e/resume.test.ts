@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
@@ -73,4 +73,66 @@ describe('the resume made from the page', () => {
     await visitor.close();
     await close();
   });
+
+  test("an application link's own resume leaves out what the owner unchecks in its details", async () => {
+    const { page, errors, close } = await openPage(suite.browser, suite.server, { viewport: DESKTOP });
+    await signIn(page, suite.server);
+    await page.goto(`${suite.server.url}/dashboard?view=applications`);
+    const form = page.getByRole('form', { name: 'New link' });
+    const newLink = page.getByRole('button', { name: 'New link' });
+    await page.getByRole('list', { name: 'Application links' }).or(form).first().waitFor();
+    if (await newLink.isVisible()) await newLink.click();
+    await form.getByLabel('Company').fill('Initech');
+    await form.getByLabel('Role').fill('Frontend Developer');
+    await form.getByRole('button', { name: 'Create link' }).click();
+    const ready = page.getByRole('status').filter({ hasText: 'The link for Initech, Frontend Developer is ready' });
+    await ready.waitFor();
+    const address = (await ready.locator('code').textContent()) ?? '';
+    const item = page.getByRole('listitem').filter({ hasText: 'Initech, Frontend Developer' });
+    await item.getByRole('button', { name: 'Details' }).click();
+    const resume = item.getByRole('group', { name: 'Its resume' });
+    await resume.getByText('The page’s resume.', { exact: false }).waitFor();
+    // Each change is saved at once; the box shows the link as the server answered it.
+    const food = resume.getByRole('group', { name: 'Projects' }).getByLabel('Food Recipes');
+    await food.click();
+    await resume.getByText('Its own:', { exact: false }).waitFor();
+    await waitFor(async () => !(await food.isChecked()));
+    // (The page's resume, as the test before published it, shows the summary, the projects and the jobs.)
+    const work = resume.getByRole('group', { name: 'Sections' }).getByLabel('Work experience');
+    await work.click();
+    await waitFor(async () => !(await work.isChecked()));
+    assert.deepEqual(await axeViolations(page), []);
+    // Its address's resume: without them; the page's own still has them.
+    const folder = mkdtempSync(join(tmpdir(), 'resume-'));
+    try {
+      const text = async (path: string) => {
+        const response = await fetch(new URL(path, suite.server.url));
+        assert.equal(response.status, 200, path);
+        const file = join(folder, 'resume.pdf');
+        writeFileSync(file, Buffer.from(await response.arrayBuffer()));
+        return execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' });
+      };
+      await waitFor(async () => !(await text(`${new URL(address).pathname}/resume.pdf`)).includes('Work Experience'));
+      const own = await text(`${new URL(address).pathname}/resume.pdf`);
+      assert.doesNotMatch(own, /Food Recipes|Work Experience/);
+      assert.match(own, /Elegant Context/);
+      assert.match(await text('/resume.pdf'), /Food Recipes[\s\S]*Work Experience/);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+    // Back to the page's.
+    await resume.getByRole('button', { name: 'Use the page’s resume' }).click();
+    await resume.getByText('The page’s resume.', { exact: false }).waitFor();
+    assert.deepEqual(errors, []);
+    await close();
+  });
 });
+
+/** Waits until `check` holds (the link's change reaches the directory within a poll or two). */
+async function waitFor(check: () => Promise<boolean>) {
+  for (let tries = 0; tries < 120; tries += 1) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  assert.fail('never came true');
+}

@@ -24,6 +24,8 @@ struct Address {
     language: String,
     expires_at: Option<i64>,
     revoked: bool,
+    /// Its own resume, if it has one.
+    resume: Option<super::form::LinkResume>,
 }
 
 pub struct Directory {
@@ -55,6 +57,19 @@ impl Directory {
             .map(|address| address.language.clone())
     }
 
+    /// The language of the page a link's resume is made in (as [`Self::page_language_of`]) and,
+    /// while the link is live, its own choice of sections, projects and jobs.
+    pub fn resume_of(&self, slug: &str) -> Option<(String, Option<super::form::LinkResume>)> {
+        let now = self.clock.now_ms();
+        let addresses = self.addresses.load();
+        let address = addresses.get(slug)?;
+        let live = !address.revoked && address.expires_at.is_none_or(|at| at > now);
+        Some((
+            address.language.clone(),
+            address.resume.clone().filter(|_| live),
+        ))
+    }
+
     /// The language whose page the link at `slug` opens on: its own, whether or not it is still
     /// live, so that a revoked or expired link answers exactly as a live one does (nothing is
     /// counted through it: see [`Self::language_of`]); `None` for an unknown slug.
@@ -84,6 +99,7 @@ impl Directory {
                         language: row.language,
                         expires_at: row.expires_at,
                         revoked: row.revoked_at.is_some(),
+                        resume: super::form::LinkResume::read(row.resume.as_deref()),
                     },
                 )
             })

@@ -1,6 +1,7 @@
 //! What the owner sends to make or change a link, checked at the boundary: every failing field
 //! named at once, keyed by its JSON name.
 
+use crate::content::resume::{Choice, SectionKind};
 use crate::content::ContentDocument;
 use crate::domain::FieldErrors;
 use crate::store::links::Alerts;
@@ -12,6 +13,111 @@ pub const MAX_NOTE_CHARS: usize = 1000;
 /// The latest time an expiry may name: the last millisecond of the year 9999.
 pub const MAX_TIME_MS: i64 = 253_402_300_799_999;
 
+/// An application link's own resume: which sections, projects and jobs its page's resume shows
+/// (each left out takes the page's own choice), with the page's paper and pages.
+#[derive(
+    Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize, utoipa::ToSchema,
+)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct LinkResume {
+    /// The sections, in order; empty or left out: the page's choice.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schema(max_items = 5)]
+    pub sections: Vec<SectionKind>,
+    /// The projects by id, in order; left out: the page's choice.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(max_items = 30)]
+    pub projects: Option<Vec<String>>,
+    /// The jobs by their place in the page's experience (0 the first), in order; left out: the
+    /// page's choice.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(max_items = 30)]
+    pub jobs: Option<Vec<u8>>,
+}
+
+impl LinkResume {
+    /// Checks it against the published `document`: each section once, each project one of its
+    /// projects (once), each job one of its jobs (once). The problems by field.
+    pub fn check(&self, document: &ContentDocument) -> FieldErrors {
+        let mut errors = FieldErrors::new();
+        if self.sections.len() > 5
+            || self.projects.as_ref().is_some_and(|p| p.len() > 30)
+            || self.jobs.as_ref().is_some_and(|j| j.len() > 30)
+        {
+            errors.insert(
+                "resume".into(),
+                "names more sections (5), projects or jobs (30) than there can be".into(),
+            );
+            return errors;
+        }
+        let mut twice = |field: String, new: bool| {
+            if !new {
+                errors.insert(field, "is named twice".into());
+            }
+        };
+        let mut seen = std::collections::BTreeSet::new();
+        for (i, kind) in self.sections.iter().enumerate() {
+            twice(format!("resume.sections[{i}]"), seen.insert(*kind as u8));
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for (i, id) in self.projects.iter().flatten().enumerate() {
+            twice(format!("resume.projects[{i}]"), seen.insert(id));
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for (i, job) in self.jobs.iter().flatten().enumerate() {
+            twice(format!("resume.jobs[{i}]"), seen.insert(job));
+        }
+        for (i, id) in self.projects.iter().flatten().enumerate() {
+            if !document.projects.iter().any(|project| &project.id == id) {
+                errors.insert(
+                    format!("resume.projects[{i}]"),
+                    "is not a project of the published page".into(),
+                );
+            }
+        }
+        for (i, job) in self.jobs.iter().flatten().enumerate() {
+            if usize::from(*job) >= document.experience.len() {
+                errors.insert(
+                    format!("resume.jobs[{i}]"),
+                    "is not a job of the published page".into(),
+                );
+            }
+        }
+        errors
+    }
+
+    /// The choice it makes over the page's own (`page`).
+    pub fn over(&self, page: &Choice) -> Choice {
+        Choice {
+            sections: if self.sections.is_empty() {
+                page.sections.clone()
+            } else {
+                self.sections.clone()
+            },
+            projects: self.projects.clone().or_else(|| page.projects.clone()),
+            jobs: self
+                .jobs
+                .as_ref()
+                .map(|jobs| jobs.iter().map(|&job| usize::from(job)).collect())
+                .or_else(|| page.jobs.clone()),
+        }
+    }
+
+    /// As stored: JSON, or `None` when it chooses nothing of its own.
+    pub fn stored(&self) -> Option<String> {
+        (*self != Self::default()).then(|| serde_json::to_string(self).unwrap_or_default())
+    }
+
+    /// As it was stored; `None` for none (or one that no longer reads, logged).
+    pub fn read(stored: Option<&str>) -> Option<Self> {
+        serde_json::from_str(stored?)
+            .inspect_err(|error| {
+                tracing::warn!(%error, "an application link's resume does not read");
+            })
+            .ok()
+    }
+}
+
 /// A new link whose every field is valid.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LinkForm {
@@ -22,6 +128,8 @@ pub struct LinkForm {
     pub language: String,
     pub expires_at: Option<i64>,
     pub alerts: Alerts,
+    /// Its own resume, checked, as stored.
+    pub resume: Option<String>,
 }
 
 /// A new link's fields as sent.
@@ -33,6 +141,7 @@ pub struct RawLink<'a> {
     pub language: Option<&'a str>,
     pub expires_at: Option<i64>,
     pub alerts: Alerts,
+    pub resume: Option<&'a LinkResume>,
 }
 
 impl LinkForm {
@@ -64,6 +173,9 @@ impl LinkForm {
                 errors.insert("expiresAt".into(), "must be in the future".into());
             }
         }
+        if let Some(resume) = raw.resume {
+            errors.extend(resume.check(document));
+        }
         match (company, role, note, language) {
             (Ok(company), Ok(role), Ok(note), Ok(language)) if errors.is_empty() => Ok(Self {
                 company,
@@ -72,6 +184,7 @@ impl LinkForm {
                 language,
                 expires_at: raw.expires_at,
                 alerts: raw.alerts,
+                resume: raw.resume.and_then(LinkResume::stored),
             }),
             _ => Err(errors),
         }
@@ -130,6 +243,7 @@ mod tests {
             language: None,
             expires_at: None,
             alerts: Alerts::default(),
+            resume: None,
         }
     }
 

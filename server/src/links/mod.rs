@@ -96,6 +96,7 @@ impl Links {
                 expires_at: form.expires_at,
                 alerts: form.alerts,
                 created_at,
+                resume: form.resume.clone(),
             };
             if let Some(row) = self.db.insert_link(&new).await? {
                 self.serve_changes().await;

@@ -50,6 +50,10 @@ pub struct Pages {
     /// Each published page's resume by the page's path (`/` serves `/resume.json`, `/de/`
     /// `/de/resume.pdf`): made after each publish that changes what it says.
     pub(super) resumes: ArcSwap<HashMap<String, Arc<Resume>>>,
+    /// The resumes of application links with a choice of their own, by what they are made from:
+    /// made at their first request, kept while the published document says the same (at most
+    /// [`LINK_RESUMES`]).
+    link_resumes: std::sync::Mutex<HashMap<[u8; 32], Arc<Resume>>>,
     pub(super) manifest: ArcSwap<Asset>,
     pub(super) robots: Page,
     /// `/sitemap.xml`: `/`, each published language's page, and each case study's.
@@ -114,6 +118,7 @@ impl Pages {
             published: ArcSwap::from_pointee(HashMap::from([("/".to_owned(), Arc::new(root))])),
             previews: ArcSwap::from_pointee(HashMap::new()),
             resumes: ArcSwap::from_pointee(HashMap::new()),
+            link_resumes: std::sync::Mutex::new(HashMap::new()),
             manifest: ArcSwap::from_pointee(Asset::generated(MANIFEST_TYPE, Vec::new(), None)),
             robots,
             sitemap: ArcSwap::from_pointee(sitemap),
@@ -122,6 +127,26 @@ impl Pages {
             routes,
             assets: Asset::all(),
         }
+    }
+
+    /// The answer with the resume of an application link made from `draft` (made now if it was
+    /// not yet, else kept from before); `None` if it cannot be made (logged).
+    pub fn link_resume(
+        &self,
+        draft: crate::content::resume::Draft,
+        headers: &axum::http::HeaderMap,
+    ) -> Option<axum::response::Response> {
+        let key = draft.key();
+        let resume = {
+            let mut kept = self.link_resumes.lock().unwrap_or_else(|e| e.into_inner());
+            if kept.len() >= LINK_RESUMES && !kept.contains_key(&key) {
+                kept.clear();
+            }
+            kept.entry(key)
+                .or_insert_with(|| Arc::new(Resume::new(draft, self.base.clone(), self.effort)))
+                .clone()
+        };
+        Some(resume.files()?.pdf.respond(headers))
     }
 
     /// An HTML page composed on demand (the draft preview), with the public URL in.
@@ -352,6 +377,9 @@ impl Refine for Preview {
         self.asset();
     }
 }
+
+/// The most application links' own resumes kept at once.
+const LINK_RESUMES: usize = 64;
 
 /// A published page's resume as served: made at its first request or by the background thread
 /// after the publish (see [`refine_later`]), whichever comes first.

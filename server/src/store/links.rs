@@ -31,12 +31,14 @@ row! {
         pub created_at: i64,
         pub first_opened_at: Option<i64>,
         pub last_activity_at: Option<i64>,
+        /// The link's own resume (`links::LinkResume` as JSON); `None` for the page's.
+        pub resume: Option<String>,
     }
 }
 
 /// The columns of [`LinkRow`], in order.
 pub const LINK_COLUMNS: &str = "id, slug, company, role, note, language, expires_at, revoked_at, \
-     alert_open, alert_resume, alert_message, created_at, first_opened_at, last_activity_at";
+     alert_open, alert_resume, alert_message, created_at, first_opened_at, last_activity_at, resume";
 
 /// A link about to be stored.
 #[derive(Debug, Clone)]
@@ -49,6 +51,8 @@ pub struct NewLink<'a> {
     pub expires_at: Option<i64>,
     pub alerts: Alerts,
     pub created_at: i64,
+    /// The link's own resume as JSON; `None` for the page's.
+    pub resume: Option<String>,
 }
 
 /// Which of a link's events are told to the owner.
@@ -80,6 +84,8 @@ pub struct LinkChange {
     pub alert_open: Option<bool>,
     pub alert_resume: Option<bool>,
     pub alert_message: Option<bool>,
+    /// `Some(Some(json))` sets the link's own resume, `Some(None)` gives it the page's.
+    pub resume: Option<Option<String>>,
 }
 
 row! {
@@ -102,6 +108,7 @@ row! {
         pub language: String,
         pub expires_at: Option<i64>,
         pub revoked_at: Option<i64>,
+        pub resume: Option<String>,
     }
 }
 
@@ -203,8 +210,8 @@ both_engines! {
             sqlx::query_as(&format!(
                 "INSERT INTO application_links \
                  (slug, company, role, note, language, expires_at, alert_open, alert_resume, \
-                  alert_message, created_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) \
+                  alert_message, created_at, resume) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
                  ON CONFLICT (slug) DO NOTHING RETURNING {LINK_COLUMNS}"
             ))
             .bind(new.slug)
@@ -217,6 +224,7 @@ both_engines! {
             .bind(new.alerts.resume)
             .bind(new.alerts.message)
             .bind(new.created_at)
+            .bind(new.resume.as_deref())
             .fetch_optional(self.writer())
             .await
             .context("Failed to store an application link")
@@ -306,6 +314,10 @@ both_engines! {
                     query.push_bind(value);
                 }
             }
+            if let Some(resume) = &change.resume {
+                query.push(", resume = ");
+                query.push_bind(resume.clone());
+            }
             query.push(" WHERE id = ");
             query.push_bind(id);
             let result = query
@@ -329,7 +341,7 @@ both_engines! {
 
         async fn link_addresses(&self) -> anyhow::Result<Vec<LinkAddressRow>> {
             sqlx::query_as(
-                "SELECT slug, language, expires_at, revoked_at FROM application_links",
+                "SELECT slug, language, expires_at, revoked_at, resume FROM application_links",
             )
             .fetch_all(self.reader())
             .await

@@ -367,3 +367,80 @@ async fn choosing_the_resume_made_from_the_page_ticks_the_first_days_resume() {
     assert_eq!(save_draft(&app, &document).await.status(), 200);
     assert_eq!(resume_done().await, true);
 }
+
+#[tokio::test]
+async fn an_application_links_own_resume_leaves_out_exactly_what_it_says() {
+    let app = spawn_app().await;
+    app.signed_in().await;
+    let body = |resume: Value| json!({ "company": "Acme", "role": "Engineer", "resume": resume });
+    // What the published page does not have is named.
+    let refused = app
+        .post_json(
+            "/api/links",
+            &body(json!({ "projects": ["nope"], "jobs": [7], "sections": ["skills", "skills"] })),
+        )
+        .await;
+    assert_eq!(refused.status(), 422);
+    let fields = refused.json::<Value>().await.unwrap()["error"]["fields"].clone();
+    assert_eq!(
+        fields["resume.projects[0]"],
+        "is not a project of the published page"
+    );
+    assert_eq!(
+        fields["resume.jobs[0]"],
+        "is not a job of the published page"
+    );
+    assert_eq!(fields["resume.sections[1]"], "is named twice");
+
+    let link = app
+        .create_link(&body(json!({
+            "sections": ["projects", "experience"],
+            "projects": ["elegant-context", "food-recipes"],
+            "jobs": [1],
+        })))
+        .await;
+    assert_eq!(
+        link["resume"]["projects"],
+        json!(["elegant-context", "food-recipes"])
+    );
+    let slug = link["slug"].as_str().unwrap();
+    let pdf = pdf_at(&app, &format!("/a/{slug}/resume.pdf")).await;
+    let text = tool("pdftotext", &[], &pdf);
+    in_order(
+        &text,
+        &[
+            "Projects",
+            "Elegant Context",
+            "Food Recipes",
+            "Work Experience",
+            "Programmer Analyst",
+        ],
+    );
+    for gone in [
+        "Tuk-Tuk Cambodia",
+        "Skills",
+        "Education",
+        "Spot Award",
+        "About",
+    ] {
+        assert!(!text.contains(gone), "{gone} is left out:\n{text}");
+    }
+    // The page's own resume is as it was; the link's back to the page's once it names none.
+    let page = tool("pdftotext", &[], &pdf_at(&app, "/resume.pdf").await);
+    assert!(page.contains("Tuk-Tuk Cambodia") && page.contains("Skills"));
+    let id = link["id"].as_i64().unwrap();
+    let changed = app
+        .send(
+            Method::PATCH,
+            &format!("/api/links/{id}"),
+            Some(&json!({ "resume": null })),
+        )
+        .await;
+    assert_eq!(changed.status(), 200);
+    assert_eq!(
+        changed.json::<Value>().await.unwrap()["resume"],
+        Value::Null
+    );
+    let again = pdf_at(&app, &format!("/a/{slug}/resume.pdf")).await;
+    assert!(tool("pdftotext", &[], &again).contains("Skills"));
+}

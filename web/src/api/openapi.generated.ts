@@ -1635,7 +1635,10 @@ export interface components {
             projects: boolean;
             /** @description A version was published, and the draft's name is the one visitors see. */
             published: boolean;
-            /** @description A resume was uploaded (`/resume.pdf` serves it instead of the bundled one). */
+            /**
+             * @description A resume was uploaded, or the draft chooses the one made from the page (`resume.source`
+             *     set to `generated` in the Resume part).
+             */
             resume: boolean;
             /** @description A second way in: a passkey, or the second factor on. */
             secondWayIn: boolean;
@@ -2049,6 +2052,7 @@ export interface components {
              * @example /a/acme-3q2-7wX1b_kPz9QeL
              */
             path: string;
+            resume?: null | components["schemas"]["LinkResume"];
             /**
              * Format: int64
              * @description Unix milliseconds; `null` while it is live.
@@ -2105,6 +2109,21 @@ export interface components {
             links: components["schemas"]["Link"][];
         };
         /**
+         * @description An application link's own resume: which sections, projects and jobs its page's resume shows
+         *     (each left out takes the page's own choice), with the page's paper and pages.
+         */
+        LinkResume: {
+            /**
+             * @description The jobs by their place in the page's experience (0 the first), in order; left out: the
+             *     page's choice.
+             */
+            jobs?: number[] | null;
+            /** @description The projects by id, in order; left out: the page's choice. */
+            projects?: string[] | null;
+            /** @description The sections, in order; empty or left out: the page's choice. */
+            sections?: components["schemas"]["SectionKind"][];
+        };
+        /**
          * @description Where a link stands: `sent` (never opened), `opened`, `engaged` (a section past the first
          *     came into view, a case study or a post was opened, a link was clicked or the resume
          *     downloaded) or `wrote` (a message was sent through it). A revoked or expired link keeps its
@@ -2158,6 +2177,7 @@ export interface components {
             expiresAt?: number | null;
             /** @description At most 1,000 characters. */
             note?: string | null;
+            resume?: null | components["schemas"]["LinkResume"];
             /**
              * @description `true` revokes the link (its address then shows the page and counts nothing), `false`
              *     makes it live again.
@@ -2366,6 +2386,7 @@ export interface components {
             language?: string | null;
             /** @description The owner's own words, at most 1,000 characters. */
             note?: string | null;
+            resume?: null | components["schemas"]["LinkResume"];
             /**
              * @description 1 to 100 characters once trimmed, one line.
              * @example Frontend Developer
@@ -2696,8 +2717,11 @@ export interface components {
              */
             recoveryCodesLeft: number;
         };
-        /** @description A resume's section, as the owner orders and picks them. */
-        SectionKind: ("projects" | "skills") | string;
+        /**
+         * @description A resume's section, as the owner orders and picks them.
+         * @enum {string}
+         */
+        SectionKind: "summary" | "experience" | "projects" | "skills" | "education";
         /** @description A section's heading (`My Projects`) and the line below it. */
         SectionText: {
             /** @description Empty for none. */

@@ -29,7 +29,7 @@ use crate::http::extract::site_host::site_host;
 use crate::http::state::AppState;
 use crate::insights::figures::{titled, titled_posts, CaseStudyCount, PostCount};
 use crate::insights::MAX_BEACON_BYTES;
-use crate::links::form::{self, LinkForm, RawLink};
+use crate::links::form::{self, LinkForm, LinkResume, RawLink};
 use crate::links::visit::{Counted, Sender, Visit, VisitFields, VisitKind};
 use crate::links::{project_clicks, CreateError, Stage};
 use crate::store::links::{Alerts, LinkChange, LinkRow, Tally};
@@ -128,6 +128,8 @@ pub struct Link {
     state: LinkState,
     alerts: LinkAlerts,
     totals: LinkTotals,
+    /// Its own resume; `null` for the page's.
+    resume: Option<LinkResume>,
 }
 
 /// A tally's case studies, the most opened first, titled from the published `document`.
@@ -177,6 +179,7 @@ impl Link {
             first_opened_at: row.first_opened_at,
             last_activity_at: row.last_activity_at,
             state,
+            resume: LinkResume::read(row.resume.as_deref()),
             alerts: LinkAlerts {
                 open: row.alert_open,
                 resume: row.alert_resume,
@@ -293,6 +296,10 @@ pub struct NewLinkRequest {
     expires_at: Option<i64>,
     #[serde(default)]
     alerts: Option<AlertsChange>,
+    /// Its own resume: which sections, projects and jobs the resume of its page shows (each left
+    /// out: the page's choice); left out, the page's resume.
+    #[serde(default)]
+    resume: Option<LinkResume>,
 }
 
 /// `Some(value)` for a field that is present, `null` included, so that `null` can clear it.
@@ -322,6 +329,10 @@ pub struct LinkUpdate {
     revoked: Option<bool>,
     #[serde(default)]
     alerts: Option<AlertsChange>,
+    /// Its own resume; `null` gives it the page's.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<LinkResume>)]
+    resume: Option<Option<LinkResume>>,
 }
 
 fn alerts_from(change: Option<&AlertsChange>) -> Alerts {
@@ -383,6 +394,7 @@ async fn create(
             language: request.language.as_deref(),
             expires_at: request.expires_at,
             alerts: alerts_from(request.alerts.as_ref()),
+            resume: request.resume.as_ref(),
         },
         &published.document,
         state.links.now_ms(),
@@ -471,6 +483,21 @@ async fn update(
     ApiPath(LinkId { id }): ApiPath<LinkId>,
     ApiJson(update): ApiJson<LinkUpdate>,
 ) -> Result<ApiJson<Link>> {
+    let change = change_of(&state, &update)?;
+    if !state.links.change(id, &change).await? {
+        return Err(ApiError::NotFound);
+    }
+    let (row, totals, _) = state.links.detail(id).await?.ok_or(ApiError::NotFound)?;
+    let (page, posts) = (state.content.current(), state.content.posts());
+    let published = Published {
+        document: &page.document,
+        posts: &posts,
+    };
+    Ok(ApiJson(Link::new(row, &totals, &published)))
+}
+
+/// What `update` changes, each field checked (every failing one named at once).
+fn change_of(state: &AppState, update: &LinkUpdate) -> Result<LinkChange> {
     let mut errors = FieldErrors::new();
     let note = update
         .note
@@ -487,11 +514,16 @@ async fn update(
             .map(Some),
         other => other,
     };
+    let resume = update.resume.as_ref().map(|resume| {
+        let resume = resume.clone().unwrap_or_default();
+        errors.extend(resume.check(&state.content.current().document));
+        resume.stored()
+    });
     if !errors.is_empty() {
         return Err(ApiError::Validation(errors));
     }
     let alerts = update.alerts.as_ref();
-    let change = LinkChange {
+    Ok(LinkChange {
         note,
         expires_at,
         revoked_at: update
@@ -500,17 +532,8 @@ async fn update(
         alert_open: alerts.and_then(|a| a.open),
         alert_resume: alerts.and_then(|a| a.resume),
         alert_message: alerts.and_then(|a| a.message),
-    };
-    if !state.links.change(id, &change).await? {
-        return Err(ApiError::NotFound);
-    }
-    let (row, totals, _) = state.links.detail(id).await?.ok_or(ApiError::NotFound)?;
-    let (page, posts) = (state.content.current(), state.content.posts());
-    let published = Published {
-        document: &page.document,
-        posts: &posts,
-    };
-    Ok(ApiJson(Link::new(row, &totals, &published)))
+        resume,
+    })
 }
 
 /// Deletes a link and its counts; messages sent through it stay, without it.

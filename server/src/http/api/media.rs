@@ -498,7 +498,7 @@ pub async fn resume(State(state): State<AppState>, request: axum::extract::Reque
     // Without its body (empty for a GET), the request is shared across the awaits below.
     let request = request.map(|_| ());
     let via = via(request.uri().query());
-    serve_resume(&state, &request, RESUME_PATH, via).await
+    serve_resume(&state, &request, RESUME_PATH, via, None).await
 }
 
 /// `/<tag>/resume.pdf`: a published language's resume (the uploaded one in every language when
@@ -511,34 +511,72 @@ pub async fn language_resume(
     let request = request.map(|_| ());
     let via = via(request.uri().query());
     let path = request.uri().path().to_owned();
-    serve_resume(&state, &request, &path, via).await
+    serve_resume(&state, &request, &path, via, None).await
 }
 
-/// `/a/<slug>/resume.pdf`: the resume of an application link's page (its language's), counted
-/// for the link. An unknown, revoked or expired link's is the page's own, counted for no link,
-/// as its page answers.
+/// `/a/<slug>/resume.pdf`: the resume of an application link's page (its language's, with the
+/// link's own choice of sections, projects and jobs while it is live), counted for the link. An
+/// unknown, revoked or expired link's is the page's own, counted for no link, as its page
+/// answers.
 pub async fn link_resume(
     State(state): State<AppState>,
     Path(slug): Path<String>,
     request: axum::extract::Request,
 ) -> Response {
     let request = request.map(|_| ());
-    let path = match state.links.directory.page_language_of(&slug) {
-        Some(tag) if !tag.eq_ignore_ascii_case(&state.content.current().document.language) => {
-            format!("/{}{RESUME_PATH}", tag.to_ascii_lowercase())
-        }
-        _ => RESUME_PATH.to_owned(),
+    let published = state.content.current();
+    let document = &published.document;
+    let (tag, own) = state
+        .links
+        .directory
+        .resume_of(&slug)
+        .unwrap_or_else(|| (document.language.clone(), None));
+    let tag = crate::content::language::published_tags(document)
+        .into_iter()
+        .find(|published| published.eq_ignore_ascii_case(&tag))
+        .unwrap_or_else(|| document.language.clone());
+    let path = match crate::content::language::href(document, &tag).as_str() {
+        "/" => RESUME_PATH.to_owned(),
+        page => format!("{}{}", page.trim_end_matches('/'), RESUME_PATH),
     };
-    serve_resume(&state, &request, &path, Some(slug)).await
+    let made = own.and_then(|own| link_draft(document, &tag, &own, published.published_at));
+    serve_resume(&state, &request, &path, Some(slug), made).await
 }
 
-/// The resume at the site's `path` (`/resume.pdf`, `/de/resume.pdf`) or the uploaded one, as the
-/// published document chooses; a full download is counted, and for the link `via` if any.
+/// The resume of a link with its own choice `own`, in `tag` (the default language's when the
+/// fonts cannot set it), to be made.
+fn link_draft(
+    document: &crate::content::ContentDocument,
+    tag: &str,
+    own: &crate::links::form::LinkResume,
+    published_at: Option<i64>,
+) -> Option<crate::content::resume::Draft> {
+    use crate::content::resume;
+    let choice = own.over(&resume::choice(document));
+    let href = crate::content::language::href(document, tag);
+    let mut sheet = resume::Sheet::new(document, tag, &href, &choice)?;
+    if !resume::can_set(&sheet) {
+        sheet = resume::Sheet::new(document, &document.language, "/", &choice)?;
+    }
+    let modified = published_at
+        .and_then(chrono::DateTime::from_timestamp_millis)
+        .map(|at| at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
+    Some(resume::Draft::new(
+        sheet,
+        resume::options(document),
+        modified,
+    ))
+}
+
+/// The resume at the site's `path` (`/resume.pdf`, `/de/resume.pdf`), or a link's `own`, or the
+/// uploaded one, as the published document chooses; a full download is counted, and for the
+/// link `via` if any.
 async fn serve_resume(
     state: &AppState,
     request: &axum::http::Request<()>,
     path: &str,
     via: Option<String>,
+    own: Option<crate::content::resume::Draft>,
 ) -> Response {
     let source = state.content.current().document.resume.source;
     let uploaded = match source {
@@ -547,9 +585,17 @@ async fn serve_resume(
             uploaded_resume(state, &state.files, request.headers()).await
         }
     };
-    let response = match uploaded {
-        Some(uploaded) => uploaded,
-        None => crate::site::respond_at(&state.pages, request, path),
+    let response = match (uploaded, own) {
+        (Some(uploaded), _) => uploaded,
+        (None, Some(own)) => {
+            let (pages, headers) = (state.pages.clone(), request.headers().clone());
+            tokio::task::spawn_blocking(move || pages.link_resume(own, &headers))
+                .await
+                .ok()
+                .flatten()
+                .unwrap_or_else(|| crate::site::respond_at(&state.pages, request, path))
+        }
+        (None, None) => crate::site::respond_at(&state.pages, request, path),
     };
     if request.method() == Method::GET && response.status() == StatusCode::OK {
         let client = client_of(state, request);

@@ -16,6 +16,7 @@ import {
   type LinkState,
 } from '../../api/links';
 import { useContent } from '../../content/context';
+import { LinkResume } from './link-resume';
 import { useLocale } from '../../i18n/locale';
 import { caseStudiesRead, caseStudyLabel, fullDate, postLabel, postsRead, shortDate } from '../shared/format';
 
@@ -430,6 +431,7 @@ function LinkItem({ link, onChanged, onError }: { link: ApplicationLink; onChang
               ))}
             </div>
           </fieldset>
+          <LinkResume link={link} change={change} />
           <div>
             <h4 className="text-sm font-semibold text-white">How far they got</h4>
             {Object.keys(totals.sections).length === 0 ? (
