@@ -415,7 +415,13 @@ pub(crate) mod tests {
     use super::super::sheet::{Labels, Link};
     use super::*;
 
-    fn entry(title: &str, place: &str, date: &str, description: &str, awards: &[&str]) -> Entry {
+    pub(crate) fn entry(
+        title: &str,
+        place: &str,
+        date: &str,
+        description: &str,
+        awards: &[&str],
+    ) -> Entry {
         Entry {
             title: title.to_owned(),
             place: place.to_owned(),
@@ -425,7 +431,7 @@ pub(crate) mod tests {
         }
     }
 
-    fn section(kind: SectionKind, title: &str, body: Body) -> Section {
+    pub(crate) fn section(kind: SectionKind, title: &str, body: Body) -> Section {
         Section {
             kind,
             title: title.to_owned(),
@@ -433,11 +439,11 @@ pub(crate) mod tests {
         }
     }
 
-    fn texts(texts: &[&str]) -> Vec<String> {
+    pub(crate) fn texts(texts: &[&str]) -> Vec<String> {
         texts.iter().map(|text| (*text).to_owned()).collect()
     }
 
-    fn labels(email: &str, phone: &str, location: &str) -> Labels {
+    pub(crate) fn labels(email: &str, phone: &str, location: &str) -> Labels {
         Labels {
             email: email.to_owned(),
             phone: phone.to_owned(),
@@ -445,14 +451,14 @@ pub(crate) mod tests {
         }
     }
 
-    fn link(label: &str, url: &str) -> Link {
+    pub(crate) fn link(label: &str, url: &str) -> Link {
         Link {
             label: label.to_owned(),
             url: url.to_owned(),
         }
     }
 
-    fn project_item(
+    pub(crate) fn project_item(
         title: &str,
         technologies: &[&str],
         code_url: &str,

@@ -151,61 +151,9 @@ fn present(texts: &[&str]) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::sheet::{Labels, Link, SectionKind};
+    use super::super::json::tests::{entry, labels, link, project_item, section, texts};
+    use super::super::sheet::SectionKind;
     use super::*;
-
-    fn entry(title: &str, place: &str, date: &str, description: &str, awards: &[&str]) -> Entry {
-        Entry {
-            title: title.to_owned(),
-            place: place.to_owned(),
-            date: date.to_owned(),
-            description: description.to_owned(),
-            awards: awards.iter().map(|award| (*award).to_owned()).collect(),
-        }
-    }
-
-    fn section(kind: SectionKind, title: &str, body: Body) -> Section {
-        Section {
-            kind,
-            title: title.to_owned(),
-            body,
-        }
-    }
-
-    fn texts(texts: &[&str]) -> Vec<String> {
-        texts.iter().map(|text| (*text).to_owned()).collect()
-    }
-
-    fn link(label: &str, url: &str) -> Link {
-        Link {
-            label: label.to_owned(),
-            url: url.to_owned(),
-        }
-    }
-
-    fn labels(email: &str, phone: &str, location: &str) -> Labels {
-        Labels {
-            email: email.to_owned(),
-            phone: phone.to_owned(),
-            location: location.to_owned(),
-        }
-    }
-
-    fn project_item(
-        title: &str,
-        technologies: &[&str],
-        code_url: &str,
-        demo_url: &str,
-    ) -> ProjectItem {
-        ProjectItem {
-            id: title.to_lowercase(),
-            title: title.to_owned(),
-            description: "This site.".to_owned(),
-            technologies: texts(technologies),
-            code_url: code_url.to_owned(),
-            demo_url: demo_url.to_owned(),
-        }
-    }
 
     /// A sheet like the one the default content gives, in English.
     fn english() -> Sheet {
