@@ -13,7 +13,6 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 pub use super::appearance::{Appearance, Scheme, Sections, ACCENT_PATTERN, DEFAULT_ACCENT};
-pub use super::resume::SectionKind;
 
 /// A stable id: lower case letters, digits and dashes, starting with a letter or digit.
 pub const ID_PATTERN: &str = "^[a-z0-9][a-z0-9-]{0,40}$";
@@ -403,6 +402,53 @@ fn two_pages() -> u8 {
 
 fn is_two(pages: &u8) -> bool {
     *pages == 2
+}
+
+/// A resume's section, as the owner orders and picks them.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+    utoipa::ToSchema,
+)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "lowercase")]
+pub enum SectionKind {
+    /// The hero's paragraph (`profile.intro`), under the page's "About" heading.
+    Summary,
+    /// Work experience (`experience`).
+    Experience,
+    Projects,
+    Skills,
+    /// Education (`education`), with its awards.
+    Education,
+}
+
+impl SectionKind {
+    /// Every section, in the order a resume has them unless the owner orders them otherwise.
+    pub const ALL: [SectionKind; 5] = [
+        SectionKind::Summary,
+        SectionKind::Experience,
+        SectionKind::Projects,
+        SectionKind::Skills,
+        SectionKind::Education,
+    ];
+
+    /// The key of the page's fixed text that names the section (translated with the page).
+    pub fn label_key(self) -> &'static str {
+        match self {
+            SectionKind::Summary => "nav.about",
+            SectionKind::Experience => "experience.work",
+            SectionKind::Projects => "nav.projects",
+            SectionKind::Skills => "nav.skills",
+            SectionKind::Education => "experience.education",
+        }
+    }
 }
 
 /// Which PDF the site serves as the resume.

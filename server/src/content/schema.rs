@@ -109,7 +109,7 @@ pub fn typescript_file() -> String {
         Resume::decl(),
         ResumeSource::decl(),
         PaperSize::decl(),
-        super::resume::SectionKind::decl(),
+        SectionKind::decl(),
         SectionTexts::decl(),
         SectionText::decl(),
         Footer::decl(),

@@ -75,6 +75,23 @@ export function draftResumePdfUrl(language: string): string {
   return `/api/content/draft/resume.pdf?language=${encodeURIComponent(language)}`;
 }
 
+/** What an import filled the draft with, and what it could not place. */
+export interface ImportedDraft {
+  revision: number;
+  unplaced: string[];
+}
+
+/** Fills the draft (at `etag`) from a JSON Resume or a LinkedIn export's ZIP; never publishes. */
+export async function importResume(file: File, etag: string): Promise<ImportedDraft> {
+  const zip = /\.zip$/i.test(file.name) || /zip/.test(file.type);
+  const answer = await api<ImportedDraft>('/api/content/draft/import', {
+    method: 'POST',
+    raw: file,
+    headers: { 'If-Match': etag, 'Content-Type': zip ? 'application/zip' : 'application/json' },
+  });
+  return { revision: answer.revision, unplaced: answer.unplaced };
+}
+
 /** Sends the resume PDF, served from then on at `/resume.pdf`. */
 export function uploadResume(file: File): Promise<{ path: string; bytes: number }> {
   return api(`/api/media/resume?filename=${encodeURIComponent(file.name)}`, { method: 'POST', raw: file });

@@ -3,55 +3,9 @@
 //! applied. The PDF, the plain text and the JSON Resume are each written from one `Sheet`, so they
 //! never say different things.
 
+pub use crate::content::document::SectionKind;
 use crate::content::document::{ContentDocument, TimelineEntry};
 use crate::content::language;
-
-/// A resume's section, as the owner orders and picks them.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    serde::Serialize,
-    serde::Deserialize,
-    schemars::JsonSchema,
-    utoipa::ToSchema,
-)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(rename_all = "lowercase")]
-pub enum SectionKind {
-    /// The hero's paragraph (`profile.intro`), under the page's "About" heading.
-    Summary,
-    /// Work experience (`experience`).
-    Experience,
-    Projects,
-    Skills,
-    /// Education (`education`), with its awards.
-    Education,
-}
-
-impl SectionKind {
-    /// Every section, in the order a resume has them unless the owner orders them otherwise.
-    pub const ALL: [SectionKind; 5] = [
-        SectionKind::Summary,
-        SectionKind::Experience,
-        SectionKind::Projects,
-        SectionKind::Skills,
-        SectionKind::Education,
-    ];
-
-    /// The key of the page's fixed text that names the section (translated with the page).
-    fn label_key(self) -> &'static str {
-        match self {
-            SectionKind::Summary => "nav.about",
-            SectionKind::Experience => "experience.work",
-            SectionKind::Projects => "nav.projects",
-            SectionKind::Skills => "nav.skills",
-            SectionKind::Education => "experience.education",
-        }
-    }
-}
 
 /// Which sections, projects and jobs a resume shows, in which order.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

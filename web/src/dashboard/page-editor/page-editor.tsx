@@ -36,7 +36,17 @@ import type { ListFormProps } from './list-form-parts';
 // A case study's editor is a chunk of its own (its schema's validator inside), loaded when one is opened.
 const CaseStudyEditor = lazy(() => import('./case-study-editor'));
 
-function PartForm({ part, props, save }: { part: PartId; props: ListFormProps; save: () => Promise<SaveOutcome> }) {
+function PartForm({
+  part,
+  props,
+  save,
+  reload,
+}: {
+  part: PartId;
+  props: ListFormProps;
+  save: () => Promise<SaveOutcome>;
+  reload: () => Promise<void>;
+}) {
   switch (part) {
     case 'profile':
       return <ProfilePart {...props} />;
@@ -59,7 +69,7 @@ function PartForm({ part, props, save }: { part: PartId; props: ListFormProps; s
     case 'footer':
       return <FooterPart {...props} />;
     case 'resume':
-      return <ResumePart {...props} save={save} />;
+      return <ResumePart {...props} save={save} reload={reload} />;
     case 'languages':
       return <LanguagesPart {...props} />;
     case 'appearance':
@@ -238,7 +248,7 @@ export function PageEditor() {
                   void flush();
                 }}
               >
-                <PartForm part={part} props={{ document, problems, edit: draft.edit }} save={draft.save} />
+                <PartForm part={part} props={{ document, problems, edit: draft.edit }} save={draft.save} reload={draft.reload} />
               </form>
             )}
           </div>

@@ -6,7 +6,7 @@
  */
 import { useId, useState } from 'react';
 import type { ContentDocument, PaperSize, SectionKind } from '../../content/document';
-import { draftResume, draftResumePdfUrl, type ResumePreview } from '../../api/content';
+import { draftResume, draftResumePdfUrl, importResume, loadDraft, uploadProblem, type ResumePreview } from '../../api/content';
 import { CheckboxField, Group, SelectField, fieldId } from '../shared/draft/fields';
 import type { SaveOutcome } from '../shared/draft/use-draft-sync';
 import type { ListFormProps } from './list-form-parts';
@@ -33,7 +33,13 @@ function chosen(sections: SectionKind[]): SectionKind[] | undefined {
   return sections.join() === ALL.join() ? undefined : sections;
 }
 
-export function ResumePart({ document, problems, edit, save }: ListFormProps & { save: () => Promise<SaveOutcome> }) {
+export function ResumePart({
+  document,
+  problems,
+  edit,
+  save,
+  reload,
+}: ListFormProps & { save: () => Promise<SaveOutcome>; reload: () => Promise<void> }) {
   const resume = document.resume;
   const generated = resume.source !== 'uploaded';
   const sections = sectionsOf(document);
@@ -118,6 +124,73 @@ export function ResumePart({ document, problems, edit, save }: ListFormProps & {
         </>
       ) : null}
       <ResumeField path={resume.path} />
+      <ImportField save={save} reload={reload} />
+    </Group>
+  );
+}
+
+/** Moving in: a JSON Resume or a LinkedIn export's ZIP fills the draft (never published), and what it could not place is listed. */
+function ImportField({ save, reload }: { save: () => Promise<SaveOutcome>; reload: () => Promise<void> }) {
+  const id = useId();
+  const [status, setStatus] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [unplaced, setUnplaced] = useState<string[] | null>(null);
+
+  async function onFile(file: File | undefined) {
+    if (!file) return;
+    setProblem(null);
+    setUnplaced(null);
+    setStatus('Reading your resume…');
+    try {
+      if ((await save()) !== 'saved') throw new Error('Save the draft first: it has problems to fix, shown above.');
+      const { etag } = await loadDraft();
+      const imported = await importResume(file, etag);
+      await reload();
+      setUnplaced(imported.unplaced);
+      setStatus('Your draft now holds what the file says. Nothing is published until you publish.');
+    } catch (cause) {
+      setStatus(null);
+      setProblem(cause instanceof Error && !('status' in cause) ? cause.message : uploadProblem(cause, 'JSON Resume or LinkedIn ZIP'));
+    }
+  }
+
+  return (
+    <Group title="Move in from another resume" level={3}>
+      <div>
+        <label htmlFor={id} className="field-label">
+          A JSON Resume (.json) or your LinkedIn data export (.zip)
+        </label>
+        <input
+          id={id}
+          type="file"
+          accept="application/json,.json,application/zip,.zip"
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={problem ? `${id}-error` : undefined}
+          onChange={(e) => {
+            void onFile(e.target.files?.[0]);
+            e.target.value = '';
+          }}
+          className="block w-full text-sm text-gray-300 file:mr-3 file:min-h-11 file:cursor-pointer file:rounded-lg file:border-0 file:bg-gray-800 file:px-4 file:text-gray-100"
+        />
+        <p role="status" className="mt-1.5 text-sm text-emerald-300">
+          {status ?? ''}
+        </p>
+        {problem && (
+          <p id={`${id}-error`} role="alert" className="field-error">
+            Import: {problem}
+          </p>
+        )}
+        {unplaced && unplaced.length > 0 && (
+          <div className="mt-2">
+            <p className="text-sm font-medium text-amber-300">Not placed on your page:</p>
+            <ul className="list-disc ps-5 text-sm text-gray-300" aria-label="Not placed on your page">
+              {unplaced.map((item) => (
+                <li key={item}>{item}</li>
+              ))}
+            </ul>
+          </div>
+        )}
+      </div>
     </Group>
   );
 }
