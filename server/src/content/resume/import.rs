@@ -68,6 +68,11 @@ impl fmt::Display for ImportError {
 
 impl std::error::Error for ImportError {}
 
+/// Whether `file` is a ZIP, by its first bytes.
+pub fn is_zip(file: &[u8]) -> bool {
+    zip::looks_like_zip(file)
+}
+
 /// Reads `file` (a JSON Resume, or a LinkedIn export's ZIP) and places what it says in a copy
 /// of `base`: the imported document passes [`crate::content::validate::check`], and `unplaced`
 /// says what of the file it does not show.
@@ -78,7 +83,7 @@ pub fn import(base: &ContentDocument, file: &[u8]) -> Result<Imported, ImportErr
             MAX_FILE_BYTES / (1024 * 1024)
         )));
     }
-    let source = if zip::looks_like_zip(file) {
+    let source = if is_zip(file) {
         let limits = zip::Limits {
             entries: MAX_ENTRIES,
             entry_bytes: MAX_ENTRY_BYTES,
