@@ -68,6 +68,7 @@ pub fn read(bytes: &[u8]) -> Result<Source, String> {
     }
     let mut source = Source {
         skills_from: "skills".into(),
+        projects_from: "projects".into(),
         ..Source::default()
     };
     for key in root.keys().filter(|key| !SECTIONS.contains(&key.as_str())) {

@@ -63,6 +63,7 @@ pub fn read(archive: &mut Archive<'_>) -> Result<Source, String> {
     }
     let mut source = Source {
         skills_from: SKILLS.into(),
+        projects_from: PROJECTS.into(),
         ..Source::default()
     };
     if let Some(table) = tables.get(PROFILE) {

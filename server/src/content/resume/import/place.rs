@@ -78,7 +78,7 @@ pub fn place(base: &ContentDocument, source: Source) -> (ContentDocument, Vec<St
         placing.skills(&source.skills, &source.skills_from);
     }
     if !source.projects.is_empty() {
-        placing.projects(&source.projects);
+        placing.projects(&source.projects, &source.projects_from);
     }
     placing.languages();
     (placing.doc, placing.notes)
@@ -557,7 +557,7 @@ impl Placing<'_> {
 
     /// The projects, each linked to its code or its demo (a code host's address is the code's);
     /// one the base has (by title or id) keeps its id, picture and what the file does not say.
-    fn projects(&mut self, projects: &[ProjectItem]) {
+    fn projects(&mut self, projects: &[ProjectItem], from: &str) {
         let mut placed: Vec<Project> = Vec::new();
         let mut borrowed = Vec::new();
         for item in projects {
@@ -623,7 +623,7 @@ impl Placing<'_> {
                 |p| format!("{}'s screenshot", p.title),
             );
             self.notes.push(format!(
-                "projects: {} new project{} no screenshot of {} own ({}): {} {shown} until you upload {}",
+                "{from}: {} new project{} no screenshot of {} own ({}): {} {shown} until you upload {}",
                 borrowed.len(),
                 if borrowed.len() == 1 { " has" } else { "s have" },
                 if borrowed.len() == 1 { "its" } else { "their" },

@@ -39,8 +39,10 @@ pub struct Source {
     pub awards: Vec<AwardItem>,
     /// What the reader already knows it cannot place, each a sentence naming it and why.
     pub notes: Vec<String>,
-    /// The list of skills as the file names it in a note (`skills`, `Skills.csv`).
+    /// The lists of skills and of projects as the file names them in a note (`skills`,
+    /// `Skills.csv`).
     pub skills_from: String,
+    pub projects_from: String,
 }
 
 /// Where the owner is, as shown and as a maps search looks for it.
