@@ -306,6 +306,47 @@ mod tests {
     }
 
     #[test]
+    fn other_languages_keep_their_translations_and_are_told_what_no_longer_matches() {
+        let base = crate::content::language::tests::with_language("de", true);
+        let job = |name: &str| {
+            serde_json::json!({ "name": name, "position": "Engineer", "startDate": "2020",
+                                "summary": "Builds things." })
+        };
+        let file = serde_json::json!({ "basics": { "label": "Engineer" }, "work": [job("Acme")] });
+        let imported = import(&base, &serde_json::to_vec(&file).unwrap()).expect("imported");
+        let german = &imported.document.languages[0];
+        // The second job is gone, and its translations with it; the first's are kept, stale.
+        assert!(german
+            .texts
+            .keys()
+            .all(|path| !path.starts_with("experience[1]")));
+        assert_eq!(
+            german.texts["experience[0].title"],
+            base.languages[0].texts["experience[0].title"]
+        );
+        assert!(german.published, "every text it has is still translated");
+        let unplaced = imported.unplaced.join("\n");
+        assert!(
+            unplaced.contains("languages[0] (de): ")
+                && unplaced.contains("of replaced texts no longer match")
+                && unplaced.contains("of texts the import removed were dropped"),
+            "{unplaced}"
+        );
+
+        // More jobs than the translations know: the language waits in this draft.
+        let file = serde_json::json!({ "work": [job("Acme"), job("Globex"), job("Initech")] });
+        let imported = import(&base, &serde_json::to_vec(&file).unwrap()).expect("imported");
+        assert!(!imported.document.languages[0].published);
+        assert!(
+            imported.unplaced.iter().any(|line| line.starts_with(
+                "languages[0] (de): unpublished in this draft until its 4 new texts are translated"
+            )),
+            "{:?}",
+            imported.unplaced
+        );
+    }
+
+    #[test]
     fn the_pages_own_resume_comes_back_as_it_was() {
         // The JSON Resume the site serves, imported over the document it was made from.
         use super::super::sheet::{Choice, Sheet};
