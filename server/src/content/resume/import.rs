@@ -28,6 +28,8 @@ pub const MAX_ENTRIES: usize = 100;
 pub const MAX_ENTRY_BYTES: u64 = 5 * 1024 * 1024;
 /// All entries of a ZIP at most, uncompressed.
 pub const MAX_INFLATED_BYTES: u64 = 20 * 1024 * 1024;
+/// Lines of `unplaced` at most: the rest are counted in a last one.
+pub const MAX_UNPLACED: usize = 100;
 
 /// The base document with the file's fields placed, and what could not be placed.
 #[derive(Debug, Clone)]
@@ -99,8 +101,13 @@ pub fn import(base: &ContentDocument, file: &[u8]) -> Result<Imported, ImportErr
     } else {
         json_resume::read(file).map_err(ImportError::File)?
     };
-    let (document, unplaced) = place::place(base, source);
+    let (document, mut unplaced) = place::place(base, source);
     crate::content::validate::check(&document).map_err(ImportError::Invalid)?;
+    if unplaced.len() > MAX_UNPLACED {
+        let more = unplaced.len() - (MAX_UNPLACED - 1);
+        unplaced.truncate(MAX_UNPLACED - 1);
+        unplaced.push(format!("… and {more} more not placed"));
+    }
     Ok(Imported { document, unplaced })
 }
 
@@ -283,6 +290,47 @@ mod tests {
         ] {
             assert!(unplaced.contains(expected), "{expected} in\n{unplaced}");
         }
+    }
+
+    #[test]
+    fn a_file_of_many_items_keeps_within_the_pages_counts_and_the_list_within_its_own() {
+        let skills: String = (0..200_000)
+            .map(|i| format!("Skill {}\n", i % 70))
+            .collect();
+        let jobs: String = (0..500)
+            .map(|i| format!("Company {i},Engineer,Built.,,2020,\n"))
+            .collect();
+        let file = zip(&[
+            File::deflated("Skills.csv", format!("Name\n{skills}").as_bytes()),
+            File::deflated(
+                "Positions.csv",
+                format!("Company Name,Title,Description,Location,Started On,Finished On\n{jobs}")
+                    .as_bytes(),
+            ),
+        ]);
+        let imported = import(default_document(), &file).expect("imported");
+        assert_eq!(imported.document.skills.len(), 60);
+        assert_eq!(imported.document.experience.len(), 30);
+        assert_eq!(
+            imported.unplaced[0],
+            "Positions.csv row 31 and 469 after it (Company 30, Company 31, Company 32, …): \
+             not placed: the page shows at most 30 jobs"
+        );
+        assert!(imported.unplaced[1].starts_with(
+            "Skills.csv: 10 more skills (Skill 60, Skill 61, Skill 62, …): not placed"
+        ));
+        // However many, the list keeps to its own bound.
+        let positions: String = (0..500)
+            .map(|i| format!("Company {i},Engineer,Built.,,2020,,extra {i}\n"))
+            .collect();
+        let header = "Company Name,Title,Description,Location,Started On,Finished On,Notes";
+        let file = zip(&[File::deflated(
+            "Positions.csv",
+            format!("{header}\n{positions}").as_bytes(),
+        )]);
+        let imported = import(default_document(), &file).expect("imported");
+        assert_eq!(imported.unplaced.len(), MAX_UNPLACED);
+        assert_eq!(imported.unplaced[99], "… and 402 more not placed");
     }
 
     #[test]

@@ -99,7 +99,9 @@ fn ongoing_word(base: &ContentDocument) -> String {
         .chain(&base.education)
         .filter_map(|entry| entry.date.rsplit_once(" - "))
         .map(|(_, end)| end.trim())
-        .find(|end| !end.is_empty() && !end.chars().any(|c| c.is_ascii_digit()))
+        .find(|end| {
+            !end.is_empty() && end.chars().count() <= 20 && !end.chars().any(|c| c.is_ascii_digit())
+        })
         .unwrap_or("Present")
         .to_owned()
 }
@@ -277,19 +279,21 @@ impl Placing<'_> {
             Kind::School => &self.base.education,
         };
         let mut placed = Vec::new();
+        let mut over: Vec<&Entry> = Vec::new();
         for entry in list {
-            let label = entry.label();
             if placed.len() == ENTRIES {
-                self.notes.push(format!(
-                    "{}: not placed: the page shows at most {ENTRIES} {}",
-                    named(&entry.from, &label),
-                    if kind == Kind::Job { "jobs" } else { "schools" }
-                ));
-                continue;
-            }
-            if let Some(timeline) = self.entry(entry, kind, base) {
+                over.push(entry);
+            } else if let Some(timeline) = self.entry(entry, kind, base) {
                 placed.push(timeline);
             }
+        }
+        if let Some(first) = over.first() {
+            let labels: Vec<String> = over.iter().map(|e| e.label()).collect();
+            self.notes.push(format!(
+                "{}: not placed: the page shows at most {ENTRIES} {}",
+                beyond(&first.from, &labels),
+                if kind == Kind::Job { "jobs" } else { "schools" }
+            ));
         }
         placed
     }
@@ -512,11 +516,12 @@ impl Placing<'_> {
             .find(|s| s.logo == generic)
             .map_or_else(|| generic.clone(), |s| s.name.clone());
         let mut placed: Vec<Skill> = Vec::new();
+        let mut seen = BTreeSet::new();
         let mut borrowed = Vec::new();
         let mut over = Vec::new();
         for skill in skills {
             let name = one_line(&skill.value);
-            if placed.iter().any(|s| same_name(&s.name, &name)) {
+            if !seen.insert(name.to_lowercase()) {
                 continue;
             }
             if placed.len() == SKILLS {
@@ -560,6 +565,7 @@ impl Placing<'_> {
     fn projects(&mut self, projects: &[ProjectItem], from: &str) {
         let mut placed: Vec<Project> = Vec::new();
         let mut borrowed = Vec::new();
+        let mut over: Vec<(&str, String)> = Vec::new();
         for item in projects {
             let Some(title_text) = &item.title else {
                 self.notes.push(format!(
@@ -570,10 +576,7 @@ impl Placing<'_> {
             };
             let label = one_line(&title_text.value);
             if placed.len() == PROJECTS {
-                self.notes.push(format!(
-                    "{}: not placed: the page shows at most {PROJECTS} projects",
-                    named(&item.from, &label)
-                ));
+                over.push((&item.from, label));
                 continue;
             }
             let title = self.fitted(title_text, PROJECT_TITLE, "");
@@ -617,6 +620,13 @@ impl Placing<'_> {
             });
         }
         self.doc.projects = placed;
+        if let Some((first, _)) = over.first() {
+            let labels: Vec<String> = over.iter().map(|(_, label)| label.clone()).collect();
+            self.notes.push(format!(
+                "{}: not placed: the page shows at most {PROJECTS} projects",
+                beyond(first, &labels)
+            ));
+        }
         if !borrowed.is_empty() {
             let shown = self.base.projects.first().map_or_else(
                 || "the photo".to_owned(),
@@ -723,10 +733,11 @@ impl Placing<'_> {
             return known.map(|p| p.technologies.clone()).unwrap_or_default();
         }
         let mut technologies: Vec<String> = Vec::new();
+        let mut seen = BTreeSet::new();
         let mut over = Vec::new();
         for keyword in &item.keywords {
             let name = one_line(&keyword.value);
-            if technologies.iter().any(|t| same_name(t, &name)) {
+            if !seen.insert(name.to_lowercase()) {
                 continue;
             }
             if technologies.len() == TECHNOLOGIES {
@@ -806,6 +817,19 @@ fn text_map(document: &ContentDocument) -> BTreeMap<String, String> {
         .into_iter()
         .map(|(path, text)| (path, text.to_owned()))
         .collect()
+}
+
+/// The items past a list's bound, as a note names them: `work[30] (Acme)`, or `work[30] and 4
+/// after it (Acme, Globex, Initech, …)`.
+fn beyond(first: &str, labels: &[String]) -> String {
+    match labels {
+        [one] => named(first, one),
+        _ => format!(
+            "{first} and {} after it ({})",
+            labels.len() - 1,
+            listed(labels)
+        ),
+    }
 }
 
 /// `names` as a note lists them: the first three, then `…`.
