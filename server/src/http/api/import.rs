@@ -152,10 +152,11 @@ async fn import_resume(
     let Some(sent) = sent(&headers) else {
         return Ok(unsupported_type());
     };
-    let expected = entries::expected_revision(&headers)?;
     let file = file_bytes(body)?;
     let base = read_draft(&state).await?.document;
+    // The file is read before If-Match, as a save reads its document first.
     let Imported { document, unplaced } = imported(base, file, sent).await?;
+    let expected = entries::expected_revision(&headers)?;
     let revision = entries::save_draft(&state, EntryKey::PAGE, &document, expected).await?;
     Ok(entries::with_revision_etag(
         revision,
