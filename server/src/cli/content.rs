@@ -38,6 +38,14 @@ pub enum ContentCommand {
         #[command(flatten)]
         database: DatabaseSettings,
     },
+    /// Fill a new draft of the page from a resume: a JSON Resume file, or the ZIP of a LinkedIn
+    /// data export. Prints what it could not place; nothing is published until you publish.
+    ImportResume {
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        #[command(flatten)]
+        database: DatabaseSettings,
+    },
 }
 
 pub async fn run(command: ContentCommand) -> anyhow::Result<()> {
@@ -108,6 +116,7 @@ pub async fn run(command: ContentCommand) -> anyhow::Result<()> {
             }
             Ok(())
         }
+        ContentCommand::ImportResume { file, database } => import_resume(&file, &database).await,
         ContentCommand::Import {
             file,
             case_study: None,
@@ -148,6 +157,67 @@ fn read_file(file: &std::path::Path) -> anyhow::Result<Vec<u8>> {
         MAX_DOCUMENT_BYTES / 1024
     );
     Ok(bytes)
+}
+
+/// `content import-resume`: the file placed in the draft (else the published document, else the
+/// default one) and saved as the draft whatever its revision, as `content import` does; what it
+/// could not place printed a line each. A file refused changes nothing.
+async fn import_resume(file: &std::path::Path, database: &DatabaseSettings) -> anyhow::Result<()> {
+    use crate::content::resume::import::{import as place_resume, MAX_FILE_BYTES};
+    let size = std::fs::metadata(file)
+        .with_context(|| format!("file: cannot read {}", file.display()))?
+        .len();
+    anyhow::ensure!(
+        size <= MAX_FILE_BYTES as u64,
+        "file: {} is over {} MB; nothing was imported",
+        file.display(),
+        MAX_FILE_BYTES / (1024 * 1024)
+    );
+    let bytes =
+        std::fs::read(file).with_context(|| format!("file: cannot read {}", file.display()))?;
+    let db = crate::store::connect(&database.url).await?;
+    let result = async {
+        let base = draft_or_published(&db).await?;
+        let imported = place_resume(&base, &bytes).map_err(|error| {
+            anyhow::anyhow!("file: {} {error}; nothing was imported", file.display())
+        })?;
+        let json = serde_json::to_string(&imported.document)?;
+        let (revision, _) = import(&db, &json, false).await?;
+        anyhow::Ok((revision, imported.unplaced))
+    }
+    .await;
+    db.close().await;
+    let (revision, unplaced) = result?;
+    println!(
+        "{} filled the draft (revision {revision}); nothing is published until you publish it.",
+        file.display()
+    );
+    if unplaced.is_empty() {
+        println!("Everything in it was placed.");
+    } else {
+        println!("Not placed ({}):", unplaced.len());
+        for line in &unplaced {
+            println!("  {line}");
+        }
+    }
+    Ok(())
+}
+
+/// The page's draft, else its published document, else the default one.
+async fn draft_or_published(
+    db: &crate::store::Db,
+) -> anyhow::Result<crate::content::ContentDocument> {
+    let row = match db.content_draft(EntryKey::PAGE).await? {
+        Some(row) => Some(row.document),
+        None => db
+            .published_content(EntryKey::PAGE, crate::clock::now_ms())
+            .await?
+            .map(|row| row.document),
+    };
+    Ok(match row {
+        Some(document) => crate::content::migrate::read(&document)?,
+        None => crate::content::default_document().clone(),
+    })
 }
 
 /// Makes the case study the draft of `project`'s whatever its revision, checked against the

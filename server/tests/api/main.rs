@@ -35,6 +35,7 @@ mod password_reset;
 mod post_insights;
 mod posts;
 mod resume;
+mod resume_import;
 mod sealed_secrets;
 mod second_factor;
 mod security;

@@ -264,6 +264,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/content/draft/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fills a new draft from a resume file: a JSON Resume, or the ZIP of a LinkedIn data export
+         *     (read in memory, its entries' count and sizes bounded). The draft must still be at the
+         *     revision in `If-Match`; it is saved, never published, and the answer lists what could not
+         *     be placed. A file refused leaves the draft as it was.
+         */
+        post: operations["importResumeIntoDraft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/content/draft/preview": {
         parameters: {
             query?: never;
@@ -1955,6 +1977,20 @@ export interface components {
             /** @description Its id in the case study's `media`. */
             image: string;
         };
+        /** @description The draft the file filled, and what of the file it does not show. */
+        ImportedDraft: {
+            document: components["schemas"]["ContentDocument"];
+            /**
+             * Format: int64
+             * @description The draft's new revision (also its ETag), for the next save's `If-Match`.
+             */
+            revision: number;
+            /**
+             * @description What could not be placed, each a short sentence naming it as the file does and why
+             *     (`volunteer[0] (Red Cross): the page has no volunteering`).
+             */
+            unplaced: string[];
+        };
         /** @description The owner's figures for a range of days. */
         InsightsFigures: {
             /** @description Page views by browser family. */
@@ -1985,6 +2021,11 @@ export interface components {
             timeZone: string;
             totals: components["schemas"]["Totals"];
         };
+        /**
+         * @description A JSON Resume (schema 1.0.0): an object with `basics`, `work`, `education`, `awards`,
+         *     `skills`, `projects` and the like.
+         */
+        JsonResumeFile: Record<string, unknown>;
         /** @description A value and how often it was seen. */
         KeyCount: {
             /** Format: int64 */
@@ -3675,6 +3716,118 @@ export interface operations {
                 };
             };
             /** @description A field is not valid, each named by its path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description If-Match is missing */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    importResumeIntoDraft: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The revision the draft is at (its ETag) */
+                "If-Match": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The file, at most 10 MB: a JSON Resume, or the ZIP of a LinkedIn data export */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JsonResumeFile"];
+                "application/zip": components["schemas"]["FileBytes"];
+            };
+        };
+        responses: {
+            /** @description The imported draft (saved, not published) and what could not be placed */
+            200: {
+                headers: {
+                    /** @description The new revision, quoted */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportedDraft"];
+                };
+            };
+            /** @description The body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not from the site's own pages */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The draft was saved since that revision; nothing was written */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description If-Match is a weak tag, which strong comparison never matches */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body over 10 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Neither application/json nor application/zip */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `file` is malformed, no resume, a ZIP bomb or a ZIP of too many entries, or If-Match is no revision; the draft is unchanged */
             422: {
                 headers: {
                     [name: string]: unknown;

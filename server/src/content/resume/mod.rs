@@ -3,6 +3,7 @@
 //! language's), from one [`Sheet`] each. Made after a publish, off the request path (or at the
 //! first request), and kept while what it says is the same.
 
+pub mod import;
 mod json;
 pub mod pdf;
 pub mod sheet;

@@ -8,6 +8,7 @@ pub mod content;
 pub mod delivery;
 pub mod entries;
 pub mod health;
+pub mod import;
 pub mod inbox;
 pub mod insights;
 pub mod links;
@@ -63,6 +64,7 @@ pub fn api(session_cookie: &str) -> (Router<AppState>, utoipa::openapi::OpenApi)
                 .merge(links::router())
                 .merge(content::router())
                 .merge(resume::router())
+                .merge(import::router())
                 .merge(case_studies::router())
                 .merge(posts::router())
                 .merge(checklist::router())
