@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { DESKTOP, openPage, serverAndBrowser } from './harness.ts';
 import { axeViolations, OWNER_ENV, signIn } from './helpers.ts';
@@ -124,6 +125,41 @@ describe('the resume made from the page', () => {
     await resume.getByRole('button', { name: 'Use the page’s resume' }).click();
     await resume.getByText('The page’s resume.', { exact: false }).waitFor();
     assert.deepEqual(errors, []);
+    await close();
+  });
+});
+
+describe('moving in from another resume', () => {
+  const suite = serverAndBrowser({ env: OWNER_ENV });
+
+  test("a JSON Resume fills the draft in the editor, lists what it could not place, and publishes nothing", async () => {
+    const { page, errors, close } = await openPage(suite.browser, suite.server, { viewport: DESKTOP });
+    await signIn(page, suite.server);
+    await page.goto(`${suite.server.url}/dashboard?view=page&part=resume`);
+    const part = page.getByRole('region', { name: 'Move in from another resume' });
+    await part.getByLabel('A JSON Resume (.json) or your LinkedIn data export (.zip)').setInputFiles(
+      fileURLToPath(new URL('../../server/tests/fixtures/resume/json-resume.json', import.meta.url)),
+    );
+    await part.getByRole('status').filter({ hasText: 'Your draft now holds what the file says' }).waitFor();
+    const unplaced = part.getByRole('list', { name: 'Not placed on your page' });
+    assert.ok((await unplaced.getByRole('listitem').count()) > 0);
+    assert.match(await unplaced.innerText(), /volunteer/i);
+    assert.deepEqual(await axeViolations(page, { exclude: 'iframe' }), []);
+    // The editor shows the draft the file filled; the live page is as it was.
+    await page.goto(`${suite.server.url}/dashboard?view=page&part=profile`);
+    assert.equal(await page.getByRole('region', { name: 'Profile' }).getByLabel('Name', { exact: true }).inputValue(), 'Priya Raman');
+    const live = await (await fetch(`${suite.server.url}/api/content`)).json();
+    assert.equal(live.document.profile.name, 'Alex Morgan');
+    // A file that is no resume is refused beside its field, the draft unchanged.
+    await page.goto(`${suite.server.url}/dashboard?view=page&part=resume`);
+    await part.getByLabel('A JSON Resume (.json) or your LinkedIn data export (.zip)').setInputFiles({
+      name: 'notes.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from('{"shopping": ["milk"]}'),
+    });
+    await part.getByRole('alert').waitFor();
+    assert.match(await part.getByRole('alert').innerText(), /^Import: /);
+    assert.deepEqual(errors.filter((e) => !/status of 422/.test(e)), []);
     await close();
   });
 });
