@@ -6,7 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -73,6 +75,20 @@ describe('the resume made from the page', () => {
     assert.deepEqual(visitor.errors, []);
     await visitor.close();
     await close();
+  });
+
+  test('/resume.json validates against the JSON Resume schema 1.0.0', async () => {
+    // The schema is draft-04; its keywords here (types, properties, patterns, formats) read the same in Ajv's draft-07.
+    const schema = JSON.parse(readFileSync(new URL('../../server/tests/resume/jsonresume-schema-1.0.0.json', import.meta.url), 'utf8'));
+    delete schema.$schema;
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    addFormats(ajv);
+    const validate = ajv.compile(schema);
+    for (const path of ['/resume.json']) {
+      const resume = await (await fetch(suite.server.url + path)).json();
+      assert.equal(validate(resume), true, `${path}: ${JSON.stringify(validate.errors)}`);
+      assert.ok(resume.work.length > 0 && resume.projects.length > 0, 'it has the page\'s jobs and projects');
+    }
   });
 
   test("an application link's own resume leaves out what the owner unchecks in its details", async () => {
