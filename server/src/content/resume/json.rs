@@ -370,22 +370,24 @@ fn number(word: &str, most: usize) -> Option<u32> {
     word.parse().ok()
 }
 
+/// The English months, in lower case: how the shown dates and the imported ones name them.
+pub(super) const MONTHS: [&str; 12] = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
+
 /// The English month `word` names (`march`, `mar`, `mar.`, `sept`), 1 to 12; lower case.
 fn month(word: &str) -> Option<u32> {
-    const MONTHS: [&str; 12] = [
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-    ];
     let word = word.trim().trim_end_matches('.');
     if word == "sept" {
         return Some(9);

@@ -343,21 +343,10 @@ fn worded_date(text: &str) -> Option<Moment> {
 }
 
 fn full_month(short: &str) -> Option<&'static str> {
-    const FULL: [&str; 12] = [
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-    ];
-    FULL.iter().copied().find(|full| full.starts_with(short))
+    super::super::json::MONTHS
+        .iter()
+        .copied()
+        .find(|full| full.starts_with(short))
 }
 
 /// A moment as the page shows it: `Mar 2021`, or `2021`.
