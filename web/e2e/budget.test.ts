@@ -301,7 +301,10 @@ test('every image below the fold is small: under 40 KB each', () => {
 // Issue 49's posts counted like the page (the Insights tab's Posts, each linked to its address; the
 // Applications tab's posts read, its two lists of what a link's readers opened drawn by one
 // function) took it to 20,893 bytes measured beside 20,630: 160 more are allowed.
-const DASHBOARD_CHUNK_BUDGET = Math.floor(18_874 * 1.1) + 160;
+// Issue 50: a link's own resume, its form a chunk of its own fetched when a link's details open (the
+// dashboard's chunk carries only the import of it, and the first day's resume item's new words):
+// 20,914 and 20,915 measured; 40 more are allowed.
+const DASHBOARD_CHUNK_BUDGET = Math.floor(18_874 * 1.1) + 160 + 40;
 // The owner's words (profile.intro, sections, footer) and issue 47's contact.responseTime stay
 // within it: the compiled schema carries no descriptions or English messages (document-validator.mjs).
 // Issue 48's case studies: the editor's draft hooks made generic for a case study's draft (its
@@ -316,7 +319,7 @@ const DASHBOARD_CHUNK_BUDGET = Math.floor(18_874 * 1.1) + 160;
 // pages, and the reading time, months, dates and screen readers' labels the server writes into a
 // post) in the string table and their names: 54,905 to 54,910 measured; the budget is 54,944.
 const EDITOR_CHUNK_BUDGET = Math.floor(49_086 * 1.1) + 610 + 340;
-test('the dashboard\'s chunk is at most 20,921 bytes gzipped and the editor\'s 54,944', () => {
+test('the dashboard\'s chunk is at most 20,961 bytes gzipped and the editor\'s 54,944', () => {
   const dashboard = gzipped(manifest['src/pages/dashboard.tsx']!.file);
   const editor = gzipped(manifest['src/dashboard/page-editor/page-editor.tsx']!.file);
   console.log(`the dashboard's chunk: ${dashboard} bytes gzipped; the editor's: ${editor}`);

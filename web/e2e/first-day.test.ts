@@ -89,7 +89,7 @@ describe('the first-day checklist, ticked from the data', () => {
     assert.deepEqual(await items(page), [
       'Your name, photo and intro\nTo do: Replace the placeholder’s, all three.',
       'Your projects\nTo do: Replace the sample projects with yours.',
-      'Your resume\nTo do: Choose the one made from your page, or upload your PDF.',
+      'Your resume\nTo do: Make it from your page, or upload a PDF.',
       'Publish\nTo do: Publish it, so visitors see your name.',
       'E-mail notifications\nDone',
       'A second way in\nTo do: Add a passkey or turn on two-step verification.',

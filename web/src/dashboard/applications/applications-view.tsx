@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Copy, Download, Plus } from 'lucide-react';
 import { ApiError } from '../../api/client';
 import { sentence } from '../../api/problems';
@@ -16,7 +16,8 @@ import {
   type LinkState,
 } from '../../api/links';
 import { useContent } from '../../content/context';
-import { LinkResume } from './link-resume';
+// A link's own resume: a chunk of its own, fetched when a link's details open.
+const LinkResume = lazy(() => import('./link-resume'));
 import { useLocale } from '../../i18n/locale';
 import { caseStudiesRead, caseStudyLabel, fullDate, postLabel, postsRead, shortDate } from '../shared/format';
 
@@ -431,7 +432,9 @@ function LinkItem({ link, onChanged, onError }: { link: ApplicationLink; onChang
               ))}
             </div>
           </fieldset>
-          <LinkResume link={link} change={change} />
+          <Suspense fallback={null}>
+            <LinkResume link={link} change={change} />
+          </Suspense>
           <div>
             <h4 className="text-sm font-semibold text-white">How far they got</h4>
             {Object.keys(totals.sections).length === 0 ? (

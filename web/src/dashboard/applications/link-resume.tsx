@@ -18,7 +18,7 @@ const SECTIONS: { kind: SectionKind; label: string }[] = [
 
 type Choice = { sections: SectionKind[]; projects: string[]; jobs: number[] };
 
-export function LinkResume({ link, change }: { link: ApplicationLink; change: (next: LinkChange) => Promise<void> }) {
+export default function LinkResume({ link, change }: { link: ApplicationLink; change: (next: LinkChange) => Promise<void> }) {
   const id = useId();
   const document = useContent();
   const page = document.resume;

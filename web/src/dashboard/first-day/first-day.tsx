@@ -17,7 +17,7 @@ const flag = (name: string) => <code className="whitespace-nowrap">--{name}</cod
 const ITEMS: [key: keyof Checklist, title: string, todo: ReactNode, to: string][] = [
   ['profile', 'Your name, photo and intro', 'Replace the placeholder’s, all three.', '?view=page&part=profile'],
   ['projects', 'Your projects', 'Replace the sample projects with yours.', '?view=page&part=projects'],
-  ['resume', 'Your resume', 'Choose the one made from your page, or upload your PDF.', '?view=page&part=resume'],
+  ['resume', 'Your resume', 'Make it from your page, or upload a PDF.', '?view=page&part=resume'],
   ['published', 'Publish', 'Publish it, so visitors see your name.', '?view=page'],
   [
     'notifications',

@@ -123,8 +123,10 @@ export function ResumePart({
           <ResumePreviewPanel document={document} save={save} />
         </>
       ) : null}
-      <ResumeField path={resume.path} />
-      <ImportField save={save} reload={reload} />
+      <div className="grid gap-6 lg:grid-cols-2">
+        <ResumeField path={resume.path} />
+        <ImportField save={save} reload={reload} />
+      </div>
     </Group>
   );
 }
