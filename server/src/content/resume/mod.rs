@@ -114,6 +114,29 @@ impl Draft {
         }
     }
 
+    /// The resume of `document`'s page in `tag` with `choice`, published at `published_at` (Unix
+    /// ms; `None` for a draft): in the default language's texts when the embedded fonts cannot
+    /// set that language's. `None` for a tag the document does not have.
+    pub fn of(
+        document: &ContentDocument,
+        tag: &str,
+        choice: &Choice,
+        published_at: Option<i64>,
+    ) -> Option<Self> {
+        let path = super::language::href(document, tag);
+        let mut sheet = Sheet::new(document, tag, &path, choice)?;
+        if !can_set(&sheet) {
+            match Sheet::new(document, &document.language, &path, choice) {
+                Some(default) if can_set(&default) => sheet = default,
+                _ => tracing::warn!(language = %tag, "the resume's fonts cannot set its texts"),
+            }
+        }
+        let modified = published_at
+            .and_then(chrono::DateTime::from_timestamp_millis)
+            .map(|at| at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
+        Some(Draft::new(sheet, options(document), modified))
+    }
+
     /// What the resume is made from: two drafts with the same key make the same files.
     pub fn key(&self) -> [u8; 32] {
         self.key
@@ -132,40 +155,17 @@ impl Draft {
     }
 }
 
-/// The resume of each published language by its page's path (`/`, `/de/`): a language whose
-/// texts the embedded fonts cannot set takes the default language's.
-pub fn drafts(document: &ContentDocument, modified: Option<i64>) -> Vec<(String, Draft)> {
-    let modified = modified
-        .and_then(chrono::DateTime::from_timestamp_millis)
-        .map(|at| at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
+/// The resume of each published language by its page's path (`/`, `/de/`), as the document
+/// chooses.
+pub fn drafts(document: &ContentDocument, published_at: Option<i64>) -> Vec<(String, Draft)> {
     let choice = choice(document);
-    let options = options(document);
-    let mut drafts = Vec::new();
-    let mut default: Option<Sheet> = None;
-    for tag in super::language::published_tags(document) {
-        let path = super::language::href(document, &tag);
-        let Some(mut sheet) = Sheet::new(document, &tag, &path, &choice) else {
-            continue;
-        };
-        if !can_set(&sheet) {
-            match &default {
-                Some(default) => {
-                    sheet = Sheet {
-                        site: path.clone(),
-                        ..default.clone()
-                    }
-                }
-                None => {
-                    tracing::warn!(language = %tag, "the resume's fonts cannot set the default language's texts");
-                }
-            }
-        }
-        if default.is_none() {
-            default = Some(sheet.clone());
-        }
-        drafts.push((path, Draft::new(sheet, options, modified.clone())));
-    }
-    drafts
+    super::language::published_tags(document)
+        .into_iter()
+        .filter_map(|tag| {
+            let draft = Draft::of(document, &tag, &choice, published_at)?;
+            Some((super::language::href(document, &tag), draft))
+        })
+        .collect()
 }
 
 /// The three files of `sheet`.

@@ -137,7 +137,6 @@ enum Role {
     Heading,
     ItemHeading,
     Paragraph,
-    ListItem,
 }
 
 /// A laid-out piece of text at a place in its block, perhaps a link.
@@ -484,7 +483,7 @@ fn entry_block(typesetter: &mut Typesetter, entry: &Entry) -> Block {
     for award in &entry.awards {
         let text = format!("•  {award}");
         let layout = typesetter.layout(&text, BODY);
-        y = stack(&mut block, layout, &text, Role::ListItem, y);
+        y = stack(&mut block, layout, &text, Role::Paragraph, y);
     }
     block.height = y + 8.0;
     block
@@ -670,7 +669,7 @@ fn tag_of(role: Role, text: &str) -> TagKind {
         Role::Title => Tag::Hn(level(1), Some(text.to_owned())).into(),
         Role::Heading => Tag::Hn(level(2), Some(text.to_owned())).into(),
         Role::ItemHeading => Tag::Hn(level(3), Some(text.to_owned())).into(),
-        Role::Paragraph | Role::ListItem => Tag::P.into(),
+        Role::Paragraph => Tag::P.into(),
     }
 }
 

@@ -90,16 +90,7 @@ fn unsupported_type() -> Response {
 
 /// The body's bytes: 413 past [`MAX_FILE_BYTES`].
 fn file_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
-    body.map_err(|rejection| {
-        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::PayloadTooLarge
-        } else {
-            ApiError::BadRequest {
-                code: "unreadable_body",
-                message: "The request body could not be read.".into(),
-            }
-        }
-    })
+    body.map_err(crate::http::extract::json::body_rejected)
 }
 
 /// `file` placed in `base`, off the async threads (a ZIP is inflated); a file refused is a 422

@@ -539,33 +539,11 @@ pub async fn link_resume(
         "/" => RESUME_PATH.to_owned(),
         page => format!("{}{}", page.trim_end_matches('/'), RESUME_PATH),
     };
-    let made = own.and_then(|own| link_draft(document, &tag, &own, published.published_at));
+    let made = own.and_then(|own| {
+        let choice = own.over(&crate::content::resume::choice(document));
+        crate::content::resume::Draft::of(document, &tag, &choice, published.published_at)
+    });
     serve_resume(&state, &request, &path, Some(slug), made).await
-}
-
-/// The resume of a link with its own choice `own`, in `tag` (the default language's when the
-/// fonts cannot set it), to be made.
-fn link_draft(
-    document: &crate::content::ContentDocument,
-    tag: &str,
-    own: &crate::links::form::LinkResume,
-    published_at: Option<i64>,
-) -> Option<crate::content::resume::Draft> {
-    use crate::content::resume;
-    let choice = own.over(&resume::choice(document));
-    let href = crate::content::language::href(document, tag);
-    let mut sheet = resume::Sheet::new(document, tag, &href, &choice)?;
-    if !resume::can_set(&sheet) {
-        sheet = resume::Sheet::new(document, &document.language, "/", &choice)?;
-    }
-    let modified = published_at
-        .and_then(chrono::DateTime::from_timestamp_millis)
-        .map(|at| at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
-    Some(resume::Draft::new(
-        sheet,
-        resume::options(document),
-        modified,
-    ))
 }
 
 /// The resume at the site's `path` (`/resume.pdf`, `/de/resume.pdf`), or a link's `own`, or the

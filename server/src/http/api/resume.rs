@@ -13,8 +13,7 @@ use utoipa_axum::routes;
 use super::content::{preview_language, read_draft, PreviewQuery};
 use super::responses::NoSession;
 use crate::auth::Owner;
-use crate::content::resume::{self, Made, Sheet};
-use crate::content::ContentDocument;
+use crate::content::resume::{self, Draft, Made};
 use crate::error::{ApiError, ErrorBody};
 use crate::http::extract::query::ApiQuery;
 use crate::http::state::AppState;
@@ -45,19 +44,11 @@ pub struct ResumePreview {
 async fn made(state: &AppState, language: Option<String>) -> Result<Made, ApiError> {
     let draft = read_draft(state).await?;
     let tag = preview_language(&draft.document, language)?;
-    let document: &ContentDocument = &draft.document;
-    let site = crate::content::language::href(document, &tag);
-    let choice = resume::choice(document);
-    let mut sheet = Sheet::new(document, &tag, &site, &choice)
+    let document = &draft.document;
+    let made = Draft::of(document, &tag, &resume::choice(document), None)
         .ok_or_else(|| ApiError::field("language", "is not a language of the draft"))?;
-    if !resume::can_set(&sheet) {
-        if let Some(default) = Sheet::new(document, &document.language, "/", &choice) {
-            sheet = default;
-        }
-    }
-    sheet.site = format!("{}{}", state.pages.base(), sheet.site);
-    let options = resume::options(document);
-    let made = tokio::task::spawn_blocking(move || resume::make(&sheet, &options, None))
+    let base = state.pages.base().to_owned();
+    let made = tokio::task::spawn_blocking(move || made.make(&base))
         .await
         .map_err(anyhow::Error::from)??;
     Ok(made)

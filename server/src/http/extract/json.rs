@@ -35,17 +35,22 @@ where
             return Err(ApiError::UnsupportedMediaType);
         }
 
-        let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
-            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError::PayloadTooLarge
-            } else {
-                ApiError::BadRequest {
-                    code: "unreadable_body",
-                    message: "The request body could not be read.".into(),
-                }
-            }
-        })?;
+        let bytes = Bytes::from_request(req, state)
+            .await
+            .map_err(body_rejected)?;
         crate::json::parse(&bytes).map(ApiJson)
+    }
+}
+
+/// A body that could not be read: 413 past the route's limit, else 400.
+pub fn body_rejected(rejection: axum::extract::rejection::BytesRejection) -> ApiError {
+    if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        ApiError::PayloadTooLarge
+    } else {
+        ApiError::BadRequest {
+            code: "unreadable_body",
+            message: "The request body could not be read.".into(),
+        }
     }
 }
 
