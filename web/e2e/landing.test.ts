@@ -9,6 +9,7 @@ import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { profile } from '../src/content/owner.ts';
 import { DESKTOP, PHONE, openPage, serverAndBrowser } from './harness.ts';
+import { drawnWith } from './page-support.ts';
 
 /** The sections the navigation links to, in order. */
 const SECTIONS = ['home', 'about', 'skills', 'projects', 'experience', 'contact'];
@@ -21,8 +22,20 @@ const SECTIONS = ['home', 'about', 'skills', 'projects', 'experience', 'contact'
 const WATCH = `
   window.__layoutShift = 0;
   window.__removed = [];
+  window.__shifted = [];
+  const describe = (node) => {
+    if (!node || node.nodeType !== 1) return String(node && node.nodeName);
+    return node.tagName.toLowerCase() + (node.id ? '#' + node.id : '') + (node.className && typeof node.className === 'string' ? '.' + node.className.trim().split(/\\s+/).slice(0, 3).join('.') : '');
+  };
   new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__layoutShift += entry.value;
+    for (const entry of list.getEntries()) {
+      if (entry.hadRecentInput) continue;
+      window.__layoutShift += entry.value;
+      for (const source of entry.sources || []) {
+        const from = source.previousRect, to = source.currentRect;
+        window.__shifted.push(Math.round(performance.now()) + 'ms ' + describe(source.node) + ' ' + [from.x, from.y, from.width, from.height].join(',') + ' -> ' + [to.x, to.y, to.width, to.height].join(','));
+      }
+    }
   }).observe({ type: 'layout-shift', buffered: true });
   new MutationObserver((records) => {
     for (const record of records) {
@@ -37,6 +50,7 @@ const WATCH = `
 interface Watch {
   __layoutShift: number;
   __removed: string[];
+  __shifted: string[];
 }
 
 /** WCAG contrast ratio of two `rgb()` colours. */
@@ -175,15 +189,16 @@ describe('the landing page, sent whole and hydrated in place', () => {
       await page.waitForTimeout(1500);
       const watch = await page.evaluate(() => {
         const w = window as unknown as Watch;
-        return { shift: w.__layoutShift, removed: w.__removed };
+        return { shift: w.__layoutShift, removed: w.__removed, shifted: w.__shifted };
       });
 
       assert.deepEqual(messages, [], 'no console message of any kind (hydration errors and warnings included)');
       assert.deepEqual(errors, []);
       assert.deepEqual(watch.removed, [], 'hydration kept every element the server sent');
-      if (reducedMotion === 'reduce') assert.equal(watch.shift, 0, `cumulative layout shift ${watch.shift}`);
+      const shifted = `cumulative layout shift ${watch.shift}: ${watch.shifted.join('; ')}`;
+      if (reducedMotion === 'reduce') assert.equal(watch.shift, 0, shifted);
       // With motion, the typed text moves only the caret after it (Lighthouse reports 0 too).
-      else assert.ok(watch.shift < 0.001, `cumulative layout shift ${watch.shift}`);
+      else assert.ok(watch.shift < 0.001, shifted);
       // The landing page's code only: neither the router's chunk nor any stylesheet but the site's
       // whole one (the inline sheet holds only the rules the HTML uses), fetched with the sections.
       assert.ok(scripts.length >= 3, `the entry, the hydration and the lazily hydrated sections: ${scripts.join(', ')}`);
@@ -240,6 +255,41 @@ describe('the landing page, sent whole and hydrated in place', () => {
       await close();
     });
   }
+
+  test('a web font too late for the first paint is never drawn in that view: nothing moves when the whole stylesheet arrives (375 px)', async () => {
+    // The font is held back until the page has painted in the fallback; a busy phone sees this.
+    const { page, errors, close } = await openPage(suite.browser, suite.server, { viewport: PHONE, reducedMotion: 'reduce' });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/inter-[^/]+\.woff2$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.addInitScript(WATCH);
+    await page.goto(suite.server.url + '/', { waitUntil: 'commit' });
+    await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0);
+    release();
+    // The whole stylesheet comes with the lazily hydrated sections, once the first screen is shown.
+    await page.waitForFunction(
+      () =>
+        performance.getEntriesByType('resource').some((entry) => /\/assets\/index-[^/]+\.css$/.test(entry.name)) &&
+        Object.keys(document.getElementById('contact') ?? {}).some((key) => key.startsWith('__reactFiber')),
+      undefined,
+      { timeout: 20_000 },
+    );
+    await page.evaluate(() => document.fonts.ready);
+    await page.waitForTimeout(500);
+    const watch = await page.evaluate(() => {
+      const w = window as unknown as Watch;
+      return { shift: w.__layoutShift, shifted: w.__shifted };
+    });
+    assert.equal(watch.shift, 0, `cumulative layout shift ${watch.shift}: ${watch.shifted.join('; ')}`);
+    // The heading is still drawn in the fallback: the late font was not swapped in.
+    const fonts = await drawnWith(page, 'h1');
+    assert.ok(fonts.length > 0 && fonts.every((font) => !/inter/i.test(font.familyName)), JSON.stringify(fonts));
+    assert.deepEqual(errors, []);
+    await close();
+  });
 
   test('what is typed into the contact form before its code arrives is kept once it hydrates', async () => {
     // The form's section is hydrated from a second chunk; hold that chunk back for a moment.

@@ -100,3 +100,19 @@ export async function settledBrotliBytes(url: string, budget: number): Promise<n
     await new Promise((resolveDelay) => setTimeout(resolveDelay, 200));
   }
 }
+
+/** The faces the browser drew an element's text with, and how many glyphs each drew (Chromium's own account). */
+export async function drawnWith(page: Page, selector: string): Promise<{ familyName: string; glyphCount: number }[]> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('DOM.enable');
+    await cdp.send('CSS.enable');
+    const { root } = await cdp.send('DOM.getDocument');
+    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector });
+    assert.ok(nodeId, `${selector} is on the page`);
+    const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
+    return fonts.map(({ familyName, glyphCount }) => ({ familyName, glyphCount }));
+  } finally {
+    await cdp.detach();
+  }
+}

@@ -429,7 +429,18 @@ const shellHead = head
 // they leave out the scheme script, so a visitor's light choice is the public page's.
 const SCHEME_SCRIPT = /\s*<script>\(\(\)=>\{let d=document\.documentElement[^<]*<\/script>/;
 if (!SCHEME_SCRIPT.test(page)) throw new Error('index.html lacks the scheme script');
+// The web font's @font-face rules leave the whole stylesheet for an inline sheet of the pages that
+// link it (the shell, the error page): every other page has them in its own inline sheet already,
+// and the whole stylesheet, fetched after the first paint, would declare the font anew. A second
+// face is a new `optional` load: when the first was too late for the first paint (a busy machine),
+// the second comes from the cache at once and redraws the text in Inter, which moves it.
+const FONT_FACE = /@font-face\{[^}]*\}/g;
+const fontFaces = wholeSheet.match(FONT_FACE) ?? [];
+if (fontFaces.length !== 2) throw new Error(`${stylesheet[1]} should declare the font and its fallback, not ${fontFaces.length} faces`);
+writeFileSync(join(dist, stylesheet[1]), wholeSheet.replace(FONT_FACE, ''));
+const fontStyle = `\n    <style>${fontFaces.join('')}</style>`;
 const missingTemplate = page
+  .replace(STYLESHEET, (link) => `${fontStyle}${link}`)
   .replace(/\s*<\/head>/, (end) => `${preloads('src/app.tsx')}${end}`)
   .replace(ROOT, '<div id="root"></div>')
   .replace(/\s*<\/body>/, (end) => `${MARK.data}${end}`);

@@ -213,8 +213,29 @@ async fn each_inline_script_runs_by_its_hash_alone_and_data_blocks_are_json() {
         assert!(!csp.contains("unsafe"), "{csp}");
         assert!(!html.contains(" style=\""), "no style attribute on {path}");
     }
-    let shell = app.get("/login").await.text().await.unwrap();
-    assert!(!shell.contains("<style"), "no <style> element on /login");
+    // The shell's one <style> declares the web font (which the whole stylesheet leaves out), and
+    // its hash alone allows it.
+    let response = app.get("/login").await;
+    let csp = response.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let shell = response.text().await.unwrap();
+    let styles = inline_styles(&shell);
+    assert_eq!(styles.len(), 1, "one <style> element on /login");
+    assert!(
+        styles[0].starts_with("@font-face{font-family:Inter;")
+            && styles[0].matches("@font-face{").count() == 2
+            && styles[0].ends_with('}')
+            && !styles[0].contains("}.")
+            && !styles[0].contains("}:"),
+        "the font faces alone: {}",
+        styles[0]
+    );
+    assert_eq!(
+        directive(&csp, "style-src"),
+        format!("style-src 'self' 'sha256-{}'", sha256_base64(styles[0]))
+    );
 }
 
 /// The text of each `<style>` element of `html`.
