@@ -15,6 +15,7 @@ pub mod http;
 pub mod insights;
 pub mod json;
 pub mod links;
+pub mod mail;
 pub mod media;
 pub mod net;
 pub mod ops;

@@ -289,6 +289,29 @@ pub struct MailSettings {
     /// The From address of notifications; defaults to --notify-email.
     #[arg(long, env = "PORTFOLIO_SMTP_FROM", value_name = "EMAIL")]
     pub smtp_from: Option<String>,
+
+    /// Where visitors' answers to your replies go (their Reply-To): the address of the site's
+    /// own mailbox (--imap-url). Defaults to the mailbox's user name when that is an address,
+    /// else to --notify-email (the answers then reach you, not the conversation).
+    #[arg(long, env = "PORTFOLIO_REPLY_ADDRESS", value_name = "EMAIL")]
+    pub reply_address: Option<String>,
+
+    /// A mailbox of the site's own, as `imaps://user:password@host:993/INBOX`, where visitors'
+    /// answers to your replies arrive: the server reads it and files each answer into its
+    /// conversation. Never your personal mailbox: only the answers to the site's replies belong
+    /// there (other mail is left untouched and listed as unmatched).
+    #[arg(long, env = "PORTFOLIO_IMAP_URL", value_name = "URL")]
+    pub imap_url: Option<SecretString>,
+
+    /// A PEM file of certificates to trust for the mailbox's server, besides the system's.
+    #[arg(long, env = "PORTFOLIO_IMAP_CA_FILE", value_name = "FILE")]
+    pub imap_ca_file: Option<PathBuf>,
+
+    /// The longest wait between two reads of the mailbox (news announced by IMAP IDLE are read
+    /// at once), e.g. `1m`, `30s`.
+    #[arg(long, env = "PORTFOLIO_IMAP_POLL", default_value = "1m", value_name = "DURATION",
+          value_parser = duration::parse)]
+    pub imap_poll: Duration,
 }
 
 /// The default largest secret number of a challenge (`--spam-challenge-max`): the browser tries

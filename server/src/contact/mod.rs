@@ -2,10 +2,15 @@
 //! notification outbox.
 
 pub mod ceiling;
+pub mod conversation;
 pub mod difficulty;
 pub mod export;
+pub mod headers;
+pub mod imap;
 pub mod link_alert;
+pub mod mailbox;
 pub mod notify;
+pub mod reply_mail;
 pub mod send;
 pub mod spam;
 pub mod webhook;
@@ -19,7 +24,7 @@ use tokio::task::JoinHandle;
 
 use crate::config::Settings;
 use crate::domain::SpamReason;
-use crate::store::{Db, NewMessage, UsedProofs};
+use crate::store::{Db, MessageRow, NewMessage, UsedProofs};
 use send::{Sent, Submission};
 
 /// In-memory state of the contact feature, shared by all requests.
@@ -79,6 +84,42 @@ impl ContactState {
         {
             worker.abort();
         }
+    }
+}
+
+impl ContactState {
+    /// Stores the owner's reply `body` (already checked) to `message`, written at `now`, with
+    /// its outbox row, and wakes the outbox; its id, or why it was refused.
+    pub async fn reply(
+        &self,
+        db: &Db,
+        message: &MessageRow,
+        body: &str,
+        now: i64,
+    ) -> anyhow::Result<Result<i64, conversation::Refusal>> {
+        let Some(mailer) = self.mailer.get() else {
+            return Ok(Err(conversation::Refusal::MailOff));
+        };
+        if message.is_spam {
+            return Ok(Err(conversation::Refusal::Spam));
+        }
+        let earlier = db.conversation(message.id).await?;
+        let domain = mailer.from().email.domain().to_owned();
+        let composed = conversation::compose(message, &earlier, body, &domain);
+        let id = db
+            .insert_reply(&crate::store::replies::NewReply {
+                message_id: message.id,
+                mail_id: &composed.mail_id,
+                in_reply_to: &composed.in_reply_to,
+                refs: &composed.refs,
+                body,
+                sent_text: &composed.sent_text,
+                created_at: now,
+            })
+            .await?;
+        tracing::info!(message_id = message.id, reply_id = id, "the owner replied");
+        self.outbox_wake.notify_one();
+        Ok(Ok(id))
     }
 }
 
@@ -225,7 +266,7 @@ pub fn start(db: &Db, contact: &Arc<ContactState>, settings: &Settings) -> anyho
     match notify::Mailer::from_settings(&settings.mail)? {
         Some(mailer) => {
             let _ = contact.mailer.set(mailer.clone());
-            channels.push(notify::Channel::Email(mailer));
+            channels.push(notify::Channel::Email(Box::new(mailer)));
         }
         None => {
             tracing::info!(
@@ -239,14 +280,32 @@ pub fn start(db: &Db, contact: &Arc<ContactState>, settings: &Settings) -> anyho
         delivery.webhook_secret.as_ref(),
     )?;
     channels.extend(webhooks.into_iter().map(notify::Channel::Webhook));
+    let mut workers = Vec::with_capacity(channels.len() + 2);
+    if let Some(url) = &settings.mail.imap_url {
+        use secrecy::ExposeSecret;
+        let account =
+            imap::ImapAccount::parse(url.expose_secret(), settings.mail.imap_ca_file.as_deref())?;
+        if contact.mailer.get().is_none() {
+            anyhow::bail!("imap-url: answers come back to replies, which are sent by e-mail: set --smtp-url and --notify-email too");
+        }
+        let waker = contact.clone();
+        let reader = mailbox::Reader::new(
+            db.clone(),
+            account,
+            contact.channels.clone(),
+            Arc::new(move || waker.outbox_wake.notify_one()),
+            settings.mail.imap_poll,
+        );
+        workers.push(tokio::spawn(reader.run()));
+    }
     if channels.is_empty() {
+        *contact.workers.lock().unwrap_or_else(|e| e.into_inner()) = workers;
         return Ok(());
     }
 
     // One wake-up from a request reaches every channel's worker (each keeps its own permit,
     // so none is missed while a worker is busy sending).
     let wakes: Vec<Arc<Notify>> = channels.iter().map(|_| Arc::new(Notify::new())).collect();
-    let mut workers = Vec::with_capacity(channels.len() + 1);
     for (channel, wake) in channels.into_iter().zip(&wakes) {
         workers.push(tokio::spawn(notify::run_outbox(
             db.clone(),

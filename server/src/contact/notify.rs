@@ -16,11 +16,13 @@ use secrecy::ExposeSecret;
 use tokio::sync::Notify;
 
 use super::ceiling::{ceiling_text, CEILING_SUBJECT};
+use super::headers::one_line;
 use super::link_alert::LinkAlert;
 use super::webhook::Webhook;
 use crate::config::MailSettings;
 use crate::store::delivery::{
-    PendingDelivery, EMAIL_CHANNEL, KIND_CEILING, KIND_LINK, KIND_NOTICE, KIND_TEST,
+    PendingDelivery, EMAIL_CHANNEL, KIND_ANSWER, KIND_CEILING, KIND_LINK, KIND_NOTICE, KIND_REPLY,
+    KIND_TEST,
 };
 use crate::store::Db;
 
@@ -43,6 +45,8 @@ pub struct Mailer {
     transport: AsyncSmtpTransport<Tokio1Executor>,
     from: Mailbox,
     to: Mailbox,
+    /// Where visitors' answers to the owner's replies go: the site's reply address.
+    reply_to: Mailbox,
 }
 
 impl std::fmt::Debug for Mailer {
@@ -79,12 +83,24 @@ impl Mailer {
             })?,
             None => to.clone(),
         };
+        let reply_to = reply_address(settings)?.unwrap_or_else(|| to.clone());
         let transport = transport(url.expose_secret())?;
         Ok(Some(Self {
             transport,
             from,
             to,
+            reply_to,
         }))
+    }
+
+    /// Where visitors' answers to the owner's replies go.
+    pub fn reply_to(&self) -> &Mailbox {
+        &self.reply_to
+    }
+
+    /// The From address, whose domain names the site's Message-IDs.
+    pub fn from(&self) -> &Mailbox {
+        &self.from
     }
 
     fn message(&self, pending: &PendingDelivery) -> anyhow::Result<Message> {
@@ -119,6 +135,23 @@ impl Mailer {
                 .header(ContentType::TEXT_PLAIN)
                 .body(alert.text())
                 .context("Failed to build the link's alert");
+        }
+        if pending.kind == KIND_REPLY {
+            return super::reply_mail::reply_message(pending, &self.from, &self.reply_to);
+        }
+        if pending.kind == KIND_ANSWER {
+            let notice = super::reply_mail::AnswerNotice::of(pending);
+            let mut builder = Message::builder()
+                .from(self.from.clone())
+                .to(self.to.clone())
+                .subject(notice.mail_subject())
+                .header(ContentType::TEXT_PLAIN);
+            if let Ok(address) = notice.email.parse() {
+                builder = builder.reply_to(Mailbox::new(Some(one_line(&notice.name)), address));
+            }
+            return builder
+                .body(notice.mail_text())
+                .context("Failed to build the notice of an answer");
         }
         let text = |field: &Option<String>| field.clone().unwrap_or_default();
         if pending.kind == KIND_NOTICE {
@@ -209,12 +242,24 @@ impl Mailer {
     }
 }
 
-/// Line breaks in a header value would be folded by the mail library; spaces read better.
-fn one_line(text: &str) -> String {
-    text.split(['\r', '\n'])
-        .filter(|s| !s.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
+/// The site's reply address: `--reply-address`, else the user name of `--imap-url` when that is
+/// an address; `None` when neither gives one (answers then go to the owner).
+fn reply_address(settings: &MailSettings) -> anyhow::Result<Option<Mailbox>> {
+    if let Some(address) = &settings.reply_address {
+        return address.parse().map(Some).map_err(|_| {
+            anyhow::anyhow!("reply-address: {address:?} is not a valid e-mail address")
+        });
+    }
+    let user = settings
+        .imap_url
+        .as_ref()
+        .and_then(|url| url::Url::parse(url.expose_secret()).ok())
+        .map(|url| {
+            percent_encoding::percent_decode_str(url.username())
+                .decode_utf8_lossy()
+                .into_owned()
+        });
+    Ok(user.and_then(|user| user.parse().ok()))
 }
 
 /// `smtp://host:port?tls=none` (plain, for a local relay), `smtp://` (STARTTLS required, port 587
@@ -285,7 +330,7 @@ fn millis(duration: Duration) -> i64 {
 /// Where one outbox channel sends.
 #[derive(Debug, Clone)]
 pub enum Channel {
-    Email(Mailer),
+    Email(Box<Mailer>),
     Webhook(Webhook),
 }
 
@@ -405,16 +450,15 @@ mod tests {
         );
     }
 
-    #[test]
-    fn header_text_is_kept_on_one_line() {
-        assert_eq!(one_line("Hi\r\nBcc: x@y.z"), "Hi Bcc: x@y.z");
-    }
-
     fn settings(url: Option<&str>, notify: Option<&str>) -> MailSettings {
         MailSettings {
             smtp_url: url.map(|u| u.to_owned().into()),
             notify_email: notify.map(str::to_owned),
             smtp_from: None,
+            reply_address: None,
+            imap_url: None,
+            imap_ca_file: None,
+            imap_poll: Duration::from_secs(60),
         }
     }
 

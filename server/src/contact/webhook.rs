@@ -217,6 +217,28 @@ fn body(shape: Shape, pending: &PendingDelivery) -> serde_json::Value {
     if pending.kind == crate::store::delivery::KIND_LINK {
         return link_body(shape, pending);
     }
+    if pending.kind == crate::store::delivery::KIND_ANSWER {
+        let notice = super::reply_mail::AnswerNotice::of(pending);
+        return match shape {
+            Shape::Generic => serde_json::json!({
+                "type": "contact_answer",
+                "messageId": notice.message_id,
+                "answerId": notice.answer_id,
+                "name": notice.name,
+                "email": notice.email,
+                "subject": notice.subject,
+                "text": notice.text,
+                "at": notice.at,
+            }),
+            Shape::Slack => {
+                serde_json::json!({ "text": cut(&notice.summary(slack_escape), SLACK_MAX_CHARS) })
+            }
+            Shape::Discord => serde_json::json!({
+                "content": cut(&notice.summary(discord_escape), DISCORD_MAX_CHARS),
+                "allowed_mentions": { "parse": [] },
+            }),
+        };
+    }
     if pending.kind == crate::store::delivery::KIND_NOTICE {
         let text = |field: &Option<String>| field.clone().unwrap_or_default();
         let (subject, body) = (text(&pending.notice_subject), text(&pending.notice_text));
@@ -385,6 +407,14 @@ mod tests {
             link_slug: None,
             notice_subject: None,
             notice_text: None,
+            reply_id: None,
+            reply_mail_id: None,
+            reply_in_reply_to: None,
+            reply_refs: None,
+            reply_body: None,
+            reply_sent_text: None,
+            reply_subject: None,
+            reply_from: None,
         }
     }
 

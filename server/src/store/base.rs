@@ -21,6 +21,7 @@ use super::links::LinkStore;
 use super::media::MediaStore;
 use super::model::*;
 use super::ops::OpsStore;
+use super::replies::ReplyStore;
 use super::sealed::{self, HoldsSealer, SealStore};
 use super::{postgres, spam, sqlite};
 use crate::config::database::{DatabaseUrl, Engine};
@@ -58,6 +59,7 @@ pub trait Store:
     + LinkStore
     + ContentStore
     + MediaStore
+    + ReplyStore
     + SealStore
     + Send
     + Sync

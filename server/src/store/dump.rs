@@ -11,6 +11,7 @@ use crate::store::auth::PasskeyRow;
 use crate::store::engines::{both_engines, Pools};
 use crate::store::insights::InsightsDayRow;
 use crate::store::media::{MediaFileRow, MediaRow, ResumeRow};
+use crate::store::replies::{DumpAttachment, MailboxStateRow, UnmatchedRow};
 
 /// Every table `db copy` moves, parents first: its name (a field of [`Dump`]), its rows' type,
 /// the columns written (the type's fields), the order its rows are read in, and a column written
@@ -28,9 +29,18 @@ macro_rules! copied_tables {
                 by "link_id, day, kind, key";
             contact_messages: DumpMessage [id, name, email, subject, message, form_name, created_at,
                 is_read, is_spam, spam_reason, deleted_at, user_agent, search_text, link_id] by "id";
+            message_replies: DumpReply [id, message_id, direction, mail_id, in_reply_to, refs,
+                body, sent_text, from_address, subject, from_html, cut, mail_date, created_at]
+                by "id";
+            reply_attachments: DumpAttachment [id, reply_id, position, name, content_type, size,
+                bytes] by "id";
+            mailbox_state: MailboxStateRow [mailbox, uid_validity, last_uid, read_at, last_error,
+                error_at] by "mailbox";
+            unmatched_mail: UnmatchedRow [id, mail_id, mailbox, uid_validity, uid, from_address,
+                subject, mail_date, reason, created_at] by "id";
             notification_outbox: DumpOutbox [id, message_id, channel, kind, attempts,
                 next_attempt_at, leased_until, last_error, sent_at, gave_up_at, created_at,
-                link_id, link_event, notice_entry, notice_subject, notice_text] by "id";
+                link_id, link_event, notice_entry, notice_subject, notice_text, reply_id] by "id";
             sessions: DumpSession [token_hash, owner_id, created_at, last_seen_at, idle_expires_at,
                 absolute_expires_at, browser, device, method, reauthenticated_at, passkey_id]
                 by "token_hash";
@@ -196,7 +206,14 @@ both_engines! {
             // Ids made from now on continue after the highest one copied (on SQLite,
             // AUTOINCREMENT's counters follow the highest ids inserted by themselves).
             if Self::ENGINE == Engine::Postgres {
-                for table in ["contact_messages", "notification_outbox", "application_links"] {
+                for table in [
+                    "contact_messages",
+                    "notification_outbox",
+                    "application_links",
+                    "message_replies",
+                    "reply_attachments",
+                    "unmatched_mail",
+                ] {
                     sqlx::query(&format!(
                         "SELECT setval(pg_get_serial_sequence('{table}', 'id'), \
                          COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)"
@@ -277,6 +294,9 @@ row! {
         pub count: i64,
     }
 }
+
+/// A reply or an answer, every column: the same row the conversation reads.
+pub type DumpReply = crate::store::replies::ReplyRow;
 
 /// An outbox row, every column: the same row the dashboard reads.
 pub type DumpOutbox = crate::store::delivery::DeliveryRow;

@@ -12,9 +12,13 @@ pub const KIND_TEST: &str = "test";
 pub const KIND_CEILING: &str = "ceiling";
 /// ...of an application link's alert (its first open, a resume download, a message)...
 pub const KIND_LINK: &str = "link";
-/// ...and of a notice about the owner's content (a scheduled post gone live), its subject and
-/// text written when it is queued.
+/// ...of a notice about the owner's content (a scheduled post gone live), its subject and
+/// text written when it is queued...
 pub const KIND_NOTICE: &str = "notice";
+/// ...of the owner's reply to a message, sent to its visitor (on the e-mail channel)...
+pub const KIND_REPLY: &str = "reply";
+/// ...and of the owner's notice of a visitor's answer, read from the site's mailbox.
+pub const KIND_ANSWER: &str = "answer";
 
 /// A contact message about to be stored.
 #[derive(Debug, Clone)]

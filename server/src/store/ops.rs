@@ -136,6 +136,16 @@ pub trait OpsStore: Send + Sync + 'static {
         done_after: i64,
     ) -> anyhow::Result<bool>;
 
+    /// Keeps the named lease until `until` while `holder` still has it (it has not run out and
+    /// been taken by another); true when kept.
+    async fn extend_lease(
+        &self,
+        name: &str,
+        holder: &str,
+        now: i64,
+        until: i64,
+    ) -> anyhow::Result<bool>;
+
     /// Gives the lease back; with `done_at`, records that the job was done then.
     async fn release_lease(
         &self,
@@ -313,6 +323,28 @@ both_engines! {
             .await
             .context("Failed to take a lease")?;
             Ok(taken.is_some())
+        }
+
+        async fn extend_lease(
+            &self,
+            name: &str,
+            holder: &str,
+            now: i64,
+            until: i64,
+        ) -> anyhow::Result<bool> {
+            let kept = sqlx::query(
+                "UPDATE ops_leases SET held_until = $4 \
+                 WHERE name = $1 AND holder = $2 AND held_until > $3",
+            )
+            .bind(name)
+            .bind(holder)
+            .bind(now)
+            .bind(until)
+            .execute(self.writer())
+            .await
+            .context("Failed to keep a lease")?
+            .rows_affected();
+            Ok(kept == 1)
         }
 
         async fn release_lease(

@@ -34,6 +34,7 @@ mod passkeys;
 mod password_reset;
 mod post_insights;
 mod posts;
+mod replies;
 mod resume;
 mod resume_import;
 mod sealed_secrets;

@@ -719,6 +719,23 @@ export interface paths {
         patch: operations["updateLink"];
         trace?: never;
     };
+    "/api/mailbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the site's mailbox is read, how the last read went, and the mail it could not file. */
+        get: operations["readMailbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/media": {
         parameters: {
             query?: never;
@@ -826,6 +843,63 @@ export interface paths {
         head?: never;
         /** Marks a message read or unread, spam or not, or moves it to the trash and back. */
         patch: operations["updateMessage"];
+        trace?: never;
+    };
+    "/api/messages/{id}/attachments/{attachment}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An answer's attachment, only ever as a download: `Content-Disposition: attachment`, as
+         *     `application/octet-stream`, under a sandboxing policy, so no browser shows or runs it here.
+         */
+        get: operations["downloadAttachment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/messages/{id}/conversation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A message with its replies and answers, oldest first; reading it marks it read. */
+        get: operations["readConversation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/messages/{id}/replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends a reply to the visitor of a message, by e-mail through the outbox (retried until it
+         *     goes); answers with the reply as the conversation shows it.
+         */
+        post: operations["replyToMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/notifications/health": {
@@ -1412,6 +1486,22 @@ export interface components {
             /** @description Which sections of the page show. */
             sections: components["schemas"]["Sections"];
         };
+        /** @description An answer's attachment, listed. */
+        Attachment: {
+            /** @description Its type as the mail declared it (it is always served as a download). */
+            contentType: string;
+            /** Format: int64 */
+            id: number;
+            /** @description The file's name as the mail gave it, made safe. */
+            name: string;
+            /**
+             * Format: int64
+             * @description Bytes.
+             */
+            size: number;
+            /** @description Whether its bytes were kept: not over the size limit (10 MB). */
+            stored: boolean;
+        };
         /** @description An award and its certificate. */
         Award: {
             /** @description The id of the certificate's image in `media`. */
@@ -1796,6 +1886,22 @@ export interface components {
             /** @description The phrases the hero's typewriter cycles through. */
             typewriterPhrases: string[];
         };
+        /** @description A message and its conversation. */
+        Conversation: {
+            /**
+             * @description Whether a reply can be sent now; else `replyBlocked` says why: `mail_off` (the server
+             *     sends no e-mail) or `spam` (the message is in Spam).
+             */
+            canReply: boolean;
+            /** @description Replies and answers, oldest first. */
+            items: components["schemas"]["Item"][];
+            message: components["schemas"]["Message"];
+            /** @description Whether the server reads that mailbox, so answers come back into the conversation. */
+            readsAnswers: boolean;
+            /** @description Where the visitor's answers go (the replies' Reply-To). */
+            replyAddress?: string | null;
+            replyBlocked?: string | null;
+        };
         /** @description One day's figures. */
         DayFigures: {
             /** @description `YYYY-MM-DD` in the owner's time zone. */
@@ -2020,6 +2126,38 @@ export interface components {
             /** @description The time zone the days are in. */
             timeZone: string;
             totals: components["schemas"]["Totals"];
+        };
+        /** @description A reply of the owner's or an answer of the visitor's. */
+        Item: {
+            attachments: components["schemas"]["Attachment"][];
+            /**
+             * Format: int64
+             * @description When it was written (a reply) or filed (an answer), Unix milliseconds.
+             */
+            createdAt: number;
+            /** @description An answer too long to keep whole: its text was cut. */
+            cut: boolean;
+            delivery?: null | components["schemas"]["Delivery"];
+            /** @description An answer's sender. */
+            from?: string | null;
+            /** @description An answer that had only HTML, shown as text. */
+            fromHtml: boolean;
+            /** Format: int64 */
+            id: number;
+            /**
+             * @description `reply` (the owner's, sent to the visitor) or `answer` (the visitor's, read from the
+             *     site's mailbox).
+             */
+            kind: string;
+            /** @description The text in parts, the quoted mail and the signature marked to be folded. */
+            parts: components["schemas"]["Part"][];
+            /** @description An answer's subject. */
+            subject?: string | null;
+            /**
+             * @description A reply: the owner's words. An answer: its whole text (its text part, or its HTML made
+             *     text; never HTML).
+             */
+            text: string;
         };
         /**
          * @description A JSON Resume (schema 1.0.0): an object with `basics`, `work`, `education`, `awards`,
@@ -2260,6 +2398,22 @@ export interface components {
             display: string;
             mapsQuery: string;
         };
+        /** @description How reading the site's mailbox goes. */
+        MailboxStatus: {
+            /** @description Whether the server reads a mailbox (`--imap-url`). */
+            configured: boolean;
+            /** @description Why the last read failed, in words, while it keeps failing. */
+            lastError?: string | null;
+            /**
+             * Format: int64
+             * @description When it was last read well, Unix milliseconds.
+             */
+            readAt?: number | null;
+            /** @description Where visitors' answers go (the replies' Reply-To), when the server sends e-mail. */
+            replyAddress?: string | null;
+            /** @description The mail it could not file, newest first (at most 50). */
+            unmatched: components["schemas"]["Unmatched"][];
+        };
         /** @description An image in one or more widths. */
         MediaItem: {
             /** @description What the image shows, for people who cannot see it (empty for a decorative one). */
@@ -2441,6 +2595,11 @@ export interface components {
             /** @description Its title: its id and first slug are made from it. */
             title: string;
         };
+        /** @description The owner's reply: plain text. */
+        NewReply: {
+            /** @description 1 to 10,000 characters once trimmed; sent as typed, the visitor's latest words quoted below. */
+            body: string;
+        };
         /** @description The signed-in owner, as the pages see it. */
         OwnerView: {
             email: string;
@@ -2450,6 +2609,15 @@ export interface components {
          * @enum {string}
          */
         PaperSize: "a4" | "letter";
+        /**
+         * @description A part of an answer as the inbox shows it: what the visitor wrote (`text`), and what it
+         *     folds away (`quote`, the earlier mail quoted; `signature`). Joined, the parts are the whole.
+         */
+        Part: {
+            /** @description `text`, `quote` or `signature`. */
+            kind: string;
+            text: string;
+        };
         PasskeyList: {
             /** @description The oldest first. */
             passkeys: components["schemas"]["PasskeyView"][];
@@ -2896,6 +3064,28 @@ export interface components {
              * @description Visitors are told apart within a day only, so this is the sum of the daily counts.
              */
             visitors: number;
+        };
+        /** @description A mail of the site's mailbox that belongs to no conversation, left there untouched. */
+        Unmatched: {
+            /**
+             * Format: int64
+             * @description Its Date header, Unix milliseconds.
+             */
+            date?: number | null;
+            from?: string | null;
+            /** Format: int64 */
+            id: number;
+            /**
+             * @description `no-reference` (it answers no reply of the site's) or `other-sender` (it does, but from
+             *     another address than the conversation's).
+             */
+            reason: string;
+            /**
+             * Format: int64
+             * @description When the server read it, Unix milliseconds.
+             */
+            seenAt: number;
+            subject: string;
         };
         /** @description A published version. */
         Version: {
@@ -5365,6 +5555,34 @@ export interface operations {
             };
         };
     };
+    readMailbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailboxStatus"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listMedia: {
         parameters: {
             query?: never;
@@ -5857,6 +6075,205 @@ export interface operations {
                 };
             };
             /** @description The id or a field is not valid, each named */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    downloadAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The message's id */
+                id: number;
+                /** @description The attachment's id */
+                attachment: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, as a download */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": number[];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such attachment in this conversation, or its bytes were not kept (over the size limit) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The id is not a whole number */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    readConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The message's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversation"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such message */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The id is not a whole number */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    replyToMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The message's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewReply"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Item"];
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not from the site's own pages */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such message */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server sends no e-mail, or the message is in Spam */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body over 64 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The id or the body is not valid, each named */
             422: {
                 headers: {
                     [name: string]: unknown;

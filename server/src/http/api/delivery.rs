@@ -63,7 +63,7 @@ pub struct Delivery {
 }
 
 impl Delivery {
-    fn from_row(row: DeliveryRow, now: i64) -> Self {
+    pub(super) fn from_row(row: DeliveryRow, now: i64) -> Self {
         let in_flight = row.leased_until.is_some_and(|until| until > now);
         let status = if row.sent_at.is_some() {
             "sent"

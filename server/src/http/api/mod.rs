@@ -5,6 +5,7 @@ pub mod case_studies;
 pub mod checklist;
 pub mod contact;
 pub mod content;
+pub mod conversation;
 pub mod delivery;
 pub mod entries;
 pub mod health;
@@ -59,6 +60,7 @@ pub fn api(session_cookie: &str) -> (Router<AppState>, utoipa::openapi::OpenApi)
                 .merge(passkeys::router())
                 .merge(recovery::router())
                 .merge(inbox::router())
+                .merge(conversation::router())
                 .merge(delivery::router())
                 .merge(insights::router())
                 .merge(links::router())
