@@ -29,11 +29,6 @@ export function listMessages(
   return api<MessagePage>(`/api/messages?${params}`, { signal });
 }
 
-/** The message in full; reading it marks it read. */
-export function readMessage(id: number, signal?: AbortSignal): Promise<Message> {
-  return api<Message>(`/api/messages/${id}`, { signal });
-}
-
 export function updateMessage(id: number, change: MessageChange): Promise<Message> {
   return api<Message>(`/api/messages/${id}`, { method: 'PATCH', body: change });
 }

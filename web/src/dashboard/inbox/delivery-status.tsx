@@ -60,6 +60,7 @@ export function DeliveryDetails({
               </>
             )}
           </p>
+          {d.status === 'failed' && d.lastError && <p className="text-sm text-amber-200">{plainError(d.lastError)}</p>}
           {d.status === 'retrying' && (
             <>
               <p className="text-sm text-amber-200">{plainError(d.lastError)}</p>

@@ -1,13 +1,17 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { AlertTriangle, Inbox as InboxIcon, LoaderCircle, Search } from 'lucide-react';
 import type { Folder } from '../../api/inbox';
 import { FolderNav } from './folder-nav';
 import { MessageList } from './message-list';
-import { MessageView } from './message-view';
 import { NoticeBar } from './notice-bar';
 import type { Inbox } from './use-inbox';
 import type { DeliveryState } from './use-delivery';
 import { DeliveryBanner, TestEmailResult } from './delivery-banner';
+
+// The opened message and its conversation, and the site mailbox's panel: chunks of their own,
+// fetched when a message first opens and when the inbox shows.
+const MessageView = lazy(() => import('./message-view'));
+const MailboxPanel = lazy(() => import('./mailbox-panel'));
 
 const TITLES: Record<Folder, string> = { inbox: 'Inbox', spam: 'Spam', trash: 'Trash' };
 
@@ -52,6 +56,9 @@ export function InboxView({ inbox, delivery }: { inbox: Inbox; delivery: Deliver
             headingRef.current?.focus();
           }}
         />
+        <Suspense fallback={null}>
+          <MailboxPanel />
+        </Suspense>
       </aside>
 
       <section aria-labelledby="folder-title" className="min-w-0">
@@ -90,13 +97,12 @@ export function InboxView({ inbox, delivery }: { inbox: Inbox; delivery: Deliver
             <ListArea inbox={inbox} delivery={delivery} />
           </div>
           <div className={opened ? undefined : 'hidden lg:block'}>
-            {opened?.status === 'ready' && <MessageView key={opened.id} inbox={inbox} message={opened.message} delivery={delivery} />}
-            {opened?.status === 'loading' && (
-              <p role="status" className="flex items-center gap-2 rounded-xl border border-gray-800 p-6 text-gray-300">
-                <LoaderCircle aria-hidden="true" className="size-5 animate-spin motion-reduce:animate-none" />
-                Opening the message…
-              </p>
+            {opened?.status === 'ready' && (
+              <Suspense fallback={<Opening />}>
+                <MessageView key={opened.id} inbox={inbox} message={opened.message} conversation={opened.conversation} delivery={delivery} />
+              </Suspense>
             )}
+            {opened?.status === 'loading' && <Opening />}
             {opened?.status === 'error' && (
               <div role="alert" className="rounded-xl border border-red-400/40 bg-red-950/30 p-6 text-red-100">
                 <p>{opened.error}</p>
@@ -115,6 +121,15 @@ export function InboxView({ inbox, delivery }: { inbox: Inbox; delivery: Deliver
       </section>
       <NoticeBar notice={inbox.notice} onDismiss={inbox.dismissNotice} />
     </div>
+  );
+}
+
+function Opening() {
+  return (
+    <p role="status" className="flex items-center gap-2 rounded-xl border border-gray-800 p-6 text-gray-300">
+      <LoaderCircle aria-hidden="true" className="size-5 animate-spin motion-reduce:animate-none" />
+      Opening the message…
+    </p>
   );
 }
 

@@ -1,15 +1,33 @@
 import { useEffect, useRef, useState } from 'react';
 import { ArrowLeft, MailOpen, Reply, RotateCcw, ShieldAlert, ShieldCheck, Trash2 } from 'lucide-react';
 import { viaText, type Message } from '../../api/inbox';
+import type { Conversation } from '../../api/conversation';
+import { ConversationItems, ReplySection } from './conversation';
+import { useConversation } from './use-conversation';
 import type { Inbox } from './use-inbox';
 import type { DeliveryState } from './use-delivery';
 import { DeliveryDetails } from './delivery-status';
 import { fullDate, isoDate, replyHref } from '../shared/format';
 import { spamReasonText } from './spam-reasons';
 
-/** A message in full, with what the owner can do to it. */
-export function MessageView({ inbox, message, delivery }: { inbox: Inbox; message: Message; delivery: DeliveryState }) {
+/**
+ * A message in full, with what the owner can do to it, and its conversation: the replies and
+ * answers, and the reply's form. A chunk of its own, fetched when a message first opens.
+ */
+export default function MessageView({
+  inbox,
+  message,
+  delivery,
+  conversation: opened,
+}: {
+  inbox: Inbox;
+  message: Message;
+  delivery: DeliveryState;
+  conversation: Conversation;
+}) {
   const [confirming, setConfirming] = useState(false);
+  const { conversation, send, retry } = useConversation(opened);
+  const replyField = useRef<HTMLTextAreaElement>(null);
   const inTrash = message.deletedAt !== null;
   const headingRef = useRef<HTMLHeadingElement>(null);
   // The opened message takes the focus, so a screen reader starts reading it and, on a phone
@@ -53,10 +71,20 @@ export function MessageView({ inbox, message, delivery }: { inbox: Inbox; messag
       </div>
 
       <div className="mt-6 flex flex-wrap gap-2 border-t border-gray-800 pt-5">
-        <a className="btn btn-primary" href={replyHref(message.email, message.subject)}>
-          <Reply aria-hidden="true" className="size-4" />
-          Reply
-        </a>
+        {conversation.canReply ? (
+          <button type="button" className="btn btn-primary" onClick={() => replyField.current?.focus()}>
+            <Reply aria-hidden="true" className="size-4" />
+            Reply
+          </button>
+        ) : (
+          // Without the server's e-mail, the owner's own mail program replies.
+          conversation.replyBlocked === 'mail_off' && (
+            <a className="btn btn-primary" href={replyHref(message.email, message.subject)}>
+              <Reply aria-hidden="true" className="size-4" />
+              Reply by e-mail
+            </a>
+          )
+        )}
         {!inTrash && (
           <button type="button" className="btn btn-secondary" onClick={() => void inbox.markUnread(message)}>
             <MailOpen aria-hidden="true" className="size-4" />
@@ -108,6 +136,8 @@ export function MessageView({ inbox, message, delivery }: { inbox: Inbox; messag
           </div>
         </div>
       )}
+      <ConversationItems conversation={conversation} onRetry={retry} />
+      <ReplySection conversation={conversation} send={send} field={replyField} />
     </article>
   );
 }

@@ -3,13 +3,13 @@ import { ApiError } from '../../api/client';
 import {
   deleteMessage,
   listMessages,
-  readMessage,
   updateMessage,
   type Folder,
   type Message,
   type MessageChange,
   type MessageSummary,
 } from '../../api/inbox';
+import { readConversation, type Conversation } from '../../api/conversation';
 
 interface Page {
   /** Which folder, search and reload the page answers. */
@@ -27,7 +27,7 @@ export interface Notice {
 
 type Opened =
   | { id: number; status: 'loading' }
-  | { id: number; status: 'ready'; message: Message }
+  | { id: number; status: 'ready'; message: Message; conversation: Conversation }
   | { id: number; status: 'error'; error: string };
 
 function errorText(cause: unknown): string {
@@ -127,8 +127,10 @@ export function useInbox() {
     async (id: number) => {
       setOpened({ id, status: 'loading' });
       try {
-        const message = await readMessage(id);
-        setOpened((current) => (current?.id === id ? { id, status: 'ready', message } : current));
+        // The message with its replies and answers, in one read.
+        const conversation = await readConversation(id);
+        const { message } = conversation;
+        setOpened((current) => (current?.id === id ? { id, status: 'ready', message, conversation } : current));
         patchItem(id, { isRead: true });
         refreshUnread();
       } catch (cause) {
