@@ -14,7 +14,7 @@ TEST_BIN := target/debug/portfolio
 WEB_DEPS := web/node_modules/.package-lock.json
 WEB_SOURCES := $(shell find web/src web/public web/scripts -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run test setup web server dist openssl-dev chromium java postgresql xmllint pdf-tools python-venv bench-tools font fuzz lint imports fmt-check clippy typecheck eslint unit-web test-build cargo-test generate generated e2e bench soak clean
+.PHONY: run test setup web server dist openssl-dev chromium java postgresql xmllint pdf-tools dovecot python-venv bench-tools font fuzz lint imports fmt-check clippy typecheck eslint unit-web test-build cargo-test generate generated e2e bench soak clean
 
 run: server ## Build everything and serve on http://127.0.0.1:8080 with SQLite under ./data/
 	./$(BIN) serve
@@ -52,6 +52,29 @@ postgresql: ## Debian's PostgreSQL for the server tests on the second engine
 
 xmllint: ## Debian's xmllint (libxml2-utils) for the server tests' Atom feed checks (server/tests/feeds/atom.rng)
 	@command -v xmllint >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libxml2-utils; }
+
+# Debian's Dovecot for the tests of the replies' mailbox (scripts/test-dovecot), which start their
+# own on free ports. The package's service must never start: while apt-get installs, a
+# policy-rc.d that exits 101 refuses every service start (one already there, as in a Docker
+# image, is left as it is; ours is removed again, however apt-get ends). Afterwards a system
+# Dovecot that started all the same is stopped, and on a machine run by systemd its units are
+# disabled, so that none listens on ports 143 and 993 after the next boot either.
+dovecot: ## Debian's Dovecot IMAP server (dovecot-imapd) for the tests of the replies' mailbox
+	@if [ ! -x /usr/sbin/dovecot ]; then \
+		made_policy=; \
+		trap '[ -z "$$made_policy" ] || $(SUDO) rm -f /usr/sbin/policy-rc.d' EXIT; \
+		if [ ! -e /usr/sbin/policy-rc.d ]; then \
+			made_policy=1; \
+			printf '#!/bin/sh\nexit 101\n' | $(SUDO) tee /usr/sbin/policy-rc.d >/dev/null; \
+			$(SUDO) chmod 755 /usr/sbin/policy-rc.d; \
+		fi; \
+		$(SUDO) apt-get update -qq; \
+		$(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq dovecot-imapd; \
+		if [ -d /run/systemd/system ]; then \
+			$(SUDO) systemctl disable --now -q dovecot.socket dovecot.service 2>/dev/null || true; \
+		fi; \
+		$(SUDO) /usr/sbin/dovecot stop 2>/dev/null || true; \
+	fi
 
 pdf-tools: ## Debian's poppler-utils (pdftotext, pdfinfo, pdffonts) and qpdf for the server tests' resume checks
 	@{ command -v pdftotext >/dev/null && command -v qpdf >/dev/null; } || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils qpdf; }
@@ -104,7 +127,7 @@ LINTED := RUSTC_WORKSPACE_WRAPPER=clippy-driver CLIPPY_ARGS=-Dwarnings
 test-build: web postgresql openssl-dev
 	$(LINTED) $(CARGO) test --locked --workspace --no-run
 
-cargo-test: test-build xmllint pdf-tools python-venv
+cargo-test: test-build xmllint pdf-tools dovecot python-venv
 	$(LINTED) scripts/pg-test-cluster run $(CARGO) test --locked --test api 2>&1 | sed -u 's/^/[postgres] /' & pg=$$!; \
 	sqlite=0; $(LINTED) $(CARGO) test --locked --workspace 2>&1 | sed -u 's/^/[sqlite] /' || sqlite=$$?; \
 	postgres=0; wait $$pg || postgres=$$?; \
@@ -137,7 +160,7 @@ generate: web openssl-dev ## Write every generated file again from its source
 generated: generate
 	@git diff --exit-code --stat -- $(GENERATED) || { echo "make test: generated files differ from their generators' output: run make generate and commit them"; exit 1; }
 
-e2e: test-build chromium java python-venv pdf-tools
+e2e: test-build chromium java python-venv pdf-tools dovecot
 	cd web && PORTFOLIO_BIN=$(CURDIR)/$(TEST_BIN) $(NPM) run e2e
 
 # No clippy stage: the test build lints (see LINTED); `make clippy` runs it alone.

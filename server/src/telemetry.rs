@@ -59,11 +59,17 @@ pub fn write_line(line: &[u8]) {
     }
 }
 
+/// The log target of the IMAP client's protocol, which holds the mailbox's password.
+pub const PROTOCOL_LOG_OFF: &str = "async_imap::imap_stream=off";
+
 /// Installs the global subscriber once; later calls (as in tests) are ignored and their guard
 /// holds nothing.
 pub fn init(format: LogFormat) -> LogGuard {
     let filter = EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn,tower_http=info"));
+        .unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn,tower_http=info"))
+        // The IMAP client logs LOGIN's password and every mail's bytes at this target's trace
+        // level (see `contact::imap`): off, whatever RUST_LOG asks.
+        .add_directive(PROTOCOL_LOG_OFF.parse().expect("a valid directive"));
     let ansi = std::io::stdout().is_terminal();
     let shared = Arc::new(Shared::default());
     let builder = tracing_subscriber::fmt()

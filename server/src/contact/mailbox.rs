@@ -130,6 +130,11 @@ impl Reader {
                 after = i64::from(mail.uid);
             }
             self.db.note_mailbox_read(&name, None, now_ms()).await?;
+            tracing::debug!(
+                uid_validity = validity,
+                last_uid = after,
+                "the site's mailbox was read"
+            );
             let now = now_ms();
             if !self
                 .db

@@ -5,6 +5,7 @@
 
 mod binary;
 mod database;
+pub mod dovecot;
 pub mod feeds;
 mod owner;
 mod requests;
