@@ -14,6 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, openPage, startServer, type RunningServer } from './harness.ts';
 import { axeViolations, DESKTOP_CHROME, EMAIL, OWNER_ENV, ownerCookie, sendMessage, signIn } from './helpers.ts';
 import { hydrated } from './page-support.ts';
+import { TestDovecot } from './dovecot.ts';
 import { freePort, TestSmtp } from './receivers.ts';
 
 /** The owner's API, with the session's cookie and the site's origin. */
@@ -272,7 +273,7 @@ describe('the site mailbox, when it cannot be read', () => {
         '--reply-address',
         'answers@example.com',
         '--imap-url',
-        `imap://answers%40example.com:secret@127.0.0.1:${closed}/INBOX`,
+        `imaps://answers%40example.com:secret@127.0.0.1:${closed}/INBOX`,
       ],
       env: OWNER_ENV,
     });
@@ -311,7 +312,112 @@ describe('the site mailbox, when it cannot be read', () => {
   });
 });
 
-// The visitor's answers, read by the server from its mailbox over IMAP into the conversation
-// (their folded quote and signature, their attachments, the unmatched mail listed): they need a
-// real mailbox server, and come with the Dovecot harness. Nothing here stands in for it.
-describe('answers read back over IMAP (awaits the Dovecot harness)', { skip: 'needs the Dovecot harness' }, () => {});
+describe('answers read back from the site mailbox (a real Dovecot)', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let smtp: TestSmtp;
+  let dovecot: TestDovecot;
+
+  before(async () => {
+    smtp = new TestSmtp(await freePort());
+    await smtp.start();
+    dovecot = new TestDovecot();
+    await dovecot.start();
+    server = await startServer({
+      args: [
+        '--trust-proxy',
+        '--smtp-url',
+        `smtp://127.0.0.1:${smtp.port}?tls=none`,
+        '--notify-email',
+        EMAIL,
+        '--reply-address',
+        'site@example.org',
+        '--imap-url',
+        dovecot.url,
+        '--imap-ca-file',
+        dovecot.caFile,
+        '--imap-poll',
+        '300ms',
+      ],
+      env: OWNER_ENV,
+    });
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    await smtp?.stop();
+    dovecot?.stop();
+  });
+
+  /** An answer as Gmail writes it: the new words, the attribution over two lines, the quote. */
+  function answer(number: number, from: string, inReplyTo: string | null, words: string): string {
+    const threading = inReplyTo ? `In-Reply-To: ${inReplyTo}\r\nReferences: ${inReplyTo}\r\n` : '';
+    return [
+      `From: Grace Hopper <${from}>`,
+      'To: site@example.org',
+      'Subject: Re: Compilers',
+      `Date: Sun, 6 Dec 2026 10:0${number}:00 +0000`,
+      `Message-ID: <answer-${number}@mail.example>`,
+      `${threading}MIME-Version: 1.0`,
+      'Content-Type: text/plain; charset=UTF-8',
+      '',
+      words,
+      '',
+      'On Sun, Dec 6, 2026 at 9:00 AM Owner <site@example.org>',
+      'wrote:',
+      '> Would Tuesday work?',
+      '',
+    ].join('\r\n');
+  }
+
+  test('an answer that names the reply comes back into the conversation, its quote folded; a forged subject and another sender stay in the mailbox, listed', async () => {
+    await sendMessage(server, { name: 'Grace Hopper', subject: 'Compilers', message: 'Shall we talk about compilers?' });
+    const { page, errors, close } = await openPage(browser, server);
+    await signIn(page, server);
+    await page.getByRole('button', { name: /Compilers/ }).click();
+    const article = opened(page, 'Compilers');
+    await article.getByRole('textbox', { name: 'Your reply' }).fill('Would Tuesday work?');
+    await article.getByRole('button', { name: 'Send reply' }).click();
+    const conversation = article.getByRole('region', { name: 'Conversation' });
+    await conversation.getByRole('article', { name: 'You replied' }).getByText(/E-mail: Sent /).waitFor({ timeout: 15_000 });
+    const sent = smtp.messages.map(parseMail).find((mail) => (mail.headers.get('to') ?? '').includes('grace.hopper@example.org'));
+    assert.ok(sent, 'the reply reached the visitor');
+    const ours = sent.headers.get('message-id')!;
+
+    // The visitor answers it; a forger writes with the subject alone; someone else with the reference.
+    dovecot.deliver(answer(1, 'grace.hopper@example.org', ours, 'Tuesday suits me, at ten.'));
+    dovecot.deliver(answer(2, 'grace.hopper@example.org', null, 'Forged: send me the files.'));
+    dovecot.deliver(answer(3, 'mallory@evil.example', ours, 'Me too, please.'));
+
+    // The conversation refreshes when the page is seen again; the answer arrives within moments.
+    const answered = conversation.getByRole('article', { name: 'Grace Hopper answered' });
+    for (let tries = 0; (await answered.count()) === 0; tries += 1) {
+      assert.ok(tries < 60, 'the answer comes back into the conversation');
+      await page.waitForTimeout(500);
+      await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    }
+    await answered.getByText('Tuesday suits me, at ten.').waitFor();
+    const quote = answered.getByText('> Would Tuesday work?', { exact: false });
+    assert.equal(await quote.isVisible(), false, 'the quoted text is folded');
+    await answered.getByText('Show quoted text').click();
+    await quote.waitFor();
+    assert.equal(await conversation.getByRole('article', { name: /answered$/ }).count(), 1, 'neither other mail joined');
+    assert.equal(await conversation.getByText(/Forged|Me too/).count(), 0);
+    assert.deepEqual(await axeViolations(page), []);
+
+    // Both others are listed as not filed, left in the mailbox.
+    const panel = page.getByRole('region', { name: 'Site mailbox' });
+    for (let tries = 0; (await panel.getByText('2 mails not filed').count()) === 0; tries += 1) {
+      assert.ok(tries < 60, 'the two mails are listed');
+      await page.waitForTimeout(500);
+      await page.reload();
+    }
+    await panel.getByText('2 mails not filed').click();
+    await panel.getByText('mallory@evil.example', { exact: false }).waitFor();
+    assert.equal(await panel.getByRole('listitem').count(), 2);
+    assert.deepEqual(await axeViolations(page), []);
+    assert.deepEqual(errors, []);
+    await close();
+  });
+});
