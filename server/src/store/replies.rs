@@ -107,6 +107,10 @@ row! {
     }
 }
 
+/// The outbox row of a reply or an answer: its channel, kind, row and time, due at once.
+const QUEUE_ROW: &str = "INSERT INTO notification_outbox \
+     (channel, kind, reply_id, next_attempt_at, created_at) VALUES ($1, $2, $3, $4, $4)";
+
 /// A reply of the owner's to store, with its outbox row.
 #[derive(Debug, Clone)]
 pub struct NewReply<'a> {
@@ -292,10 +296,7 @@ both_engines! {
             .fetch_one(&mut *tx)
             .await
             .context("Failed to store a reply")?;
-            sqlx::query(
-                "INSERT INTO notification_outbox (channel, kind, reply_id, next_attempt_at, created_at) \
-                 VALUES ($1, $2, $3, $4, $4)",
-            )
+            sqlx::query(QUEUE_ROW)
             .bind(EMAIL_CHANNEL)
             .bind(KIND_REPLY)
             .bind(id)
@@ -436,10 +437,7 @@ both_engines! {
             .await
             .context("Failed to mark a message unread")?;
             for channel in channels {
-                sqlx::query(
-                    "INSERT INTO notification_outbox (channel, kind, reply_id, next_attempt_at, created_at) \
-                     VALUES ($1, $2, $3, $4, $4)",
-                )
+                sqlx::query(QUEUE_ROW)
                 .bind(channel)
                 .bind(KIND_ANSWER)
                 .bind(reply_id)
