@@ -295,6 +295,54 @@ async fn db_copy_moves_everything_from_sqlite_to_postgresql_and_back_with_every_
     ] {
         assert_eq!(app.beacon(&event).await.status(), 204);
     }
+    // A reply (its outbox row fails: SMTP is down), the visitor's answer with an attachment, a
+    // mail left unmatched, and where the mailbox's reader is.
+    let replied = app
+        .post_json(
+            &format!("/api/messages/{}/replies", ids[1]),
+            &json!({"body": "Thank you 😀"}),
+        )
+        .await;
+    assert_eq!(replied.status(), 201);
+    let ours: String = sqlx::query_scalar("SELECT mail_id FROM message_replies")
+        .fetch_one(&app.sql)
+        .await
+        .unwrap();
+    app.db.mailbox_cursor("INBOX", 42).await.unwrap();
+    let references = [ours];
+    let bytes = b"%PDF-1.4 a tiny attachment".as_slice();
+    let attachments = [portfolio::store::replies::NewAttachment {
+        name: "notes.pdf",
+        content_type: "application/pdf",
+        size: bytes.len() as i64,
+        bytes: Some(bytes),
+    }];
+    for (uid, mail_id, from) in [
+        (1, "answer@mail.example", "ada@example.com"),
+        (2, "stranger@mail.example", "someone@else.example"),
+    ] {
+        app.db
+            .file_mail(
+                &portfolio::store::replies::IncomingMail {
+                    mailbox: "INBOX",
+                    uid_validity: 42,
+                    uid,
+                    mail_id,
+                    references: &references,
+                    from_address: Some(from),
+                    subject: "Re: A project",
+                    body: "Tuesday suits me.\n> Thank you",
+                    from_html: true,
+                    cut: false,
+                    mail_date: Some(1_765_000_000_000),
+                    attachments: &attachments,
+                    now: portfolio::clock::now_ms(),
+                },
+                &["email".to_owned()],
+            )
+            .await
+            .unwrap();
+    }
     tokio::time::sleep(std::time::Duration::from_millis(300)).await; // the outbox tries once
     app.shutdown().await;
     let original = dump_of(&sqlite).await;
