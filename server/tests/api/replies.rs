@@ -429,3 +429,46 @@ async fn answers_are_filed_by_reference_and_sender_alone_once_and_attachments_on
     assert_eq!(mailbox["configured"], false);
     assert_eq!(mailbox["replyAddress"], REPLIES);
 }
+
+#[tokio::test]
+async fn a_reply_written_while_the_mail_server_is_down_is_kept_retried_and_sent_once_it_is_back() {
+    // The SMTP server's port, closed for now.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let app = spawn_app_with(|s| {
+        mail_to(s, crate::contact_smtp::smtp_url(port));
+        s.delivery.notify_retry_base = std::time::Duration::from_millis(200);
+    })
+    .await;
+    app.signed_in().await;
+    let id = message_id_of(post_contact(&app, &valid_form()).await).await;
+    assert_eq!(reply(&app, id, "Are you there?").await.status(), 201);
+    let retrying = eventually("the reply fails and waits", || async {
+        let delivery = conversation(&app, id).await["items"][0]["delivery"].clone();
+        (delivery["status"] == "retrying").then_some(delivery)
+    })
+    .await;
+    assert!(retrying["lastError"]
+        .as_str()
+        .unwrap()
+        .starts_with("the mail server could not be reached"));
+
+    // The mail server comes back: the reply goes, once, with nothing asked of the owner.
+    let smtp = TestSmtp::start_on(port).await;
+    let sent = mails_to(&smtp, "ada@example.com", 1).await;
+    assert!(sent[0].body().starts_with("Are you there?"));
+    eventually("the reply shows sent", || async {
+        (conversation(&app, id).await["items"][0]["delivery"]["status"] == "sent").then_some(())
+    })
+    .await;
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let to_ada = smtp
+        .received()
+        .iter()
+        .filter(|mail| mail.to.iter().any(|to| to == "ada@example.com"))
+        .count();
+    assert_eq!(to_ada, 1, "sent once");
+}
