@@ -63,27 +63,34 @@ function opened(page: Page, subject: string) {
   return page.getByRole('article', { name: subject, exact: true });
 }
 
-describe('replying from the inbox', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  let smtp: TestSmtp;
-
+/**
+ * A suite's server, sending e-mail through a test SMTP server of its own (with `extra` arguments,
+ * made once the SMTP server is up), and a browser; all stopped after the suite.
+ */
+function mailingSuite(extra: () => Promise<string[]> = async () => []) {
+  const suite = {} as { server: RunningServer; browser: Browser; smtp: TestSmtp };
   before(async () => {
-    smtp = new TestSmtp(await freePort());
-    await smtp.start();
-    server = await startServer({
-      args: ['--trust-proxy', '--smtp-url', `smtp://127.0.0.1:${smtp.port}?tls=none`, '--notify-email', EMAIL],
+    suite.smtp = new TestSmtp(await freePort());
+    await suite.smtp.start();
+    suite.server = await startServer({
+      args: ['--trust-proxy', '--smtp-url', `smtp://127.0.0.1:${suite.smtp.port}?tls=none`, '--notify-email', EMAIL, ...(await extra())],
       env: OWNER_ENV,
     });
-    browser = await launchBrowser();
+    suite.browser = await launchBrowser();
   });
   after(async () => {
-    await browser?.close();
-    await server?.stop();
-    await smtp?.stop();
+    await suite.browser?.close();
+    await suite.server?.stop();
+    await suite.smtp?.stop();
   });
+  return suite;
+}
+
+describe('replying from the inbox', () => {
+  const suite = mailingSuite();
 
   test('the owner replies to a message that came through a link; the visitor receives it threaded, the quoted original below', async () => {
+    const { server, browser, smtp } = suite;
     // An application link, and a visitor who writes from its page.
     const created = await ownerApi(server, '/api/links', { method: 'POST', body: { company: 'Acme', role: 'Frontend Developer' } });
     assert.equal(created.status, 201, await created.clone().text());
@@ -189,6 +196,7 @@ describe('replying from the inbox', () => {
   });
 
   test('a message moved to Spam meanwhile is refused with the server’s words; in Spam the form gives way to why', async () => {
+    const { server, browser, smtp } = suite;
     await sendMessage(server, { name: 'Ada Lovelace', subject: 'Engines', message: 'Shall we write about the engine?' });
     const { page, errors, close } = await openPage(browser, server);
     await signIn(page, server);
@@ -254,38 +262,16 @@ describe('replying without the server’s e-mail', () => {
 });
 
 describe('the site mailbox, when it cannot be read', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  let smtp: TestSmtp;
-
-  before(async () => {
-    smtp = new TestSmtp(await freePort());
-    await smtp.start();
-    // A mailbox on a port where nothing listens: every read fails.
-    const closed = await freePort();
-    server = await startServer({
-      args: [
-        '--trust-proxy',
-        '--smtp-url',
-        `smtp://127.0.0.1:${smtp.port}?tls=none`,
-        '--notify-email',
-        EMAIL,
-        '--reply-address',
-        'answers@example.com',
-        '--imap-url',
-        `imaps://answers%40example.com:secret@127.0.0.1:${closed}/INBOX`,
-      ],
-      env: OWNER_ENV,
-    });
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    await smtp?.stop();
-  });
+  // A mailbox on a port where nothing listens: every read fails.
+  const suite = mailingSuite(async () => [
+    '--reply-address',
+    'answers@example.com',
+    '--imap-url',
+    `imaps://answers%40example.com:secret@127.0.0.1:${await freePort()}/INBOX`,
+  ]);
 
   test('the inbox shows the failed read, and the reply says answers come back into the conversation', async () => {
+    const { server, browser } = suite;
     await sendMessage(server, { name: 'Margaret Hamilton', subject: 'Apollo', message: 'About the guidance software.' });
     const { page, errors, close } = await openPage(browser, server);
     await signIn(page, server);
@@ -313,42 +299,13 @@ describe('the site mailbox, when it cannot be read', () => {
 });
 
 describe('answers read back from the site mailbox (a real Dovecot)', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  let smtp: TestSmtp;
   let dovecot: TestDovecot;
-
-  before(async () => {
-    smtp = new TestSmtp(await freePort());
-    await smtp.start();
+  const suite = mailingSuite(async () => {
     dovecot = new TestDovecot();
     await dovecot.start();
-    server = await startServer({
-      args: [
-        '--trust-proxy',
-        '--smtp-url',
-        `smtp://127.0.0.1:${smtp.port}?tls=none`,
-        '--notify-email',
-        EMAIL,
-        '--reply-address',
-        'site@example.org',
-        '--imap-url',
-        dovecot.url,
-        '--imap-ca-file',
-        dovecot.caFile,
-        '--imap-poll',
-        '300ms',
-      ],
-      env: OWNER_ENV,
-    });
-    browser = await launchBrowser();
+    return ['--reply-address', 'site@example.org', '--imap-url', dovecot.url, '--imap-ca-file', dovecot.caFile, '--imap-poll', '300ms'];
   });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    await smtp?.stop();
-    dovecot?.stop();
-  });
+  after(() => dovecot?.stop());
 
   /** An answer as Gmail writes it: the new words, the attribution over two lines, the quote. */
   function answer(number: number, from: string, inReplyTo: string | null, words: string): string {
@@ -372,6 +329,7 @@ describe('answers read back from the site mailbox (a real Dovecot)', () => {
   }
 
   test('an answer that names the reply comes back into the conversation, its quote folded; a forged subject and another sender stay in the mailbox, listed', async () => {
+    const { server, browser, smtp } = suite;
     await sendMessage(server, { name: 'Grace Hopper', subject: 'Compilers', message: 'Shall we talk about compilers?' });
     const { page, errors, close } = await openPage(browser, server);
     await signIn(page, server);
