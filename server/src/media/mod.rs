@@ -8,11 +8,9 @@
 //! the blocking pool, at most [`CONCURRENT_ENCODES`] at a time.
 
 pub mod cache;
+pub mod raster;
 
-use std::io::Cursor;
-
-use image::imageops::FilterType;
-use image::{DynamicImage, ImageDecoder, ImageFormat, ImageReader};
+use raster::{Format, Pixels, Unread};
 use sha2::{Digest, Sha256};
 use tokio::sync::Semaphore;
 
@@ -81,7 +79,7 @@ impl Refused {
 /// What the bytes are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Sniffed {
-    Raster(ImageFormat),
+    Raster(Format),
     Svg,
     Pdf,
     Unknown,
@@ -94,12 +92,8 @@ pub fn sniff(bytes: &[u8]) -> Sniffed {
     if bytes.starts_with(b"%PDF-") {
         return Sniffed::Pdf;
     }
-    match image::guess_format(bytes) {
-        Ok(
-            format @ (ImageFormat::Jpeg | ImageFormat::Png | ImageFormat::WebP | ImageFormat::Gif),
-        ) => return Sniffed::Raster(format),
-        Ok(_) => return Sniffed::Unknown,
-        Err(_) => {}
+    if let Some(format) = Format::of(bytes) {
+        return Sniffed::Raster(format);
     }
     if looks_like_svg(bytes) {
         Sniffed::Svg
@@ -180,35 +174,13 @@ pub fn prepare(bytes: &[u8]) -> Result<Prepared, Refused> {
 }
 
 /// The image decoded within the limits, turned upright by its EXIF orientation.
-fn decode(bytes: &[u8], format: ImageFormat) -> Result<DynamicImage, Refused> {
-    let unreadable = |_| Refused::new("could not be read as an image");
-    let mut reader = ImageReader::with_format(Cursor::new(bytes), format);
-    let mut limits = image::Limits::default();
-    limits.max_image_width = Some(MAX_SIDE);
-    limits.max_image_height = Some(MAX_SIDE);
-    limits.max_alloc = Some(MAX_DECODE_BYTES);
-    reader.limits(limits);
-    let too_large = || {
-        Refused::new(format!(
+fn decode(bytes: &[u8], format: Format) -> Result<Pixels, Refused> {
+    raster::decode(bytes, format).map_err(|unread| match unread {
+        Unread::TooLarge => Refused::new(format!(
             "is too large an image: at most {MAX_SIDE} pixels a side and about 40 megapixels"
-        ))
-    };
-    let mut decoder = reader.into_decoder().map_err(|error| match error {
-        image::ImageError::Limits(_) => too_large(),
-        other => unreadable(other),
-    })?;
-    if decoder.total_bytes() > MAX_DECODE_BYTES {
-        return Err(too_large());
-    }
-    let orientation = decoder
-        .orientation()
-        .unwrap_or(image::metadata::Orientation::NoTransforms);
-    let mut image = DynamicImage::from_decoder(decoder).map_err(|error| match error {
-        image::ImageError::Limits(_) => too_large(),
-        other => unreadable(other),
-    })?;
-    image.apply_orientation(orientation);
-    Ok(image)
+        )),
+        Unread::Unreadable => Refused::new("could not be read as an image"),
+    })
 }
 
 /// The widths to make for an image `width` pixels wide, narrowest first.
@@ -219,13 +191,9 @@ pub fn widths_for(width: u32) -> Vec<u32> {
     widths
 }
 
-fn raster(bytes: &[u8], format: ImageFormat, id: String, stem: &str) -> Result<Prepared, Refused> {
+fn raster(bytes: &[u8], format: Format, id: String, stem: &str) -> Result<Prepared, Refused> {
     let image = decode(bytes, format)?;
-    let (width, height) = (image.width(), image.height());
-    if width == 0 || height == 0 {
-        return Err(Refused::new("is an empty image"));
-    }
-    let alpha = image.color().has_alpha();
+    let (width, height) = (image.width, image.height);
     let widths = widths_for(width);
     let height_at = |w: u32| {
         ((u64::from(height) * u64::from(w) + u64::from(width) / 2) / u64::from(width)).max(1) as u32
@@ -235,7 +203,7 @@ fn raster(bytes: &[u8], format: ImageFormat, id: String, stem: &str) -> Result<P
     let top = if widest == width {
         image
     } else {
-        image.resize_exact(widest, height_at(widest), FilterType::CatmullRom)
+        image.resized(widest, height_at(widest))
     };
     let mut files = Vec::with_capacity(widths.len());
     for &w in &widths {
@@ -244,10 +212,10 @@ fn raster(bytes: &[u8], format: ImageFormat, id: String, stem: &str) -> Result<P
         let source = if w == widest {
             &top
         } else {
-            scaled = top.resize_exact(w, h, FilterType::CatmullRom);
+            scaled = top.resized(w, h);
             &scaled
         };
-        let data = encode_webp(source, alpha)?;
+        let data = encode_webp(source)?;
         files.push(PreparedFile {
             name: format!("{stem}-{w}.webp"),
             content_type: "image/webp",
@@ -265,19 +233,15 @@ fn raster(bytes: &[u8], format: ImageFormat, id: String, stem: &str) -> Result<P
 }
 
 /// Lossy WebP of the pixels alone: nothing of the original file's metadata is passed on.
-fn encode_webp(image: &DynamicImage, alpha: bool) -> Result<Vec<u8>, Refused> {
-    let (w, h) = (image.width(), image.height());
-    let encoded = if alpha {
-        let pixels = image.to_rgba8();
-        webp::Encoder::new(&pixels, webp::PixelLayout::Rgba, w, h)
-            .encode_simple(false, WEBP_QUALITY)
-            .map(|m| m.to_vec())
+fn encode_webp(image: &Pixels) -> Result<Vec<u8>, Refused> {
+    let layout = if image.alpha {
+        webp::PixelLayout::Rgba
     } else {
-        let pixels = image.to_rgb8();
-        webp::Encoder::new(&pixels, webp::PixelLayout::Rgb, w, h)
-            .encode_simple(false, WEBP_QUALITY)
-            .map(|m| m.to_vec())
+        webp::PixelLayout::Rgb
     };
+    let encoded = webp::Encoder::new(&image.data, layout, image.width, image.height)
+        .encode_simple(false, WEBP_QUALITY)
+        .map(|m| m.to_vec());
     encoded.map_err(|error| Refused(format!("could not be encoded as WebP ({error:?})")))
 }
 
@@ -439,14 +403,8 @@ fn expanded_elements(document: &usvg::roxmltree::Document) -> usize {
 /// as WebP: its EXIF, GPS, XMP and ICC stay behind. Anything else (an SVG inside the SVG, a
 /// format not read) is dropped.
 fn reencode_embedded(data: &[u8]) -> Option<usvg::ImageKind> {
-    let format = match image::guess_format(data).ok()? {
-        format @ (ImageFormat::Jpeg | ImageFormat::Png | ImageFormat::WebP | ImageFormat::Gif) => {
-            format
-        }
-        _ => return None,
-    };
-    let image = decode(data, format).ok()?;
-    let webp = encode_webp(&image, image.color().has_alpha()).ok()?;
+    let image = decode(data, Format::of(data)?).ok()?;
+    let webp = encode_webp(&image).ok()?;
     Some(usvg::ImageKind::WEBP(std::sync::Arc::new(webp)))
 }
 
@@ -475,7 +433,7 @@ mod tests {
         assert_eq!(sniff(b"%PDF-1.7\n"), Sniffed::Pdf);
         assert_eq!(
             sniff(b"\x89PNG\r\n\x1a\n rest"),
-            Sniffed::Raster(ImageFormat::Png)
+            Sniffed::Raster(Format::Png)
         );
         assert_eq!(
             sniff(b"\xEF\xBB\xBF<?xml version=\"1.0\"?>\n<!-- hi -->\n<!DOCTYPE svg>\n<svg xmlns=\"\"/>"),
