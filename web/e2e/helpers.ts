@@ -27,12 +27,27 @@ export async function fillLogin(page: Page, email: string, password: string): Pr
   await page.getByRole('button', { name: 'Login' }).click();
 }
 
-/** Signs the owner in through /login and waits for the dashboard's inbox. */
+/**
+ * Signs the owner in through /login and waits for the dashboard's inbox: for a minute, as a
+ * loaded machine may take long over the password's hash; should it never come, the failure says
+ * where the page was and what the login form showed.
+ */
 export async function signIn(page: Page, server: RunningServer): Promise<void> {
   await page.goto(server.url + '/login');
   await fillLogin(page, EMAIL, PASSWORD);
-  await page.waitForURL(server.url + '/dashboard');
-  await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
+  try {
+    await page.waitForURL(server.url + '/dashboard', { timeout: 60_000 });
+    await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor({ timeout: 60_000 });
+  } catch (error) {
+    const seen = await page
+      .evaluate(() => ({
+        alert: document.querySelector('[role="alert"]')?.textContent ?? '',
+        busy: document.querySelector('form')?.getAttribute('aria-busy') ?? '',
+        email: (document.querySelector('#login-email') as HTMLInputElement | null)?.value ?? '',
+      }))
+      .catch(() => null);
+    throw new Error(`the owner's sign-in did not reach the inbox: at ${page.url()}, the form showed ${JSON.stringify(seen)} (${String(error)})`);
+  }
 }
 
 /** Signs the owner in through the API and returns the session's cookie, for calls made with fetch. */
