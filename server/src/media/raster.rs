@@ -57,6 +57,15 @@ pub struct Pixels {
 }
 
 impl Pixels {
+    fn new(width: u32, height: u32, alpha: bool, data: Vec<u8>) -> Self {
+        Pixels {
+            width,
+            height,
+            alpha,
+            data,
+        }
+    }
+
     fn channels(&self) -> usize {
         if self.alpha {
             4
@@ -217,15 +226,7 @@ fn png(bytes: &[u8]) -> Result<(Pixels, Option<Vec<u8>>), Unread> {
         ),
         png::ColorType::Indexed => return Err(Unread::Unreadable),
     };
-    Ok((
-        Pixels {
-            width,
-            height,
-            alpha,
-            data,
-        },
-        exif,
-    ))
+    Ok((Pixels::new(width, height, alpha, data), exif))
 }
 
 fn webp(bytes: &[u8]) -> Result<(Pixels, Option<Vec<u8>>), Unread> {
@@ -243,15 +244,7 @@ fn webp(bytes: &[u8]) -> Result<(Pixels, Option<Vec<u8>>), Unread> {
     decoder
         .read_image(&mut data)
         .map_err(|_| Unread::Unreadable)?;
-    Ok((
-        Pixels {
-            width,
-            height,
-            alpha,
-            data,
-        },
-        exif,
-    ))
+    Ok((Pixels::new(width, height, alpha, data), exif))
 }
 
 /// The first frame, drawn where it sits on the GIF's canvas (transparent around it).
