@@ -11,6 +11,7 @@ pub mod cache;
 pub mod raster;
 
 use raster::{Format, Pixels, Unread};
+pub use raster::{MAX_DECODE_BYTES, MAX_SIDE};
 use sha2::{Digest, Sha256};
 use tokio::sync::Semaphore;
 
@@ -21,13 +22,6 @@ pub const WIDTHS: [u32; 6] = [320, 400, 480, 640, 800, 960];
 
 /// libwebp's quality (0 to 100) for every width: the build's own images use 70 to 78.
 pub const WEBP_QUALITY: f32 = 78.0;
-
-/// The largest side an uploaded image may have, in pixels.
-pub const MAX_SIDE: u32 = 10_000;
-
-/// The most memory one decode may take (the decoded pixels count): 128 MiB holds a 40
-/// megapixel photo, and refuses a small file that would unpack into gigabytes.
-pub const MAX_DECODE_BYTES: u64 = 128 * 1024 * 1024;
 
 /// The most elements a cleaned SVG may have, counted after `<use>` and markers are expanded:
 /// a logo or an illustration has hundreds to a few thousand; a file of a kilobyte whose `<use>`

@@ -10,7 +10,12 @@ use rgb::FromSlice;
 use zune_jpeg::zune_core::colorspace::ColorSpace;
 use zune_jpeg::zune_core::options::DecoderOptions;
 
-use super::{MAX_DECODE_BYTES, MAX_SIDE};
+/// The largest side an uploaded image may have, in pixels.
+pub const MAX_SIDE: u32 = 10_000;
+
+/// The most memory one decode may take (the decoded pixels count): 128 MiB holds a 40
+/// megapixel photo, and refuses a small file that would unpack into gigabytes.
+pub const MAX_DECODE_BYTES: u64 = 128 * 1024 * 1024;
 
 /// The raster formats an upload may be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
