@@ -227,6 +227,45 @@ describe('application links', () => {
     await owner.close();
   });
 
+  test('a link made for its recipient keeps the address and the days before a follow-up; a wrong address or a fraction of a day is named beside its field', async () => {
+    const owner = await openPage(browser, server);
+    await signIn(owner.page, server);
+    const form = await newLinkForm(owner.page, server);
+    const days = form.getByLabel('Follow up after (days, once opened)');
+    assert.equal(await days.inputValue(), '5', 'five days unless the owner says otherwise');
+    await form.getByLabel('Company').fill('Hooli');
+    await form.getByLabel('Role').fill('Web Developer');
+    const recipient = form.getByLabel("Recipient's e-mail (optional, for a follow-up)");
+    await recipient.fill('gavin@');
+    await days.fill('2.5');
+    await form.getByRole('button', { name: 'Create link' }).click();
+    await form.getByText('Enter a whole number of days from 1 to 60.', { exact: true }).waitFor();
+    assert.equal(await days.getAttribute('aria-invalid'), 'true');
+    await days.fill('12');
+    await form.getByRole('button', { name: 'Create link' }).click();
+    await form.getByText(/^The recipient's e-mail address must be a valid e-mail address/).waitFor();
+    assert.equal(await recipient.getAttribute('aria-invalid'), 'true');
+    await owner.page.waitForFunction(() => document.activeElement?.getAttribute('name') === 'recipientEmail');
+    assert.deepEqual(await axeViolations(owner.page), []);
+
+    await recipient.fill('gavin@hooli.example');
+    await form.getByRole('button', { name: 'Create link' }).click();
+    await owner.page.getByRole('status').filter({ hasText: 'The link for Hooli, Web Developer is ready' }).waitFor();
+    const card = owner.page.getByRole('listitem').filter({ hasText: 'Hooli, Web Developer' });
+    await card.getByRole('button', { name: 'Details' }).click();
+    await card.getByText('Sent to gavin@hooli.example. A follow-up comes up 12 days after the first open, with no message through it.').waitFor();
+    const stored = (await (await fetch(`${server.url}/api/links`, { headers: { cookie: await ownerCookie(server) } })).json()) as {
+      links: { company: string; recipientEmail: string | null; followUpDays: number }[];
+    };
+    const hooli = stored.links.find((link) => link.company === 'Hooli')!;
+    assert.deepEqual([hooli.recipientEmail, hooli.followUpDays], ['gavin@hooli.example', 12]);
+    const other = owner.page.getByRole('listitem').filter({ hasText: 'Acme, Frontend Developer' });
+    await other.getByRole('button', { name: 'Details' }).click();
+    await other.getByText(/^No recipient's e-mail: a follow-up has no one to go to\. A follow-up comes up 5 days after/).waitFor();
+    assert.deepEqual(await axeViolations(owner.page), []);
+    await owner.close();
+  });
+
   test('a headless browser\'s visit and a revoked link count nothing', async () => {
     const owner = await openPage(browser, server);
     await signIn(owner.page, server);

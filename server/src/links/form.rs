@@ -12,6 +12,10 @@ pub const MAX_NAME_CHARS: usize = 100;
 pub const MAX_NOTE_CHARS: usize = 1000;
 /// The latest time an expiry may name: the last millisecond of the year 9999.
 pub const MAX_TIME_MS: i64 = 253_402_300_799_999;
+/// The days after a link's first open, with no message through it, before a follow-up comes
+/// up: 5 unless the owner says otherwise, 1 to 60.
+pub const FOLLOW_UP_DAYS: i64 = 5;
+pub const MAX_FOLLOW_UP_DAYS: i64 = 60;
 
 /// An application link's own resume: which sections, projects and jobs its page's resume shows
 /// (each left out takes the page's own choice), with the page's paper and pages.
@@ -130,6 +134,8 @@ pub struct LinkForm {
     pub alerts: Alerts,
     /// Its own resume, checked, as stored.
     pub resume: Option<String>,
+    pub recipient_email: Option<String>,
+    pub follow_up_days: i64,
 }
 
 /// A new link's fields as sent.
@@ -142,6 +148,8 @@ pub struct RawLink<'a> {
     pub expires_at: Option<i64>,
     pub alerts: Alerts,
     pub resume: Option<&'a LinkResume>,
+    pub recipient_email: Option<&'a str>,
+    pub follow_up_days: Option<i64>,
 }
 
 impl LinkForm {
@@ -176,18 +184,56 @@ impl LinkForm {
         if let Some(resume) = raw.resume {
             errors.extend(resume.check(document));
         }
-        match (company, role, note, language) {
-            (Ok(company), Ok(role), Ok(note), Ok(language)) if errors.is_empty() => Ok(Self {
-                company,
-                role,
-                note,
-                language,
-                expires_at: raw.expires_at,
-                alerts: raw.alerts,
-                resume: raw.resume.and_then(LinkResume::stored),
-            }),
+        let recipient_email = raw
+            .recipient_email
+            .map(recipient)
+            .transpose()
+            .map_err(|e| errors.insert("recipientEmail".into(), e))
+            .ok()
+            .flatten()
+            .flatten();
+        let follow_up_days = follow_up_days(raw.follow_up_days.unwrap_or(FOLLOW_UP_DAYS))
+            .map_err(|e| errors.insert("followUpDays".into(), e));
+        match (company, role, note, language, follow_up_days) {
+            (Ok(company), Ok(role), Ok(note), Ok(language), Ok(follow_up_days))
+                if errors.is_empty() =>
+            {
+                Ok(Self {
+                    company,
+                    role,
+                    note,
+                    language,
+                    expires_at: raw.expires_at,
+                    alerts: raw.alerts,
+                    resume: raw.resume.and_then(LinkResume::stored),
+                    recipient_email,
+                    follow_up_days,
+                })
+            }
             _ => Err(errors),
         }
+    }
+}
+
+/// The recipient's e-mail address: empty (none) or one address, as the contact form takes it.
+pub fn recipient(raw: &str) -> Result<Option<String>, String> {
+    let trimmed = raw.trim();
+    if trimmed.is_empty() {
+        return Ok(None);
+    }
+    crate::domain::EmailAddress::parse(trimmed)
+        .map(|address| Some(address.as_str().to_owned()))
+        .map_err(str::to_owned)
+}
+
+/// The days before a follow-up comes up: 1 to [`MAX_FOLLOW_UP_DAYS`].
+pub fn follow_up_days(days: i64) -> Result<i64, String> {
+    if (1..=MAX_FOLLOW_UP_DAYS).contains(&days) {
+        Ok(days)
+    } else {
+        Err(format!(
+            "must be a whole number of days from 1 to {MAX_FOLLOW_UP_DAYS}"
+        ))
     }
 }
 
@@ -244,6 +290,8 @@ mod tests {
             expires_at: None,
             alerts: Alerts::default(),
             resume: None,
+            recipient_email: None,
+            follow_up_days: None,
         }
     }
 
@@ -269,5 +317,33 @@ mod tests {
         assert_eq!(names, ["company", "expiresAt", "language", "note", "role"]);
         let line = LinkForm::parse(raw("Acme\nCorp", "x"), document, 0).unwrap_err();
         assert!(line.contains_key("company"));
+    }
+
+    #[test]
+    fn the_recipient_and_the_follow_up_days_are_checked() {
+        let document = crate::content::default_document();
+        let form = LinkForm::parse(raw("Acme", "Dev"), document, 0).unwrap();
+        assert_eq!(
+            (form.recipient_email, form.follow_up_days),
+            (None, FOLLOW_UP_DAYS)
+        );
+        let mut given = raw("Acme", "Dev");
+        given.recipient_email = Some(" jane@acme.example ");
+        given.follow_up_days = Some(14);
+        let form = LinkForm::parse(given, document, 0).unwrap();
+        assert_eq!(form.recipient_email.as_deref(), Some("jane@acme.example"));
+        assert_eq!(form.follow_up_days, 14);
+        given.recipient_email = Some("  ");
+        assert_eq!(
+            LinkForm::parse(given, document, 0).unwrap().recipient_email,
+            None
+        );
+        for days in [0, 61, -1] {
+            given.recipient_email = Some("jane@");
+            given.follow_up_days = Some(days);
+            let errors = LinkForm::parse(given, document, 0).unwrap_err();
+            let names: Vec<&str> = errors.keys().map(String::as_str).collect();
+            assert_eq!(names, ["followUpDays", "recipientEmail"], "{days}");
+        }
     }
 }

@@ -97,6 +97,8 @@ impl Links {
                 alerts: form.alerts,
                 created_at,
                 resume: form.resume.clone(),
+                recipient_email: form.recipient_email.as_deref(),
+                follow_up_days: form.follow_up_days,
             };
             if let Some(row) = self.db.insert_link(&new).await? {
                 self.serve_changes().await;

@@ -24,7 +24,7 @@ macro_rules! copied_tables {
             owner: DumpOwner [id, email, password_hash, created_at, updated_at] by "id";
             application_links: DumpLink [id, slug, company, role, note, language, expires_at,
                 revoked_at, alert_open, alert_resume, alert_message, created_at, first_opened_at,
-                last_activity_at, revision, resume] by "id";
+                last_activity_at, revision, resume, recipient_email, follow_up_days] by "id";
             application_link_counts: DumpLinkCount [link_id, day, kind, key, count]
                 by "link_id, day, kind, key";
             contact_messages: DumpMessage [id, name, email, subject, message, form_name, created_at,
@@ -280,6 +280,8 @@ row! {
         pub last_activity_at: Option<i64>,
         pub revision: i64,
         pub resume: Option<String>,
+        pub recipient_email: Option<String>,
+        pub follow_up_days: i64,
     }
 }
 

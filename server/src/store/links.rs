@@ -33,12 +33,18 @@ row! {
         pub last_activity_at: Option<i64>,
         /// The link's own resume (`links::LinkResume` as JSON); `None` for the page's.
         pub resume: Option<String>,
+        /// Whom the application went to, where a follow-up goes; `None` when not given.
+        pub recipient_email: Option<String>,
+        /// The days after the first open, with no message through the link, before a
+        /// follow-up comes up.
+        pub follow_up_days: i64,
     }
 }
 
 /// The columns of [`LinkRow`], in order.
 pub const LINK_COLUMNS: &str = "id, slug, company, role, note, language, expires_at, revoked_at, \
-     alert_open, alert_resume, alert_message, created_at, first_opened_at, last_activity_at, resume";
+     alert_open, alert_resume, alert_message, created_at, first_opened_at, last_activity_at, resume, \
+     recipient_email, follow_up_days";
 
 /// A link about to be stored.
 #[derive(Debug, Clone)]
@@ -53,6 +59,8 @@ pub struct NewLink<'a> {
     pub created_at: i64,
     /// The link's own resume as JSON; `None` for the page's.
     pub resume: Option<String>,
+    pub recipient_email: Option<&'a str>,
+    pub follow_up_days: i64,
 }
 
 /// Which of a link's events are told to the owner.
@@ -86,6 +94,9 @@ pub struct LinkChange {
     pub alert_message: Option<bool>,
     /// `Some(Some(json))` sets the link's own resume, `Some(None)` gives it the page's.
     pub resume: Option<Option<String>>,
+    /// `Some(None)` forgets the recipient's address.
+    pub recipient_email: Option<Option<String>>,
+    pub follow_up_days: Option<i64>,
 }
 
 row! {
@@ -210,8 +221,8 @@ both_engines! {
             sqlx::query_as(&format!(
                 "INSERT INTO application_links \
                  (slug, company, role, note, language, expires_at, alert_open, alert_resume, \
-                  alert_message, created_at, resume) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
+                  alert_message, created_at, resume, recipient_email, follow_up_days) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) \
                  ON CONFLICT (slug) DO NOTHING RETURNING {LINK_COLUMNS}"
             ))
             .bind(new.slug)
@@ -225,6 +236,8 @@ both_engines! {
             .bind(new.alerts.message)
             .bind(new.created_at)
             .bind(new.resume.as_deref())
+            .bind(new.recipient_email)
+            .bind(new.follow_up_days)
             .fetch_optional(self.writer())
             .await
             .context("Failed to store an application link")
@@ -317,6 +330,14 @@ both_engines! {
             if let Some(resume) = &change.resume {
                 query.push(", resume = ");
                 query.push_bind(resume.clone());
+            }
+            if let Some(recipient) = &change.recipient_email {
+                query.push(", recipient_email = ");
+                query.push_bind(recipient.clone());
+            }
+            if let Some(days) = change.follow_up_days {
+                query.push(", follow_up_days = ");
+                query.push_bind(days);
             }
             query.push(" WHERE id = ");
             query.push_bind(id);

@@ -210,6 +210,15 @@ async fn bad_input_is_a_422_naming_each_field() {
             json!({ "company": "Acme", "role": "Dev", "expiresAt": -5 }),
             vec!["expiresAt"],
         ),
+        (
+            json!({ "company": "Acme", "role": "Dev", "recipientEmail": "jane@",
+                    "followUpDays": 0 }),
+            vec!["followUpDays", "recipientEmail"],
+        ),
+        (
+            json!({ "company": "Acme", "role": "Dev", "followUpDays": 61 }),
+            vec!["followUpDays"],
+        ),
     ] {
         let response = app.post_json("/api/links", &body).await;
         assert_eq!(response.status(), 422, "{body}");
@@ -234,6 +243,12 @@ async fn bad_input_is_a_422_naming_each_field() {
         (json!({ "alerts": [null, true] }), "alerts"),
         (json!({ "alerts": { "open": 1 } }), "alerts.open"),
         (json!({ "alerts": { "sms": true } }), "sms"),
+        (
+            json!({ "recipientEmail": "not an address" }),
+            "recipientEmail",
+        ),
+        (json!({ "followUpDays": 365 }), "followUpDays"),
+        (json!({ "followUpDays": 2.5 }), "followUpDays"),
     ] {
         let response = app.send(Method::PATCH, &path, Some(&body)).await;
         assert_eq!(response.status(), 422, "{body}");
@@ -246,6 +261,52 @@ async fn bad_input_is_a_422_naming_each_field() {
     assert!(error["error"]["fields"]["id"].is_string());
     let huge = json!({ "company": "Acme", "role": "Dev", "note": "n".repeat(20_000) });
     assert_eq!(app.post_json("/api/links", &huge).await.status(), 413);
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_link_keeps_its_recipient_and_follow_up_days_until_changed_or_forgotten() {
+    let app = spawn_app().await;
+    app.signed_in().await;
+    let plain = app.create_link(&acme()).await;
+    assert_eq!(plain["recipientEmail"], Value::Null);
+    assert_eq!(
+        plain["followUpDays"], 5,
+        "five days unless the owner says otherwise"
+    );
+    let link = app
+        .create_link(&json!({ "company": "Initech", "role": "Engineer",
+            "recipientEmail": " hiring@initech.example ", "followUpDays": 10 }))
+        .await;
+    assert_eq!(link["recipientEmail"], "hiring@initech.example");
+    assert_eq!(link["followUpDays"], 10);
+    let path = format!("/api/links/{}", id_of(&link));
+    let changed = app
+        .send(Method::PATCH, &path, Some(&json!({ "followUpDays": 3 })))
+        .await;
+    assert_eq!(changed.status(), 200);
+    let read = app.get(&path).await.json::<Value>().await.unwrap()["link"].take();
+    assert_eq!(
+        (&read["recipientEmail"], &read["followUpDays"]),
+        (&json!("hiring@initech.example"), &json!(3)),
+        "a change of the days leaves the address"
+    );
+    for forget in [
+        json!({ "recipientEmail": null }),
+        json!({ "recipientEmail": "" }),
+    ] {
+        app.send(
+            Method::PATCH,
+            &path,
+            Some(&json!({ "recipientEmail": "a@b.example" })),
+        )
+        .await;
+        let response = app.send(Method::PATCH, &path, Some(&forget)).await;
+        assert_eq!(response.status(), 200, "{forget}");
+        let read = app.get(&path).await.json::<Value>().await.unwrap()["link"].take();
+        assert_eq!(read["recipientEmail"], Value::Null, "{forget}");
+        assert_eq!(read["followUpDays"], 3);
+    }
     app.shutdown().await;
 }
 

@@ -2219,6 +2219,13 @@ export interface components {
             expiresAt?: number | null;
             /** Format: int64 */
             firstOpenedAt?: number | null;
+            /**
+             * Format: int64
+             * @description The days after the first open, with no message through the link, before a follow-up
+             *     comes up.
+             * @example 5
+             */
+            followUpDays: number;
             /** Format: int64 */
             id: number;
             /** @description The language of the page it serves (`/` when that language is no longer published). */
@@ -2231,6 +2238,11 @@ export interface components {
              * @example /a/acme-3q2-7wX1b_kPz9QeL
              */
             path: string;
+            /**
+             * @description Whom the application went to, where a follow-up goes; `null` when not given.
+             * @example jane@acme.example
+             */
+            recipientEmail?: string | null;
             resume?: null | components["schemas"]["LinkResume"];
             /**
              * Format: int64
@@ -2354,8 +2366,15 @@ export interface components {
              * @description Unix milliseconds (a time past expires the link now); `null` clears the expiry.
              */
             expiresAt?: number | null;
+            /**
+             * Format: int64
+             * @description The days before a follow-up comes up, 1 to 60.
+             */
+            followUpDays?: number | null;
             /** @description At most 1,000 characters. */
             note?: string | null;
+            /** @description Whom the application went to; `null` or empty forgets it. */
+            recipientEmail?: string | null;
             resume?: null | components["schemas"]["LinkResume"];
             /**
              * @description `true` revokes the link (its address then shows the page and counts nothing), `false`
@@ -2577,10 +2596,21 @@ export interface components {
              * @description When it stops working (Unix milliseconds, in the future); never when left out.
              */
             expiresAt?: number | null;
+            /**
+             * Format: int64
+             * @description The days after the first open, with no message through the link, before a follow-up
+             *     comes up: 1 to 60, 5 when left out.
+             */
+            followUpDays?: number | null;
             /** @description A published language's tag (the page's default language when left out). */
             language?: string | null;
             /** @description The owner's own words, at most 1,000 characters. */
             note?: string | null;
+            /**
+             * @description Whom the application goes to (where a follow-up is sent); empty or left out: no one.
+             * @example jane@acme.example
+             */
+            recipientEmail?: string | null;
             resume?: null | components["schemas"]["LinkResume"];
             /**
              * @description 1 to 100 characters once trimmed, one line.

@@ -18,6 +18,8 @@ const NOUNS: Record<string, string> = {
   note: 'the note',
   language: 'the language',
   expiresAt: 'the expiry',
+  recipientEmail: "the recipient's e-mail address",
+  followUpDays: 'the days before a follow-up',
   token: 'this link',
   challengeId: 'this step',
   credential: 'the passkey',

@@ -130,6 +130,13 @@ pub struct Link {
     totals: LinkTotals,
     /// Its own resume; `null` for the page's.
     resume: Option<LinkResume>,
+    /// Whom the application went to, where a follow-up goes; `null` when not given.
+    #[schema(example = "jane@acme.example")]
+    recipient_email: Option<String>,
+    /// The days after the first open, with no message through the link, before a follow-up
+    /// comes up.
+    #[schema(minimum = 1, maximum = 60, example = 5)]
+    follow_up_days: i64,
 }
 
 /// A tally's case studies, the most opened first, titled from the published `document`.
@@ -180,6 +187,8 @@ impl Link {
             last_activity_at: row.last_activity_at,
             state,
             resume: LinkResume::read(row.resume.as_deref()),
+            recipient_email: row.recipient_email,
+            follow_up_days: row.follow_up_days,
             alerts: LinkAlerts {
                 open: row.alert_open,
                 resume: row.alert_resume,
@@ -300,6 +309,15 @@ pub struct NewLinkRequest {
     /// out: the page's choice); left out, the page's resume.
     #[serde(default)]
     resume: Option<LinkResume>,
+    /// Whom the application goes to (where a follow-up is sent); empty or left out: no one.
+    #[serde(default)]
+    #[schema(max_length = 254, example = "jane@acme.example")]
+    recipient_email: Option<String>,
+    /// The days after the first open, with no message through the link, before a follow-up
+    /// comes up: 1 to 60, 5 when left out.
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 60)]
+    follow_up_days: Option<i64>,
 }
 
 /// `Some(value)` for a field that is present, `null` included, so that `null` can clear it.
@@ -333,6 +351,14 @@ pub struct LinkUpdate {
     #[serde(default, deserialize_with = "present")]
     #[schema(value_type = Option<LinkResume>)]
     resume: Option<Option<LinkResume>>,
+    /// Whom the application went to; `null` or empty forgets it.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<String>, max_length = 254)]
+    recipient_email: Option<Option<String>>,
+    /// The days before a follow-up comes up, 1 to 60.
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 60)]
+    follow_up_days: Option<i64>,
 }
 
 fn alerts_from(change: Option<&AlertsChange>) -> Alerts {
@@ -395,6 +421,8 @@ async fn create(
             expires_at: request.expires_at,
             alerts: alerts_from(request.alerts.as_ref()),
             resume: request.resume.as_ref(),
+            recipient_email: request.recipient_email.as_deref(),
+            follow_up_days: request.follow_up_days,
         },
         &published.document,
         state.links.now_ms(),
@@ -519,6 +547,16 @@ fn change_of(state: &AppState, update: &LinkUpdate) -> Result<LinkChange> {
         errors.extend(resume.check(&state.content.current().document));
         resume.stored()
     });
+    let recipient_email = update.recipient_email.as_ref().and_then(|recipient| {
+        form::recipient(recipient.as_deref().unwrap_or_default())
+            .map_err(|e| errors.insert("recipientEmail".into(), e))
+            .ok()
+    });
+    let follow_up_days = update.follow_up_days.and_then(|days| {
+        form::follow_up_days(days)
+            .map_err(|e| errors.insert("followUpDays".into(), e))
+            .ok()
+    });
     if !errors.is_empty() {
         return Err(ApiError::Validation(errors));
     }
@@ -533,6 +571,8 @@ fn change_of(state: &AppState, update: &LinkUpdate) -> Result<LinkChange> {
         alert_resume: alerts.and_then(|a| a.resume),
         alert_message: alerts.and_then(|a| a.message),
         resume,
+        recipient_email,
+        follow_up_days,
     })
 }
 

@@ -211,6 +211,12 @@ function NewLinkForm({ id, onCreated }: { id: string; onCreated: (link: Applicat
     const data = new FormData(form);
     const text = (name: string) => String(data.get(name) ?? '').trim();
     const expires = text('expires');
+    const days = text('followUpDays');
+    // A number input holds what the browser could read: a fraction is the one mistake left to name here.
+    if (days !== '' && !Number.isInteger(Number(days))) {
+      setFields({ followUpDays: 'Enter a whole number of days from 1 to 60.' });
+      return;
+    }
     setBusy(true);
     setFields({});
     setAlert('');
@@ -223,6 +229,8 @@ function NewLinkForm({ id, onCreated }: { id: string; onCreated: (link: Applicat
         // The end of the chosen day, in the owner's time zone.
         expiresAt: expires ? new Date(`${expires}T23:59:59`).getTime() : null,
         alerts: Object.fromEntries(ALERTS.map(({ key }) => [key, data.get(`alert-${key}`) === 'on'])),
+        recipientEmail: text('recipientEmail') || undefined,
+        followUpDays: days === '' ? undefined : Number(days),
       });
       form.reset();
       onCreated(link);
@@ -277,6 +285,12 @@ function NewLinkForm({ id, onCreated }: { id: string; onCreated: (link: Applicat
           </select>
         ))}
         {field('expires', 'Expires (optional)', (props) => <input {...props} type="date" className="field-input" />)}
+        {field('recipientEmail', "Recipient's e-mail (optional, for a follow-up)", (props) => (
+          <input {...props} type="email" maxLength={254} spellCheck={false} autoComplete="off" className="field-input" />
+        ))}
+        {field('followUpDays', 'Follow up after (days, once opened)', (props) => (
+          <input {...props} type="number" inputMode="numeric" min={1} max={60} step={1} defaultValue={5} className="field-input" />
+        ))}
         <div className="md:col-span-2">
           {field('note', 'Note (only you see it)', (props) => <textarea {...props} maxLength={1000} rows={2} className="field-input" />)}
         </div>
@@ -412,6 +426,16 @@ function LinkItem({ link, onChanged, onError }: { link: ApplicationLink; onChang
       {open && (
         <div id={`${id}-detail`} className="mt-4 grid gap-4">
           {link.note && <p className="text-sm text-gray-200">Note: {link.note}</p>}
+          <p className="text-sm text-gray-300">
+            {link.recipientEmail === null ? (
+              <>No recipient's e-mail: a follow-up has no one to go to.</>
+            ) : (
+              <>
+                Sent to <bdi dir="ltr">{link.recipientEmail}</bdi>.
+              </>
+            )}{' '}
+            A follow-up comes up {link.followUpDays === 1 ? '1 day' : `${link.followUpDays} days`} after the first open, with no message through it.
+          </p>
           <p className="text-sm text-gray-300">
             {link.firstOpenedAt === null ? 'Not opened yet.' : `First opened ${fullDate(link.firstOpenedAt)}.`}{' '}
             {link.lastActivityAt !== null && `Last activity ${fullDate(link.lastActivityAt)}.`}
