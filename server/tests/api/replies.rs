@@ -54,8 +54,9 @@ fn bare(id: &str) -> &str {
     id.trim().trim_start_matches('<').trim_end_matches('>')
 }
 
-#[tokio::test]
-async fn a_reply_reaches_the_visitor_threaded_quoting_the_message_and_shows_sent() {
+/// A server that mails through a local SMTP server with the site's reply address, the owner
+/// signed in.
+async fn replying_app() -> (TestSmtp, TestApp) {
     let smtp = TestSmtp::start().await;
     let app = spawn_app_with(|s| {
         mail_to(s, smtp.url());
@@ -63,6 +64,12 @@ async fn a_reply_reaches_the_visitor_threaded_quoting_the_message_and_shows_sent
     })
     .await;
     app.signed_in().await;
+    (smtp, app)
+}
+
+#[tokio::test]
+async fn a_reply_reaches_the_visitor_threaded_quoting_the_message_and_shows_sent() {
+    let (smtp, app) = replying_app().await;
     let id = message_id_of(post_contact(&app, &valid_form()).await).await;
 
     let response = reply(&app, id, "Thank you, Ada.\nShall we talk on Tuesday?").await;
@@ -226,13 +233,7 @@ fn answer<'a>(
 
 #[tokio::test]
 async fn answers_are_filed_by_reference_and_sender_alone_once_and_attachments_only_download() {
-    let smtp = TestSmtp::start().await;
-    let app = spawn_app_with(|s| {
-        mail_to(s, smtp.url());
-        s.mail.reply_address = Some(REPLIES.to_owned());
-    })
-    .await;
-    app.signed_in().await;
+    let (smtp, app) = replying_app().await;
     let id = message_id_of(post_contact(&app, &valid_form()).await).await;
     assert_eq!(reply(&app, id, "Shall we talk?").await.status(), 201);
     let sent = mails_to(&smtp, "ada@example.com", 1).await;
