@@ -26,6 +26,14 @@ pub fn message_mail_id(message: &MessageRow, domain: &str) -> String {
     format!("contact.{}.{}@{domain}", message.id, message.created_at)
 }
 
+/// A new follow-up's Message-ID under the site's `domain`, made at random: the recipient's
+/// answer names it.
+pub fn follow_up_mail_id(link_id: i64, domain: &str) -> String {
+    let mut token = [0u8; 12];
+    rand::thread_rng().fill_bytes(&mut token);
+    format!("follow-up.{link_id}.{}@{domain}", hex::encode(token))
+}
+
 /// What a new reply sends: its Message-ID, the id it answers, its References and the text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Composed {
@@ -64,5 +72,17 @@ pub fn compose(message: &MessageRow, earlier: &[ReplyRow], body: &str, domain: &
         in_reply_to,
         refs: ids.join(" "),
         sent_text: crate::mail::quoted_reply(body, original, &message.name, at),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn follow_up_message_ids_are_the_sites_and_never_repeat() {
+        let one = follow_up_mail_id(3, "alex.example");
+        assert!(one.starts_with("follow-up.3.") && one.ends_with("@alex.example"));
+        assert_ne!(one, follow_up_mail_id(3, "alex.example"));
     }
 }

@@ -123,6 +123,41 @@ impl ContactState {
     }
 }
 
+impl ContactState {
+    /// Stores the owner's follow-up (`subject` and `body`, already checked) to the recipient of `link_id`,
+    /// with its outbox row, and wakes the outbox: its id; `Ok(None)` when the link's follow-up
+    /// was sent or dismissed already; `Err` when the server sends no e-mail.
+    pub async fn follow_up(
+        &self,
+        db: &Db,
+        link_id: i64,
+        recipient: &str,
+        (subject, body): (&str, &str),
+        now: i64,
+    ) -> anyhow::Result<Result<Option<i64>, conversation::Refusal>> {
+        let Some(mailer) = self.mailer.get() else {
+            return Ok(Err(conversation::Refusal::MailOff));
+        };
+        let mail_id = conversation::follow_up_mail_id(link_id, mailer.from().email.domain());
+        let id = db
+            .send_follow_up(&crate::store::follow_ups::NewFollowUp {
+                link_id,
+                mail_id: &mail_id,
+                recipient,
+                subject,
+                body,
+                now,
+                queued_at: crate::clock::now_ms(),
+            })
+            .await?;
+        if let Some(id) = id {
+            tracing::info!(link_id, follow_up_id = id, "the owner sent a follow-up");
+            self.outbox_wake.notify_one();
+        }
+        Ok(Ok(id))
+    }
+}
+
 /// The keys that sign the form token and the proof-of-work challenges: made once and kept in the
 /// database, so a restart or another instance accepts what this one issued.
 pub struct SpamKeys {

@@ -21,8 +21,8 @@ use super::link_alert::LinkAlert;
 use super::webhook::Webhook;
 use crate::config::MailSettings;
 use crate::store::delivery::{
-    PendingDelivery, EMAIL_CHANNEL, KIND_ANSWER, KIND_CEILING, KIND_LINK, KIND_NOTICE, KIND_REPLY,
-    KIND_TEST,
+    PendingDelivery, EMAIL_CHANNEL, KIND_ANSWER, KIND_CEILING, KIND_FOLLOW_UP, KIND_LINK,
+    KIND_NOTICE, KIND_REPLY, KIND_TEST,
 };
 use crate::store::Db;
 
@@ -138,6 +138,9 @@ impl Mailer {
         }
         if pending.kind == KIND_REPLY {
             return super::reply_mail::reply_message(pending, &self.from, &self.reply_to);
+        }
+        if pending.kind == KIND_FOLLOW_UP {
+            return super::reply_mail::follow_up_message(pending, &self.from, &self.reply_to);
         }
         if pending.kind == KIND_ANSWER {
             let notice = super::reply_mail::AnswerNotice::of(pending);

@@ -54,6 +54,29 @@ pub fn reply_message(
         .context("Failed to build the reply")
 }
 
+/// The owner's follow-up to a link's recipient: From the site, To the recipient, Reply-To the
+/// site's reply address, under its own subject and Message-ID (a new thread: the application it
+/// follows up went from the owner's own mailbox), with the text as the owner sent it.
+pub fn follow_up_message(
+    pending: &PendingDelivery,
+    from: &Mailbox,
+    reply_to: &Mailbox,
+) -> anyhow::Result<Message> {
+    let text = |field: &Option<String>| field.clone().unwrap_or_default();
+    let recipient: Mailbox = text(&pending.email)
+        .parse()
+        .context("the stored address no longer parses")?;
+    Message::builder()
+        .from(from.clone())
+        .to(recipient)
+        .reply_to(reply_to.clone())
+        .subject(one_line(&text(&pending.subject)))
+        .message_id(Some(format!("<{}>", text(&pending.reply_mail_id))))
+        .header(ContentType::TEXT_PLAIN)
+        .body(text(&pending.reply_sent_text))
+        .context("Failed to build the follow-up")
+}
+
 /// `Re: ` and the message's subject, on one line, without a second `Re:`.
 pub fn reply_subject(subject: &str) -> String {
     let subject = one_line(subject);

@@ -8,6 +8,7 @@
 
 pub mod directory;
 pub mod export;
+pub mod follow_up;
 pub mod form;
 pub mod slug;
 pub mod stage;

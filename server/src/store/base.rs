@@ -15,6 +15,7 @@ use super::content::ContentStore;
 use super::delivery::DeliveryStore;
 use super::dump::CopyStore;
 use super::engines::{both_engines, Pools};
+use super::follow_ups::FollowUpStore;
 use super::inbox::InboxStore;
 use super::insights::InsightsStore;
 use super::links::LinkStore;
@@ -57,6 +58,7 @@ pub trait Store:
     + InboxStore
     + InsightsStore
     + LinkStore
+    + FollowUpStore
     + ContentStore
     + MediaStore
     + ReplyStore

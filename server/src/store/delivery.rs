@@ -8,8 +8,8 @@ use async_trait::async_trait;
 use crate::store::engines::{both_engines, in_list, Pools};
 
 pub use super::model::{
-    EMAIL_CHANNEL, KIND_ANSWER, KIND_CEILING, KIND_LINK, KIND_MESSAGE, KIND_NOTICE, KIND_REPLY,
-    KIND_TEST,
+    EMAIL_CHANNEL, KIND_ANSWER, KIND_CEILING, KIND_FOLLOW_UP, KIND_LINK, KIND_MESSAGE, KIND_NOTICE,
+    KIND_REPLY, KIND_TEST,
 };
 
 row! {
@@ -42,7 +42,8 @@ row! {
         pub notice_text: Option<String>,
         /// For a reply (to send to the visitor of `name` and `email`) or an answer (to tell the
         /// owner of): its row, Message-ID, threading headers, words (the text sent, for a
-        /// reply), and an answer's subject and sender.
+        /// reply), and an answer's subject and sender. A follow-up (to send to `email`, the
+        /// link's recipient, under `subject`) gives its Message-ID and text in the same fields.
         pub reply_id: Option<i64>,
         pub reply_mail_id: Option<String>,
         pub reply_in_reply_to: Option<String>,
@@ -91,6 +92,8 @@ row! {
         pub notice_text: Option<String>,
         /// For a reply or an answer: its row in the conversation.
         pub reply_id: Option<i64>,
+        /// For a follow-up: its row (`link_follow_ups`).
+        pub follow_up_id: Option<i64>,
     }
 }
 
@@ -187,7 +190,7 @@ pub trait DeliveryStore: Send + Sync + 'static {
 /// The columns of [`DeliveryRow`], in order.
 pub const DELIVERY_COLUMNS: &str = "id, message_id, channel, kind, attempts, next_attempt_at, \
      leased_until, last_error, sent_at, gave_up_at, created_at, link_id, link_event, \
-     notice_entry, notice_subject, notice_text, reply_id";
+     notice_entry, notice_subject, notice_text, reply_id, follow_up_id";
 
 /// A notice to queue (see [`DeliveryStore::queue_notice`]).
 pub struct Notice<'a> {
@@ -235,15 +238,19 @@ both_engines! {
             .context("Failed to lease the due notifications")?;
             let rows = sqlx::query_as(&format!(
                 "SELECT o.id AS outbox_id, o.channel, o.kind, o.attempts, o.message_id, m.name, \
-                        m.email, m.subject, m.message, m.created_at AS message_created_at, {}, \
+                        COALESCE(m.email, f.recipient) AS email, \
+                        COALESCE(m.subject, f.subject) AS subject, m.message, \
+                        m.created_at AS message_created_at, {}, \
                         o.link_id, o.link_event, o.created_at AS event_at, l.company AS link_company, \
                         l.role AS link_role, l.slug AS link_slug, o.notice_subject, o.notice_text, \
-                        o.reply_id, r.mail_id AS reply_mail_id, r.in_reply_to AS reply_in_reply_to, \
-                        r.refs AS reply_refs, r.body AS reply_body, r.sent_text AS reply_sent_text, \
+                        o.reply_id, COALESCE(r.mail_id, f.mail_id) AS reply_mail_id, \
+                        r.in_reply_to AS reply_in_reply_to, r.refs AS reply_refs, \
+                        r.body AS reply_body, COALESCE(r.sent_text, f.body) AS reply_sent_text, \
                         r.subject AS reply_subject, r.from_address AS reply_from \
                  FROM notification_outbox o LEFT JOIN message_replies r ON r.id = o.reply_id \
+                 LEFT JOIN link_follow_ups f ON f.id = o.follow_up_id \
                  LEFT JOIN contact_messages m ON m.id = COALESCE(o.message_id, r.message_id) \
-                 LEFT JOIN application_links l ON l.id = o.link_id \
+                 LEFT JOIN application_links l ON l.id = COALESCE(o.link_id, f.link_id) \
                  WHERE {} ORDER BY o.id",
                 held_column("o"),
                 in_list!("", "o.id", "$1"),

@@ -9,6 +9,7 @@ use sqlx::QueryBuilder;
 use crate::config::database::Engine;
 use crate::store::auth::PasskeyRow;
 use crate::store::engines::{both_engines, Pools};
+use crate::store::follow_ups::FollowUpRow;
 use crate::store::insights::InsightsDayRow;
 use crate::store::media::{MediaFileRow, MediaRow, ResumeRow};
 use crate::store::replies::{DumpAttachment, MailboxStateRow, UnmatchedRow};
@@ -38,9 +39,12 @@ macro_rules! copied_tables {
                 error_at] by "mailbox";
             unmatched_mail: UnmatchedRow [id, mail_id, mailbox, uid_validity, uid, from_address,
                 subject, mail_date, reason, created_at] by "id";
+            link_follow_ups: FollowUpRow [id, link_id, state, snoozed_until, mail_id, recipient,
+                subject, body, created_at, updated_at] by "id";
             notification_outbox: DumpOutbox [id, message_id, channel, kind, attempts,
                 next_attempt_at, leased_until, last_error, sent_at, gave_up_at, created_at,
-                link_id, link_event, notice_entry, notice_subject, notice_text, reply_id] by "id";
+                link_id, link_event, notice_entry, notice_subject, notice_text, reply_id,
+                follow_up_id] by "id";
             sessions: DumpSession [token_hash, owner_id, created_at, last_seen_at, idle_expires_at,
                 absolute_expires_at, browser, device, method, reauthenticated_at, passkey_id]
                 by "token_hash";
@@ -213,6 +217,7 @@ both_engines! {
                     "message_replies",
                     "reply_attachments",
                     "unmatched_mail",
+                    "link_follow_ups",
                 ] {
                     sqlx::query(&format!(
                         "SELECT setval(pg_get_serial_sequence('{table}', 'id'), \

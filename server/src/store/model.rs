@@ -17,8 +17,10 @@ pub const KIND_LINK: &str = "link";
 pub const KIND_NOTICE: &str = "notice";
 /// ...of the owner's reply to a message, sent to its visitor (on the e-mail channel)...
 pub const KIND_REPLY: &str = "reply";
-/// ...and of the owner's notice of a visitor's answer, read from the site's mailbox.
+/// ...of the owner's notice of a visitor's answer, read from the site's mailbox...
 pub const KIND_ANSWER: &str = "answer";
+/// ...and of a follow-up the owner sends to a link's recipient (on the e-mail channel).
+pub const KIND_FOLLOW_UP: &str = "follow_up";
 
 /// A contact message about to be stored.
 #[derive(Debug, Clone)]

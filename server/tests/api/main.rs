@@ -17,6 +17,7 @@ mod delivery;
 mod docs;
 mod faults;
 mod feeds_tooling;
+mod follow_ups;
 mod group_commit;
 mod hardening;
 mod helpers;

@@ -221,11 +221,21 @@ async fn db_copy_moves_everything_from_sqlite_to_postgresql_and_back_with_every_
         201
     );
     let (otpauth, _) = app.turn_second_factor_on(&app.client).await;
-    // An application link, opened (its counts, its first-open alert) and written through.
+    // An application link, opened (its counts, its first-open alert) and written through, and
+    // followed up.
     let link = app
-        .create_link(&json!({"company": "Acme", "role": "Dev", "note": "n"}))
+        .create_link(&json!({"company": "Acme", "role": "Dev", "note": "n",
+            "recipientEmail": "jane@acme.example"}))
         .await;
     let slug = link["slug"].as_str().unwrap().to_owned();
+    // Its follow-up, sent (its outbox row fails too).
+    let followed = app
+        .post_json(
+            &format!("/api/links/{}/follow-up", link["id"]),
+            &json!({"subject": "Any news? 😀", "body": "Hello Jane,\nany news?"}),
+        )
+        .await;
+    assert_eq!(followed.status(), 201);
     let opened = app.link_visit(&json!({"slug": slug, "kind": "open"})).await;
     assert_eq!(opened.status(), 204);
     // A post, read through the link (a count of the kind `post`; viewed below).

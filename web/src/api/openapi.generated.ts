@@ -579,6 +579,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/follow-ups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The links due for a follow-up now, the longest waiting first, each with a draft. */
+        get: operations["listFollowUps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/insights": {
         parameters: {
             query?: never;
@@ -717,6 +734,60 @@ export interface paths {
         head?: never;
         /** Changes a link's note, expiry or alerts, or revokes it (and back). */
         patch: operations["updateLink"];
+        trace?: never;
+    };
+    "/api/links/{id}/follow-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends a follow-up to the link's recipient, by e-mail through the outbox (retried until it
+         *     goes): once; it never comes up again.
+         */
+        post: operations["sendFollowUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/links/{id}/follow-up/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Puts the link's follow-up away for good. */
+        post: operations["dismissFollowUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/links/{id}/follow-up/snooze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Puts the link's follow-up away for some days, after which it comes up again. */
+        post: operations["snoozeFollowUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/mailbox": {
@@ -2015,6 +2086,27 @@ export interface components {
              */
             revision: number;
         };
+        /** @description A link due for a follow-up. */
+        DueFollowUp: {
+            company: string;
+            /** @description A follow-up in the link's language, signed with the page's name, to edit and send. */
+            draft: components["schemas"]["FollowUpDraft"];
+            /**
+             * Format: int64
+             * @description When it came up: the first open and the link's days (or the end of a snooze), Unix ms.
+             */
+            dueAt: number;
+            /** Format: int64 */
+            firstOpenedAt: number;
+            /** @description The link's language, which the draft is written in. */
+            language: string;
+            /** Format: int64 */
+            linkId: number;
+            /** @description The link's address: `/a/<slug>`. */
+            path: string;
+            recipientEmail: string;
+            role: string;
+        };
         /** @description The stable JSON shape of every error: `{"error": {"code", "message", "fields"?}}`. */
         ErrorBody: {
             error: components["schemas"]["ErrorDetail"];
@@ -2056,6 +2148,40 @@ export interface components {
             challengeId: string;
             /** @description The browser's answer: the `PublicKeyCredential` in its JSON form (`credential.toJSON()`). */
             credential: Record<string, unknown>;
+        };
+        /** @description A follow-up's words, as drafted or as sent. */
+        FollowUpDraft: {
+            body: string;
+            subject: string;
+        };
+        /** @description The links due for a follow-up, and whether one can be sent. */
+        FollowUpList: {
+            /** @description Whether the server sends e-mail (`--smtp-url`), so a follow-up can be sent. */
+            canSend: boolean;
+            /** @description The longest waiting first. */
+            followUps: components["schemas"]["DueFollowUp"][];
+            /** @description Where the recipient's answers go (the follow-ups' Reply-To). */
+            replyAddress?: string | null;
+        };
+        /** @description What the owner did with a link's follow-up. */
+        FollowUpState: {
+            /**
+             * Format: int64
+             * @description When, Unix milliseconds.
+             */
+            at: number;
+            body?: string | null;
+            delivery?: null | components["schemas"]["Delivery"];
+            /** @description A sent follow-up's address, subject and text. */
+            sentTo?: string | null;
+            /**
+             * Format: int64
+             * @description A snoozed follow-up comes up again then (Unix milliseconds).
+             */
+            snoozedUntil?: number | null;
+            /** @description `sent`, `dismissed` or `snoozed`. */
+            state: string;
+            subject?: string | null;
         };
         /** @description The page's footer. */
         Footer: {
@@ -2219,6 +2345,7 @@ export interface components {
             expiresAt?: number | null;
             /** Format: int64 */
             firstOpenedAt?: number | null;
+            followUp?: null | components["schemas"]["FollowUpState"];
             /**
              * Format: int64
              * @description The days after the first open, with no message through the link, before a follow-up
@@ -2994,6 +3121,13 @@ export interface components {
              */
             writing?: boolean;
         };
+        /** @description The follow-up as the owner sends it: plain text. */
+        SendFollowUp: {
+            /** @description 1 to 10,000 characters once trimmed, sent as typed. */
+            body: string;
+            /** @description 1 to 200 characters on one line, trimmed. */
+            subject: string;
+        };
         SessionList: {
             /** @description The most recently active first. */
             sessions: components["schemas"]["SessionView"][];
@@ -3048,6 +3182,15 @@ export interface components {
             /** @description The id of its logo in `media`. */
             logo: string;
             name: string;
+        };
+        /** @description How long to snooze a follow-up. */
+        Snooze: {
+            /**
+             * Format: int64
+             * @description Whole days, 1 to 30.
+             * @example 3
+             */
+            days: number;
         };
         /** @description A profile elsewhere (GitHub, LinkedIn, X …). */
         SocialLink: {
@@ -5013,6 +5156,34 @@ export interface operations {
             };
         };
     };
+    listFollowUps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FollowUpList"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     readInsights: {
         parameters: {
             query?: {
@@ -5575,6 +5746,269 @@ export interface operations {
                 };
             };
             /** @description The id or a field is not valid, each named */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    sendFollowUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendFollowUp"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FollowUpState"];
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not from the site's own pages */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such link */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link has no recipient's address, the server sends no e-mail, or its follow-up was sent or dismissed already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body over 16 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Fields not valid, each named */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    dismissFollowUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FollowUpState"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not from the site's own pages */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such link */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Its follow-up was sent or dismissed already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The id is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    snoozeFollowUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Snooze"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FollowUpState"];
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not from the site's own pages */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such link */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Its follow-up was sent or dismissed already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body over 16 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Fields not valid, each named */
             422: {
                 headers: {
                     [name: string]: unknown;

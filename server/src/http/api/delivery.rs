@@ -36,7 +36,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 /// One notification on one channel.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Delivery {
     id: i64,

@@ -12,6 +12,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::follow_ups::{states, FollowUpState};
 use super::responses::{
     BeaconBody, CrossSite, IdNotWhole, InvalidFields, JsonBody, NoSession, NoSuchLink,
     TooManyEvents,
@@ -137,6 +138,9 @@ pub struct Link {
     /// comes up.
     #[schema(minimum = 1, maximum = 60, example = 5)]
     follow_up_days: i64,
+    /// What the owner did with its follow-up; `null` while nothing was (it may be due: see
+    /// `/api/follow-ups`).
+    follow_up: Option<FollowUpState>,
 }
 
 /// A tally's case studies, the most opened first, titled from the published `document`.
@@ -170,9 +174,15 @@ fn posts(tally: &Tally, published: &Published<'_>) -> Vec<PostCount> {
 }
 
 impl Link {
-    fn new(row: LinkRow, tally: &Tally, published: &Published<'_>) -> Self {
+    fn new(
+        row: LinkRow,
+        tally: &Tally,
+        published: &Published<'_>,
+        follow_ups: &mut BTreeMap<i64, FollowUpState>,
+    ) -> Self {
         let state = Stage::of(&row, tally).into();
         Self {
+            follow_up: follow_ups.remove(&row.id),
             id: row.id,
             path: format!("/a/{}", row.slug),
             slug: row.slug,
@@ -388,12 +398,13 @@ async fn list(State(state): State<AppState>, _owner: Owner) -> Result<ApiJson<Li
         document: &page.document,
         posts: &posts,
     };
+    let mut follow_ups = states(&state).await?;
     let links = state
         .links
         .list()
         .await?
         .into_iter()
-        .map(|(row, tally)| Link::new(row, &tally, &published))
+        .map(|(row, tally)| Link::new(row, &tally, &published, &mut follow_ups))
         .collect();
     Ok(ApiJson(LinkList { links }))
 }
@@ -446,6 +457,7 @@ async fn create(
                 document: &published.document,
                 posts: &Posts::new(),
             },
+            &mut BTreeMap::new(),
         )),
     ))
 }
@@ -491,7 +503,7 @@ async fn read(
         })
         .collect();
     Ok(ApiJson(LinkDetail {
-        link: Link::new(row, &totals, &published),
+        link: Link::new(row, &totals, &published, &mut states(&state).await?),
         days,
     }))
 }
@@ -521,7 +533,12 @@ async fn update(
         document: &page.document,
         posts: &posts,
     };
-    Ok(ApiJson(Link::new(row, &totals, &published)))
+    Ok(ApiJson(Link::new(
+        row,
+        &totals,
+        &published,
+        &mut states(&state).await?,
+    )))
 }
 
 /// What `update` changes, each field checked (every failing one named at once).

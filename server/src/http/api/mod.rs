@@ -8,6 +8,7 @@ pub mod content;
 pub mod conversation;
 pub mod delivery;
 pub mod entries;
+pub mod follow_ups;
 pub mod health;
 pub mod import;
 pub mod inbox;
@@ -64,6 +65,7 @@ pub fn api(session_cookie: &str) -> (Router<AppState>, utoipa::openapi::OpenApi)
                 .merge(delivery::router())
                 .merge(insights::router())
                 .merge(links::router())
+                .merge(follow_ups::router())
                 .merge(content::router())
                 .merge(resume::router())
                 .merge(import::router())
