@@ -64,6 +64,15 @@ export async function ownerCookie(server: RunningServer): Promise<string> {
     .join('; ');
 }
 
+/** The owner's API, with the session's cookie and the site's origin. */
+export async function ownerApi(server: RunningServer, path: string, init: { method?: string; body?: unknown } = {}): Promise<Response> {
+  return fetch(server.url + path, {
+    method: init.method ?? 'GET',
+    headers: { Cookie: await ownerCookie(server), 'Content-Type': 'application/json', Origin: server.url },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+}
+
 /**
  * Changes the owner's draft through the API, as the editor saves it, publishes it, and waits until
  * `served` says the server shows it (it renders the new pages within a second).

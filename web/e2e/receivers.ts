@@ -66,6 +66,28 @@ export class TestSmtp {
   }
 }
 
+/** A mail as the SMTP server received it: its headers (unfolded, by lower-case name) and its text, decoded. */
+export function parseMail(raw: string): { headers: Map<string, string>; text: string } {
+  const split = raw.indexOf('\r\n\r\n');
+  const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
+  const headers = new Map<string, string>();
+  for (const line of head.split('\r\n')) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers.set(line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim());
+  }
+  // SMTP's dot-stuffing undone, then the transfer encoding.
+  let body = raw.slice(split + 4).replace(/^\.\./gm, '.');
+  const encoding = (headers.get('content-transfer-encoding') ?? '7bit').toLowerCase();
+  if (encoding === 'base64') body = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (encoding === 'quoted-printable') {
+    body = Buffer.from(
+      body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+      'latin1',
+    ).toString('utf8');
+  }
+  return { headers, text: body.replace(/\r\n/g, '\n') };
+}
+
 /** A local port on which nothing listens yet. */
 export async function freePort(): Promise<number> {
   const probe = createServer();

@@ -12,19 +12,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, openPage, startServer, type RunningServer } from './harness.ts';
-import { axeViolations, DESKTOP_CHROME, EMAIL, OWNER_ENV, ownerCookie, sendMessage, signIn } from './helpers.ts';
+import { axeViolations, DESKTOP_CHROME, EMAIL, OWNER_ENV, ownerApi, sendMessage, signIn } from './helpers.ts';
 import { hydrated } from './page-support.ts';
 import { TestDovecot } from './dovecot.ts';
-import { freePort, TestSmtp } from './receivers.ts';
-
-/** The owner's API, with the session's cookie and the site's origin. */
-async function ownerApi(server: RunningServer, path: string, init: { method?: string; body?: unknown } = {}): Promise<Response> {
-  return fetch(server.url + path, {
-    method: init.method ?? 'GET',
-    headers: { Cookie: await ownerCookie(server), 'Content-Type': 'application/json', Origin: server.url },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-}
+import { freePort, parseMail, TestSmtp } from './receivers.ts';
 
 /** The id and creation time of the inbox's message with `subject` (in `folder`). */
 async function messageBySubject(server: RunningServer, subject: string, folder = 'inbox'): Promise<{ id: number; createdAt: number }> {
@@ -34,28 +25,6 @@ async function messageBySubject(server: RunningServer, subject: string, folder =
   const found = messages.find((m) => m.subject === subject);
   assert.ok(found, `no message "${subject}" in ${folder}`);
   return found;
-}
-
-/** A mail as the SMTP server received it: its headers (unfolded, by lower-case name) and its text, decoded. */
-function parseMail(raw: string): { headers: Map<string, string>; text: string } {
-  const split = raw.indexOf('\r\n\r\n');
-  const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
-  const headers = new Map<string, string>();
-  for (const line of head.split('\r\n')) {
-    const colon = line.indexOf(':');
-    if (colon > 0) headers.set(line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim());
-  }
-  // SMTP's dot-stuffing undone, then the transfer encoding.
-  let body = raw.slice(split + 4).replace(/^\.\./gm, '.');
-  const encoding = (headers.get('content-transfer-encoding') ?? '7bit').toLowerCase();
-  if (encoding === 'base64') body = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
-  if (encoding === 'quoted-printable') {
-    body = Buffer.from(
-      body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
-      'latin1',
-    ).toString('utf8');
-  }
-  return { headers, text: body.replace(/\r\n/g, '\n') };
 }
 
 /** The opened message: the inbox's one article labelled by its subject. */

@@ -18,6 +18,8 @@ import {
 import { useContent } from '../../content/context';
 // A link's own resume: a chunk of its own, fetched when a link's details open.
 const LinkResume = lazy(() => import('./link-resume'));
+// The follow-ups due: a chunk of its own, fetched with the tab.
+const FollowUps = lazy(() => import('./follow-ups'));
 import { useLocale } from '../../i18n/locale';
 import { caseStudiesRead, caseStudyLabel, fullDate, postLabel, postsRead, shortDate } from '../shared/format';
 
@@ -147,6 +149,9 @@ export function ApplicationsView() {
           <CopyLink link={created} />
         </div>
       )}
+      <Suspense fallback={null}>
+        <FollowUps onChanged={() => void reload()} />
+      </Suspense>
       <section aria-labelledby="pipeline-title" className="mt-8">
         <h2 id="pipeline-title" className="text-lg font-semibold text-white">
           Pipeline
@@ -351,6 +356,15 @@ function LinkItem({ link, onChanged, onError }: { link: ApplicationLink; onChang
   const change = (next: Parameters<typeof changeLink>[1]) => changeLink(link.id, next).then(onChanged, onError);
   const { totals } = link;
   const title = `${link.company}, ${link.role}`;
+  const fu = link.followUp;
+  // What became of its follow-up, in a sentence.
+  const followUp =
+    fu &&
+    (fu.state === 'sent'
+      ? `Follow-up sent to ${fu.sentTo} ${fullDate(fu.at)}${fu.delivery?.status === 'sent' ? ', delivered' : fu.delivery?.status === 'failed' ? ', but it could not be delivered' : ''}.`
+      : fu.state === 'snoozed'
+        ? `Follow-up snoozed until ${fullDate(fu.snoozedUntil ?? fu.at)}.`
+        : `Follow-up dismissed ${fullDate(fu.at)}.`);
   return (
     <li className="rounded-xl border border-gray-800 bg-gray-900 p-4" aria-labelledby={`${id}-title`}>
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -435,6 +449,7 @@ function LinkItem({ link, onChanged, onError }: { link: ApplicationLink; onChang
               </>
             )}{' '}
             A follow-up comes up {link.followUpDays === 1 ? '1 day' : `${link.followUpDays} days`} after the first open, with no message through it.
+            {followUp && ` ${followUp}`}
           </p>
           <p className="text-sm text-gray-300">
             {link.firstOpenedAt === null ? 'Not opened yet.' : `First opened ${fullDate(link.firstOpenedAt)}.`}{' '}
