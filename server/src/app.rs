@@ -164,6 +164,20 @@ impl Application {
         });
         crate::auth::bootstrap(&state.db, &state.auth, &state.settings).await?;
         crate::contact::start(&state.db, &state.contact, &state.settings)?;
+        if state.contact.notifications_on {
+            // The weekly digest, on every channel.
+            let waker = state.contact.clone();
+            let job = crate::digest::DigestJob {
+                db: state.db.clone(),
+                channels: state.contact.channels.clone(),
+                wake: Arc::new(move || waker.outbox_wake.notify_one()),
+                time_zone: state.settings.insights.time_zone,
+                clock: crate::clock::Clock::ahead_by(state.settings.clock.clock_offset),
+                holder: format!("{:016x}", rand::random::<u64>()),
+                first_section: crate::links::FIRST_SECTION,
+            };
+            state.contact.keep_worker(tokio::spawn(job.run()));
+        }
         crate::http::api::recovery::start_reset_links(&state);
 
         let answers = crate::http::main_listener(state.clone(), https, trust_request_id);

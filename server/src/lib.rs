@@ -9,6 +9,7 @@ pub mod conditional;
 pub mod config;
 pub mod contact;
 pub mod content;
+pub mod digest;
 pub mod domain;
 pub mod error;
 pub mod http;

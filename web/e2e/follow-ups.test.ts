@@ -4,7 +4,9 @@
  * on (the server restarted on the same database). Then the Applications view lists both; the owner
  * is told what an empty subject lacks, edits the drafted follow-up and sends it, and the test SMTP
  * server receives it with its own Message-ID and the site's reply address; the other is snoozed.
- * Neither is listed after, and the link's details say the follow-up went.
+ * Neither is listed after, and the link's details say the follow-up went. Then the owner sets the
+ * weekly digest's day and hour; past it by the server's clock, the digest's e-mail arrives with its
+ * text and HTML parts, and the webhook gets its JSON.
  */
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
@@ -13,7 +15,7 @@ import type { Browser } from 'playwright-core';
 import { launchBrowser, openPage, startServer, type RunningServer } from './harness.ts';
 import { axeViolations, DESKTOP_CHROME, EMAIL, OWNER_ENV, ownerApi, signIn } from './helpers.ts';
 import { hydrated } from './page-support.ts';
-import { freePort, parseMail, TestSmtp } from './receivers.ts';
+import { freePort, parseMail, TestSmtp, TestWebhook } from './receivers.ts';
 
 const REPLIES = 'replies@example.com';
 const DAY = 24 * 60 * 60;
@@ -28,6 +30,7 @@ describe('follow-ups', () => {
   let server: RunningServer;
   let browser: Browser;
   let smtp: TestSmtp;
+  const webhook = new TestWebhook();
   let port: number;
   let base: string;
   let dataDir: string | undefined;
@@ -36,7 +39,20 @@ describe('follow-ups', () => {
   async function start(offsetSeconds: number) {
     await server?.stop(true);
     server = await startServer({
-      args: ['--smtp-url', `smtp://127.0.0.1:${smtp.port}?tls=none`, '--notify-email', EMAIL, '--reply-address', REPLIES, '--public-url', base],
+      args: [
+        '--smtp-url',
+        `smtp://127.0.0.1:${smtp.port}?tls=none`,
+        '--notify-email',
+        EMAIL,
+        '--reply-address',
+        REPLIES,
+        '--public-url',
+        base,
+        '--webhook-url',
+        webhook.url,
+        '--webhook-secret',
+        'a key that signs the webhook posts, long enough',
+      ],
       env: { ...OWNER_ENV, PORTFOLIO_CLOCK_OFFSET: String(offsetSeconds) },
       port,
       dataDir,
@@ -66,6 +82,7 @@ describe('follow-ups', () => {
   before(async () => {
     smtp = new TestSmtp(await freePort());
     await smtp.start();
+    await webhook.start();
     port = await freePort();
     base = `http://localhost:${port}`;
     await start(0);
@@ -75,6 +92,7 @@ describe('follow-ups', () => {
     await browser?.close();
     await server?.stop();
     await smtp?.stop();
+    await webhook.stop();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -174,6 +192,39 @@ describe('follow-ups', () => {
     await globexLink.getByRole('button', { name: /details/i }).click();
     await globexLink.getByText(/Follow-up snoozed until /).waitFor();
     assert.equal(await owner.page.getByRole('heading', { name: 'Follow-ups due' }).count(), 0);
+
+    // The weekly digest, two hours on by the server's clock (UTC, its default time zone).
+    const moment = new Date(Date.now() + (2 * DAY + 60 + 2 * 3600) * 1000);
+    const weekday = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'][moment.getUTCDay()]!;
+    const hour = `${String(moment.getUTCHours()).padStart(2, '0')}:00`;
+    const digest = owner.page.getByRole('form', { name: 'Weekly digest' });
+    assert.ok(await digest.getByLabel('Send me a weekly digest').isChecked(), 'on by default');
+    await digest.getByLabel('Day').selectOption({ label: weekday });
+    await digest.getByLabel('Hour (UTC)').selectOption({ label: hour });
+    await digest.getByRole('button', { name: 'Save digest settings' }).click();
+    await digest.getByRole('status').filter({ hasText: /^Saved: the next digest is due / }).waitFor();
+    assert.deepEqual(await axeViolations(owner.page), []);
+    await owner.page.goto('about:blank');
+    await start(2 * DAY + 60 + 3 * 3600);
+    let sent: string | undefined;
+    for (let i = 0; i < 300 && !sent; i += 1) {
+      sent = smtp.messages.find((raw) => parseMail(raw).headers.get('subject')?.startsWith('Your week:'));
+      if (!sent) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.ok(sent, 'the digest reached the SMTP server');
+    assert.match(parseMail(sent).headers.get('content-type') ?? '', /^multipart\/alternative/);
+    assert.match(sent, /Content-Type: text\/plain; charset=utf-8/);
+    assert.match(sent, /Content-Type: text\/html; charset=utf-8/);
+    assert.match(sent, /Links opened +2 +0/);
+    type Digest = { type?: string; linksOpened?: { this: number }; followUpsDue?: { this: number } };
+    let posted: Digest | undefined;
+    for (let i = 0; i < 300 && !posted; i += 1) {
+      posted = (webhook.bodies as Digest[]).find((body) => body.type === 'weekly_digest');
+      if (!posted) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.ok(posted, 'the webhook got the digest');
+    assert.equal(posted.linksOpened?.this, 2);
+    assert.equal(posted.followUpsDue?.this, 0, 'one follow-up sent, the other snoozed');
     await owner.page.close();
   });
 });

@@ -74,6 +74,15 @@ impl ContactState {
         }
     }
 
+    /// Keeps a job that sends through the outbox (the weekly digest) with the outbox's workers,
+    /// stopped with them.
+    pub fn keep_worker(&self, worker: JoinHandle<()>) {
+        self.workers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(worker);
+    }
+
     /// Stops the outbox workers (at shutdown). A notification being sent is retried at the next start.
     pub fn stop(&self) {
         for worker in self

@@ -21,8 +21,8 @@ use super::link_alert::LinkAlert;
 use super::webhook::Webhook;
 use crate::config::MailSettings;
 use crate::store::delivery::{
-    PendingDelivery, EMAIL_CHANNEL, KIND_ANSWER, KIND_CEILING, KIND_FOLLOW_UP, KIND_LINK,
-    KIND_NOTICE, KIND_REPLY, KIND_TEST,
+    PendingDelivery, EMAIL_CHANNEL, KIND_ANSWER, KIND_CEILING, KIND_DIGEST, KIND_FOLLOW_UP,
+    KIND_LINK, KIND_NOTICE, KIND_REPLY, KIND_TEST,
 };
 use crate::store::Db;
 
@@ -157,6 +157,20 @@ impl Mailer {
                 .context("Failed to build the notice of an answer");
         }
         let text = |field: &Option<String>| field.clone().unwrap_or_default();
+        if pending.kind == KIND_DIGEST {
+            let figures: crate::digest::figures::Figures =
+                serde_json::from_str(&text(&pending.notice_text))
+                    .context("the digest's stored figures no longer read")?;
+            return Message::builder()
+                .from(self.from.clone())
+                .to(self.to.clone())
+                .subject(one_line(&text(&pending.notice_subject)))
+                .multipart(lettre::message::MultiPart::alternative_plain_html(
+                    crate::digest::render::text(&figures),
+                    crate::digest::render::html(&figures),
+                ))
+                .context("Failed to build the weekly digest");
+        }
         if pending.kind == KIND_NOTICE {
             return Message::builder()
                 .from(self.from.clone())

@@ -239,6 +239,22 @@ fn body(shape: Shape, pending: &PendingDelivery) -> serde_json::Value {
             }),
         };
     }
+    if pending.kind == crate::store::delivery::KIND_DIGEST {
+        let stored = pending.notice_text.as_deref().unwrap_or_default();
+        let Ok(figures) = serde_json::from_str::<crate::digest::figures::Figures>(stored) else {
+            return serde_json::json!({ "type": "weekly_digest" });
+        };
+        return match shape {
+            Shape::Generic => crate::digest::render::webhook_json(&figures),
+            Shape::Slack => serde_json::json!({
+                "text": cut(&crate::digest::render::chat_text(&figures, slack_escape), SLACK_MAX_CHARS),
+            }),
+            Shape::Discord => serde_json::json!({
+                "content": cut(&crate::digest::render::chat_text(&figures, discord_escape), DISCORD_MAX_CHARS),
+                "allowed_mentions": { "parse": [] },
+            }),
+        };
+    }
     if pending.kind == crate::store::delivery::KIND_NOTICE {
         let text = |field: &Option<String>| field.clone().unwrap_or_default();
         let (subject, body) = (text(&pending.notice_subject), text(&pending.notice_text));

@@ -13,6 +13,7 @@ use rand::RngCore;
 use super::auth::AuthStore;
 use super::content::ContentStore;
 use super::delivery::DeliveryStore;
+use super::digest::DigestStore;
 use super::dump::CopyStore;
 use super::engines::{both_engines, Pools};
 use super::follow_ups::FollowUpStore;
@@ -59,6 +60,7 @@ pub trait Store:
     + InsightsStore
     + LinkStore
     + FollowUpStore
+    + DigestStore
     + ContentStore
     + MediaStore
     + ReplyStore

@@ -8,8 +8,8 @@ use async_trait::async_trait;
 use crate::store::engines::{both_engines, in_list, Pools};
 
 pub use super::model::{
-    EMAIL_CHANNEL, KIND_ANSWER, KIND_CEILING, KIND_FOLLOW_UP, KIND_LINK, KIND_MESSAGE, KIND_NOTICE,
-    KIND_REPLY, KIND_TEST,
+    EMAIL_CHANNEL, KIND_ANSWER, KIND_CEILING, KIND_DIGEST, KIND_FOLLOW_UP, KIND_LINK, KIND_MESSAGE,
+    KIND_NOTICE, KIND_REPLY, KIND_TEST,
 };
 
 row! {

@@ -8,6 +8,7 @@ use sqlx::QueryBuilder;
 
 use crate::config::database::Engine;
 use crate::store::auth::PasskeyRow;
+use crate::store::digest::{DigestSettingsRow, WeeklyDigestRow};
 use crate::store::engines::{both_engines, Pools};
 use crate::store::follow_ups::FollowUpRow;
 use crate::store::insights::InsightsDayRow;
@@ -67,6 +68,10 @@ macro_rules! copied_tables {
             media_items: MediaRow [id, kind, name, width, height, bytes, created_at] by "id";
             media_files: MediaFileRow [path, media_id, content_type, width, data] by "path";
             media_resume: ResumeRow [data, sha256, uploaded_at] by "id" fixed id = 1;
+            digest_settings: DigestSettingsRow [enabled, weekday, hour, updated_at] by "id"
+                fixed id = 1;
+            weekly_digests: WeeklyDigestRow [slot, slot_at, figures, skipped, created_at]
+                by "slot";
         }
     };
 }

@@ -19,8 +19,11 @@ pub const KIND_NOTICE: &str = "notice";
 pub const KIND_REPLY: &str = "reply";
 /// ...of the owner's notice of a visitor's answer, read from the site's mailbox...
 pub const KIND_ANSWER: &str = "answer";
-/// ...and of a follow-up the owner sends to a link's recipient (on the e-mail channel).
+/// ...of a follow-up the owner sends to a link's recipient (on the e-mail channel)...
 pub const KIND_FOLLOW_UP: &str = "follow_up";
+/// ...and of the weekly digest, its subject and figures (JSON) in `notice_subject` and
+/// `notice_text`.
+pub const KIND_DIGEST: &str = "digest";
 
 /// A contact message about to be stored.
 #[derive(Debug, Clone)]

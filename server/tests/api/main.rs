@@ -14,6 +14,7 @@ mod contact_outbox;
 mod contact_smtp;
 mod content;
 mod delivery;
+mod digest;
 mod docs;
 mod faults;
 mod feeds_tooling;

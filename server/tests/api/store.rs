@@ -353,6 +353,19 @@ async fn db_copy_moves_everything_from_sqlite_to_postgresql_and_back_with_every_
             .await
             .unwrap();
     }
+    // A week's digest, written as skipped (the digest's settings are written at start-up).
+    let digest = portfolio::store::digest::WeeklyDigestRow {
+        slot: "2026-11-30T09:00".to_owned(),
+        slot_at: 1_764_493_200_000,
+        figures: "{\"from\":\"2026-11-23\"}".to_owned(),
+        skipped: true,
+        created_at: 1_764_493_200_500,
+    };
+    assert!(app
+        .db
+        .store_digest(&digest, "Your week", &[], portfolio::clock::now_ms())
+        .await
+        .unwrap());
     tokio::time::sleep(std::time::Duration::from_millis(300)).await; // the outbox tries once
     app.shutdown().await;
     let original = dump_of(&sqlite).await;

@@ -1,4 +1,4 @@
-/** Follow-ups for the owner: the links due for one, and a follow-up sent, dismissed or snoozed. Types mirror the server's JSON. */
+/** Follow-ups and the weekly digest for the owner: the links due for one, a follow-up sent, dismissed or snoozed, and the digest's day and hour. Types mirror the server's JSON. */
 import { api } from './client';
 import type { Answer } from './answer';
 import type { components } from './openapi.generated';
@@ -23,4 +23,16 @@ export function dismissFollowUp(linkId: number): Promise<FollowUpState> {
 
 export function snoozeFollowUp(linkId: number, days: number): Promise<FollowUpState> {
   return api<FollowUpState>(`/api/links/${linkId}/follow-up/snooze`, { method: 'POST', body: { days } });
+}
+
+export type DigestSettings = Answer<components['schemas']['DigestSettings']>;
+
+export type DigestChange = components['schemas']['DigestChange'];
+
+export function readDigest(signal?: AbortSignal): Promise<DigestSettings> {
+  return api<DigestSettings>('/api/digest', { signal });
+}
+
+export function changeDigest(change: DigestChange): Promise<DigestSettings> {
+  return api<DigestSettings>('/api/digest', { method: 'PUT', body: change });
 }

@@ -579,6 +579,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/digest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The weekly digest's day, hour and state. */
+        get: operations["readDigest"];
+        /**
+         * Sets the weekly digest's day and hour, or turns it off; a time already past this week is
+         *     first sent next week.
+         */
+        put: operations["changeDigest"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/follow-ups": {
         parameters: {
             query?: never;
@@ -2073,6 +2094,53 @@ export interface components {
         DeliveryStatuses: {
             /** @description In the order asked for. */
             messages: components["schemas"]["MessageDelivery"][];
+        };
+        /** @description The weekly digest's settings, all three given. */
+        DigestChange: {
+            enabled: boolean;
+            /**
+             * Format: int64
+             * @description 0 to 23, in the owner's time zone.
+             */
+            hour: number;
+            /**
+             * Format: int64
+             * @description 1 (Monday) to 7 (Sunday).
+             */
+            weekday: number;
+        };
+        /** @description The weekly digest as the owner set it. */
+        DigestSettings: {
+            /** @description Whether the server has somewhere to send it (e-mail or a webhook). */
+            canSend: boolean;
+            enabled: boolean;
+            /**
+             * Format: int64
+             * @description 0 to 23, in `timeZone`.
+             * @example 9
+             */
+            hour: number;
+            /**
+             * Format: int64
+             * @description When the last digest was sent (not skipped as an empty week), Unix ms.
+             */
+            lastSentAt?: number | null;
+            /**
+             * Format: int64
+             * @description When the next digest is due, Unix ms; `null` while it is off.
+             */
+            nextAt?: number | null;
+            /**
+             * @description The owner's time zone (`--insights-time-zone`), IANA.
+             * @example Europe/Berlin
+             */
+            timeZone: string;
+            /**
+             * Format: int64
+             * @description ISO weekday: 1 for Monday to 7 for Sunday.
+             * @example 1
+             */
+            weekday: number;
         };
         /**
          * @description The draft the owner edits. Its `revision` (also its ETag) goes with the next save as
@@ -5146,6 +5214,111 @@ export interface operations {
                 };
             };
             /** @description n is not a whole number, or that version is not valid or the page could not be rendered from it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    readDigest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DigestSettings"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    changeDigest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DigestChange"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DigestSettings"];
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not from the site's own pages */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body over 16 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Fields not valid, each named */
             422: {
                 headers: {
                     [name: string]: unknown;

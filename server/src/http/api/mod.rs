@@ -7,6 +7,7 @@ pub mod contact;
 pub mod content;
 pub mod conversation;
 pub mod delivery;
+pub mod digest;
 pub mod entries;
 pub mod follow_ups;
 pub mod health;
@@ -66,6 +67,7 @@ pub fn api(session_cookie: &str) -> (Router<AppState>, utoipa::openapi::OpenApi)
                 .merge(insights::router())
                 .merge(links::router())
                 .merge(follow_ups::router())
+                .merge(digest::router())
                 .merge(content::router())
                 .merge(resume::router())
                 .merge(import::router())

@@ -20,6 +20,8 @@ import { useContent } from '../../content/context';
 const LinkResume = lazy(() => import('./link-resume'));
 // The follow-ups due: a chunk of its own, fetched with the tab.
 const FollowUps = lazy(() => import('./follow-ups'));
+// The weekly digest's settings: another, below the pipeline.
+const WeeklyDigest = lazy(() => import('./weekly-digest'));
 import { useLocale } from '../../i18n/locale';
 import { caseStudiesRead, caseStudyLabel, fullDate, postLabel, postsRead, shortDate } from '../shared/format';
 
@@ -168,6 +170,9 @@ export function ApplicationsView() {
           </ul>
         )}
       </section>
+      <Suspense fallback={null}>
+        <WeeklyDigest />
+      </Suspense>
     </div>
   );
 }

@@ -20,8 +20,29 @@ CREATE TABLE link_follow_ups (
                                AND subject IS NOT NULL AND body IS NOT NULL))
 );
 
--- The outbox gains a kind: a follow-up to send to a link's recipient (`follow_up`, on the e-mail
--- channel), naming its row above. SQLite cannot change a CHECK, so the table is rebuilt with its
+-- The weekly digest: the owner's choice (one row: on or off, the ISO weekday, 1 for Monday, and
+-- the hour, in the owner's time zone, and since when, so that a time already past when it was
+-- chosen is not sent late), and each week's digest (by the local date and time it was due),
+-- written once across instances with its figures (JSON), sent or skipped as an empty week.
+CREATE TABLE digest_settings (
+    id            INTEGER  PRIMARY KEY CHECK (id = 1),
+    enabled       BOOLEAN NOT NULL,
+    weekday       INTEGER  NOT NULL CHECK (weekday BETWEEN 1 AND 7),
+    hour          INTEGER  NOT NULL CHECK (hour BETWEEN 0 AND 23),
+    updated_at    INTEGER  NOT NULL
+);
+
+CREATE TABLE weekly_digests (
+    slot          TEXT    PRIMARY KEY,
+    slot_at       INTEGER  NOT NULL,
+    figures       TEXT    NOT NULL,
+    skipped       BOOLEAN NOT NULL,
+    created_at    INTEGER  NOT NULL
+);
+
+-- The outbox gains two kinds: a follow-up to send to a link's recipient (`follow_up`, on the
+-- e-mail channel), naming its row above, and the weekly digest (`digest`, on every channel), its
+-- subject and figures in `notice_subject` and `notice_text`. SQLite cannot change a CHECK, so the table is rebuilt with its
 -- rows and ids.
 CREATE TABLE notification_outbox_new (
     id              INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -29,7 +50,7 @@ CREATE TABLE notification_outbox_new (
     channel         TEXT    NOT NULL DEFAULT 'email',
     kind            TEXT    NOT NULL DEFAULT 'message'
         CHECK (kind IN ('message', 'test', 'ceiling', 'link', 'notice', 'reply', 'answer',
-                        'follow_up')),
+                        'follow_up', 'digest')),
     attempts        INTEGER NOT NULL DEFAULT 0,
     next_attempt_at INTEGER NOT NULL,
     leased_until    INTEGER,
@@ -49,7 +70,8 @@ CREATE TABLE notification_outbox_new (
     CHECK ((kind = 'notice') = (notice_entry IS NOT NULL AND notice_subject IS NOT NULL
                                 AND notice_text IS NOT NULL)),
     CHECK ((kind IN ('reply', 'answer')) = (reply_id IS NOT NULL)),
-    CHECK ((kind = 'follow_up') = (follow_up_id IS NOT NULL))
+    CHECK ((kind = 'follow_up') = (follow_up_id IS NOT NULL)),
+    CHECK (kind <> 'digest' OR (notice_subject IS NOT NULL AND notice_text IS NOT NULL))
 );
 
 INSERT INTO notification_outbox_new

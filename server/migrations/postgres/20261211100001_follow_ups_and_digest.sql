@@ -20,15 +20,38 @@ CREATE TABLE link_follow_ups (
                                AND subject IS NOT NULL AND body IS NOT NULL))
 );
 
--- The outbox gains a kind: a follow-up to send to a link's recipient (`follow_up`, on the e-mail
--- channel), naming its row above.
+-- The weekly digest: the owner's choice (one row: on or off, the ISO weekday, 1 for Monday, and
+-- the hour, in the owner's time zone, and since when, so that a time already past when it was
+-- chosen is not sent late), and each week's digest (by the local date and time it was due),
+-- written once across instances with its figures (JSON), sent or skipped as an empty week.
+CREATE TABLE digest_settings (
+    id            BIGINT  PRIMARY KEY CHECK (id = 1),
+    enabled       BOOLEAN NOT NULL,
+    weekday       BIGINT  NOT NULL CHECK (weekday BETWEEN 1 AND 7),
+    hour          BIGINT  NOT NULL CHECK (hour BETWEEN 0 AND 23),
+    updated_at    BIGINT  NOT NULL
+);
+
+CREATE TABLE weekly_digests (
+    slot          TEXT    PRIMARY KEY,
+    slot_at       BIGINT  NOT NULL,
+    figures       TEXT    NOT NULL,
+    skipped       BOOLEAN NOT NULL,
+    created_at    BIGINT  NOT NULL
+);
+
+-- The outbox gains two kinds: a follow-up to send to a link's recipient (`follow_up`, on the
+-- e-mail channel), naming its row above, and the weekly digest (`digest`, on every channel), its
+-- subject and figures in `notice_subject` and `notice_text`.
 ALTER TABLE notification_outbox ADD COLUMN follow_up_id BIGINT
     REFERENCES link_follow_ups (id) ON DELETE CASCADE;
 ALTER TABLE notification_outbox DROP CONSTRAINT notification_outbox_kind_check;
 ALTER TABLE notification_outbox ADD CONSTRAINT notification_outbox_kind_check
     CHECK (kind IN ('message', 'test', 'ceiling', 'link', 'notice', 'reply', 'answer',
-                    'follow_up'));
+                    'follow_up', 'digest'));
 ALTER TABLE notification_outbox ADD CONSTRAINT notification_outbox_follow_up_check
     CHECK ((kind = 'follow_up') = (follow_up_id IS NOT NULL));
+ALTER TABLE notification_outbox ADD CONSTRAINT notification_outbox_digest_check
+    CHECK (kind <> 'digest' OR (notice_subject IS NOT NULL AND notice_text IS NOT NULL));
 CREATE INDEX notification_outbox_by_follow_up ON notification_outbox (follow_up_id)
     WHERE follow_up_id IS NOT NULL;
