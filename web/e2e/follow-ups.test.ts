@@ -198,7 +198,9 @@ describe('follow-ups', () => {
     const weekday = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'][moment.getUTCDay()]!;
     const hour = `${String(moment.getUTCHours()).padStart(2, '0')}:00`;
     const digest = owner.page.getByRole('form', { name: 'Weekly digest' });
-    assert.ok(await digest.getByLabel('Send me a weekly digest').isChecked(), 'on by default');
+    const on = digest.getByLabel('Send me a weekly digest');
+    assert.equal(await on.isChecked(), false, 'off until the owner turns it on');
+    await on.check();
     await digest.getByLabel('Day').selectOption({ label: weekday });
     await digest.getByLabel('Hour (UTC)').selectOption({ label: hour });
     await digest.getByRole('button', { name: 'Save digest settings' }).click();

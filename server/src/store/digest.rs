@@ -8,7 +8,8 @@ use async_trait::async_trait;
 use crate::store::engines::{both_engines, Pools};
 use crate::store::model::KIND_DIGEST;
 
-/// The digest's days and hour when the owner has chosen none: Mondays at 9.
+/// The digest's day and hour until the owner chooses: Mondays at 9 (and off: it is sent once
+/// the owner turns it on).
 pub const DEFAULT_WEEKDAY: i64 = 1;
 pub const DEFAULT_HOUR: i64 = 9;
 
@@ -68,7 +69,7 @@ pub struct Week<'a> {
 
 #[async_trait]
 pub trait DigestStore: Send + Sync + 'static {
-    /// The owner's choice; the default (on, Mondays at 9, since `now`) is written the first time.
+    /// The owner's choice; the default (off, Mondays at 9, since `now`) is written the first time.
     async fn digest_settings(&self, now: i64) -> anyhow::Result<DigestSettingsRow>;
 
     /// Changes the owner's choice, holding from `now`.
@@ -108,9 +109,19 @@ pub trait DigestStore: Send + Sync + 'static {
 both_engines! {
     impl DigestStore {
         async fn digest_settings(&self, now: i64) -> anyhow::Result<DigestSettingsRow> {
+            const READ: &str =
+                "SELECT enabled, weekday, hour, updated_at FROM digest_settings WHERE id = 1";
+            // Read first: the row is written once, and each instance looks every minute.
+            if let Some(row) = sqlx::query_as(READ)
+                .fetch_optional(self.reader())
+                .await
+                .context("Failed to read the digest's settings")?
+            {
+                return Ok(row);
+            }
             sqlx::query(
                 "INSERT INTO digest_settings (id, enabled, weekday, hour, updated_at) \
-                 VALUES (1, TRUE, $1, $2, $3) ON CONFLICT (id) DO NOTHING",
+                 VALUES (1, FALSE, $1, $2, $3) ON CONFLICT (id) DO NOTHING",
             )
             .bind(DEFAULT_WEEKDAY)
             .bind(DEFAULT_HOUR)
@@ -118,7 +129,7 @@ both_engines! {
             .execute(self.writer())
             .await
             .context("Failed to write the digest's default settings")?;
-            sqlx::query_as("SELECT enabled, weekday, hour, updated_at FROM digest_settings WHERE id = 1")
+            sqlx::query_as(READ)
                 .fetch_one(self.writer())
                 .await
                 .context("Failed to read the digest's settings")

@@ -364,7 +364,7 @@ async fn the_owners_hour_holds_across_a_daylight_saving_change() {
             .unwrap()
             .timestamp_millis()
     };
-    // Sunday 21 March 2027: the owner's choice (Mondays at 9, the default) holds from here.
+    // Sunday 21 March 2027: the owner turns the digest on, Mondays at 9, from here.
     let app = Spawn::new()
         .settings({
             let configure = configure.clone();
@@ -376,6 +376,20 @@ async fn the_owners_hour_holds_across_a_daylight_saving_change() {
         .await;
     app.signed_in().await;
     let settings = app.get("/api/digest").await.json::<Value>().await.unwrap();
+    assert_eq!(
+        settings["enabled"], false,
+        "off until the owner turns it on"
+    );
+    assert_eq!(settings["nextAt"], Value::Null);
+    let response = app
+        .send(
+            reqwest::Method::PUT,
+            "/api/digest",
+            Some(&json!({ "enabled": true, "weekday": 1, "hour": 9 })),
+        )
+        .await;
+    assert_eq!(response.status(), 200);
+    let settings: Value = response.json().await.unwrap();
     assert_eq!(settings["timeZone"], "Europe/Berlin");
     assert_eq!(settings["nextAt"], at("2027-03-22T08:00:00Z"), "9:00 CET");
     // Monday 22 March, 9:30 in Berlin (CET): that week's digest, due at 8:00 UTC.

@@ -353,7 +353,8 @@ async fn db_copy_moves_everything_from_sqlite_to_postgresql_and_back_with_every_
             .await
             .unwrap();
     }
-    // A week's digest, written as skipped (the digest's settings are written at start-up).
+    // The digest's settings (written when first read) and a week's digest, written as skipped.
+    assert_eq!(app.get("/api/digest").await.status(), 200);
     let digest = portfolio::store::digest::WeeklyDigestRow {
         slot: "2026-11-30T09:00".to_owned(),
         slot_at: 1_764_493_200_000,
