@@ -13,6 +13,10 @@ CREATE TABLE link_follow_ups (
     recipient     TEXT,
     subject       TEXT,
     body          TEXT,
+    -- The recipient's first answer (read from the site's mailbox) became this message, through
+    -- the link; later answers are filed into its conversation.
+    message_id    INTEGER REFERENCES contact_messages (id) ON DELETE SET NULL,
+    answer_mail_id TEXT   UNIQUE,
     created_at    INTEGER NOT NULL,
     updated_at    INTEGER NOT NULL,
     CHECK ((state = 'snoozed') = (snoozed_until IS NOT NULL)),

@@ -218,6 +218,14 @@ impl Reader {
                 );
                 (self.wake)();
             }
+            Filed::Message { message_id } => {
+                tracing::info!(
+                    message_id,
+                    uid = mail.uid,
+                    "an answer to a follow-up was filed as a message"
+                );
+                (self.wake)();
+            }
             Filed::Unmatched(reason) => {
                 tracing::info!(
                     uid = mail.uid,

@@ -41,7 +41,7 @@ macro_rules! copied_tables {
             unmatched_mail: UnmatchedRow [id, mail_id, mailbox, uid_validity, uid, from_address,
                 subject, mail_date, reason, created_at] by "id";
             link_follow_ups: FollowUpRow [id, link_id, state, snoozed_until, mail_id, recipient,
-                subject, body, created_at, updated_at] by "id";
+                subject, body, message_id, answer_mail_id, created_at, updated_at] by "id";
             notification_outbox: DumpOutbox [id, message_id, channel, kind, attempts,
                 next_attempt_at, leased_until, last_error, sent_at, gave_up_at, created_at,
                 link_id, link_event, notice_entry, notice_subject, notice_text, reply_id,

@@ -35,6 +35,9 @@ row! {
         pub recipient: Option<String>,
         pub subject: Option<String>,
         pub body: Option<String>,
+        /// The message the recipient's first answer became, and that answer's Message-ID.
+        pub message_id: Option<i64>,
+        pub answer_mail_id: Option<String>,
         pub created_at: i64,
         pub updated_at: i64,
     }
@@ -42,7 +45,8 @@ row! {
 
 /// The columns of [`FollowUpRow`], in order.
 const FOLLOW_UP_COLUMNS: &str =
-    "id, link_id, state, snoozed_until, mail_id, recipient, subject, body, created_at, updated_at";
+    "id, link_id, state, snoozed_until, mail_id, recipient, subject, body, message_id, \
+     answer_mail_id, created_at, updated_at";
 
 /// A follow-up to send: its row's fields and when.
 #[derive(Debug, Clone)]

@@ -8,7 +8,7 @@ use async_trait::async_trait;
 
 use crate::store::delivery::{DeliveryRow, DELIVERY_COLUMNS};
 use crate::store::engines::{both_engines, in_list, Pools};
-use crate::store::model::{EMAIL_CHANNEL, KIND_ANSWER, KIND_REPLY};
+use crate::store::model::{search_text, EMAIL_CHANNEL, KIND_ANSWER, KIND_MESSAGE, KIND_REPLY};
 
 /// A reply's direction: the owner's, sent to the visitor.
 pub const DIRECTION_REPLY: &str = "reply";
@@ -154,11 +154,25 @@ pub struct IncomingMail<'a> {
     pub now: i64,
 }
 
+/// Where a mail is filed, as the transaction finds out.
+enum Target {
+    /// Into this message's conversation, as an answer.
+    Conversation(i64),
+    /// The first answer to this follow-up: a new message through its link.
+    FirstAnswer { follow_up_id: i64, link_id: i64 },
+    /// Listed as unmatched, for this reason.
+    Unmatched(&'static str),
+    /// Filed before.
+    Already,
+}
+
 /// Where a mail went.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Filed {
     /// Into the conversation of `message_id`, as the answer `reply_id`.
     Answer { reply_id: i64, message_id: i64 },
+    /// As a new message through a link: the first answer to the owner's follow-up.
+    Message { message_id: i64 },
     /// Nowhere: listed as unmatched, for this reason.
     Unmatched(&'static str),
     /// It had been filed (or listed) already: nothing changed but the reader's step.
@@ -194,8 +208,10 @@ pub trait ReplyStore: Send + Sync + 'static {
 
     /// Files a mail, in one transaction with the reader's step past its UID: into the
     /// conversation whose reply it references (From the conversation's address), with an outbox
-    /// row on each of `channels` to tell the owner and the message marked unread; else listed as
-    /// unmatched.
+    /// row on each of `channels` to tell the owner and the message marked unread; or, for the
+    /// first answer to a follow-up of ours (From its recipient), as a new message through its
+    /// link, told as a message is (later answers to it go into that message's conversation);
+    /// else listed as unmatched.
     async fn file_mail(
         &self,
         mail: &IncomingMail<'_>,
@@ -358,16 +374,85 @@ both_engines! {
             .await
             .context("Failed to find a mail's conversation")?;
             let from = mail.from_address.unwrap_or_default();
-            let message_id = match conversation {
-                Some((message_id, email)) if !from.is_empty() && email.eq_ignore_ascii_case(from) => {
-                    message_id
+            let sender_is = |address: &str| !from.is_empty() && address.eq_ignore_ascii_case(from);
+            let target = match conversation {
+                Some((message_id, email)) if sender_is(&email) => Target::Conversation(message_id),
+                Some(_) => Target::Unmatched(UNMATCHED_OTHER_SENDER),
+                None => {
+                    // Else a follow-up of ours: its first answer becomes a message through the
+                    // link, later ones are filed into that message's conversation.
+                    let follow_up: Option<(i64, i64, String, Option<i64>, Option<String>)> =
+                        sqlx::query_as(&format!(
+                            "SELECT id, link_id, recipient, message_id, answer_mail_id \
+                             FROM link_follow_ups WHERE state = 'sent' AND {} \
+                             ORDER BY id DESC LIMIT 1",
+                            in_list!("", "mail_id", "$1"),
+                        ))
+                        .bind(Self::list(mail.references))
+                        .fetch_optional(&mut *tx)
+                        .await
+                        .context("Failed to find a mail's follow-up")?;
+                    match follow_up {
+                        Some((_, _, recipient, _, _)) if !sender_is(&recipient) => {
+                            Target::Unmatched(UNMATCHED_OTHER_SENDER)
+                        }
+                        Some((_, _, _, _, Some(first))) if first == mail.mail_id => Target::Already,
+                        Some((_, _, _, Some(message_id), _)) => Target::Conversation(message_id),
+                        Some((follow_up_id, link_id, _, None, _)) => {
+                            Target::FirstAnswer { follow_up_id, link_id }
+                        }
+                        None => Target::Unmatched(UNMATCHED_NO_REFERENCE),
+                    }
                 }
-                found => {
-                    let reason = if found.is_some() {
-                        UNMATCHED_OTHER_SENDER
-                    } else {
-                        UNMATCHED_NO_REFERENCE
-                    };
+            };
+            let message_id = match target {
+                Target::Conversation(message_id) => message_id,
+                Target::Already => {
+                    tx.commit().await.context("Failed to commit the reader's step")?;
+                    return Ok(Filed::Already);
+                }
+                Target::FirstAnswer { follow_up_id, link_id } => {
+                    let message_id: i64 = sqlx::query_scalar(
+                        "INSERT INTO contact_messages (name, email, subject, message, form_name, \
+                         created_at, is_spam, search_text, link_id) \
+                         VALUES ($1, $1, $2, $3, 'follow-up', $4, FALSE, $5, $6) RETURNING id",
+                    )
+                    .bind(from)
+                    .bind(mail.subject)
+                    .bind(mail.body)
+                    .bind(mail.now)
+                    .bind(search_text(from, from, mail.subject, mail.body))
+                    .bind(link_id)
+                    .fetch_one(&mut *tx)
+                    .await
+                    .context("Failed to store an answer to a follow-up")?;
+                    sqlx::query(
+                        "UPDATE link_follow_ups SET message_id = $1, answer_mail_id = $2 WHERE id = $3",
+                    )
+                    .bind(message_id)
+                    .bind(mail.mail_id)
+                    .bind(follow_up_id)
+                    .execute(&mut *tx)
+                    .await
+                    .context("Failed to join an answer to its follow-up")?;
+                    for channel in channels {
+                        sqlx::query(
+                            "INSERT INTO notification_outbox \
+                             (message_id, channel, kind, next_attempt_at, created_at) \
+                             VALUES ($1, $2, $3, $4, $4)",
+                        )
+                        .bind(message_id)
+                        .bind(channel)
+                        .bind(KIND_MESSAGE)
+                        .bind(mail.now)
+                        .execute(&mut *tx)
+                        .await
+                        .context("Failed to queue the owner's notice of an answer")?;
+                    }
+                    tx.commit().await.context("Failed to commit an answer to a follow-up")?;
+                    return Ok(Filed::Message { message_id });
+                }
+                Target::Unmatched(reason) => {
                     let listed = sqlx::query(
                         "INSERT INTO unmatched_mail (mail_id, mailbox, uid_validity, uid, \
                          from_address, subject, mail_date, reason, created_at) \

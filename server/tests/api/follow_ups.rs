@@ -146,6 +146,73 @@ async fn a_follow_up_comes_up_once_after_its_days_and_goes_to_the_recipient_thre
     );
     assert_eq!(mail.body().replace("\r\n", "\n").trim_end(), text);
 
+    // The recipient answers (to the site's reply address, as the mailbox's reader files it):
+    // the first answer is a message through the link, the next goes into its conversation;
+    // the same mail again changes nothing, and another sender's is left unmatched.
+    let ours = vec![message_id.trim_matches(['<', '>']).to_owned()];
+    let answer = |mail_id: &'static str, uid: i64, from: &'static str| IncomingMail {
+        mailbox: "INBOX",
+        uid_validity: 1,
+        uid,
+        mail_id,
+        references: &ours,
+        from_address: Some(from),
+        subject: "Re: Any news?",
+        body: "Hi Alex, yes: shall we talk on Tuesday?",
+        from_html: false,
+        cut: false,
+        mail_date: None,
+        attachments: &[],
+        now: portfolio::clock::now_ms(),
+    };
+    let channels = ["email".to_owned()];
+    let first = app
+        .db
+        .file_mail(&answer("jane-1@acme.example", 1, RECIPIENT), &channels)
+        .await
+        .unwrap();
+    let Filed::Message { message_id } = first else {
+        panic!("filed as {first:?}");
+    };
+    let again = app
+        .db
+        .file_mail(&answer("jane-1@acme.example", 2, RECIPIENT), &channels)
+        .await
+        .unwrap();
+    assert_eq!(again, Filed::Already);
+    let second = app
+        .db
+        .file_mail(&answer("jane-2@acme.example", 3, RECIPIENT), &channels)
+        .await
+        .unwrap();
+    assert!(
+        matches!(second, Filed::Answer { message_id: into, .. } if into == message_id),
+        "{second:?}"
+    );
+    let other = app
+        .db
+        .file_mail(
+            &answer("someone@else.example", 4, "someone@else.example"),
+            &channels,
+        )
+        .await
+        .unwrap();
+    assert_eq!(other, Filed::Unmatched("other-sender"));
+    let conversation = crate::replies::conversation(&app, message_id).await;
+    assert_eq!(conversation["message"]["email"], RECIPIENT);
+    assert_eq!(conversation["message"]["subject"], "Re: Any news?");
+    assert_eq!(
+        conversation["message"]["message"],
+        "Hi Alex, yes: shall we talk on Tuesday?"
+    );
+    assert_eq!(conversation["message"]["via"]["company"], "Acme & Co");
+    assert_eq!(conversation["items"].as_array().unwrap().len(), 1);
+    assert_eq!(conversation["items"][0]["kind"], "answer");
+    // The owner replies from the inbox, as to any message.
+    let replied = crate::replies::reply(&app, message_id, "Tuesday at 10, then.").await;
+    assert_eq!(replied.status(), 201);
+    mails_to(&smtp, RECIPIENT, 2).await;
+
     // It never comes up again: not now, not a month later; sending or dismissing again is refused.
     assert_eq!(due(&app).await["followUps"], json!([]));
     let shown = eventually("the follow-up shows delivered", || async {
@@ -167,7 +234,7 @@ async fn a_follow_up_comes_up_once_after_its_days_and_goes_to_the_recipient_thre
         .into_iter()
         .filter(|mail| mail.to.iter().any(|to| to == RECIPIENT))
         .count();
-    assert_eq!(to_recipient, 1, "one follow-up in all");
+    assert_eq!(to_recipient, 2, "one follow-up and one reply in all");
     app.shutdown().await;
 }
 
