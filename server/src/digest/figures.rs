@@ -12,6 +12,8 @@ use crate::store::Db;
 
 /// The top referrers listed.
 const TOP_REFERRERS: i64 = 5;
+/// The links due for a follow-up named (the figure counts them all).
+const MAX_NAMED: usize = 10;
 
 /// A figure this week and the week before.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -44,6 +46,16 @@ pub struct Figures {
     /// Follow-ups due when the digest was made, and when last week's was.
     pub follow_ups_due: Pair,
     pub top_referrers: Vec<Referrer>,
+    /// The links due for a follow-up, the longest waiting first (at most ten named).
+    #[serde(default)]
+    pub follow_ups: Vec<DueLink>,
+}
+
+/// A link due for a follow-up, as the digest names it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DueLink {
+    pub company: String,
+    pub role: String,
 }
 
 impl Figures {
@@ -89,9 +101,10 @@ pub async fn figures(
     db: &Db,
     tz: Tz,
     slot: &Slot,
-    follow_ups_due: i64,
+    due: Vec<DueLink>,
     first_section: &str,
 ) -> anyhow::Result<Figures> {
+    let follow_ups_due = i64::try_from(due.len()).unwrap_or(i64::MAX);
     let [this, last] = weeks(tz, slot.date).ok_or_else(|| anyhow::anyhow!("no such week"))?;
     let now: WeekCounts = db.week_counts(&week(&this), first_section).await?;
     let before: WeekCounts = db.week_counts(&week(&last), first_section).await?;
@@ -128,5 +141,6 @@ pub async fn figures(
             .into_iter()
             .map(|(host, views)| Referrer { host, views })
             .collect(),
+        follow_ups: due.into_iter().take(MAX_NAMED).collect(),
     })
 }

@@ -110,15 +110,17 @@ impl DigestJob {
         {
             return Ok(Outcome::Nothing);
         }
-        let due = self.db.due_follow_ups(slot.at_ms).await?.len();
-        let figures = figures(
-            &self.db,
-            self.time_zone,
-            slot,
-            i64::try_from(due).unwrap_or(i64::MAX),
-            self.first_section,
-        )
-        .await?;
+        let due = self
+            .db
+            .due_follow_ups(slot.at_ms)
+            .await?
+            .into_iter()
+            .map(|link| figures::DueLink {
+                company: link.company,
+                role: link.role,
+            })
+            .collect();
+        let figures = figures(&self.db, self.time_zone, slot, due, self.first_section).await?;
         let skipped = figures.is_empty();
         let row = WeeklyDigestRow {
             slot: slot.key.clone(),

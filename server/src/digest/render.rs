@@ -60,6 +60,12 @@ pub fn text(figures: &Figures) -> String {
             referrer.host, referrer.views
         ));
     }
+    if !figures.follow_ups.is_empty() {
+        out.push_str("\nFollow-ups due\n");
+        for link in &figures.follow_ups {
+            out.push_str(&format!("  {}, {}\n", link.company, link.role));
+        }
+    }
     out.push('\n');
     out.push_str(CLOSING);
     out.push('\n');
@@ -102,6 +108,17 @@ pub fn html(figures: &Figures) -> String {
         }
         out.push_str("</ul>");
     }
+    if !figures.follow_ups.is_empty() {
+        out.push_str("<h2 style=\"font-size:16px\">Follow-ups due</h2><ul>");
+        for link in &figures.follow_ups {
+            out.push_str(&format!(
+                "<li>{}, {}</li>",
+                escape_html(&link.company),
+                escape_html(&link.role)
+            ));
+        }
+        out.push_str("</ul>");
+    }
     out.push_str(&format!("<p>{}</p></body></html>", escape_html(CLOSING)));
     out
 }
@@ -121,12 +138,16 @@ pub fn chat_text(figures: &Figures, escape: fn(&str) -> String) -> String {
     for referrer in &mut safe.top_referrers {
         referrer.host = escape(&referrer.host);
     }
+    for link in &mut safe.follow_ups {
+        link.company = escape(&link.company);
+        link.role = escape(&link.role);
+    }
     text(&safe)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::figures::Referrer;
+    use super::super::figures::{DueLink, Referrer};
     use super::*;
 
     fn figures() -> Figures {
@@ -143,6 +164,10 @@ mod tests {
             top_referrers: vec![Referrer {
                 host: "<b>evil</b>.example".to_owned(),
                 views: 4,
+            }],
+            follow_ups: vec![DueLink {
+                company: "Acme & Co".to_owned(),
+                role: "Dev".to_owned(),
             }],
         }
     }
@@ -171,10 +196,16 @@ mod tests {
         assert!(html.contains("<th scope=\"row\""));
         assert!(html.contains("&lt;b&gt;evil&lt;/b&gt;.example: 4 page views"));
         assert!(!html.contains("<b>evil"));
+        assert!(
+            text.contains("Follow-ups due\n  Acme & Co, Dev\n"),
+            "{text}"
+        );
+        assert!(html.contains("<li>Acme &amp; Co, Dev</li>"));
         let json = webhook_json(&figures);
         assert_eq!(json["type"], "weekly_digest");
         assert_eq!(json["visitors"]["this"], 12);
         assert_eq!(json["topReferrers"][0]["views"], 4);
         assert_eq!(json["timeZone"], "Europe/Berlin");
+        assert_eq!(json["followUps"][0]["company"], "Acme & Co");
     }
 }

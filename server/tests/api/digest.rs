@@ -182,6 +182,10 @@ async fn the_digest_tells_a_seeded_week_beside_the_last_once_by_e_mail_and_webho
     assert_eq!(figures["linksEngaged"], json!({ "this": 1, "last": 0 }));
     assert_eq!(figures["followUpsDue"], json!({ "this": 1, "last": 0 }));
     assert_eq!(
+        figures["followUps"],
+        json!([{ "company": "Acme", "role": "Dev" }])
+    );
+    assert_eq!(
         figures["topReferrers"],
         json!([
             { "host": "www.linkedin.com", "views": 5 },
@@ -212,6 +216,7 @@ async fn the_digest_tells_a_seeded_week_beside_the_last_once_by_e_mail_and_webho
         "{body}"
     );
     assert!(body.contains("www.linkedin.com: 5 page views"), "{body}");
+    assert!(body.contains("Follow-ups due\r\n  Acme, Dev"), "{body}");
     assert!(body.contains("<table"), "{body}");
 
     // Another start past the same moment sends no second one.
