@@ -20,6 +20,20 @@ import { freePort, parseMail, TestSmtp, TestWebhook } from './receivers.ts';
 const REPLIES = 'replies@example.com';
 const DAY = 24 * 60 * 60;
 
+/**
+ * What `check` finds, as soon as it finds something: the server sends mail and counts a visit on
+ * its own time, so the test waits for that event, with one deadline a loaded machine keeps.
+ */
+async function until<T>(what: string, check: () => T | undefined | Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const found = await check();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) assert.fail(`waited a minute: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 interface Link {
   id: number;
   path: string;
@@ -71,12 +85,10 @@ describe('follow-ups', () => {
 
   /** Waits until the link has been opened (beacons are sent without waiting for their answers). */
   async function openedAt(link: Link): Promise<number> {
-    for (let i = 0; i < 200; i += 1) {
+    return until(`${link.path} opened`, async () => {
       const read = (await (await ownerApi(server, `/api/links/${link.id}`)).json()) as { link: Link };
-      if (read.link.firstOpenedAt !== null) return read.link.firstOpenedAt;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    assert.fail(`${link.path} was never opened`);
+      return read.link.firstOpenedAt ?? undefined;
+    });
   }
 
   before(async () => {
@@ -160,12 +172,9 @@ describe('follow-ups', () => {
     await list.getByRole('heading', { name: 'Acme, Frontend Developer' }).waitFor({ state: 'detached' });
 
     // The recipient's mail: its own subject and Message-ID, answers to the site's reply address.
-    let mail: ReturnType<typeof parseMail> | undefined;
-    for (let i = 0; i < 200 && !mail; i += 1) {
-      mail = smtp.messages.map(parseMail).find((m) => (m.headers.get('to') ?? '').includes('jane@acme.example'));
-      if (!mail) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    assert.ok(mail, 'the follow-up reached the SMTP server');
+    const mail = await until('the follow-up at the SMTP server', () =>
+      smtp.messages.map(parseMail).find((m) => (m.headers.get('to') ?? '').includes('jane@acme.example')),
+    );
     assert.equal(mail.headers.get('subject'), 'Any news on the Frontend Developer role?');
     assert.equal(mail.headers.get('reply-to'), REPLIES);
     assert.match(mail.headers.get('message-id') ?? '', new RegExp(`^<follow-up\\.${acme.id}\\.[0-9a-f]{24}@example\\.com>$`));
@@ -179,11 +188,10 @@ describe('follow-ups', () => {
     await list.waitFor({ state: 'detached' });
 
     // The link's details say the follow-up went, and was delivered.
-    for (let i = 0; i < 100; i += 1) {
+    await until('the follow-up delivered', async () => {
       const read = (await (await ownerApi(server, `/api/links/${acme.id}`)).json()) as { link: { followUp: { delivery: { status: string } | null } | null } };
-      if (read.link.followUp?.delivery?.status === 'sent') break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+      return read.link.followUp?.delivery?.status === 'sent' ? true : undefined;
+    });
     await owner.page.reload();
     const link = owner.page.getByRole('list', { name: 'Application links' }).getByRole('listitem').filter({ hasText: 'Acme, Frontend Developer' }).first();
     await link.getByRole('button', { name: /details/i }).click();
@@ -208,23 +216,15 @@ describe('follow-ups', () => {
     assert.deepEqual(await axeViolations(owner.page), []);
     await owner.page.goto('about:blank');
     await start(2 * DAY + 60 + 3 * 3600);
-    let sent: string | undefined;
-    for (let i = 0; i < 300 && !sent; i += 1) {
-      sent = smtp.messages.find((raw) => parseMail(raw).headers.get('subject')?.startsWith('Your week:'));
-      if (!sent) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    assert.ok(sent, 'the digest reached the SMTP server');
+    const sent = await until('the digest at the SMTP server', () =>
+      smtp.messages.find((raw) => parseMail(raw).headers.get('subject')?.startsWith('Your week:')),
+    );
     assert.match(parseMail(sent).headers.get('content-type') ?? '', /^multipart\/alternative/);
     assert.match(sent, /Content-Type: text\/plain; charset=utf-8/);
     assert.match(sent, /Content-Type: text\/html; charset=utf-8/);
     assert.match(sent, /Links opened +2 +0/);
     type Digest = { type?: string; linksOpened?: { this: number }; followUpsDue?: { this: number } };
-    let posted: Digest | undefined;
-    for (let i = 0; i < 300 && !posted; i += 1) {
-      posted = (webhook.bodies as Digest[]).find((body) => body.type === 'weekly_digest');
-      if (!posted) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    assert.ok(posted, 'the webhook got the digest');
+    const posted = await until('the digest at the webhook', () => (webhook.bodies as Digest[]).find((body) => body.type === 'weekly_digest'));
     assert.equal(posted.linksOpened?.this, 2);
     assert.equal(posted.followUpsDue?.this, 0, 'one follow-up sent, the other snoozed');
     await owner.page.close();

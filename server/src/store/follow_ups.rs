@@ -18,8 +18,8 @@ pub const STATE_DISMISSED: &str = "dismissed";
 /// ...or snoozed: it comes up again at `snoozed_until`.
 pub const STATE_SNOOZED: &str = "snoozed";
 
-/// A day, in milliseconds.
-const DAY_MS: i64 = 86_400_000;
+/// A day, in milliseconds: a link's days and a snooze are counted in them.
+pub const DAY_MS: i64 = 86_400_000;
 
 row! {
     /// A link's follow-up as the owner left it, every column.

@@ -23,12 +23,10 @@ use crate::http::extract::json::ApiJson;
 use crate::http::extract::path::ApiPath;
 use crate::http::state::AppState;
 use crate::links::follow_up::{self, MAX_SNOOZE_DAYS};
-use crate::store::follow_ups::{FollowUpRow, STATE_SENT};
+use crate::store::follow_ups::{FollowUpRow, DAY_MS, STATE_SENT};
 
 /// A follow-up's body: 10,000 characters of any script and a subject fit.
 const MAX_FOLLOW_UP_BYTES: usize = 64 * 1024;
-/// A day, in milliseconds.
-const DAY_MS: i64 = 86_400_000;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -96,9 +94,14 @@ pub struct FollowUpState {
     delivery: Option<Delivery>,
 }
 
-/// Every link's follow-up as the owner left it, by link, each sent one with its delivery.
-pub(super) async fn states(state: &AppState) -> Result<BTreeMap<i64, FollowUpState>> {
-    let rows = state.db.follow_ups().await?;
+/// The follow-ups as the owner left them, by link (of every link, or of `only` that one), each
+/// sent one with its delivery.
+pub(super) async fn states(
+    state: &AppState,
+    only: Option<i64>,
+) -> Result<BTreeMap<i64, FollowUpState>> {
+    let mut rows = state.db.follow_ups().await?;
+    rows.retain(|row| only.is_none_or(|link_id| row.link_id == link_id));
     let sent: Vec<i64> = rows
         .iter()
         .filter(|row| row.state == STATE_SENT)
@@ -223,7 +226,7 @@ pub struct SendFollowUp {
 
 /// The link's follow-up state after a change, read back.
 async fn state_of(state: &AppState, link_id: i64) -> Result<FollowUpState> {
-    states(state)
+    states(state, Some(link_id))
         .await?
         .remove(&link_id)
         .ok_or(ApiError::NotFound)

@@ -398,7 +398,7 @@ async fn list(State(state): State<AppState>, _owner: Owner) -> Result<ApiJson<Li
         document: &page.document,
         posts: &posts,
     };
-    let mut follow_ups = states(&state).await?;
+    let mut follow_ups = states(&state, None).await?;
     let links = state
         .links
         .list()
@@ -503,7 +503,12 @@ async fn read(
         })
         .collect();
     Ok(ApiJson(LinkDetail {
-        link: Link::new(row, &totals, &published, &mut states(&state).await?),
+        link: Link::new(
+            row,
+            &totals,
+            &published,
+            &mut states(&state, Some(id)).await?,
+        ),
         days,
     }))
 }
@@ -537,7 +542,7 @@ async fn update(
         row,
         &totals,
         &published,
-        &mut states(&state).await?,
+        &mut states(&state, Some(id)).await?,
     )))
 }
 
