@@ -1,6 +1,6 @@
 /**
- * Browser tests of the page's type and rhythm (issue 47): the one web font (ours, preloaded, at
- * most 35 KB, drawing the Latin text while Arabic keeps the system's faces), the default page's
+ * Browser tests of the page's type and rhythm (issue 47): the one web font (ours, off a first
+ * view's first paint and declared before a returning visitor's, at most 35 KB, drawing the Latin text while Arabic keeps the system's faces), the default page's
  * height on a phone, the sections' padding, the compact skill cards, the project filter on one
  * row, the e-mail that wraps only before its @, one card style in both schemes, the owner's
  * accent in the hero's glow, the photo's blob and the link preview, and the German hero and the
@@ -19,15 +19,15 @@ const TEAL = '#0f766e';
 
 
 /**
- * Opens `path` as a returning visitor: the font is `optional`, so a first view drawn before the
- * file arrived keeps the fallback (by design, nothing is redrawn); the second view has it from
- * the cache and draws in it from the first frame. Resolves once the page is hydrated and its
- * fonts are ready.
+ * Opens `path` as a returning visitor: a first view asks for the font once it is painted and keeps
+ * the fallback when the file comes late (src/web-font.ts); once it has come, the next view
+ * declares it in its head and draws in it from the first frame. Resolves once the page is
+ * hydrated and its fonts are ready.
  */
 async function openWithFont(page: Page, url: string) {
   await page.goto(url);
   await hydrated(page);
-  await page.evaluate(() => document.fonts.ready.then(() => undefined));
+  await page.waitForFunction(() => localStorage.getItem('portfolio:font') === '1', undefined, { timeout: 60_000 });
   await page.reload();
   await hydrated(page);
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
@@ -87,16 +87,19 @@ describe('type and rhythm', () => {
   const suite = serverAndBrowser({ env: OWNER_ENV });
   before(async () => publishLanguages(suite.server));
 
-  test('the web font is ours, preloaded, at most 35 KB, cached for good, and draws the Latin text; Arabic keeps the system faces', async () => {
+  test('the web font is ours, asked for after a first view is painted and before a returning one is, at most 35 KB, cached for good, and draws the Latin text; Arabic keeps the system faces', async () => {
     const response = await fetch(`${suite.server.url}/`);
     assert.match(response.headers.get('content-security-policy') ?? '', /font-src 'self'/);
     const html = await response.text();
-    const preload = /<link rel="preload" href="(\/assets\/inter-latin-[\w-]+\.woff2)" as="font" type="font\/woff2" crossorigin>/.exec(html);
-    assert.ok(preload, 'the head preloads the font');
-    assert.ok(html.indexOf(preload[0]) < html.indexOf('<style>'), 'before the inline sheet, so it starts with the page');
-    assert.match(html, /@font-face\{font-family:Inter;[^}]*font-display:optional;[^}]*unicode-range:/);
+    // No preload and no @font-face of Inter: a first view's paint never waits for the font.
+    assert.doesNotMatch(html, /rel="preload"[^>]*as="font"/);
+    assert.doesNotMatch(html, /@font-face\{font-family:Inter;/);
     assert.match(html, /@font-face\{font-family:Inter Fallback;src:local\(Arial\)[^}]*size-adjust:/);
-    const fontUrl = preload[1]!;
+    // A returning visitor's head declares it, from the mark the first view left.
+    const declare = /<script>try\{localStorage\.getItem\("portfolio:font"\)&&document\.fonts\.add\(new FontFace\("Inter","url\((\/assets\/inter-latin-[\w-]+\.woff2)\) format\('woff2'\)",\{[^}]*"display":"optional"[^}]*\}\)\)\}catch\{\}<\/script>/.exec(html);
+    assert.ok(declare, 'the head declares the font for a returning visitor');
+    assert.ok(html.indexOf(declare[0]) < html.indexOf('<body'), 'in the head, before the first paint');
+    const fontUrl = declare[1]!;
     const font = await fetch(`${suite.server.url}${fontUrl}`);
     assert.equal(font.status, 200);
     assert.equal(font.headers.get('content-type'), 'font/woff2');
@@ -110,7 +113,22 @@ describe('type and rhythm', () => {
       const { page, errors, foreignRequests, close } = await openPage(suite.browser, suite.server, { viewport: { width: 390, height: 844 } });
       const requested: string[] = [];
       page.on('request', (request) => requested.push(new URL(request.url()).pathname));
-      await openWithFont(page, `${suite.server.url}${path}`);
+      // When the font starts to load, against the first paint: in a first view after it, in a
+      // returning visitor's before it (from the cache).
+      const fontAgainstPaint = () =>
+        page.evaluate((url) => {
+          const font = performance.getEntriesByType('resource').find((entry) => entry.name.endsWith(url));
+          const paint = performance.getEntriesByName('first-contentful-paint')[0];
+          return font && paint ? Math.sign(font.startTime - paint.startTime) : undefined;
+        }, fontUrl);
+      await page.goto(`${suite.server.url}${path}`);
+      await hydrated(page);
+      await page.waitForFunction(() => localStorage.getItem('portfolio:font') === '1', undefined, { timeout: 60_000 });
+      assert.equal(await fontAgainstPaint(), 1, `${path}: a first view asks for the font after its first paint`);
+      await page.reload();
+      await hydrated(page);
+      await page.evaluate(() => document.fonts.ready.then(() => undefined));
+      assert.equal(await fontAgainstPaint(), -1, `${path}: a returning view has it before its first paint`);
       assert.ok(requested.includes(fontUrl), `${path} fetches the font from us`);
       assert.deepEqual(foreignRequests, []);
       const face = await page.evaluate(() => [...document.fonts].find((f) => f.family.replace(/"/g, '') === 'Inter'));
@@ -137,8 +155,7 @@ describe('type and rhythm', () => {
       assert.deepEqual(errors, []);
       await close();
     }
-    // The app's own pages (the sign-in here) declare the font in an inline sheet of their own before
-    // the whole stylesheet, which leaves it out (a second declaration would redraw the landing page).
+    // The app's own pages (the sign-in here), drawn by the client, declare the font at once.
     const login = await openPage(suite.browser, suite.server, { viewport: { width: 390, height: 844 } });
     for (let view = 0; view < 2; view += 1) {
       await (view === 0 ? login.page.goto(`${suite.server.url}/login`) : login.page.reload());

@@ -178,8 +178,8 @@ const beastiesOptions = {
   preload: 'body',
   noscriptFallback: false,
   pruneSource: false,
-  // The web font's @font-face rules go inline with the rules that use them; its preload is ours
-  // (below), since Beasties would put it in a document that is thrown away.
+  // The fallback face's @font-face rule goes inline with the rules that use it (the web font
+  // itself is declared by scripts, below and in src/web-font.ts).
   inlineFonts: true,
   preloadFonts: false,
   reduceInlineStyles: false,
@@ -217,11 +217,20 @@ for (const sheet of [css, languageCss]) {
   if (/<\/style/i.test(sheet)) throw new Error(`${stylesheet[1]} holds "</style", which would end the inline element`);
 }
 const inlineStyle = `\n    <style>${css}</style>`;
-// The web font (src/index.css) is fetched with the page rather than once its inline rules are
-// applied: every language's page draws its Latin text (the name, the addresses) in it.
-const fonts = [...new Set([...css.matchAll(/url\((\/assets\/[^)]+\.woff2)\)/g)].map((match) => match[1]))];
-if (fonts.length !== 1) throw new Error(`the inline sheet should name one web font, not ${fonts.length}: ${fonts.join(' ')}`);
-const fontPreload = `\n    <link rel="preload" href="${fonts[0]}" as="font" type="font/woff2" crossorigin>`;
+// The web font is fetched by the entry script once a first view's first screen is painted, for
+// the next view (src/web-font.ts), so its request is not on the first paint's path; a returning
+// visitor, whose cache holds it (the mark in local storage says so), has it declared by this
+// script in the head, before the first paint, which then draws in it from the cache at once.
+if (/\.woff2/.test(css)) throw new Error('the inline sheet names a web font, which src/web-font.ts declares');
+const interFace = JSON.parse(readFileSync(new URL('../src/fonts/inter-face.json', import.meta.url), 'utf8'));
+const fontFiles = readdirSync(join(dist, 'assets')).filter((name) => /^inter-latin-[\w-]+\.woff2$/.test(name));
+if (fontFiles.length !== 1) throw new Error(`the build should hold one web font, not ${fontFiles.length}: ${fontFiles.join(' ')}`);
+const faceArguments = [
+  interFace.family,
+  `url(/assets/${fontFiles[0]}) format('woff2')`,
+  { weight: interFace.weight, display: interFace.display, unicodeRange: interFace.unicodeRange },
+].map((value) => JSON.stringify(value));
+const fontScript = `\n    <script>try{localStorage.getItem(${JSON.stringify(interFace.storageKey)})&&document.fonts.add(new FontFace(${faceArguments.join(',')}))}catch{}</script>`;
 if (/<script(?![^>]*type="application\/ld\+json")/.test(body)) {
   throw new Error('the pre-rendered page holds an inline script, which the CSP forbids');
 }
@@ -241,7 +250,7 @@ if (!page.includes(HTML_ROOT)) throw new Error(`index.html lacks ${HTML_ROOT}`);
 const indexTemplate = page
   .replace(HTML_ROOT, '<html lang="en" class="h-card">')
   .replace(STYLESHEET, '')
-  .replace(/\s*<\/head>/, (end) => `${MARK.hints}${fontPreload}${heroParsed}${inlineStyle}${MARK.languageStyle}${end}`)
+  .replace(/\s*<\/head>/, (end) => `${MARK.hints}${fontScript}${heroParsed}${inlineStyle}${MARK.languageStyle}${end}`)
   .replace(/\s*<\/body>/, (end) => `${MARK.data}\n    ${MARK.jsonLd}${end}`);
 const data = dataBlock(pageDataJson);
 writeFileSync(join(renderDir, 'index.html'), indexTemplate);
@@ -301,7 +310,7 @@ if (/<\/style/i.test(caseCss)) throw new Error(`${stylesheet[1]} holds "</style"
 // Not its owner's h-card, as `/` is: the page is the case study's.
 const caseTemplate = page
   .replace(STYLESHEET, '')
-  .replace(/\s*<\/head>/, (end) => `${MARK.hints}${fontPreload}\n    <style>${caseCss}</style>${MARK.languageStyle}${end}`)
+  .replace(/\s*<\/head>/, (end) => `${MARK.hints}${fontScript}\n    <style>${caseCss}</style>${MARK.languageStyle}${end}`)
   .replace(/\s*<\/body>/, (end) => `${MARK.data}\n    ${MARK.jsonLd}${end}`);
 writeFileSync(join(renderDir, 'case-study.html'), caseTemplate);
 
@@ -326,7 +335,7 @@ async function pageTemplate(name, sampleBody, allow, required) {
   if (/<\/style/i.test(pageCss)) throw new Error(`${stylesheet[1]} holds "</style", which would end the inline element`);
   return page
     .replace(STYLESHEET, '')
-    .replace(/\s*<\/head>/, (end) => `${MARK.hints}${fontPreload}\n    <style>${pageCss}</style>${MARK.languageStyle}${end}`)
+    .replace(/\s*<\/head>/, (end) => `${MARK.hints}${fontScript}\n    <style>${pageCss}</style>${MARK.languageStyle}${end}`)
     .replace(/\s*<\/body>/, (end) => `${MARK.data}\n    ${MARK.jsonLd}${end}`);
 }
 
@@ -429,16 +438,17 @@ const shellHead = head
 // they leave out the scheme script, so a visitor's light choice is the public page's.
 const SCHEME_SCRIPT = /\s*<script>\(\(\)=>\{let d=document\.documentElement[^<]*<\/script>/;
 if (!SCHEME_SCRIPT.test(page)) throw new Error('index.html lacks the scheme script');
-// The web font's @font-face rules leave the whole stylesheet for an inline sheet of the pages that
-// link it (the shell, the error page): every other page has them in its own inline sheet already,
-// and the whole stylesheet, fetched after the first paint, would declare the font anew. A second
-// face is a new `optional` load: when the first was too late for the first paint (a busy machine),
-// the second comes from the cache at once and redraws the text in Inter, which moves it.
+// The fallback face's @font-face rule leaves the whole stylesheet for an inline sheet of the pages
+// that link it (the shell, the error page): every other page has it in its own inline sheet
+// already, and one declaration a page is enough.
 const FONT_FACE = /@font-face\{[^}]*\}/g;
 const fontFaces = wholeSheet.match(FONT_FACE) ?? [];
-if (fontFaces.length !== 2) throw new Error(`${stylesheet[1]} should declare the font and its fallback, not ${fontFaces.length} faces`);
+if (fontFaces.length !== 1) throw new Error(`${stylesheet[1]} should declare the fallback face alone, not ${fontFaces.length} faces`);
 writeFileSync(join(dist, stylesheet[1]), wholeSheet.replace(FONT_FACE, ''));
-const fontStyle = `\n    <style>${fontFaces.join('')}</style>`;
+// The app's own pages, whose first paint is the empty shell the client then draws into, declare the
+// web font there too, with the same descriptors as the scripts (src/fonts/inter-face.json).
+const interRule = `@font-face{font-family:${interFace.family};font-weight:${interFace.weight};font-display:${interFace.display};src:url(/assets/${fontFiles[0]})format("woff2");unicode-range:${interFace.unicodeRange.replace(/ /g, '')}}`;
+const fontStyle = `\n    <style>${interRule}${fontFaces.join('')}</style>`;
 const missingTemplate = page
   .replace(STYLESHEET, (link) => `${fontStyle}${link}`)
   .replace(/\s*<\/head>/, (end) => `${preloads('src/app.tsx')}${end}`)

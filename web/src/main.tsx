@@ -48,7 +48,10 @@ if (container.firstElementChild) {
   // are hydrated by chunks of their own, without the landing's sections; each chunk exports `hydrate`.
   const caseStudy = root.querySelector('[data-case-study]');
   const writing = root.querySelector('[data-post],[data-writing]');
-  const started = firstScreenPainted(root)
+  const painted = firstScreenPainted(root);
+  // The web font, for the next view (a chunk of its own, off the initial JavaScript).
+  void painted.then(() => import('./web-font')).then((font) => font.cacheWebFont());
+  const started = painted
     .then(() =>
       Promise.all([
         caseStudy ? import('./hydrate-case-study') : writing ? import('./hydrate-post') : import('./hydrate-landing'),
