@@ -20,6 +20,8 @@ export function CursorDot() {
 
   useEffect(() => {
     if (!enabled) return;
+    // Its own, not only the stylesheet's: the whole stylesheet may apply a moment after the dot appears.
+    if (ref.current) ref.current.style.pointerEvents = 'none';
     const onMove = (event: PointerEvent) => {
       const dot = ref.current;
       if (!dot) return;
