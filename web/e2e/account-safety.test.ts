@@ -6,10 +6,9 @@
  * the key grouped in fours, a wrong code in a sentence, this device marked, exports named.
  */
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, openPage, startServer, type RunningServer } from './harness.ts';
+import { launchBrowser, openPage, restartable, type RunningServer } from './harness.ts';
 import { axeViolations, DESKTOP_CHROME, EMAIL, fillLogin, OWNER_ENV } from './helpers.ts';
 import { freePort, TestSmtp } from './receivers.ts';
 
@@ -19,18 +18,11 @@ describe('a stolen session', () => {
   let smtp: TestSmtp;
   let port: number;
   let base: string;
-  let dataDir: string | undefined;
+  let servers: ReturnType<typeof restartable>;
 
   /** (Re)starts the server on the same port and database, its clock `offsetSeconds` ahead. */
   async function start(offsetSeconds: number) {
-    await server?.stop(true);
-    server = await startServer({
-      args: ['--smtp-url', `smtp://127.0.0.1:${smtp.port}?tls=none`, '--notify-email', EMAIL, '--public-url', base],
-      env: { ...OWNER_ENV, PORTFOLIO_CLOCK_OFFSET: String(offsetSeconds) },
-      port,
-      dataDir,
-    });
-    dataDir = server.dataDir;
+    server = await servers.start(offsetSeconds);
   }
 
   /** The notices' sign-out links received so far. */
@@ -45,14 +37,18 @@ describe('a stolen session', () => {
     await smtp.start();
     port = await freePort();
     base = `http://localhost:${port}`;
+    servers = restartable({
+      port,
+      args: ['--smtp-url', `smtp://127.0.0.1:${smtp.port}?tls=none`, '--notify-email', EMAIL, '--public-url', base],
+      env: OWNER_ENV,
+    });
     await start(0);
     browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();
-    await server?.stop();
+    await servers?.stop();
     await smtp?.stop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   test('cannot set up the second factor without the password, and the notice\'s link signs it out', async () => {

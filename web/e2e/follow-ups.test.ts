@@ -9,10 +9,9 @@
  * text and HTML parts, and the webhook gets its JSON.
  */
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, openPage, startServer, type RunningServer } from './harness.ts';
+import { launchBrowser, openPage, restartable, type RunningServer } from './harness.ts';
 import { axeViolations, DESKTOP_CHROME, EMAIL, OWNER_ENV, ownerApi, signIn } from './helpers.ts';
 import { hydrated } from './page-support.ts';
 import { freePort, parseMail, TestSmtp, TestWebhook } from './receivers.ts';
@@ -47,31 +46,11 @@ describe('follow-ups', () => {
   const webhook = new TestWebhook();
   let port: number;
   let base: string;
-  let dataDir: string | undefined;
+  let servers: ReturnType<typeof restartable>;
 
   /** (Re)starts the server on the same port and database, its clock `offsetSeconds` ahead. */
   async function start(offsetSeconds: number) {
-    await server?.stop(true);
-    server = await startServer({
-      args: [
-        '--smtp-url',
-        `smtp://127.0.0.1:${smtp.port}?tls=none`,
-        '--notify-email',
-        EMAIL,
-        '--reply-address',
-        REPLIES,
-        '--public-url',
-        base,
-        '--webhook-url',
-        webhook.url,
-        '--webhook-secret',
-        'a key that signs the webhook posts, long enough',
-      ],
-      env: { ...OWNER_ENV, PORTFOLIO_CLOCK_OFFSET: String(offsetSeconds) },
-      port,
-      dataDir,
-    });
-    dataDir = server.dataDir;
+    server = await servers.start(offsetSeconds);
   }
 
   async function createLink(company: string, recipientEmail: string): Promise<Link> {
@@ -97,15 +76,32 @@ describe('follow-ups', () => {
     await webhook.start();
     port = await freePort();
     base = `http://localhost:${port}`;
+    servers = restartable({
+      port,
+      args: [
+        '--smtp-url',
+        `smtp://127.0.0.1:${smtp.port}?tls=none`,
+        '--notify-email',
+        EMAIL,
+        '--reply-address',
+        REPLIES,
+        '--public-url',
+        base,
+        '--webhook-url',
+        webhook.url,
+        '--webhook-secret',
+        'a key that signs the webhook posts, long enough',
+      ],
+      env: OWNER_ENV,
+    });
     await start(0);
     browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();
-    await server?.stop();
+    await servers?.stop();
     await smtp?.stop();
     await webhook.stop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   test('an opened, quiet link comes up after its days; the owner edits the draft and sends it, or snoozes it', async () => {

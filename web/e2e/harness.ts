@@ -100,6 +100,33 @@ export async function startServer(
 }
 
 /** A server and a browser shared by the tests of one `describe`. */
+/**
+ * A server that a test restarts on one port and one database, each time with its clock moved
+ * ahead (the hidden `PORTFOLIO_CLOCK_OFFSET`): `start(offsetSeconds)` stops the running one,
+ * keeping its data, and starts the next on the same data; `stop()` ends the last and removes it.
+ */
+export function restartable(options: { port: number; args: string[]; env?: Record<string, string> }) {
+  let server: RunningServer | undefined;
+  let dataDir: string | undefined;
+  return {
+    async start(offsetSeconds: number): Promise<RunningServer> {
+      await server?.stop(true);
+      server = await startServer({
+        args: options.args,
+        env: { ...options.env, PORTFOLIO_CLOCK_OFFSET: String(offsetSeconds) },
+        port: options.port,
+        dataDir,
+      });
+      dataDir = server.dataDir;
+      return server;
+    },
+    async stop(): Promise<void> {
+      await server?.stop();
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
 export interface Suite {
   server: RunningServer;
   browser: Browser;

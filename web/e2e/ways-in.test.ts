@@ -13,7 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import { initWasm, Resvg } from '@resvg/resvg-wasm';
 import jsQR from 'jsqr';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, openPage, startServer, type RunningServer } from './harness.ts';
+import { launchBrowser, openPage, restartable, startServer, type RunningServer } from './harness.ts';
 import { axeViolations, DESKTOP_CHROME, EMAIL, fillLogin, OWNER_ENV, PASSWORD, totp } from './helpers.ts';
 import { freePort, TestSmtp } from './receivers.ts';
 
@@ -377,19 +377,12 @@ describe('a way back in', () => {
   let smtp: TestSmtp;
   let port: number;
   let base: string;
-  let dataDir: string | undefined;
+  let servers: ReturnType<typeof restartable>;
   let password = PASSWORD;
 
   /** (Re)starts the server on the same port and database, its clock `offsetSeconds` ahead. */
   async function start(offsetSeconds: number) {
-    await server?.stop(true);
-    server = await startServer({
-      args: ['--smtp-url', `smtp://127.0.0.1:${smtp.port}?tls=none`, '--notify-email', EMAIL, '--public-url', base],
-      env: { ...OWNER_ENV, PORTFOLIO_CLOCK_OFFSET: String(offsetSeconds) },
-      port,
-      dataDir,
-    });
-    dataDir = server.dataDir;
+    server = await servers.start(offsetSeconds);
   }
 
   /** The reset links e-mailed so far. */
@@ -418,14 +411,18 @@ describe('a way back in', () => {
     await smtp.start();
     port = await freePort();
     base = `http://localhost:${port}`;
+    servers = restartable({
+      port,
+      args: ['--smtp-url', `smtp://127.0.0.1:${smtp.port}?tls=none`, '--notify-email', EMAIL, '--public-url', base],
+      env: OWNER_ENV,
+    });
     await start(0);
     browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();
-    await server?.stop();
+    await servers?.stop();
     await smtp?.stop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   test('"Forgot password?" e-mails a link that sets a new password once and ends every session; an unknown address gets the same answer and no e-mail', async () => {
