@@ -83,10 +83,10 @@ export const BEACON_BYTES = 400;
 // starts a link's visit on the writing's pages opened from a link's page: 80,084 to 80,090 bytes
 // measured beside 80,078; 40 more are allowed.
 // Issue 47's web font taken off the first paint's path: the entry asks for a chunk of its own
-// (web-font.ts, 0.4 KB) once the first screen is painted: 80,109 bytes measured beside 80,077; 32
-// more are allowed.
-const INITIAL_JS_BUDGET = 78_770 + KB + 96 + 190 + 40 + 32;
-test('the landing page loads at most 78.3 KB (80,152 bytes) of gzipped JavaScript, the insights beacon included', () => {
+// (web-font.ts, 0.4 KB) once the first screen is painted: 80,109 to 80,123 bytes measured (by the
+// chunks' hashed names) beside 80,077; 75 more are allowed.
+const INITIAL_JS_BUDGET = 78_770 + KB + 96 + 190 + 40 + 75;
+test('the landing page loads at most 78.3 KB (80,195 bytes) of gzipped JavaScript, the insights beacon included', () => {
   const total = initialFiles().js.reduce((sum, file) => sum + gzipped(file), 0);
   console.log(`initial JavaScript: ${(total / KB).toFixed(1)} KB gzipped (${total} bytes)`);
   assert.ok(total <= INITIAL_JS_BUDGET, `initial JavaScript is ${(total / KB).toFixed(1)} KB gzipped`);
@@ -170,10 +170,10 @@ function loginFiles(): string[] {
 // the latest posts, as above: 115,763 to 115,778 bytes measured beside 115,618; 170 more are allowed.
 // The error page's Writing item (the app gives its shell's latest posts to the error page's header,
 // as the home page's has them): 115,828 bytes measured beside 115,772; 64 more are allowed.
-// The entry's request of the web font's chunk (above), which the login page shares: 115,889 bytes
-// measured beside 115,860; 32 more are allowed.
-const LOGIN_JS_BUDGET = 112_786 + 1.5 * KB + 48 + 132 + 340 + 28 + 30 + 100 + 560 + 80 + 170 + 64 + 32;
-test('the login page loads at most 113.2 KB (115,906 bytes) of gzipped JavaScript', () => {
+// The entry's request of the web font's chunk (above), which the login page shares: 115,889 to
+// 115,900 bytes measured beside 115,860; 75 more are allowed.
+const LOGIN_JS_BUDGET = 112_786 + 1.5 * KB + 48 + 132 + 340 + 28 + 30 + 100 + 560 + 80 + 170 + 64 + 75;
+test('the login page loads at most 113.2 KB (115,949 bytes) of gzipped JavaScript', () => {
   const files = loginFiles();
   const total = files.reduce((sum, file) => sum + gzipped(file), 0);
   console.log(`login page JavaScript: ${(total / KB).toFixed(1)} KB gzipped (${total} bytes)`);

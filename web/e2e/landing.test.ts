@@ -270,8 +270,12 @@ describe('the landing page, sent whole and hydrated in place', () => {
       await page.addInitScript(WATCH);
       await page.goto(suite.server.url + '/');
       await hydrated(page);
-      // The font has come (the mark for the next view is set once it has), and the whole stylesheet.
-      await page.waitForFunction(() => localStorage.getItem('portfolio:font') === '1', undefined, { timeout: 60_000 });
+      // The font has come, and the whole stylesheet.
+      await page.waitForFunction(
+        () => performance.getEntriesByType('resource').some((entry) => entry.name.endsWith('.woff2') && (entry as PerformanceResourceTiming).responseEnd > 0),
+        undefined,
+        { timeout: 60_000 },
+      );
       await page.waitForFunction(
         () => performance.getEntriesByType('resource').some((entry) => /\/assets\/index-[^/]+\.css$/.test(entry.name)),
         undefined,

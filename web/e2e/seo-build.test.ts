@@ -81,18 +81,18 @@ test('the JSON-LD ProfilePage names its language and carries the profile as its 
   assert.deepEqual(person.sameAs, Object.values(profile.links));
 });
 
-test('the built pages run one inline script, the scheme\'s on / (hashed into the CSP); / has one <style> element (its stylesheet, hashed too), app.html one of the font faces alone', () => {
+test('the built pages run two inline scripts on /, the scheme\'s and the web font\'s for the next page of a visit, none in app.html (hashed into the CSP); / has one <style> element (its stylesheet, hashed too), app.html one of the font faces alone', () => {
   for (const page of [html, shell]) {
     const inline = [...page.matchAll(/<script\b([^>]*)>([^<]*)<\/script>/g)].filter(([, attributes = '']) => {
       // JSON-LD and the content document are data blocks, which browsers never run.
       const data = attributes.includes('type="application/ld+json"') || attributes.includes('type="application/json"');
       return !/\bsrc="/.test(attributes) && !data;
     });
-    const expected = page === html ? ['(()=>{let d=document.documentElement'] : [];
+    const expected = page === html ? ['(()=>{let d=document.documentElement', 'try{document.referrer.indexOf(location.origin+"/")||document.fonts.add(new FontFace('] : [];
     assert.deepEqual(
-      inline.map(([, , body = '']) => body.slice(0, expected[0]?.length ?? 0)),
+      inline.map(([, , body = ''], i) => body.slice(0, expected[i]?.length ?? 0)),
       expected,
-      page === html ? '/ runs only the script that sets the scheme' : 'app.html runs no inline script',
+      page === html ? '/ runs only the script that sets the scheme and the one that declares the font' : 'app.html runs no inline script',
     );
   }
   assert.equal([...html.matchAll(/<style[\s>]/g)].length, 1, 'one <style> element on /');

@@ -18,17 +18,30 @@ const PHONE_HEIGHT_BUDGET = 7_800;
 const TEAL = '#0f766e';
 
 
+/** Resolves once the page's web font has come (a first view fetches it once painted, for the next). */
+async function fontFetched(page: Page) {
+  await page.waitForFunction(
+    () => performance.getEntriesByType('resource').some((entry) => entry.name.endsWith('.woff2') && (entry as PerformanceResourceTiming).responseEnd > 0),
+    undefined,
+    { timeout: 60_000 },
+  );
+}
+
+/** Opens `url` again from the page itself, as a click on one of the site's links would: its referrer is this site. */
+async function nextPageOfTheVisit(page: Page, url: string) {
+  await Promise.all([page.waitForNavigation(), page.evaluate((to) => location.assign(to), url)]);
+}
+
 /**
- * Opens `path` as a returning visitor: a first view asks for the font once it is painted and keeps
- * the fallback when the file comes late (src/web-font.ts); once it has come, the next view
- * declares it in its head and draws in it from the first frame. Resolves once the page is
- * hydrated and its fonts are ready.
+ * Opens `url` as the next page of a visit: a first view asks for the font once it is painted and
+ * stays in the fallback (src/web-font.ts); a page reached from it declares the font in its head
+ * and draws in it from the first frame. Resolves once that page is hydrated and its fonts are ready.
  */
 async function openWithFont(page: Page, url: string) {
   await page.goto(url);
   await hydrated(page);
-  await page.waitForFunction(() => localStorage.getItem('portfolio:font') === '1', undefined, { timeout: 60_000 });
-  await page.reload();
+  await fontFetched(page);
+  await nextPageOfTheVisit(page, url);
   await hydrated(page);
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
 }
@@ -87,7 +100,7 @@ describe('type and rhythm', () => {
   const suite = serverAndBrowser({ env: OWNER_ENV });
   before(async () => publishLanguages(suite.server));
 
-  test('the web font is ours, asked for after a first view is painted and before a returning one is, at most 35 KB, cached for good, and draws the Latin text; Arabic keeps the system faces', async () => {
+  test('the web font is ours, asked for after a first view is painted and before the next page of the visit is, at most 35 KB, cached for good, and draws the Latin text; Arabic keeps the system faces', async () => {
     const response = await fetch(`${suite.server.url}/`);
     assert.match(response.headers.get('content-security-policy') ?? '', /font-src 'self'/);
     const html = await response.text();
@@ -95,9 +108,9 @@ describe('type and rhythm', () => {
     assert.doesNotMatch(html, /rel="preload"[^>]*as="font"/);
     assert.doesNotMatch(html, /@font-face\{font-family:Inter;/);
     assert.match(html, /@font-face\{font-family:Inter Fallback;src:local\(Arial\)[^}]*size-adjust:/);
-    // A returning visitor's head declares it, from the mark the first view left.
-    const declare = /<script>try\{localStorage\.getItem\("portfolio:font"\)&&document\.fonts\.add\(new FontFace\("Inter","url\((\/assets\/inter-latin-[\w-]+\.woff2)\) format\('woff2'\)",\{[^}]*"display":"optional"[^}]*\}\)\)\}catch\{\}<\/script>/.exec(html);
-    assert.ok(declare, 'the head declares the font for a returning visitor');
+    // The head declares it for the next page of a visit (its referrer is this site), which has it cached.
+    const declare = /<script>try\{document\.referrer\.indexOf\(location\.origin\+"\/"\)\|\|document\.fonts\.add\(new FontFace\("Inter","url\((\/assets\/inter-latin-[\w-]+\.woff2)\) format\('woff2'\)",\{[^}]*"display":"optional"[^}]*\}\)\)\}catch\{\}<\/script>/.exec(html);
+    assert.ok(declare, 'the head declares the font for the next page of a visit');
     assert.ok(html.indexOf(declare[0]) < html.indexOf('<body'), 'in the head, before the first paint');
     const fontUrl = declare[1]!;
     const font = await fetch(`${suite.server.url}${fontUrl}`);
@@ -113,8 +126,8 @@ describe('type and rhythm', () => {
       const { page, errors, foreignRequests, close } = await openPage(suite.browser, suite.server, { viewport: { width: 390, height: 844 } });
       const requested: string[] = [];
       page.on('request', (request) => requested.push(new URL(request.url()).pathname));
-      // When the font starts to load, against the first paint: in a first view after it, in a
-      // returning visitor's before it (from the cache).
+      // When the font starts to load, against the first paint: in a first view after it, in the
+      // next page of the visit before it (from the cache).
       const fontAgainstPaint = () =>
         page.evaluate((url) => {
           const font = performance.getEntriesByType('resource').find((entry) => entry.name.endsWith(url));
@@ -123,12 +136,18 @@ describe('type and rhythm', () => {
         }, fontUrl);
       await page.goto(`${suite.server.url}${path}`);
       await hydrated(page);
-      await page.waitForFunction(() => localStorage.getItem('portfolio:font') === '1', undefined, { timeout: 60_000 });
+      await fontFetched(page);
       assert.equal(await fontAgainstPaint(), 1, `${path}: a first view asks for the font after its first paint`);
+      // A reload is no next page: its referrer is not this site, so it is drawn in the fallback again.
       await page.reload();
       await hydrated(page);
+      await fontFetched(page);
+      assert.equal(await fontAgainstPaint(), 1, `${path}: a reload asks for it after its first paint too`);
+      assert.equal(await page.evaluate(() => [...document.fonts].some((f) => f.family.replace(/"/g, '') === 'Inter')), false);
+      await nextPageOfTheVisit(page, `${suite.server.url}${path}`);
+      await hydrated(page);
       await page.evaluate(() => document.fonts.ready.then(() => undefined));
-      assert.equal(await fontAgainstPaint(), -1, `${path}: a returning view has it before its first paint`);
+      assert.equal(await fontAgainstPaint(), -1, `${path}: the next page of the visit has it before its first paint`);
       assert.ok(requested.includes(fontUrl), `${path} fetches the font from us`);
       assert.deepEqual(foreignRequests, []);
       const face = await page.evaluate(() => [...document.fonts].find((f) => f.family.replace(/"/g, '') === 'Inter'));

@@ -218,9 +218,10 @@ for (const sheet of [css, languageCss]) {
 }
 const inlineStyle = `\n    <style>${css}</style>`;
 // The web font is fetched by the entry script once a first view's first screen is painted, for
-// the next view (src/web-font.ts), so its request is not on the first paint's path; a returning
-// visitor, whose cache holds it (the mark in local storage says so), has it declared by this
-// script in the head, before the first paint, which then draws in it from the cache at once.
+// the next view (src/web-font.ts), so its request is not on the first paint's path; the next page
+// of a visit, one whose referrer is a page of this site (which fetched the font), has it declared
+// by this script in the head, before the first paint, which then draws in it from the cache at
+// once. (`indexOf` is 0, so falsy, for a referrer of this origin.)
 if (/\.woff2/.test(css)) throw new Error('the inline sheet names a web font, which src/web-font.ts declares');
 const interFace = JSON.parse(readFileSync(new URL('../src/fonts/inter-face.json', import.meta.url), 'utf8'));
 const fontFiles = readdirSync(join(dist, 'assets')).filter((name) => /^inter-latin-[\w-]+\.woff2$/.test(name));
@@ -230,7 +231,7 @@ const faceArguments = [
   `url(/assets/${fontFiles[0]}) format('woff2')`,
   { weight: interFace.weight, display: interFace.display, unicodeRange: interFace.unicodeRange },
 ].map((value) => JSON.stringify(value));
-const fontScript = `\n    <script>try{localStorage.getItem(${JSON.stringify(interFace.storageKey)})&&document.fonts.add(new FontFace(${faceArguments.join(',')}))}catch{}</script>`;
+const fontScript = `\n    <script>try{document.referrer.indexOf(location.origin+"/")||document.fonts.add(new FontFace(${faceArguments.join(',')}))}catch{}</script>`;
 if (/<script(?![^>]*type="application\/ld\+json")/.test(body)) {
   throw new Error('the pre-rendered page holds an inline script, which the CSP forbids');
 }

@@ -7,9 +7,11 @@
  *   paint), and keeps the fallback: changing to the font in a view already drawn moves text
  *   whose lines break elsewhere (a layout shift of about 0.008 on a phone, measured), so the
  *   fallback is sized to take Inter's room and the first view stays in it;
- * - once it has loaded, a mark in local storage tells the next view's head to declare it before
- *   its first paint (the inline script scripts/prerender.mjs writes from inter-face.json), which
- *   then draws in Inter from the cache at once, the next page of a visit and every later visit;
+ * - the next page of the visit (one reached from a page of this site, as its referrer says) has
+ *   it declared by its head before the first paint (the inline script scripts/prerender.mjs
+ *   writes from inter-face.json), and draws in Inter from the cache at once. Nothing is stored
+ *   on the visitor's device to know it: the site stores nothing there (the insights' tests
+ *   check), and the referrer is what the browser sends anyway;
  * - the app's own pages (the sign-in, the dashboard, the error page), whose first paint is an empty
  *   shell the client then draws into, declare it in their inline sheet (scripts/prerender.mjs).
  */
@@ -30,16 +32,7 @@ function newFace(): FontFace | undefined {
   });
 }
 
-function remember(): void {
-  try {
-    localStorage.setItem(face.storageKey, '1');
-  } catch {
-    // Storage refused: every view is drawn in the fallback, which takes the same room.
-  }
-}
-
 /** Fetches the font into the cache for the next view, leaving this one in the fallback: a public page once painted. */
 export function cacheWebFont(): void {
-  const font = newFace();
-  if (font) void font.load().then(remember, () => {});
+  void newFace()?.load().catch(() => {});
 }
