@@ -14,6 +14,7 @@ pub mod engine;
 pub mod feeds;
 pub mod first_day;
 pub mod front_matter;
+mod glyphs;
 pub mod head;
 pub mod language;
 pub mod live;

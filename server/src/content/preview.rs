@@ -1,9 +1,10 @@
 //! The 1200x630 link preview (`/og-image.png`, and `/<tag>/og-image.png` for each published
 //! language whose texts its font can draw): the owner's name, role, summary and photo (or
-//! initials without one), drawn from an SVG template by `resvg` with a bundled font, at
-//! start-up and at each publish; mirrored for a language written right to left.
+//! initials without one), drawn from an SVG template by `resvg`, its texts as the outlines of
+//! a bundled font's glyphs (`glyphs`), at start-up and at each publish; mirrored for a language
+//! written right to left.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 use anyhow::Context;
 use base64::Engine as _;
@@ -13,139 +14,7 @@ use super::appearance::{hex, palette, parse_hex, DEFAULT_ACCENT};
 use super::document::ContentDocument;
 use super::head::{PREVIEW_HEIGHT, PREVIEW_WIDTH};
 
-const FONT_FAMILY: &str = "DejaVu Sans";
-// DejaVu Sans, as the build's icons use, embedded so the binary needs no font on the host:
-// subset to the Latin, Greek, Cyrillic, Hebrew and Arabic scripts and common punctuation,
-// without hinting (resvg does not hint), 293 KB instead of 1.46 MB. How they were made: fonts/README.md.
-pub(super) const REGULAR: &[u8] = include_bytes!("fonts/DejaVuSans.ttf");
-pub(super) const BOLD: &[u8] = include_bytes!("fonts/DejaVuSans-Bold.ttf");
-
-fn fonts() -> Arc<usvg::fontdb::Database> {
-    static FONTS: OnceLock<Arc<usvg::fontdb::Database>> = OnceLock::new();
-    FONTS
-        .get_or_init(|| {
-            let mut db = usvg::fontdb::Database::new();
-            db.load_font_data(REGULAR.to_vec());
-            db.load_font_data(BOLD.to_vec());
-            db.set_sans_serif_family(FONT_FAMILY);
-            Arc::new(db)
-        })
-        .clone()
-}
-
-/// The characters a font maps to a glyph, read from its `cmap` table (formats 4 and 12, the
-/// Unicode ones), as sorted inclusive ranges.
-fn covered(font: &[u8]) -> Vec<(u32, u32)> {
-    let u16_at = |at: usize| -> Option<u32> {
-        Some(u32::from(u16::from_be_bytes(
-            font.get(at..at + 2)?.try_into().ok()?,
-        )))
-    };
-    let u32_at = |at: usize| -> Option<u32> {
-        Some(u32::from_be_bytes(font.get(at..at + 4)?.try_into().ok()?))
-    };
-    let cmap = (0..u16_at(4).unwrap_or(0) as usize).find_map(|i| {
-        let record = 12 + 16 * i;
-        (font.get(record..record + 4)? == b"cmap").then(|| u32_at(record + 8))?
-    });
-    let Some(cmap) = cmap.map(|offset| offset as usize) else {
-        return Vec::new();
-    };
-    let mut ranges = Vec::new();
-    for i in 0..u16_at(cmap + 2).unwrap_or(0) as usize {
-        let record = cmap + 4 + 8 * i;
-        let (Some(platform), Some(encoding), Some(offset)) =
-            (u16_at(record), u16_at(record + 2), u32_at(record + 4))
-        else {
-            break;
-        };
-        if !(platform == 0 || (platform == 3 && (encoding == 1 || encoding == 10))) {
-            continue;
-        }
-        let table = cmap + offset as usize;
-        match u16_at(table) {
-            Some(4) => {
-                let segments = u16_at(table + 6).unwrap_or(0) as usize / 2;
-                let ends = table + 14;
-                let starts = ends + 2 * segments + 2;
-                let deltas = starts + 2 * segments;
-                let range_offsets = deltas + 2 * segments;
-                for s in 0..segments {
-                    let (Some(start), Some(end), Some(delta), Some(range_offset)) = (
-                        u16_at(starts + 2 * s),
-                        u16_at(ends + 2 * s),
-                        u16_at(deltas + 2 * s),
-                        u16_at(range_offsets + 2 * s),
-                    ) else {
-                        break;
-                    };
-                    for c in start..=end.min(0xfffe) {
-                        let glyph = if range_offset == 0 {
-                            (c + delta) & 0xffff
-                        } else {
-                            let at = range_offsets
-                                + 2 * s
-                                + range_offset as usize
-                                + 2 * (c - start) as usize;
-                            match u16_at(at) {
-                                Some(0) | None => 0,
-                                Some(glyph) => (glyph + delta) & 0xffff,
-                            }
-                        };
-                        if glyph != 0 {
-                            ranges.push((c, c));
-                        }
-                    }
-                }
-            }
-            Some(12) => {
-                let groups = u32_at(table + 12).unwrap_or(0) as usize;
-                for g in 0..groups.min(100_000) {
-                    let group = table + 16 + 12 * g;
-                    match (u32_at(group), u32_at(group + 4)) {
-                        (Some(start), Some(end)) if start <= end => ranges.push((start, end)),
-                        _ => break,
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    ranges.sort_unstable();
-    let mut merged: Vec<(u32, u32)> = Vec::new();
-    for (start, end) in ranges {
-        match merged.last_mut() {
-            Some(last) if start <= last.1.saturating_add(1) => last.1 = last.1.max(end),
-            _ => merged.push((start, end)),
-        }
-    }
-    merged
-}
-
-/// Whether `font` (the regular or the bold face) has a glyph for every character of `text` that
-/// is drawn at all (spaces and the invisible format characters need none).
-pub(super) fn draws(font: &[u8], text: &str) -> bool {
-    static REGULAR_COVERS: OnceLock<Vec<(u32, u32)>> = OnceLock::new();
-    static BOLD_COVERS: OnceLock<Vec<(u32, u32)>> = OnceLock::new();
-    let ranges = if std::ptr::eq(font, BOLD) {
-        BOLD_COVERS.get_or_init(|| covered(BOLD))
-    } else {
-        REGULAR_COVERS.get_or_init(|| covered(REGULAR))
-    };
-    text.chars()
-        .filter(|&c| {
-            !(c.is_whitespace()
-                || c.is_control()
-                || ('\u{200b}'..='\u{200f}').contains(&c)
-                || ('\u{202a}'..='\u{202e}').contains(&c)
-                || ('\u{2060}'..='\u{2069}').contains(&c))
-        })
-        .all(|c| {
-            let c = u32::from(c);
-            let at = ranges.partition_point(|&(_, end)| end < c);
-            ranges.get(at).is_some_and(|&(start, _)| start <= c)
-        })
-}
+use super::glyphs::{draws, svg_path, Anchor, Line, BOLD, REGULAR};
 
 /// Whether the preview's font can draw the texts of `document` the preview shows: the name (in
 /// bold), the role and the summary. A page in a language whose script the font lacks takes the
@@ -153,22 +22,6 @@ pub(super) fn draws(font: &[u8], text: &str) -> bool {
 pub fn can_draw(document: &ContentDocument) -> bool {
     let profile = &document.profile;
     draws(BOLD, &profile.name) && draws(REGULAR, &profile.role) && draws(REGULAR, &profile.summary)
-}
-
-/// Text escaped for SVG (XML) content and attributes.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// Greedy word wrap by an estimated glyph width (DejaVu Sans averages about 0.55 em); the last
@@ -273,21 +126,28 @@ fn svg(document: &ContentDocument, photo: Option<&[u8]>) -> String {
         .flat_map(char::to_uppercase)
         .collect();
     // A page written right to left is drawn mirrored: the portrait on the left, the text
-    // aligned right (resvg lays text out left to right; each text is embedded right to left,
-    // so a line mixing scripts reads in the right order).
+    // aligned right, each line a paragraph read right to left (so a line mixing scripts reads
+    // in the right order).
     let rtl = super::language::direction(&document.language) == "rtl";
     let (cx, cy, r) = (if rtl { 255 } else { 945 }, 315, 165);
     let (text_x, bar_x, anchor) = if rtl {
-        (1120, 1056, " text-anchor=\"end\"")
+        (1120.0, 1056, Anchor::End)
     } else {
-        (80, 80, "")
+        (80.0, 80, Anchor::Start)
     };
-    let line = |text: &str| {
-        if rtl {
-            format!("\u{202b}{}\u{202c}", escape(text))
-        } else {
-            escape(text)
-        }
+    let line = |text: &str, y: f32, size: f32, bold: bool, fill: &str| {
+        svg_path(
+            text,
+            Line {
+                x: text_x,
+                y,
+                anchor,
+                size,
+                bold,
+                rtl,
+                fill,
+            },
+        )
     };
     let portrait = match photo.and_then(data_url) {
         Some(href) => format!(
@@ -297,25 +157,37 @@ fn svg(document: &ContentDocument, photo: Option<&[u8]>) -> String {
             d = 2 * r
         ),
         None => format!(
-            "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"{r}\" fill=\"{disc}\"/><text x=\"{cx}\" y=\"{ty}\" text-anchor=\"middle\" font-size=\"120\" font-weight=\"bold\" fill=\"#fff\">{initials}</text>",
-            ty = cy + 40,
-            initials = escape(&initials)
+            "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"{r}\" fill=\"{disc}\"/>{initials}",
+            initials = svg_path(
+                &initials,
+                Line {
+                    x: cx as f32,
+                    y: (cy + 40) as f32,
+                    anchor: Anchor::Middle,
+                    size: 120.0,
+                    bold: true,
+                    rtl: false,
+                    fill: "#fff",
+                },
+            )
         ),
     };
     let summary = wrap(&profile.summary, 26.0, 640.0, 4)
         .iter()
         .enumerate()
         .map(|(i, text)| {
-            format!(
-                "<text x=\"{text_x}\" y=\"{}\"{anchor} font-size=\"26\" fill=\"#d1d5db\">{}</text>",
-                310 + name_size + i * 38,
-                line(text)
+            line(
+                text,
+                (310 + name_size + i * 38) as f32,
+                26.0,
+                false,
+                "#d1d5db",
             )
         })
         .collect::<Vec<_>>()
         .join("\n  ");
     format!(
-        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="{FONT_FAMILY}">
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">
   <defs>
     <linearGradient id="bg" x1="0" y1="0" x2="1" y2="1">
       <stop offset="0" stop-color="#030712"/><stop offset="1" stop-color="#111827"/>
@@ -328,16 +200,26 @@ fn svg(document: &ContentDocument, photo: Option<&[u8]>) -> String {
   <rect width="{width}" height="{height}" fill="url(#bg)"/>
   <rect width="{width}" height="{height}" fill="url(#glow)"/>
   <rect x="{bar_x}" y="120" width="64" height="6" rx="3" fill="{bar}"/>
-  <text x="{text_x}" y="{name_y}"{anchor} font-size="{name_size}" font-weight="bold" fill="#ffffff">{name}</text>
-  <text x="{text_x}" y="{role_y}"{anchor} font-size="36" fill="{role_colour}">{role}</text>
+  {name}
+  {role}
   {summary}
   <circle cx="{cx}" cy="{cy}" r="{ring}" fill="none" stroke="{bar}" stroke-width="6"/>
   {portrait}
 </svg>"##,
-        name_y = 160 + name_size,
-        role_y = 230 + name_size,
-        name = line(&profile.name),
-        role = line(&profile.role),
+        name = line(
+            &profile.name,
+            (160 + name_size) as f32,
+            name_size as f32,
+            true,
+            "#ffffff"
+        ),
+        role = line(
+            &profile.role,
+            (230 + name_size) as f32,
+            36.0,
+            false,
+            &role_colour
+        ),
         ring = r + 10,
     )
 }
@@ -366,16 +248,23 @@ impl CaseStudyCard<'_> {
         let drawable = |font: &[u8], text: &str| draws(font, text);
         let rtl = super::language::direction(&self.page.language) == "rtl";
         let (text_x, anchor, frame_x) = if rtl {
-            (1120, " text-anchor=\"end\"", 60)
+            (1120.0, Anchor::End, 60)
         } else {
-            (80, "", 660)
+            (80.0, Anchor::Start, 660)
         };
-        let line = |text: &str| {
-            if rtl {
-                format!("\u{202b}{}\u{202c}", escape(text))
-            } else {
-                escape(text)
-            }
+        let line = |text: &str, y: f32, size: f32, bold: bool, fill: &str| {
+            svg_path(
+                text,
+                Line {
+                    x: text_x,
+                    y,
+                    anchor,
+                    size,
+                    bold,
+                    rtl,
+                    fill,
+                },
+            )
         };
         let eyebrow = format!("{} · {}", self.label, self.page.profile.name);
         let eyebrow = if drawable(REGULAR, &eyebrow) {
@@ -394,25 +283,16 @@ impl CaseStudyCard<'_> {
             Vec::new()
         };
         let mut y = 200.0;
-        let mut texts = vec![format!(
-            "<text x=\"{text_x}\" y=\"150\"{anchor} font-size=\"26\" fill=\"{role}\">{}</text>",
-            line(&eyebrow)
-        )];
+        let mut texts = vec![line(&eyebrow, 150.0, 26.0, false, &role)];
         for text in &title_lines {
             y += title_size * 1.15;
-            texts.push(format!(
-                "<text x=\"{text_x}\" y=\"{y}\"{anchor} font-size=\"{title_size}\" font-weight=\"bold\" fill=\"#ffffff\">{}</text>",
-                line(text)
-            ));
+            texts.push(line(text, y as f32, title_size as f32, true, "#ffffff"));
         }
         if drawable(REGULAR, self.summary) {
             y += 24.0;
             for text in wrap(self.summary, 24.0, 520.0, 5) {
                 y += 36.0;
-                texts.push(format!(
-                    "<text x=\"{text_x}\" y=\"{y}\"{anchor} font-size=\"24\" fill=\"#d1d5db\">{}</text>",
-                    line(&text)
-                ));
+                texts.push(line(&text, y as f32, 24.0, false, "#d1d5db"));
             }
         }
         let (frame_y, frame_w, frame_h) = (115, 480, 400);
@@ -425,7 +305,7 @@ impl CaseStudyCard<'_> {
             ),
         };
         format!(
-            r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="{FONT_FAMILY}">
+            r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">
   <defs>
     <linearGradient id="bg" x1="0" y1="0" x2="1" y2="1">
       <stop offset="0" stop-color="#030712"/><stop offset="1" stop-color="#111827"/>
@@ -467,8 +347,8 @@ impl Sketch {
 
     /// Whether it can be drawn: its source read as resvg reads it (a millisecond, where drawing
     /// and encoding take some 100), so that a publish whose preview could not be drawn later
-    /// is refused now (text with a control character, which XML forbids, stored behind the API's
-    /// back).
+    /// is refused now (its texts are paths, so no text of the owner's can break it: this checks
+    /// the template and a photo's data).
     pub fn check(&self) -> anyhow::Result<()> {
         parse(&self.0).map(|_| ())
     }
@@ -526,11 +406,7 @@ impl Drawing {
 
 /// An SVG source read as the tree resvg draws.
 fn parse(svg: &str) -> anyhow::Result<usvg::Tree> {
-    let options = usvg::Options {
-        fontdb: fonts(),
-        font_family: FONT_FAMILY.to_owned(),
-        ..usvg::Options::default()
-    };
+    let options = usvg::Options::default();
     usvg::Tree::from_str(svg, &options).context("the preview's SVG template does not parse")
 }
 
@@ -644,11 +520,15 @@ mod tests {
     }
 
     #[test]
-    fn text_is_escaped_for_the_svg() {
+    fn text_never_enters_the_svg_as_markup() {
         let mut document = default_document().clone();
-        document.profile.role = "<script>&".to_owned();
+        document.profile.role = "<script>&\u{7}".to_owned();
         let source = svg(&document, None);
-        assert!(source.contains("&lt;script&gt;&amp;"));
+        assert!(
+            !source.contains("<script>") && !source.contains("&"),
+            "the role is drawn, not written"
+        );
+        assert!(!source.contains("<text"));
         assert!(preview_png(&document, None).is_ok());
     }
 

@@ -50,7 +50,7 @@ pub fn options(document: &ContentDocument) -> Options {
 
 /// Whether the embedded fonts can set every text of `sheet`.
 pub fn can_set(sheet: &Sheet) -> bool {
-    use super::preview::{draws, BOLD, REGULAR};
+    use super::glyphs::{draws, BOLD, REGULAR};
     let mut regular = vec![
         sheet.role.as_str(),
         sheet.email.as_str(),

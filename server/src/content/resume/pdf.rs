@@ -23,18 +23,14 @@ use krilla::tagging::{
 };
 use krilla::text::{Font, GlyphId, KrillaGlyph};
 use krilla::{Document, SerializeSettings};
-use parley::fontique::{Blob, Collection, CollectionOptions, SourceCache};
 use parley::{
-    Alignment, AlignmentOptions, BaseDirection, FontContext, FontWeight, Layout, LayoutContext,
-    LineHeight, PositionedLayoutItem, StyleProperty,
+    Alignment, AlignmentOptions, FontContext, FontWeight, Layout, LayoutContext, LineHeight,
+    PositionedLayoutItem, StyleProperty,
 };
 
 use super::sheet::{Body, Entry, ProjectItem, Sheet};
 use crate::content::appearance::Rgb;
-use crate::content::preview::{BOLD, REGULAR};
-
-/// The family name both embedded fonts carry.
-const FAMILY: &str = "DejaVu Sans";
+use crate::content::glyphs::{font_context, FAMILY, LTR_MARK, RTL_MARK};
 
 /// The paper a resume is set on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -182,6 +178,9 @@ struct SectionBlocks {
     items: Vec<Block>,
 }
 
+/// The bytes of the direction's mark each laid-out text begins with (both marks are three).
+const MARK_LEN: usize = 3;
+
 /// Lays text out with the embedded fonts.
 struct Typesetter {
     fonts: FontContext,
@@ -192,18 +191,8 @@ struct Typesetter {
 
 impl Typesetter {
     fn new(width: f32, rtl: bool) -> Self {
-        let mut collection = Collection::new(CollectionOptions {
-            shared: false,
-            system_fonts: false,
-        });
-        for data in [REGULAR, BOLD] {
-            collection.register_fonts(Blob::new(Arc::new(data)), None);
-        }
         Typesetter {
-            fonts: FontContext {
-                collection,
-                source_cache: SourceCache::default(),
-            },
+            fonts: font_context(),
             layouts: LayoutContext::new(),
             width,
             rtl,
@@ -223,16 +212,13 @@ impl Typesetter {
     }
 
     fn set(&mut self, text: &str, style: Style, left: bool, ltr: bool) -> Layout<rgb::Color> {
+        // The paragraph's direction: its first strong character's, so the text is laid out behind
+        // the mark for the direction it must read in (`MARK_LEN` bytes, which drawing leaves out).
+        let mark = if self.rtl && !ltr { RTL_MARK } else { LTR_MARK };
+        let text = &format!("{mark}{text}");
         let mut builder = self
             .layouts
             .ranged_builder(&mut self.fonts, text, 1.0, false);
-        builder.set_base_direction(if ltr {
-            BaseDirection::Ltr
-        } else if self.rtl {
-            BaseDirection::Rtl
-        } else {
-            BaseDirection::Ltr
-        });
         builder.push_default(StyleProperty::FontFamily(parley::FontFamily::named(FAMILY)));
         builder.push_default(StyleProperty::FontSize(style.size));
         builder.push_default(StyleProperty::LineHeight(LineHeight::FontSizeRelative(
@@ -877,9 +863,15 @@ fn draw_line(
         let size = run.font_size();
         let mut glyphs: Vec<KrillaGlyph> = Vec::new();
         for cluster in run.visual_clusters() {
+            // The direction's mark before the text (see `Typesetter::set`) is no part of it.
+            let range = cluster.text_range();
+            if range.end <= MARK_LEN {
+                continue;
+            }
+            let range = range.start.saturating_sub(MARK_LEN)..range.end - MARK_LEN;
             if cluster.is_ligature_continuation() {
                 if let Some(glyph) = glyphs.last_mut() {
-                    glyph.text_range.end = cluster.text_range().end;
+                    glyph.text_range.end = range.end;
                 }
                 continue;
             }
@@ -890,7 +882,7 @@ fn draw_line(
                     glyph.x / size,
                     glyph.y / size,
                     0.0,
-                    cluster.text_range(),
+                    range.clone(),
                     None,
                 ));
             }
