@@ -103,8 +103,52 @@ fn shades(document: &ContentDocument) -> Shades {
     }
 }
 
-/// The preview's SVG source.
-fn svg(document: &ContentDocument, photo: Option<&[u8]>) -> String {
+/// A text of a preview, drawn as its glyphs' outlines (`glyphs::svg_path`) only when the preview
+/// is drawn: writing a sketch at each publish stays a matter of formatting (shaping every
+/// preview's texts took some 10 to 40 ms of a publish).
+#[derive(Debug, Clone, PartialEq)]
+struct Text {
+    content: String,
+    x: f32,
+    y: f32,
+    anchor: Anchor,
+    size: f32,
+    bold: bool,
+    rtl: bool,
+    fill: String,
+}
+
+impl Text {
+    fn svg(&self) -> String {
+        svg_path(
+            &self.content,
+            Line {
+                x: self.x,
+                y: self.y,
+                anchor: self.anchor,
+                size: self.size,
+                bold: self.bold,
+                rtl: self.rtl,
+                fill: &self.fill,
+            },
+        )
+    }
+}
+
+/// The texts of a preview being written, each standing in its SVG as a comment that names it.
+#[derive(Default)]
+struct Texts(std::cell::RefCell<Vec<Text>>);
+
+impl Texts {
+    fn add(&self, text: Text) -> String {
+        let mut texts = self.0.borrow_mut();
+        texts.push(text);
+        format!("<!--text {}-->", texts.len() - 1)
+    }
+}
+
+/// The preview's sketch.
+fn svg(document: &ContentDocument, photo: Option<&[u8]>) -> Sketch {
     let profile = &document.profile;
     let Shades {
         glow,
@@ -135,19 +179,18 @@ fn svg(document: &ContentDocument, photo: Option<&[u8]>) -> String {
     } else {
         (80.0, 80, Anchor::Start)
     };
+    let texts = Texts::default();
     let line = |text: &str, y: f32, size: f32, bold: bool, fill: &str| {
-        svg_path(
-            text,
-            Line {
-                x: text_x,
-                y,
-                anchor,
-                size,
-                bold,
-                rtl,
-                fill,
-            },
-        )
+        texts.add(Text {
+            content: text.to_owned(),
+            x: text_x,
+            y,
+            anchor,
+            size,
+            bold,
+            rtl,
+            fill: fill.to_owned(),
+        })
     };
     let portrait = match photo.and_then(data_url) {
         Some(href) => format!(
@@ -158,18 +201,16 @@ fn svg(document: &ContentDocument, photo: Option<&[u8]>) -> String {
         ),
         None => format!(
             "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"{r}\" fill=\"{disc}\"/>{initials}",
-            initials = svg_path(
-                &initials,
-                Line {
-                    x: cx as f32,
-                    y: (cy + 40) as f32,
-                    anchor: Anchor::Middle,
-                    size: 120.0,
-                    bold: true,
-                    rtl: false,
-                    fill: "#fff",
-                },
-            )
+            initials = texts.add(Text {
+                content: initials,
+                x: cx as f32,
+                y: (cy + 40) as f32,
+                anchor: Anchor::Middle,
+                size: 120.0,
+                bold: true,
+                rtl: false,
+                fill: "#fff".to_owned(),
+            })
         ),
     };
     let summary = wrap(&profile.summary, 26.0, 640.0, 4)
@@ -186,7 +227,7 @@ fn svg(document: &ContentDocument, photo: Option<&[u8]>) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n  ");
-    format!(
+    let source = format!(
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">
   <defs>
     <linearGradient id="bg" x1="0" y1="0" x2="1" y2="1">
@@ -221,7 +262,11 @@ fn svg(document: &ContentDocument, photo: Option<&[u8]>) -> String {
             &role_colour
         ),
         ring = r + 10,
-    )
+    );
+    Sketch {
+        source,
+        texts: texts.0.into_inner(),
+    }
 }
 
 /// A case study's link preview (`/projects/<slug>/og-image.png`): the word for a case study and
@@ -238,7 +283,7 @@ pub struct CaseStudyCard<'a> {
 }
 
 impl CaseStudyCard<'_> {
-    fn svg(&self) -> String {
+    fn svg(&self) -> Sketch {
         let Shades {
             glow, bar, role, ..
         } = shades(self.page);
@@ -252,19 +297,18 @@ impl CaseStudyCard<'_> {
         } else {
             (80.0, Anchor::Start, 660)
         };
+        let collected = Texts::default();
         let line = |text: &str, y: f32, size: f32, bold: bool, fill: &str| {
-            svg_path(
-                text,
-                Line {
-                    x: text_x,
-                    y,
-                    anchor,
-                    size,
-                    bold,
-                    rtl,
-                    fill,
-                },
-            )
+            collected.add(Text {
+                content: text.to_owned(),
+                x: text_x,
+                y,
+                anchor,
+                size,
+                bold,
+                rtl,
+                fill: fill.to_owned(),
+            })
         };
         let eyebrow = format!("{} · {}", self.label, self.page.profile.name);
         let eyebrow = if drawable(REGULAR, &eyebrow) {
@@ -304,7 +348,7 @@ impl CaseStudyCard<'_> {
                 "<rect x=\"{frame_x}\" y=\"{frame_y}\" width=\"{frame_w}\" height=\"{frame_h}\" rx=\"24\" fill=\"#111827\"/>"
             ),
         };
-        format!(
+        let source = format!(
             r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">
   <defs>
     <linearGradient id="bg" x1="0" y1="0" x2="1" y2="1">
@@ -325,24 +369,32 @@ impl CaseStudyCard<'_> {
             glow_x = if rtl { "0.25" } else { "0.75" },
             bar_x = if rtl { 1056 } else { 80 },
             texts = texts.join("\n  "),
-        )
+        );
+        Sketch {
+            source,
+            texts: collected.0.into_inner(),
+        }
     }
 
     /// The preview, ready to draw.
     pub fn sketch(&self) -> Sketch {
-        Sketch(self.svg())
+        self.svg()
     }
 }
 
-/// A link preview ready to draw: its SVG source, which is everything the picture is drawn from
-/// (the texts, the colours, the photo as a data URL), so it is also what a drawn picture is kept
-/// by: the same sketch draws the same picture.
-pub struct Sketch(String);
+/// A link preview ready to draw: its SVG source and its texts, which are everything the picture is
+/// drawn from (the colours, the photo as a data URL, the texts standing in the source as
+/// comments until they are drawn as their glyphs' outlines), so they are also what a drawn
+/// picture is kept by: the same sketch draws the same picture.
+pub struct Sketch {
+    source: String,
+    texts: Vec<Text>,
+}
 
 impl Sketch {
     /// The page's own link preview (`/og-image.png`, `/de/og-image.png`).
     pub fn page(document: &ContentDocument, photo: Option<&[u8]>) -> Self {
-        Self(svg(document, photo))
+        svg(document, photo)
     }
 
     /// Whether it can be drawn: its source read as resvg reads it (a millisecond, where drawing
@@ -350,18 +402,30 @@ impl Sketch {
     /// is refused now (its texts are paths, so no text of the owner's can break it: this checks
     /// the template and a photo's data).
     pub fn check(&self) -> anyhow::Result<()> {
-        parse(&self.0).map(|_| ())
+        parse(&self.source).map(|_| ())
     }
 
-    /// What the picture is kept by: its source, hashed.
+    /// What the picture is kept by: its source and its texts, hashed.
     pub fn key(&self) -> [u8; 32] {
         use sha2::{Digest, Sha256};
-        Sha256::digest(self.0.as_bytes()).into()
+        let mut hash = Sha256::new();
+        hash.update(self.source.as_bytes());
+        hash.update(format!("{:?}", self.texts).as_bytes());
+        hash.finalize().into()
+    }
+
+    /// The SVG with its texts drawn as paths.
+    fn drawn(&self) -> String {
+        let mut svg = self.source.clone();
+        for (i, text) in self.texts.iter().enumerate() {
+            svg = svg.replace(&format!("<!--text {i}-->"), &text.svg());
+        }
+        svg
     }
 
     /// The picture as PNG bytes.
     pub fn png(&self) -> anyhow::Result<Vec<u8>> {
-        draw(&self.0)
+        draw(&self.drawn())
     }
 }
 
@@ -487,8 +551,10 @@ mod tests {
         let blue = decoded(&preview_png(default_document(), None).expect("rendered"));
         let mut document = default_document().clone();
         document.appearance.accent = "#0f766e".to_owned();
-        assert!(svg(&document, None).contains("stop-color=\"#0f766e\""));
-        assert!(!svg(&document, None).contains("#2563eb"));
+        assert!(svg(&document, None)
+            .source
+            .contains("stop-color=\"#0f766e\""));
+        assert!(!svg(&document, None).source.contains("#2563eb"));
         let teal = decoded(&preview_png(&document, None).expect("rendered"));
         // The bar under the heading: blue by default, teal with a teal accent.
         let bar = blue.pixel(110, 123).expect("inside");
@@ -523,7 +589,7 @@ mod tests {
     fn text_never_enters_the_svg_as_markup() {
         let mut document = default_document().clone();
         document.profile.role = "<script>&\u{7}".to_owned();
-        let source = svg(&document, None);
+        let source = svg(&document, None).drawn();
         assert!(
             !source.contains("<script>") && !source.contains("&"),
             "the role is drawn, not written"
