@@ -145,6 +145,28 @@ impl Texts {
         texts.push(text);
         format!("<!--text {}-->", texts.len() - 1)
     }
+
+    /// Adds the lines of one column, each at `x` by `anchor`, read right to left when `rtl`:
+    /// `line(text, y, size, bold, fill)` gives the line's place in the SVG.
+    fn column(
+        &self,
+        x: f32,
+        anchor: Anchor,
+        rtl: bool,
+    ) -> impl Fn(&str, f32, f32, bool, &str) -> String + '_ {
+        move |text, y, size, bold, fill| {
+            self.add(Text {
+                content: text.to_owned(),
+                x,
+                y,
+                anchor,
+                size,
+                bold,
+                rtl,
+                fill: fill.to_owned(),
+            })
+        }
+    }
 }
 
 /// The preview's sketch.
@@ -180,18 +202,7 @@ fn svg(document: &ContentDocument, photo: Option<&[u8]>) -> Sketch {
         (80.0, 80, Anchor::Start)
     };
     let texts = Texts::default();
-    let line = |text: &str, y: f32, size: f32, bold: bool, fill: &str| {
-        texts.add(Text {
-            content: text.to_owned(),
-            x: text_x,
-            y,
-            anchor,
-            size,
-            bold,
-            rtl,
-            fill: fill.to_owned(),
-        })
-    };
+    let line = texts.column(text_x, anchor, rtl);
     let portrait = match photo.and_then(data_url) {
         Some(href) => format!(
             "<image x=\"{x}\" y=\"{y}\" width=\"{d}\" height=\"{d}\" preserveAspectRatio=\"xMidYMid slice\" clip-path=\"url(#round)\" href=\"{href}\"/>",
@@ -265,7 +276,7 @@ fn svg(document: &ContentDocument, photo: Option<&[u8]>) -> Sketch {
     );
     Sketch {
         source,
-        texts: texts.0.into_inner(),
+        texts: texts.0.take(),
     }
 }
 
@@ -298,18 +309,7 @@ impl CaseStudyCard<'_> {
             (80.0, Anchor::Start, 660)
         };
         let collected = Texts::default();
-        let line = |text: &str, y: f32, size: f32, bold: bool, fill: &str| {
-            collected.add(Text {
-                content: text.to_owned(),
-                x: text_x,
-                y,
-                anchor,
-                size,
-                bold,
-                rtl,
-                fill: fill.to_owned(),
-            })
-        };
+        let line = collected.column(text_x, anchor, rtl);
         let eyebrow = format!("{} · {}", self.label, self.page.profile.name);
         let eyebrow = if drawable(REGULAR, &eyebrow) {
             eyebrow
@@ -372,7 +372,7 @@ impl CaseStudyCard<'_> {
         );
         Sketch {
             source,
-            texts: collected.0.into_inner(),
+            texts: collected.0.take(),
         }
     }
 
