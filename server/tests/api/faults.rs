@@ -507,8 +507,9 @@ async fn a_published_version_that_cannot_render_is_skipped_at_start_up() {
         .publish_content(EntryKey::PAGE, &document.to_string(), 1, 20, true)
         .await
         .unwrap();
-    // Stored behind the API's back (by an older release, say): the link preview refuses it.
-    document["profile"]["name"] = json!("Grace\u{1}Hopper");
+    // Stored behind the API's back, in a shape this release cannot read (a profile that is a
+    // string): no page can be rendered from it.
+    document["profile"] = json!("Grace Hopper, in a shape of its own");
     let bad = db
         .publish_content(EntryKey::PAGE, &document.to_string(), 2, 20, false)
         .await
