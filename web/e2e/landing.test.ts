@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { profile } from '../src/content/owner.ts';
 import { DESKTOP, PHONE, openPage, serverAndBrowser } from './harness.ts';
-import { drawnWith, hydrated } from './page-support.ts';
+import { drawnWith, fontFetched, hydrated } from './page-support.ts';
 
 /** The sections the navigation links to, in order. */
 const SECTIONS = ['home', 'about', 'skills', 'projects', 'experience', 'contact'];
@@ -271,11 +271,7 @@ describe('the landing page, sent whole and hydrated in place', () => {
       await page.goto(suite.server.url + '/');
       await hydrated(page);
       // The font has come, and the whole stylesheet.
-      await page.waitForFunction(
-        () => performance.getEntriesByType('resource').some((entry) => entry.name.endsWith('.woff2') && (entry as PerformanceResourceTiming).responseEnd > 0),
-        undefined,
-        { timeout: 60_000 },
-      );
+      await fontFetched(page);
       await page.waitForFunction(
         () => performance.getEntriesByType('resource').some((entry) => /\/assets\/index-[^/]+\.css$/.test(entry.name)),
         undefined,

@@ -40,6 +40,15 @@ export async function hydrated(page: Page): Promise<void> {
   );
 }
 
+/** Resolves once the page's web font has come (a first view fetches it once painted, for the next page). */
+export async function fontFetched(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => performance.getEntriesByType('resource').some((entry) => entry.name.endsWith('.woff2') && (entry as PerformanceResourceTiming).responseEnd > 0),
+    undefined,
+    { timeout: 60_000 },
+  );
+}
+
 /** Scrolls through the whole page so every lazily loaded image is requested, then back to the top. */
 export async function scrollThrough(page: Page): Promise<void> {
   await page.evaluate(async () => {

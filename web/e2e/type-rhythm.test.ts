@@ -10,22 +10,13 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { openPage, serverAndBrowser } from './harness.ts';
-import { drawnWith, hydrated } from './page-support.ts';
+import { drawnWith, fontFetched, hydrated } from './page-support.ts';
 import { axeViolations, OWNER_ENV, publishDraft, publishLanguages } from './helpers.ts';
 
 const FONT_BUDGET = 35 * 1024;
 const PHONE_HEIGHT_BUDGET = 7_800;
 const TEAL = '#0f766e';
 
-
-/** Resolves once the page's web font has come (a first view fetches it once painted, for the next). */
-async function fontFetched(page: Page) {
-  await page.waitForFunction(
-    () => performance.getEntriesByType('resource').some((entry) => entry.name.endsWith('.woff2') && (entry as PerformanceResourceTiming).responseEnd > 0),
-    undefined,
-    { timeout: 60_000 },
-  );
-}
 
 /** Opens `url` again from the page itself, as a click on one of the site's links would: its referrer is this site. */
 async function nextPageOfTheVisit(page: Page, url: string) {

@@ -68,8 +68,8 @@ pub enum Anchor {
 }
 
 /// How a line of text is drawn.
-#[derive(Debug, Clone, Copy)]
-pub struct Line<'a> {
+#[derive(Debug, Clone, PartialEq)]
+pub struct Line {
     /// Its baseline's start, by `anchor`.
     pub x: f32,
     pub y: f32,
@@ -79,7 +79,7 @@ pub struct Line<'a> {
     /// Its paragraph reads right to left.
     pub rtl: bool,
     /// An SVG paint (`#rrggbb`).
-    pub fill: &'a str,
+    pub fill: String,
 }
 
 /// The one layout context of the previews, kept between drawings (a few milliseconds each).
@@ -89,7 +89,7 @@ fn shaper() -> &'static Mutex<(FontContext, LayoutContext<()>)> {
 }
 
 /// `text` on one line as one SVG `<path>` of its glyphs' outlines (nothing for an empty text).
-pub fn svg_path(text: &str, line: Line<'_>) -> String {
+pub fn svg_path(text: &str, line: &Line) -> String {
     let marked = format!("{}{text}", if line.rtl { RTL_MARK } else { LTR_MARK });
     let mut shaper = shaper()
         .lock()
@@ -198,7 +198,7 @@ impl OutlinePen for SvgPen {
 mod tests {
     use super::*;
 
-    fn line(anchor: Anchor, rtl: bool) -> Line<'static> {
+    fn line(anchor: Anchor, rtl: bool) -> Line {
         Line {
             x: 600.0,
             y: 100.0,
@@ -206,7 +206,7 @@ mod tests {
             size: 40.0,
             bold: false,
             rtl,
-            fill: "#fff",
+            fill: "#fff".to_owned(),
         }
     }
 
@@ -226,14 +226,14 @@ mod tests {
 
     #[test]
     fn a_line_is_drawn_on_its_side_of_the_anchor() {
-        let start = xs(&svg_path("Alex Morgan", line(Anchor::Start, false)));
+        let start = xs(&svg_path("Alex Morgan", &line(Anchor::Start, false)));
         assert!(start.iter().all(|&x| x >= 599.0), "{start:?}");
-        let end = xs(&svg_path("Alex Morgan", line(Anchor::End, false)));
+        let end = xs(&svg_path("Alex Morgan", &line(Anchor::End, false)));
         assert!(end.iter().all(|&x| x <= 601.0), "{end:?}");
-        let middle = xs(&svg_path("Alex Morgan", line(Anchor::Middle, false)));
+        let middle = xs(&svg_path("Alex Morgan", &line(Anchor::Middle, false)));
         assert!(middle.iter().any(|&x| x < 590.0) && middle.iter().any(|&x| x > 610.0));
         // Right to left, a line anchored at its end reads leftwards from x.
-        let arabic = xs(&svg_path("أليكس مورغان", line(Anchor::End, true)));
+        let arabic = xs(&svg_path("أليكس مورغان", &line(Anchor::End, true)));
         assert!(
             !arabic.is_empty() && arabic.iter().all(|&x| x <= 601.0),
             "{arabic:?}"
@@ -242,8 +242,8 @@ mod tests {
 
     #[test]
     fn an_empty_text_draws_nothing_and_a_control_character_no_glyph() {
-        assert_eq!(svg_path("", line(Anchor::Start, false)), "");
-        assert_eq!(svg_path("   ", line(Anchor::Start, false)), "");
+        assert_eq!(svg_path("", &line(Anchor::Start, false)), "");
+        assert_eq!(svg_path("   ", &line(Anchor::Start, false)), "");
     }
 
     #[test]

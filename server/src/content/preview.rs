@@ -109,30 +109,7 @@ fn shades(document: &ContentDocument) -> Shades {
 #[derive(Debug, Clone, PartialEq)]
 struct Text {
     content: String,
-    x: f32,
-    y: f32,
-    anchor: Anchor,
-    size: f32,
-    bold: bool,
-    rtl: bool,
-    fill: String,
-}
-
-impl Text {
-    fn svg(&self) -> String {
-        svg_path(
-            &self.content,
-            Line {
-                x: self.x,
-                y: self.y,
-                anchor: self.anchor,
-                size: self.size,
-                bold: self.bold,
-                rtl: self.rtl,
-                fill: &self.fill,
-            },
-        )
-    }
+    line: Line,
 }
 
 /// The texts of a preview being written, each standing in its SVG as a comment that names it.
@@ -157,13 +134,15 @@ impl Texts {
         move |text, y, size, bold, fill| {
             self.add(Text {
                 content: text.to_owned(),
-                x,
-                y,
-                anchor,
-                size,
-                bold,
-                rtl,
-                fill: fill.to_owned(),
+                line: Line {
+                    x,
+                    y,
+                    anchor,
+                    size,
+                    bold,
+                    rtl,
+                    fill: fill.to_owned(),
+                },
             })
         }
     }
@@ -214,13 +193,15 @@ fn svg(document: &ContentDocument, photo: Option<&[u8]>) -> Sketch {
             "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"{r}\" fill=\"{disc}\"/>{initials}",
             initials = texts.add(Text {
                 content: initials,
-                x: cx as f32,
-                y: (cy + 40) as f32,
-                anchor: Anchor::Middle,
-                size: 120.0,
-                bold: true,
-                rtl: false,
-                fill: "#fff".to_owned(),
+                line: Line {
+                    x: cx as f32,
+                    y: (cy + 40) as f32,
+                    anchor: Anchor::Middle,
+                    size: 120.0,
+                    bold: true,
+                    rtl: false,
+                    fill: "#fff".to_owned(),
+                },
             })
         ),
     };
@@ -418,7 +399,10 @@ impl Sketch {
     fn drawn(&self) -> String {
         let mut svg = self.source.clone();
         for (i, text) in self.texts.iter().enumerate() {
-            svg = svg.replace(&format!("<!--text {i}-->"), &text.svg());
+            svg = svg.replace(
+                &format!("<!--text {i}-->"),
+                &svg_path(&text.content, &text.line),
+            );
         }
         svg
     }
