@@ -28,7 +28,9 @@
 //     again in the light one, Lighthouse on each, printed as one table (page by scheme: the four
 //     scores, LCP, CLS) with its goal: 100 everywhere, LCP <= 1.2 s, CLS 0.
 // BENCH_ONLY=peers runs only 4 and 5; BENCH_ONLY=postgres only 5; BENCH_ONLY=site only 1 to 3;
-// BENCH_ONLY=lighthouse only 1, the matrix and 2;
+// BENCH_ONLY=lighthouse only 1, the matrix and 2; BENCH_ONLY=schemes only the matrix, where
+//     BENCH_PAGES (paths, comma-separated) and BENCH_SCHEMES (dark, light) choose its rows and
+//     BENCH_REPEAT (1) runs Lighthouse that many times on each, as one run's LCP varies by 50 ms;
 // BENCH_ONLY=observatory only 3; BENCH_ONLY=static only 4; BENCH_ONLY=floods only 6;
 // BENCH_ONLY=publish only 7, which `site` runs too:
 //  7. Publishing one post (issue 49): a fresh server with the page, German, Arabic, a case study and
@@ -288,7 +290,10 @@ const SCHEME_PAGES = [
   ['/writing/a-post-with-code-and-pictures/', 'a post with code, a table and pictures'],
   ['/ar/writing/a-post-in-arabic/', 'a post, right to left'],
 ];
-const SCHEMES = ['dark', 'light'];
+const SCHEMES = (process.env.BENCH_SCHEMES ?? 'dark,light').split(',');
+/** The rows of the matrix to run (all unless BENCH_PAGES names some), each BENCH_REPEAT times. */
+const wantedPages = process.env.BENCH_PAGES?.split(',');
+const REPEAT = Number(process.env.BENCH_REPEAT ?? 1);
 /** Lighthouse's goal for every page in every scheme (issue 47). */
 const LCP_GOAL_MS = 1200;
 const schemeRunMet = (run) => run.scores.every((score) => score === 100) && run.lcp <= LCP_GOAL_MS && run.cls === 0;
@@ -313,13 +318,15 @@ async function runSchemes() {
         await publishCaseStudy(server, session);
         await publishPosts(server, session);
       }
-      for (const [path, name] of SCHEME_PAGES) {
+      for (const [path, name] of SCHEME_PAGES.filter(([path]) => !wantedPages || wantedPages.includes(path))) {
         const page = await (await session.call(path)).text();
         if (!page.includes(`<meta name="color-scheme" content="${scheme}" />`)) {
           throw new Error(`${path} is not served in the ${scheme} scheme after the publish`);
         }
         const file = `lighthouse-${scheme}-${path === '/' ? 'en' : path.slice(1, -1).replaceAll('/', '-')}.json`;
-        runs.push({ path, name, scheme, run: await lighthouseOn(`${server.url}${path}`, `${name} (${path}), the ${scheme} scheme`, file) });
+        for (let time = 0; time < REPEAT; time += 1) {
+          runs.push({ path, name, scheme, run: await lighthouseOn(`${server.url}${path}`, `${name} (${path}), the ${scheme} scheme`, file) });
+        }
       }
     }
   } finally {
@@ -1299,6 +1306,7 @@ else if (only === 'publish') await runPublishPosts();
 else if (only === 'resume') await runResume();
 else if (only === 'postgres') await runPostgres();
 else if (only === 'floods') await runFloods();
+else if (only === 'schemes') await runSchemes();
 else {
   if (only !== 'peers' && only !== 'static') {
     site.lighthouse = await runLighthouse();
