@@ -14,7 +14,7 @@ TEST_BIN := target/debug/portfolio
 WEB_DEPS := web/node_modules/.package-lock.json
 WEB_SOURCES := $(shell find web/src web/public web/scripts -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run test setup web server dist openssl-dev chromium java postgresql xmllint pdf-tools dovecot python-venv bench-tools font fuzz lint imports fmt-check clippy typecheck eslint unit-web test-build cargo-test generate generated e2e bench soak clean
+.PHONY: run test setup web server dist system-libs chromium java postgresql xmllint pdf-tools dovecot python-venv bench-tools font fuzz lint imports fmt-check clippy typecheck eslint unit-web test-build cargo-test generate generated e2e bench soak clean
 
 run: server ## Build everything and serve on http://127.0.0.1:8080 with SQLite under ./data/
 	./$(BIN) serve
@@ -28,15 +28,15 @@ web/dist/index.html: $(WEB_DEPS) $(WEB_SOURCES)
 
 web: web/dist/index.html
 
-server: web openssl-dev
+server: web system-libs
 	$(CARGO) build --release --locked
 
-dist: web openssl-dev ## The smallest binary, for packaging: target/dist/portfolio (link-time optimised, slower to build)
+dist: web system-libs ## The smallest binary, for packaging: target/dist/portfolio (link-time optimised, slower to build)
 	$(CARGO) build --profile dist --locked
 	@ls -l target/dist/portfolio
 
-openssl-dev: ## Debian's OpenSSL and SQLite headers and pkg-config, which passkeys (webauthn-rs) and the SQLite driver build against
-	@{ command -v pkg-config >/dev/null && pkg-config --exists openssl sqlite3; } || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libssl-dev libsqlite3-dev pkg-config; }
+system-libs: ## Debian's OpenSSL, SQLite and libwebp headers and pkg-config, which passkeys (webauthn-rs), the SQLite driver and the uploads' WebP encoder build against
+	@{ command -v pkg-config >/dev/null && pkg-config --exists openssl sqlite3 libwebp; } || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libssl-dev libsqlite3-dev libwebp-dev pkg-config; }
 
 chromium: ## Debian's Chromium for the browser tests
 	@command -v /usr/bin/chromium >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
@@ -95,7 +95,7 @@ font: python-venv
 fmt-check:
 	$(CARGO) fmt --all --check
 
-clippy: web openssl-dev
+clippy: web system-libs
 	$(CARGO) clippy --locked --all-targets -- -D warnings
 
 typecheck: $(WEB_DEPS)
@@ -124,7 +124,7 @@ LINTED := RUSTC_WORKSPACE_WRAPPER=clippy-driver CLIPPY_ARGS=-Dwarnings
 
 # The unit tests and the server suite on SQLite, and at the same time the server suite on
 # PostgreSQL in a throwaway cluster; each line of output says which.
-test-build: web postgresql openssl-dev
+test-build: web postgresql system-libs
 	$(LINTED) $(CARGO) test --locked --workspace --no-run
 
 cargo-test: test-build xmllint pdf-tools dovecot python-venv
@@ -149,7 +149,7 @@ GENERATED := web/src/content/document.schema.json web/src/content/document.gener
 	web/src/dashboard/page-editor/validate-case-study.generated.js \
 	web/src/api/openapi.json web/src/api/openapi.generated.ts
 
-generate: web openssl-dev ## Write every generated file again from its source
+generate: web system-libs ## Write every generated file again from its source
 	UPDATE_CONTENT_SCHEMA=1 UPDATE_API_DESCRIPTION=1 $(LINTED) $(CARGO) test --locked --lib -- --exact \
 	  content::tests::the_generated_schema_and_types_are_up_to_date \
 	  http::api::tests::the_web_copy_of_the_description_is_up_to_date

@@ -1,4 +1,5 @@
-//! Rebuild the binary whenever the built site changes, since it is embedded; and, on Linux with
+//! Rebuild the binary whenever the built site changes, since it is embedded; link the system's
+//! libwebp, found by pkg-config (the uploads' WebP encoder, `media::webp`); and, on Linux with
 //! glibc, pack the binary's relative relocations (`-z pack-relative-relocs`, DT_RELR): a
 //! position-independent executable lists one relocation per pointer in its read-only data, 2.5 MB
 //! of ours, which the packed form holds in a few kilobytes (glibc 2.36 and binutils 2.38 on).
@@ -7,6 +8,13 @@ use std::process::Command;
 fn main() {
     println!("cargo:rerun-if-changed=../web/dist");
     println!("cargo:rerun-if-env-changed=PORTFOLIO_NO_RELR");
+    // `WebPFree` is libwebp 1.0's; Debian 12 has 1.2.4.
+    if let Err(error) = pkg_config::Config::new()
+        .atleast_version("1.0")
+        .probe("libwebp")
+    {
+        panic!("libwebp 1.0 or later is needed to encode uploads as WebP (Debian: apt-get install libwebp-dev pkg-config; `make` does): {error}");
+    }
     let linux_gnu = std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux")
         && std::env::var("CARGO_CFG_TARGET_ENV").as_deref() == Ok("gnu");
     if linux_gnu && std::env::var_os("PORTFOLIO_NO_RELR").is_none() && linker_packs_relocations() {

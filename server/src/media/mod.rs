@@ -9,6 +9,7 @@
 
 pub mod cache;
 pub mod raster;
+mod webp;
 
 use raster::{Format, Pixels, Unread};
 pub use raster::{MAX_DECODE_BYTES, MAX_SIDE};
@@ -228,15 +229,14 @@ fn raster(bytes: &[u8], format: Format, id: String, stem: &str) -> Result<Prepar
 
 /// Lossy WebP of the pixels alone: nothing of the original file's metadata is passed on.
 fn encode_webp(image: &Pixels) -> Result<Vec<u8>, Refused> {
-    let layout = if image.alpha {
-        webp::PixelLayout::Rgba
-    } else {
-        webp::PixelLayout::Rgb
-    };
-    let encoded = webp::Encoder::new(&image.data, layout, image.width, image.height)
-        .encode_simple(false, WEBP_QUALITY)
-        .map(|m| m.to_vec());
-    encoded.map_err(|error| Refused(format!("could not be encoded as WebP ({error:?})")))
+    webp::encode_lossy(
+        &image.data,
+        image.width,
+        image.height,
+        image.alpha,
+        WEBP_QUALITY,
+    )
+    .map_err(|error| Refused(format!("could not be encoded as WebP ({error:?})")))
 }
 
 /// The SVG parsed and written anew: what usvg keeps is shapes, paths, gradients, patterns,
