@@ -1,7 +1,11 @@
 //! Network keys for per-client limits: what the sign-in throttle, the contact form's limits and the
-//! beacon budgets count a client as.
+//! beacon budgets count a client as; and the TLS client's configuration for the servers the binary
+//! connects to (the site's mailbox, the webhooks).
 
 use std::net::{IpAddr, Ipv6Addr};
+use std::sync::Arc;
+
+use anyhow::Context;
 
 /// What a per-client limit counts: the address itself for IPv4, its /64 for IPv6 (one customer's
 /// usual allocation, in which every address is free to use).
@@ -13,6 +17,26 @@ pub fn limit_network(ip: IpAddr) -> IpAddr {
         }
         v4 => v4,
     }
+}
+
+/// Mozilla's root certificates (webpki-roots, as lettre uses them), the trust of every TLS
+/// connection the binary makes unless a setting adds its own.
+pub fn web_roots() -> rustls::RootCertStore {
+    let mut roots = rustls::RootCertStore::empty();
+    roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
+    roots
+}
+
+/// A TLS client trusting `roots`: the ring provider (chosen explicitly, as the server's own
+/// listener does), TLS 1.2 and 1.3, no client certificate.
+pub fn tls_client(roots: rustls::RootCertStore) -> anyhow::Result<rustls::ClientConfig> {
+    Ok(rustls::ClientConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .context("no TLS protocol version available")?
+    .with_root_certificates(roots)
+    .with_no_client_auth())
 }
 
 #[cfg(test)]

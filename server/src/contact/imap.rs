@@ -193,12 +193,9 @@ fn decoded(text: &str, what: &str) -> anyhow::Result<String> {
     Ok(text.into_owned())
 }
 
-/// The TLS client's configuration: the ring provider (chosen explicitly, as the server's own
-/// listener does), Mozilla's roots (webpki-roots, as lettre and reqwest use them) and the
-/// certificates of the CA file.
+/// The TLS client's configuration: Mozilla's roots and the certificates of the CA file.
 fn tls_config(ca_file: Option<&Path>) -> anyhow::Result<rustls::ClientConfig> {
-    let mut roots = rustls::RootCertStore::empty();
-    roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
+    let mut roots = crate::net::web_roots();
     if let Some(path) = ca_file {
         let certificates = CertificateDer::pem_file_iter(path)
             .with_context(|| format!("imap-ca-file: cannot read {}", path.display()))?
@@ -223,13 +220,7 @@ fn tls_config(ca_file: Option<&Path>) -> anyhow::Result<rustls::ClientConfig> {
             })?;
         }
     }
-    Ok(rustls::ClientConfig::builder_with_provider(Arc::new(
-        rustls::crypto::ring::default_provider(),
-    ))
-    .with_safe_default_protocol_versions()
-    .context("imap: no TLS protocol version available")?
-    .with_root_certificates(roots)
-    .with_no_client_auth())
+    crate::net::tls_client(roots).context("imap")
 }
 
 /// A mail read from the mailbox.

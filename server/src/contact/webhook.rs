@@ -8,12 +8,20 @@
 //! A webhook URL usually holds a token, so it never appears in logs, errors or the database: the
 //! channel is named by a hash of the URL.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
+use bytes::Bytes;
 use hmac::{Hmac, Mac};
+use http_body_util::Full;
+use hyper::header::{CONTENT_TYPE, HOST, USER_AGENT};
+use hyper_util::rt::TokioIo;
+use rustls::pki_types::ServerName;
 use secrecy::{ExposeSecret, SecretString};
 use sha2::{Digest, Sha256};
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::net::TcpStream;
 
 use crate::store::delivery::PendingDelivery;
 
@@ -65,7 +73,8 @@ pub struct Webhook {
     url: url::Url,
     shape: Shape,
     secret: SecretString,
-    client: reqwest::Client,
+    /// The TLS client for `https://` webhooks: Mozilla's roots.
+    tls: Arc<rustls::ClientConfig>,
 }
 
 impl std::fmt::Debug for Webhook {
@@ -95,16 +104,10 @@ impl Webhook {
         if secret.expose_secret().chars().count() < MIN_SECRET_CHARS {
             anyhow::bail!("webhook-secret: use at least {MIN_SECRET_CHARS} characters");
         }
-        let client = reqwest::Client::builder()
-            .timeout(TIMEOUT)
-            .redirect(reqwest::redirect::Policy::none())
-            .user_agent(concat!(
-                "Portfolio/",
-                env!("CARGO_PKG_VERSION"),
-                " (webhook)"
-            ))
-            .build()
-            .context("webhook-url: cannot set up the HTTP client")?;
+        let tls = Arc::new(
+            crate::net::tls_client(crate::net::web_roots())
+                .context("webhook-url: cannot set up the TLS client")?,
+        );
         urls.iter()
             .enumerate()
             .map(|(index, raw)| {
@@ -128,7 +131,7 @@ impl Webhook {
                     shape,
                     url,
                     secret: secret.clone(),
-                    client: client.clone(),
+                    tls: tls.clone(),
                 })
             })
             .collect()
@@ -148,30 +151,87 @@ impl Webhook {
         let body = serde_json::to_vec(&self.body(pending)).context("cannot write the JSON body")?;
         let now = crate::clock::now().timestamp();
         let signature = signature(self.secret.expose_secret().as_bytes(), now, &body);
-        let response = self
-            .client
-            .post(self.url.clone())
-            .header(reqwest::header::CONTENT_TYPE, "application/json")
-            .header(SIGNATURE_HEADER, signature)
-            .body(body)
-            .send()
+        let status = tokio::time::timeout(TIMEOUT, self.post(&signature, body))
             .await
-            .map_err(|error| {
-                let plain = if error.is_timeout() {
-                    format!("the webhook did not answer within {} s", TIMEOUT.as_secs())
-                } else if error.is_connect() {
-                    "the webhook could not be reached".to_owned()
-                } else {
-                    "the webhook request failed".to_owned()
-                };
-                anyhow::Error::new(error.without_url()).context(plain)
-            })?;
-        let status = response.status();
+            .map_err(|_| {
+                anyhow::anyhow!("the webhook did not answer within {} s", TIMEOUT.as_secs())
+            })??;
         if !status.is_success() {
             anyhow::bail!("the webhook answered {status}");
         }
         Ok(())
     }
+
+    /// One POST of `body` to the URL over a connection of its own (HTTP/1.1, TLS for `https`),
+    /// closed once the answer's status is read; no redirect is followed. Errors say what failed
+    /// in words, never with the URL.
+    async fn post(&self, signature: &str, body: Vec<u8>) -> anyhow::Result<hyper::StatusCode> {
+        let unreachable = "the webhook could not be reached";
+        let port = self.url.port_or_known_default().unwrap_or(80);
+        let (tcp, server_name) = match self.url.host() {
+            Some(url::Host::Domain(name)) => (
+                TcpStream::connect((name, port)).await,
+                ServerName::try_from(name.to_owned()).ok(),
+            ),
+            Some(url::Host::Ipv4(ip)) => (
+                TcpStream::connect((ip, port)).await,
+                Some(ServerName::IpAddress(std::net::IpAddr::V4(ip).into())),
+            ),
+            Some(url::Host::Ipv6(ip)) => (
+                TcpStream::connect((ip, port)).await,
+                Some(ServerName::IpAddress(std::net::IpAddr::V6(ip).into())),
+            ),
+            None => anyhow::bail!(unreachable),
+        };
+        let tcp = tcp.context(unreachable)?;
+        let request =
+            hyper::Request::post(&self.url[url::Position::BeforePath..url::Position::AfterQuery])
+                .header(
+                    HOST,
+                    &self.url[url::Position::BeforeHost..url::Position::AfterPort],
+                )
+                .header(CONTENT_TYPE, "application/json")
+                .header(
+                    USER_AGENT,
+                    concat!("Portfolio/", env!("CARGO_PKG_VERSION"), " (webhook)"),
+                )
+                .header(SIGNATURE_HEADER, signature)
+                .body(Full::new(Bytes::from(body)))
+                .context("the webhook request could not be made")?;
+        if self.url.scheme() == "https" {
+            let server_name = server_name.context(unreachable)?;
+            let tls = tokio_rustls::TlsConnector::from(self.tls.clone())
+                .connect(server_name, tcp)
+                .await
+                .context(unreachable)?;
+            exchange(tls, request).await
+        } else {
+            exchange(tcp, request).await
+        }
+    }
+}
+
+/// Sends `request` on `stream` and returns the answer's status, driving the connection meanwhile.
+async fn exchange(
+    stream: impl AsyncRead + AsyncWrite + Unpin + Send + 'static,
+    request: hyper::Request<Full<Bytes>>,
+) -> anyhow::Result<hyper::StatusCode> {
+    let failed = "the webhook request failed";
+    let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+        .await
+        .context(failed)?;
+    let answer = sender.send_request(request);
+    tokio::pin!(answer, connection);
+    // The connection may end (the receiver closing it) as the answer arrives: the answer first.
+    let response = tokio::select! {
+        biased;
+        answer = &mut answer => answer,
+        ended = &mut connection => {
+            ended.context(failed)?;
+            answer.await
+        }
+    };
+    Ok(response.context(failed)?.status())
 }
 
 /// The body a URL gets: by its host, or by a fragment `#slack` or `#discord` for a receiver that
@@ -432,6 +492,162 @@ mod tests {
             reply_subject: None,
             reply_from: None,
         }
+    }
+
+    fn hook(url: &str) -> Webhook {
+        let secret = SecretString::from("a-webhook-secret-for-tests");
+        Webhook::all_from_settings(&[SecretString::from(url)], Some(&secret))
+            .unwrap()
+            .remove(0)
+    }
+
+    /// A receiver on a free port that reads one request whole, answers `answer` (or never, when
+    /// it is `None`) and hands the request's text back.
+    async fn receiver(answer: Option<&'static str>) -> (String, tokio::task::JoinHandle<String>) {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap().to_string();
+        let task = tokio::spawn(async move {
+            let (mut socket, _) = listener.accept().await.unwrap();
+            let mut seen = Vec::new();
+            let mut buffer = [0; 4096];
+            loop {
+                let read = socket.read(&mut buffer).await.unwrap();
+                seen.extend_from_slice(&buffer[..read]);
+                let text = String::from_utf8_lossy(&seen).into_owned();
+                let Some(end) = text.find("\r\n\r\n") else {
+                    continue;
+                };
+                let length = text[..end]
+                    .lines()
+                    .find_map(|line| line.strip_prefix("content-length: "))
+                    .map_or(0, |n| n.parse::<usize>().unwrap());
+                if seen.len() >= end + 4 + length || read == 0 {
+                    break;
+                }
+            }
+            match answer {
+                Some(answer) => socket.write_all(answer.as_bytes()).await.unwrap(),
+                None => tokio::time::sleep(Duration::from_secs(60)).await,
+            }
+            String::from_utf8(seen).unwrap()
+        });
+        (address, task)
+    }
+
+    #[tokio::test]
+    async fn a_post_carries_its_headers_and_body_and_returns_the_status() {
+        let (address, received) =
+            receiver(Some("HTTP/1.1 202 Accepted\r\ncontent-length: 0\r\n\r\n")).await;
+        let status = hook(&format!("http://{address}/hooks/a?b=c#slack"))
+            .post("t=1,v1=ab", br#"{"a":1}"#.to_vec())
+            .await
+            .unwrap();
+        assert_eq!(status, 202);
+        let request = received.await.unwrap();
+        let (head, body) = request.split_once("\r\n\r\n").unwrap();
+        let mut lines = head.lines();
+        assert_eq!(
+            lines.next(),
+            Some("POST /hooks/a?b=c HTTP/1.1"),
+            "the path and query, never the fragment"
+        );
+        let headers: Vec<&str> = lines.collect();
+        for expected in [
+            format!("host: {address}"),
+            "content-type: application/json".to_owned(),
+            "x-portfolio-signature: t=1,v1=ab".to_owned(),
+            format!(
+                "user-agent: Portfolio/{} (webhook)",
+                env!("CARGO_PKG_VERSION")
+            ),
+            "content-length: 7".to_owned(),
+        ] {
+            assert!(
+                headers.contains(&expected.as_str()),
+                "{expected} in {headers:?}"
+            );
+        }
+        assert_eq!(body, r#"{"a":1}"#);
+    }
+
+    #[tokio::test]
+    async fn a_redirect_is_an_answer_not_followed_and_other_statuses_fail() {
+        let (address, _) = receiver(Some(
+            "HTTP/1.1 302 Found\r\nlocation: http://127.0.0.1:9/\r\ncontent-length: 0\r\n\r\n",
+        ))
+        .await;
+        let webhook = hook(&format!("http://{address}/"));
+        assert_eq!(webhook.post("s", Vec::new()).await.unwrap(), 302);
+        let (address, _) = receiver(Some(
+            "HTTP/1.1 500 Internal Server Error\r\ncontent-length: 0\r\n\r\n",
+        ))
+        .await;
+        let error = hook(&format!("http://{address}/"))
+            .send(&pending())
+            .await
+            .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "the webhook answered 500 Internal Server Error"
+        );
+    }
+
+    #[tokio::test]
+    async fn https_trusts_only_known_roots_and_a_closed_port_is_unreachable() {
+        // A TLS receiver with a self-signed certificate for localhost: Mozilla's roots do not
+        // vouch for it, so the client stops at the handshake.
+        let certified = rcgen::generate_simple_self_signed(vec!["localhost".to_owned()]).unwrap();
+        let key = rustls::pki_types::PrivatePkcs8KeyDer::from(certified.key_pair.serialize_der());
+        let config = rustls::ServerConfig::builder_with_provider(Arc::new(
+            rustls::crypto::ring::default_provider(),
+        ))
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(vec![certified.cert.der().clone()], key.into())
+        .unwrap();
+        let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(config));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let handshake = tokio::spawn(async move {
+            let (tcp, _) = listener.accept().await.unwrap();
+            acceptor.accept(tcp).await.is_ok()
+        });
+        let error = hook(&format!("https://localhost:{port}/"))
+            .post("s", Vec::new())
+            .await
+            .unwrap_err();
+        assert_eq!(error.to_string(), "the webhook could not be reached");
+        assert!(
+            format!("{error:#}").contains("UnknownIssuer"),
+            "the certificate was checked: {error:#}"
+        );
+        assert!(!handshake.await.unwrap(), "no TLS session was set up");
+
+        let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = closed.local_addr().unwrap().port();
+        drop(closed);
+        let error = hook(&format!("http://127.0.0.1:{port}/"))
+            .send(&pending())
+            .await
+            .unwrap_err();
+        assert_eq!(error.to_string(), "the webhook could not be reached");
+    }
+
+    #[tokio::test]
+    async fn a_receiver_that_never_answers_fails_after_the_timeout() {
+        let (address, _) = receiver(None).await;
+        let started = std::time::Instant::now();
+        let error = hook(&format!("http://{address}/"))
+            .send(&pending())
+            .await
+            .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!("the webhook did not answer within {} s", TIMEOUT.as_secs())
+        );
+        assert!(started.elapsed() >= TIMEOUT);
     }
 
     #[test]
