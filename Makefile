@@ -28,8 +28,19 @@ web/dist/index.html: $(WEB_DEPS) $(WEB_SOURCES)
 
 web: web/dist/index.html
 
-server: web system-libs
-	$(CARGO) build --release --locked
+# A first build makes the site and the server's dependencies side by side (neither needs the
+# other): cargo starts while the site builds, and server/build.rs waits for the site's exit
+# status (in the file PORTFOLIO_SITE_STATUS names) before the crate that embeds it compiles. Once
+# the site is there, it is made first: cargo decides what is stale when it starts.
+server: system-libs
+	@if [ -e web/dist/index.html ]; then \
+		$(MAKE) --no-print-directory web && $(CARGO) build --release --locked; \
+	else \
+		mkdir -p target && rm -f target/site-build.status; \
+		{ $(MAKE) --no-print-directory web && site=0 || site=$$?; echo $$site > target/site-build.status; } & \
+		built=0; PORTFOLIO_SITE_STATUS="$(CURDIR)/target/site-build.status" $(CARGO) build --release --locked || built=$$?; \
+		wait || true; exit $$built; \
+	fi
 
 dist: web system-libs ## The smallest binary, for packaging: target/dist/portfolio (link-time optimised, slower to build)
 	$(CARGO) build --profile dist --locked

@@ -1,4 +1,5 @@
-//! Rebuild the binary whenever the built site changes, since it is embedded; link the system's
+//! Rebuild the binary whenever the built site changes, since it is embedded, and wait for it while
+//! `make run`'s first build makes it beside the dependencies; link the system's
 //! libwebp, found by pkg-config (the uploads' WebP encoder, `media::webp`); and, on Linux with
 //! glibc, pack the binary's relative relocations (`-z pack-relative-relocs`, DT_RELR): a
 //! position-independent executable lists one relocation per pointer in its read-only data, 2.5 MB
@@ -7,6 +8,10 @@ use std::process::Command;
 
 fn main() {
     println!("cargo:rerun-if-changed=../web/dist");
+    // Not a `rerun-if-env-changed`: the next build, without it, has nothing to wait for.
+    if let Some(status) = std::env::var_os("PORTFOLIO_SITE_STATUS") {
+        wait_for_site(std::path::Path::new(&status));
+    }
     println!("cargo:rerun-if-env-changed=PORTFOLIO_NO_RELR");
     // `WebPFree` is libwebp 1.0's; Debian 12 has 1.2.4.
     if let Err(error) = pkg_config::Config::new()
@@ -19,6 +24,24 @@ fn main() {
         && std::env::var("CARGO_CFG_TARGET_ENV").as_deref() == Ok("gnu");
     if linux_gnu && std::env::var_os("PORTFOLIO_NO_RELR").is_none() && linker_packs_relocations() {
         println!("cargo:rustc-link-arg-bins=-Wl,-z,pack-relative-relocs");
+    }
+}
+
+/// Returns once the site's build has written its exit status 0 to `status`; fails the build with
+/// any other status (the site's own output says why).
+fn wait_for_site(status: &std::path::Path) {
+    let started = std::time::Instant::now();
+    loop {
+        match std::fs::read_to_string(status).map(|text| text.trim().to_owned()) {
+            Ok(text) if text == "0" => return,
+            Ok(text) if !text.is_empty() => {
+                panic!("the site's build failed (exit status {text}): its output says why")
+            }
+            _ if started.elapsed() > std::time::Duration::from_secs(1800) => {
+                panic!("the site's build wrote no status to {} in 30 minutes", status.display())
+            }
+            _ => std::thread::sleep(std::time::Duration::from_millis(200)),
+        }
     }
 }
 
