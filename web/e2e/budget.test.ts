@@ -172,8 +172,11 @@ function loginFiles(): string[] {
 // as the home page's has them): 115,828 bytes measured beside 115,772; 64 more are allowed.
 // The entry's request of the web font's chunk (above), which the login page shares: 115,889 to
 // 115,900 bytes measured beside 115,860; 75 more are allowed.
-const LOGIN_JS_BUDGET = 112_786 + 1.5 * KB + 48 + 132 + 340 + 28 + 30 + 100 + 560 + 80 + 170 + 64 + 75;
-test('the login page loads at most 113.2 KB (115,949 bytes) of gzipped JavaScript', () => {
+// The API client's estimate of the server's clock from its answers' Date headers (`serverNow`:
+// what is scheduled is told by the server's time, not a device's that is minutes off): 115,987
+// bytes measured beside 115,900; 90 more are allowed.
+const LOGIN_JS_BUDGET = 112_786 + 1.5 * KB + 48 + 132 + 340 + 28 + 30 + 100 + 560 + 80 + 170 + 64 + 75 + 90;
+test('the login page loads at most 113.3 KB (116,039 bytes) of gzipped JavaScript', () => {
   const files = loginFiles();
   const total = files.reduce((sum, file) => sum + gzipped(file), 0);
   console.log(`login page JavaScript: ${(total / KB).toFixed(1)} KB gzipped (${total} bytes)`);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { api, ApiError, request, sessionListeners } from './client';
+import { api, ApiError, request, serverNow, sessionListeners } from './client';
 
 function answer(status: number, body: unknown, headers: Record<string, string> = {}) {
   vi.stubGlobal(
@@ -93,5 +93,29 @@ describe('sessionListeners', () => {
     await api('/api/messages').catch(() => {});
     sessionListeners.delete(ended);
     expect(ended).not.toHaveBeenCalled();
+  });
+});
+
+describe('serverNow', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("follows the server's clock as its answers' Date headers tell, and this device's while they agree within two seconds", async () => {
+    answer(200, {}, { Date: new Date(Date.now() + 5 * 60_000).toUTCString() });
+    await api('/api/content/posts');
+    expect(serverNow() - Date.now()).toBeGreaterThan(5 * 60_000 - 1_500);
+    expect(serverNow() - Date.now()).toBeLessThan(5 * 60_000 + 1_500);
+
+    answer(404, { error: { code: 'not_found', message: 'Not found.' } }, { Date: new Date(Date.now() - 3 * 60_000).toUTCString() });
+    await api('/api/content/posts/x').catch(() => undefined);
+    expect(Math.abs(serverNow() - Date.now() + 3 * 60_000)).toBeLessThan(1_500);
+
+    answer(200, {}, { Date: new Date(Date.now() + 500).toUTCString() });
+    await api('/api/content/posts');
+    const ahead = serverNow() - Date.now();
+    expect(Math.abs(ahead)).toBeLessThanOrEqual(1);
+
+    answer(200, {}, {});
+    await api('/api/content/posts');
+    expect(Math.abs(serverNow() - Date.now() - ahead)).toBeLessThanOrEqual(1);
   });
 });

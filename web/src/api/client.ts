@@ -64,6 +64,29 @@ export interface ApiRequest {
 }
 
 /**
+ * How far the server's clock is ahead of this device's (behind when negative), as its answers'
+ * `Date` headers tell: 0 while they agree within two seconds, which a header of whole seconds
+ * cannot tell apart. A device whose clock is off by minutes would otherwise call a version that
+ * the server already shows "scheduled", or one still to come "live".
+ */
+let serverAhead = 0;
+
+function noteServerClock(response: Response): void {
+  const date = Date.parse(response.headers.get('Date') ?? '');
+  if (Number.isNaN(date)) return;
+  // The header's whole second began up to a second before the server answered: its end is the
+  // latest the server's clock can have read, so that what the server has just done is never
+  // taken for something still to come.
+  const ahead = date + 1000 - Date.now();
+  serverAhead = Math.abs(ahead) < 2000 ? 0 : ahead;
+}
+
+/** The server's time now, as far as this device can tell: what scheduled moments are compared with. */
+export function serverNow(): number {
+  return Date.now() + serverAhead;
+}
+
+/**
  * Sends a request to our own API and returns the successful answer, for callers that need its
  * headers (an ETag, say), or throws an `ApiError`.
  */
@@ -89,6 +112,7 @@ export async function request(path: string, init: ApiRequest = {}): Promise<Resp
     throw new ApiError(0, 'network_error', NETWORK_MESSAGE);
   }
 
+  noteServerClock(response);
   if (!response.ok) {
     const payload: unknown = await response.json().catch(() => null);
     const header = response.headers.get('Retry-After');

@@ -9,6 +9,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useMediaQuery } from '../../components/use-media-query';
+import { serverNow } from '../../api/client';
 import type { Version } from '../../api/content';
 import {
   listPosts,
@@ -73,7 +74,7 @@ function usePostState(id: string) {
   const refresh = useCallback(
     () =>
       listPosts().then(
-        (posts) => setKnown({ state: posts.find((post) => post.id === id) ?? null, at: Date.now() }),
+        (posts) => setKnown({ state: posts.find((post) => post.id === id) ?? null, at: serverNow() }),
         () => {},
       ),
     [id],

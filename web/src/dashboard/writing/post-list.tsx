@@ -4,7 +4,7 @@
  * published (with their day), each leading to its editor.
  */
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
-import { ApiError } from '../../api/client';
+import { ApiError, serverNow } from '../../api/client';
 import { createPost, listPosts, type PostState } from '../../api/posts';
 import { sentence } from '../../api/problems';
 import { sessionEnded } from '../shared/session';
@@ -22,7 +22,7 @@ function usePosts() {
     listPosts(controller.signal).then(
       (posts) => {
         setError(null);
-        setList({ posts, at: Date.now() });
+        setList({ posts, at: serverNow() });
       },
       (cause: unknown) => {
         if (!controller.signal.aborted && !sessionEnded(cause)) setError(cause instanceof Error ? cause.message : String(cause));

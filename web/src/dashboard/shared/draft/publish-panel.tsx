@@ -4,6 +4,7 @@
  * through the props that name its requests and words.
  */
 import { useCallback, useEffect, useState } from 'react';
+import { serverNow } from '../../../api/client';
 import { listVersions, publishDraft, revertTo, type Version } from '../../../api/content';
 import { AskedAction, useAction, useFailure } from './asked-action';
 import { ConfirmDialog } from './confirm-dialog';
@@ -72,7 +73,7 @@ export function PublishButton({
 
 /** A version to come is `scheduled`; the newest of those past is `live`. */
 function scheduledOrLive(version: Version, k: number, versions: Version[]): string | null {
-  const now = Date.now();
+  const now = serverNow();
   if (version.publishedAt > now) return 'scheduled';
   return k === versions.findIndex((v) => v.publishedAt <= now) ? 'live' : null;
 }

@@ -5,6 +5,7 @@
  * locale and time. Until then visitors see what was published before.
  */
 import { useId, useState } from 'react';
+import { serverNow } from '../../../api/client';
 import type { Version } from '../../../api/content';
 import { momentText } from '../format';
 import { AskedAction, useAction } from './asked-action';
@@ -40,7 +41,7 @@ export function ScheduleButton({
       }
       const version = await send(at);
       onScheduled(version);
-      return version.publishedAt > Date.now()
+      return version.publishedAt > serverNow()
         ? `Scheduled for ${momentText(version.publishedAt)}. Until then, ${until}.`
         : `That moment has passed, so version ${version.version} is published now. Visitors see it.`;
     });
