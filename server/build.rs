@@ -38,7 +38,10 @@ fn wait_for_site(status: &std::path::Path) {
                 panic!("the site's build failed (exit status {text}): its output says why")
             }
             _ if started.elapsed() > std::time::Duration::from_secs(1800) => {
-                panic!("the site's build wrote no status to {} in 30 minutes", status.display())
+                panic!(
+                    "the site's build wrote no status to {} in 30 minutes",
+                    status.display()
+                )
             }
             _ => std::thread::sleep(std::time::Duration::from_millis(200)),
         }
