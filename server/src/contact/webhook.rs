@@ -501,6 +501,11 @@ mod tests {
             .remove(0)
     }
 
+    /// What sending a message to `url` failed with, in words.
+    async fn failure(url: &str) -> String {
+        hook(url).send(&pending()).await.unwrap_err().to_string()
+    }
+
     /// A receiver on a free port that reads one request whole, answers `answer` (or never, when
     /// it is `None`) and hands the request's text back.
     async fn receiver(answer: Option<&'static str>) -> (String, tokio::task::JoinHandle<String>) {
@@ -583,12 +588,8 @@ mod tests {
             "HTTP/1.1 500 Internal Server Error\r\ncontent-length: 0\r\n\r\n",
         ))
         .await;
-        let error = hook(&format!("http://{address}/"))
-            .send(&pending())
-            .await
-            .unwrap_err();
         assert_eq!(
-            error.to_string(),
+            failure(&format!("http://{address}/")).await,
             "the webhook answered 500 Internal Server Error"
         );
     }
@@ -628,23 +629,18 @@ mod tests {
         let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let port = closed.local_addr().unwrap().port();
         drop(closed);
-        let error = hook(&format!("http://127.0.0.1:{port}/"))
-            .send(&pending())
-            .await
-            .unwrap_err();
-        assert_eq!(error.to_string(), "the webhook could not be reached");
+        assert_eq!(
+            failure(&format!("http://127.0.0.1:{port}/")).await,
+            "the webhook could not be reached"
+        );
     }
 
     #[tokio::test]
     async fn a_receiver_that_never_answers_fails_after_the_timeout() {
         let (address, _) = receiver(None).await;
         let started = std::time::Instant::now();
-        let error = hook(&format!("http://{address}/"))
-            .send(&pending())
-            .await
-            .unwrap_err();
         assert_eq!(
-            error.to_string(),
+            failure(&format!("http://{address}/")).await,
             format!("the webhook did not answer within {} s", TIMEOUT.as_secs())
         );
         assert!(started.elapsed() >= TIMEOUT);
