@@ -122,11 +122,13 @@ async function lighthouseOn(url, title, reportName) {
     ],
   });
   try {
-    let result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error' });
+    // BENCH_BLOCK (URL patterns, comma-separated): requests Chromium refuses, to weigh what they cost (a diagnosis, not a measure of the page).
+    const flags = { port: chrome.port, output: 'json', logLevel: 'error', blockedUrlPatterns: process.env.BENCH_BLOCK?.split(',') ?? [] };
+    let result = await lighthouse(url, flags);
     // A run whose trace Lighthouse could not read (NO_NAVSTART, say) measured nothing: once more.
     if (result.lhr.runtimeError) {
       console.log(`\nLighthouse on ${url} failed to measure (${result.lhr.runtimeError.code}); running it again`);
-      result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error' });
+      result = await lighthouse(url, flags);
     }
     const lhr = result.lhr;
     mkdirSync(reportDir, { recursive: true });
