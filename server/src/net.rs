@@ -6,6 +6,7 @@ use std::net::{IpAddr, Ipv6Addr};
 use std::sync::Arc;
 
 use anyhow::Context;
+use rustls::pki_types::ServerName;
 
 /// What a per-client limit counts: the address itself for IPv4, its /64 for IPv6 (one customer's
 /// usual allocation, in which every address is free to use).
@@ -17,6 +18,26 @@ pub fn limit_network(ip: IpAddr) -> IpAddr {
         }
         v4 => v4,
     }
+}
+
+/// A URL's host as the address to connect to (an IP address in its plain form, a name in lower
+/// case) and as the name TLS checks the server's certificate for, `None` for a name it cannot
+/// check. An IPv4 address that the url crate leaves as a name (in a URL of a scheme it does not
+/// know, such as `imaps://`) is read as the address it is.
+pub fn host_and_server_name(host: url::Host<&str>) -> (String, Option<ServerName<'static>>) {
+    let ip = match host {
+        url::Host::Ipv4(ip) => IpAddr::V4(ip),
+        url::Host::Ipv6(ip) => IpAddr::V6(ip),
+        url::Host::Domain(name) => match name.parse::<IpAddr>() {
+            Ok(ip) => ip,
+            Err(_) => {
+                let name = name.to_ascii_lowercase();
+                let server_name = ServerName::try_from(name.clone()).ok();
+                return (name, server_name);
+            }
+        },
+    };
+    (ip.to_string(), Some(ServerName::IpAddress(ip.into())))
 }
 
 /// Mozilla's root certificates (webpki-roots, as lettre uses them), the trust of every TLS

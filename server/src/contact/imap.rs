@@ -12,7 +12,6 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
-use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -97,23 +96,13 @@ impl ImapAccount {
              name or password must be percent-encoded (%3F, %23)"
         );
         let (host, server_name) = match url.host() {
-            Some(url::Host::Ipv6(ip)) => {
-                (ip.to_string(), ServerName::IpAddress(IpAddr::V6(ip).into()))
+            Some(url::Host::Domain("")) | None => {
+                bail!("imap-url: no host (imaps://user:password@host:993/INBOX)")
             }
-            Some(url::Host::Ipv4(ip)) => {
-                (ip.to_string(), ServerName::IpAddress(IpAddr::V4(ip).into()))
-            }
-            // The host of an imaps:// URL is opaque to the url crate: IPv4 addresses come as names.
-            Some(url::Host::Domain(name)) if !name.is_empty() => match name.parse::<IpAddr>() {
-                Ok(ip) => (ip.to_string(), ServerName::IpAddress(ip.into())),
-                Err(_) => {
-                    let name = name.to_ascii_lowercase();
-                    let server_name = ServerName::try_from(name.clone())
-                        .map_err(|_| anyhow!("imap-url: {name} is not a valid host name"))?;
-                    (name, server_name)
-                }
+            Some(host) => match crate::net::host_and_server_name(host) {
+                (host, Some(server_name)) => (host, server_name),
+                (name, None) => bail!("imap-url: {name} is not a valid host name"),
             },
-            _ => bail!("imap-url: no host (imaps://user:password@host:993/INBOX)"),
         };
         let port = url.port().unwrap_or(DEFAULT_PORT);
         ensure!(port != 0, "imap-url: port 0 is not a port to connect to");

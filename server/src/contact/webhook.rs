@@ -17,7 +17,6 @@ use hmac::{Hmac, Mac};
 use http_body_util::Full;
 use hyper::header::{CONTENT_TYPE, HOST, USER_AGENT};
 use hyper_util::rt::TokioIo;
-use rustls::pki_types::ServerName;
 use secrecy::{ExposeSecret, SecretString};
 use sha2::{Digest, Sha256};
 use tokio::io::{AsyncRead, AsyncWrite};
@@ -168,22 +167,11 @@ impl Webhook {
     async fn post(&self, signature: &str, body: Vec<u8>) -> anyhow::Result<hyper::StatusCode> {
         let unreachable = "the webhook could not be reached";
         let port = self.url.port_or_known_default().unwrap_or(80);
-        let (tcp, server_name) = match self.url.host() {
-            Some(url::Host::Domain(name)) => (
-                TcpStream::connect((name, port)).await,
-                ServerName::try_from(name.to_owned()).ok(),
-            ),
-            Some(url::Host::Ipv4(ip)) => (
-                TcpStream::connect((ip, port)).await,
-                Some(ServerName::IpAddress(std::net::IpAddr::V4(ip).into())),
-            ),
-            Some(url::Host::Ipv6(ip)) => (
-                TcpStream::connect((ip, port)).await,
-                Some(ServerName::IpAddress(std::net::IpAddr::V6(ip).into())),
-            ),
-            None => anyhow::bail!(unreachable),
-        };
-        let tcp = tcp.context(unreachable)?;
+        let (host, server_name) =
+            crate::net::host_and_server_name(self.url.host().context(unreachable)?);
+        let tcp = TcpStream::connect((host.as_str(), port))
+            .await
+            .context(unreachable)?;
         let request =
             hyper::Request::post(&self.url[url::Position::BeforePath..url::Position::AfterQuery])
                 .header(

@@ -111,11 +111,12 @@ describe('serverNow', () => {
 
     answer(200, {}, { Date: new Date(Date.now() + 500).toUTCString() });
     await api('/api/content/posts');
+    // 0 ahead: the two clock reads apart by what a loaded machine takes between them.
     const ahead = serverNow() - Date.now();
-    expect(Math.abs(ahead)).toBeLessThanOrEqual(1);
+    expect(Math.abs(ahead)).toBeLessThan(100);
 
     answer(200, {}, {});
     await api('/api/content/posts');
-    expect(Math.abs(serverNow() - Date.now() - ahead)).toBeLessThanOrEqual(1);
+    expect(Math.abs(serverNow() - Date.now())).toBeLessThan(100);
   });
 });
