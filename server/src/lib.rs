@@ -11,6 +11,7 @@ pub mod contact;
 pub mod content;
 pub mod digest;
 pub mod domain;
+pub mod embedded;
 pub mod error;
 pub mod http;
 pub mod insights;

@@ -7,14 +7,12 @@ use std::time::Instant;
 
 use anyhow::{anyhow, Context as _};
 use rquickjs::{CatchResultExt, Context, Function, Runtime};
-use rust_embed::RustEmbed;
 use tokio::sync::oneshot;
 
-/// What the build writes for the server alone: the render bundle, the page templates, the
-/// build's head and the default document's render. Embedded apart from the site, never served.
-#[derive(RustEmbed)]
-#[folder = "../web/dist/.render/"]
-struct RenderFiles;
+/// What the build writes for the server alone (`web/dist/.render/`): the render bundle, the page
+/// templates, the build's head and the default document's render. Embedded apart from the site,
+/// never served.
+use crate::embedded::RENDER as RenderFiles;
 
 /// The largest heap the render bundle may use; a render of `/` takes a few megabytes.
 const MEMORY_LIMIT: usize = 64 << 20;
@@ -29,7 +27,9 @@ globalThis.console = Object.fromEntries(['log', 'info', 'warn', 'error', 'debug'
 
 /// A file the build wrote into `dist/.render/`.
 pub fn build_file(name: &str) -> Option<String> {
-    RenderFiles::get(name).map(|file| String::from_utf8_lossy(&file.data).into_owned())
+    RenderFiles
+        .get(name)
+        .map(|file| String::from_utf8_lossy(file).into_owned())
 }
 
 struct Job {
@@ -49,12 +49,12 @@ pub struct Engine {
 impl Engine {
     /// Starts the engine's thread and loads the bundle; fails when the bundle does not load.
     pub fn start() -> anyhow::Result<Self> {
-        let bundle = RenderFiles::get("render.js")
+        let bundle = RenderFiles
+            .get("render.js")
             .context(
                 "the render bundle (web/dist/.render/render.js) was not built into this binary",
             )?
-            .data
-            .into_owned();
+            .to_vec();
         let (jobs, queue) = mpsc::channel::<Job>();
         let (loaded, load_result) = mpsc::sync_channel::<anyhow::Result<()>>(1);
         std::thread::Builder::new()

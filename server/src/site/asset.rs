@@ -159,11 +159,8 @@ impl Body {
 }
 
 /// An embedded file's bytes, borrowed from the binary when they are in it (release builds).
-fn bytes(data: std::borrow::Cow<'static, [u8]>) -> Body {
-    Body::new(match data {
-        std::borrow::Cow::Borrowed(data) => Bytes::from_static(data),
-        std::borrow::Cow::Owned(data) => Bytes::from(data),
-    })
+fn bytes(data: &'static [u8]) -> Body {
+    Body::new(Bytes::from_static(data))
 }
 
 /// How many headers a response from here ends up with: its own six, the security headers, the
@@ -243,25 +240,22 @@ impl Asset {
     }
 
     pub(super) fn all() -> std::collections::HashMap<&'static str, Asset> {
-        Site::iter()
-            .filter_map(|name| {
-                let std::borrow::Cow::Borrowed(name) = name else {
-                    return None; // rust-embed names embedded files with static strings
-                };
-                let file = Site::get(name)?;
-                let etag = format!("\"{}\"", hex::encode(&file.metadata.sha256_hash()[..16]));
+        Site.files()
+            .filter_map(|(name, data)| {
+                let etag = format!("\"{}\"", hex::encode(&Sha256::digest(data)[..16]));
+                let content_type = mime_guess::from_path(name).first_or_octet_stream();
                 let asset = Asset {
-                    content_type: HeaderValue::from_str(file.metadata.mimetype()).ok()?,
+                    content_type: HeaderValue::from_str(content_type.as_ref()).ok()?,
                     cache: HeaderValue::from_static(if name.starts_with("assets/") {
                         IMMUTABLE
                     } else {
                         REVALIDATE
                     }),
                     etag: HeaderValue::from_str(&etag).ok()?,
-                    identity: bytes(file.data),
+                    identity: bytes(data),
                     variants: Variants::made(Encoded {
-                        brotli: Site::get(&format!("{name}.br")).map(|f| bytes(f.data)),
-                        gzip: Site::get(&format!("{name}.gz")).map(|f| bytes(f.data)),
+                        brotli: Site.get(&format!("{name}.br")).map(bytes),
+                        gzip: Site.get(&format!("{name}.gz")).map(bytes),
                     }),
                 };
                 Some((name, asset))

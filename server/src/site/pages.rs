@@ -74,8 +74,9 @@ impl Pages {
     pub fn render(public_url: &Url, effort: Effort) -> Self {
         let base = base_url(public_url);
         let html = |name: &str| {
-            let template = Site::get(name)
-                .map(|file| String::from_utf8_lossy(&file.data).into_owned())
+            let template = Site
+                .get(name)
+                .map(|file| String::from_utf8_lossy(file).into_owned())
                 .unwrap_or_else(|| "<!doctype html><title>Portfolio</title><p>The site was not built into this binary.".to_owned());
             Page::new(
                 HTML,
@@ -101,7 +102,8 @@ impl Pages {
         );
         let routes = Routes::from_build();
         let data = page_data(
-            Site::get(PAGE_DATA_FILE).map_or_else(Vec::new, |file| file.data.into_owned()),
+            Site.get(PAGE_DATA_FILE)
+                .map_or_else(Vec::new, <[u8]>::to_vec),
             effort,
         );
         // Until the first document is rendered (at start-up), the error page is the shell.
@@ -337,7 +339,7 @@ impl PageSink for Pages {
     }
 
     fn built_file(&self, path: &str) -> Option<Vec<u8>> {
-        file(path).map(std::borrow::Cow::into_owned)
+        file(path).map(<[u8]>::to_vec)
     }
 }
 

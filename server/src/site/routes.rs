@@ -16,7 +16,7 @@ pub(super) struct Routes {
 impl Routes {
     pub(super) fn from_build() -> Self {
         let patterns = file("routes.json").and_then(|json| {
-            serde_json::from_slice::<Vec<String>>(&json)
+            serde_json::from_slice::<Vec<String>>(json)
                 .inspect_err(|e| tracing::warn!("routes.json is not a list of paths: {e}"))
                 .ok()
         });

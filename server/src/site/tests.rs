@@ -37,7 +37,7 @@ async fn the_servers_pages_for_the_default_document_equal_the_builds() {
         )
         .await
         .unwrap();
-    let built = |name| String::from_utf8(super::built::file(name).unwrap().into_owned()).unwrap();
+    let built = |name| String::from_utf8(super::built::file(name).unwrap().to_vec()).unwrap();
     assert!(
         composed.pages[0].1.html == built("index.html"),
         "/ differs from the build's"
@@ -86,7 +86,7 @@ async fn a_documents_appearance_is_on_its_page_and_not_on_the_shell() {
         2,
         "the build's stylesheet and the accent's"
     );
-    let built = |name| String::from_utf8(super::built::file(name).unwrap().into_owned()).unwrap();
+    let built = |name| String::from_utf8(super::built::file(name).unwrap().to_vec()).unwrap();
     let default_shell = renderer
         .compose(
             default,

@@ -9,49 +9,37 @@ use std::sync::OnceLock;
 
 use futures_util::future::BoxFuture;
 use futures_util::FutureExt;
-use rust_embed::RustEmbed;
 use sqlx::error::BoxDynError;
 use sqlx::migrate::{Migration, MigrationSource, MigrationType, Migrator};
 
-#[derive(RustEmbed)]
-#[folder = "migrations/sqlite/"]
-#[include = "*.sql"]
-pub struct Sqlite;
+use crate::embedded::Folder;
+pub use crate::embedded::{POSTGRES_MIGRATIONS as Postgres, SQLITE_MIGRATIONS as Sqlite};
 
-#[derive(RustEmbed)]
-#[folder = "migrations/postgres/"]
-#[include = "*.sql"]
-pub struct Postgres;
-
-/// The migrations in `E`'s folder, as one [`Migrator`] made once.
-pub fn migrator<E: RustEmbed + Send + 'static>(
-    cell: &'static OnceLock<Migrator>,
-) -> &'static Migrator {
+/// The migrations in `folder`, as one [`Migrator`] made once.
+pub fn migrator(folder: &'static Folder, cell: &'static OnceLock<Migrator>) -> &'static Migrator {
     cell.get_or_init(|| {
-        Migrator::new(Embedded::<E>(std::marker::PhantomData))
+        Migrator::new(Embedded(folder))
             .now_or_never()
             .expect("the embedded migrations are resolved at once")
             .expect("the embedded migrations are named <version>_<description>.sql")
     })
 }
 
-struct Embedded<E>(std::marker::PhantomData<E>);
+struct Embedded(&'static Folder);
 
-impl<E> std::fmt::Debug for Embedded<E> {
+impl std::fmt::Debug for Embedded {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("the embedded migrations")
     }
 }
 
-impl<E: RustEmbed + Send + 'static> MigrationSource<'static> for Embedded<E> {
+impl MigrationSource<'static> for Embedded {
     fn resolve(self) -> BoxFuture<'static, Result<Vec<Migration>, BoxDynError>> {
         async move {
-            let mut migrations = E::iter()
-                .map(|name| {
-                    let sql = E::get(&name).ok_or("an embedded file went missing")?;
-                    let sql = String::from_utf8(sql.data.into_owned())?;
-                    parse(&name, sql)
-                })
+            let mut migrations = self
+                .0
+                .files()
+                .map(|(name, sql)| parse(name, String::from_utf8(sql.to_vec())?))
                 .collect::<Result<Vec<_>, BoxDynError>>()?;
             migrations.sort_by_key(|m| m.version);
             Ok(migrations)
@@ -107,8 +95,8 @@ mod tests {
         static POSTGRES: OnceLock<Migrator> = OnceLock::new();
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations");
         for (embedded, folder) in [
-            (migrator::<Sqlite>(&SQLITE), "sqlite"),
-            (migrator::<Postgres>(&POSTGRES), "postgres"),
+            (migrator(&Sqlite, &SQLITE), "sqlite"),
+            (migrator(&Postgres, &POSTGRES), "postgres"),
         ] {
             let read = Migrator::new(root.join(folder)).await.unwrap();
             let key = |m: &Migration| {

@@ -122,7 +122,7 @@ async fn client_routes_get_the_app_shell() {
 /// The routes the build listed from `web/src/routes.tsx`.
 fn app_routes() -> Vec<String> {
     let json = portfolio::site::file("routes.json").expect("the build lists the app's routes");
-    serde_json::from_slice(&json).expect("routes.json is a list of paths")
+    serde_json::from_slice(json).expect("routes.json is a list of paths")
 }
 
 /// A path that `pattern` matches: a sample value for each parameter, something for a splat.
