@@ -117,10 +117,11 @@ eslint: $(WEB_DEPS)
 
 lint: fmt-check clippy typecheck eslint
 
-# No import cycle between the server's files and none pointing upward (scripts/check-imports.mjs
-# lists any it finds).
+# No import cycle between the server's files, or the content crate's, and none pointing upward
+# (scripts/check-imports.mjs lists any it finds).
 imports:
 	node scripts/check-imports.mjs
+	node scripts/check-imports.mjs --root content/src
 	node scripts/check-handlers.mjs
 
 unit-web: $(WEB_DEPS)
@@ -146,9 +147,9 @@ cargo-test: test-build xmllint pdf-tools dovecot python-venv
 	[ $$sqlite = 0 ] && [ $$postgres = 0 ]
 
 # The committed files that are generated, each with a header saying so: the content document's
-# JSON Schema and TypeScript types (from the Rust types in server/src/content/document.rs, written
+# JSON Schema and TypeScript types (from the Rust types in content/src/document.rs, written
 # by a test when UPDATE_CONTENT_SCHEMA is set; the case studies' Markdown tree's types from
-# server/src/content/markdown.rs and a case study's schema from case_study.rs too), and the page
+# content/src/markdown.rs and a case study's schema from case_study.rs too), and the page
 # editor's validators of both (each schema compiled by Ajv in web/scripts/document-validator.mjs, so it runs first); the API's OpenAPI
 # document as /api/openapi.json serves it (written by a test when UPDATE_API_DESCRIPTION is set;
 # JSON carries no header) and the web's API types made from it by openapi-typescript
@@ -161,8 +162,9 @@ GENERATED := web/src/content/document.schema.json web/src/content/document.gener
 	web/src/api/openapi.json web/src/api/openapi.generated.ts
 
 generate: web system-libs ## Write every generated file again from its source
-	UPDATE_CONTENT_SCHEMA=1 UPDATE_API_DESCRIPTION=1 $(LINTED) $(CARGO) test --locked --lib -- --exact \
-	  content::tests::the_generated_schema_and_types_are_up_to_date \
+	UPDATE_CONTENT_SCHEMA=1 $(LINTED) $(CARGO) test --locked -p portfolio-content --lib -- --exact \
+	  tests::the_generated_schema_and_types_are_up_to_date
+	UPDATE_API_DESCRIPTION=1 $(LINTED) $(CARGO) test --locked -p portfolio --lib -- --exact \
 	  http::api::tests::the_web_copy_of_the_description_is_up_to_date
 	cd web && node scripts/document-validator.mjs && node scripts/api-types.mjs
 

@@ -178,10 +178,28 @@ for (const file of files) {
   pathOf.set(file, path);
   moduleFile.set(path.join('::'), file);
 }
+// Modules of another crate of the workspace that a module re-exports as its own
+// (`pub use portfolio_content::{addresses, clock, domain};` in server/src/lib.rs, the content
+// crate's modules in content/mod.rs): each stands for a module of its name there, a leaf, so
+// `crate::domain::…` is an import of `domain` rather than of the crate root, and `super::document`
+// in content/live.rs one of `content::document` rather than of content/mod.rs.
+for (const file of [...files]) {
+  const source = readFileSync(file, 'utf8');
+  for (const [, crate, names] of source.matchAll(/pub use (portfolio_[a-z_]+)::\{([^}]*)\};/g)) {
+    for (const name of names.split(',').map((n) => n.trim()).filter((n) => /^[a-z_]+$/.test(n))) {
+      const path = [...pathOf.get(file), name];
+      const pseudo = join(root, `<${crate}>`, ...path) + '.rs';
+      files.push(pseudo);
+      pathOf.set(pseudo, path);
+      moduleFile.set(path.join('::'), pseudo);
+    }
+  }
+}
 
 // Each file's references: { from, to, line, text }.
 const edges = [];
 for (const file of files) {
+  if (!statSync(file, { throwIfNoEntry: false })) continue; // a module of another crate
   const tokens = tokenize(readFileSync(file, 'utf8'));
   const filePath = pathOf.get(file);
   // Inline `mod name { … }` blocks: a stack of [module path, brace depth at which it closes].

@@ -1,16 +1,15 @@
 //! Portfolio: a one-binary web server for a developer's portfolio site and its contact inbox.
 
-pub mod addresses;
+pub use portfolio_content::{addresses, clock, domain};
+
 pub mod app;
 pub mod auth;
 pub mod cli;
-pub mod clock;
 pub mod conditional;
 pub mod config;
 pub mod contact;
 pub mod content;
 pub mod digest;
-pub mod domain;
 pub mod embedded;
 pub mod error;
 pub mod http;

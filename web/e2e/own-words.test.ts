@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { DESKTOP, openPage, serverAndBrowser } from './harness.ts';
 import { axeViolations, OWNER_ENV, publishDraft, signIn } from './helpers.ts';
 import PLACEHOLDER from '../src/content/default-document.json' with { type: 'json' };
-import MOVED from '../../server/src/content/moved-texts.json' with { type: 'json' };
+import MOVED from '../../content/src/moved-texts.json' with { type: 'json' };
 import EN from '../src/i18n/en.json' with { type: 'json' };
 import DE from '../src/i18n/de.json' with { type: 'json' };
 import type { ContentDocument } from '../src/content/document.ts';

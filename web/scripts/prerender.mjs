@@ -343,7 +343,7 @@ async function pageTemplate(name, sampleBody, allow, required) {
 // The templates of a post's page (`/writing/<slug>/`) and of the writing index's pages
 // (`/writing/`, a tag's, a later page), which only the server fills, at publish, each with the
 // rules of a page drawn for the purpose: a post whose body holds every element the server's
-// Markdown writes (server/src/content/article.rs), with a cover, a table of contents and both
+// Markdown writes (content/src/article.rs), with a cover, a table of contents and both
 // neighbours; a tag's second page of three, listing two posts. Every rule of a post's body
 // (`.article`, the highlighter's `hl-` tokens) and of the tags' links goes in, whichever of them a
 // post uses; a post's page hydrates from a chunk of its own (`[data-post]`, `[data-writing]`).

@@ -131,7 +131,7 @@ async fn a_documents_appearance_is_on_its_page_and_not_on_the_shell() {
 
 #[tokio::test]
 async fn each_published_language_is_composed_with_its_root_head_and_data() {
-    use crate::content::language::tests::with_language;
+    use crate::content::language::with_language;
     let url = url::Url::parse(PUBLIC_URL_PLACEHOLDER).unwrap();
     let pages = std::sync::Arc::new(Pages::render(&url, crate::config::Effort::Quick));
     let renderer = PageRenderer::start(pages, None).unwrap();

@@ -177,7 +177,7 @@ async fn an_older_document_sent_or_imported_is_read_in_todays_shape() {
 /// The German text a moved key had, from the table kept for older documents.
 fn portfolio_german(key: &str) -> String {
     let moved: Value =
-        serde_json::from_str(include_str!("../../src/content/moved-texts.json")).unwrap();
+        serde_json::from_str(include_str!("../../../content/src/moved-texts.json")).unwrap();
     moved["de"][key].as_str().unwrap().to_owned()
 }
 

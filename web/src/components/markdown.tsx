@@ -1,6 +1,6 @@
 /**
  * A text written in Markdown (a case study's problem, decisions, outcome…), drawn from the tree
- * the server made of it (server/src/content/markdown.rs): elements only, never an HTML string, and
+ * the server made of it (content/src/markdown.rs): elements only, never an HTML string, and
  * no Markdown parser in the browser. The server took only links to http(s) and mailto addresses
  * and images of the owner's uploads; this checks again (a link to anything else is drawn as its
  * text, an image from another site as its description). Styled by `.markdown` in index.css.

@@ -1,7 +1,7 @@
 /**
  * What a post's page (`/writing/<slug>/`), the writing index (`/writing/`, `/writing/tags/<tag>/`,
  * `/writing/page/<n>/`) and the home page's Writing section are drawn from, beside the page's
- * document and locale. The server makes each at publish (server/src/content/post_page.rs) in the
+ * document and locale. The server makes each at publish (content/src/post_page.rs) in the
  * page's language: the post's Markdown already rendered to HTML by the server's renderer (its
  * code blocks highlighted with classes, its images the owner's uploads with their sizes), its
  * dates and reading time written the language's way (the server's JavaScript engine has no Intl).

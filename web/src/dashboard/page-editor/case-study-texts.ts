@@ -1,6 +1,6 @@
 /**
  * A case study's texts as its translations see them, the same list as the server's
- * (`texts` in server/src/content/case_study.rs): which texts a language translates, what it still
+ * (`texts` in content/src/case_study.rs): which texts a language translates, what it still
  * lacks, the case study as a language shows it, and translations kept on their items when a list
  * is reordered or an item removed.
  */

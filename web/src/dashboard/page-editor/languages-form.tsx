@@ -26,7 +26,7 @@ function builtInFile(tag: string): string | undefined {
 
 const BUILT_IN = Object.keys(TABLES).map((file) => file.slice('../../i18n/'.length, -'.json'.length));
 
-// The same lists as the server's (`RTL_LANGUAGES`, `RTL_SCRIPTS` in server/src/content/language.rs); a test there compares them.
+// The same lists as the server's (`RTL_LANGUAGES`, `RTL_SCRIPTS` in content/src/language.rs); a test there compares them.
 const RTL = new Set(['ar', 'he', 'fa', 'ur', 'ps', 'sd', 'ug', 'yi', 'dv', 'ckb']);
 const RTL_SCRIPTS = /-(arab|hebr|thaa|syrc|nkoo|adlm|rohg)(-|$)/i;
 export function directionOf(tag: string): 'ltr' | 'rtl' {

@@ -1,6 +1,6 @@
 /**
  * The document's languages as the editor handles them: which fields are translated (the server's
- * list, `server/src/content/language.rs`), what a language still lacks, and translations kept on
+ * list, `content/src/language.rs`), what a language still lacks, and translations kept on
  * their items when a list is reordered or an item removed (they are keyed by the field's path,
  * `projects[2].title`, so a move rewrites the keys).
  */

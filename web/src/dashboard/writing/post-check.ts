@@ -1,7 +1,7 @@
 /**
  * A post checked as the server checks it before a save (`check_post`, `server/src/content/
  * validate.rs`), in the server's words and by its paths, so that a problem found here and one in a
- * `422` land on the same field: the bounds of its schema (`server/src/content/post.rs`), its tags
+ * `422` land on the same field: the bounds of its schema (`content/src/post.rs`), its tags
  * unique, its cover one of its media. Its Markdown (raw HTML, a link it refuses, an image that is
  * not one of its uploads, with the line) is the server's to check.
  */

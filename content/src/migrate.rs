@@ -177,7 +177,7 @@ fn set_if_absent(root: &mut Map<String, Value>, path: &str, value: Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::content::document::{default_document, DEFAULT_DOCUMENT_JSON};
+    use crate::document::{default_document, DEFAULT_DOCUMENT_JSON};
     use serde_json::json;
 
     /// The placeholder document as a release before this one stored it: no `profile.intro`,

@@ -193,7 +193,7 @@ pub fn make(sheet: &Sheet, options: &Options, modified: Option<&str>) -> anyhow:
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::content::document::default_document;
+    use crate::document::default_document;
 
     fn made(document: &ContentDocument, tag: &str) -> Made {
         let sheet = Sheet::new(document, tag, "https://example.dev/", &choice(document))
@@ -224,7 +224,7 @@ mod tests {
             ("experience[0].date", "2023 - الآن"),
             ("experience[0].description", "أبني وأصون مكوّنات React لمواقع المؤسسات، وأحسّن سرعة الصفحات وإمكانية الوصول إليها."),
         ];
-        document.languages.push(crate::content::document::Language {
+        document.languages.push(crate::document::Language {
             tag: "ar".to_owned(),
             published: true,
             texts: texts

@@ -74,8 +74,8 @@ fn committed(schema: &Value, source: &str) -> String {
         map.insert(
             "$comment".into(),
             Value::from(format!(
-                "Generated from server/src/content/{source}: do not edit. Regenerate with \
-                 `make generate` (UPDATE_CONTENT_SCHEMA=1 cargo test --locked --lib content::tests)."
+                "Generated from content/src/{source}: do not edit. Regenerate with \
+                 `make generate` (UPDATE_CONTENT_SCHEMA=1 cargo test --locked -p portfolio-content --lib)."
             )),
         );
     }
@@ -126,8 +126,8 @@ pub fn typescript_file() -> String {
         CaseStudyTranslation::decl(),
     ];
     let mut text = String::from(
-        "// Generated from server/src/content/document.rs: do not edit. Regenerate with\n\
-         // `make generate` (UPDATE_CONTENT_SCHEMA=1 cargo test --locked --lib content::tests).\n",
+        "// Generated from content/src/document.rs: do not edit. Regenerate with\n\
+         // `make generate` (UPDATE_CONTENT_SCHEMA=1 cargo test --locked -p portfolio-content --lib).\n",
     );
     for declaration in declarations {
         text.push_str("\nexport ");

@@ -612,7 +612,7 @@ pub(crate) mod tests {
     fn check_schema(value: &Value) {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/tests/resume/jsonresume-schema-1.0.0.json"
+            "/../server/tests/resume/jsonresume-schema-1.0.0.json"
         );
         let text = std::fs::read_to_string(path).unwrap();
         let schema: Value = serde_json::from_str(&text).unwrap();
@@ -695,7 +695,7 @@ pub(crate) mod tests {
     fn the_schema_check_finds_what_the_schema_forbids() {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/tests/resume/jsonresume-schema-1.0.0.json"
+            "/../server/tests/resume/jsonresume-schema-1.0.0.json"
         );
         let schema: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
         let wrong = [

@@ -21,9 +21,7 @@ use super::source::{
     fit, icon_slug, named, one_line, paragraphs, read_date, same_name, sentence, slug, span, Date,
     Entry, Link, ProjectItem, Source, Text,
 };
-use crate::content::document::{
-    Award, ContentDocument, Project, Skill, SocialLink, Stack, TimelineEntry,
-};
+use crate::document::{Award, ContentDocument, Project, Skill, SocialLink, Stack, TimelineEntry};
 
 /// What the page holds at most (the document's bounds, `document.rs`).
 const NAME: usize = 100;
@@ -813,7 +811,7 @@ enum Field {
 
 /// The document's translatable texts by path.
 fn text_map(document: &ContentDocument) -> BTreeMap<String, String> {
-    crate::content::language::text_fields(document)
+    crate::language::text_fields(document)
         .into_iter()
         .map(|(path, text)| (path, text.to_owned()))
         .collect()
@@ -910,7 +908,7 @@ fn link_url(link: &Link) -> Option<String> {
 fn is_web_link(text: &str) -> bool {
     text.chars().count() <= URL
         && (text.starts_with("https://") || text.starts_with("http://"))
-        && crate::content::validate::is_link(text)
+        && crate::validate::is_link(text)
 }
 
 /// The host of `url`, without `www.`.

@@ -29,8 +29,8 @@ use parley::{
 };
 
 use super::sheet::{Body, Entry, ProjectItem, Sheet};
-use crate::content::appearance::Rgb;
-use crate::content::glyphs::{font_context, FAMILY, LTR_MARK, RTL_MARK};
+use crate::appearance::Rgb;
+use crate::glyphs::{font_context, FAMILY, LTR_MARK, RTL_MARK};
 
 /// The paper a resume is set on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

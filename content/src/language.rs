@@ -13,13 +13,13 @@ use super::document::ContentDocument;
 /// The built-in tables of the page's fixed texts, by tag: flat `{"key": "text"}` objects.
 /// `en` defines the keys.
 pub const BUILT_IN: &[(&str, &str)] = &[
-    ("en", include_str!("../../../web/src/i18n/en.json")),
-    ("de", include_str!("../../../web/src/i18n/de.json")),
-    ("fr", include_str!("../../../web/src/i18n/fr.json")),
-    ("es", include_str!("../../../web/src/i18n/es.json")),
-    ("pt", include_str!("../../../web/src/i18n/pt.json")),
-    ("ar", include_str!("../../../web/src/i18n/ar.json")),
-    ("he", include_str!("../../../web/src/i18n/he.json")),
+    ("en", include_str!("../../web/src/i18n/en.json")),
+    ("de", include_str!("../../web/src/i18n/de.json")),
+    ("fr", include_str!("../../web/src/i18n/fr.json")),
+    ("es", include_str!("../../web/src/i18n/es.json")),
+    ("pt", include_str!("../../web/src/i18n/pt.json")),
+    ("ar", include_str!("../../web/src/i18n/ar.json")),
+    ("he", include_str!("../../web/src/i18n/he.json")),
 ];
 
 /// The CLDR plural categories: a key `k#other` of the English table allows `k#<category>`.
@@ -502,30 +502,30 @@ fn name_missing(
     }
 }
 
-#[cfg(test)]
-pub mod tests {
-    use super::*;
-    use crate::content::document::{default_document, Language};
+/// The default document with a language `tag` whose every text is translated (`<tag> 0`,
+/// `<tag> 1` … in document order): for the tests, here and in the server's.
+pub fn with_language(tag: &str, published: bool) -> ContentDocument {
+    let mut document = crate::document::default_document().clone();
+    let texts = text_fields(&document)
+        .into_iter()
+        .filter(|(_, text)| !text.is_empty())
+        .enumerate()
+        .map(|(i, (path, _))| (path, format!("{tag} {i}")))
+        .collect();
+    document.languages.push(crate::document::Language {
+        tag: tag.to_owned(),
+        published,
+        texts,
+        strings: BTreeMap::new(),
+        same: BTreeSet::new(),
+    });
+    document
+}
 
-    /// The default document with a language `tag` whose every text is translated (`<tag> 0`,
-    /// `<tag> 1` … in document order).
-    pub fn with_language(tag: &str, published: bool) -> ContentDocument {
-        let mut document = default_document().clone();
-        let texts = text_fields(&document)
-            .into_iter()
-            .filter(|(_, text)| !text.is_empty())
-            .enumerate()
-            .map(|(i, (path, _))| (path, format!("{tag} {i}")))
-            .collect();
-        document.languages.push(Language {
-            tag: tag.to_owned(),
-            published,
-            texts,
-            strings: BTreeMap::new(),
-            same: BTreeSet::new(),
-        });
-        document
-    }
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::{default_document, Language};
 
     #[test]
     fn every_translatable_text_is_listed_by_its_path_in_document_order() {
@@ -633,7 +633,7 @@ pub mod tests {
 
     #[test]
     fn the_page_editor_knows_the_same_right_to_left_languages_and_scripts() {
-        let editor = include_str!("../../../web/src/dashboard/page-editor/languages-form.tsx");
+        let editor = include_str!("../../web/src/dashboard/page-editor/languages-form.tsx");
         let languages = regex::Regex::new(r"const RTL = new Set\(\[([^\]]*)\]\)")
             .unwrap()
             .captures(editor)

@@ -598,8 +598,8 @@ fn plain_text(inlines: &[Inline], out: &mut String) {
 pub fn typescript_file() -> String {
     use ts_rs::TS;
     let mut text = String::from(
-        "// Generated from server/src/content/markdown.rs: do not edit. Regenerate with\n\
-         // `make generate` (UPDATE_CONTENT_SCHEMA=1 cargo test --locked --lib content::tests).\n",
+        "// Generated from content/src/markdown.rs: do not edit. Regenerate with\n\
+         // `make generate` (UPDATE_CONTENT_SCHEMA=1 cargo test --locked -p portfolio-content --lib).\n",
     );
     for declaration in [Block::decl(), Inline::decl()] {
         text.push_str("\nexport ");

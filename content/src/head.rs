@@ -410,7 +410,7 @@ mod og_locale_tests {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::content::document::default_document;
+    use crate::document::default_document;
 
     const BASE: &str = "https://example.com";
 

@@ -526,8 +526,7 @@ pub struct Footer {
 
 /// Today's placeholder content: served as version 0 until something is published. The web
 /// imports the same file.
-pub const DEFAULT_DOCUMENT_JSON: &str =
-    include_str!("../../../web/src/content/default-document.json");
+pub const DEFAULT_DOCUMENT_JSON: &str = include_str!("../../web/src/content/default-document.json");
 
 /// The default document, parsed once.
 pub fn default_document() -> &'static ContentDocument {

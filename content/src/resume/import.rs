@@ -17,7 +17,7 @@ mod zip;
 
 use std::fmt;
 
-use crate::content::document::ContentDocument;
+use crate::document::ContentDocument;
 use crate::domain::FieldErrors;
 
 /// The largest file read, JSON or ZIP.
@@ -76,7 +76,7 @@ pub fn is_zip(file: &[u8]) -> bool {
 }
 
 /// Reads `file` (a JSON Resume, or a LinkedIn export's ZIP) and places what it says in a copy
-/// of `base`: the imported document passes [`crate::content::validate::check`], and `unplaced`
+/// of `base`: the imported document passes [`crate::validate::check`], and `unplaced`
 /// says what of the file it does not show.
 pub fn import(base: &ContentDocument, file: &[u8]) -> Result<Imported, ImportError> {
     if file.len() > MAX_FILE_BYTES {
@@ -102,7 +102,7 @@ pub fn import(base: &ContentDocument, file: &[u8]) -> Result<Imported, ImportErr
         json_resume::read(file).map_err(ImportError::File)?
     };
     let (document, mut unplaced) = place::place(base, source);
-    crate::content::validate::check(&document).map_err(ImportError::Invalid)?;
+    crate::validate::check(&document).map_err(ImportError::Invalid)?;
     if unplaced.len() > MAX_UNPLACED {
         let more = unplaced.len() - (MAX_UNPLACED - 1);
         unplaced.truncate(MAX_UNPLACED - 1);
@@ -116,7 +116,7 @@ mod tests {
     use super::source::{fit, read_date, span, Date, Moment};
     use super::zip::write::{zip, File};
     use super::*;
-    use crate::content::document::default_document;
+    use crate::document::default_document;
 
     fn moment(year: u16, month: Option<u8>) -> Moment {
         Moment { year, month }
@@ -255,7 +255,7 @@ mod tests {
         ] {
             assert!(unplaced.contains(expected), "{expected} in\n{unplaced}");
         }
-        crate::content::validate::check(document).expect("valid");
+        crate::validate::check(document).expect("valid");
     }
 
     #[test]
@@ -343,10 +343,8 @@ mod tests {
         assert!(refused(b"{\"basics\": ").starts_with("is not valid JSON"));
         assert!(refused(b"[1, 2]").contains("not a JSON Resume"));
         assert!(refused(b"{\"hello\": 1}").contains("none of basics"));
-        assert!(
-            refused(crate::content::document::DEFAULT_DOCUMENT_JSON.as_bytes())
-                .contains("portfolio content import")
-        );
+        assert!(refused(crate::document::DEFAULT_DOCUMENT_JSON.as_bytes())
+            .contains("portfolio content import"));
         assert!(refused(b"  ").starts_with("is empty"));
         let other = zip(&[File::deflated("notes.txt", b"hello")]);
         assert!(refused(&other).contains("not a LinkedIn data export"));
@@ -355,7 +353,7 @@ mod tests {
 
     #[test]
     fn other_languages_keep_their_translations_and_are_told_what_no_longer_matches() {
-        let base = crate::content::language::tests::with_language("de", true);
+        let base = crate::language::with_language("de", true);
         let job = |name: &str| {
             serde_json::json!({ "name": name, "position": "Engineer", "startDate": "2020",
                                 "summary": "Builds things." })

@@ -178,7 +178,7 @@ pub struct CaseStudyTranslation {
 /// its four projects have one (`web/src/content/default-case-studies.json`, English only; their
 /// gallery images are bundled from `web/src/content/images/case-studies/`).
 pub const DEFAULT_CASE_STUDIES_JSON: &str =
-    include_str!("../../../web/src/content/default-case-studies.json");
+    include_str!("../../web/src/content/default-case-studies.json");
 
 /// The default case studies, parsed once.
 pub fn default_case_studies() -> &'static [CaseStudy] {

@@ -420,7 +420,7 @@ impl Sketch {
 pub struct Drawing {
     sketch: Sketch,
     key: [u8; 32],
-    png: OnceLock<Option<axum::body::Bytes>>,
+    png: OnceLock<Option<bytes::Bytes>>,
 }
 
 impl Drawing {
@@ -439,7 +439,7 @@ impl Drawing {
 
     /// The picture as PNG bytes, drawn now if it was not yet (a caller that comes while another
     /// draws it waits for that one); `None`, logged, if it cannot be drawn.
-    pub fn png(&self) -> Option<axum::body::Bytes> {
+    pub fn png(&self) -> Option<bytes::Bytes> {
         self.png
             .get_or_init(|| match self.sketch.png() {
                 Ok(png) => Some(png.into()),
@@ -481,7 +481,7 @@ pub fn preview_png(document: &ContentDocument, photo: Option<&[u8]>) -> anyhow::
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::content::document::default_document;
+    use crate::document::default_document;
 
     fn decoded(png: &[u8]) -> tiny_skia::Pixmap {
         tiny_skia::Pixmap::decode_png(png).expect("a PNG")

@@ -3,9 +3,9 @@
 //! applied. The PDF, the plain text and the JSON Resume are each written from one `Sheet`, so they
 //! never say different things.
 
-pub use crate::content::document::SectionKind;
-use crate::content::document::{ContentDocument, TimelineEntry};
-use crate::content::language;
+pub use crate::document::SectionKind;
+use crate::document::{ContentDocument, TimelineEntry};
+use crate::language;
 
 /// Which sections, projects and jobs a resume shows, in which order.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -213,7 +213,7 @@ fn entry(entry: &TimelineEntry) -> Entry {
     }
 }
 
-fn project(project: &crate::content::document::Project) -> ProjectItem {
+fn project(project: &crate::document::Project) -> ProjectItem {
     ProjectItem {
         id: project.id.clone(),
         title: project.title.clone(),
