@@ -91,7 +91,7 @@ mod tests {
             assert!(
                 committed == expected,
                 "web/src/content/{name} is stale: regenerate it with `make generate` \
-                 (UPDATE_CONTENT_SCHEMA=1 cargo test --locked -p portfolio-content --lib) and commit it"
+                 (UPDATE_CONTENT_SCHEMA=1 cargo test --locked --workspace --lib) and commit it"
             );
         }
     }

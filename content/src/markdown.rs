@@ -599,7 +599,7 @@ pub fn typescript_file() -> String {
     use ts_rs::TS;
     let mut text = String::from(
         "// Generated from content/src/markdown.rs: do not edit. Regenerate with\n\
-         // `make generate` (UPDATE_CONTENT_SCHEMA=1 cargo test --locked -p portfolio-content --lib).\n",
+         // `make generate` (UPDATE_CONTENT_SCHEMA=1 cargo test --locked --workspace --lib).\n",
     );
     for declaration in [Block::decl(), Inline::decl()] {
         text.push_str("\nexport ");

@@ -75,7 +75,7 @@ fn committed(schema: &Value, source: &str) -> String {
             "$comment".into(),
             Value::from(format!(
                 "Generated from content/src/{source}: do not edit. Regenerate with \
-                 `make generate` (UPDATE_CONTENT_SCHEMA=1 cargo test --locked -p portfolio-content --lib)."
+                 `make generate` (UPDATE_CONTENT_SCHEMA=1 cargo test --locked --workspace --lib)."
             )),
         );
     }
@@ -127,7 +127,7 @@ pub fn typescript_file() -> String {
     ];
     let mut text = String::from(
         "// Generated from content/src/document.rs: do not edit. Regenerate with\n\
-         // `make generate` (UPDATE_CONTENT_SCHEMA=1 cargo test --locked -p portfolio-content --lib).\n",
+         // `make generate` (UPDATE_CONTENT_SCHEMA=1 cargo test --locked --workspace --lib).\n",
     );
     for declaration in declarations {
         text.push_str("\nexport ");

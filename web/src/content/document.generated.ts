@@ -1,5 +1,5 @@
 // Generated from content/src/document.rs: do not edit. Regenerate with
-// `make generate` (UPDATE_CONTENT_SCHEMA=1 cargo test --locked -p portfolio-content --lib).
+// `make generate` (UPDATE_CONTENT_SCHEMA=1 cargo test --locked --workspace --lib).
 
 export type ContentDocument = { profile: Profile, 
 /**

@@ -1,5 +1,5 @@
 // Generated from content/src/markdown.rs: do not edit. Regenerate with
-// `make generate` (UPDATE_CONTENT_SCHEMA=1 cargo test --locked -p portfolio-content --lib).
+// `make generate` (UPDATE_CONTENT_SCHEMA=1 cargo test --locked --workspace --lib).
 
 export type Block = { "type": "paragraph", children: Array<Inline>, } | { "type": "list", ordered: boolean, start?: number, tight: boolean, items: Array<Array<Block>>, } | { "type": "code", lang?: string, text: string, };
 
