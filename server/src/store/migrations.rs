@@ -13,7 +13,6 @@ use sqlx::error::BoxDynError;
 use sqlx::migrate::{Migration, MigrationSource, MigrationType, Migrator};
 
 use crate::embedded::Folder;
-pub use crate::embedded::{POSTGRES_MIGRATIONS as Postgres, SQLITE_MIGRATIONS as Sqlite};
 
 /// The migrations in `folder`, as one [`Migrator`] made once.
 pub fn migrator(folder: &'static Folder, cell: &'static OnceLock<Migrator>) -> &'static Migrator {
@@ -95,8 +94,14 @@ mod tests {
         static POSTGRES: OnceLock<Migrator> = OnceLock::new();
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations");
         for (embedded, folder) in [
-            (migrator(&Sqlite, &SQLITE), "sqlite"),
-            (migrator(&Postgres, &POSTGRES), "postgres"),
+            (
+                migrator(&crate::embedded::SQLITE_MIGRATIONS, &SQLITE),
+                "sqlite",
+            ),
+            (
+                migrator(&crate::embedded::POSTGRES_MIGRATIONS, &POSTGRES),
+                "postgres",
+            ),
         ] {
             let read = Migrator::new(root.join(folder)).await.unwrap();
             let key = |m: &Migration| {

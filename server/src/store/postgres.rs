@@ -225,6 +225,6 @@ impl Pools for PgStore {
 
     fn migrator() -> &'static sqlx::migrate::Migrator {
         static MIGRATOR: std::sync::OnceLock<sqlx::migrate::Migrator> = std::sync::OnceLock::new();
-        super::migrations::migrator(&super::migrations::Postgres, &MIGRATOR)
+        super::migrations::migrator(&crate::embedded::POSTGRES_MIGRATIONS, &MIGRATOR)
     }
 }

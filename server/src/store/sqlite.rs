@@ -308,7 +308,7 @@ impl Pools for SqliteStore {
 
     fn migrator() -> &'static sqlx::migrate::Migrator {
         static MIGRATOR: std::sync::OnceLock<sqlx::migrate::Migrator> = std::sync::OnceLock::new();
-        super::migrations::migrator(&super::migrations::Sqlite, &MIGRATOR)
+        super::migrations::migrator(&crate::embedded::SQLITE_MIGRATIONS, &MIGRATOR)
     }
 }
 
