@@ -10,11 +10,8 @@ use axum::extract::State;
 use axum::http::{header, HeaderMap, Uri};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::Router;
-use rustls::pki_types::pem::PemObject;
-use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
-use tokio_rustls::TlsAcceptor;
 use url::Url;
 
 use crate::config::Settings;
@@ -28,7 +25,7 @@ const GRACE: Duration = Duration::from_secs(10);
 
 pub struct Application {
     listener: TcpListener,
-    tls: Option<TlsAcceptor>,
+    tls: Option<crate::tls::Acceptor>,
     /// Plain HTTP that redirects to the HTTPS listener.
     redirect: Option<(TcpListener, Router)>,
     /// The router, with the site's front before it (see [`crate::http::front`]).
@@ -53,7 +50,7 @@ async fn connect(database: &crate::config::DatabaseSettings) -> anyhow::Result<c
 impl Application {
     pub async fn build(settings: Settings) -> anyhow::Result<Self> {
         let tls = match (&settings.tls_cert, &settings.tls_key) {
-            (Some(cert), Some(key)) => Some(tls_config(cert, key)?),
+            (Some(cert), Some(key)) => Some(crate::tls::Acceptor::from_pem_files(cert, key)?),
             _ => None,
         };
         // Before the database is opened: PostgreSQL without a key file stops here.
@@ -339,43 +336,6 @@ fn warn_if_cookies_insecure(settings: &Settings, listening: SocketAddr) {
              HTTPS, or --tls-cert and --tls-key"
         );
     }
-}
-
-/// Reads the PEM certificate chain and key into a rustls configuration using the ring provider
-/// (chosen explicitly, so that no other provider compiled into a dependency can be picked).
-fn tls_config(cert: &std::path::Path, key: &std::path::Path) -> anyhow::Result<TlsAcceptor> {
-    // Other rustls users in the process (the SMTP client) find a provider installed.
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    let chain = CertificateDer::pem_file_iter(cert)
-        .with_context(|| format!("tls-cert: cannot read {}", cert.display()))?
-        .collect::<Result<Vec<_>, _>>()
-        .with_context(|| {
-            format!(
-                "tls-cert: {} is not a PEM certificate chain",
-                cert.display()
-            )
-        })?;
-    anyhow::ensure!(
-        !chain.is_empty(),
-        "tls-cert: {} holds no certificate",
-        cert.display()
-    );
-    let key = PrivateKeyDer::from_pem_file(key).with_context(|| {
-        format!(
-            "tls-key: cannot read a PEM private key from {}",
-            key.display()
-        )
-    })?;
-    let mut config = rustls::ServerConfig::builder_with_provider(Arc::new(
-        rustls::crypto::ring::default_provider(),
-    ))
-    .with_safe_default_protocol_versions()
-    .context("tls: no protocol version available")?
-    .with_no_client_auth()
-    .with_single_cert(chain, key)
-    .context("tls-key: the key does not match the certificate or is not supported")?;
-    config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
-    Ok(TlsAcceptor::from(Arc::new(config)))
 }
 
 /// Where plain-HTTP requests are sent: the public URL's origin when set, else the TLS listener.

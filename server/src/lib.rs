@@ -2,6 +2,7 @@
 
 pub use portfolio_content::{addresses, clock, domain};
 
+pub mod aead;
 pub mod app;
 pub mod auth;
 pub mod cli;
@@ -25,3 +26,4 @@ pub mod serve;
 pub mod site;
 pub mod store;
 pub mod telemetry;
+pub mod tls;

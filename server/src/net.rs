@@ -1,12 +1,8 @@
 //! Network keys for per-client limits: what the sign-in throttle, the contact form's limits and the
-//! beacon budgets count a client as; and the TLS client's configuration for the servers the binary
-//! connects to (the site's mailbox, the webhooks).
+//! beacon budgets count a client as; and the host and TLS name of a server the binary connects to
+//! (the site's mailbox, the webhooks).
 
 use std::net::{IpAddr, Ipv6Addr};
-use std::sync::Arc;
-
-use anyhow::Context;
-use rustls::pki_types::ServerName;
 
 /// What a per-client limit counts: the address itself for IPv4, its /64 for IPv6 (one customer's
 /// usual allocation, in which every address is free to use).
@@ -21,10 +17,10 @@ pub fn limit_network(ip: IpAddr) -> IpAddr {
 }
 
 /// A URL's host as the address to connect to (an IP address in its plain form, a name in lower
-/// case) and as the name TLS checks the server's certificate for, `None` for a name it cannot
-/// check. An IPv4 address that the url crate leaves as a name (in a URL of a scheme it does not
-/// know, such as `imaps://`) is read as the address it is.
-pub fn host_and_server_name(host: url::Host<&str>) -> (String, Option<ServerName<'static>>) {
+/// case) and as the name TLS checks the server's certificate for (`crate::tls::Connector`), `None`
+/// for a name no certificate can hold. An IPv4 address that the url crate leaves as a name (in a
+/// URL of a scheme it does not know, such as `imaps://`) is read as the address it is.
+pub fn host_and_server_name(host: url::Host<&str>) -> (String, Option<String>) {
     let ip = match host {
         url::Host::Ipv4(ip) => IpAddr::V4(ip),
         url::Host::Ipv6(ip) => IpAddr::V6(ip),
@@ -32,32 +28,29 @@ pub fn host_and_server_name(host: url::Host<&str>) -> (String, Option<ServerName
             Ok(ip) => ip,
             Err(_) => {
                 let name = name.to_ascii_lowercase();
-                let server_name = ServerName::try_from(name.clone()).ok();
+                let server_name = dns_name(&name).then(|| name.clone());
                 return (name, server_name);
             }
         },
     };
-    (ip.to_string(), Some(ServerName::IpAddress(ip.into())))
+    (ip.to_string(), Some(ip.to_string()))
 }
 
-/// Mozilla's root certificates (webpki-roots, as lettre uses them), the trust of every TLS
-/// connection the binary makes unless a setting adds its own.
-pub fn web_roots() -> rustls::RootCertStore {
-    let mut roots = rustls::RootCertStore::empty();
-    roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
-    roots
-}
-
-/// A TLS client trusting `roots`: the ring provider (chosen explicitly, as the server's own
-/// listener does), TLS 1.2 and 1.3, no client certificate.
-pub fn tls_client(roots: rustls::RootCertStore) -> anyhow::Result<rustls::ClientConfig> {
-    Ok(rustls::ClientConfig::builder_with_provider(Arc::new(
-        rustls::crypto::ring::default_provider(),
-    ))
-    .with_safe_default_protocol_versions()
-    .context("no TLS protocol version available")?
-    .with_root_certificates(roots)
-    .with_no_client_auth())
+/// Whether `name` is a DNS name a certificate can hold: dot-separated labels of ASCII letters,
+/// digits, hyphens and underscores, none empty or starting or ending with a hyphen, each at most
+/// 63 bytes and the whole at most 253 (a final dot allowed).
+fn dns_name(name: &str) -> bool {
+    let name = name.strip_suffix('.').unwrap_or(name);
+    !name.is_empty()
+        && name.len() <= 253
+        && name.split('.').all(|label| {
+            (1..=63).contains(&label.len())
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+                && label
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        })
 }
 
 #[cfg(test)]
@@ -76,5 +69,32 @@ mod tests {
         );
         assert_eq!(limit_network(ip("203.0.113.7")), ip("203.0.113.7"));
         assert_eq!(limit_network(ip("::ffff:203.0.113.7")), ip("203.0.113.7"));
+    }
+
+    #[test]
+    fn a_host_is_named_for_tls_as_its_certificate_would_name_it() {
+        let named = |host: &str| {
+            let url = url::Url::parse(&format!("https://{host}/")).unwrap();
+            host_and_server_name(url.host().unwrap())
+        };
+        assert_eq!(
+            named("Mail.Example.org"),
+            ("mail.example.org".into(), Some("mail.example.org".into()))
+        );
+        assert_eq!(named("[::1]"), ("::1".into(), Some("::1".into())));
+        assert_eq!(
+            named("127.0.0.1"),
+            ("127.0.0.1".into(), Some("127.0.0.1".into()))
+        );
+        let opaque = |host: &str| host_and_server_name(url::Host::Domain(host));
+        assert_eq!(opaque("10.0.0.2").1.as_deref(), Some("10.0.0.2"));
+        assert_eq!(opaque("bad..name").1, None);
+        assert_eq!(opaque("-bad.example").1, None);
+        assert_eq!(opaque("spa ce.example").1, None);
+        assert_eq!(opaque(&format!("{}.example", "a".repeat(64))).1, None);
+        assert_eq!(
+            opaque("_dmarc.example.org.").1.as_deref(),
+            Some("_dmarc.example.org.")
+        );
     }
 }

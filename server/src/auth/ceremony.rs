@@ -12,9 +12,9 @@ use axum::http::HeaderValue;
 use axum_extra::extract::CookieJar;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use ring::aead::{Aad, LessSafeKey, Nonce, UnboundKey, CHACHA20_POLY1305, NONCE_LEN};
 use serde::{Deserialize, Serialize};
 
+use crate::aead::{self, NONCE_LEN};
 use crate::config::Settings;
 
 /// How long a ceremony may take, from its options to the authenticator's answer (WebAuthn's
@@ -60,7 +60,7 @@ pub struct Ceremony {
 }
 
 /// Seals and opens ceremonies with the server's key.
-pub struct Sealer(LessSafeKey);
+pub struct Sealer(aead::Key);
 
 impl std::fmt::Debug for Sealer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -72,27 +72,21 @@ impl Sealer {
     /// A sealer with the first 32 bytes of `secret` as its key.
     pub fn new(secret: &[u8]) -> anyhow::Result<Self> {
         let key = secret
-            .get(..CHACHA20_POLY1305.key_len())
+            .get(..aead::KEY_LEN)
+            .and_then(aead::Key::new)
             .ok_or_else(|| anyhow::anyhow!("the passkey ceremonies' key is too short"))?;
-        let key = UnboundKey::new(&CHACHA20_POLY1305, key)
-            .map_err(|_| anyhow::anyhow!("the passkey ceremonies' key is not usable"))?;
-        Ok(Self(LessSafeKey::new(key)))
+        Ok(Self(key))
     }
 
     /// The ceremony sealed for the cookie of `id`: base64url of a random nonce, the ciphertext
     /// and its tag.
     pub fn seal(&self, id: &str, ceremony: &Ceremony) -> anyhow::Result<String> {
-        let nonce: [u8; NONCE_LEN] = rand::random();
-        let mut sealed = nonce.to_vec();
-        sealed.extend(serde_json::to_vec(ceremony)?);
-        let mut body = sealed.split_off(NONCE_LEN);
-        self.0
-            .seal_in_place_append_tag(
-                Nonce::assume_unique_for_key(nonce),
-                Aad::from(aad(id)),
-                &mut body,
-            )
+        let nonce = aead::random_nonce()?;
+        let body = self
+            .0
+            .seal(&nonce, &aad(id), &serde_json::to_vec(ceremony)?)
             .map_err(|_| anyhow::anyhow!("a passkey ceremony could not be sealed"))?;
+        let mut sealed = nonce.to_vec();
         sealed.extend(body);
         Ok(URL_SAFE_NO_PAD.encode(sealed))
     }
@@ -103,17 +97,10 @@ impl Sealer {
         if value.len() > MAX_SEALED * 2 {
             return None;
         }
-        let mut sealed = URL_SAFE_NO_PAD.decode(value).ok()?;
-        if sealed.len() < NONCE_LEN {
-            return None;
-        }
-        let mut body = sealed.split_off(NONCE_LEN);
-        let nonce = Nonce::try_assume_unique_for_key(&sealed).ok()?;
-        let plain = self
-            .0
-            .open_in_place(nonce, Aad::from(aad(id)), &mut body)
-            .ok()?;
-        serde_json::from_slice(plain).ok()
+        let sealed = URL_SAFE_NO_PAD.decode(value).ok()?;
+        let (nonce, body) = sealed.split_at_checked(NONCE_LEN)?;
+        let plain = self.0.open(nonce.try_into().ok()?, &aad(id), body)?;
+        serde_json::from_slice(&plain).ok()
     }
 }
 

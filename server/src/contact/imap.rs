@@ -13,19 +13,14 @@ use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{anyhow, bail, ensure, Context};
 use async_imap::imap_proto::{Response, Status};
 use async_imap::types::{Fetch, UnsolicitedResponse};
 use futures_util::TryStreamExt;
-use rustls::pki_types::pem::PemObject;
-use rustls::pki_types::{CertificateDer, ServerName};
 use secrecy::{ExposeSecret, SecretString};
 use tokio::net::TcpStream;
-use tokio_rustls::client::TlsStream;
-use tokio_rustls::TlsConnector;
 
 /// The largest mail fetched whole: of a larger one (by its `RFC822.SIZE`) only the header is
 /// fetched.
@@ -49,7 +44,7 @@ const LOGOUT_TIMEOUT: Duration = Duration::from_secs(5);
 const HEADER_BYTES: u64 = 64 * 1024;
 
 /// One logged-in IMAP session over TLS.
-type Session = async_imap::Session<TlsStream<TcpStream>>;
+type Session = async_imap::Session<crate::tls::Stream<TcpStream>>;
 
 /// Where the site's mailbox is: from `--imap-url imaps://user:password@host:993/INBOX` (the
 /// mailbox's path is optional, INBOX by default; the user and the password are percent-decoded;
@@ -60,12 +55,12 @@ pub struct ImapAccount {
     host: String,
     port: u16,
     /// The name that the server's certificate must be valid for.
-    server_name: ServerName<'static>,
+    server_name: String,
     user: String,
     password: SecretString,
     mailbox: String,
     ca_file: Option<PathBuf>,
-    tls: Arc<rustls::ClientConfig>,
+    tls: crate::tls::Connector,
 }
 
 impl ImapAccount {
@@ -132,7 +127,7 @@ impl ImapAccount {
             password: SecretString::from(password),
             mailbox,
             ca_file: ca_file.map(Path::to_path_buf),
-            tls: Arc::new(tls_config(ca_file)?),
+            tls: tls_connector(ca_file)?,
         })
     }
 
@@ -182,34 +177,16 @@ fn decoded(text: &str, what: &str) -> anyhow::Result<String> {
     Ok(text.into_owned())
 }
 
-/// The TLS client's configuration: Mozilla's roots and the certificates of the CA file.
-fn tls_config(ca_file: Option<&Path>) -> anyhow::Result<rustls::ClientConfig> {
-    let mut roots = crate::net::web_roots();
-    if let Some(path) = ca_file {
-        let certificates = CertificateDer::pem_file_iter(path)
-            .with_context(|| format!("imap-ca-file: cannot read {}", path.display()))?
-            .collect::<Result<Vec<_>, _>>()
-            .with_context(|| {
-                format!(
-                    "imap-ca-file: {} is not a PEM file of certificates",
-                    path.display()
-                )
-            })?;
-        ensure!(
-            !certificates.is_empty(),
-            "imap-ca-file: {} holds no certificate",
-            path.display()
-        );
-        for certificate in certificates {
-            roots.add(certificate).with_context(|| {
-                format!(
-                    "imap-ca-file: {} holds a certificate that cannot be trusted as a root",
-                    path.display()
-                )
-            })?;
-        }
-    }
-    crate::net::tls_client(roots).context("imap")
+/// The TLS client: Mozilla's roots and the certificates of the CA file.
+fn tls_connector(ca_file: Option<&Path>) -> anyhow::Result<crate::tls::Connector> {
+    let extra = match ca_file {
+        Some(path) => crate::tls::certificates(path, "imap-ca-file")?,
+        None => Vec::new(),
+    };
+    crate::tls::Connector::new(&extra).with_context(|| match ca_file {
+        Some(path) => format!("imap-ca-file: {}", path.display()),
+        None => "imap".to_owned(),
+    })
 }
 
 /// A mail read from the mailbox.
@@ -256,8 +233,9 @@ impl Mailbox {
                 .with_context(|| format!("imap: cannot connect to {place}"))?;
             tcp.set_nodelay(true)
                 .with_context(|| format!("imap: cannot set up the connection to {place}"))?;
-            TlsConnector::from(account.tls.clone())
-                .connect(account.server_name.clone(), tcp)
+            account
+                .tls
+                .connect(&account.server_name, tcp)
                 .await
                 .with_context(|| format!("imap: the TLS handshake with {place} failed"))
         };
@@ -640,10 +618,10 @@ mod tests {
     fn takes_ip_addresses_as_hosts() {
         let account = ImapAccount::parse("imaps://u:p@127.0.0.1:1993", None).unwrap();
         assert_eq!(account.place(), "127.0.0.1:1993");
-        assert!(matches!(account.server_name, ServerName::IpAddress(_)));
+        assert_eq!(account.server_name, "127.0.0.1");
         let account = ImapAccount::parse("imaps://u:p@[::1]", None).unwrap();
         assert_eq!(account.place(), "[::1]:993");
-        assert!(matches!(account.server_name, ServerName::IpAddress(_)));
+        assert_eq!(account.server_name, "::1");
     }
 
     #[test]

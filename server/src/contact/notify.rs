@@ -10,6 +10,7 @@ use anyhow::Context;
 use lettre::message::header::ContentType;
 use lettre::message::Mailbox;
 use lettre::transport::smtp::authentication::Credentials;
+use lettre::transport::smtp::client::{Certificate, CertificateStore, Tls, TlsParameters};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use secrecy::ExposeSecret;
 
@@ -279,6 +280,23 @@ fn reply_address(settings: &MailSettings) -> anyhow::Result<Option<Mailbox>> {
     Ok(user.and_then(|user| user.parse().ok()))
 }
 
+/// The ports of mail submission with STARTTLS and over TLS (RFC 8314), as lettre's relays use them.
+const SUBMISSION_PORT: u16 = 587;
+const SUBMISSIONS_PORT: u16 = 465;
+
+/// The relay's TLS: its certificate checked for `host` against Mozilla's roots alone, as every
+/// other TLS client of the binary checks (`crate::tls`), not the host's own store.
+fn tls_parameters(host: &str) -> anyhow::Result<TlsParameters> {
+    let mut builder =
+        TlsParameters::builder(host.to_owned()).certificate_store(CertificateStore::None);
+    for der in crate::tls::mozilla_roots() {
+        if let Ok(root) = Certificate::from_der(der.to_vec()) {
+            builder = builder.add_root_certificate(root);
+        }
+    }
+    Ok(builder.build()?)
+}
+
 /// `smtp://host:port?tls=none` (plain, for a local relay), `smtp://` (STARTTLS required, port 587
 /// by default) or `smtps://` (TLS from the start, port 465 by default); `user:password@` for login.
 fn transport(raw: &str) -> anyhow::Result<AsyncSmtpTransport<Tokio1Executor>> {
@@ -300,12 +318,18 @@ fn transport(raw: &str) -> anyhow::Result<AsyncSmtpTransport<Tokio1Executor>> {
             AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(&host).port(25)
         }
         ("smtp", None | Some("starttls" | "required")) => {
-            AsyncSmtpTransport::<Tokio1Executor>::starttls_relay(&host)
-                .context("smtp-url: cannot set up STARTTLS")?
+            AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(&host)
+                .port(SUBMISSION_PORT)
+                .tls(Tls::Required(
+                    tls_parameters(&host).context("smtp-url: cannot set up STARTTLS")?,
+                ))
         }
         ("smtps", None | Some("wrapper" | "tls")) => {
-            AsyncSmtpTransport::<Tokio1Executor>::relay(&host)
-                .context("smtp-url: cannot set up TLS")?
+            AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(&host)
+                .port(SUBMISSIONS_PORT)
+                .tls(Tls::Wrapper(
+                    tls_parameters(&host).context("smtp-url: cannot set up TLS")?,
+                ))
         }
         ("smtp" | "smtps", Some(other)) => {
             anyhow::bail!("smtp-url: unknown tls={other:?} (use tls=none for a local relay)")

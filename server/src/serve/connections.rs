@@ -13,7 +13,6 @@ use hyper_util::rt::TokioExecutor;
 use hyper_util::server::conn::auto;
 use tokio::net::TcpStream;
 use tokio::sync::{watch, OwnedSemaphorePermit};
-use tokio_rustls::TlsAcceptor;
 use tower::ServiceExt;
 
 use super::caps::ClientSlot;
@@ -51,7 +50,7 @@ pub(super) struct Connections {
     pub(super) router: Router,
     pub(super) front: Option<Arc<dyn Front>>,
     pub(super) builder: auto::Builder<TokioExecutor>,
-    pub(super) tls: Option<TlsAcceptor>,
+    pub(super) tls: Option<crate::tls::Acceptor>,
     pub(super) limits: Limits,
 }
 
@@ -103,7 +102,7 @@ impl Connections {
             None => drive(&self.builder, io, service, &streams, limits, stopped).await,
             Some(acceptor) => {
                 let handshake = acceptor.accept(io);
-                let Ok(Ok(io)) = tokio::time::timeout(limits.header_timeout, handshake).await
+                let Ok(Some(io)) = tokio::time::timeout(limits.header_timeout, handshake).await
                 else {
                     return;
                 };

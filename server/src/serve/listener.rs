@@ -10,7 +10,6 @@ use hyper_util::server::conn::auto;
 use tokio::net::TcpListener;
 use tokio::sync::{watch, Semaphore};
 use tokio::time::Instant;
-use tokio_rustls::TlsAcceptor;
 
 use super::caps::PerClient;
 use super::connections::{Answers, Connections};
@@ -24,7 +23,7 @@ use super::threads::ConnectionThreads;
 pub async fn run_listener(
     listener: TcpListener,
     answers: impl Into<Answers>,
-    tls: Option<TlsAcceptor>,
+    tls: Option<crate::tls::Acceptor>,
     limits: Limits,
     stop: impl Future<Output = ()> + Send,
     grace: Duration,

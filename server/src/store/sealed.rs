@@ -9,7 +9,7 @@
 //!   required, and the same file for every instance. Its id ([`SecretKey::id`]: 16 hex digits of
 //!   a SHA-256 of the key) is the one thing about it the database holds (table `secret_key`).
 //! - **A sealed value** is `0x01 ‖ nonce (12 random bytes) ‖ ChaCha20-Poly1305 ciphertext and
-//!   tag` (ring's AEAD), in the column that held the value. Its associated data names its row and
+//!   tag` (`crate::aead`, OpenSSL's), in the column that held the value. Its associated data names its row and
 //!   purpose ([`secret_aad`], [`second_factor_aad`]), so a sealed value moved to another row or
 //!   another owner does not open.
 //! - **At start-up** ([`open`]) the key file's id must be the database's; a missing or different
@@ -26,16 +26,15 @@ use std::str::FromStr;
 use std::sync::OnceLock;
 
 use anyhow::Context;
-use ring::aead::{Aad, LessSafeKey, Nonce, UnboundKey, CHACHA20_POLY1305, NONCE_LEN};
-use ring::rand::{SecureRandom, SystemRandom};
 use sha2::{Digest, Sha256};
 
+use crate::aead::{self, NONCE_LEN};
 use crate::config::database::{self, DatabaseUrl, Engine};
 use crate::config::secrets::{SecretKeySettings, DEFAULT_KEY_FILE_NAME};
 use crate::store::engines::{both_engines, Pools};
 
 /// Bytes of the key.
-const KEY_BYTES: usize = 32;
+const KEY_BYTES: usize = aead::KEY_LEN;
 /// The first byte of a sealed value: its format.
 const FORMAT: u8 = 1;
 
@@ -72,9 +71,7 @@ impl SecretKey {
     /// A new random key.
     pub fn generate() -> anyhow::Result<Self> {
         let mut bytes = [0u8; KEY_BYTES];
-        SystemRandom::new()
-            .fill(&mut bytes)
-            .map_err(|_| anyhow::anyhow!("the system's random numbers failed"))?;
+        aead::random(&mut bytes)?;
         Ok(Self(bytes))
     }
 
@@ -149,7 +146,7 @@ impl SecretKey {
 
 /// Seals and opens values with the key.
 pub struct Sealer {
-    key: LessSafeKey,
+    key: aead::Key,
     id: String,
 }
 
@@ -161,10 +158,8 @@ impl std::fmt::Debug for Sealer {
 
 impl Sealer {
     pub fn new(key: &SecretKey) -> Self {
-        let unbound = UnboundKey::new(&CHACHA20_POLY1305, &key.0)
-            .expect("a 32-byte key suits ChaCha20-Poly1305");
         Self {
-            key: LessSafeKey::new(unbound),
+            key: aead::Key::new(&key.0).expect("a 32-byte key suits ChaCha20-Poly1305"),
             id: key.id(),
         }
     }
@@ -176,17 +171,10 @@ impl Sealer {
 
     /// `plain` sealed, bound to `aad`: the format byte, a random nonce, the ciphertext and tag.
     pub fn seal(&self, aad: &[u8], plain: &[u8]) -> anyhow::Result<Vec<u8>> {
-        let mut nonce = [0u8; NONCE_LEN];
-        SystemRandom::new()
-            .fill(&mut nonce)
-            .map_err(|_| anyhow::anyhow!("the system's random numbers failed"))?;
-        let mut body = plain.to_vec();
-        self.key
-            .seal_in_place_append_tag(
-                Nonce::assume_unique_for_key(nonce),
-                Aad::from(aad),
-                &mut body,
-            )
+        let nonce = aead::random_nonce()?;
+        let body = self
+            .key
+            .seal(&nonce, aad, plain)
             .map_err(|_| anyhow::anyhow!("Failed to seal a secret"))?;
         let mut sealed = Vec::with_capacity(1 + NONCE_LEN + body.len());
         sealed.push(FORMAT);
@@ -211,13 +199,8 @@ impl Sealer {
             return Err(refused());
         }
         let (nonce, body) = rest.split_at(NONCE_LEN);
-        let nonce = Nonce::try_assume_unique_for_key(nonce).map_err(|_| refused())?;
-        let mut body = body.to_vec();
-        let plain = self
-            .key
-            .open_in_place(nonce, Aad::from(aad), &mut body)
-            .map_err(|_| refused())?;
-        Ok(plain.to_vec())
+        let nonce: &[u8; NONCE_LEN] = nonce.try_into().map_err(|_| refused())?;
+        self.key.open(nonce, aad, body).ok_or_else(refused)
     }
 }
 
