@@ -41,15 +41,21 @@ web/dist/index.html: $(WEB_SOURCES) web/package-lock.json | $(WEB_BUILD_DEPS)
 web: web/dist/index.html
 
 # A first build makes the site and the server's dependencies side by side (neither needs the
-# other): cargo starts while the site builds, and server/build.rs waits for the site's exit
-# status (in the file PORTFOLIO_SITE_STATUS names) before the crate that embeds it compiles. Once
-# the site is there, it is made first: cargo decides what is stale when it starts.
-server: system-libs
+# other): the site's packages and the crates are downloaded while apt-get installs the system's
+# libraries (on a new machine), cargo starts while the site builds, and server/build.rs waits for
+# the site's exit status (in the file PORTFOLIO_SITE_STATUS names) before the crate that embeds
+# it compiles. Once the site is there, it is made first: cargo decides what is stale when it
+# starts.
+server:
 	@if [ -e web/dist/index.html ]; then \
-		$(MAKE) --no-print-directory web && $(CARGO) build --release --locked; \
+		$(MAKE) --no-print-directory system-libs web && $(CARGO) build --release --locked; \
 	else \
 		mkdir -p target && rm -f target/site-build.status; \
 		{ $(MAKE) --no-print-directory web && site=0 || site=$$?; echo $$site > target/site-build.status; } & \
+		{ $(CARGO) fetch --locked --quiet --target "$$(rustc -vV | sed -n 's/^host: //p')" || true; } & fetch=$$!; \
+		libs=0; $(MAKE) --no-print-directory system-libs || libs=$$?; \
+		wait $$fetch || true; \
+		if [ $$libs != 0 ]; then wait || true; exit $$libs; fi; \
 		built=0; PORTFOLIO_SITE_STATUS="$(CURDIR)/target/site-build.status" $(CARGO) build --release --locked || built=$$?; \
 		wait || true; exit $$built; \
 	fi
