@@ -97,7 +97,7 @@ describe('the landing page, sent whole and hydrated in place', () => {
   const suite = serverAndBrowser();
 
   for (const viewport of [DESKTOP, PHONE]) {
-    test(`without JavaScript, / is complete and styled by its inline stylesheet (${viewport.width} px)`, async () => {
+    test(`without JavaScript, / is complete and styled by its inline stylesheet and the whole one (${viewport.width} px)`, async () => {
       const { page, errors, close } = await openPage(suite.browser, suite.server, { javaScriptEnabled: false, viewport });
       const messages: string[] = [];
       page.on('console', (message) => messages.push(`${message.type()}: ${message.text()}`));
@@ -121,13 +121,17 @@ describe('the landing page, sent whole and hydrated in place', () => {
       const photo = page.locator('#home img').first();
       assert.ok(await photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), 'the hero photo');
 
-      // Styled, by the one inline sheet the CSP allowed (a blocked sheet has no rules).
+      // Styled, by the inline sheet the CSP allowed (a blocked sheet has no rules) and the whole
+      // stylesheet, which the page links in a <noscript> (the inline one has the first screen's
+      // rules alone).
       const sheets = await page.evaluate(() =>
         [...document.styleSheets].map((sheet) => ({ href: sheet.href, rules: sheet.cssRules.length })),
       );
-      assert.equal(sheets.length, 1, JSON.stringify(sheets));
-      assert.equal(sheets[0]!.href, null, 'the sheet is inline');
+      assert.equal(sheets.length, 2, JSON.stringify(sheets));
+      assert.equal(sheets[0]!.href, null, 'the first sheet is inline');
       assert.ok(sheets[0]!.rules > 20, `the inline sheet applies: ${sheets[0]!.rules} rules`);
+      assert.match(sheets[1]!.href ?? '', /\/assets\/index-[^/]+\.css$/, 'the whole stylesheet');
+      assert.ok(sheets[1]!.rules > sheets[0]!.rules, `the whole stylesheet applies: ${sheets[1]!.rules} rules`);
       const layout = await page.evaluate(() => ({
         navigation: getComputedStyle(document.querySelector('header')!).position,
         h1: Number.parseFloat(getComputedStyle(document.querySelector('h1')!).fontSize),
@@ -144,10 +148,11 @@ describe('the landing page, sent whole and hydrated in place', () => {
         assert.ok(ratio >= 4.5, `${selector}: contrast ${ratio.toFixed(2)} (${color} on ${background})`);
       }
 
-      // Nothing but the page itself and its images: no stylesheet or script is fetched.
+      // Nothing but the page itself, its images and the whole stylesheet: no script is fetched.
       assert.deepEqual(
-        requested.filter((path) => /\.(css|js)$/.test(path)),
-        [],
+        requested.filter((path) => /\.(css|js)$/.test(path)).map((path) => /^\/assets\/index-[^/]+\.css$/.test(path)),
+        [true],
+        requested.join(', '),
       );
       assert.deepEqual(messages, [], 'no console message (a CSP refusal would be one)');
       assert.deepEqual(errors, []);
@@ -291,6 +296,50 @@ describe('the landing page, sent whole and hydrated in place', () => {
       assert.deepEqual(errors, []);
       await close();
     }
+  });
+
+  test('opened at a section (/#contact), the page is first drawn with the whole stylesheet, whose rules the inline sheet leaves out', async () => {
+    const { page, errors, close } = await openPage(suite.browser, suite.server, { viewport: PHONE });
+    await page.goto(suite.server.url + '/#contact', { waitUntil: 'load' });
+    // The first paint is reported once it has happened (an observer of the buffered entries).
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          new PerformanceObserver((list) => {
+            if (list.getEntriesByName('first-contentful-paint').length > 0) resolve();
+          }).observe({ type: 'paint', buffered: true });
+        }),
+    );
+    await page.waitForFunction(() => document.querySelector('#contact h2')!.getBoundingClientRect().top < innerHeight);
+    const seen = await page.evaluate(() => {
+      const sheet = performance
+        .getEntriesByType('resource')
+        .find((entry) => /\/assets\/index-[^/]+\.css$/.test(entry.name)) as PerformanceResourceTiming | undefined;
+      const paint = performance.getEntriesByName('first-contentful-paint')[0];
+      const link = document.head.querySelector('link[rel="stylesheet"][blocking="render"]') as HTMLLinkElement | null;
+      const title = document.querySelector('#contact h2')!;
+      return {
+        link: link?.getAttribute('href'),
+        sheetEnd: sheet?.responseEnd,
+        painted: paint?.startTime,
+        title: Number.parseFloat(getComputedStyle(title).fontSize),
+        body: Number.parseFloat(getComputedStyle(document.body).fontSize),
+        top: Math.round(title.getBoundingClientRect().top),
+      };
+    });
+    assert.match(seen.link ?? '', /^\/assets\/index-[^/]+\.css$/, 'the head\'s script added the whole stylesheet');
+    assert.ok(seen.sheetEnd !== undefined && seen.painted !== undefined, JSON.stringify(seen));
+    assert.ok(seen.painted! >= seen.sheetEnd!, `the first paint (${seen.painted} ms) waited for the stylesheet (${seen.sheetEnd} ms)`);
+    assert.ok(seen.title >= seen.body * 1.5, `the section's heading is styled: ${seen.title} px over ${seen.body} px`);
+    assert.ok(seen.top < PHONE.height, `the section is on the screen: ${seen.top}`);
+    assert.deepEqual(errors, []);
+    await close();
+
+    // Without a fragment the first view waits for no stylesheet.
+    const plain = await openPage(suite.browser, suite.server, { viewport: PHONE });
+    await plain.page.goto(suite.server.url + '/', { waitUntil: 'domcontentloaded' });
+    assert.equal(await plain.page.locator('head link[rel="stylesheet"][blocking="render"]').count(), 0);
+    await plain.close();
   });
 
   test('what is typed into the contact form before its code arrives is kept once it hydrates', async () => {

@@ -100,7 +100,7 @@ describe('type and rhythm', () => {
     assert.doesNotMatch(html, /@font-face\{font-family:Inter;/);
     assert.match(html, /@font-face\{font-family:Inter Fallback;src:local\(Arial\)[^}]*size-adjust:/);
     // The head declares it for the next page of a visit (its referrer is this site), which has it cached.
-    const declare = /<script>try\{document\.referrer\.indexOf\(location\.origin\+"\/"\)\|\|document\.fonts\.add\(new FontFace\("Inter","url\((\/assets\/inter-latin-[\w-]+\.woff2)\) format\('woff2'\)",\{[^}]*"display":"optional"[^}]*\}\)\)\}catch\{\}<\/script>/.exec(html);
+    const declare = /<script>try\{document\.referrer\.indexOf\(location\.origin\+"\/"\)\|\|document\.fonts\.add\(new FontFace\("Inter","url\((\/assets\/inter-latin-[\w-]+\.woff2)\) format\('woff2'\)",\{[^}]*"display":"optional"[^}]*\}\)\)\}catch\{\}[^<]*<\/script>/.exec(html);
     assert.ok(declare, 'the head declares the font for the next page of a visit');
     assert.ok(html.indexOf(declare[0]) < html.indexOf('<body'), 'in the head, before the first paint');
     const fontUrl = declare[1]!;

@@ -163,12 +163,17 @@ if (!withWriting.includes('<section id="writing"') || body.includes('<section id
   throw new Error('the Writing section is not drawn with posts only');
 }
 
-// The rules of the landing page's stylesheet that its pre-rendered HTML uses go inline, so the
-// first paint waits for no second request and the page is whole without JavaScript. Beasties
-// picks them from the HTML. The server hashes every <style> of the page into its CSP at start-up
-// (no 'unsafe-inline'). The whole stylesheet, with the rules of states that only scripts set, is
-// fetched by the lazily loaded sections (Vite loads a chunk's CSS with it), after the first
-// paint; the other pages link it.
+// The rules of the landing page's stylesheet that its first screen uses (the header, the hero and
+// the section after it) go inline, so the first paint waits for no second request. Beasties picks
+// them from the HTML up to the third section. The server hashes every <style> of the page into its CSP at start-up
+// (no 'unsafe-inline'). The whole stylesheet, with the rest of the page's rules and those of
+// states that only scripts set, is fetched by the lazily loaded sections (Vite loads a chunk's CSS
+// with it), after the first paint; a page without JavaScript links it in a <noscript>, and one
+// opened at a section (an address with a fragment) has the head's script add it before the first
+// paint (blocking="render"), so no section is ever drawn without its rules. The other pages link
+// it. Why only the first screen: the first response must fit in the first round trip (a TCP
+// connection's ten first segments, 14,600 bytes with its headers), and a right-to-left page with
+// posts was over it with every rule of the page inline (docs/benchmarks.md).
 const STYLESHEET = /\s*<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/;
 const stylesheet = STYLESHEET.exec(page);
 if (!stylesheet) throw new Error('index.html links no stylesheet to inline');
@@ -197,9 +202,14 @@ const beastiesOptions = {
   ],
   logLevel: 'warn',
 };
+// The header, the hero and the section after it, whose top a desktop's first screen shows: the
+// landing's HTML up to its third section.
+const thirdSection = [...withWriting.matchAll(/<section[^>]* id="/g)][2]?.index;
+if (thirdSection === undefined) throw new Error('the landing page has fewer than three sections');
+const firstScreen = withWriting.slice(0, thirdSection);
 const beasties = new Beasties(beastiesOptions);
 const picked = await beasties.process(
-  `<!doctype html><html><head><link rel="stylesheet" href="/${stylesheet[1]}"></head><body><div id="root">${withWriting}</div></body></html>`,
+  `<!doctype html><html><head><link rel="stylesheet" href="/${stylesheet[1]}"></head><body><div id="root">${firstScreen}</div></body></html>`,
 );
 const rules = /<style>([\s\S]*?)<\/style>/.exec(picked)?.[1]?.trim();
 if (!rules) throw new Error(`Beasties found no rule of ${stylesheet[1]} that / uses`);
@@ -232,6 +242,15 @@ const faceArguments = [
   { weight: interFace.weight, display: interFace.display, unicodeRange: interFace.unicodeRange },
 ].map((value) => JSON.stringify(value));
 const fontScript = `\n    <script>try{document.referrer.indexOf(location.origin+"/")||document.fonts.add(new FontFace(${faceArguments.join(',')}))}catch{}</script>`;
+// The landing's: the same, and for an address with a fragment (`/#contact`), whose first screen is
+// that section, the whole stylesheet added in the head while the head is parsed, holding the first
+// paint until it has come (blocking="render").
+const landingScript = fontScript.replace(
+  '}catch{}</script>',
+  `}catch{}if(location.hash){let l=document.createElement("link");l.rel="stylesheet";l.href="/${stylesheet[1]}";l.setAttribute("blocking","render");document.head.append(l)}</script>`,
+);
+if (landingScript === fontScript) throw new Error('the landing script was not made from the font script');
+const noscriptSheet = `\n    <noscript><link rel="stylesheet" href="/${stylesheet[1]}"></noscript>`;
 if (/<script(?![^>]*type="application\/ld\+json")/.test(body)) {
   throw new Error('the pre-rendered page holds an inline script, which the CSP forbids');
 }
@@ -251,7 +270,7 @@ if (!page.includes(HTML_ROOT)) throw new Error(`index.html lacks ${HTML_ROOT}`);
 const indexTemplate = page
   .replace(HTML_ROOT, '<html lang="en" class="h-card">')
   .replace(STYLESHEET, '')
-  .replace(/\s*<\/head>/, (end) => `${MARK.hints}${fontScript}${heroParsed}${inlineStyle}${MARK.languageStyle}${end}`)
+  .replace(/\s*<\/head>/, (end) => `${MARK.hints}${landingScript}${heroParsed}${inlineStyle}${MARK.languageStyle}${noscriptSheet}${end}`)
   .replace(/\s*<\/body>/, (end) => `${MARK.data}\n    ${MARK.jsonLd}${end}`);
 const data = dataBlock(pageDataJson);
 writeFileSync(join(renderDir, 'index.html'), indexTemplate);
