@@ -267,8 +267,17 @@ async fn the_landing_pages_inline_stylesheet_is_allowed_by_its_hash() {
         styles[0].contains(".container-page"),
         "the site's stylesheet, inline"
     );
+    // The whole stylesheet is linked for a browser without JavaScript alone.
+    let (before, rest) = html
+        .split_once("<noscript>")
+        .expect("a <noscript> with the whole stylesheet");
+    let (noscript, after) = rest.split_once("</noscript>").unwrap();
     assert!(
-        !html.contains("rel=\"stylesheet\""),
+        noscript.starts_with("<link rel=\"stylesheet\" href=\"/assets/index-"),
+        "{noscript}"
+    );
+    assert!(
+        !before.contains("rel=\"stylesheet\"") && !after.contains("rel=\"stylesheet\""),
         "/ fetches no stylesheet before its first paint"
     );
     let hash = base64::engine::general_purpose::STANDARD.encode(Sha256::digest(styles[0]));
