@@ -191,7 +191,8 @@ const beastiesOptions = {
   // The light scheme's rules match only once the inline script has set data-scheme on <html>,
   // before the first paint: they are inlined whatever the pre-rendered HTML holds.
   // So are those of the header's fit, which its script sets before the first paint, and of the
-  // overlays' bar, which the entry draws. (Those of states below the fold, a card's hover or the
+  // overlays' bar, which the entry draws, and of the cursor dot, which the layout draws for a fine
+  // pointer once the page is hydrated, maybe before the whole stylesheet has come. (Those of states below the fold, a card's hover or the
   // contact form's fields, come with the stylesheet that the lazily loaded sections fetch.) The
   // language switch's and right to left's are the server's to add (LANGUAGE_RULES).
   allowRules: [
@@ -199,6 +200,7 @@ const beastiesOptions = {
     /data-scheme.*(\.btn-primary|\.card$|\.hero-glow|\.only-)/,
     /^(?!.*\.lang-).*data-fit/,
     /\.overlay-bar/,
+    /\.cursor-dot/,
   ],
   logLevel: 'warn',
 };
