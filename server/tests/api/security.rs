@@ -277,7 +277,7 @@ async fn the_landing_pages_inline_stylesheet_is_allowed_by_its_hash() {
         "{noscript}"
     );
     assert!(
-        !before.contains("rel=\"stylesheet\"") && !after.contains("rel=\"stylesheet\""),
+        !before.contains("<link rel=\"stylesheet\"") && !after.contains("<link rel=\"stylesheet\""),
         "/ fetches no stylesheet before its first paint"
     );
     let hash = base64::engine::general_purpose::STANDARD.encode(Sha256::digest(styles[0]));
