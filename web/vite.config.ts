@@ -45,11 +45,12 @@ export default defineConfig(({ command }) => ({
               // Small modules the landing shares with the dashboard (the content provider, the
               // icon, the bundled images' URLs) and with a case study's page (the cards' links
               // to them, the error boundary, the profile links, the cursor dot), and the latest
-              // posts its Writing section and header share (writing-teaser): kept with the
+              // posts its Writing section and header share (writing-teaser), and the hydration
+              // that the landing, a case study and a post share (hydrate-in-slices): kept with the
               // landing's code rather than in tiny chunks of their own, whose wrappers cost more
               // than their code (measured: `/` 80,143 bytes without the last three, 79,790 with).
               name: 'landing-shared',
-              test: /src[\\/](content[\\/](context|media|case-study-links|writing-teaser)|components[\\/](icon|error-boundary|social-links|cursor-dot))\.tsx?$|node_modules[\\/](react|react-dom|scheduler)[\\/]/,
+              test: /src[\\/](hydrate-in-slices|content[\\/](context|media|case-study-links|writing-teaser)|components[\\/](icon|error-boundary|social-links|cursor-dot))\.tsx?$|node_modules[\\/](react|react-dom|scheduler)[\\/]/,
             },
           ],
         },

@@ -1,5 +1,4 @@
-import { StrictMode } from 'react';
-import { hydrateRoot } from 'react-dom/client';
+import { hydrateInSlices } from './hydrate-in-slices';
 import { ContentProvider } from './content/context';
 import { englishLocale, LocaleProvider } from './i18n/locale';
 import type { PageData } from './content/embedded';
@@ -12,14 +11,12 @@ import { CaseStudyPage } from './pages/case-study';
  */
 export function hydrate(container: HTMLElement, { document, locale, caseStudy }: PageData): void {
   if (!caseStudy) throw new Error('the page data has no case study');
-  hydrateRoot(
+  hydrateInSlices(
     container,
-    <StrictMode>
-      <ContentProvider document={document}>
-        <LocaleProvider locale={locale ?? englishLocale}>
-          <CaseStudyPage view={caseStudy} />
-        </LocaleProvider>
-      </ContentProvider>
-    </StrictMode>,
+    <ContentProvider document={document}>
+      <LocaleProvider locale={locale ?? englishLocale}>
+        <CaseStudyPage view={caseStudy} />
+      </LocaleProvider>
+    </ContentProvider>,
   );
 }

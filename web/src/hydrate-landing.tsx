@@ -1,5 +1,4 @@
-import { StrictMode } from 'react';
-import { hydrateRoot } from 'react-dom/client';
+import { hydrateInSlices } from './hydrate-in-slices';
 import { ContentProvider } from './content/context';
 import { englishLocale, LocaleProvider } from './i18n/locale';
 import type { PageData } from './content/embedded';
@@ -12,18 +11,16 @@ import { WritingTeaserProvider } from './content/writing-teaser';
  * once the first screen is drawn.
  */
 export function hydrate(container: HTMLElement, { document, locale, caseStudies, writing }: PageData): void {
-  hydrateRoot(
+  hydrateInSlices(
     container,
-    <StrictMode>
-      <ContentProvider document={document}>
-        <LocaleProvider locale={locale ?? englishLocale}>
-          <CaseStudyLinks value={caseStudies ?? {}}>
-            <WritingTeaserProvider value={writing}>
-              <Landing />
-            </WritingTeaserProvider>
-          </CaseStudyLinks>
-        </LocaleProvider>
-      </ContentProvider>
-    </StrictMode>,
+    <ContentProvider document={document}>
+      <LocaleProvider locale={locale ?? englishLocale}>
+        <CaseStudyLinks value={caseStudies ?? {}}>
+          <WritingTeaserProvider value={writing}>
+            <Landing />
+          </WritingTeaserProvider>
+        </CaseStudyLinks>
+      </LocaleProvider>
+    </ContentProvider>,
   );
 }

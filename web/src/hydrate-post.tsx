@@ -1,5 +1,4 @@
-import { StrictMode } from 'react';
-import { hydrateRoot } from 'react-dom/client';
+import { hydrateInSlices } from './hydrate-in-slices';
 import { ContentProvider } from './content/context';
 import { englishLocale, LocaleProvider } from './i18n/locale';
 import type { PageData } from './content/embedded';
@@ -13,14 +12,12 @@ import { WritingPage } from './pages/writing';
  */
 export function hydrate(container: HTMLElement, { document, locale, post, writingIndex }: PageData): void {
   if (!post && !writingIndex) throw new Error('the page data has no post and no writing index');
-  hydrateRoot(
+  hydrateInSlices(
     container,
-    <StrictMode>
-      <ContentProvider document={document}>
-        <LocaleProvider locale={locale ?? englishLocale}>
-          {post ? <PostPage view={post} /> : <WritingPage view={writingIndex!} />}
-        </LocaleProvider>
-      </ContentProvider>
-    </StrictMode>,
+    <ContentProvider document={document}>
+      <LocaleProvider locale={locale ?? englishLocale}>
+        {post ? <PostPage view={post} /> : <WritingPage view={writingIndex!} />}
+      </LocaleProvider>
+    </ContentProvider>,
   );
 }
