@@ -165,8 +165,8 @@ if (!withWriting.includes('<section id="writing"') || body.includes('<section id
 
 // The rules of the landing page's stylesheet that its first screen uses (the header, the hero and
 // the section after it) go inline, so the first paint waits for no second request. Beasties picks
-// them from the HTML up to the third section. The server hashes every <style> of the page into its CSP at start-up
-// (no 'unsafe-inline'). The whole stylesheet, with the rest of the page's rules and those of
+// them from the HTML up to the third section. The server hashes every <style> of the page into its
+// CSP at start-up (no 'unsafe-inline'). The whole stylesheet, with the rest of the page's rules and those of
 // states that only scripts set, is fetched by the lazily loaded sections (Vite loads a chunk's CSS
 // with it), after the first paint; a page without JavaScript links it in a <noscript>, and one
 // opened at a section (an address with a fragment) has the head's script add it before the first
@@ -177,6 +177,7 @@ if (!withWriting.includes('<section id="writing"') || body.includes('<section id
 const STYLESHEET = /\s*<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/;
 const stylesheet = STYLESHEET.exec(page);
 if (!stylesheet) throw new Error('index.html links no stylesheet to inline');
+const wholeSheetHref = `/${stylesheet[1]}`;
 const beastiesOptions = {
   path: dist,
   publicPath: '/',
@@ -192,9 +193,10 @@ const beastiesOptions = {
   // before the first paint: they are inlined whatever the pre-rendered HTML holds.
   // So are those of the header's fit, which its script sets before the first paint, and of the
   // overlays' bar, which the entry draws, and of the cursor dot, which the layout draws for a fine
-  // pointer once the page is hydrated, maybe before the whole stylesheet has come. (Those of states below the fold, a card's hover or the
-  // contact form's fields, come with the stylesheet that the lazily loaded sections fetch.) The
-  // language switch's and right to left's are the server's to add (LANGUAGE_RULES).
+  // pointer once the page is hydrated, maybe before the whole stylesheet has come. (Those of states
+  // below the fold, a card's hover or the contact form's fields, come with the stylesheet that the
+  // lazily loaded sections fetch.) The language switch's and right to left's are the server's to
+  // add (LANGUAGE_RULES).
   allowRules: [
     /^:root\[data-scheme=['"]?light['"]?\]$/,
     /data-scheme.*(\.btn-primary|\.card$|\.hero-glow|\.only-)/,
@@ -211,7 +213,7 @@ if (thirdSection === undefined) throw new Error('the landing page has fewer than
 const firstScreen = withWriting.slice(0, thirdSection);
 const beasties = new Beasties(beastiesOptions);
 const picked = await beasties.process(
-  `<!doctype html><html><head><link rel="stylesheet" href="/${stylesheet[1]}"></head><body><div id="root">${firstScreen}</div></body></html>`,
+  `<!doctype html><html><head><link rel="stylesheet" href="${wholeSheetHref}"></head><body><div id="root">${firstScreen}</div></body></html>`,
 );
 const rules = /<style>([\s\S]*?)<\/style>/.exec(picked)?.[1]?.trim();
 if (!rules) throw new Error(`Beasties found no rule of ${stylesheet[1]} that / uses`);
@@ -243,16 +245,13 @@ const faceArguments = [
   `url(/assets/${fontFiles[0]}) format('woff2')`,
   { weight: interFace.weight, display: interFace.display, unicodeRange: interFace.unicodeRange },
 ].map((value) => JSON.stringify(value));
-const fontScript = `\n    <script>try{document.referrer.indexOf(location.origin+"/")||document.fonts.add(new FontFace(${faceArguments.join(',')}))}catch{}</script>`;
+const declareFont = `try{document.referrer.indexOf(location.origin+"/")||document.fonts.add(new FontFace(${faceArguments.join(',')}))}catch{}`;
+const fontScript = `\n    <script>${declareFont}</script>`;
 // The landing's: the same, and for an address with a fragment (`/#contact`), whose first screen is
 // that section, the whole stylesheet added in the head while the head is parsed, holding the first
 // paint until it has come (blocking="render").
-const landingScript = fontScript.replace(
-  '}catch{}</script>',
-  `}catch{}if(location.hash){let l=document.createElement("link");l.rel="stylesheet";l.href="/${stylesheet[1]}";l.setAttribute("blocking","render");document.head.append(l)}</script>`,
-);
-if (landingScript === fontScript) throw new Error('the landing script was not made from the font script');
-const noscriptSheet = `\n    <noscript><link rel="stylesheet" href="/${stylesheet[1]}"></noscript>`;
+const landingScript = `\n    <script>${declareFont}if(location.hash){let l=document.createElement("link");l.rel="stylesheet";l.href="${wholeSheetHref}";l.setAttribute("blocking","render");document.head.append(l)}</script>`;
+const noscriptSheet = `\n    <noscript><link rel="stylesheet" href="${wholeSheetHref}"></noscript>`;
 if (/<script(?![^>]*type="application\/ld\+json")/.test(body)) {
   throw new Error('the pre-rendered page holds an inline script, which the CSP forbids');
 }
