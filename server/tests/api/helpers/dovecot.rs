@@ -139,7 +139,28 @@ impl Drop for TestDovecot {
     }
 }
 
+/// A free port below the system's ephemeral range, which no listener on port 0 and no outgoing
+/// connection of the other tests is given: a stopped Dovecot can start again on it (on a port of
+/// that range, another test's server once took it in between: "Address already in use").
 pub fn free_port() -> u16 {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    listener.local_addr().unwrap().port()
+    use std::hash::{BuildHasher, Hasher};
+    const LOWEST: u32 = 10_000;
+    let ephemeral = std::fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range")
+        .ok()
+        .and_then(|range| range.split_whitespace().next()?.parse::<u32>().ok())
+        .unwrap_or(32_768);
+    assert!(
+        ephemeral > LOWEST + 1_000,
+        "ephemeral ports from {ephemeral}"
+    );
+    for _ in 0..1_000 {
+        let mut random = std::collections::hash_map::RandomState::new().build_hasher();
+        random.write_u32(std::process::id());
+        let port = u16::try_from(LOWEST + (random.finish() % u64::from(ephemeral - LOWEST)) as u32)
+            .expect("below the ephemeral range");
+        if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
+    panic!("no free port between {LOWEST} and {ephemeral}");
 }
