@@ -342,6 +342,43 @@ describe('the landing page, sent whole and hydrated in place', () => {
     await plain.close();
   });
 
+  test('the sections below the first screen take the whole stylesheet\'s colours at once: no transition runs from their unstyled look, and a hover\'s still does', async () => {
+    const { page, errors, close } = await openPage(suite.browser, suite.server, { viewport: DESKTOP });
+    // Each transition that starts is noted before the page's own listener (on the document) sees
+    // its event, and checked after it: the page finishes those the sheet's arrival starts.
+    // (No named inner function: the test runner's transform would wrap it in a helper the page lacks.)
+    await page.addInitScript(() => {
+      const log = { started: [] as string[], left: [] as string[] };
+      Object.assign(window, { __transitions: log });
+      const starting = new Map<Event, Animation[]>();
+      addEventListener('transitionrun', (event) => starting.set(event, (event.target as Element).getAnimations({ subtree: true })), true);
+      addEventListener('transitionrun', (event) => {
+        const entry = `${(event.target as Element).className} ${event.propertyName}`;
+        log.started.push(entry);
+        if ((starting.get(event) ?? []).some((animation) => animation.playState === 'running')) log.left.push(entry);
+        starting.delete(event);
+      });
+    });
+    await page.goto(suite.server.url + '/', { waitUntil: 'load' });
+    await hydrated(page);
+    await page.waitForFunction(() => [...document.styleSheets].some((sheet) => /\/assets\/index-[^/]+\.css$/.test(sheet.href ?? '')));
+    // Two frames for the last events of the arrival.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    const arrival = await page.evaluate(() => structuredClone((window as unknown as { __transitions: { started: string[]; left: string[] } }).__transitions));
+    assert.ok(arrival.started.length > 0, 'the sheet\'s arrival starts transitions for the page to finish');
+    assert.deepEqual(arrival.left, [], `transitions left running after the sheet came: ${arrival.left.join(', ')}`);
+
+    // Later, a card's hover transition runs as the stylesheet says: the page leaves it running.
+    const card = page.locator('#projects .card').first();
+    await card.scrollIntoViewIfNeeded();
+    await card.hover();
+    await page.waitForFunction(() => (window as unknown as { __transitions: { left: string[] } }).__transitions.left.length > 0);
+    const hover = await page.evaluate(() => (window as unknown as { __transitions: { left: string[] } }).__transitions.left);
+    assert.ok(hover.some((entry) => entry.startsWith('card')), `the card's hover transition runs: ${hover.join(', ')}`);
+    assert.deepEqual(errors, []);
+    await close();
+  });
+
   test('what is typed into the contact form before its code arrives is kept once it hydrates', async () => {
     // The form's section is hydrated from a second chunk; hold that chunk back for a moment.
     const { page, errors, close } = await openPage(suite.browser, suite.server, { viewport: DESKTOP });
