@@ -4,25 +4,20 @@
  * draw the same HTML from the same document. Bundled by `vite.render.config.ts` as one
  * self-contained script that sets `globalThis.renderLanding` (and `renderCaseStudy`, `renderPost`
  * and `renderWriting` for the server's other pre-rendered pages); never served to browsers.
- * The tree is the one `hydrate-landing.tsx` hydrates (StrictMode, the provider, the landing page,
- * without the router), so `useId` values and markup match; a case study's is
- * `hydrate-case-study.tsx`'s, a post's and the writing index's `hydrate-post.tsx`'s.
+ * Each page's tree comes from `pages/*-tree.tsx`, whose function the page's hydration calls too
+ * (`hydrate-landing.tsx`, `hydrate-case-study.tsx`, `hydrate-post.tsx`: StrictMode, the providers,
+ * the page, without the router), so `useId` values and markup match.
  */
-import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server.browser';
-import { ContentProvider } from './content/context';
-import { englishLocale, LocaleProvider, type Locale } from './i18n/locale';
+import type { Locale } from './i18n/locale';
 import { caseStudyBundled } from './content/case-study-media';
 import { bundled } from './content/media';
 import type { ContentDocument } from './content/document.generated';
-import { Landing } from './pages/landing';
-import { CaseStudyPage } from './pages/case-study';
-import { CaseStudyLinks } from './content/case-study-links';
-import { WritingTeaserProvider } from './content/writing-teaser';
 import type { PageData } from './content/embedded';
 import type { WritingTeaser } from './content/post-view';
-import { PostPage } from './pages/post';
-import { WritingPage } from './pages/writing';
+import { landingTree } from './pages/landing-tree';
+import { caseStudyTree } from './pages/case-study-tree';
+import { postTree } from './pages/post-tree';
 
 /**
  * The HTML of a language's page for its content document given as JSON, its locale (the
@@ -32,22 +27,13 @@ import { WritingPage } from './pages/writing';
  * Writing section and no Writing item in the header).
  */
 export function renderLanding(documentJson: string, localeJson?: string | null, caseStudiesJson?: string | null, writingJson?: string | null): string {
-  const document = JSON.parse(documentJson) as ContentDocument;
-  const locale = (localeJson ? (JSON.parse(localeJson) as Locale | null) : null) ?? englishLocale;
-  const links = caseStudiesJson ? (JSON.parse(caseStudiesJson) as Record<string, string> | null) : null;
-  const writing = writingJson ? (JSON.parse(writingJson) as WritingTeaser | null) : null;
   return renderToString(
-    <StrictMode>
-      <ContentProvider document={document}>
-        <LocaleProvider locale={locale}>
-          <CaseStudyLinks value={links ?? {}}>
-            <WritingTeaserProvider value={writing}>
-              <Landing />
-            </WritingTeaserProvider>
-          </CaseStudyLinks>
-        </LocaleProvider>
-      </ContentProvider>
-    </StrictMode>,
+    landingTree({
+      document: JSON.parse(documentJson) as ContentDocument,
+      locale: localeJson ? (JSON.parse(localeJson) as Locale | null) : null,
+      caseStudies: caseStudiesJson ? (JSON.parse(caseStudiesJson) as Record<string, string> | null) : null,
+      writing: writingJson ? (JSON.parse(writingJson) as WritingTeaser | null) : null,
+    }),
   );
 }
 
@@ -58,15 +44,7 @@ export function renderLanding(documentJson: string, localeJson?: string | null, 
 export function renderCaseStudy(pageDataJson: string): string {
   const { document, locale, caseStudy } = JSON.parse(pageDataJson) as PageData;
   if (!caseStudy) throw new Error('the page data has no case study');
-  return renderToString(
-    <StrictMode>
-      <ContentProvider document={document}>
-        <LocaleProvider locale={locale ?? englishLocale}>
-          <CaseStudyPage view={caseStudy} />
-        </LocaleProvider>
-      </ContentProvider>
-    </StrictMode>,
-  );
+  return renderToString(caseStudyTree(document, locale, caseStudy));
 }
 
 /**
@@ -76,15 +54,7 @@ export function renderCaseStudy(pageDataJson: string): string {
 export function renderPost(pageDataJson: string): string {
   const { document, locale, post } = JSON.parse(pageDataJson) as PageData;
   if (!post) throw new Error('the page data has no post');
-  return renderToString(
-    <StrictMode>
-      <ContentProvider document={document}>
-        <LocaleProvider locale={locale ?? englishLocale}>
-          <PostPage view={post} />
-        </LocaleProvider>
-      </ContentProvider>
-    </StrictMode>,
-  );
+  return renderToString(postTree(document, locale, { post }));
 }
 
 /**
@@ -94,15 +64,7 @@ export function renderPost(pageDataJson: string): string {
 export function renderWriting(pageDataJson: string): string {
   const { document, locale, writingIndex } = JSON.parse(pageDataJson) as PageData;
   if (!writingIndex) throw new Error('the page data has no writing index');
-  return renderToString(
-    <StrictMode>
-      <ContentProvider document={document}>
-        <LocaleProvider locale={locale ?? englishLocale}>
-          <WritingPage view={writingIndex} />
-        </LocaleProvider>
-      </ContentProvider>
-    </StrictMode>,
-  );
+  return renderToString(postTree(document, locale, { writingIndex }));
 }
 
 (globalThis as { renderLanding?: typeof renderLanding }).renderLanding = renderLanding;
