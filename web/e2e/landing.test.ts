@@ -111,6 +111,8 @@ describe('the landing page, sent whole and hydrated in place', () => {
       for (const id of SECTIONS) {
         const section = page.locator(`section#${id}`);
         assert.equal(await section.count(), 1, `#${id}`);
+        // Its rendered text: the sections after the first screen are drawn once near the screen.
+        await section.scrollIntoViewIfNeeded();
         assert.ok((await section.innerText()).trim().length > 40, `#${id} has its text`);
         if (id !== 'home') assert.equal(await section.getByRole('heading', { level: 2 }).count() >= 1, true, `#${id} heading`);
       }
@@ -340,6 +342,31 @@ describe('the landing page, sent whole and hydrated in place', () => {
     await plain.page.goto(suite.server.url + '/', { waitUntil: 'domcontentloaded' });
     assert.equal(await plain.page.locator('head link[rel="stylesheet"][blocking="render"]').count(), 0);
     await plain.close();
+  });
+
+  test('the sections after the first screen are drawn once they come near it, and what is on the screen stays in place as they are (375 px)', async () => {
+    const { page, errors, close } = await openPage(suite.browser, suite.server, { viewport: PHONE });
+    await page.goto(suite.server.url + '/', { waitUntil: 'load' });
+    await hydrated(page);
+    // `contentVisibilityAuto`: false for an element whose content-visibility: auto ancestor skips it.
+    const drawn = (selector: string) =>
+      page.evaluate((what) => document.querySelector(what)!.checkVisibility({ contentVisibilityAuto: true }), selector);
+    assert.equal(await drawn('#about h2'), true, 'the first screen is drawn');
+    assert.equal(await drawn('#contact h2'), false, 'the last section is left for later');
+    assert.match((await page.locator('#contact h2').textContent()) ?? '', /\w/, 'its text is in the page all the same');
+
+    await page.locator('#contact h2').scrollIntoViewIfNeeded();
+    const frames = () => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await frames();
+    assert.equal(await drawn('#contact h2'), true, 'drawn once on the screen');
+    const top = () => page.evaluate(() => Math.round(document.querySelector('#contact h2')!.getBoundingClientRect().top));
+    const first = await top();
+    assert.ok(first >= 0 && first < PHONE.height, `on the screen: ${first}`);
+    // The sections above it that the scroll passed take their heights; the heading does not move.
+    await frames();
+    assert.equal(await top(), first, 'the heading stays where it was');
+    assert.deepEqual(errors, []);
+    await close();
   });
 
   test('the sections below the first screen take the whole stylesheet\'s colours at once: no transition runs from their unstyled look, and a hover\'s still does', async () => {

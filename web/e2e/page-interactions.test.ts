@@ -249,6 +249,9 @@ describe('the portfolio page, interactions', () => {
       // Over a text field it hides, so the text cursor shows.
       const field = p.locator('#contact textarea').first();
       await field.scrollIntoViewIfNeeded();
+      // The sections that the scroll brings near the screen are drawn in the next frame, and the
+      // page keeps what is on the screen in place as they take their height: read the box then.
+      await p.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
       const fieldBox = (await field.boundingBox())!;
       await p.mouse.move(fieldBox.x + 20, fieldBox.y + 20);
       assert.equal(await dot.getAttribute('data-visible'), 'false');

@@ -77,6 +77,10 @@ async function firstFrameIs(page: Page, scheme: string, background: readonly num
 /** Waits for the colour transitions a switch of scheme starts (links ease into their new colour). */
 async function transitionsDone(page: Page) {
   await page.evaluate(async () => {
+    // The sections not yet drawn (content-visibility: auto) take the new colours, through their
+    // transitions, when they come near the screen: all drawn here, as a visitor who scrolls sees
+    // them, so that axe reads the colours they end with.
+    for (const section of document.querySelectorAll<HTMLElement>('#main > section')) section.style.contentVisibility = 'visible';
     // Transitions only (the badge's ping runs for ever); one replaced by another ends as aborted.
     while (document.getAnimations().some((a) => a instanceof CSSTransition && a.playState === 'running')) {
       await Promise.allSettled(document.getAnimations().filter((a) => a instanceof CSSTransition).map((a) => a.finished));

@@ -203,6 +203,8 @@ const beastiesOptions = {
     /^(?!.*\.lang-).*data-fit/,
     /\.overlay-bar/,
     /\.cursor-dot/,
+    // The sections after the first screen, drawn when they come near it (src/index.css).
+    /^#main>section:nth-of-type\(n\+3\)$/,
   ],
   logLevel: 'warn',
 };
