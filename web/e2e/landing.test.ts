@@ -113,6 +113,7 @@ describe('the landing page, sent whole and hydrated in place', () => {
         assert.equal(await section.count(), 1, `#${id}`);
         // Its rendered text: the sections after the first screen are drawn once near the screen.
         await section.scrollIntoViewIfNeeded();
+        await page.waitForFunction((which) => document.getElementById(which)!.checkVisibility({ contentVisibilityAuto: true }), id);
         assert.ok((await section.innerText()).trim().length > 40, `#${id} has its text`);
         if (id !== 'home') assert.equal(await section.getByRole('heading', { level: 2 }).count() >= 1, true, `#${id} heading`);
       }
@@ -356,6 +357,8 @@ describe('the landing page, sent whole and hydrated in place', () => {
     assert.match((await page.locator('#contact h2').textContent()) ?? '', /\w/, 'its text is in the page all the same');
 
     await page.locator('#contact h2').scrollIntoViewIfNeeded();
+    // Drawn in a frame after the scroll: waited for, however busy the machine.
+    await page.waitForFunction(() => document.querySelector('#contact h2')!.checkVisibility({ contentVisibilityAuto: true }));
     const frames = () => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     await frames();
     assert.equal(await drawn('#contact h2'), true, 'drawn once on the screen');
