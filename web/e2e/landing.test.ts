@@ -409,6 +409,60 @@ describe('the landing page, sent whole and hydrated in place', () => {
     await close();
   });
 
+  test('a section drawn after the scheme changed shows the new scheme at once: no colour eases in from the old one as it comes on the screen (375 px)', async () => {
+    const { page, errors, close } = await openPage(suite.browser, suite.server, { viewport: PHONE });
+    // Every transition that starts inside #contact is noted before the page's own listeners see
+    // its event, and checked after them (on the way up): the page finishes those a first draw
+    // starts. (No named inner function: the test runner's transform would wrap it in a helper the
+    // page lacks.)
+    await page.addInitScript(() => {
+      const log = { started: [] as string[], left: [] as string[] };
+      Object.assign(window, { __contactTransitions: log });
+      const starting = new Map<Event, Animation[]>();
+      addEventListener('transitionrun', (event) => starting.set(event, (event.target as Element).getAnimations({ subtree: true })), true);
+      addEventListener('transitionrun', (event) => {
+        if (!(event.target as Element).closest('#contact')) return;
+        const entry = `${(event.target as Element).tagName.toLowerCase()}.${(event.target as Element).className} ${event.propertyName}`;
+        log.started.push(entry);
+        if ((starting.get(event) ?? []).some((animation) => animation.playState === 'running')) log.left.push(entry);
+        starting.delete(event);
+      });
+    });
+    await page.goto(suite.server.url + '/', { waitUntil: 'load' });
+    await hydrated(page);
+    await page.waitForFunction(() => [...document.styleSheets].some((sheet) => /\/assets\/index-[^/]+\.css$/.test(sheet.href ?? '')));
+    const frames = () => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    const drawn = (yes: boolean) =>
+      page.waitForFunction((want) => document.querySelector('#contact h2')!.checkVisibility({ contentVisibilityAuto: true }) === want, yes);
+    // The contact section drawn once in the dark scheme, then left for later again at the top.
+    await page.locator('#contact h2').scrollIntoViewIfNeeded();
+    await drawn(true);
+    await frames();
+    await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
+    await drawn(false);
+    const before = await page.evaluate(() => (window as unknown as { __contactTransitions: { started: string[] } }).__contactTransitions.started.length);
+
+    // The visitor turns the page light at the top, then goes down to the form.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Light scheme' }).click();
+    await frames();
+    await page.locator('#contact h2').scrollIntoViewIfNeeded();
+    await drawn(true);
+    await frames();
+    await frames();
+    const log = await page.evaluate(() => structuredClone((window as unknown as { __contactTransitions: { started: string[]; left: string[] } }).__contactTransitions));
+    assert.deepEqual(log.left, [], `colours eased in from the dark scheme: ${log.left.join(', ')} (${log.started.length - before} transitions started)`);
+    // It shows the light scheme: its fields' background is light.
+    const field = await page.getByLabel('Name', { exact: true }).evaluate((input) => getComputedStyle(input).backgroundColor);
+    const [r, g, b] = (field.match(/[\d.]+/g) ?? []).map(Number);
+    assert.ok(r! > 200 && g! > 200 && b! > 200, `the light scheme's field: ${field}`);
+
+    // Later, a hover's transition there runs as the stylesheet says: the page leaves it running.
+    await page.locator('#contact button[type="submit"]').hover();
+    await page.waitForFunction(() => (window as unknown as { __contactTransitions: { left: string[] } }).__contactTransitions.left.length > 0);
+    assert.deepEqual(errors, []);
+    await close();
+  });
+
   test('what is typed into the contact form before its code arrives is kept once it hydrates', async () => {
     // The form's section is hydrated from a second chunk; hold that chunk back for a moment.
     const { page, errors, close } = await openPage(suite.browser, suite.server, { viewport: DESKTOP });
