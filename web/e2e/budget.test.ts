@@ -90,9 +90,10 @@ export const BEACON_BYTES = 400;
 // the page hydrates): 80,318 bytes measured beside 80,103; 220 more are allowed.
 // The sections drawn when they come near the screen (content-visibility) finish the transitions
 // they start as they are drawn again after the whole sheet came or the visitor switched the scheme
-// while they were left for later: 80,528 bytes measured beside 80,362; 120 more are allowed.
-const INITIAL_JS_BUDGET = 78_770 + KB + 96 + 190 + 40 + 75 + 220 + 120;
-test('the landing page loads at most 78.6 KB (80,535 bytes) of gzipped JavaScript, the insights beacon included', () => {
+// while they were left for later (one listener with the sheet's, above): 80,475 bytes measured beside
+// 80,362; 115 more are allowed.
+const INITIAL_JS_BUDGET = 78_770 + KB + 96 + 190 + 40 + 75 + 220 + 115;
+test('the landing page loads at most 78.6 KB (80,530 bytes) of gzipped JavaScript, the insights beacon included', () => {
   const total = initialFiles().js.reduce((sum, file) => sum + gzipped(file), 0);
   console.log(`initial JavaScript: ${(total / KB).toFixed(1)} KB gzipped (${total} bytes)`);
   assert.ok(total <= INITIAL_JS_BUDGET, `initial JavaScript is ${(total / KB).toFixed(1)} KB gzipped`);
