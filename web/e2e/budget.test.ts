@@ -90,7 +90,7 @@ export const BEACON_BYTES = 400;
 // the page hydrates): 80,318 bytes measured beside 80,103; 220 more are allowed.
 // The sections drawn when they come near the screen (content-visibility) finish the transitions
 // they start as they are drawn again after the whole sheet came or the visitor switched the scheme
-// while they were left for later (one listener with the sheet's, above): 80,475 bytes measured beside
+// while they were left for later (one listener with the sheet's, above): 80,490 bytes measured beside
 // 80,362; 115 more are allowed.
 const INITIAL_JS_BUDGET = 78_770 + KB + 96 + 190 + 40 + 75 + 220 + 115;
 test('the landing page loads at most 78.6 KB (80,530 bytes) of gzipped JavaScript, the insights beacon included', () => {

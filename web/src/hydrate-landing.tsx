@@ -22,7 +22,9 @@ function settleTransitions(): void {
   // Opened at a section (`/#contact`), the page was first drawn with the whole sheet.
   let arriving = !document.querySelector('link[rel="stylesheet"]');
   const later = new WeakSet<Element>();
-  for (const section of document.querySelectorAll('#main > section')) {
+  // The sections index.css leaves for later when far from the screen (its selector), each skipped
+  // now if its first child is (every section's first child is shown).
+  for (const section of document.querySelectorAll('#main > section:nth-of-type(n + 3)')) {
     if (!section.firstElementChild?.checkVisibility({ contentVisibilityAuto: true })) later.add(section);
   }
   // Each seen on the way down: a <link>'s load and a section's change of state do not bubble.
@@ -46,6 +48,7 @@ function settleTransitions(): void {
     'transitionrun',
     (event) => {
       const target = event.target as Element;
+      // Outside the sections `closest` is null, which no WeakSet has.
       if (arriving || later.has(target.closest('#main > section')!)) {
         // With its pseudo-elements' (`subtree`), whose events name their element.
         for (const animation of target.getAnimations({ subtree: true })) {
