@@ -47,6 +47,34 @@ const WATCH = `
   }).observe(document, { childList: true, subtree: true });
 `;
 
+/** What `recordTransitions` notes: each transition that started, and those still running after the page's own listeners. */
+interface Transitions {
+  __transitions: { started: string[]; left: string[] };
+}
+
+/**
+ * Notes every transition that starts (inside `within`, when given) before the page's own listeners
+ * (on the document, on the way down) see its event, and whether it is still running after them (on
+ * the way up), in `window.__transitions`. (No named inner function: the test runner's transform
+ * would wrap it in a helper the page lacks.)
+ */
+async function recordTransitions(page: Page, within: string | null = null): Promise<void> {
+  await page.addInitScript((selector) => {
+    const log: Transitions['__transitions'] = { started: [], left: [] };
+    Object.assign(window, { __transitions: log });
+    const starting = new Map<Event, Animation[]>();
+    addEventListener('transitionrun', (event) => starting.set(event, (event.target as Element).getAnimations({ subtree: true })), true);
+    addEventListener('transitionrun', (event) => {
+      const target = event.target as Element;
+      if (selector !== null && !target.closest(selector)) return;
+      const entry = `${target.className} ${event.propertyName}`;
+      log.started.push(entry);
+      if ((starting.get(event) ?? []).some((animation) => animation.playState === 'running')) log.left.push(entry);
+      starting.delete(event);
+    });
+  }, within);
+}
+
 interface Watch {
   __layoutShift: number;
   __removed: string[];
@@ -374,27 +402,14 @@ describe('the landing page, sent whole and hydrated in place', () => {
 
   test('the sections below the first screen take the whole stylesheet\'s colours at once: no transition runs from their unstyled look, and a hover\'s still does', async () => {
     const { page, errors, close } = await openPage(suite.browser, suite.server, { viewport: DESKTOP });
-    // Each transition that starts is noted before the page's own listener (on the document) sees
-    // its event, and checked after it: the page finishes those the sheet's arrival starts.
-    // (No named inner function: the test runner's transform would wrap it in a helper the page lacks.)
-    await page.addInitScript(() => {
-      const log = { started: [] as string[], left: [] as string[] };
-      Object.assign(window, { __transitions: log });
-      const starting = new Map<Event, Animation[]>();
-      addEventListener('transitionrun', (event) => starting.set(event, (event.target as Element).getAnimations({ subtree: true })), true);
-      addEventListener('transitionrun', (event) => {
-        const entry = `${(event.target as Element).className} ${event.propertyName}`;
-        log.started.push(entry);
-        if ((starting.get(event) ?? []).some((animation) => animation.playState === 'running')) log.left.push(entry);
-        starting.delete(event);
-      });
-    });
+    // The page finishes those the sheet's arrival starts.
+    await recordTransitions(page);
     await page.goto(suite.server.url + '/', { waitUntil: 'load' });
     await hydrated(page);
     await page.waitForFunction(() => [...document.styleSheets].some((sheet) => /\/assets\/index-[^/]+\.css$/.test(sheet.href ?? '')));
     // Two frames for the last events of the arrival.
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-    const arrival = await page.evaluate(() => structuredClone((window as unknown as { __transitions: { started: string[]; left: string[] } }).__transitions));
+    const arrival = await page.evaluate(() => structuredClone((window as unknown as Transitions).__transitions));
     assert.ok(arrival.started.length > 0, 'the sheet\'s arrival starts transitions for the page to finish');
     assert.deepEqual(arrival.left, [], `transitions left running after the sheet came: ${arrival.left.join(', ')}`);
 
@@ -402,8 +417,8 @@ describe('the landing page, sent whole and hydrated in place', () => {
     const card = page.locator('#projects .card').first();
     await card.scrollIntoViewIfNeeded();
     await card.hover();
-    await page.waitForFunction(() => (window as unknown as { __transitions: { left: string[] } }).__transitions.left.length > 0);
-    const hover = await page.evaluate(() => (window as unknown as { __transitions: { left: string[] } }).__transitions.left);
+    await page.waitForFunction(() => (window as unknown as Transitions).__transitions.left.length > 0);
+    const hover = await page.evaluate(() => (window as unknown as Transitions).__transitions.left);
     assert.ok(hover.some((entry) => entry.startsWith('card')), `the card's hover transition runs: ${hover.join(', ')}`);
     assert.deepEqual(errors, []);
     await close();
@@ -411,23 +426,8 @@ describe('the landing page, sent whole and hydrated in place', () => {
 
   test('a section drawn after the scheme changed shows the new scheme at once: no colour eases in from the old one as it comes on the screen (375 px)', async () => {
     const { page, errors, close } = await openPage(suite.browser, suite.server, { viewport: PHONE });
-    // Every transition that starts inside #contact is noted before the page's own listeners see
-    // its event, and checked after them (on the way up): the page finishes those a first draw
-    // starts. (No named inner function: the test runner's transform would wrap it in a helper the
-    // page lacks.)
-    await page.addInitScript(() => {
-      const log = { started: [] as string[], left: [] as string[] };
-      Object.assign(window, { __contactTransitions: log });
-      const starting = new Map<Event, Animation[]>();
-      addEventListener('transitionrun', (event) => starting.set(event, (event.target as Element).getAnimations({ subtree: true })), true);
-      addEventListener('transitionrun', (event) => {
-        if (!(event.target as Element).closest('#contact')) return;
-        const entry = `${(event.target as Element).tagName.toLowerCase()}.${(event.target as Element).className} ${event.propertyName}`;
-        log.started.push(entry);
-        if ((starting.get(event) ?? []).some((animation) => animation.playState === 'running')) log.left.push(entry);
-        starting.delete(event);
-      });
-    });
+    // The page finishes those a section's first draw starts.
+    await recordTransitions(page, '#contact');
     await page.goto(suite.server.url + '/', { waitUntil: 'load' });
     await hydrated(page);
     await page.waitForFunction(() => [...document.styleSheets].some((sheet) => /\/assets\/index-[^/]+\.css$/.test(sheet.href ?? '')));
@@ -440,7 +440,7 @@ describe('the landing page, sent whole and hydrated in place', () => {
     await frames();
     await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
     await drawn(false);
-    const before = await page.evaluate(() => (window as unknown as { __contactTransitions: { started: string[] } }).__contactTransitions.started.length);
+    const before = await page.evaluate(() => (window as unknown as Transitions).__transitions.started.length);
 
     // The visitor turns the page light at the top, then goes down to the form.
     await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Light scheme' }).click();
@@ -449,7 +449,7 @@ describe('the landing page, sent whole and hydrated in place', () => {
     await drawn(true);
     await frames();
     await frames();
-    const log = await page.evaluate(() => structuredClone((window as unknown as { __contactTransitions: { started: string[]; left: string[] } }).__contactTransitions));
+    const log = await page.evaluate(() => structuredClone((window as unknown as Transitions).__transitions));
     assert.deepEqual(log.left, [], `colours eased in from the dark scheme: ${log.left.join(', ')} (${log.started.length - before} transitions started)`);
     // It shows the light scheme: its fields' background is light.
     const field = await page.getByLabel('Name', { exact: true }).evaluate((input) => getComputedStyle(input).backgroundColor);
@@ -458,7 +458,7 @@ describe('the landing page, sent whole and hydrated in place', () => {
 
     // Later, a hover's transition there runs as the stylesheet says: the page leaves it running.
     await page.locator('#contact button[type="submit"]').hover();
-    await page.waitForFunction(() => (window as unknown as { __contactTransitions: { left: string[] } }).__contactTransitions.left.length > 0);
+    await page.waitForFunction(() => (window as unknown as Transitions).__transitions.left.length > 0);
     assert.deepEqual(errors, []);
     await close();
   });
