@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { profile } from '../src/content/owner.ts';
 import { DESKTOP, PHONE, openPage, serverAndBrowser } from './harness.ts';
-import { drawnWith, fontFetched, hydrated } from './page-support.ts';
+import { drawnState, drawnWith, fontFetched, hydrated, twoFrames } from './page-support.ts';
 
 /** The sections the navigation links to, in order. */
 const SECTIONS = ['home', 'about', 'skills', 'projects', 'experience', 'contact'];
@@ -141,7 +141,7 @@ describe('the landing page, sent whole and hydrated in place', () => {
         assert.equal(await section.count(), 1, `#${id}`);
         // Its rendered text: the sections after the first screen are drawn once near the screen.
         await section.scrollIntoViewIfNeeded();
-        await page.waitForFunction((which) => document.getElementById(which)!.checkVisibility({ contentVisibilityAuto: true }), id);
+        await drawnState(page, `section#${id} > *`);
         assert.ok((await section.innerText()).trim().length > 40, `#${id} has its text`);
         if (id !== 'home') assert.equal(await section.getByRole('heading', { level: 2 }).count() >= 1, true, `#${id} heading`);
       }
@@ -385,16 +385,14 @@ describe('the landing page, sent whole and hydrated in place', () => {
     assert.match((await page.locator('#contact h2').textContent()) ?? '', /\w/, 'its text is in the page all the same');
 
     await page.locator('#contact h2').scrollIntoViewIfNeeded();
-    // Drawn in a frame after the scroll: waited for, however busy the machine.
-    await page.waitForFunction(() => document.querySelector('#contact h2')!.checkVisibility({ contentVisibilityAuto: true }));
-    const frames = () => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-    await frames();
+    await drawnState(page, '#contact h2');
+    await twoFrames(page);
     assert.equal(await drawn('#contact h2'), true, 'drawn once on the screen');
     const top = () => page.evaluate(() => Math.round(document.querySelector('#contact h2')!.getBoundingClientRect().top));
     const first = await top();
     assert.ok(first >= 0 && first < PHONE.height, `on the screen: ${first}`);
     // The sections above it that the scroll passed take their heights; the heading does not move.
-    await frames();
+    await twoFrames(page);
     assert.equal(await top(), first, 'the heading stays where it was');
     assert.deepEqual(errors, []);
     await close();
@@ -408,7 +406,7 @@ describe('the landing page, sent whole and hydrated in place', () => {
     await hydrated(page);
     await page.waitForFunction(() => [...document.styleSheets].some((sheet) => /\/assets\/index-[^/]+\.css$/.test(sheet.href ?? '')));
     // Two frames for the last events of the arrival.
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await twoFrames(page);
     const arrival = await page.evaluate(() => structuredClone((window as unknown as Transitions).__transitions));
     assert.ok(arrival.started.length > 0, 'the sheet\'s arrival starts transitions for the page to finish');
     assert.deepEqual(arrival.left, [], `transitions left running after the sheet came: ${arrival.left.join(', ')}`);
@@ -431,24 +429,21 @@ describe('the landing page, sent whole and hydrated in place', () => {
     await page.goto(suite.server.url + '/', { waitUntil: 'load' });
     await hydrated(page);
     await page.waitForFunction(() => [...document.styleSheets].some((sheet) => /\/assets\/index-[^/]+\.css$/.test(sheet.href ?? '')));
-    const frames = () => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-    const drawn = (yes: boolean) =>
-      page.waitForFunction((want) => document.querySelector('#contact h2')!.checkVisibility({ contentVisibilityAuto: true }) === want, yes);
     // The contact section drawn once in the dark scheme, then left for later again at the top.
     await page.locator('#contact h2').scrollIntoViewIfNeeded();
-    await drawn(true);
-    await frames();
+    await drawnState(page, '#contact h2');
+    await twoFrames(page);
     await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
-    await drawn(false);
+    await drawnState(page, '#contact h2', false);
     const before = await page.evaluate(() => (window as unknown as Transitions).__transitions.started.length);
 
     // The visitor turns the page light at the top, then goes down to the form.
     await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Light scheme' }).click();
-    await frames();
+    await twoFrames(page);
     await page.locator('#contact h2').scrollIntoViewIfNeeded();
-    await drawn(true);
-    await frames();
-    await frames();
+    await drawnState(page, '#contact h2');
+    await twoFrames(page);
+    await twoFrames(page);
     const log = await page.evaluate(() => structuredClone((window as unknown as Transitions).__transitions));
     assert.deepEqual(log.left, [], `colours eased in from the dark scheme: ${log.left.join(', ')} (${log.started.length - before} transitions started)`);
     // It shows the light scheme: its fields' background is light.

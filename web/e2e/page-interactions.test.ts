@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { profile } from '../src/content/owner.ts';
 import { DESKTOP, openPage, serverAndBrowser } from './harness.ts';
-import { VIEWPORTS, focusedText, hydrated, visit } from './page-support.ts';
+import { VIEWPORTS, drawnState, focusedText, hydrated, twoFrames, visit } from './page-support.ts';
 import { axeViolations } from './helpers.ts';
 
 const UA = {
@@ -165,6 +165,10 @@ describe('the portfolio page, interactions', () => {
         assert.match((await footer.textContent()) ?? '', /© 2025/);
         const owner = footer.getByRole('link', { name: profile.name, exact: true });
         assert.equal(await owner.getAttribute('href'), '/dashboard');
+        // Scrolled to first, and clicked once the sections the scroll passed are drawn and have
+        // taken their heights (content-visibility), so the click meets the link where it stays.
+        await owner.scrollIntoViewIfNeeded();
+        await twoFrames(page);
         await owner.click();
         await page.waitForURL(/\/(dashboard|login)$/);
         await close();
@@ -249,9 +253,10 @@ describe('the portfolio page, interactions', () => {
       // Over a text field it hides, so the text cursor shows.
       const field = p.locator('#contact textarea').first();
       await field.scrollIntoViewIfNeeded();
-      // The sections that the scroll brings near the screen are drawn in the next frame, and the
+      // The sections that the scroll brings near the screen are drawn in a frame after it, and the
       // page keeps what is on the screen in place as they take their height: read the box then.
-      await p.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      await drawnState(p, '#contact textarea');
+      await twoFrames(p);
       const fieldBox = (await field.boundingBox())!;
       await p.mouse.move(fieldBox.x + 20, fieldBox.y + 20);
       assert.equal(await dot.getAttribute('data-visible'), 'false');

@@ -40,6 +40,23 @@ export async function hydrated(page: Page): Promise<void> {
   );
 }
 
+/** Resolves after the page's next two frames: what the coming frame does (a section drawn, a transition's event) has been done. */
+export async function twoFrames(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+}
+
+/**
+ * Resolves once `selector`'s element is drawn (or, with `drawn` false, left for later) by the
+ * `content-visibility: auto` of the landing's section around it, however busy the machine: the
+ * sections after the first screen are drawn in a frame after they come near it.
+ */
+export async function drawnState(page: Page, selector: string, drawn = true): Promise<void> {
+  await page.waitForFunction(
+    ([what, want]) => document.querySelector(what as string)!.checkVisibility({ contentVisibilityAuto: true }) === want,
+    [selector, drawn] as const,
+  );
+}
+
 /** Resolves once the page's web font has come (a first view fetches it once painted, for the next page). */
 export async function fontFetched(page: Page): Promise<void> {
   await page.waitForFunction(
