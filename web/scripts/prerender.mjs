@@ -18,7 +18,7 @@ import { pathToFileURL } from 'node:url';
 import { devOnlyTextIn } from './dev-only-text.mjs';
 import { headTags, jsonLdTag } from './head.mjs';
 import { opaqueIcon, svgToPng } from './images.mjs';
-import { rulesMatching } from './rules-matching.mjs';
+import { rulesMatching, withoutPrintRules } from './rules-matching.mjs';
 import { withoutUnusedProperties } from './unused-properties.mjs';
 
 const dist = new URL('../dist/', import.meta.url).pathname;
@@ -214,10 +214,15 @@ const thirdSection = [...withWriting.matchAll(/<section[^>]* id="/g)][2]?.index;
 if (thirdSection === undefined) throw new Error('the landing page has fewer than three sections');
 const firstScreen = withWriting.slice(0, thirdSection);
 const beasties = new Beasties(beastiesOptions);
+/** The rules Beasties inlined in `html`, less paper's (which the whole stylesheet brings). */
+function pickedRules(html) {
+  const css = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1]?.trim();
+  return css && withoutPrintRules(css);
+}
 const picked = await beasties.process(
   `<!doctype html><html><head><link rel="stylesheet" href="${wholeSheetHref}"></head><body><div id="root">${firstScreen}</div></body></html>`,
 );
-const rules = /<style>([\s\S]*?)<\/style>/.exec(picked)?.[1]?.trim();
+const rules = pickedRules(picked);
 if (!rules) throw new Error(`Beasties found no rule of ${stylesheet[1]} that / uses`);
 // The language switch and right to left are drawn only by a page with a language besides English
 // (the default page has none): the server adds their rules, an inline sheet of their own, to
@@ -325,7 +330,7 @@ const caseBeasties = new Beasties({ ...beastiesOptions, allowRules: [...beasties
 const casePicked = await caseBeasties.process(
   `<!doctype html><html><head><link rel="stylesheet" href="/${stylesheet[1]}"></head><body><div id="root">${sampleBody}</div></body></html>`,
 );
-const caseRules = /<style>([\s\S]*?)<\/style>/.exec(casePicked)?.[1]?.trim();
+const caseRules = pickedRules(casePicked);
 if (!caseRules?.includes('.markdown')) throw new Error(`Beasties found no rule of ${stylesheet[1]} that a case study uses`);
 // The language switch's and right to left's rules come with the server's second sheet, as on `/`.
 const { css: caseCss } = withoutUnusedProperties(rulesMatching(caseRules, LANGUAGE_RULES, true), `${sampleBody}${languageCss}`);
@@ -350,11 +355,11 @@ async function pageTemplate(name, sampleBody, allow, required) {
   const pickedHtml = await picker.process(
     `<!doctype html><html><head><link rel="stylesheet" href="/${stylesheet[1]}"></head><body><div id="root">${sampleBody}</div></body></html>`,
   );
-  const pickedRules = /<style>([\s\S]*?)<\/style>/.exec(pickedHtml)?.[1]?.trim();
+  const pageRules = pickedRules(pickedHtml);
   for (const rule of required) {
-    if (!pickedRules?.includes(rule)) throw new Error(`Beasties found no rule ${rule} of ${stylesheet[1]} that ${name} uses`);
+    if (!pageRules?.includes(rule)) throw new Error(`Beasties found no rule ${rule} of ${stylesheet[1]} that ${name} uses`);
   }
-  const { css: pageCss } = withoutUnusedProperties(rulesMatching(pickedRules, LANGUAGE_RULES, true), `${sampleBody}${languageCss}`);
+  const { css: pageCss } = withoutUnusedProperties(rulesMatching(pageRules, LANGUAGE_RULES, true), `${sampleBody}${languageCss}`);
   if (/<\/style/i.test(pageCss)) throw new Error(`${stylesheet[1]} holds "</style", which would end the inline element`);
   return page
     .replace(STYLESHEET, '')

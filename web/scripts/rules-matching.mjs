@@ -44,3 +44,17 @@ export function rulesMatching(css, pattern, others = false) {
   });
   return root.toString();
 }
+
+/**
+ * A sheet without its print rules (`@media print`): a page's inline sheet, which draws the first
+ * screen; paper's rules come with the whole stylesheet.
+ * @param {string} css a whole or picked stylesheet
+ * @returns {string} the same sheet, byte for byte, less those rules
+ */
+export function withoutPrintRules(css) {
+  const root = postcss.parse(css);
+  root.walkAtRules('media', (at) => {
+    if (/(^|[\s,])print\b/.test(at.params)) at.remove();
+  });
+  return root.toString();
+}

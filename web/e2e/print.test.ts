@@ -1,0 +1,134 @@
+/**
+ * Browser tests of the landing on paper (a print, or "Save as PDF"): its text dark on white in
+ * either scheme, the header once at the top rather than over every page, no control that paper
+ * cannot use, the light scheme's logos, cards kept whole; the print rules come with the whole
+ * stylesheet, never in the first screen's inline sheet.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { openPage, serverAndBrowser } from './harness.ts';
+import { hydrated } from './page-support.ts';
+
+/** WCAG's contrast ratio of two sRGB colours given as bytes. */
+function contrast(a: number[], b: number[]): number {
+  const luminance = (rgb: number[]) => {
+    const [r, g, b] = rgb.map((v) => {
+      const c = v / 255;
+      return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  };
+  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (light! + 0.05) / (dark! + 0.05);
+}
+
+/** Every printed text's colour (sRGB bytes, read back through a canvas) and where it is, and every box with a background colour. */
+function printedColours(page: Page) {
+  return page.evaluate(() => {
+    // No named inner function: the test runner's transform would wrap it in a helper the page lacks.
+    const context = document.createElement('canvas').getContext('2d', { willReadFrequently: true })!;
+    const texts: { where: string; rgb: number[] }[] = [];
+    const backgrounds: string[] = [];
+    for (const element of document.querySelectorAll('#root *')) {
+      if (!element.checkVisibility()) continue;
+      const style = getComputedStyle(element);
+      const where = `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}.${[...element.classList].slice(0, 3).join('.')}`;
+      const [color, background] = [style.color, style.backgroundColor].map((css) => {
+        context.clearRect(0, 0, 1, 1);
+        context.fillStyle = css;
+        context.fillRect(0, 0, 1, 1);
+        return [...context.getImageData(0, 0, 1, 1).data];
+      });
+      if ([...element.childNodes].some((node) => node.nodeType === Node.TEXT_NODE && node.textContent!.trim())) {
+        texts.push({ where, rgb: color!.slice(0, 3) });
+      }
+      if (background![3] !== 0) backgrounds.push(`${where}: ${style.backgroundColor}`);
+    }
+    return { texts, backgrounds };
+  });
+}
+
+const WHITE = [255, 255, 255];
+
+describe('the landing on paper', () => {
+  const suite = serverAndBrowser();
+
+  test('the first screen inlines no print rule; the whole stylesheet has them', async () => {
+    const html = await (await fetch(`${suite.server.url}/`)).text();
+    const inline = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((match) => match[1]!).join('');
+    assert.ok(inline.length > 0);
+    assert.doesNotMatch(inline, /@media print/);
+    const sheet = /<link rel="stylesheet" href="(\/assets\/[^"]+\.css)">/.exec(html)?.[1];
+    assert.ok(sheet, 'the page links the whole stylesheet for a page without JavaScript');
+    assert.match(await (await fetch(`${suite.server.url}${sheet}`)).text(), /@media print\{/);
+  });
+
+  for (const scheme of ['dark', 'light'] as const) {
+    test(`printed in the ${scheme} scheme: dark text on white, the header once with the name alone, no controls, the light logos, cards kept whole`, async () => {
+      const { page, errors, close } = await openPage(suite.browser, suite.server);
+      try {
+        await page.goto(`${suite.server.url}/`);
+        await hydrated(page);
+        if (scheme === 'light') {
+          await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Light scheme' }).click();
+          assert.equal(await page.evaluate(() => document.documentElement.dataset.scheme), 'light');
+        }
+        // The whole stylesheet, which brings paper's rules, has come.
+        await page.waitForFunction(() => [...document.styleSheets].some((sheet) => sheet.href?.includes('/assets/')));
+        await page.emulateMedia({ media: 'print' });
+
+        const header = page.locator('#root > header');
+        assert.equal(await header.evaluate((element) => getComputedStyle(element).position), 'static', 'the header is not drawn over every page');
+        const navigation = page.getByRole('navigation', { name: 'Main' });
+        assert.equal(await navigation.getByRole('link', { name: 'Alex Morgan.' }).isVisible(), true, 'the name stays');
+        for (const control of [
+          navigation.getByRole('button', { name: /scheme/ }),
+          navigation.getByRole('link', { name: 'Download Resume' }),
+          page.getByRole('group', { name: 'Filter projects by stack' }),
+          page.locator('#contact form'),
+          page.locator('#contact .card', { has: page.locator('form') }),
+          page.locator('.hero-glow'),
+        ]) {
+          assert.equal(await control.first().isVisible(), false, `${control} is left off paper`);
+        }
+        // A logo drawn for each scheme (Vercel's) shows its variant for white.
+        const vercel = page.locator('#skills li', { hasText: 'Vercel' }).locator('img');
+        assert.equal(await vercel.count(), 2);
+        assert.equal(await vercel.and(page.locator('.only-light')).isVisible(), true, 'the light variant is printed');
+        assert.equal(await vercel.and(page.locator('.only-dark')).isVisible(), false);
+        const caret = page.getByTestId('typewriter');
+        assert.equal(await caret.evaluate((element) => getComputedStyle(element).borderInlineEndColor), 'rgba(0, 0, 0, 0)', 'no typing caret');
+        assert.equal(await page.locator('#projects .card').first().evaluate((card) => getComputedStyle(card).breakInside), 'avoid');
+
+        const { texts, backgrounds } = await printedColours(page);
+        assert.ok(texts.length > 50, `the page's texts are read (${texts.length})`);
+        const faint = texts.filter((text) => contrast(text.rgb, WHITE) < 4.5).map((text) => `${text.where} rgb(${text.rgb})`);
+        assert.deepEqual(faint, [], 'every text has 4.5:1 on white');
+        // With "background graphics" on, no dark band or card comes under the dark text.
+        assert.deepEqual(backgrounds, []);
+
+        // Chromium's own print: the name at the top of the first page only.
+        const folder = mkdtempSync(join(tmpdir(), 'portfolio-print-'));
+        try {
+          const file = join(folder, 'page.pdf');
+          writeFileSync(file, await page.pdf({ format: 'A4' }));
+          const pages = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).split('\f').filter((text) => text.trim());
+          assert.ok(pages.length >= 3, `the page prints on ${pages.length} sheets`);
+          assert.match(pages[0]!.trim(), /^Alex Morgan\./, 'the first sheet begins with the name');
+          const repeated = pages.slice(1).filter((text) => /^Alex Morgan\.$/m.test(text.trim().split('\n')[0]!.trim()));
+          assert.deepEqual(repeated, [], 'no later sheet begins with the header');
+        } finally {
+          rmSync(folder, { recursive: true, force: true });
+        }
+        assert.deepEqual(errors, []);
+      } finally {
+        await close();
+      }
+    });
+  }
+});
