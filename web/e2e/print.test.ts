@@ -1,8 +1,9 @@
 /**
- * Browser tests of the landing on paper (a print, or "Save as PDF"): its text dark on white in
- * either scheme, the header once at the top rather than over every page, no control that paper
- * cannot use, the light scheme's logos, cards kept whole; the print rules come with the whole
- * stylesheet, never in the first screen's inline sheet.
+ * Browser tests of the site on paper (a print, or "Save as PDF"): the landing's text dark on white
+ * in either scheme, the header once at the top rather than over every page, no control that paper
+ * cannot use, the light scheme's logos, cards kept whole; its print rules come with the whole
+ * stylesheet, never in the first screen's inline sheet. A case study's page, which loads no other
+ * sheet, carries them inline.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -13,6 +14,23 @@ import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { openPage, serverAndBrowser } from './harness.ts';
 import { hydrated } from './page-support.ts';
+
+/** Prints `page` as Chromium does (A4) and reads each sheet's text back with poppler's `pdftotext`. */
+async function printedSheets(page: Page): Promise<string[]> {
+  const folder = mkdtempSync(join(tmpdir(), 'portfolio-print-'));
+  try {
+    const file = join(folder, 'page.pdf');
+    writeFileSync(file, await page.pdf({ format: 'A4' }));
+    return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' })
+      .split('\f')
+      .filter((text) => text.trim());
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/** Whether a sheet's first line is the header's name alone. */
+const beginsWithHeader = (sheet: string) => /^Alex Morgan\.$/.test(sheet.trim().split('\n')[0]!.trim());
 
 /** WCAG's contrast ratio of two sRGB colours given as bytes. */
 function contrast(a: number[], b: number[]): number {
@@ -55,7 +73,7 @@ function printedColours(page: Page) {
 
 const WHITE = [255, 255, 255];
 
-describe('the landing on paper', () => {
+describe('the site on paper', () => {
   const suite = serverAndBrowser();
 
   test('the first screen inlines no print rule; the whole stylesheet has them', async () => {
@@ -112,23 +130,45 @@ describe('the landing on paper', () => {
         // With "background graphics" on, no dark band or card comes under the dark text.
         assert.deepEqual(backgrounds, []);
 
-        // Chromium's own print: the name at the top of the first page only.
-        const folder = mkdtempSync(join(tmpdir(), 'portfolio-print-'));
-        try {
-          const file = join(folder, 'page.pdf');
-          writeFileSync(file, await page.pdf({ format: 'A4' }));
-          const pages = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).split('\f').filter((text) => text.trim());
-          assert.ok(pages.length >= 3, `the page prints on ${pages.length} sheets`);
-          assert.match(pages[0]!.trim(), /^Alex Morgan\./, 'the first sheet begins with the name');
-          const repeated = pages.slice(1).filter((text) => /^Alex Morgan\.$/m.test(text.trim().split('\n')[0]!.trim()));
-          assert.deepEqual(repeated, [], 'no later sheet begins with the header');
-        } finally {
-          rmSync(folder, { recursive: true, force: true });
-        }
+        // Chromium's own print: the name at the top of the first sheet only.
+        const sheets = await printedSheets(page);
+        assert.ok(sheets.length >= 3, `the page prints on ${sheets.length} sheets`);
+        assert.ok(beginsWithHeader(sheets[0]!), 'the first sheet begins with the name');
+        assert.deepEqual(sheets.slice(1).filter(beginsWithHeader), [], 'no later sheet begins with the header');
         assert.deepEqual(errors, []);
       } finally {
         await close();
       }
     });
   }
+
+  test("a case study's page carries paper's rules inline: dark text on white, the header once, no controls", async () => {
+    const html = await (await fetch(`${suite.server.url}/projects/portfolio/`)).text();
+    assert.match([...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((match) => match[1]!).join(''), /@media print\{/);
+    assert.doesNotMatch(html, /<link rel="stylesheet"/, 'it links no other sheet');
+    const { page, errors, close } = await openPage(suite.browser, suite.server);
+    try {
+      await page.goto(`${suite.server.url}/projects/portfolio/`);
+      await hydrated(page);
+      await page.emulateMedia({ media: 'print' });
+      assert.equal(await page.locator('#root > header').evaluate((element) => getComputedStyle(element).position), 'static');
+      // No room kept under a header that is no longer over the page.
+      assert.equal(await page.locator('#main > *').first().evaluate((element) => getComputedStyle(element).paddingTop), '8px');
+      assert.equal(await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /scheme/ }).isVisible(), false);
+      const { texts, backgrounds } = await printedColours(page);
+      assert.ok(texts.length > 10, `the page's texts are read (${texts.length})`);
+      assert.deepEqual(
+        texts.filter((text) => contrast(text.rgb, WHITE) < 4.5).map((text) => `${text.where} rgb(${text.rgb})`),
+        [],
+        'every text has 4.5:1 on white',
+      );
+      assert.deepEqual(backgrounds, []);
+      const sheets = await printedSheets(page);
+      assert.ok(beginsWithHeader(sheets[0]!), 'the first sheet begins with the name');
+      assert.deepEqual(sheets.slice(1).filter(beginsWithHeader), [], 'no later sheet begins with the header');
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  });
 });

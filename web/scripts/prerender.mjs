@@ -214,15 +214,17 @@ const thirdSection = [...withWriting.matchAll(/<section[^>]* id="/g)][2]?.index;
 if (thirdSection === undefined) throw new Error('the landing page has fewer than three sections');
 const firstScreen = withWriting.slice(0, thirdSection);
 const beasties = new Beasties(beastiesOptions);
-/** The rules Beasties inlined in `html`, less paper's (which the whole stylesheet brings). */
+/** The rules Beasties inlined in `html`. */
 function pickedRules(html) {
-  const css = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1]?.trim();
-  return css && withoutPrintRules(css);
+  return /<style>([\s\S]*?)<\/style>/.exec(html)?.[1]?.trim();
 }
 const picked = await beasties.process(
   `<!doctype html><html><head><link rel="stylesheet" href="${wholeSheetHref}"></head><body><div id="root">${firstScreen}</div></body></html>`,
 );
-const rules = pickedRules(picked);
+// Less paper's: the whole stylesheet, which always follows on `/` (with the sections' code, or in
+// the <noscript>), brings them, and the first round trip has no bytes to spare. The pages only the
+// server renders (a case study's, the writing's) keep theirs, as nothing else brings them there.
+const rules = withoutPrintRules(pickedRules(picked) ?? '');
 if (!rules) throw new Error(`Beasties found no rule of ${stylesheet[1]} that / uses`);
 // The language switch and right to left are drawn only by a page with a language besides English
 // (the default page has none): the server adds their rules, an inline sheet of their own, to
