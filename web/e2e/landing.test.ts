@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { profile } from '../src/content/owner.ts';
 import { DESKTOP, PHONE, openPage, serverAndBrowser } from './harness.ts';
-import { drawnState, drawnWith, fontFetched, hydrated, twoFrames } from './page-support.ts';
+import { contrast, drawnState, drawnWith, fontFetched, hydrated, twoFrames } from './page-support.ts';
 
 /** The sections the navigation links to, in order. */
 const SECTIONS = ['home', 'about', 'skills', 'projects', 'experience', 'contact'];
@@ -79,19 +79,6 @@ interface Watch {
   __layoutShift: number;
   __removed: string[];
   __shifted: string[];
-}
-
-/** WCAG contrast ratio of two `rgb()` colours. */
-function contrast(a: string, b: string): number {
-  const luminance = (color: string) => {
-    const [r, g, bl] = (color.match(/[\d.]+/g) ?? []).slice(0, 3).map((v) => {
-      const c = Number(v) / 255;
-      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-    });
-    return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
-  };
-  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
-  return (light! + 0.05) / (dark! + 0.05);
 }
 
 /** The text colour of `selector`'s first match and the first opaque background behind it, in sRGB. */

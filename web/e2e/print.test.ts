@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { openPage, serverAndBrowser } from './harness.ts';
-import { hydrated } from './page-support.ts';
+import { contrast, hydrated } from './page-support.ts';
 
 /** Prints `page` as Chromium does (A4) and reads each sheet's text back with poppler's `pdftotext`. */
 async function printedSheets(page: Page): Promise<string[]> {
@@ -31,19 +31,6 @@ async function printedSheets(page: Page): Promise<string[]> {
 
 /** Whether a sheet's first line is the header's name alone. */
 const beginsWithHeader = (sheet: string) => /^Alex Morgan\.$/.test(sheet.trim().split('\n')[0]!.trim());
-
-/** WCAG's contrast ratio of two sRGB colours given as bytes. */
-function contrast(a: number[], b: number[]): number {
-  const luminance = (rgb: number[]) => {
-    const [r, g, b] = rgb.map((v) => {
-      const c = v / 255;
-      return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-    });
-    return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
-  };
-  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
-  return (light! + 0.05) / (dark! + 0.05);
-}
 
 /** Every printed text's colour (sRGB bytes, read back through a canvas) and where it is, and every box with a background colour. */
 function printedColours(page: Page) {
@@ -71,7 +58,9 @@ function printedColours(page: Page) {
   });
 }
 
-const WHITE = [255, 255, 255];
+/** The texts under 4.5:1 on white paper, each named with its colour. */
+const faintOnWhite = (texts: { where: string; rgb: number[] }[]) =>
+  texts.filter((text) => contrast(`rgb(${text.rgb})`, 'rgb(255, 255, 255)') < 4.5).map((text) => `${text.where} rgb(${text.rgb})`);
 
 describe('the site on paper', () => {
   const suite = serverAndBrowser();
@@ -125,8 +114,7 @@ describe('the site on paper', () => {
 
         const { texts, backgrounds } = await printedColours(page);
         assert.ok(texts.length > 50, `the page's texts are read (${texts.length})`);
-        const faint = texts.filter((text) => contrast(text.rgb, WHITE) < 4.5).map((text) => `${text.where} rgb(${text.rgb})`);
-        assert.deepEqual(faint, [], 'every text has 4.5:1 on white');
+        assert.deepEqual(faintOnWhite(texts), [], 'every text has 4.5:1 on white');
         // With "background graphics" on, no dark band or card comes under the dark text.
         assert.deepEqual(backgrounds, []);
 
@@ -157,11 +145,7 @@ describe('the site on paper', () => {
       assert.equal(await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /scheme/ }).isVisible(), false);
       const { texts, backgrounds } = await printedColours(page);
       assert.ok(texts.length > 10, `the page's texts are read (${texts.length})`);
-      assert.deepEqual(
-        texts.filter((text) => contrast(text.rgb, WHITE) < 4.5).map((text) => `${text.where} rgb(${text.rgb})`),
-        [],
-        'every text has 4.5:1 on white',
-      );
+      assert.deepEqual(faintOnWhite(texts), [], 'every text has 4.5:1 on white');
       assert.deepEqual(backgrounds, []);
       const sheets = await printedSheets(page);
       assert.ok(beginsWithHeader(sheets[0]!), 'the first sheet begins with the name');

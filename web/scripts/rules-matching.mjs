@@ -46,8 +46,8 @@ export function rulesMatching(css, pattern, others = false) {
 }
 
 /**
- * A sheet without its print rules (`@media print`): a page's inline sheet, which draws the first
- * screen; paper's rules come with the whole stylesheet.
+ * A sheet without its print rules (`@media print`): the landing's inline sheet, which draws the
+ * first screen; the whole stylesheet, which always follows there, brings paper's rules.
  * @param {string} css a whole or picked stylesheet
  * @returns {string} the same sheet, byte for byte, less those rules
  */
