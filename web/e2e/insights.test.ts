@@ -8,6 +8,7 @@ import { describe, test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { openPage, serverAndBrowser, type RunningServer } from './harness.ts';
+import { hydrated } from './page-support.ts';
 import { axeViolations, DESKTOP_CHROME, OWNER_ENV, ownerCookie, signIn } from './helpers.ts';
 
 const DESKTOP_FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:132.0) Gecko/20100101 Firefox/132.0';
@@ -40,10 +41,19 @@ async function figuresWhen(server: RunningServer, ready: (f: Figures) => boolean
   assert.fail(`the figures never got there: ${JSON.stringify(last?.totals)} ${JSON.stringify(last?.clicks)}`);
 }
 
-/** Loads `/` and waits until the page has settled (its beacon sent). */
-async function visitHome(page: Page, server: RunningServer, search = ''): Promise<void> {
+/**
+ * Loads `/` and waits until the page has settled: its beacon answered, when the page sends one
+ * (`counted`). The beacon waits for the hydration, which on a loaded machine can come more than
+ * the half second of quiet network that `networkidle` means: leaving then would lose the view.
+ */
+async function visitHome(page: Page, server: RunningServer, search = '', counted = true): Promise<void> {
+  const beacon = counted
+    ? page.waitForResponse((response) => new URL(response.url()).pathname === '/api/insights/events', { timeout: 60_000 })
+    : undefined;
   await page.goto(server.url + '/' + search);
   await page.waitForLoadState('networkidle');
+  // A page that sends none is hydrated too, so that a beacon it wrongly sent would be seen.
+  await (beacon ?? hydrated(page));
 }
 
 /** Clicks stay on the page: the links open other sites, which tests never reach. */
@@ -97,7 +107,7 @@ describe('visitor insights on the landing page', () => {
     page.on('request', (request) => {
       if (request.url().includes('/api/insights')) beacons.push(request.url());
     });
-    await visitHome(page, suite.server);
+    await visitHome(page, suite.server, '', false);
     await keepClicksHere(page);
     await page.getByRole('link', { name: 'Code of Portfolio (opens in a new tab)' }).click();
     await page.waitForLoadState('networkidle');
