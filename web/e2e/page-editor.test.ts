@@ -121,7 +121,10 @@ async function publish(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Publish', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Publish the draft?' });
   await dialog.getByRole('button', { name: 'Publish now' }).click();
-  await page.getByRole('status').filter({ hasText: /^Published version \d+/ }).waitFor();
+  // Its status, or the failure said instead (named in the test's failure).
+  const said = page.getByRole('status').filter({ hasText: /^Published version \d+/ }).or(page.getByRole('alert')).first();
+  await said.waitFor();
+  assert.match((await said.textContent()) ?? '', /^Published version \d+/);
 }
 
 async function publishedTitles(page: Page, server: RunningServer): Promise<string[]> {

@@ -22,9 +22,14 @@ export function useDraftCopy<T>({ problemsOf, follow: followOf }: DraftSource<T>
   useEffect(() => {
     latest.current = document;
   }, [document]);
+  // The draft on the server as last heard, set the moment an answer comes, before any render: a
+  // save started before that render (Publish's, right after an autosave) must not send the old ETag.
+  const server = useRef<{ base: T | null; etag: string }>({ base: null, etag: '' });
+  const onServer = useCallback(() => server.current, []);
 
   /** Takes a draft from the server as it is, dropping the edits here. */
   const adopt = useCallback((answer: DraftOf<T>) => {
+    server.current = { base: answer.document, etag: answer.etag };
     setBase(answer.document);
     setDocument(answer.document);
     setEtag(answer.etag);
@@ -35,6 +40,7 @@ export function useDraftCopy<T>({ problemsOf, follow: followOf }: DraftSource<T>
 
   /** Takes the newer draft as the base, with these edits over it (saved next). */
   const rebase = useCallback((theirs: DraftOf<T>, document: T) => {
+    server.current = { base: theirs.document, etag: theirs.etag };
     setBase(theirs.document);
     setEtag(theirs.etag);
     setRevision(theirs.revision);
@@ -43,6 +49,7 @@ export function useDraftCopy<T>({ problemsOf, follow: followOf }: DraftSource<T>
 
   /** The server's answer to a save of `sent`: edits made while it was on its way stay, and are saved next. */
   const saved = useCallback((answer: DraftOf<T>, sent: T) => {
+    server.current = { base: answer.document, etag: answer.etag };
     setBase(answer.document);
     setDocument((current) => (current === sent ? answer.document : current));
     setEtag(answer.etag);
@@ -76,6 +83,8 @@ export function useDraftCopy<T>({ problemsOf, follow: followOf }: DraftSource<T>
     document,
     setDocument,
     latest,
+    /** The draft on the server (`base`) and its ETag, as last heard, whether rendered yet or not. */
+    onServer,
     etag,
     revision,
     dirty,

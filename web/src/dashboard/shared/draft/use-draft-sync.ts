@@ -27,7 +27,7 @@ export function useDraftSync<T>(
   /** The owner has a choice to make (edits found from before a reload, or a conflict): no autosave. */
   waiting: boolean,
 ) {
-  const { document, base, etag, dirty, problems, showProblems, setShowProblems, serverProblems, setServerProblems, adopt, saved } = copy;
+  const { document, onServer, dirty, problems, showProblems, setShowProblems, serverProblems, setServerProblems, adopt, saved } = copy;
   const { meet, forget } = merge;
   const [loadError, setLoadError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -72,6 +72,8 @@ export function useDraftSync<T>(
   );
 
   const saveNow = useCallback(async (): Promise<SaveOutcome> => {
+    // The server's side as last heard, though this render may not have seen its latest answer.
+    const { base, etag } = onServer();
     if (!document || !base) return 'failed';
     if (same(document, base)) return 'saved';
     setSaveError(null);
@@ -105,7 +107,7 @@ export function useDraftSync<T>(
     } finally {
       setSaving(false);
     }
-  }, [document, base, etag, fail, meet, saved, setShowProblems, serverProblems, setServerProblems, problemsOf, saveDraft]);
+  }, [document, onServer, fail, meet, saved, setShowProblems, serverProblems, setServerProblems, problemsOf, saveDraft]);
 
   // One save at a time: a second call while one is on its way gets that one.
   const inFlight = useRef<Promise<SaveOutcome> | null>(null);
