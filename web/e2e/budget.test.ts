@@ -92,6 +92,8 @@ export const BEACON_BYTES = 400;
 // they start as they are drawn again after the whole sheet came or the visitor switched the scheme
 // while they were left for later (one listener with the sheet's, above): 80,490 bytes measured beside
 // 80,362; 115 more are allowed.
+// A view is counted when the page is hidden before it is hydrated (the beacon's listener of
+// `visibilitychange`): 80,517 bytes measured beside 80,494, within the budget.
 const INITIAL_JS_BUDGET = 78_770 + KB + 96 + 190 + 40 + 75 + 220 + 115;
 test('the landing page loads at most 78.6 KB (80,530 bytes) of gzipped JavaScript, the insights beacon included', () => {
   const total = initialFiles().js.reduce((sum, file) => sum + gzipped(file), 0);
@@ -182,8 +184,10 @@ function loginFiles(): string[] {
 // The API client's estimate of the server's clock from its answers' Date headers (`serverNow`:
 // what is scheduled is told by the server's time, not a device's that is minutes off): 115,987
 // bytes measured beside 115,900; 90 more are allowed.
-const LOGIN_JS_BUDGET = 112_786 + 1.5 * KB + 48 + 132 + 340 + 28 + 30 + 100 + 560 + 80 + 170 + 64 + 75 + 90;
-test('the login page loads at most 113.3 KB (116,039 bytes) of gzipped JavaScript', () => {
+// The beacon's view counted when the page is hidden before it is hydrated (the entry's code, as
+// above for `/`): 116,053 bytes measured beside 116,027; 30 more are allowed.
+const LOGIN_JS_BUDGET = 112_786 + 1.5 * KB + 48 + 132 + 340 + 28 + 30 + 100 + 560 + 80 + 170 + 64 + 75 + 90 + 30;
+test('the login page loads at most 113.3 KB (116,069 bytes) of gzipped JavaScript', () => {
   const files = loginFiles();
   const total = files.reduce((sum, file) => sum + gzipped(file), 0);
   console.log(`login page JavaScript: ${(total / KB).toFixed(1)} KB gzipped (${total} bytes)`);

@@ -118,6 +118,30 @@ describe('visitor insights on the landing page', () => {
     await close();
   });
 
+  test('a visitor who leaves before the page is hydrated is counted all the same', async () => {
+    const before = await figures(suite.server);
+    const { page, errors, close } = await openPage(suite.browser, suite.server, { userAgent: DESKTOP_CHROME });
+    // The hydration's code held back, as a slow phone's network would: the view waits for it.
+    await page.route(/\/assets\/hydrate-landing-[^/]+\.js$/, () => {});
+    const beacons: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/insights/events') beacons.push(request.url());
+    });
+    await page.goto(suite.server.url + '/');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    assert.deepEqual(beacons, [], 'nothing is sent while the page is shown and not hydrated');
+
+    assert.deepEqual(errors, []);
+
+    // The visitor closes the tab: the page is hidden, and its view is sent then. (Closed, not left
+    // for another address: a beacon sent as the test browser navigates names it headless, which is
+    // not counted, whatever the page's User-Agent says.)
+    await page.close();
+    const f = await figuresWhen(suite.server, (f) => f.totals.pageViews > before.totals.pageViews);
+    assert.equal(f.totals.pageViews, before.totals.pageViews + 1, 'one view');
+    await close();
+  });
+
   test('a resume download and a project link click are counted', async () => {
     const { page, errors, close } = await openPage(suite.browser, suite.server, {
       userAgent: DESKTOP_CHROME,

@@ -36,7 +36,7 @@ function optedOut(): boolean {
 
 /**
  * Counts this load of the page (`/`, a language's, a link's, a case study's, a post's) once `viewAfter` settles (the landing passes its hydration, so the beacon
- * never competes with the first screen for the network) and, from now on, clicks on counted links.
+ * never competes with the first screen for the network), or when the page is hidden first, and, from now on, clicks on counted links.
  */
 export function startInsights(viewAfter: Promise<unknown> = Promise.resolve()): void {
   if (optedOut()) return;
@@ -52,8 +52,15 @@ export function startInsights(viewAfter: Promise<unknown> = Promise.resolve()): 
     const value = query.get(param);
     if (value) view[field] = value.slice(0, 200);
   }
-  const sendView = () => send(view);
+  // Once: after the hydration, or sooner when the visitor leaves or hides the page before it (a
+  // quick look on a slow phone is a view too).
+  let viewed = false;
+  const sendView = () => {
+    if (!viewed) send(view);
+    viewed = true;
+  };
   void viewAfter.then(sendView, sendView);
+  document.addEventListener('visibilitychange', sendView);
   document.addEventListener(
     'click',
     (click) => {
