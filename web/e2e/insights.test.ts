@@ -30,10 +30,13 @@ async function figures(server: RunningServer): Promise<Figures> {
   return (await response.json()) as Figures;
 }
 
-/** Waits until the figures satisfy `ready` (the beacon is sent without waiting for its answer). */
+/**
+ * Waits until the figures satisfy `ready`: the beacon is sent without waiting for its answer, and
+ * the server writes its counts every 5 seconds, later on a loaded machine (a minute at most).
+ */
 async function figuresWhen(server: RunningServer, ready: (f: Figures) => boolean): Promise<Figures> {
   let last: Figures | undefined;
-  for (let i = 0; i < 50; i += 1) {
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
     last = await figures(server);
     if (ready(last)) return last;
     await new Promise((r) => setTimeout(r, 100));

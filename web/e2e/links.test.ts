@@ -28,10 +28,13 @@ async function links(server: RunningServer): Promise<Link[]> {
   return ((await response.json()) as { links: Link[] }).links;
 }
 
-/** Waits until the link at `path` satisfies `ready` (beacons are sent without waiting for their answers). */
+/**
+ * Waits until the link at `path` satisfies `ready` (beacons are sent without waiting for their
+ * answers): half a minute at most, for a loaded machine.
+ */
 async function linkWhen(server: RunningServer, path: string, ready: (link: Link) => boolean): Promise<Link> {
   let last: Link | undefined;
-  for (let i = 0; i < 80; i += 1) {
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
     last = (await links(server)).find((link) => link.path === path);
     if (last && ready(last)) return last;
     await new Promise((resolve) => setTimeout(resolve, 100));
