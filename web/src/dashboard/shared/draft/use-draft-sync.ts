@@ -139,7 +139,8 @@ export function useDraftSync<T>(
   }, [save]);
   const flush = useCallback(async (): Promise<boolean> => {
     while (inFlight.current) await inFlight.current;
-    // A render after the save's answer: the save of the latest edits.
+    // Most often a render after the save's answer: the save of the latest edits. Should that render
+    // come later (a loaded machine), the save still sends the ETag the answer gave (`onServer`).
     await new Promise((resolve) => setTimeout(resolve, 0));
     return (await latestSave.current()) === 'saved';
   }, []);
