@@ -130,10 +130,11 @@ describe('visitor insights on the landing page', () => {
     page.on('request', (request) => {
       if (new URL(request.url()).pathname === '/api/insights/events') beacons.push(request.url());
     });
+    // Its request, held, is made once the entry has run (and the beacon's listeners are set).
+    const asked = page.waitForRequest(/\/assets\/hydrate-landing-[^/]+\.js$/, { timeout: 60_000 });
     await page.goto(suite.server.url + '/');
-    await page.getByRole('heading', { level: 1 }).waitFor();
+    await asked;
     assert.deepEqual(beacons, [], 'nothing is sent while the page is shown and not hydrated');
-
     assert.deepEqual(errors, []);
 
     // The visitor closes the tab: the page is hidden, and its view is sent then. (Closed, not left
