@@ -205,13 +205,40 @@ describe('the portfolio page', () => {
         await close();
       });
 
-      test('the typewriter starts only once it is scrolled into view', async () => {
+      test('the typewriter starts only once it is scrolled into view, and the hero\'s motion rests while it is away', async () => {
         const { page, close } = await visit(suite.browser, suite.server, options, '/#contact');
+        const typed = page.getByTestId('typewriter');
+        /** The hero's endless animations (the caret's blink, the availability dot's ping) and their states. */
+        const motion = () =>
+          page.evaluate(() =>
+            document
+              .querySelector('#home')!
+              .getAnimations({ subtree: true })
+              .map((animation) => `${(animation as CSSAnimation).animationName} ${animation.playState}`)
+              .sort(),
+          );
         await page.waitForFunction(() => window.scrollY > 1000);
+        await page.locator('#home[data-resting]').waitFor({ state: 'attached' });
         await page.waitForTimeout(800);
-        assert.equal(await page.getByTestId('typewriter').textContent(), '', 'nothing typed out of view');
+        assert.equal(await typed.textContent(), '', 'nothing typed out of view');
+        assert.deepEqual(await motion(), ['caret-blink paused', 'ping paused']);
         await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
         await page.waitForFunction(() => (document.querySelector('[data-testid="typewriter"]')?.textContent ?? '').length > 2);
+        assert.deepEqual(await motion(), ['caret-blink running', 'ping running']);
+        // Scrolled away again, it rests where it was: a visitor reading further down spends
+        // nothing on what they cannot see.
+        await page.evaluate(() => window.scrollTo({ top: document.body.scrollHeight, behavior: 'instant' }));
+        await page.locator('#home[data-resting]').waitFor({ state: 'attached' });
+        const rested = await typed.textContent();
+        await page.waitForTimeout(1_500);
+        assert.equal(await typed.textContent(), rested, 'nothing typed while the hero is off the screen');
+        assert.deepEqual(await motion(), ['caret-blink paused', 'ping paused']);
+        // Back on the screen, it goes on from there.
+        await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
+        await page.waitForFunction((before) => document.querySelector('[data-testid="typewriter"]')?.textContent !== before, rested, {
+          timeout: 10_000,
+        });
+        assert.deepEqual(await motion(), ['caret-blink running', 'ping running']);
         await close();
       });
 

@@ -1,3 +1,4 @@
+import { useEffect, useRef, useState } from 'react';
 import { Icon } from '../components/icon';
 import { useContent } from '../content/context';
 import { imageFor } from '../content/media';
@@ -11,8 +12,25 @@ export function Hero() {
   const texts = useTexts();
   const photo = imageFor(content, content.profile.photo);
   const { sections, available } = content.appearance;
+  // Whether the hero is on the screen: unknown until the observer first answers (the page may
+  // open at another section). Its motion (the typewriter, the caret's blink, the availability
+  // dot's ping) runs only while it is, and rests while the visitor reads further down: an idle
+  // page then spends nothing on what nobody sees (index.css pauses the animations).
+  const [inView, setInView] = useState<boolean>();
+  const hero = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const observer = new IntersectionObserver(([entry]) => setInView(entry!.isIntersecting));
+    observer.observe(hero.current!);
+    return () => observer.disconnect();
+  }, []);
   return (
-    <section id="home" aria-labelledby="home-title" className="relative overflow-hidden pt-24 pb-16 md:pt-32 md:pb-20">
+    <section
+      ref={hero}
+      id="home"
+      aria-labelledby="home-title"
+      data-resting={inView === false || undefined}
+      className="relative overflow-hidden pt-24 pb-16 md:pt-32 md:pb-20"
+    >
       <div aria-hidden="true" className="hero-glow pointer-events-none absolute inset-0 -z-10" />
       <div className="container-page grid items-center gap-10 md:grid-cols-[minmax(0,1.25fr)_minmax(0,1fr)] md:gap-16">
         <div className="order-2 md:order-1">
@@ -31,7 +49,7 @@ export function Hero() {
           </h1>
           <p className="mt-4 min-h-[1.6em] text-xl font-semibold text-gray-200 md:text-2xl">
             <span className="text-gray-400">{texts.t('hero.iAm')}</span>
-            <Typewriter phrases={content.typewriterPhrases} className="text-white" />
+            <Typewriter phrases={content.typewriterPhrases} running={inView === true} className="text-white" />
           </p>
           <p className="lead mt-6">{content.profile.intro}</p>
           {(sections.projects || sections.contact) && (
