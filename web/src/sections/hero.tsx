@@ -19,7 +19,8 @@ export function Hero() {
   const [inView, setInView] = useState<boolean>();
   const hero = useRef<HTMLElement>(null);
   useEffect(() => {
-    const observer = new IntersectionObserver(([entry]) => setInView(entry!.isIntersecting));
+    // A quick scroll can bring several changes in one call: the last is the hero's state now.
+    const observer = new IntersectionObserver((entries) => setInView(entries.at(-1)!.isIntersecting));
     observer.observe(hero.current!);
     return () => observer.disconnect();
   }, []);
