@@ -229,6 +229,9 @@ describe('the portfolio page', () => {
         // nothing on what they cannot see.
         await page.evaluate(() => window.scrollTo({ top: document.body.scrollHeight, behavior: 'instant' }));
         await page.locator('#home[data-resting]').waitFor({ state: 'attached' });
+        // A step already due when the hero left may still land (React clears the timer after it
+        // draws the attribute, a loaded machine later than that): after it, nothing moves.
+        await page.waitForTimeout(1_500);
         const rested = await typed.textContent();
         await page.waitForTimeout(1_500);
         assert.equal(await typed.textContent(), rested, 'nothing typed while the hero is off the screen');
@@ -236,7 +239,7 @@ describe('the portfolio page', () => {
         // Back on the screen, it goes on from there.
         await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
         await page.waitForFunction((before) => document.querySelector('[data-testid="typewriter"]')?.textContent !== before, rested, {
-          timeout: 10_000,
+          timeout: 30_000,
         });
         assert.deepEqual(await motion(), ['caret-blink running', 'ping running']);
         await close();
