@@ -3,8 +3,8 @@ import { START_DELAY_MS, initialState, next, visibleText } from './typewriter-ma
 import { useReducedMotion } from './use-reduced-motion';
 
 /**
- * Types, pauses, erases and loops through `phrases` while `running` (its line in view: the hero
- * tells), and rests where it was while not, so a visitor reading further down spends nothing on
+ * Types, pauses, erases and loops through `phrases` while `running` (its line in view, which the
+ * hero watches), and rests where it was while not, so a visitor reading further down spends nothing on
  * it. Screen readers get the phrases once, as a static list; the animated text is hidden from
  * them. Under prefers-reduced-motion the phrases are shown still (chosen by CSS, so the
  * pre-rendered HTML is already right) and no timer runs.

@@ -12,21 +12,21 @@ export function Hero() {
   const texts = useTexts();
   const photo = imageFor(content, content.profile.photo);
   const { sections, available } = content.appearance;
-  // Whether the hero is on the screen: unknown until the observer first answers (the page may
-  // open at another section). Its motion (the typewriter, the caret's blink, the availability
-  // dot's ping) runs only while it is, and rests while the visitor reads further down: an idle
-  // page then spends nothing on what nobody sees (index.css pauses the animations).
+  // Whether the typewriter's line is on the screen: unknown until the observer first answers (the
+  // page may open at another section). The hero's motion (the typewriter, which the spec starts
+  // when its line scrolls into view, the caret's blink, the availability dot's ping) runs only
+  // while it is, and rests while the visitor reads further down: an idle page then spends nothing
+  // on what nobody sees (index.css pauses the animations).
   const [inView, setInView] = useState<boolean>();
-  const hero = useRef<HTMLElement>(null);
+  const line = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
-    // A quick scroll can bring several changes in one call: the last is the hero's state now.
+    // A quick scroll can bring several changes in one call: the last is the line's state now.
     const observer = new IntersectionObserver((entries) => setInView(entries.at(-1)!.isIntersecting));
-    observer.observe(hero.current!);
+    observer.observe(line.current!);
     return () => observer.disconnect();
   }, []);
   return (
     <section
-      ref={hero}
       id="home"
       aria-labelledby="home-title"
       data-resting={inView === false || undefined}
@@ -48,7 +48,7 @@ export function Hero() {
             {/* The name is an isolated run: it keeps its own direction inside a right-to-left greeting. */}
             {texts.rich('hero.greeting', { name: <bdi className="p-name text-blue-500">{content.profile.name}</bdi> })}
           </h1>
-          <p className="mt-4 min-h-[1.6em] text-xl font-semibold text-gray-200 md:text-2xl">
+          <p ref={line} className="mt-4 min-h-[1.6em] text-xl font-semibold text-gray-200 md:text-2xl">
             <span className="text-gray-400">{texts.t('hero.iAm')}</span>
             <Typewriter phrases={content.typewriterPhrases} running={inView === true} className="text-white" />
           </p>
