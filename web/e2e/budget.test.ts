@@ -94,6 +94,8 @@ export const BEACON_BYTES = 400;
 // 80,362; 115 more are allowed.
 // A view is counted when the page is hidden before it is hydrated (the beacon's listener of
 // `visibilitychange`): 80,517 bytes measured beside 80,494, within the budget.
+// The caret blinks only while a complete phrase is held (the typewriter's `data-holding`, written as
+// `true` or `false` so that no `|| undefined` is sent): 80,526 bytes measured beside 80,517.
 const INITIAL_JS_BUDGET = 78_770 + KB + 96 + 190 + 40 + 75 + 220 + 115;
 test('the landing page loads at most 78.6 KB (80,530 bytes) of gzipped JavaScript, the insights beacon included', () => {
   const total = initialFiles().js.reduce((sum, file) => sum + gzipped(file), 0);

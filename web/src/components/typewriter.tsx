@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { START_DELAY_MS, initialState, next, visibleText } from './typewriter-machine';
+import { PAUSE_MS, START_DELAY_MS, initialState, next, visibleText } from './typewriter-machine';
 import { useReducedMotion } from './use-reduced-motion';
 
 /**
@@ -12,14 +12,13 @@ import { useReducedMotion } from './use-reduced-motion';
 export function Typewriter({ phrases, running, className = '' }: { phrases: readonly string[]; running: boolean; className?: string }) {
   const reduced = useReducedMotion();
   const [state, setState] = useState(initialState);
+  const step = next(state, phrases);
   // Each state schedules the next. The first character waits the start delay, later ones their step's delay.
   useEffect(() => {
     if (!running || reduced) return;
-    const step = next(state, phrases);
-    const delay = state === initialState ? START_DELAY_MS : step.delay;
-    const timer = window.setTimeout(() => setState(step.state), delay);
+    const timer = window.setTimeout(() => setState(step.state), state === initialState ? START_DELAY_MS : step.delay);
     return () => window.clearTimeout(timer);
-  }, [running, reduced, state, phrases]);
+  }, [running, reduced, state, step]);
 
   return (
     <span className={className}>
@@ -29,7 +28,13 @@ export function Typewriter({ phrases, running, className = '' }: { phrases: read
       <span aria-hidden="true" data-testid="typewriter-static" className="motion-safe:hidden">
         {phrases.join(' · ')}
       </span>
-      <span aria-hidden="true" data-testid="typewriter" className="typewriter-caret motion-reduce:hidden">
+      {/* The caret blinks only while a complete phrase is held (its next step waits the pause; index.css), steady while typing. */}
+      <span
+        aria-hidden="true"
+        data-testid="typewriter"
+        data-holding={step.delay === PAUSE_MS}
+        className="typewriter-caret motion-reduce:hidden"
+      >
         {visibleText(state, phrases)}
       </span>
     </span>
