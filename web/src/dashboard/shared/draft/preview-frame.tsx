@@ -88,11 +88,14 @@ export function PreviewFrame({
   // The page inside is ours (same origin): its scheme is set as the visitor's toggle sets it, and
   // it is scrolled to the part's section. Not by a #fragment in its address: the page would bring
   // the section into view with scrollIntoView, which scrolls the editor around the frame too.
+  // A frame whose next page is still arriving has a document without its root element yet: it is
+  // left alone, and followed once that page has loaded.
   const follow = useCallback(() => {
     const inner = frame.current?.contentWindow;
     const document = frame.current?.contentDocument;
-    if (!inner || !document) return;
-    document.documentElement.setAttribute('data-scheme', scheme);
+    const root = document?.documentElement as HTMLElement | null | undefined;
+    if (!inner || !document || !root) return;
+    root.setAttribute('data-scheme', scheme);
     const section = document.getElementById(anchor);
     const top = section && anchor !== 'home' ? section.getBoundingClientRect().top + inner.scrollY - 72 : 0;
     inner.scrollTo({ top, behavior: 'instant' });
