@@ -163,7 +163,7 @@ test-build: web postgresql system-libs
 	$(LINTED) $(CARGO) test --locked --workspace --no-run
 
 # The two engines' suites side by side. PostgreSQL's runs four tests at a time: alone at the end,
-# with two, it left a core idle while its tests waited on the cluster (the stage 423 -> 380 s;
+# with two, it left the cores partly idle while its tests waited on the cluster (423 -> 380 s;
 # docs/benchmarks.md).
 cargo-test: test-build xmllint pdf-tools dovecot python-venv
 	$(LINTED) scripts/pg-test-cluster run $(CARGO) test --locked --test api -- --test-threads 4 2>&1 | sed -u 's/^/[postgres] /' & pg=$$!; \
