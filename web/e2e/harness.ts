@@ -12,9 +12,9 @@ import { chromium, type Browser, type BrowserContextOptions, type Page } from 'p
 export const BINARY = process.env.PORTFOLIO_BIN ?? resolve(import.meta.dirname, '../../target/release/portfolio');
 /**
  * Debian's Chromium as its headless shell (package chromium-headless-shell): the same engine
- * without the full browser around it, which the new headless mode of `/usr/bin/chromium` runs. The
- * browser stage spent 30 % less time and CPU with it (docs/benchmarks.md). `CHROMIUM_PATH` picks
- * another, such as `/usr/bin/chromium`.
+ * without the browser around it, where `/usr/bin/chromium` in headless mode runs the whole browser
+ * without a window. The browser stage spent 30 % less time and CPU with it (docs/benchmarks.md).
+ * `CHROMIUM_PATH` picks another, such as `/usr/bin/chromium`.
  */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell';
 

@@ -15,7 +15,7 @@ describe('the preview frame', () => {
     );
     vi.stubGlobal('fetch', vi.fn(async () => new Response(null, { status: 200 })));
     render(<PreviewFrame generation="1" anchor="projects" scheme="dark" languages={['en']} src="/preview" />);
-    const frame = (await screen.findByTitle(/^Preview of the draft/)) as HTMLIFrameElement;
+    const frame = (await screen.findByTitle(/^Preview of the draft/, {}, { timeout: 10_000 })) as HTMLIFrameElement;
     const inner = frame.contentDocument!;
     // The moment between a navigation's commit and the parser's first element.
     inner.documentElement?.remove();
